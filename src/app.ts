@@ -1,0 +1,106 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { QrailTypeProvider } from './http/type-provider.js';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config/config.js';
+import type { Database } from './store/db.js';
+import { openDatabase } from './store/open-database.js';
+import { migrate } from './store/migrate.js';
+import { createServices } from './services.js';
+import type { App } from './http/app-types.js';
+import { MetaSchema } from './http/envelope-schemas.js';
+import { registerEnvelope } from './http/plugins/envelope.js';
+import { buildValidatorCompiler } from './http/plugins/validation.js';
+import { registerRateLimit } from './http/plugins/rate-limit.js';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
+import { registerNotFound } from './http/plugins/not-found.js';
+import { registerMetrics } from './http/plugins/metrics.js';
+import { registerAuth } from './http/plugins/auth.js';
+import { fail } from './errors/app-error.js';
+import { HTTP_ERRORS } from './errors/http-error-codes.js';
+import { ROUTES } from './http/routes/index.js';
+import { SERVICE_VERSION } from './version.js';
+
+export interface BuildAppOptions {
+  readonly config: Config;
+  /** An already-open database (the app will not close it); otherwise opened from config. */
+  readonly db?: Database;
+  /** PostgreSQL schema to isolate this app in (tests). */
+  readonly schema?: string;
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Skip migrations (the CLI runs them separately). */
+  readonly migrate?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(opts: BuildAppOptions): Promise<App> {
+  const { config } = opts;
+  const ownsDb = opts.db === undefined;
+  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.schema === undefined ? {} : { schema: opts.schema }) }));
+  if (opts.migrate !== false) await migrate(db);
+  const services = await createServices(config, db);
+
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    // An incoming X-Request-Id is kept when it is sane, so callers can correlate logs.
+    genReqId: (req) => {
+      const h = req.headers['x-request-id'];
+      return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
+    },
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    trustProxy: config.env['TRUST_PROXY'] === 'true',
+    ajv: { customOptions: { allErrors: true } },
+  }).withTypeProvider<QrailTypeProvider>() as unknown as App;
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('services', services);
+  app.decorate('draining', false);
+  app.decorateRequest('startedAt', 0n);
+
+  // Only JSON bodies are accepted (415 otherwise); routes that take other types add their own parser.
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(MetaSchema);
+  app.setValidatorCompiler(buildValidatorCompiler(() => app.getSchemas()));
+
+  registerEnvelope(app);
+  registerNotFound(app);
+  registerMetrics(app, services.metrics);
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (app.draining && req.routeOptions.config?.surface !== 'raw') {
+      reply.header('connection', 'close');
+      throw fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' });
+    }
+  });
+
+  const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+  registerRateLimit(app, rateStore, config.rateLimit.perMinute);
+  registerAuth(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'qrail', version: SERVICE_VERSION, description: 'Quantum circuits, execution and prepaid billing. Platform responses use the {status, data|error, meta} envelope; the Account Jobs interface uses plain JSON.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+
+  app.get('/openapi.json', { config: { surface: 'raw', rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
+
+  for (const routes of ROUTES) await app.register(routes);
+
+  app.addHook('onClose', async () => {
+    for (const close of [...services.closers].reverse()) await close().catch(() => undefined);
+    await rateStore.close();
+    if (ownsDb) await db.close();
+  });
+
+  return app;
+}

@@ -1,0 +1,146 @@
+import { fail } from '../errors/app-error.js';
+import { AUTH_ERRORS } from './error-codes.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { SESSION_PREFIX, isWellFormed, newSecret, sha256Hex } from './tokens.js';
+
+export interface UserRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly createdAt: Date;
+}
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly accountId: string;
+  readonly email: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date;
+  readonly idleExpiresAt: Date;
+  readonly absoluteExpiresAt: Date;
+  readonly revokedAt: Date | null;
+}
+
+/** Storage port of the auth domain, implemented in src/store. */
+export interface AuthRepository {
+  /** Creates account + user; returns null when the email is taken. */
+  createUser(email: string, passwordHash: string): Promise<UserRecord | null>;
+  findUserByEmail(email: string): Promise<UserRecord | null>;
+  findUserById(id: string): Promise<UserRecord | null>;
+  createSession(s: { userId: string; tokenHash: string; idleExpiresAt: Date; absoluteExpiresAt: Date }): Promise<SessionRecord>;
+  findSession(tokenHash: string): Promise<SessionRecord | null>;
+  touchSession(id: string, now: Date, idleExpiresAt: Date): Promise<void>;
+  revokeSession(id: string, now: Date): Promise<void>;
+  recentFailures(email: string, ip: string, since: Date): Promise<{ byEmail: number; byIp: number }>;
+  recordFailure(email: string, ip: string): Promise<void>;
+  clearFailures(email: string): Promise<void>;
+}
+
+export type TokenState = 'missing' | 'malformed' | 'unknown' | 'valid' | 'expired' | 'revoked';
+
+export interface SessionCheck {
+  readonly state: TokenState;
+  readonly session?: SessionRecord;
+  /** For expired sessions: which limit was reached. */
+  readonly expiredBy?: 'idle' | 'absolute';
+}
+
+export interface SessionPolicy {
+  readonly idleTtlSeconds: number;
+  readonly absoluteTtlSeconds: number;
+  readonly cacheMs: number;
+  readonly maxFailures: number;
+  readonly throttleWindowSeconds: number;
+}
+
+// Touching a session writes; doing it on every request would make reads cost a write.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export class SessionService {
+  private readonly cache = new Map<string, { check: SessionCheck; until: number }>();
+
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly policy: SessionPolicy,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async register(email: string, password: string): Promise<UserRecord> {
+    const hash = await this.hasher.hash(password);
+    const user = await this.repo.createUser(email.trim(), hash);
+    if (user === null) throw fail(AUTH_ERRORS.EMAIL_TAKEN, 'An account with this email already exists.', [{ path: '/email', code: 'EMAIL_TAKEN', message: 'is already registered' }]);
+    return user;
+  }
+
+  async login(email: string, password: string, ip: string): Promise<{ token: string; session: SessionRecord }> {
+    const now = this.now();
+    const since = new Date(now.getTime() - this.policy.throttleWindowSeconds * 1000);
+    const f = await this.repo.recentFailures(email, ip, since);
+    // An address is shared by many users (NAT), so it gets a larger allowance than one email.
+    if (f.byEmail >= this.policy.maxFailures || f.byIp >= this.policy.maxFailures * 4) {
+      const retry = String(this.policy.throttleWindowSeconds);
+      throw fail(AUTH_ERRORS.LOGIN_THROTTLED, `Too many failed logins; retry in ${retry} s.`, { retry_after_seconds: this.policy.throttleWindowSeconds }, { 'retry-after': retry });
+    }
+    const user = await this.repo.findUserByEmail(email);
+    // Hash even for unknown emails so timing does not reveal which emails exist.
+    const ok = user === null ? (await this.hasher.hash(password), false) : await this.hasher.verify(user.passwordHash, password);
+    if (user === null || !ok) {
+      await this.repo.recordFailure(email, ip);
+      throw fail(AUTH_ERRORS.INVALID_CREDENTIALS, 'Email or password is incorrect.');
+    }
+    await this.repo.clearFailures(email);
+    const token = newSecret(SESSION_PREFIX);
+    const session = await this.repo.createSession({
+      userId: user.id,
+      tokenHash: await sha256Hex(token),
+      idleExpiresAt: new Date(now.getTime() + this.policy.idleTtlSeconds * 1000),
+      absoluteExpiresAt: new Date(now.getTime() + this.policy.absoluteTtlSeconds * 1000),
+    });
+    return { token, session };
+  }
+
+  async check(token: string | undefined): Promise<SessionCheck> {
+    if (token === undefined) return { state: 'missing' };
+    if (!isWellFormed(token, SESSION_PREFIX)) return { state: 'malformed' };
+    const hash = await sha256Hex(token);
+    const nowMs = this.now().getTime();
+    const cached = this.cache.get(hash);
+    if (cached !== undefined && cached.until > nowMs) return cached.check;
+    const s = await this.repo.findSession(hash);
+    const result = this.classify(s, nowMs);
+    if (result.state === 'valid' && s !== null) {
+      if (nowMs - s.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        const idle = new Date(Math.min(nowMs + this.policy.idleTtlSeconds * 1000, s.absoluteExpiresAt.getTime()));
+        await this.repo.touchSession(s.id, new Date(nowMs), idle);
+      }
+      if (this.policy.cacheMs > 0) {
+        const until = Math.min(nowMs + this.policy.cacheMs, s.idleExpiresAt.getTime(), s.absoluteExpiresAt.getTime());
+        this.cache.set(hash, { check: result, until });
+        if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
+      }
+    }
+    return result;
+  }
+
+  private classify(s: SessionRecord | null, nowMs: number): SessionCheck {
+    if (s === null) return { state: 'unknown' };
+    if (s.revokedAt !== null) return { state: 'revoked', session: s };
+    if (s.absoluteExpiresAt.getTime() <= nowMs) return { state: 'expired', session: s, expiredBy: 'absolute' };
+    if (s.idleExpiresAt.getTime() <= nowMs) return { state: 'expired', session: s, expiredBy: 'idle' };
+    return { state: 'valid', session: s };
+  }
+
+  async logout(token: string): Promise<void> {
+    const hash = await sha256Hex(token);
+    this.cache.delete(hash);
+    const s = await this.repo.findSession(hash);
+    if (s !== null && s.revokedAt === null) await this.repo.revokeSession(s.id, this.now());
+  }
+
+  async user(id: string): Promise<UserRecord | null> {
+    return this.repo.findUserById(id);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Configuration, parsed and validated once from an environment-like record.
+ * Only `src/main.ts` and the CLI pass `process.env` here; everything else receives a `Config`.
+ */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Optional second listener for the Account Jobs interface (DESIGN §1). */
+  readonly jobsPort: number | undefined;
+  readonly databaseUrl: string | undefined;
+  /** PGlite data directory; `memory://` keeps it in memory (tests). */
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly logLevel: string;
+  /** Absolute base URL used in `retrieval_url` and hosted pages. */
+  readonly publicBaseUrl: string;
+  readonly bodyLimitBytes: number;
+  readonly rateLimit: { readonly perMinute: number; readonly authPerMinute: number };
+  readonly session: {
+    readonly idleTtlSeconds: number;
+    readonly absoluteTtlSeconds: number;
+    /** How long a validated session may be served from the in-process cache (0 = never cache). */
+    readonly cacheMs: number;
+  };
+  readonly password: { readonly memoryKiB: number; readonly iterations: number; readonly parallelism: number };
+  readonly loginThrottle: { readonly maxFailures: number; readonly windowSeconds: number };
+  readonly circuitLimits: { readonly maxQubits: number; readonly maxGates: number; readonly maxDepth: number };
+  readonly shutdownGraceMs: number;
+  readonly operatorToken: string | undefined;
+  /** Every other variable the domains read (provider keys, processor keys, media URLs). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const v = Number(raw);
+  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
+  return v;
+}
+
+function str(env: Env, name: string, def: string): string {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? def : raw;
+}
+
+function optUrl(env: Env, name: string, protocols: readonly string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw.replace(/:[^:@/]*@/, ':***@')}"`);
+  }
+  if (!protocols.includes(u.protocol)) {
+    throw new ConfigError(name, `must use one of ${protocols.join(', ')}, got ${u.protocol}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = str(env, 'HOST', '127.0.0.1');
+  const logLevel = str(env, 'LOG_LEVEL', 'info');
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const jobsPortRaw = env['JOBS_PORT'];
+  const jobsPort = jobsPortRaw === undefined || jobsPortRaw === '' ? undefined : int(env, 'JOBS_PORT', 0, 1, 65535);
+  const publicBaseUrl = optUrl(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
+  const idle = int(env, 'SESSION_IDLE_TTL_SECONDS', 60 * 60 * 24, 60, 60 * 60 * 24 * 90);
+  const absolute = int(env, 'SESSION_ABSOLUTE_TTL_SECONDS', 60 * 60 * 24 * 14, 60, 60 * 60 * 24 * 365);
+  if (absolute < idle) throw new ConfigError('SESSION_ABSOLUTE_TTL_SECONDS', 'must be at least SESSION_IDLE_TTL_SECONDS');
+  const operatorToken = env['QRAIL_OPERATOR_TOKEN'];
+  if (operatorToken !== undefined && operatorToken !== '' && operatorToken.length < 24) {
+    throw new ConfigError('QRAIL_OPERATOR_TOKEN', 'must be at least 24 characters');
+  }
+  return Object.freeze({
+    host,
+    port,
+    jobsPort,
+    databaseUrl: optUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: str(env, 'DATA_DIR', './data'),
+    redisUrl: optUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel,
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    rateLimit: Object.freeze({
+      perMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+      authPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 10_000_000),
+    }),
+    session: Object.freeze({
+      idleTtlSeconds: idle,
+      absoluteTtlSeconds: absolute,
+      cacheMs: int(env, 'SESSION_CACHE_MS', 1000, 0, 60_000),
+    }),
+    password: Object.freeze({
+      // OWASP minimum for argon2id: m = 19 MiB, t = 2, p = 1.
+      memoryKiB: int(env, 'PASSWORD_ARGON2_MEMORY_KIB', 19 * 1024, 19 * 1024, 1024 * 1024),
+      iterations: int(env, 'PASSWORD_ARGON2_ITERATIONS', 2, 2, 20),
+      parallelism: 1,
+    }),
+    loginThrottle: Object.freeze({
+      maxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
+      windowSeconds: int(env, 'LOGIN_THROTTLE_WINDOW_SECONDS', 900, 1, 86_400),
+    }),
+    circuitLimits: Object.freeze({
+      maxQubits: int(env, 'CIRCUIT_MAX_QUBITS', 64, 1, 1024),
+      maxGates: int(env, 'CIRCUIT_MAX_GATES', 100_000, 1, 10_000_000),
+      maxDepth: int(env, 'CIRCUIT_MAX_DEPTH', 50_000, 1, 10_000_000),
+    }),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    operatorToken: operatorToken === '' ? undefined : operatorToken,
+    env: Object.freeze({ ...env }),
+  });
+}

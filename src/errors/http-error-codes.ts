@@ -1,0 +1,19 @@
+import { defineCode } from './app-error.js';
+
+/** Codes of the HTTP plumbing, shared by every route. */
+export const HTTP_ERRORS = {
+  VALIDATION_FAILED: defineCode('VALIDATION_FAILED', 400, 'The request does not match the schema; `details` lists each problem with its JSON path.'),
+  MALFORMED_JSON: defineCode('MALFORMED_JSON', 400, 'The body is not valid JSON.'),
+  BAD_REQUEST: defineCode('BAD_REQUEST', 400, 'The request is malformed in a way not covered by a more specific code.'),
+  UNAUTHENTICATED: defineCode('UNAUTHENTICATED', 401, 'A valid bearer session is required; `details.reason` says whether it was missing, malformed, expired or revoked.'),
+  FORBIDDEN: defineCode('FORBIDDEN', 403, 'The caller is authenticated but not allowed to do this.'),
+  NOT_FOUND: defineCode('NOT_FOUND', 404, 'No such route or resource.'),
+  METHOD_NOT_ALLOWED: defineCode('METHOD_NOT_ALLOWED', 405, 'The route exists but not with this method; the `Allow` header lists the methods.'),
+  PAYLOAD_TOO_LARGE: defineCode('PAYLOAD_TOO_LARGE', 413, 'The body is larger than the configured limit.'),
+  UNSUPPORTED_MEDIA_TYPE: defineCode('UNSUPPORTED_MEDIA_TYPE', 415, 'The Content-Type is not accepted by this route (use application/json).'),
+  RATE_LIMITED: defineCode('RATE_LIMITED', 429, 'Too many requests; retry after the number of seconds in `Retry-After`.'),
+  INTERNAL_ERROR: defineCode('INTERNAL_ERROR', 500, 'An unexpected error; no internals are exposed. Quote `meta.request_id` when reporting it.'),
+  SERVICE_DRAINING: defineCode('SERVICE_DRAINING', 503, 'The process is shutting down; retry on another instance (Jobs: reuse the idempotency key).'),
+  STORE_UNAVAILABLE: defineCode('STORE_UNAVAILABLE', 503, 'The database cannot be reached; retry (Jobs: reuse the idempotency key).'),
+  FEATURE_UNAVAILABLE: defineCode('FEATURE_UNAVAILABLE', 503, 'The feature is not configured on this deployment; the message says what to configure.'),
+} as const;

@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { QrailTypeProvider } from './type-provider.js';
+import type { Config } from '../config/config.js';
+import type { Database } from '../store/db.js';
+import type { Services } from '../services.js';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
+
+export interface Principal {
+  readonly userId: string;
+  readonly accountId: string;
+  readonly sessionId: string;
+  readonly email: string;
+}
+
+/** Which response shape a route uses: platform envelope, plain JSON (Account Jobs), or raw (ops, docs). */
+export type Surface = 'platform' | 'jobs' | 'raw';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    services: Services;
+    draining: boolean;
+    /** Every route registered, for the OpenAPI completeness test and 405 answers. */
+    qrailRoutes: ReadonlyArray<{ method: string; url: string }>;
+    requireSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    optionalSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+  interface FastifyRequest {
+    principal: Principal | undefined;
+    startedAt: bigint;
+  }
+  interface FastifyContextConfig {
+    surface?: Surface;
+    /** Rate-limit bucket; requests per minute per client in that bucket. */
+    rateLimit?: { bucket: string; perMinute: number } | false;
+  }
+}

@@ -1,0 +1,93 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, fail, isAppError } from '../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import { StoreUnavailableError } from '../../store/db.js';
+import { SERVICE_VERSION } from '../../version.js';
+import type { App, Surface } from '../app-types.js';
+import { validationDetails } from './validation.js';
+
+const ENVELOPED = Symbol('qrail.enveloped');
+
+export function meta(req: FastifyRequest) {
+  const elapsedNs = process.hrtime.bigint() - req.startedAt;
+  return {
+    version: SERVICE_VERSION,
+    request_id: req.id,
+    processing_time_ms: Math.round(Number(elapsedNs) / 10_000) / 100,
+  };
+}
+
+export function surfaceOf(req: FastifyRequest): Surface {
+  return req.routeOptions.config?.surface ?? 'platform';
+}
+
+/** Maps anything thrown to an AppError without leaking internals. */
+export function toAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
+  if (err instanceof StoreUnavailableError) {
+    return fail(HTTP_ERRORS.STORE_UNAVAILABLE, 'The database is unavailable; retry shortly.', undefined, { 'retry-after': '2' });
+  }
+  const fe = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
+  if (fe.validation !== undefined && Array.isArray(fe.validation)) {
+    const part = fe.validationContext ?? 'body';
+    return fail(HTTP_ERRORS.VALIDATION_FAILED, `Request ${part} failed validation.`, validationDetails(fe.validation, part));
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return fail(HTTP_ERRORS.MALFORMED_JSON, 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return fail(HTTP_ERRORS.MALFORMED_JSON, 'The request body is empty but Content-Type is application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return fail(HTTP_ERRORS.PAYLOAD_TOO_LARGE, 'The request body is larger than this deployment accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return fail(HTTP_ERRORS.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return fail(HTTP_ERRORS.BAD_REQUEST, 'The body size does not match Content-Length.');
+    default:
+      break;
+  }
+  // Fastify's JSON parser raises a SyntaxError with status 400 for broken JSON.
+  if (err instanceof SyntaxError && fe.statusCode === 400) {
+    return fail(HTTP_ERRORS.MALFORMED_JSON, 'The request body is not valid JSON.');
+  }
+  return fail(HTTP_ERRORS.INTERNAL_ERROR, 'An unexpected error occurred.');
+}
+
+export function errorBody(req: FastifyRequest, e: AppError): Record<string, unknown> {
+  const error: Record<string, unknown> = { code: e.code, message: e.message };
+  if (e.details !== undefined) error['details'] = e.details;
+  const body =
+    surfaceOf(req) === 'platform'
+      ? { status: 'error', error, meta: meta(req) }
+      : { error, request_id: req.id };
+  Object.defineProperty(body, ENVELOPED, { value: true });
+  return body;
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  return reply.code(e.statusCode).type('application/json; charset=utf-8').send(errorBody(req, e));
+}
+
+export function registerEnvelope(app: App): void {
+  app.addHook('onRequest', async (req, reply) => {
+    req.startedAt = process.hrtime.bigint();
+    reply.header('x-request-id', req.id);
+  });
+
+  app.addHook('preSerialization', async (req, reply, payload: unknown) => {
+    if (surfaceOf(req) !== 'platform' || reply.statusCode >= 400) return payload;
+    if (payload !== null && typeof payload === 'object' && (payload as Record<symbol, unknown>)[ENVELOPED] === true) return payload;
+    return { status: 'ok', data: payload ?? {}, meta: meta(req) };
+  });
+
+  app.setErrorHandler(async (err, req, reply) => {
+    const e = toAppError(err);
+    if (e.statusCode >= 500 && e.code === HTTP_ERRORS.INTERNAL_ERROR.code) {
+      req.log.error({ err }, 'unhandled error');
+    } else if (e.statusCode >= 500) {
+      req.log.warn({ err, code: e.code }, 'service unavailable');
+    }
+    return sendError(req, reply, e);
+  });
+}

@@ -1,0 +1,45 @@
+import { fail } from '../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import type { App } from '../app-types.js';
+import { sendError } from './envelope.js';
+
+interface RoutePattern {
+  readonly regex: RegExp;
+  readonly methods: Set<string>;
+}
+
+function compile(url: string): RegExp {
+  const src = url
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${src}/?$`);
+}
+
+/** Unknown paths answer 404; known paths with another method answer 405 with `Allow`. */
+export function registerNotFound(app: App): void {
+  const patterns = new Map<string, RoutePattern>();
+  const registered: { method: string; url: string }[] = [];
+  app.decorate('qrailRoutes', registered);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) registered.push({ method: m.toUpperCase(), url: route.url });
+    let p = patterns.get(route.url);
+    if (p === undefined) {
+      p = { regex: compile(route.url), methods: new Set() };
+      patterns.set(route.url, p);
+    }
+    for (const m of methods) p.methods.add(m.toUpperCase());
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed = new Set<string>();
+    for (const p of patterns.values()) if (p.regex.test(path)) for (const m of p.methods) allowed.add(m);
+    if (allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ');
+      return sendError(req, reply, fail(HTTP_ERRORS.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${path}; use ${allow}.`, { allow: [...allowed].sort() }, { allow }));
+    }
+    return sendError(req, reply, fail(HTTP_ERRORS.NOT_FOUND, `No route ${req.method} ${path}.`));
+  });
+}

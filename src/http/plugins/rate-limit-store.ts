@@ -1,0 +1,64 @@
+import { Redis } from 'ioredis';
+
+/** Fixed-window counter: one hit, the count in the window, and ms until it resets. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  close(): Promise<void>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), 30_000);
+    this.sweeper.unref();
+  }
+
+  async hit(key: string, windowMs: number) {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (w === undefined || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return { count: w.count, resetMs: w.resetAt - now };
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+
+  async close() {
+    clearInterval(this.sweeper);
+  }
+}
+
+// INCR and set the expiry only when the window opens, atomically, so every node shares one window.
+const HIT_SCRIPT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {c, ttl}
+`;
+
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: Redis;
+
+  constructor(url: string, private readonly prefix = 'qrail:rl:') {
+    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    this.redis.on('error', () => undefined);
+  }
+
+  async hit(key: string, windowMs: number) {
+    const r = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
+    return { count: Number(r[0]), resetMs: Number(r[1]) };
+  }
+
+  async close() {
+    this.redis.disconnect();
+  }
+}

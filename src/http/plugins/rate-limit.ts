@@ -1,0 +1,34 @@
+import { fail } from '../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import type { App } from '../app-types.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Per-client fixed windows of one minute, per bucket. Headers follow the IETF
+ * RateLimit draft (RateLimit-Limit / -Remaining / -Reset) plus Retry-After on 429.
+ * If the shared store fails, requests are let through (logged): availability first.
+ */
+export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMinute: number): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const rl = req.routeOptions.config?.rateLimit;
+    if (rl === false) return;
+    const bucket = rl?.bucket ?? 'default';
+    const limit = rl?.perMinute ?? defaultPerMinute;
+    let r: { count: number; resetMs: number };
+    try {
+      r = await store.hit(`${bucket}:${req.ip}`, WINDOW_MS);
+    } catch (err) {
+      req.log.warn({ err }, 'rate limit store unavailable; request allowed');
+      return;
+    }
+    const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
+    reply.header('ratelimit-limit', String(limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
+    reply.header('ratelimit-reset', String(resetS));
+    if (r.count > limit) {
+      throw fail(HTTP_ERRORS.RATE_LIMITED, `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`, { limit, window_seconds: 60, retry_after_seconds: resetS }, { 'retry-after': String(resetS) });
+    }
+  });
+}

@@ -1,0 +1,78 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS; its default export differs between loaders.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+
+const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
+
+/**
+ * Bodies are validated strictly (no type coercion: "5" is not a number); query strings,
+ * params and headers arrive as text, so they are coerced.
+ */
+export function buildValidatorCompiler(sharedSchemas: () => Record<string, unknown>): FastifySchemaCompiler<FastifySchema> {
+  const strictAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
+  const coercingAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+  let loaded = false;
+  return ({ schema, httpPart }) => {
+    if (!loaded) {
+      for (const [id, s] of Object.entries(sharedSchemas())) {
+        if (strictAjv.getSchema(id) === undefined) strictAjv.addSchema(s as object, id);
+        if (coercingAjv.getSchema(id) === undefined) coercingAjv.addSchema(s as object, id);
+      }
+      loaded = true;
+    }
+    const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
+    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+  };
+}
+
+const KEYWORD_CODES: Record<string, string> = {
+  required: 'REQUIRED',
+  additionalProperties: 'UNKNOWN_PROPERTY',
+  type: 'WRONG_TYPE',
+  pattern: 'PATTERN_MISMATCH',
+  maxLength: 'TOO_LONG',
+  minLength: 'TOO_SHORT',
+  maximum: 'TOO_LARGE',
+  minimum: 'TOO_SMALL',
+  exclusiveMaximum: 'TOO_LARGE',
+  exclusiveMinimum: 'TOO_SMALL',
+  maxItems: 'TOO_MANY_ITEMS',
+  minItems: 'TOO_FEW_ITEMS',
+  enum: 'NOT_ALLOWED_VALUE',
+  const: 'NOT_ALLOWED_VALUE',
+  format: 'BAD_FORMAT',
+  anyOf: 'NO_MATCHING_SCHEMA',
+  oneOf: 'NO_MATCHING_SCHEMA',
+};
+
+function escapePointer(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function validationDetails(errors: readonly Partial<ErrorObject>[], part: string) {
+  const out: { in: string; path: string; code: string; message: string }[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    let path = e.instancePath ?? '';
+    const params = (e.params ?? {}) as Record<string, unknown>;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+      path += `/${escapePointer(params['missingProperty'])}`;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+      path += `/${escapePointer(params['additionalProperty'])}`;
+      message = 'is not an allowed property';
+    } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+      message = `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    const code = KEYWORD_CODES[e.keyword ?? ''] ?? 'INVALID';
+    const key = `${path}|${code}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ in: part, path, code, message });
+  }
+  return out;
+}

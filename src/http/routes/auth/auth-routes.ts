@@ -1,0 +1,123 @@
+import { Type } from 'typebox';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import type { App } from '../../app-types.js';
+import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { bearerToken } from '../../plugins/auth.js';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const Credentials = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254, description: 'Login email (case-insensitive)' }),
+    password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  },
+  { additionalProperties: false },
+);
+
+const UserView = Type.Object({
+  user_id: Type.String({ format: 'uuid' }),
+  account_id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+const SessionView = Type.Object({
+  token: Type.String({ description: 'Opaque bearer token (qrs_ + 256 random bits). Shown once.' }),
+  token_type: Type.Literal('Bearer'),
+  session_id: Type.String(),
+  expires_at: Type.String({ format: 'date-time', description: 'When it expires if idle (sliding)' }),
+  absolute_expires_at: Type.String({ format: 'date-time' }),
+  user: UserView,
+});
+
+const Diagnostics = Type.Object({
+  token_present: Type.Boolean(),
+  token_state: Type.Union(['missing', 'malformed', 'unknown', 'valid', 'expired', 'revoked'].map((s) => Type.Literal(s))),
+  valid: Type.Boolean(),
+  session_id: Type.Optional(Type.String()),
+  expired_by: Type.Optional(Type.String()),
+  expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+  absolute_expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+  revoked_at: Type.Optional(Type.String({ format: 'date-time' })),
+  hint: Type.String(),
+});
+
+const HINTS: Record<string, string> = {
+  missing: 'Send Authorization: Bearer <token> from POST /v1/auth/login.',
+  malformed: 'The Authorization header must be "Bearer qrs_…" with the token exactly as login returned it.',
+  unknown: 'This token is not a session of this service; log in again.',
+  valid: 'The session is valid.',
+  expired: 'The session expired; log in again.',
+  revoked: 'The session was revoked by logout; log in again.',
+};
+
+export default async function authRoutes(app: App): Promise<void> {
+  const authLimit = { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute };
+
+  app.post('/v1/auth/register', {
+    config: { rateLimit: authLimit },
+    schema: { tags: ['auth'], summary: 'Create a user and its account', body: Credentials, response: { 201: okResponse(UserView), ...errorResponses } },
+  }, async (req, reply) => {
+    const u = await app.services.sessions.register(req.body.email, req.body.password);
+    reply.code(201);
+    return { user_id: u.id, account_id: u.accountId, email: u.email, created_at: u.createdAt.toISOString() };
+  });
+
+  app.post('/v1/auth/login', {
+    config: { rateLimit: authLimit },
+    schema: { tags: ['auth'], summary: 'Log in; returns a bearer session token at data.token', body: Credentials, response: { 200: okResponse(SessionView), ...errorResponses } },
+  }, async (req) => {
+    const { token, session } = await app.services.sessions.login(req.body.email, req.body.password, req.ip);
+    const user = await app.services.sessions.user(session.userId);
+    if (user === null) throw fail(HTTP_ERRORS.INTERNAL_ERROR, 'user vanished during login');
+    return {
+      token,
+      token_type: 'Bearer' as const,
+      session_id: session.id,
+      expires_at: session.idleExpiresAt.toISOString(),
+      absolute_expires_at: session.absoluteExpiresAt.toISOString(),
+      user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
+    };
+  });
+
+  app.get('/v1/auth/me', {
+    preHandler: app.requireSession,
+    schema: { tags: ['auth'], summary: 'The session’s user', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ user: UserView, session_id: Type.String() })), ...errorResponses } },
+  }, async (req) => {
+    const p = req.principal;
+    const user = p === undefined ? null : await app.services.sessions.user(p.userId);
+    if (p === undefined || user === null) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+    return {
+      session_id: p.sessionId,
+      user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
+    };
+  });
+
+  app.post('/v1/auth/logout', {
+    preHandler: app.requireSession,
+    schema: { tags: ['auth'], summary: 'Revoke the current session at once', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ revoked: Type.Boolean(), session_id: Type.String() })), ...errorResponses } },
+  }, async (req) => {
+    const token = bearerToken(req).token;
+    if (token !== undefined) await app.services.sessions.logout(token);
+    return { revoked: true, session_id: req.principal?.sessionId ?? '' };
+  });
+
+  app.get('/v1/auth/diagnostics', {
+    schema: { tags: ['auth'], summary: 'Whether a token was sent and its state; never returns a secret', response: { 200: okResponse(Diagnostics) } },
+  }, async (req) => {
+    const b = bearerToken(req);
+    const check = b.present && b.token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(b.token);
+    const out: Record<string, unknown> = { token_present: b.present, token_state: check.state, valid: check.state === 'valid', hint: HINTS[check.state] ?? '' };
+    if ('session' in check && check.session !== undefined) {
+      const s = check.session;
+      out['session_id'] = s.id;
+      out['expires_at'] = new Date(Math.min(s.idleExpiresAt.getTime(), s.absoluteExpiresAt.getTime())).toISOString();
+      out['absolute_expires_at'] = s.absoluteExpiresAt.toISOString();
+      if (s.revokedAt !== null) out['revoked_at'] = s.revokedAt.toISOString();
+    }
+    if ('expiredBy' in check && check.expiredBy !== undefined) out['expired_by'] = check.expiredBy;
+    return out as never;
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The process entry: the only module that reads `process.env`, parses the command
+ * line and listens. `qrail serve [--role api|worker|all]`, `qrail migrate`, and the
+ * operator commands registered in `src/cli/commands.ts`.
+ */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { openDatabase } from './store/open-database.js';
+import { migrate } from './store/migrate.js';
+import { COMMANDS } from './cli/commands.js';
+
+type Role = 'api' | 'worker' | 'all';
+
+function flag(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0) return args[i + 1];
+  const eq = args.find((a) => a.startsWith(`--${name}=`));
+  return eq?.slice(name.length + 3);
+}
+
+async function serve(config: Config, role: Role): Promise<void> {
+  const app = await buildApp({ config });
+  const workers = role === 'api' ? [] : app.services.workers;
+  for (const w of workers) w.start();
+  if (role !== 'worker') {
+    await app.listen({ port: config.port, host: config.host });
+  } else {
+    await app.ready();
+    app.log.info({ workers: workers.map((w) => w.name) }, 'worker role started');
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'draining: finishing in-flight requests, answering new ones 503');
+    app.draining = true;
+    const force = setTimeout(() => {
+      app.log.error('shutdown grace period exceeded; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    force.unref();
+    void (async () => {
+      for (const w of workers) await w.stop();
+      await app.close();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+const USAGE = `usage: qrail <command>
+  serve [--role api|worker|all]   run the service (default role: all)
+  migrate                         apply pending database migrations
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(32)}${c.summary}`).join('\n')}`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  switch (cmd) {
+    case undefined:
+    case 'serve': {
+      const role = (flag(rest, 'role') ?? 'all') as Role;
+      if (!['api', 'worker', 'all'].includes(role)) {
+        process.stderr.write(`--role must be api, worker or all\n`);
+        return 2;
+      }
+      await serve(config, role);
+      return -1; // keep running
+    }
+    case 'migrate': {
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const applied = await migrate(db);
+      await db.close();
+      process.stdout.write(applied.length === 0 ? 'database is up to date\n' : `applied ${applied.join(', ')}\n`);
+      return 0;
+    }
+    case 'help':
+    case '--help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default: {
+      const key = [cmd, rest[0]].filter(Boolean).join(' ');
+      const command = COMMANDS[key] ?? COMMANDS[cmd];
+      if (command === undefined) {
+        process.stderr.write(`unknown command "${cmd}"\n${USAGE}\n`);
+        return 2;
+      }
+      return command.run(config, COMMANDS[key] !== undefined ? rest.slice(1) : rest, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,31 @@
+import type { Config } from './config/config.js';
+import type { Database } from './store/db.js';
+import { SessionService } from './auth/session-service.js';
+import { argon2idHasher } from './auth/password-hasher.js';
+import { pgAuthRepository } from './store/repositories/auth-repository.js';
+import { Metrics } from './http/plugins/metrics.js';
+import type { BackgroundWorker } from './worker.js';
+
+/**
+ * The composition root's product: domain services wired to their adapters.
+ * Each area adds its own services here; routes reach them through `app.services`.
+ */
+export interface Services {
+  readonly sessions: SessionService;
+  readonly metrics: Metrics;
+  /** Started by `serve --role worker|all`. */
+  readonly workers: BackgroundWorker[];
+  /** Run in reverse order when the app closes (timers, connections). */
+  readonly closers: Array<() => Promise<void>>;
+}
+
+export async function createServices(config: Config, db: Database): Promise<Services> {
+  const sessions = new SessionService(pgAuthRepository(db), argon2idHasher(config.password), {
+    idleTtlSeconds: config.session.idleTtlSeconds,
+    absoluteTtlSeconds: config.session.absoluteTtlSeconds,
+    cacheMs: config.session.cacheMs,
+    maxFailures: config.loginThrottle.maxFailures,
+    throttleWindowSeconds: config.loginThrottle.windowSeconds,
+  });
+  return { sessions, metrics: new Metrics(), workers: [], closers: [] };
+}

@@ -1,0 +1,31 @@
+/**
+ * One data-access surface over two drivers (PostgreSQL via `pg`, embedded PGlite).
+ * Repositories depend on `Queryable`/`Database` only; SQL is the same on both.
+ */
+export interface QueryResult<R> {
+  readonly rows: R[];
+  readonly rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly driver: 'pg' | 'pglite';
+  /** Runs `fn` in one transaction; rolls back on throw. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Cheap liveness probe for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown when the store cannot be reached; mapped to 503 `STORE_UNAVAILABLE`. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('database unavailable', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}

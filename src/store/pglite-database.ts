@@ -1,0 +1,44 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import type { Database, Queryable, QueryResult } from './db.js';
+
+/**
+ * Embedded PostgreSQL. One process owns the data directory; PGlite serialises
+ * queries itself, and `transaction` holds its lock for the whole callback.
+ */
+export async function openPgliteDatabase(dataDir: string): Promise<Database> {
+  const inMemory = dataDir === 'memory://' || dataDir === ':memory:';
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(inMemory ? undefined : dataDir, {
+    parsers: { [types.INT8]: (v: string) => BigInt(v) },
+  });
+
+  const run = async <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+    const r = await c.query<R>(sql, params as unknown[] | undefined);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  };
+
+  return {
+    driver: 'pglite',
+    query: (sql, params) => run(db, sql, params),
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    tx: (fn) =>
+      db.transaction(async (t) => {
+        const q: Queryable = {
+          query: (sql, params) => run(t, sql, params),
+          exec: async (sql) => {
+            await t.exec(sql);
+          },
+        };
+        return fn(q);
+      }),
+    async ping() {
+      await db.query('SELECT 1');
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/http/app-types.js';
+import { buildTestApp } from '../helpers/app.js';
+
+describe('operations and OpenAPI', () => {
+  let app: App;
+  const routes: { method: string; url: string }[] = [];
+  beforeAll(async () => {
+    app = await buildTestApp();
+    await app.ready();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    routes.push(...Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([url, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), url }))));
+  });
+  afterAll(async () => app.close());
+
+  it('healthz and readyz answer', async () => {
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().status).toBe('ready');
+  });
+
+  it('metrics are Prometheus text with request counters', async () => {
+    await app.inject({ method: 'GET', url: '/v1/auth/diagnostics' });
+    const r = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(r.headers['content-type']).toContain('text/plain');
+    expect(r.body).toMatch(/qrail_http_requests_total\{method="GET",route="\/v1\/auth\/diagnostics",status="200"\} \d+/);
+    expect(r.body).toContain('# TYPE qrail_http_request_duration_seconds histogram');
+  });
+
+  it('serves OpenAPI 3.1 that documents every route', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = new Set(routes.map((r) => `${r.method} ${r.url}`));
+    const registered = app.qrailRoutes;
+    const missing = registered
+      .filter((r) => !r.url.startsWith('/docs') && r.url !== '/openapi.json' && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
+      .filter((k) => !documented.has(k));
+    expect(registered.length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+
+  it('serves an interactive API reference at /docs', async () => {
+    const r = await app.inject({ method: 'GET', url: '/docs/' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toContain('text/html');
+    expect(r.body.toLowerCase()).toContain('swagger');
+  });
+});

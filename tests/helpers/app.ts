@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { App } from '../../src/http/app-types.js';
+
+/**
+ * Builds the real app for a test: in-memory PGlite by default, or — when DATABASE_URL
+ * is set (CI runs the suite both ways) — a fresh schema on that PostgreSQL, dropped on close.
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<App> {
+  const databaseUrl = process.env['DATABASE_URL'];
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    SESSION_CACHE_MS: '0',
+    PUBLIC_BASE_URL: 'http://qrail.test',
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...env,
+  });
+  const schema = databaseUrl === undefined ? undefined : `t_${randomBytes(6).toString('hex')}`;
+  const app = await buildApp({ config, ...(schema === undefined ? {} : { schema }), logger: false });
+  if (schema !== undefined && databaseUrl !== undefined) {
+    app.addHook('onClose', async () => {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    });
+  }
+  return app;
+}
+
+let counter = 0;
+export function uniqueEmail(tag = 'user'): string {
+  counter += 1;
+  return `${tag}.${process.pid}.${counter}.${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export const PASSWORD = 'correct horse battery';
+
+/** Registers a user and logs in; returns the bearer token and ids. */
+export async function signUp(app: App, email = uniqueEmail()): Promise<{ token: string; email: string; userId: string; accountId: string; auth: { authorization: string } }> {
+  const reg = await app.inject({ method: 'POST', url: '/v1/auth/register', payload: { email, password: PASSWORD } });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password: PASSWORD } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
+  const d = login.json().data;
+  return { token: d.token, email, userId: d.user.user_id, accountId: d.user.account_id, auth: { authorization: `Bearer ${d.token}` } };
+}
