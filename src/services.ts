@@ -3,6 +3,7 @@ import type { Database } from './store/db.js';
 import { SessionService } from './auth/session-service.js';
 import { argon2idHasher } from './auth/password-hasher.js';
 import { pgAuthRepository } from './store/repositories/auth-repository.js';
+import { createHash } from 'node:crypto';
 import { Metrics } from './http/plugins/metrics.js';
 import type { BackgroundWorker } from './worker.js';
 
@@ -26,6 +27,6 @@ export async function createServices(config: Config, db: Database): Promise<Serv
     cacheMs: config.session.cacheMs,
     maxFailures: config.loginThrottle.maxFailures,
     throttleWindowSeconds: config.loginThrottle.windowSeconds,
-  });
+  }, (secret) => createHash('sha256').update(secret).digest('hex'));
   return { sessions, metrics: new Metrics(), workers: [], closers: [] };
 }

@@ -1,7 +1,7 @@
 import { fail } from '../errors/app-error.js';
 import { AUTH_ERRORS } from './error-codes.js';
 import type { PasswordHasher } from './password-hasher.js';
-import { SESSION_PREFIX, isWellFormed, newSecret, sha256Hex } from './tokens.js';
+import { SESSION_PREFIX, isWellFormed, newSecret } from './tokens.js';
 
 export interface UserRecord {
   readonly id: string;
@@ -16,6 +16,7 @@ export interface SessionRecord {
   readonly userId: string;
   readonly accountId: string;
   readonly email: string;
+  readonly userCreatedAt: Date;
   readonly createdAt: Date;
   readonly lastUsedAt: Date;
   readonly idleExpiresAt: Date;
@@ -65,6 +66,8 @@ export class SessionService {
     private readonly repo: AuthRepository,
     private readonly hasher: PasswordHasher,
     private readonly policy: SessionPolicy,
+    /** SHA-256 hex of a secret; injected so the hot path can use a synchronous native hash. */
+    private readonly hashSecret: (secret: string) => string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -95,7 +98,7 @@ export class SessionService {
     const token = newSecret(SESSION_PREFIX);
     const session = await this.repo.createSession({
       userId: user.id,
-      tokenHash: await sha256Hex(token),
+      tokenHash: this.hashSecret(token),
       idleExpiresAt: new Date(now.getTime() + this.policy.idleTtlSeconds * 1000),
       absoluteExpiresAt: new Date(now.getTime() + this.policy.absoluteTtlSeconds * 1000),
     });
@@ -105,7 +108,7 @@ export class SessionService {
   async check(token: string | undefined): Promise<SessionCheck> {
     if (token === undefined) return { state: 'missing' };
     if (!isWellFormed(token, SESSION_PREFIX)) return { state: 'malformed' };
-    const hash = await sha256Hex(token);
+    const hash = this.hashSecret(token);
     const nowMs = this.now().getTime();
     const cached = this.cache.get(hash);
     if (cached !== undefined && cached.until > nowMs) return cached.check;
@@ -134,7 +137,7 @@ export class SessionService {
   }
 
   async logout(token: string): Promise<void> {
-    const hash = await sha256Hex(token);
+    const hash = this.hashSecret(token);
     this.cache.delete(hash);
     const s = await this.repo.findSession(hash);
     if (s !== null && s.revokedAt === null) await this.repo.revokeSession(s.id, this.now());

@@ -11,6 +11,7 @@ export interface Principal {
   readonly accountId: string;
   readonly sessionId: string;
   readonly email: string;
+  readonly userCreatedAt: Date;
 }
 
 /** Which response shape a route uses: platform envelope, plain JSON (Account Jobs), or raw (ops, docs). */

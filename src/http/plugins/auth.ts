@@ -33,7 +33,7 @@ export function registerAuth(app: App): void {
     const check = b.present && b.token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(b.token);
     if (check.state === 'valid' && check.session !== undefined) {
       const s = check.session;
-      req.principal = { userId: s.userId, accountId: s.accountId, sessionId: s.id, email: s.email };
+      req.principal = { userId: s.userId, accountId: s.accountId, sessionId: s.id, email: s.email, userCreatedAt: s.userCreatedAt };
       return;
     }
     if (!required) return;

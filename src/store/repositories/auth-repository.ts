@@ -15,6 +15,7 @@ interface SessionRow {
   user_id: string;
   account_id: string;
   email: string;
+  user_created_at: Date;
   created_at: Date;
   last_used_at: Date;
   idle_expires_at: Date;
@@ -35,6 +36,7 @@ const toSession = (r: SessionRow): SessionRecord => ({
   userId: r.user_id,
   accountId: r.account_id,
   email: r.email,
+  userCreatedAt: new Date(r.user_created_at),
   createdAt: new Date(r.created_at),
   lastUsedAt: new Date(r.last_used_at),
   idleExpiresAt: new Date(r.idle_expires_at),
@@ -42,7 +44,7 @@ const toSession = (r: SessionRow): SessionRecord => ({
   revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at),
 });
 
-const SESSION_SELECT = `SELECT s.id, s.user_id, u.account_id, u.email, s.created_at, s.last_used_at,
+const SESSION_SELECT = `SELECT s.id, s.user_id, u.account_id, u.email, u.created_at AS user_created_at, s.created_at, s.last_used_at,
   s.idle_expires_at, s.absolute_expires_at, s.revoked_at
   FROM sessions s JOIN users u ON u.id = s.user_id`;
 

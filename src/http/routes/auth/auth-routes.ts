@@ -87,11 +87,10 @@ export default async function authRoutes(app: App): Promise<void> {
     schema: { tags: ['auth'], summary: 'The session’s user', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ user: UserView, session_id: Type.String() })), ...errorResponses } },
   }, async (req) => {
     const p = req.principal;
-    const user = p === undefined ? null : await app.services.sessions.user(p.userId);
-    if (p === undefined || user === null) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+    if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
     return {
       session_id: p.sessionId,
-      user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
+      user: { user_id: p.userId, account_id: p.accountId, email: p.email, created_at: p.userCreatedAt.toISOString() },
     };
   });
 
