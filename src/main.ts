@@ -41,6 +41,8 @@ async function serve(config: Config, role: Role): Promise<void> {
     }, config.shutdownGraceMs);
     force.unref();
     void (async () => {
+      // Load balancers see /readyz fail and stop routing here; stragglers get 503 meanwhile.
+      await new Promise((r) => setTimeout(r, config.shutdownDrainDelayMs));
       for (const w of workers) await w.stop();
       await app.close();
       process.exit(0);

@@ -26,6 +26,8 @@ export interface Config {
   readonly loginThrottle: { readonly maxFailures: number; readonly windowSeconds: number };
   readonly circuitLimits: { readonly maxQubits: number; readonly maxGates: number; readonly maxDepth: number };
   readonly shutdownGraceMs: number;
+  /** After SIGTERM: how long to keep answering 503 (readiness down) before closing the listener. */
+  readonly shutdownDrainDelayMs: number;
   readonly operatorToken: string | undefined;
   /** Every other variable the domains read (provider keys, processor keys, media URLs). */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -120,7 +122,8 @@ export function loadConfig(env: Env): Config {
       maxGates: int(env, 'CIRCUIT_MAX_GATES', 100_000, 1, 10_000_000),
       maxDepth: int(env, 'CIRCUIT_MAX_DEPTH', 50_000, 1, 10_000_000),
     }),
-    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 15_000, 0, 600_000),
+    shutdownDrainDelayMs: int(env, 'SHUTDOWN_DRAIN_DELAY_MS', 2_000, 0, 120_000),
     operatorToken: operatorToken === '' ? undefined : operatorToken,
     env: Object.freeze({ ...env }),
   });

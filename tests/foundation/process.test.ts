@@ -1,0 +1,105 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../../bin/qrail.js', import.meta.url).pathname;
+
+function start(env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; port: number }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env } });
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.on('line', (line) => {
+      const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+      if (m !== null) resolve({ child, port: Number(m[1]) });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+  });
+}
+
+function request(port: number, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
+      let data = '';
+      res.on('data', (c) => (data += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the qrail process', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('qrail migrate applies migrations once, then reports up to date', async () => {
+    const env: Record<string, string> = {};
+    if (process.env['DATABASE_URL'] === undefined) {
+      const dir = mkdtempSync(join(tmpdir(), 'qrail-migrate-'));
+      dirs.push(dir);
+      env['DATA_DIR'] = dir;
+    }
+    const run = () =>
+      new Promise<string>((resolve) => {
+        const c = spawn(process.execPath, [BIN, 'migrate'], { env: { ...process.env, ...env } });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.stderr.on('data', (d) => (out += d));
+        c.on('exit', (code) => resolve(`${code}:${out}`));
+      });
+    const first = await run();
+    expect(first.startsWith('0:')).toBe(true);
+    const second = await run();
+    expect(second).toBe('0:database is up to date\n');
+  });
+
+  it('rejects a bad variable with a message naming it', async () => {
+    const out = await new Promise<string>((resolve) => {
+      const c = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: 'eighty' } });
+      let err = '';
+      c.stderr.on('data', (d) => (err += d));
+      c.on('exit', (code) => resolve(`${code}:${err}`));
+    });
+    expect(out).toMatch(/^2:Invalid configuration: PORT must be an integer/);
+  });
+
+  it('on SIGTERM finishes in-flight requests, answers new ones 503, and exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qrail-serve-'));
+    dirs.push(dir);
+    // The embedded store keeps this test independent of DATABASE_URL.
+    const { child, port } = await start({ DATA_DIR: dir, DATABASE_URL: '', SHUTDOWN_DRAIN_DELAY_MS: '1500' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+
+    // An in-flight request: headers and half the body sent before SIGTERM.
+    const body = JSON.stringify({ email: `drain.${Date.now()}@example.com`, password: 'drain password 1' });
+    const inflight = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/auth/register', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let data = '';
+        res.on('data', (c) => (data += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => req.end(body.slice(10)), 600);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 150));
+
+    const fresh = await request(port, 'GET', '/v1/auth/diagnostics');
+    expect(fresh.status).toBe(503);
+    expect(JSON.parse(fresh.body).error.code).toBe('SERVICE_DRAINING');
+    expect((await request(port, 'GET', '/readyz')).status).toBe(503);
+
+    const done = await inflight;
+    expect(done.status).toBe(201);
+    expect(JSON.parse(done.body).status).toBe('ok');
+    expect(await exited).toBe(0);
+  });
+});
