@@ -3,6 +3,7 @@
  * line and listens. `qrail serve [--role api|worker|all]`, `qrail migrate`, and the
  * operator commands registered in `src/cli/commands.ts`.
  */
+import { createServer, type Server } from 'node:http';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { openDatabase } from './store/open-database.js';
@@ -22,8 +23,16 @@ async function serve(config: Config, role: Role): Promise<void> {
   const app = await buildApp({ config });
   const workers = role === 'api' ? [] : app.services.workers;
   for (const w of workers) w.start();
+  let jobsServer: Server | undefined;
   if (role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
+    if (config.jobsPort !== undefined) {
+      // The same app behind a second listener, so the two interfaces can be exposed separately.
+      const server = createServer((req, res) => app.routing(req, res));
+      jobsServer = server;
+      await new Promise<void>((resolve) => server.listen(config.jobsPort, config.host, resolve));
+      app.log.info({ port: config.jobsPort }, 'Account Jobs listener started');
+    }
   } else {
     await app.ready();
     app.log.info({ workers: workers.map((w) => w.name) }, 'worker role started');
@@ -44,6 +53,8 @@ async function serve(config: Config, role: Role): Promise<void> {
       // Load balancers see /readyz fail and stop routing here; stragglers get 503 meanwhile.
       await new Promise((r) => setTimeout(r, config.shutdownDrainDelayMs));
       for (const w of workers) await w.stop();
+      const jobs = jobsServer;
+      if (jobs !== undefined) await new Promise((r) => jobs.close(r));
       await app.close();
       process.exit(0);
     })();
