@@ -1,0 +1,105 @@
+/**
+ * OpenQASM 2.0 and 3.0 export. One quantum register `q` and one classical register `c`;
+ * gate names are the catalogue names, so `parseQasm(toQasmN(c))` gives back the same ops.
+ * Gates outside the version's include file get a `gate` definition in the header (written
+ * with exact decompositions, for other tools; qrail's importer keeps the catalogue gate).
+ * Angles are written as `k*pi/d` when that expression evaluates to exactly the same double,
+ * otherwise as the shortest decimal that reads back as the same double.
+ */
+import { gateSpec } from '../gates.js';
+import type { Circuit, Operation } from '../ir.js';
+
+/** Gates defined by OpenQASM 3's stdgates.inc (including its OpenQASM 2 compatibility block). */
+const STDGATES = new Set([
+  'p', 'x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'rx', 'ry', 'rz', 'cx', 'cy', 'cz', 'cp', 'crx', 'cry',
+  'crz', 'ch', 'swap', 'ccx', 'cswap', 'cu', 'id', 'u1', 'u2', 'u3',
+]);
+
+const RCCX_BODY = 'u2(0, pi) c; u1(pi/4) c; cx b, c; u1(-pi/4) c; cx a, c; u1(pi/4) c; cx b, c; u1(-pi/4) c; u2(0, pi) c;';
+const RC3X_BODY =
+  'u2(0, pi) d; u1(pi/4) d; cx c, d; u1(-pi/4) d; u2(0, pi) d; cx a, d; u1(pi/4) d; cx b, d; u1(-pi/4) d; cx a, d; ' +
+  'u1(pi/4) d; cx b, d; u1(-pi/4) d; u2(0, pi) d; u1(pi/4) d; cx c, d; u1(-pi/4) d; u2(0, pi) d;';
+
+/** Exact definitions (not only up to phase, except where noted) of gates missing from an include file. */
+const DEFINITIONS: Readonly<Record<string, string>> = {
+  ryy: 'gate ryy(theta) a, b { rx(pi/2) a; rx(pi/2) b; cx a, b; rz(theta) b; cx a, b; rx(-pi/2) a; rx(-pi/2) b; }',
+  ccz: 'gate ccz a, b, c { h c; ccx a, b, c; h c; }',
+  rxx: 'gate rxx(theta) a, b { h a; h b; cx a, b; rz(theta) b; cx a, b; h a; h b; }',
+  rzz: 'gate rzz(theta) a, b { cx a, b; rz(theta) b; cx a, b; }',
+  sxdg: 'gate sxdg a { inv @ sx a; }',
+  u0: 'gate u0(gamma) a { U(0, 0, 0) a; }',
+  u: 'gate u(theta, phi, lambda) a { U(theta, phi, lambda) a; }',
+  csx: 'gate csx a, b { ctrl @ sx a, b; }',
+  cu1: 'gate cu1(lambda) a, b { cp(lambda) a, b; }',
+  cu3: 'gate cu3(theta, phi, lambda) a, b { cu(theta, phi, lambda, 0) a, b; }',
+  rccx: `gate rccx a, b, c { ${RCCX_BODY} }`,
+  rc3x: `gate rc3x a, b, c, d { ${RC3X_BODY} }`,
+  c3x: 'gate c3x a, b, c, d { ctrl(3) @ x a, b, c, d; }',
+  c3sqrtx: 'gate c3sqrtx a, b, c, d { ctrl(3) @ sx a, b, c, d; }',
+  c4x: 'gate c4x a, b, c, d, e { ctrl(4) @ x a, b, c, d, e; }',
+};
+
+/** Formats an angle so that OpenQASM import reads back exactly the same double. */
+export function formatAngle(x: number): string {
+  if (x === 0) return '0';
+  for (const d of [1, 2, 4, 8]) {
+    for (let k = -16; k <= 16; k++) {
+      if (k === 0) continue;
+      // Mirrors the importer's evaluation order: `-pi/d` is -(pi/d), `k*pi/d` is (k*pi)/d.
+      const v = k === 1 ? Math.PI / d : k === -1 ? -(Math.PI / d) : (k * Math.PI) / d;
+      if (v !== x) continue;
+      const num = k === 1 ? 'pi' : k === -1 ? '-pi' : `${k}*pi`;
+      return d === 1 ? num : `${num}/${d}`;
+    }
+  }
+  return String(x);
+}
+
+function usedGateNames(c: Circuit): Set<string> {
+  const names = new Set<string>();
+  for (const op of c.ops) if (op.kind === 'gate') names.add(op.name);
+  return names;
+}
+
+function opLine(op: Operation, version: 2 | 3): string {
+  switch (op.kind) {
+    case 'gate': {
+      const ps = op.params.length > 0 ? `(${op.params.map(formatAngle).join(', ')})` : '';
+      return `${op.name}${ps} ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
+    }
+    case 'measure':
+      return version === 2 ? `measure q[${op.qubit}] -> c[${op.clbit}];` : `c[${op.clbit}] = measure q[${op.qubit}];`;
+    case 'reset':
+      return `reset q[${op.qubit}];`;
+    case 'barrier':
+      return `barrier ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
+  }
+}
+
+function render(c: Circuit, version: 2 | 3): string {
+  const lines: string[] =
+    version === 2 ? ['OPENQASM 2.0;', 'include "qelib1.inc";'] : ['OPENQASM 3.0;', 'include "stdgates.inc";'];
+  for (const name of [...usedGateNames(c)].sort()) {
+    const known = version === 2 ? gateSpec(name)?.origin.startsWith('qelib1') === true : STDGATES.has(name);
+    const def = DEFINITIONS[name];
+    if (!known && def !== undefined) lines.push(def);
+  }
+  if (c.numQubits > 0) lines.push(version === 2 ? `qreg q[${c.numQubits}];` : `qubit[${c.numQubits}] q;`);
+  if (c.numClbits > 0) lines.push(version === 2 ? `creg c[${c.numClbits}];` : `bit[${c.numClbits}] c;`);
+  for (const op of c.ops) {
+    // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
+    if (op.kind === 'barrier' && op.qubits.length === 0) continue;
+    lines.push(opLine(op, version));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** OpenQASM 2.0 text (qelib1.inc, extended list; `ryy` and `ccz` defined in the header when used). */
+export function toQasm2(c: Circuit): string {
+  return render(c, 2);
+}
+
+/** OpenQASM 3.0 text (stdgates.inc; other catalogue gates defined in the header when used). */
+export function toQasm3(c: Circuit): string {
+  return render(c, 3);
+}
