@@ -6,6 +6,7 @@ import { pgAuthRepository } from './store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { Metrics } from './http/plugins/metrics.js';
 import type { BackgroundWorker } from './worker.js';
+import { createBillingService, type BillingService } from './billing/billing-service.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
@@ -14,6 +15,7 @@ import type { BackgroundWorker } from './worker.js';
 export interface Services {
   readonly sessions: SessionService;
   readonly metrics: Metrics;
+  readonly billing: BillingService;
   /** Started by `serve --role worker|all`. */
   readonly workers: BackgroundWorker[];
   /** Run in reverse order when the app closes (timers, connections). */
@@ -28,5 +30,6 @@ export async function createServices(config: Config, db: Database): Promise<Serv
     maxFailures: config.loginThrottle.maxFailures,
     throttleWindowSeconds: config.loginThrottle.windowSeconds,
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
-  return { sessions, metrics: new Metrics(), workers: [], closers: [] };
+  const billing = createBillingService(config, db);
+  return { sessions, metrics: new Metrics(), billing, workers: [...billing.workers], closers: [] };
 }

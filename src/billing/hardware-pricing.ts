@@ -1,0 +1,44 @@
+/**
+ * Hardware prices, as Amazon Braket prices QPU use: a fee per task plus a fee per shot.
+ * The execution domain owns the device list; until it publishes prices through
+ * `HardwarePricing`, billing uses this table (see docs/decisions/billing-hardware-pricing.md).
+ */
+export interface DevicePrice {
+  readonly provider: string;
+  readonly device: string;
+  readonly perTaskMicros: bigint;
+  readonly perShotMicros: bigint;
+}
+
+/** Port: where quotes get their prices. */
+export interface HardwarePricing {
+  priceOf(provider: string, device: string): DevicePrice | null;
+  list(): readonly DevicePrice[];
+}
+
+// Braket list prices (2024): $0.30 per task; per shot IonQ Aria $0.03, Rigetti Ankaa $0.0009, IQM Garnet $0.00145.
+export const DEFAULT_DEVICE_PRICES: readonly DevicePrice[] = [
+  { provider: 'provider-two', device: 'ionq-aria-emulated', perTaskMicros: 300_000n, perShotMicros: 30_000n },
+  { provider: 'provider-two', device: 'rigetti-ankaa-emulated', perTaskMicros: 300_000n, perShotMicros: 900n },
+  { provider: 'provider-two', device: 'iqm-garnet-emulated', perTaskMicros: 300_000n, perShotMicros: 1_450n },
+];
+
+export function tablePricing(prices: readonly DevicePrice[] = DEFAULT_DEVICE_PRICES): HardwarePricing {
+  return {
+    priceOf: (provider, device) => prices.find((p) => p.provider === provider && p.device === device) ?? null,
+    list: () => prices,
+  };
+}
+
+export interface QuoteFigures {
+  readonly perTaskMicros: bigint;
+  readonly perShotMicros: bigint;
+  readonly totalMicros: bigint;
+}
+
+/** total = tasks × (per task + shots × per shot). Integer arithmetic only. */
+export function quoteTotal(price: DevicePrice, shots: number, tasks: number): QuoteFigures {
+  const t = BigInt(tasks);
+  const total = t * price.perTaskMicros + t * BigInt(shots) * price.perShotMicros;
+  return { perTaskMicros: price.perTaskMicros, perShotMicros: price.perShotMicros, totalMicros: total };
+}
