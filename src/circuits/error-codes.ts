@@ -25,9 +25,11 @@ export const CIRCUITS_ERRORS = {
  * docs/wire-format.md lists them.
  */
 export const CIRCUIT_PROBLEM_CODES = [
-  'INVALID_TYPE',
-  'MISSING_FIELD',
-  'UNKNOWN_FIELD',
+  // Structural problems use the same codes as request validation (src/http/plugins/validation.ts).
+  'REQUIRED',
+  'WRONG_TYPE',
+  'UNKNOWN_PROPERTY',
+  'TOO_SMALL',
   'UNKNOWN_SCHEMA_VERSION',
   'UNKNOWN_FORMAT',
   'UNKNOWN_GATE',

@@ -1,0 +1,38 @@
+import type { Circuit } from './ir.js';
+
+/**
+ * Circuit depth: the longest chain of operations where each one waits for the previous
+ * ones on its wires. Gates, measurements and resets count one layer each; a measurement
+ * also occupies its classical bit (as Qiskit counts depth). Barriers count zero and do not
+ * synchronise, so they never change the depth.
+ */
+export function circuitDepth(c: Circuit): number {
+  const q = new Array<number>(c.numQubits).fill(0);
+  const b = new Array<number>(c.numClbits).fill(0);
+  let depth = 0;
+  for (const op of c.ops) {
+    let level: number;
+    switch (op.kind) {
+      case 'barrier':
+        continue;
+      case 'measure':
+        level = 1 + Math.max(q[op.qubit] ?? 0, b[op.clbit] ?? 0);
+        q[op.qubit] = level;
+        b[op.clbit] = level;
+        break;
+      case 'reset':
+        level = 1 + (q[op.qubit] ?? 0);
+        q[op.qubit] = level;
+        break;
+      case 'gate': {
+        let m = 0;
+        for (const x of op.qubits) m = Math.max(m, q[x] ?? 0);
+        level = m + 1;
+        for (const x of op.qubits) q[x] = level;
+        break;
+      }
+    }
+    if (level > depth) depth = level;
+  }
+  return depth;
+}

@@ -1,0 +1,431 @@
+/**
+ * Wire format → IR (with every problem reported) and IR → normalized wire format 0.2.
+ * Accepted inputs: schema 0.2 JSON, legacy 0.1 JSON (upgraded, with a deprecation
+ * warning), and `{"format":"qasm2"|"qasm3","source":"…"}`. Paths in problems are JSON
+ * Pointers relative to the circuit; `requireCircuit` prefixes them (default `/circuit`).
+ */
+import { fail } from '../errors/app-error.js';
+import { circuitDepth } from './depth.js';
+import { CIRCUITS_ERRORS, type CircuitProblemCode } from './error-codes.js';
+import { gateSpec } from './gates.js';
+import { barrier, circuit, gate, measure, reset, type Circuit, type Operation } from './ir.js';
+import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
+import { tokenize, type Token } from './qasm/lexer.js';
+import { parseQasm } from './qasm/parse-qasm.js';
+import type { WireCircuitV02, WireGate } from './wire-schema.js';
+
+export * from './wire-schema.js';
+
+export interface CircuitLimits {
+  readonly maxQubits: number;
+  readonly maxGates: number;
+  readonly maxDepth: number;
+}
+
+/** The service defaults (config.circuitLimits overrides them per deployment). */
+export const DEFAULT_CIRCUIT_LIMITS: CircuitLimits = Object.freeze({ maxQubits: 64, maxGates: 100_000, maxDepth: 50_000 });
+
+export interface CircuitProblem {
+  readonly path: string;
+  readonly code: CircuitProblemCode;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export type InputFormat = 'json-0.2' | 'json-0.1' | 'qasm2' | 'qasm3';
+
+export type ParseCircuitResult =
+  | { readonly ok: true; readonly circuit: Circuit; readonly warnings: string[]; readonly format: InputFormat }
+  | { readonly ok: false; readonly errors: CircuitProblem[] };
+
+export const DEPRECATION_WARNING_V01 =
+  'Circuit schema 0.1 is deprecated and was upgraded to 0.2; send {"schema":"0.2",…} (see GET /v1/circuits/schema).';
+
+type Problems = CircuitProblem[];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** One operation in a format-neutral shape, each value with the path it came from. */
+interface RawOp {
+  readonly path: string;
+  readonly name: unknown;
+  readonly namePath: string;
+  readonly qubits: readonly { value: unknown; path: string }[];
+  readonly qubitsPath: string;
+  readonly params: readonly { value: unknown; path: string }[] | undefined;
+  readonly paramsPath: string;
+  readonly clbits: readonly { value: unknown; path: string }[] | undefined;
+  readonly clbitsPath: string;
+}
+
+function checkKeys(obj: Record<string, unknown>, allowed: readonly string[], path: string, out: Problems): void {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.includes(k)) out.push({ path: `${path}/${escape(k)}`, code: 'UNKNOWN_PROPERTY', message: `unknown property '${k}' (allowed: ${allowed.join(', ')})` });
+  }
+}
+
+function escape(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** An array field: undefined (with a problem when required) if missing or not an array. */
+function arrayField(obj: Record<string, unknown>, key: string, path: string, required: boolean, out: Problems): { value: unknown; path: string }[] | undefined {
+  const v = obj[key];
+  if (v === undefined) {
+    if (required) out.push({ path: `${path}/${key}`, code: 'REQUIRED', message: `'${key}' is required` });
+    return undefined;
+  }
+  if (!Array.isArray(v)) {
+    out.push({ path: `${path}/${key}`, code: 'WRONG_TYPE', message: `'${key}' must be an array, got ${typeName(v)}` });
+    return undefined;
+  }
+  return v.map((value, i) => ({ value, path: `${path}/${key}/${i}` }));
+}
+
+/** A non-negative integer size field; undefined when unusable. */
+function sizeField(obj: Record<string, unknown>, key: string, path: string, min: number, def: number | undefined, out: Problems): number | undefined {
+  const v = obj[key];
+  if (v === undefined) {
+    if (def !== undefined) return def;
+    out.push({ path: `${path}/${key}`, code: 'REQUIRED', message: `'${key}' is required` });
+    return undefined;
+  }
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    out.push({ path: `${path}/${key}`, code: 'WRONG_TYPE', message: `'${key}' must be an integer, got ${JSON.stringify(v) ?? typeName(v)}` });
+    return undefined;
+  }
+  if (v < min) {
+    out.push({ path: `${path}/${key}`, code: 'TOO_SMALL', message: `'${key}' must be at least ${min}, got ${v}` });
+    return undefined;
+  }
+  return v;
+}
+
+class ArrayCursor implements TokenCursor {
+  private i = 0;
+  constructor(private readonly toks: readonly Token[]) {}
+  peek(): Token {
+    return this.toks[Math.min(this.i, this.toks.length - 1)]!;
+  }
+  next(): Token {
+    const t = this.peek();
+    if (this.i < this.toks.length - 1) this.i++;
+    return t;
+  }
+  accept(text: string): boolean {
+    if (this.peek().text !== text) return false;
+    this.next();
+    return true;
+  }
+  expect(text: string): Token {
+    if (this.peek().text !== text) throw new Error(`expected '${text}'`);
+    return this.next();
+  }
+}
+
+/** A parameter: a number, or a string expression in radians such as "pi/4". */
+function paramValue(v: unknown): number | string {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return `must be a number or an expression string, got ${typeName(v)}`;
+  try {
+    const cursor = new ArrayCursor(tokenize(v));
+    const e = parseExpr(cursor);
+    if (cursor.peek().type !== 'eof') return `'${v}' is not a single expression`;
+    return evalExpr(e, new Map());
+  } catch {
+    return `'${v}' is not an expression (use numbers, pi, + - * / ^ and sin, cos, sqrt, …)`;
+  }
+}
+
+function indexValue(entry: { value: unknown; path: string }, size: number | undefined, kind: 'qubit' | 'clbit', out: Problems): number | undefined {
+  const v = entry.value;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    out.push({ path: entry.path, code: 'WRONG_TYPE', message: `a ${kind} index must be a non-negative integer, got ${JSON.stringify(v) ?? typeName(v)}` });
+    return undefined;
+  }
+  if (size !== undefined && v >= size) {
+    const code = kind === 'qubit' ? 'QUBIT_OUT_OF_RANGE' : 'CLBIT_OUT_OF_RANGE';
+    out.push({ path: entry.path, code, message: `${kind} ${v} is out of range: the circuit has ${size} ${kind}s (0..${size - 1})` });
+    return undefined;
+  }
+  return v;
+}
+
+/** Validates format-neutral operations; returns IR ops only when nothing was wrong with them. */
+function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | undefined, out: Problems): Operation[] {
+  const ops: Operation[] = [];
+  const before = out.length;
+  for (const r of raw) {
+    if (typeof r.name !== 'string') {
+      out.push({ path: r.namePath, code: r.name === undefined ? 'REQUIRED' : 'WRONG_TYPE', message: 'the operation name must be a string' });
+      continue;
+    }
+    const name = r.name;
+    const spec = gateSpec(name);
+    const structural = name === 'measure' || name === 'reset' || name === 'barrier';
+    if (spec === undefined && !structural) {
+      out.push({ path: r.namePath, code: 'UNKNOWN_GATE', message: `unknown gate '${name}' (see GET /v1/circuits/schema for the catalogue)` });
+    }
+    const qs = r.qubits.map((e) => indexValue(e, nq, 'qubit', out));
+    const seen = new Map<number, number>();
+    qs.forEach((q, i) => {
+      if (q === undefined) return;
+      if (seen.has(q)) out.push({ path: r.qubits[i]!.path, code: 'DUPLICATE_QUBIT', message: `qubit ${q} appears twice in one operation (first at index ${seen.get(q)})` });
+      else seen.set(q, i);
+    });
+    const known = spec !== undefined || structural;
+    const arity = spec?.arity ?? (name === 'barrier' ? undefined : 1);
+    if (!known) {
+      // An unknown gate has no arity or parameter count to check against.
+    } else if (arity !== undefined && r.qubits.length !== arity) {
+      out.push({ path: r.qubitsPath, code: 'WRONG_ARITY', message: `'${name}' acts on ${arity} qubit${arity === 1 ? '' : 's'}, got ${r.qubits.length}` });
+    } else if (name === 'barrier' && r.qubits.length === 0) {
+      out.push({ path: r.qubitsPath, code: 'WRONG_ARITY', message: 'a barrier needs at least one qubit' });
+    }
+    const wantParams = spec?.params ?? 0;
+    const params: number[] = [];
+    const given = r.params ?? [];
+    if (known && given.length !== wantParams) {
+      out.push({ path: r.paramsPath, code: 'WRONG_PARAM_COUNT', message: `'${name}' takes ${wantParams} parameter${wantParams === 1 ? '' : 's'}, got ${given.length}` });
+    }
+    for (const p of given) {
+      const v = paramValue(p.value);
+      if (typeof v === 'string') out.push({ path: p.path, code: 'WRONG_TYPE', message: `a parameter ${v}` });
+      else if (!Number.isFinite(v)) out.push({ path: p.path, code: 'NON_FINITE_PARAM', message: `parameters must be finite numbers, got ${String(v)}` });
+      else params.push(v === 0 ? 0 : v);
+    }
+    let clbit: number | undefined;
+    if (name === 'measure') {
+      if (r.clbits === undefined) {
+        out.push({ path: r.clbitsPath, code: 'REQUIRED', message: "a mid-circuit 'measure' needs 'clbits': [c]" });
+      } else if (r.clbits.length !== 1) {
+        out.push({ path: r.clbitsPath, code: 'WRONG_ARITY', message: `'measure' writes 1 clbit, got ${r.clbits.length}` });
+      } else {
+        clbit = indexValue(r.clbits[0]!, nc, 'clbit', out);
+      }
+    } else if (r.clbits !== undefined) {
+      out.push({ path: r.clbitsPath, code: 'UNKNOWN_PROPERTY', message: "'clbits' is only allowed on 'measure'" });
+    }
+    if (out.length > before) continue;
+    const q = qs as number[];
+    if (name === 'measure') ops.push(measure(q[0]!, clbit!));
+    else if (name === 'reset') ops.push(reset(q[0]!));
+    else if (name === 'barrier') ops.push(barrier(q));
+    else ops.push(gate(name, q, params));
+  }
+  return ops;
+}
+
+function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
+  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'gates', 'measurements', 'metadata'], '', out);
+  const nq = sizeField(obj, 'num_qubits', '', 1, undefined, out);
+  const nc = sizeField(obj, 'num_clbits', '', 0, 0, out);
+  const gates = arrayField(obj, 'gates', '', true, out) ?? [];
+  const raw: RawOp[] = [];
+  for (const g of gates) {
+    if (!isObject(g.value)) {
+      out.push({ path: g.path, code: 'WRONG_TYPE', message: `a gate must be an object {op, qubits, params?, clbits?}, got ${typeName(g.value)}` });
+      continue;
+    }
+    checkKeys(g.value, ['op', 'qubits', 'params', 'clbits'], g.path, out);
+    raw.push({
+      path: g.path,
+      name: g.value['op'],
+      namePath: `${g.path}/op`,
+      qubits: arrayField(g.value, 'qubits', g.path, true, out) ?? [],
+      qubitsPath: `${g.path}/qubits`,
+      params: arrayField(g.value, 'params', g.path, false, out),
+      paramsPath: `${g.path}/params`,
+      clbits: arrayField(g.value, 'clbits', g.path, false, out),
+      clbitsPath: `${g.path}/clbits`,
+    });
+  }
+  const measurements = arrayField(obj, 'measurements', '', false, out) ?? [];
+  for (const m of measurements) {
+    if (!isObject(m.value)) {
+      out.push({ path: m.path, code: 'WRONG_TYPE', message: `a measurement must be an object {qubit, clbit}, got ${typeName(m.value)}` });
+      continue;
+    }
+    checkKeys(m.value, ['qubit', 'clbit'], m.path, out);
+    let complete = true;
+    for (const k of ['qubit', 'clbit']) {
+      if (m.value[k] === undefined) {
+        out.push({ path: `${m.path}/${k}`, code: 'REQUIRED', message: `'${k}' is required` });
+        complete = false;
+      }
+    }
+    if (!complete) continue;
+    raw.push({
+      path: m.path,
+      name: 'measure',
+      namePath: m.path,
+      qubits: [{ value: m.value['qubit'], path: `${m.path}/qubit` }],
+      qubitsPath: `${m.path}/qubit`,
+      params: undefined,
+      paramsPath: m.path,
+      clbits: [{ value: m.value['clbit'], path: `${m.path}/clbit` }],
+      clbitsPath: `${m.path}/clbit`,
+    });
+  }
+  const metadata = obj['metadata'] ?? {};
+  if (!isObject(metadata)) out.push({ path: '/metadata', code: 'WRONG_TYPE', message: `'metadata' must be an object, got ${typeName(metadata)}` });
+  const ops = convertOps(raw, nq, nc, out);
+  if (out.length > 0 || nq === undefined || nc === undefined) return undefined;
+  return circuit(nq, nc, ops, metadata as Record<string, unknown>);
+}
+
+function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
+  checkKeys(obj, ['version', 'schema', 'qubits', 'operations', 'metadata'], '', out);
+  const nq = sizeField(obj, 'qubits', '', 1, undefined, out);
+  const list = arrayField(obj, 'operations', '', true, out) ?? [];
+  const raw: RawOp[] = [];
+  let anyMeasure = false;
+  for (const o of list) {
+    if (!isObject(o.value)) {
+      out.push({ path: o.path, code: 'WRONG_TYPE', message: `an operation must be an object {gate, targets, controls?, params?}, got ${typeName(o.value)}` });
+      continue;
+    }
+    checkKeys(o.value, ['gate', 'targets', 'controls', 'params'], o.path, out);
+    const controls = arrayField(o.value, 'controls', o.path, false, out) ?? [];
+    const targets = arrayField(o.value, 'targets', o.path, true, out) ?? [];
+    const isMeasure = o.value['gate'] === 'measure';
+    anyMeasure ||= isMeasure;
+    raw.push({
+      path: o.path,
+      name: o.value['gate'],
+      namePath: `${o.path}/gate`,
+      qubits: [...controls, ...targets],
+      qubitsPath: `${o.path}/targets`,
+      params: arrayField(o.value, 'params', o.path, false, out),
+      paramsPath: `${o.path}/params`,
+      // 0.1 measures qubit q into clbit q.
+      clbits: isMeasure ? targets.map((t) => ({ ...t })) : undefined,
+      clbitsPath: `${o.path}/targets`,
+    });
+  }
+  const metadata = obj['metadata'] ?? {};
+  if (!isObject(metadata)) out.push({ path: '/metadata', code: 'WRONG_TYPE', message: `'metadata' must be an object, got ${typeName(metadata)}` });
+  const nc = anyMeasure ? nq : 0;
+  const ops = convertOps(raw, nq, nc, out);
+  if (out.length > 0 || nq === undefined || nc === undefined) return undefined;
+  return circuit(nq, nc, ops, metadata as Record<string, unknown>);
+}
+
+function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems): Circuit | undefined {
+  checkKeys(obj, ['format', 'source'], '', out);
+  const source = obj['source'];
+  if (typeof source !== 'string') {
+    out.push({ path: '/source', code: source === undefined ? 'REQUIRED' : 'WRONG_TYPE', message: "'source' must be the OpenQASM program text" });
+    return undefined;
+  }
+  if (out.length > 0) return undefined;
+  try {
+    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates });
+  } catch (e) {
+    const details = (e as { details?: unknown }).details;
+    if (!Array.isArray(details)) throw e;
+    for (const d of details as CircuitProblem[]) out.push(d);
+    return undefined;
+  }
+}
+
+function checkLimits(c: Circuit, limits: CircuitLimits, format: InputFormat, out: Problems): void {
+  const json = format === 'json-0.2' || format === 'json-0.1';
+  if (c.numQubits > limits.maxQubits) {
+    const path = format === 'json-0.2' ? '/num_qubits' : format === 'json-0.1' ? '/qubits' : '/source';
+    out.push({ path, code: 'TOO_MANY_QUBITS', message: `${c.numQubits} qubits is above this deployment's limit of ${limits.maxQubits}` });
+  }
+  if (c.ops.length > limits.maxGates) {
+    const path = format === 'json-0.2' ? '/gates' : json ? '/operations' : '/source';
+    out.push({ path, code: 'TOO_MANY_GATES', message: `${c.ops.length} operations is above this deployment's limit of ${limits.maxGates}` });
+  }
+  const depth = circuitDepth(c);
+  if (depth > limits.maxDepth) {
+    const path = format === 'json-0.2' ? '/gates' : json ? '/operations' : '/source';
+    out.push({ path, code: 'TOO_DEEP', message: `depth ${depth} is above this deployment's limit of ${limits.maxDepth}` });
+  }
+}
+
+/** Parses any accepted circuit input; reports every problem found, never only the first. */
+export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS): ParseCircuitResult {
+  const out: Problems = [];
+  if (!isObject(input)) {
+    return { ok: false, errors: [{ path: '', code: 'WRONG_TYPE', message: `a circuit must be a JSON object, got ${typeName(input)}` }] };
+  }
+  let format: InputFormat;
+  let c: Circuit | undefined;
+  const warnings: string[] = [];
+  if ('format' in input) {
+    const f = input['format'];
+    if (f !== 'qasm2' && f !== 'qasm3') {
+      return { ok: false, errors: [{ path: '/format', code: 'UNKNOWN_FORMAT', message: `unknown format ${JSON.stringify(f)}: use "qasm2" or "qasm3" (or a JSON circuit with "schema":"0.2")` }] };
+    }
+    format = f;
+    c = parseQasmInput(input, limits, out);
+  } else if ('schema' in input || 'version' in input) {
+    const key = 'schema' in input ? 'schema' : 'version';
+    const v = input[key];
+    if (v === '0.2' && key === 'schema') {
+      format = 'json-0.2';
+      c = parseV02(input, out);
+    } else if (v === '0.1') {
+      format = 'json-0.1';
+      warnings.push(DEPRECATION_WARNING_V01);
+      c = parseV01(input, out);
+    } else {
+      return { ok: false, errors: [{ path: `/${key}`, code: 'UNKNOWN_SCHEMA_VERSION', message: `unknown ${key} ${JSON.stringify(v)}: the current schema is "0.2" (legacy "0.1" is accepted)` }] };
+    }
+  } else {
+    return { ok: false, errors: [{ path: '/schema', code: 'REQUIRED', message: 'a circuit needs "schema": "0.2" (or "format": "qasm2"/"qasm3" with "source")' }] };
+  }
+  if (c !== undefined) checkLimits(c, limits, format, out);
+  if (out.length > 0 || c === undefined) return { ok: false, errors: dedupe(out) };
+  return { ok: true, circuit: c, warnings, format };
+}
+
+/** For routes that take a circuit: the circuit, or a 400 CIRCUIT_INVALID listing every problem. */
+export function requireCircuit(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS, pathPrefix = '/circuit'): { circuit: Circuit; warnings: string[] } {
+  const r = parseCircuitInput(input, limits);
+  if (r.ok) return { circuit: r.circuit, warnings: r.warnings };
+  const details = prefixProblems(r.errors, pathPrefix);
+  throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, `The circuit is not valid (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]!.message}`, details);
+}
+
+function dedupe(problems: Problems): Problems {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\u0000${p.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function prefixProblems(problems: readonly CircuitProblem[], pathPrefix: string): CircuitProblem[] {
+  return problems.map((p) => ({ ...p, path: pathPrefix + p.path }));
+}
+
+/**
+ * Normalized wire format 0.2: the trailing run of measurements becomes `measurements`,
+ * every other operation stays in `gates` in order; `params` only on parameterised gates,
+ * `clbits` only on mid-circuit measurements.
+ */
+export function toWire(c: Circuit): WireCircuitV02 {
+  let cut = c.ops.length;
+  while (cut > 0 && c.ops[cut - 1]!.kind === 'measure') cut--;
+  const gates: WireGate[] = c.ops.slice(0, cut).map((op): WireGate => {
+    switch (op.kind) {
+      case 'gate':
+        return op.params.length > 0 ? { op: op.name, qubits: [...op.qubits], params: [...op.params] } : { op: op.name, qubits: [...op.qubits] };
+      case 'measure':
+        return { op: 'measure', qubits: [op.qubit], clbits: [op.clbit] };
+      case 'reset':
+        return { op: 'reset', qubits: [op.qubit] };
+      case 'barrier':
+        return { op: 'barrier', qubits: [...op.qubits] };
+    }
+  });
+  const measurements = c.ops.slice(cut).map((op) => (op.kind === 'measure' ? { qubit: op.qubit, clbit: op.clbit } : { qubit: 0, clbit: 0 }));
+  return { schema: '0.2', num_qubits: c.numQubits, num_clbits: c.numClbits, gates, measurements, metadata: { ...c.metadata } };
+}

@@ -1,0 +1,82 @@
+/**
+ * The circuit wire format as JSON Schema (TypeBox): schema 0.2 (current), legacy 0.1,
+ * and OpenQASM source. Served by GET /v1/circuits/schema. The validator in
+ * wire-format.ts checks the same rules by hand so that every problem gets a stable code
+ * and a JSON path; these schemas are the published contract.
+ */
+import { Type, type Static } from 'typebox';
+import { GATES, NON_GATE_OPS } from './gates.js';
+
+const Index = Type.Integer({ minimum: 0 });
+const Param = Type.Union([
+  Type.Number({ description: 'An angle in radians' }),
+  Type.String({ description: 'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"' }),
+]);
+const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
+
+export const WireGateSchema = Type.Object(
+  {
+    op: Type.String({ enum: OP_NAMES, description: 'A catalogue gate, or measure, reset, barrier' }),
+    qubits: Type.Array(Index, { description: 'Qubit indices; their number is the gate arity (barrier: any, at least one)' }),
+    params: Type.Optional(Type.Array(Param, { description: 'Exactly the gate parameter count; omitted for none' })),
+    clbits: Type.Optional(Type.Array(Index, { minItems: 1, maxItems: 1, description: 'measure only: the classical bit written' })),
+  },
+  { additionalProperties: false },
+);
+
+export const WireMeasurementSchema = Type.Object(
+  { qubit: Index, clbit: Index },
+  { additionalProperties: false, description: 'A terminal measurement, after all gates' },
+);
+
+export const CircuitV02Schema = Type.Object(
+  {
+    schema: Type.Literal('0.2'),
+    num_qubits: Type.Integer({ minimum: 1 }),
+    num_clbits: Type.Optional(Type.Integer({ minimum: 0, description: 'Default 0' })),
+    gates: Type.Array(WireGateSchema, { description: 'In program order' }),
+    measurements: Type.Optional(Type.Array(WireMeasurementSchema, { description: 'Default []' })),
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form, kept as given' })),
+  },
+  { additionalProperties: false, $id: 'CircuitV02', title: 'qrail circuit, wire format schema 0.2' },
+);
+
+export const WireOperationV01Schema = Type.Object(
+  {
+    gate: Type.String({ description: 'A catalogue gate or measure, reset, barrier' }),
+    targets: Type.Array(Index),
+    controls: Type.Optional(Type.Array(Index, { description: 'Prepended to targets: cx is controls [c], targets [t]' })),
+    params: Type.Optional(Type.Array(Param)),
+  },
+  { additionalProperties: false },
+);
+
+export const CircuitV01Schema = Type.Object(
+  {
+    version: Type.Literal('0.1'),
+    qubits: Type.Integer({ minimum: 1 }),
+    operations: Type.Array(WireOperationV01Schema),
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  {
+    additionalProperties: false,
+    $id: 'CircuitV01',
+    title: 'qrail circuit, legacy schema 0.1 (deprecated)',
+    description: '`measure` of target q writes clbit q; there are as many clbits as qubits when any measure is present',
+  },
+);
+
+export const QasmInputSchema = Type.Object(
+  {
+    format: Type.Union([Type.Literal('qasm2'), Type.Literal('qasm3')]),
+    source: Type.String({ description: 'OpenQASM 2.0 or 3.0 program text' }),
+  },
+  { additionalProperties: false, $id: 'QasmInput', title: 'A circuit as OpenQASM source' },
+);
+
+export const CircuitInputSchema = Type.Union([CircuitV02Schema, CircuitV01Schema, QasmInputSchema], {
+  title: 'Any accepted circuit input (put it under "circuit" in request bodies)',
+});
+
+export type WireCircuitV02 = Static<typeof CircuitV02Schema>;
+export type WireGate = Static<typeof WireGateSchema>;
