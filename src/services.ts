@@ -6,6 +6,8 @@ import { pgAuthRepository } from './store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { Metrics } from './http/plugins/metrics.js';
 import type { BackgroundWorker } from './worker.js';
+import { createMediaService } from './media/adapters/create-media-service.js';
+import type { MediaService } from './media/media-service.js';
 import { createBillingService, type BillingService } from './billing/billing-service.js';
 
 /**
@@ -16,6 +18,8 @@ export interface Services {
   readonly sessions: SessionService;
   readonly metrics: Metrics;
   readonly billing: BillingService;
+  /** Chat and text-to-speech (issue 10); `media.readiness()` reports both. */
+  readonly media: MediaService;
   /** Started by `serve --role worker|all`. */
   readonly workers: BackgroundWorker[];
   /** Run in reverse order when the app closes (timers, connections). */
@@ -31,5 +35,6 @@ export async function createServices(config: Config, db: Database): Promise<Serv
     throttleWindowSeconds: config.loginThrottle.windowSeconds,
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
   const billing = createBillingService(config, db);
-  return { sessions, metrics: new Metrics(), billing, workers: [...billing.workers], closers: [] };
+  const media = createMediaService(config.env);
+  return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers], closers: [] };
 }

@@ -1,9 +1,11 @@
 import type { App } from '../app-types.js';
 import opsRoutes from './ops/ops-routes.js';
 import authRoutes from './auth/auth-routes.js';
+import mediaRoutes from './media/media-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   opsRoutes,
   authRoutes,
+  mediaRoutes,
 ];
