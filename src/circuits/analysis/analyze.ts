@@ -164,7 +164,7 @@ export function analyzeCircuit(c: Circuit, options: AnalyzeOptions = {}): Circui
       entangled_pairs: probe?.pairs ?? null,
       entangled_pairs_method: probe !== undefined && probe.pairs !== undefined && 'method' in probe ? probe.method : null,
       entangled_pairs_unavailable_reason:
-        probe === undefined ? 'no state-vector simulator is wired into this analysis' : probe.pairs === undefined && 'reason' in probe ? probe.reason : null,
+        probe === undefined ? 'exact entanglement needs the state-vector simulator, which is not available to this analysis' : probe.pairs === undefined && 'reason' in probe ? probe.reason : null,
     },
   };
 }

@@ -2,10 +2,12 @@ import type { App } from '../app-types.js';
 import opsRoutes from './ops/ops-routes.js';
 import authRoutes from './auth/auth-routes.js';
 import mediaRoutes from './media/media-routes.js';
+import circuitsRoutes from './circuits/circuits-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   opsRoutes,
   authRoutes,
   mediaRoutes,
+  circuitsRoutes,
 ];

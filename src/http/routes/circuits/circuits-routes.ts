@@ -1,0 +1,211 @@
+import { Type } from 'typebox';
+import { analyzeCircuit } from '../../../circuits/analysis/analyze.js';
+import { circuitDepth } from '../../../circuits/depth.js';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
+import { EXAMPLE_NAMES, getExample, isExampleName } from '../../../circuits/examples.js';
+import { GATES, NON_GATE_OPS } from '../../../circuits/gates.js';
+import type { Circuit } from '../../../circuits/ir.js';
+import { toQasm2, toQasm3 } from '../../../circuits/qasm/export-qasm.js';
+import {
+  CircuitInputSchema,
+  CircuitV01Schema,
+  CircuitV02Schema,
+  parseCircuitInput,
+  prefixProblems,
+  QasmInputSchema,
+  requireCircuit,
+  toWire,
+} from '../../../circuits/wire-format.js';
+import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
+import type { App } from '../../app-types.js';
+import { errorResponses, okResponse } from '../../envelope-schemas.js';
+
+const CircuitField = Type.Unknown({
+  description:
+    'A circuit: wire format schema 0.2 (`{"schema":"0.2","num_qubits",…}`), legacy 0.1, or `{"format":"qasm2"|"qasm3","source":"…"}`. ' +
+    'The full JSON Schema is served by GET /v1/circuits/schema (components CircuitV02, CircuitV01, QasmInput).',
+});
+
+const OutputFormat = Type.Union([Type.Literal('json'), Type.Literal('qasm2'), Type.Literal('qasm3')], {
+  description: 'json (default): the normalized 0.2 circuit; qasm2/qasm3: also the OpenQASM text in `qasm`',
+});
+
+const Problem = Type.Object(
+  {
+    path: Type.String({ description: 'JSON Pointer into the request body, e.g. /circuit/gates/3/qubits/1' }),
+    code: Type.String(),
+    message: Type.String(),
+    line: Type.Optional(Type.Integer()),
+    column: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: true },
+);
+
+const Summary = Type.Object({
+  input_format: Type.String({ description: 'json-0.2, json-0.1, qasm2 or qasm3' }),
+  num_qubits: Type.Integer(),
+  num_clbits: Type.Integer(),
+  operation_count: Type.Integer(),
+  gate_count: Type.Integer(),
+  two_qubit_count: Type.Integer(),
+  measurement_count: Type.Integer(),
+  depth: Type.Integer(),
+});
+
+const ValidateData = Type.Object({
+  valid: Type.Boolean(),
+  errors: Type.Array(Problem),
+  warnings: Type.Array(Type.String()),
+  circuit: Type.Optional(Type.Unknown({ description: 'The normalized 0.2 circuit (valid circuits only)' })),
+  qasm: Type.Optional(Type.String({ description: 'OpenQASM text when output_format is qasm2 or qasm3' })),
+  summary: Type.Optional(Summary),
+});
+
+function summary(c: Circuit, inputFormat: string) {
+  let gates = 0;
+  let two = 0;
+  let measures = 0;
+  for (const op of c.ops) {
+    if (op.kind === 'gate') {
+      gates++;
+      if (op.qubits.length === 2) two++;
+    } else if (op.kind === 'measure') measures++;
+  }
+  return {
+    input_format: inputFormat,
+    num_qubits: c.numQubits,
+    num_clbits: c.numClbits,
+    operation_count: c.ops.length,
+    gate_count: gates,
+    two_qubit_count: two,
+    measurement_count: measures,
+    depth: circuitDepth(c),
+  };
+}
+
+/** Circuits: wire format schema, validation, analysis, examples. Open endpoints (no session). */
+export default async function circuitsRoutes(app: App): Promise<void> {
+  const limits = app.config.circuitLimits;
+  const tags = ['circuits'];
+  for (const s of [CircuitV02Schema, CircuitV01Schema, QasmInputSchema]) app.addSchema(s);
+
+  app.get(
+    '/v1/circuits/schema',
+    {
+      schema: {
+        tags,
+        summary: 'The circuit wire format (schema 0.2) as JSON Schema, with the gate catalogue and this deployment’s limits',
+        response: {
+          200: okResponse(
+            Type.Object({
+              current_schema: Type.Literal('0.2'),
+              accepted: Type.Array(Type.String()),
+              json_schema: Type.Unknown(),
+              gates: Type.Array(Type.Object({ name: Type.String(), arity: Type.Integer(), params: Type.Integer(), origin: Type.String() })),
+              non_gate_operations: Type.Array(Type.String()),
+              limits: Type.Object({ max_qubits: Type.Integer(), max_gates: Type.Integer(), max_depth: Type.Integer() }),
+            }),
+          ),
+        },
+      },
+    },
+    async () => ({
+      current_schema: '0.2' as const,
+      accepted: ['0.2', '0.1 (deprecated, upgraded with a warning)', 'qasm2', 'qasm3'],
+      json_schema: JSON.parse(JSON.stringify(CircuitInputSchema)) as unknown,
+      gates: [...GATES.values()].map((g) => ({ name: g.name, arity: g.arity, params: g.params, origin: g.origin })),
+      non_gate_operations: [...NON_GATE_OPS],
+      limits: { max_qubits: limits.maxQubits, max_gates: limits.maxGates, max_depth: limits.maxDepth },
+    }),
+  );
+
+  app.post(
+    '/v1/circuits/validate',
+    {
+      schema: {
+        tags,
+        summary: 'Validate a circuit: every problem with a JSON path and a stable code (an invalid circuit is a 200 with valid=false)',
+        body: Type.Object({ circuit: CircuitField, output_format: Type.Optional(OutputFormat) }, { additionalProperties: false }),
+        response: { 200: okResponse(ValidateData), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const r = parseCircuitInput(req.body.circuit, limits);
+      if (!r.ok) return { valid: false, errors: prefixProblems(r.errors, '/circuit'), warnings: [] };
+      const fmt = req.body.output_format ?? 'json';
+      return {
+        valid: true,
+        errors: [],
+        warnings: r.warnings,
+        circuit: toWire(r.circuit),
+        ...(fmt === 'qasm2' ? { qasm: toQasm2(r.circuit) } : fmt === 'qasm3' ? { qasm: toQasm3(r.circuit) } : {}),
+        summary: summary(r.circuit, r.format),
+      };
+    },
+  );
+
+  app.post(
+    '/v1/circuits/analyze',
+    {
+      schema: {
+        tags,
+        summary: 'Analyze a circuit: counts, depth, T-count, interaction graph, per-provider/device compatibility, entanglement',
+        body: Type.Object(
+          {
+            circuit: CircuitField,
+            devices: Type.Optional(Type.Array(Type.String(), { description: 'Only these device ids (default: every device)' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: okResponse(Type.Object({}, { additionalProperties: true })), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit');
+      const wanted = req.body.devices;
+      if (wanted !== undefined) {
+        const unknown = wanted.filter((id) => !DEVICES.some((d) => d.id === id));
+        if (unknown.length > 0) {
+          throw fail(HTTP_ERRORS.VALIDATION_FAILED, `Unknown device ids: ${unknown.join(', ')}`, unknown.map((id) => ({ in: 'body', path: `/devices/${wanted.indexOf(id)}`, code: 'UNKNOWN_DEVICE', message: `no device '${id}'; known: ${DEVICES.map((d) => d.id).join(', ')}` })));
+        }
+      }
+      const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
+      const analysis = analyzeCircuit(circuit, { devices });
+      return { ...analysis, providers: PROVIDERS.map((p) => ({ id: p.id, name: p.name })), warnings };
+    },
+  );
+
+  app.get(
+    '/v1/circuits/example',
+    {
+      schema: {
+        tags,
+        summary: 'Example circuits (bell, ghz, optimizable); all of them when name is omitted',
+        querystring: Type.Object({ name: Type.Optional(Type.String()) }),
+        response: {
+          200: okResponse(
+            Type.Object({
+              names: Type.Array(Type.String()),
+              examples: Type.Array(Type.Object({ name: Type.String(), circuit: Type.Unknown() })),
+              circuit: Type.Optional(Type.Unknown({ description: 'The named example (when name is given)' })),
+            }),
+          ),
+          404: errorResponses[400],
+        },
+      },
+    },
+    async (req) => {
+      const name = req.query.name;
+      if (name !== undefined && !isExampleName(name)) {
+        throw fail(CIRCUITS_ERRORS.EXAMPLE_NOT_FOUND, `No example named '${name}'; valid names: ${EXAMPLE_NAMES.join(', ')}.`, {
+          valid_names: [...EXAMPLE_NAMES],
+        });
+      }
+      const names = name === undefined ? [...EXAMPLE_NAMES] : [name];
+      const examples = names.map((n) => ({ name: n, circuit: getExample(n) }));
+      return name === undefined ? { names, examples } : { names, examples, circuit: examples[0]!.circuit };
+    },
+  );
+}
