@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { CIRCUIT_PROBLEM_CODES } from '../../src/circuits/error-codes.js';
+import { gate, measure } from '../../src/circuits/ir.js';
+import {
+  DEPRECATION_WARNING_V01,
+  parseCircuitInput,
+  requireCircuit,
+  toWire,
+  type CircuitLimits,
+} from '../../src/circuits/wire-format.js';
+import { AppError } from '../../src/errors/app-error.js';
+
+const LIMITS: CircuitLimits = { maxQubits: 8, maxGates: 20, maxDepth: 10 };
+const v02 = (extra: Record<string, unknown>) => ({ schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [], ...extra });
+const qasm2 = (body: string) => ({ format: 'qasm2', source: `OPENQASM 2.0;\ninclude "qelib1.inc";\n${body}` });
+
+/** One input per problem code, with the path where the problem must be reported. */
+const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
+  { code: 'REQUIRED', input: { schema: '0.2', num_qubits: 2 }, path: '/gates' },
+  { code: 'WRONG_TYPE', input: v02({ gates: [{ op: 'h', qubits: ['0'] }] }), path: '/gates/0/qubits/0' },
+  { code: 'UNKNOWN_PROPERTY', input: v02({ gates: [{ op: 'h', qubits: [0], param: [1] }] }), path: '/gates/0/param' },
+  { code: 'TOO_SMALL', input: v02({ num_qubits: 0 }), path: '/num_qubits' },
+  { code: 'UNKNOWN_SCHEMA_VERSION', input: v02({ schema: '0.3' }), path: '/schema' },
+  { code: 'UNKNOWN_FORMAT', input: { format: 'quil', source: 'H 0' }, path: '/format' },
+  { code: 'UNKNOWN_GATE', input: v02({ gates: [{ op: 'hadamard', qubits: [0] }] }), path: '/gates/0/op' },
+  { code: 'WRONG_ARITY', input: v02({ gates: [{ op: 'cx', qubits: [0] }] }), path: '/gates/0/qubits' },
+  { code: 'WRONG_PARAM_COUNT', input: v02({ gates: [{ op: 'rz', qubits: [0] }] }), path: '/gates/0/params' },
+  // JSON cannot spell Infinity, but 1e999 parses to it; so does the expression "1/0".
+  { code: 'NON_FINITE_PARAM', input: v02({ gates: [{ op: 'rz', qubits: [0], params: ['1/0'] }] }), path: '/gates/0/params/0' },
+  { code: 'QUBIT_OUT_OF_RANGE', input: v02({ gates: [{ op: 'cx', qubits: [0, 2] }] }), path: '/gates/0/qubits/1' },
+  { code: 'CLBIT_OUT_OF_RANGE', input: v02({ measurements: [{ qubit: 0, clbit: 2 }] }), path: '/measurements/0/clbit' },
+  { code: 'DUPLICATE_QUBIT', input: v02({ gates: [{ op: 'cx', qubits: [1, 1] }] }), path: '/gates/0/qubits/1' },
+  { code: 'TOO_MANY_QUBITS', input: v02({ num_qubits: 9 }), path: '/num_qubits' },
+  { code: 'TOO_MANY_GATES', input: v02({ gates: Array.from({ length: 21 }, (_, i) => ({ op: 'x', qubits: [i % 2] })) }), path: '/gates' },
+  { code: 'TOO_DEEP', input: v02({ gates: Array.from({ length: 11 }, () => ({ op: 'x', qubits: [0] })) }), path: '/gates' },
+  { code: 'QASM_SYNTAX_ERROR', input: qasm2('qreg q[2];\nh q[0]\ncx q[0], q[1];'), path: '/source' },
+  { code: 'QASM_UNSUPPORTED', input: qasm2('qreg q[1];\ncreg c[1];\nif (c == 1) x q[0];'), path: '/source' },
+  { code: 'QASM_UNDEFINED', input: qasm2('qreg q[1];\nh r[0];'), path: '/source' },
+];
+
+describe('circuit validation codes', () => {
+  it('has a case for every problem code', () => {
+    expect(new Set(CASES.map((c) => c.code))).toEqual(new Set(CIRCUIT_PROBLEM_CODES));
+  });
+
+  for (const c of CASES) {
+    it(`reports ${c.code} at ${c.path}`, () => {
+      const r = parseCircuitInput(c.input, LIMITS);
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.errors).toContainEqual(expect.objectContaining({ code: c.code, path: c.path }));
+      for (const e of r.errors) expect(e.message.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('NON_FINITE_PARAM also for a JSON number that overflows', () => {
+    const r = parseCircuitInput(JSON.parse('{"schema":"0.2","num_qubits":1,"gates":[{"op":"rx","qubits":[0],"params":[1e999]}]}'));
+    expect(r.ok ? [] : r.errors).toEqual([expect.objectContaining({ code: 'NON_FINITE_PARAM', path: '/gates/0/params/0' })]);
+  });
+
+  it('QASM problems carry line and column', () => {
+    const r = parseCircuitInput(qasm2('qreg q[2];\n  cx q[0], q[5];'));
+    expect(r.ok ? [] : r.errors).toEqual([
+      { path: '/source', code: 'QUBIT_OUT_OF_RANGE', message: expect.stringContaining('out of range'), line: 4, column: 12 },
+    ]);
+  });
+
+  it('reports every problem, not only the first', () => {
+    const r = parseCircuitInput(
+      v02({
+        gates: [
+          { op: 'h', qubits: [0] },
+          { op: 'foo', qubits: [0] },
+          { op: 'cx', qubits: [0, 0] },
+          { op: 'rz', qubits: [3], params: [] },
+        ],
+        measurements: [{ qubit: 0, clbit: 7 }],
+      }),
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const got = r.errors.map((e) => `${e.code}@${e.path}`).sort();
+    expect(got).toEqual(
+      [
+        'UNKNOWN_GATE@/gates/1/op',
+        'DUPLICATE_QUBIT@/gates/2/qubits/1',
+        'QUBIT_OUT_OF_RANGE@/gates/3/qubits/0',
+        'WRONG_PARAM_COUNT@/gates/3/params',
+        'CLBIT_OUT_OF_RANGE@/measurements/0/clbit',
+      ].sort(),
+    );
+  });
+
+  it('accepts params as pi expressions', () => {
+    const r = parseCircuitInput(v02({ gates: [{ op: 'rz', qubits: [0], params: ['-3*pi/4'] }] }));
+    expect(r.ok && r.circuit.ops[0]).toEqual(gate('rz', [0], [(-3 * Math.PI) / 4]));
+  });
+
+  it('upgrades legacy 0.1 with a deprecation warning', () => {
+    const r = parseCircuitInput({
+      version: '0.1',
+      qubits: 2,
+      operations: [
+        { gate: 'h', targets: [0] },
+        { gate: 'cx', controls: [0], targets: [1] },
+        { gate: 'measure', targets: [1] },
+      ],
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.warnings).toEqual([DEPRECATION_WARNING_V01]);
+    expect(r.format).toBe('json-0.1');
+    expect(toWire(r.circuit)).toEqual({
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+      ],
+      measurements: [{ qubit: 1, clbit: 1 }],
+      metadata: {},
+    });
+  });
+
+  it('reports 0.1 problems at 0.1 paths', () => {
+    const r = parseCircuitInput({ version: '0.1', qubits: 2, operations: [{ gate: 'cx', controls: [0], targets: [4] }] });
+    expect(r.ok ? [] : r.errors).toEqual([expect.objectContaining({ code: 'QUBIT_OUT_OF_RANGE', path: '/operations/0/targets/0' })]);
+  });
+
+  it('normalizes: trailing measures become measurements, mid-circuit ones stay gates with clbits', () => {
+    const r = parseCircuitInput(
+      v02({
+        gates: [
+          { op: 'h', qubits: [0] },
+          { op: 'measure', qubits: [0], clbits: [1] },
+          { op: 'reset', qubits: [0] },
+          { op: 'barrier', qubits: [0, 1] },
+          { op: 'measure', qubits: [1], clbits: [0] },
+        ],
+      }),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.circuit.ops[4]).toEqual(measure(1, 0));
+    const w = toWire(r.circuit);
+    expect(w.gates).toHaveLength(4);
+    expect(w.gates[1]).toEqual({ op: 'measure', qubits: [0], clbits: [1] });
+    expect(w.measurements).toEqual([{ qubit: 1, clbit: 0 }]);
+    const again = parseCircuitInput(w);
+    expect(again.ok && again.circuit).toEqual(r.circuit);
+  });
+
+  it('requireCircuit throws CIRCUIT_INVALID with prefixed paths', () => {
+    try {
+      requireCircuit(v02({ gates: [{ op: 'cx', qubits: [0, 5] }] }), LIMITS);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(AppError);
+      const err = e as AppError;
+      expect(err.code).toBe('CIRCUIT_INVALID');
+      expect(err.statusCode).toBe(400);
+      expect(err.details).toEqual([expect.objectContaining({ path: '/circuit/gates/0/qubits/1', code: 'QUBIT_OUT_OF_RANGE' })]);
+    }
+    expect(requireCircuit(v02({ gates: [{ op: 'h', qubits: [0] }] }), LIMITS).circuit.ops).toHaveLength(1);
+  });
+});
