@@ -6,6 +6,7 @@ import { pgAuthRepository } from './store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { Metrics } from './http/plugins/metrics.js';
 import type { BackgroundWorker } from './worker.js';
+import { createJobsServices, type JobsServices } from './jobs/compose.js';
 import { createMediaService } from './media/adapters/create-media-service.js';
 import type { MediaService } from './media/media-service.js';
 import { createBillingService, type BillingService } from './billing/billing-service.js';
@@ -14,7 +15,7 @@ import { createBillingService, type BillingService } from './billing/billing-ser
  * The composition root's product: domain services wired to their adapters.
  * Each area adds its own services here; routes reach them through `app.services`.
  */
-export interface Services {
+export interface Services extends JobsServices {
   readonly sessions: SessionService;
   readonly metrics: Metrics;
   readonly billing: BillingService;
@@ -36,5 +37,6 @@ export async function createServices(config: Config, db: Database): Promise<Serv
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
   const billing = createBillingService(config, db);
   const media = createMediaService(config.env);
-  return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers], closers: [] };
+  const jobsServices = createJobsServices(config, db);
+  return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker], closers: [], ...jobsServices };
 }

@@ -3,6 +3,8 @@ import opsRoutes from './ops/ops-routes.js';
 import authRoutes from './auth/auth-routes.js';
 import mediaRoutes from './media/media-routes.js';
 import circuitsRoutes from './circuits/circuits-routes.js';
+import jobsRoutes from './jobs/jobs-routes.js';
+import credentialsRoutes from './credentials/credentials-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -10,4 +12,6 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   authRoutes,
   mediaRoutes,
   circuitsRoutes,
+  jobsRoutes,
+  credentialsRoutes,
 ];

@@ -1,0 +1,80 @@
+/**
+ * Bearer authentication of the Account Jobs interface (spec §5, RFC 6750, RFC 9068).
+ * Accepts a machine credential (`qrj_…`) or a Jobs-audience JWT access token. Every 401
+ * carries `WWW-Authenticate: Bearer realm="qrail-jobs"`, plus `error="invalid_token"` when a
+ * token was sent but is malformed, unknown, expired, revoked or for another audience (a
+ * platform session token `qrs_…` is one of those). A missing scope is a 403 with
+ * `error="insufficient_scope"`.
+ */
+import type { FastifyRequest } from 'fastify';
+import { AGENT_SECRET_PREFIX, type AgentIdentity, type JobsScope } from '../../../auth/credentials.js';
+import { looksLikeJwt } from '../../../auth/jwt.js';
+import { SESSION_PREFIX } from '../../../auth/tokens.js';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { JOBS_ERRORS } from '../../../jobs/error-codes.js';
+import type { App } from '../../app-types.js';
+import { bearerToken } from '../../plugins/auth.js';
+
+export const JOBS_REALM = 'qrail-jobs';
+
+const agents = new WeakMap<FastifyRequest, AgentIdentity>();
+
+export function agentOf(req: FastifyRequest): AgentIdentity {
+  const a = agents.get(req);
+  if (a === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.', { reason: 'missing' }, { 'www-authenticate': `Bearer realm="${JOBS_REALM}"` });
+  return a;
+}
+
+const quote = (s: string) => s.replace(/["\\]/g, '');
+
+function invalidToken(reason: string, description: string) {
+  return fail(HTTP_ERRORS.UNAUTHENTICATED, description, { reason }, {
+    'www-authenticate': `Bearer realm="${JOBS_REALM}", error="invalid_token", error_description="${quote(description)}"`,
+  });
+}
+
+const CREDENTIAL_TEXT: Record<string, string> = {
+  malformed: 'The machine credential is malformed.',
+  unknown: 'The machine credential is not known.',
+  expired: 'The machine credential has expired.',
+  revoked: 'The machine credential was revoked.',
+};
+
+export async function authenticateAgent(app: App, req: FastifyRequest): Promise<AgentIdentity> {
+  const b = bearerToken(req);
+  if (!b.present) {
+    throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'A Jobs access token or machine credential is required: Authorization: Bearer <token>.', { reason: 'missing' }, {
+      'www-authenticate': `Bearer realm="${JOBS_REALM}"`,
+    });
+  }
+  const token = b.token;
+  if (token === undefined) throw invalidToken('malformed', 'The Authorization header must be "Bearer <token>".');
+  if (token.startsWith(SESSION_PREFIX)) {
+    throw invalidToken('wrong_audience', 'A platform session token is not valid for the Account Jobs interface; use a Jobs access token or machine credential.');
+  }
+  if (token.startsWith(AGENT_SECRET_PREFIX)) {
+    const c = await app.services.credentials.checkSecret(token);
+    if (c.state !== 'valid' || c.credential === undefined) throw invalidToken(c.state, CREDENTIAL_TEXT[c.state] ?? 'The machine credential is not valid.');
+    return { accountId: c.credential.accountId, scopes: c.credential.scopes, credentialId: c.credential.id, subject: `credential:${c.credential.id}`, via: 'credential' };
+  }
+  if (looksLikeJwt(token)) {
+    const v = await app.services.jobsTokens.verify(token);
+    if (!v.ok) throw invalidToken(v.reason, v.description);
+    return v.agent;
+  }
+  throw invalidToken('malformed', 'The bearer token is neither a Jobs access token (JWT) nor a machine credential (qrj_…).');
+}
+
+/** preValidation hook: authenticate (401) and check the scope (403) before the body is judged. */
+export function requireAgent(app: App, scope: JobsScope) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const agent = await authenticateAgent(app, req);
+    if (!agent.scopes.includes(scope)) {
+      throw fail(JOBS_ERRORS.INSUFFICIENT_SCOPE, `This operation needs the scope ${scope}.`, { required_scope: scope, granted_scopes: agent.scopes }, {
+        'www-authenticate': `Bearer realm="${JOBS_REALM}", error="insufficient_scope", scope="${scope}"`,
+      });
+    }
+    agents.set(req, agent);
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * A capability of the live catalog (DESIGN §4): what an agent can buy as a prepaid job.
+ * One file per capability under `capabilities/`; each calls the same domain code as the
+ * platform endpoint it mirrors.
+ */
+export type Product = 'product-one' | 'product-two' | 'robotics';
+
+/** A JSON Schema (draft 2020-12 subset Ajv understands) describing `request`. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+export interface PricingRule {
+  /** Human-readable formula, e.g. "0.000100 + 0.000001 × shots × 2^max(0, qubits − 10)". */
+  readonly formula: string;
+  /** The constants of the formula as six-decimal USD strings or plain numbers. */
+  readonly parameters: Readonly<Record<string, string | number>>;
+}
+
+export interface PriceQuote {
+  readonly priceMicros: bigint;
+  /** The inputs and intermediate terms of the formula for this request (shown in `quote.breakdown`). */
+  readonly breakdown: Readonly<Record<string, string | number>>;
+}
+
+export interface RunContext {
+  readonly jobId: string;
+  readonly accountId: string;
+  readonly attempt: number;
+}
+
+export interface Capability<P = unknown> {
+  readonly id: string;
+  readonly product: Product;
+  readonly title: string;
+  readonly description: string;
+  readonly pricing: PricingRule;
+  readonly requestSchema: JsonSchema;
+  readonly example: Readonly<Record<string, unknown>>;
+  /**
+   * What happens to a job caught in `running` when its worker dies (lease expired):
+   * `rerun` for pure, deterministic work that is safe to run twice (nothing is charged
+   * until a result is saved); `fail` for work with outside effects.
+   */
+  readonly onInterrupted: 'rerun' | 'fail';
+  /**
+   * Checks beyond the JSON Schema and parses the request once (e.g. the circuit). Throws an
+   * AppError whose detail paths are relative to `request` (they get a `/request` prefix).
+   */
+  prepare(request: Readonly<Record<string, unknown>>): P;
+  quote(prepared: P): PriceQuote;
+  /** Produces the job's `result` object. Throw an AppError to fail the job with its code. */
+  run(prepared: P, ctx: RunContext): Promise<Record<string, unknown>>;
+}
+
+const ID = /^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$/;
+
+/** The live catalog. Capabilities are registered once at start-up (tests may add their own). */
+export class CapabilityRegistry {
+  private readonly byId = new Map<string, Capability>();
+
+  constructor(capabilities: readonly Capability[] = []) {
+    for (const c of capabilities) this.register(c);
+  }
+
+  register<P>(c: Capability<P>): void {
+    if (!ID.test(c.id) || c.id.length > 128) throw new Error(`capability id ${c.id} is not a lowercase dotted name`);
+    if (this.byId.has(c.id)) throw new Error(`capability ${c.id} registered twice`);
+    this.byId.set(c.id, c as Capability);
+  }
+
+  /** Removes a capability from the catalog (tests; queued jobs of it then fail as CAPABILITY_UNAVAILABLE). */
+  unregister(id: string): void {
+    this.byId.delete(id);
+  }
+
+  get(id: string): Capability | undefined {
+    return this.byId.get(id);
+  }
+
+  list(): Capability[] {
+    return [...this.byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  }
+}
+
+/** `2^e` as a bigint factor, for prices that grow with the state-vector size. */
+export function pow2(e: number): bigint {
+  return 1n << BigInt(Math.max(0, Math.floor(e)));
+}

@@ -1,0 +1,92 @@
+/**
+ * The Account Jobs part of the composition root (`src/services.ts` calls this): reads the
+ * JOBS_* settings and wires the services to their store adapters.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { CredentialService } from '../auth/credentials.js';
+import { JobsTokens, type JobsTokenSettings } from '../auth/jwt.js';
+import { ConfigError, type Config } from '../config/config.js';
+import type { Database } from '../store/db.js';
+import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
+import { pgJobsRepository } from '../store/repositories/jobs-repository.js';
+import { BUILTIN_CAPABILITIES } from './capabilities/index.js';
+import { CapabilityRegistry } from './capability.js';
+import { JobsService } from './jobs-service.js';
+import { JobsWorker } from './jobs-worker.js';
+
+export interface JobsServices {
+  readonly jobs: JobsService;
+  readonly jobsWorker: JobsWorker;
+  readonly credentials: CredentialService;
+  readonly jobsTokens: JobsTokens;
+}
+
+export interface JobsSettingsFromEnv {
+  readonly tokens: JobsTokenSettings;
+  readonly holdTtlSeconds: number;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly maxAttempts: number;
+  readonly concurrency: number;
+  readonly authCacheMs: number;
+}
+
+function int(env: Config['env'], name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const v = Number(raw);
+  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
+  return v;
+}
+
+export function jobsSettings(config: Config): JobsSettingsFromEnv {
+  const env = config.env;
+  const audience = env['JOBS_JWT_AUDIENCE'] || `${config.publicBaseUrl}/v1/jobs`;
+  const extIssuer = env['JOBS_JWT_ISSUER'];
+  const jwksUrl = env['JOBS_JWKS_URL'];
+  if ((extIssuer ?? '') !== '' && (jwksUrl ?? '') === '') throw new ConfigError('JOBS_JWKS_URL', 'is required when JOBS_JWT_ISSUER is set');
+  if ((jwksUrl ?? '') !== '') {
+    try {
+      const u = new URL(jwksUrl as string);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
+    } catch {
+      throw new ConfigError('JOBS_JWKS_URL', `must be an http(s) URL, got "${jwksUrl}"`);
+    }
+  }
+  return {
+    tokens: {
+      issuer: config.publicBaseUrl,
+      audience,
+      ttlSeconds: int(env, 'JOBS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
+      ...(extIssuer !== undefined && extIssuer !== '' && jwksUrl !== undefined
+        ? { external: { issuer: extIssuer, audience, jwksUrl, accountClaim: env['JOBS_JWT_ACCOUNT_CLAIM'] || 'account_id' } }
+        : {}),
+    },
+    holdTtlSeconds: int(env, 'JOBS_HOLD_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    leaseMs: int(env, 'JOBS_LEASE_MS', 30_000, 100, 3_600_000),
+    pollMs: int(env, 'JOBS_POLL_MS', 200, 5, 60_000),
+    maxAttempts: int(env, 'JOBS_MAX_ATTEMPTS', 3, 1, 100),
+    concurrency: int(env, 'JOBS_WORKER_CONCURRENCY', 1, 1, 64),
+    authCacheMs: int(env, 'JOBS_AUTH_CACHE_MS', 1_000, 0, 60_000),
+  };
+}
+
+export function createJobsServices(config: Config, db: Database, log: (e: unknown, jobId?: string) => void = () => undefined): JobsServices {
+  const s = jobsSettings(config);
+  const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
+  const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
+  const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
+  const registry = new CapabilityRegistry(BUILTIN_CAPABILITIES);
+  const repo = pgJobsRepository(db);
+  const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID);
+  const jobsWorker = new JobsWorker(repo, registry, {
+    id: `${process.pid}-${randomUUID().slice(0, 8)}`,
+    leaseMs: s.leaseMs,
+    pollMs: s.pollMs,
+    maxAttempts: s.maxAttempts,
+    concurrency: s.concurrency,
+    onError: log,
+  });
+  return { jobs, jobsWorker, credentials, jobsTokens };
+}

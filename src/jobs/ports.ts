@@ -1,0 +1,60 @@
+import type { Product } from './capability.js';
+import type { JobRecord } from './job.js';
+
+export interface SubmitInput {
+  readonly id: string;
+  readonly accountId: string;
+  readonly idempotencyKey: string;
+  readonly requestHash: string;
+  readonly capabilityId: string;
+  readonly product: Product;
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly maxTotalPriceMicros: bigint;
+  readonly quotedPriceMicros: bigint;
+  readonly quote: Readonly<Record<string, unknown>>;
+  readonly holdExpiresAt: Date;
+  readonly submittedBy: string;
+}
+
+export interface ListQuery {
+  readonly idempotencyKey?: string;
+  readonly limit: number;
+  /** Keyset: strictly older than this (created_at, id) pair. */
+  readonly before?: { readonly createdAtMicros: bigint; readonly id: string };
+}
+
+export interface Claim {
+  readonly job: JobRecord;
+  /** The status before this claim: `queued`, or `running` / `result_saved` when a lease expired. */
+  readonly previousStatus: 'queued' | 'running' | 'result_saved';
+  /** Status of the job's hold when claimed (`pending` unless it expired meanwhile). */
+  readonly holdStatus: string | null;
+}
+
+/**
+ * Storage port of the jobs domain (src/store/repositories/jobs-repository.ts). Each method
+ * is one transaction; money moves through the billing ledger inside the same transaction.
+ */
+export interface JobsRepository {
+  /**
+   * DESIGN §4 submission after validation and quoting: idempotency lookup (same hash →
+   * the original job, `replayed`; other hash → 409; concurrent → 409 in flight) → price
+   * ceiling → spend controls and hold → job `queued`, transitions quoted/reserved/queued.
+   */
+  submit(s: SubmitInput): Promise<{ job: JobRecord; replayed: boolean }>;
+  get(accountId: string, id: string): Promise<JobRecord | null>;
+  list(accountId: string, q: ListQuery): Promise<JobRecord[]>;
+  balance(accountId: string): Promise<{ availableMicros: bigint; heldMicros: bigint }>;
+
+  /** Claims the oldest queued job or one whose lease expired (FOR UPDATE SKIP LOCKED). */
+  claim(worker: string, leaseMs: number): Promise<Claim | null>;
+  /** Records the re-run of a `running` job whose previous worker lost its lease. */
+  markRerun(jobId: string, worker: string): Promise<void>;
+  heartbeat(jobId: string, worker: string, leaseMs: number): Promise<boolean>;
+  /** running → result_saved if the lease is still this worker's. */
+  saveResult(jobId: string, worker: string, result: Record<string, unknown>, leaseMs: number): Promise<boolean>;
+  /** result_saved → completed: captures the hold (≤ reserved), writes the receipt. Null if the lease is lost. */
+  complete(jobId: string, worker: string): Promise<JobRecord | null>;
+  /** Any non-terminal → failed: releases the hold. Null if the lease is lost. */
+  fail(jobId: string, worker: string | null, code: string, message: string): Promise<JobRecord | null>;
+}

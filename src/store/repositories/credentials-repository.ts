@@ -1,0 +1,91 @@
+import type { CredentialRecord, CredentialsRepository, JobsScope } from '../../auth/credentials.js';
+import type { SigningKey, SigningKeyStore } from '../../auth/jwt.js';
+import type { Database } from '../db.js';
+
+interface CredentialRow {
+  id: string;
+  account_id: string;
+  created_by: string | null;
+  name: string;
+  scopes: string[];
+  secret_hint: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+const COLUMNS = 'id, account_id, created_by, name, scopes, secret_hint, created_at, expires_at, revoked_at, last_used_at';
+const date = (d: Date | null): Date | null => (d === null ? null : new Date(d));
+
+const toRecord = (r: CredentialRow): CredentialRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  createdBy: r.created_by,
+  name: r.name,
+  scopes: r.scopes as JobsScope[],
+  secretHint: r.secret_hint,
+  createdAt: new Date(r.created_at),
+  expiresAt: date(r.expires_at),
+  revokedAt: date(r.revoked_at),
+  lastUsedAt: date(r.last_used_at),
+});
+
+export function pgCredentialsRepository(db: Database): CredentialsRepository {
+  const one = async (sql: string, params: unknown[]): Promise<CredentialRecord | null> => {
+    const r = await db.query<CredentialRow>(sql, params);
+    return r.rows[0] === undefined ? null : toRecord(r.rows[0]);
+  };
+  return {
+    async create(c) {
+      const r = await one(
+        `INSERT INTO agent_credentials (id, account_id, created_by, name, scopes, secret_hash, secret_hint, expires_at)
+         VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8) RETURNING ${COLUMNS}`,
+        [c.id, c.accountId, c.createdBy, c.name, c.scopes, c.secretHash, c.secretHint, c.expiresAt],
+      );
+      if (r === null) throw new Error('credential insert returned nothing');
+      return r;
+    },
+    async list(accountId) {
+      const r = await db.query<CredentialRow>(`SELECT ${COLUMNS} FROM agent_credentials WHERE account_id = $1 ORDER BY created_at DESC, id`, [accountId]);
+      return r.rows.map(toRecord);
+    },
+    findByHash: (hash) => one(`SELECT ${COLUMNS} FROM agent_credentials WHERE secret_hash = $1`, [hash]),
+    findById: (id) => one(`SELECT ${COLUMNS} FROM agent_credentials WHERE id = $1`, [id]),
+    revoke: (accountId, id, now) =>
+      one(
+        `UPDATE agent_credentials SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $2 AND account_id = $1 RETURNING ${COLUMNS}`,
+        [accountId, id, now],
+      ),
+    async touch(id, now) {
+      await db.query('UPDATE agent_credentials SET last_used_at = $2 WHERE id = $1', [id, now]);
+    },
+    async accountExists(accountId) {
+      const r = await db.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
+      return r.rows.length > 0;
+    },
+  };
+}
+
+interface KeyRow {
+  kid: string;
+  alg: 'ES256';
+  private_jwk: SigningKey['privateJwk'];
+  public_jwk: SigningKey['publicJwk'];
+}
+
+export function pgSigningKeyStore(db: Database): SigningKeyStore {
+  return {
+    async load() {
+      const r = await db.query<KeyRow>('SELECT kid, alg, private_jwk, public_jwk FROM jobs_signing_keys WHERE retired_at IS NULL ORDER BY created_at, kid');
+      return r.rows.map((k) => ({ kid: k.kid, alg: k.alg, privateJwk: k.private_jwk, publicJwk: k.public_jwk }));
+    },
+    async insertIfAbsent(k) {
+      // Two processes racing at first start may both insert; both keys are then published and valid.
+      await db.query(
+        'INSERT INTO jobs_signing_keys (kid, alg, private_jwk, public_jwk) VALUES ($1, $2, $3::jsonb, $4::jsonb) ON CONFLICT (kid) DO NOTHING',
+        [k.kid, k.alg, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk)],
+      );
+    },
+  };
+}

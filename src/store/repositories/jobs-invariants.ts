@@ -1,0 +1,40 @@
+import type { Queryable } from '../db.js';
+
+/**
+ * Jobs ↔ ledger consistency (DESIGN §3, §4): every completed job has exactly one capture of
+ * at most its reserved price and one receipt; every failed job has no capture; a job still
+ * in progress has an uncaptured hold; the last stored transition is the job's status.
+ * Returns one line per violation; empty = consistent.
+ */
+export async function checkJobInvariants(q: Queryable): Promise<string[]> {
+  const problems: string[] = [];
+  const r = await q.query<{ id: string; status: string; hold_status: string | null; captures: number; captured: string; reserved: string; receipt: boolean; last: string | null; n: number }>(
+    `SELECT j.id, j.status, h.status AS hold_status, j.reserved_price_micros::text AS reserved,
+            (SELECT count(*)::int FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captures,
+            (SELECT COALESCE(SUM(t.amount_micros), 0)::text FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captured,
+            (j.receipt IS NOT NULL AND j.receipt_reference IS NOT NULL) AS receipt,
+            (SELECT x.to_status FROM job_transitions x WHERE x.job_id = j.id ORDER BY x.id DESC LIMIT 1) AS last,
+            (SELECT count(*)::int FROM job_transitions x WHERE x.job_id = j.id) AS n
+       FROM jobs j LEFT JOIN billing_holds h ON h.id = j.hold_id`,
+  );
+  for (const j of r.rows) {
+    const bad = (why: string) => problems.push(`job ${j.id} (${j.status}): ${why}`);
+    if (j.last !== j.status) bad(`last transition is ${j.last ?? 'none'}`);
+    switch (j.status) {
+      case 'completed':
+        if (j.captures !== 1 || j.hold_status !== 'captured') bad(`${j.captures} captures, hold ${j.hold_status ?? 'missing'}`);
+        if (BigInt(j.captured) > BigInt(j.reserved)) bad(`captured ${j.captured} > reserved ${j.reserved}`);
+        if (!j.receipt) bad('no receipt');
+        break;
+      case 'failed':
+        if (j.captures !== 0) bad(`${j.captures} captures on a failed job`);
+        if (j.hold_status === 'pending') bad('hold still pending');
+        if (j.receipt) bad('failed job has a receipt');
+        break;
+      default:
+        if (j.captures !== 0) bad(`${j.captures} captures before completion`);
+        if (j.hold_status !== 'pending' && j.hold_status !== 'expired') bad(`hold ${j.hold_status ?? 'missing'}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,294 @@
+import { captureHold, getHold, getWallet, placeHold, releaseHold } from '../../billing/ledger.js';
+import { BILLING_ERRORS } from '../../billing/error-codes.js';
+import { formatMicros } from '../../billing/money.js';
+import { fail, isAppError } from '../../errors/app-error.js';
+import type { Product } from '../../jobs/capability.js';
+import { JOBS_ERRORS } from '../../jobs/error-codes.js';
+import { PAYMENT_RAIL, type JobRecord, type JobStatus, type JobTransition } from '../../jobs/job.js';
+import type { Claim, JobsRepository } from '../../jobs/ports.js';
+import type { Database, Queryable } from '../db.js';
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  capability_id: string;
+  product: Product | null;
+  request: Record<string, unknown>;
+  max_total_price_micros: bigint;
+  quoted_price_micros: bigint;
+  reserved_price_micros: bigint;
+  quote: Record<string, unknown>;
+  hold_id: string | null;
+  status: JobStatus;
+  result: Record<string, unknown> | null;
+  receipt: Record<string, unknown> | null;
+  receipt_reference: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  submitted_by: string;
+  created_at: Date;
+  created_us: bigint | string;
+  updated_at: Date;
+}
+
+interface TransitionRow {
+  job_id: string;
+  from_status: JobStatus | null;
+  to_status: JobStatus;
+  at: Date;
+  worker: string | null;
+  note: string | null;
+}
+
+// Every job read returns created_at in exact microseconds too, for the list cursor.
+const JOB = `j.*, (extract(epoch from j.created_at) * 1000000)::bigint AS created_us`;
+
+const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  idempotencyKey: r.idempotency_key,
+  requestHash: r.request_hash,
+  capabilityId: r.capability_id,
+  product: r.product,
+  request: r.request,
+  maxTotalPriceMicros: BigInt(r.max_total_price_micros),
+  quotedPriceMicros: BigInt(r.quoted_price_micros),
+  reservedPriceMicros: BigInt(r.reserved_price_micros),
+  quote: r.quote,
+  holdId: r.hold_id,
+  status: r.status,
+  result: r.result,
+  receipt: r.receipt,
+  receiptReference: r.receipt_reference,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+  attempts: Number(r.attempts),
+  leaseOwner: r.lease_owner,
+  leaseExpiresAt: r.lease_expires_at === null ? null : new Date(r.lease_expires_at),
+  submittedBy: r.submitted_by,
+  createdAt: new Date(r.created_at),
+  createdAtMicros: BigInt(r.created_us),
+  updatedAt: new Date(r.updated_at),
+  ...(transitions === undefined ? {} : { transitions }),
+});
+
+const toTransition = (t: TransitionRow): JobTransition => ({ from: t.from_status, to: t.to_status, at: new Date(t.at), worker: t.worker, note: t.note });
+
+async function transitionsOf(q: Queryable, ids: readonly string[]): Promise<Map<string, JobTransition[]>> {
+  const out = new Map<string, JobTransition[]>();
+  if (ids.length === 0) return out;
+  const r = await q.query<TransitionRow>('SELECT job_id, from_status, to_status, at, worker, note FROM job_transitions WHERE job_id = ANY($1::uuid[]) ORDER BY id', [ids]);
+  for (const t of r.rows) {
+    const list = out.get(t.job_id) ?? [];
+    list.push(toTransition(t));
+    out.set(t.job_id, list);
+  }
+  return out;
+}
+
+async function lockJob(q: Queryable, id: string): Promise<JobRow | undefined> {
+  return (await q.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 FOR UPDATE`, [id])).rows[0];
+}
+
+async function transition(q: Queryable, id: string, from: JobStatus | null, to: JobStatus, worker: string | null, note: string | null = null): Promise<void> {
+  await q.query('INSERT INTO job_transitions (job_id, from_status, to_status, worker, note) VALUES ($1, $2, $3, $4, $5)', [id, from, to, worker, note]);
+}
+
+export function pgJobsRepository(db: Database): JobsRepository {
+  const failLocked = async (q: Queryable, j: JobRow, worker: string | null, code: string, message: string): Promise<JobRecord> => {
+    if (j.hold_id !== null) {
+      const h = await getHold(q, j.hold_id);
+      if (h?.status === 'pending') await releaseHold(q, { holdId: j.hold_id, reason: `job ${j.id} failed: ${code}` });
+      if (h?.status === 'captured') throw new Error(`job ${j.id} cannot fail: its hold was captured`);
+    }
+    const r = await q.query<JobRow>(
+      `UPDATE jobs j SET status = 'failed', error_code = $2, error_message = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp()
+        WHERE j.id = $1 RETURNING ${JOB}`,
+      [j.id, code, message],
+    );
+    await transition(q, j.id, j.status, 'failed', worker, code);
+    return toJob(r.rows[0] as JobRow);
+  };
+
+  return {
+    submit: (s) =>
+      db.tx(async (q) => {
+        // Concurrent requests with one key: the first proceeds, the others learn it is in flight.
+        const lock = await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`qrail.job:${s.accountId}:${s.idempotencyKey}`]);
+        if (lock.rows[0]?.ok !== true) {
+          throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
+        }
+        const prior = (await q.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.account_id = $1 AND j.idempotency_key = $2`, [s.accountId, s.idempotencyKey])).rows[0];
+        if (prior !== undefined) {
+          if (prior.request_hash !== s.requestHash) {
+            throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
+              idempotency_key: s.idempotencyKey, job_id: prior.id,
+            });
+          }
+          const t = await transitionsOf(q, [prior.id]);
+          return { job: toJob(prior, t.get(prior.id) ?? []), replayed: true };
+        }
+        if (s.quotedPriceMicros > s.maxTotalPriceMicros) {
+          throw fail(JOBS_ERRORS.PRICE_ABOVE_MAXIMUM, `The quoted price ${formatMicros(s.quotedPriceMicros)} is above max_total_price ${formatMicros(s.maxTotalPriceMicros)}.`, {
+            quoted_price: formatMicros(s.quotedPriceMicros), max_total_price: formatMicros(s.maxTotalPriceMicros), quote: s.quote,
+          });
+        }
+        // Spend controls, then the balance: 409 INSUFFICIENT_BALANCE / SPEND_LIMIT_* from the ledger.
+        const { holdId } = await placeHold(q, {
+          accountId: s.accountId, amountMicros: s.quotedPriceMicros, kind: 'job', refId: s.id,
+          description: `job ${s.id} (${s.capabilityId})`, expiresAt: s.holdExpiresAt, product: s.product,
+        });
+        const r = await q.query<JobRow & { tr: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; n: string | null }> }>(
+          `WITH j AS (
+             INSERT INTO jobs (id, account_id, idempotency_key, request_hash, capability_id, product, request, max_total_price_micros,
+                               quoted_price_micros, reserved_price_micros, quote, hold_id, status, submitted_by)
+             VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $9, $10::jsonb, $11, 'queued', $12) RETURNING *),
+           t AS (
+             INSERT INTO job_transitions (job_id, from_status, to_status, note)
+             SELECT j.id, v.f, v.t, v.n FROM j, (VALUES (NULL::text, 'quoted', $13::text), ('quoted', 'reserved', $14::text), ('reserved', 'queued', NULL::text)) AS v(f, t, n)
+             RETURNING id, from_status, to_status, at, note)
+           SELECT ${JOB}, (SELECT json_agg(json_build_object('id', t.id, 'f', t.from_status, 't', t.to_status, 'at', t.at, 'n', t.note)) FROM t) AS tr FROM j`,
+          [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
+            s.quotedPriceMicros.toString(), JSON.stringify(s.quote), holdId, s.submittedBy, `price ${formatMicros(s.quotedPriceMicros)}`, `hold ${holdId}`],
+        );
+        const row = r.rows[0] as JobRow & { tr: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; n: string | null }> };
+        const transitions: JobTransition[] = [...row.tr]
+          .sort((a, b) => Number(a.id) - Number(b.id))
+          .map((t) => ({ from: t.f, to: t.t, at: new Date(t.at), worker: null, note: t.n }));
+        return { job: toJob(row, transitions), replayed: false };
+      }),
+
+    async get(accountId, id) {
+      const r = await db.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 AND j.account_id = $2`, [id, accountId]);
+      const row = r.rows[0];
+      if (row === undefined) return null;
+      return toJob(row, (await transitionsOf(db, [row.id])).get(row.id) ?? []);
+    },
+
+    async list(accountId, lq) {
+      const params: unknown[] = [accountId];
+      let where = 'j.account_id = $1';
+      if (lq.idempotencyKey !== undefined) {
+        params.push(lq.idempotencyKey);
+        where += ` AND j.idempotency_key = $${params.length}`;
+      }
+      if (lq.before !== undefined) {
+        params.push(lq.before.createdAtMicros.toString(), lq.before.id);
+        where += ` AND (j.created_at, j.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::uuid)`;
+      }
+      params.push(lq.limit);
+      const r = await db.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT $${params.length}`, params);
+      const t = await transitionsOf(db, r.rows.map((x) => x.id));
+      return r.rows.map((row) => toJob(row, t.get(row.id) ?? []));
+    },
+
+    async balance(accountId) {
+      const w = await getWallet(db, accountId);
+      return { availableMicros: w.availableMicros, heldMicros: w.heldMicros };
+    },
+
+    async claim(worker, leaseMs): Promise<Claim | null> {
+      const r = await db.query<JobRow & { prev: Claim['previousStatus']; hold_status: string | null }>(
+        `WITH c AS (
+           SELECT id, status AS prev FROM jobs
+            WHERE status = 'queued' OR (status IN ('running', 'result_saved') AND lease_expires_at < clock_timestamp())
+            ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED),
+         u AS (
+           UPDATE jobs j SET lease_owner = $1, lease_expires_at = clock_timestamp() + $2::int * interval '1 millisecond',
+                  status = CASE WHEN c.prev = 'result_saved' THEN 'result_saved' ELSE 'running' END,
+                  attempts = CASE WHEN c.prev = 'result_saved' THEN j.attempts ELSE j.attempts + 1 END,
+                  updated_at = clock_timestamp()
+             FROM c WHERE j.id = c.id
+           RETURNING j.*, c.prev),
+         t AS (
+           INSERT INTO job_transitions (job_id, from_status, to_status, worker)
+           SELECT id, prev, 'running', $1 FROM u WHERE prev = 'queued')
+         SELECT u.*, (extract(epoch from u.created_at) * 1000000)::bigint AS created_us, h.status AS hold_status
+           FROM u LEFT JOIN billing_holds h ON h.id = u.hold_id`,
+        [worker, leaseMs],
+      );
+      const row = r.rows[0];
+      if (row === undefined) return null;
+      return { job: toJob(row), previousStatus: row.prev, holdStatus: row.hold_status };
+    },
+
+    async markRerun(jobId, worker) {
+      await transition(db, jobId, 'running', 'running', worker, 'previous worker lost its lease; running again');
+    },
+
+    async heartbeat(jobId, worker, leaseMs) {
+      const r = await db.query(
+        `UPDATE jobs SET lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond'
+          WHERE id = $1 AND lease_owner = $2 AND status IN ('running', 'result_saved')`,
+        [jobId, worker, leaseMs],
+      );
+      return r.rowCount > 0;
+    },
+
+    async saveResult(jobId, worker, result, leaseMs) {
+      const r = await db.query(
+        `WITH u AS (
+           UPDATE jobs SET status = 'result_saved', result = $3::jsonb, lease_expires_at = clock_timestamp() + $4::int * interval '1 millisecond',
+                  updated_at = clock_timestamp()
+            WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING id)
+         INSERT INTO job_transitions (job_id, from_status, to_status, worker) SELECT id, 'running', 'result_saved', $2 FROM u RETURNING job_id`,
+        [jobId, worker, JSON.stringify(result), leaseMs],
+      );
+      return r.rows.length > 0;
+    },
+
+    complete: (jobId, worker) =>
+      db.tx(async (q) => {
+        const j = await lockJob(q, jobId);
+        if (j === undefined) return null;
+        if (j.status === 'completed') return toJob(j);
+        if (j.status !== 'result_saved' || j.lease_owner !== worker || j.hold_id === null) return null;
+        const description = `job ${j.id} (${j.capability_id})`;
+        let cap;
+        try {
+          cap = await captureHold(q, { holdId: j.hold_id, amountMicros: BigInt(j.reserved_price_micros), description });
+        } catch (e) {
+          if (isAppError(e) && e.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) {
+            return failLocked(q, j, worker, 'HOLD_EXPIRED', 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
+          }
+          throw e;
+        }
+        const reference = `rcpt_${j.id.replace(/-/g, '')}`;
+        const receipt = {
+          receipt_reference: reference,
+          job_id: j.id,
+          capability_id: j.capability_id,
+          payment_rail: PAYMENT_RAIL,
+          currency: 'USD',
+          amount_reserved: formatMicros(BigInt(j.reserved_price_micros)),
+          amount_captured: formatMicros(cap.capturedMicros),
+          amount_released: formatMicros(cap.releasedMicros),
+          balance_after: formatMicros(cap.balanceAfterMicros),
+          hold_id: j.hold_id,
+          ledger_transfer_ids: cap.transferIds,
+          issued_at: new Date().toISOString(),
+        };
+        const r = await q.query<JobRow>(
+          `UPDATE jobs j SET status = 'completed', receipt = $2::jsonb, receipt_reference = $3, lease_owner = NULL, lease_expires_at = NULL,
+                  updated_at = clock_timestamp() WHERE j.id = $1 RETURNING ${JOB}`,
+          [j.id, JSON.stringify(receipt), reference],
+        );
+        await transition(q, j.id, 'result_saved', 'completed', worker, `captured ${receipt.amount_captured}`);
+        return toJob(r.rows[0] as JobRow);
+      }),
+
+    fail: (jobId, worker, code, message) =>
+      db.tx(async (q) => {
+        const j = await lockJob(q, jobId);
+        if (j === undefined) return null;
+        if (j.status === 'completed' || j.status === 'failed') return worker === null ? toJob(j) : null;
+        if (worker !== null && j.lease_owner !== worker) return null;
+        return failLocked(q, j, worker, code, message);
+      }),
+  };
+}
