@@ -330,20 +330,43 @@ function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out
   }
 }
 
-function checkLimits(c: Circuit, limits: CircuitLimits, format: InputFormat, out: Problems): void {
-  const json = format === 'json-0.2' || format === 'json-0.1';
-  if (c.numQubits > limits.maxQubits) {
-    const path = format === 'json-0.2' ? '/num_qubits' : format === 'json-0.1' ? '/qubits' : '/source';
-    out.push({ path, code: 'TOO_MANY_QUBITS', message: `${c.numQubits} qubits is above this deployment's limit of ${limits.maxQubits}` });
+/**
+ * Deployment limits. For JSON input the qubit and gate limits are checked on the raw
+ * input, so they are reported together with any other problem; depth needs a valid circuit.
+ */
+function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, limits: CircuitLimits, format: InputFormat, out: Problems): void {
+  let qubits: unknown;
+  let count: number | undefined;
+  let qubitsPath = '/source';
+  let opsPath = '/source';
+  if (format === 'json-0.2') {
+    qubits = input['num_qubits'];
+    const g = input['gates'];
+    const m = input['measurements'];
+    count = (Array.isArray(g) ? g.length : 0) + (Array.isArray(m) ? m.length : 0);
+    qubitsPath = '/num_qubits';
+    opsPath = '/gates';
+  } else if (format === 'json-0.1') {
+    qubits = input['qubits'];
+    const o = input['operations'];
+    count = Array.isArray(o) ? o.length : 0;
+    qubitsPath = '/qubits';
+    opsPath = '/operations';
+  } else if (c !== undefined) {
+    qubits = c.numQubits;
+    count = c.ops.length;
   }
-  if (c.ops.length > limits.maxGates) {
-    const path = format === 'json-0.2' ? '/gates' : json ? '/operations' : '/source';
-    out.push({ path, code: 'TOO_MANY_GATES', message: `${c.ops.length} operations is above this deployment's limit of ${limits.maxGates}` });
+  if (typeof qubits === 'number' && qubits > limits.maxQubits) {
+    out.push({ path: qubitsPath, code: 'TOO_MANY_QUBITS', message: `${qubits} qubits is above this deployment's limit of ${limits.maxQubits}` });
   }
-  const depth = circuitDepth(c);
-  if (depth > limits.maxDepth) {
-    const path = format === 'json-0.2' ? '/gates' : json ? '/operations' : '/source';
-    out.push({ path, code: 'TOO_DEEP', message: `depth ${depth} is above this deployment's limit of ${limits.maxDepth}` });
+  if (count !== undefined && count > limits.maxGates) {
+    out.push({ path: opsPath, code: 'TOO_MANY_GATES', message: `${count} operations is above this deployment's limit of ${limits.maxGates}` });
+  }
+  if (c !== undefined) {
+    const depth = circuitDepth(c);
+    if (depth > limits.maxDepth) {
+      out.push({ path: opsPath, code: 'TOO_DEEP', message: `depth ${depth} is above this deployment's limit of ${limits.maxDepth}` });
+    }
   }
 }
 
@@ -379,7 +402,7 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
   } else {
     return { ok: false, errors: [{ path: '/schema', code: 'REQUIRED', message: 'a circuit needs "schema": "0.2" (or "format": "qasm2"/"qasm3" with "source")' }] };
   }
-  if (c !== undefined) checkLimits(c, limits, format, out);
+  checkLimits(input, c, limits, format, out);
   if (out.length > 0 || c === undefined) return { ok: false, errors: dedupe(out) };
   return { ok: true, circuit: c, warnings, format };
 }
