@@ -184,7 +184,10 @@ export class MediaService {
     const wanted = input.voice ?? this.defaultVoice(engine);
     const voice = voices.find((v) => v.id.toLowerCase() === wanted.toLowerCase());
     if (voice === undefined) {
-      const sample = voices.slice(0, 8).map((v) => v.id).join(', ');
+      // Suggest the default and same-language voices first, then the rest of the list.
+      const prefix = wanted.slice(0, 2).toLowerCase();
+      const ids = [this.defaultVoice(engine), ...voices.filter((v) => v.id.startsWith(prefix)).map((v) => v.id), ...voices.map((v) => v.id)];
+      const sample = [...new Set(ids)].slice(0, 8).join(', ');
       throw invalid('Unknown voice.', [{ path: '/voice', code: 'UNKNOWN_VOICE', message: `"${wanted}" is not a voice of the ${engine.name} engine (for example ${sample}); GET /v1/tts/voices lists them all` }]);
     }
 
