@@ -2,4 +2,19 @@ import { defineCode } from '../errors/app-error.js';
 
 /** Error codes owned by the optimization domain. Add each new code here and to docs/errors.md. */
 export const OPTIMIZATION_ERRORS = {
+  OPTIMIZATION_UNVERIFIED: defineCode(
+    'OPTIMIZATION_UNVERIFIED',
+    422,
+    'The optimized circuit could not be proven equivalent to the input, so it is not returned; `details.reason` says which check failed.',
+  ),
+  OPTIMIZATION_TARGET_UNSUPPORTED: defineCode(
+    'OPTIMIZATION_TARGET_UNSUPPORTED',
+    422,
+    'The circuit cannot be mapped onto the requested backend or device (too many qubits, or a gate with no translation); `details` says which.',
+  ),
+  OPTIMIZATION_DEVICE_UNKNOWN: defineCode(
+    'OPTIMIZATION_DEVICE_UNKNOWN',
+    400,
+    'No device of the catalogue has that id, or it belongs to another provider than `backend_hint`; `details.valid_devices` lists the ids.',
+  ),
 } as const;

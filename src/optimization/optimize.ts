@@ -1,0 +1,129 @@
+import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
+import { fail } from '../errors/app-error.js';
+import { certificateDigest } from '../verification/certificate-digest.js';
+import { replayCertificate } from '../verification/certificate-replay.js';
+import type { CertificateStep } from '../verification/certificate-types.js';
+import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
+import { OPTIMIZATION_ERRORS } from './error-codes.js';
+import { circuitMetrics, type CircuitMetrics } from './metrics.js';
+import { PROFILE_PASSES, runProfile, type ExtraPass, type Profile } from './pipeline.js';
+import { Recorder } from './recorder.js';
+import { resolveTarget, translateToTarget, type BackendHint } from './target.js';
+import { defaultEquivalence } from './default-equivalence.js';
+
+export type { Profile } from './pipeline.js';
+export type { BackendHint } from './target.js';
+
+/** Test-only: a deliberately unsound rewrite, to show that the optimizer fails closed. */
+export interface UnsoundRule {
+  /** The rule id the step claims (a library rule, an unknown id, or a `global:` id). */
+  readonly claim: string;
+  /** Finds one rewrite in the op list, or null. */
+  find(ops: readonly Operation[]): { positions: number[]; inserted: GateOp[] } | null;
+}
+
+export interface OptimizeOptions {
+  readonly profile?: Profile;
+  readonly backendHint?: BackendHint;
+  readonly device?: string;
+  readonly timeBudgetMs?: number;
+  readonly unsoundRules?: readonly UnsoundRule[];
+  /** Whole-circuit equivalence checker; defaults to src/verification's. */
+  readonly equivalence?: EquivalenceChecker;
+  readonly includeSteps?: boolean;
+}
+
+export interface ProofMethod {
+  readonly method: 'certificate-replay' | 'unitary' | 'path-sum';
+  readonly checked: string;
+  readonly [k: string]: unknown;
+}
+
+export interface OptimizeResult {
+  readonly circuit: Circuit;
+  readonly metricsBefore: CircuitMetrics;
+  readonly metricsAfter: CircuitMetrics;
+  readonly passes: readonly string[];
+  readonly proof: {
+    readonly verified: true;
+    readonly methods: readonly ProofMethod[];
+    readonly certificate: { readonly digest: string; readonly stepCount: number; readonly globalSteps: number; readonly steps?: readonly CertificateStep[] };
+  };
+  readonly timedOut: boolean;
+  readonly notes: readonly string[];
+  readonly elapsedMs: number;
+}
+
+/** Wall-clock budget per profile, split between search and proof. */
+export const PROFILE_BUDGET_MS: Readonly<Record<Profile, number>> = { safe: 5_000, balanced: 20_000, aggressive: 60_000 };
+
+const unverified = (reason: string, extra: Record<string, unknown> = {}) =>
+  fail(OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED, `The optimized circuit could not be verified: ${reason}`, { reason, ...extra });
+
+export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
+  const t0 = performance.now();
+  const profile = opts.profile ?? 'safe';
+  const hint = opts.backendHint ?? 'generic';
+  const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
+  const target = resolveTarget(hint, opts.device, input.numQubits);
+  const searchDeadline = t0 + budget * 0.6;
+  let timedOut = false;
+  const notes: string[] = [];
+
+  const rec = new Recorder(input.ops);
+  rec.stopped = () => {
+    if (performance.now() > searchDeadline) timedOut = true;
+    return timedOut;
+  };
+  const extra: ExtraPass[] = (opts.unsoundRules ?? []).map((u) => (r: Recorder) => {
+    const hit = u.find(r.ops);
+    if (!hit) return 0;
+    r.apply(u.claim, hit.positions, hit.inserted);
+    return 1;
+  });
+  let best = runProfile(rec, profile, extra);
+  if (timedOut) notes.push(`the ${profile} search stopped at its time budget (${Math.round(budget * 0.6)} ms); the best result found so far is returned`);
+  best.stopped = () => false; // translation is required for a correct target, never cut short
+  translateToTarget(best, target);
+
+  const output = withOps(input, best.ops);
+  const certificate = { steps: best.steps };
+  const replay = replayCertificate(input, certificate, output);
+  if (!replay.ok) throw unverified(`certificate replay failed: ${replay.reason}`, { method: 'certificate-replay' });
+
+  const methods: ProofMethod[] = [
+    { method: 'certificate-replay', checked: `${replay.localSteps} local rewrite steps replayed against the proven rule library; output reproduced exactly`, local_steps: replay.localSteps, global_steps: replay.globalSteps },
+  ];
+  const remaining = Math.max(1_000, budget - (performance.now() - t0));
+  const check = opts.equivalence ?? defaultEquivalence;
+  let eq: EquivalenceResult;
+  try {
+    eq = check(input, output, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
+  } catch (e) {
+    eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
+  }
+  if (eq.equivalent === false) throw unverified(`whole-circuit equivalence check refuted the result: ${eq.reason ?? eq.checked}`, { method: eq.method });
+  if (eq.equivalent === true) {
+    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: eq.checked, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
+  } else if (replay.globalSteps > 0) {
+    throw unverified(`global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`, { method: eq.method });
+  } else {
+    notes.push(`whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
+  }
+
+  const stepsOut = opts.includeSteps === false ? {} : { steps: best.steps };
+  return {
+    circuit: output,
+    metricsBefore: circuitMetrics(input),
+    metricsAfter: circuitMetrics(output),
+    passes: [...PROFILE_PASSES[profile], ...target.passes],
+    proof: {
+      verified: true,
+      methods,
+      certificate: { digest: certificateDigest(certificate), stepCount: best.steps.length, globalSteps: replay.globalSteps, ...stepsOut },
+    },
+    timedOut,
+    notes,
+    elapsedMs: performance.now() - t0,
+  };
+}

@@ -1,0 +1,83 @@
+import type { GateOp } from '../../circuits/ir.js';
+import { commute, isIdentity, isInversePair, overlaps, phaseGate, phaseOf, ROT_PERIOD, g } from '../gate-info.js';
+import type { Recorder } from '../recorder.js';
+
+/** Removes gates equal to the identity up to global phase. Returns the number of rewrites. */
+export function dropIdentities(rec: Recorder): number {
+  let n = 0;
+  for (let i = 0; i < rec.ops.length && !rec.stopped(); ) {
+    const op = rec.ops[i]!;
+    if (op.kind === 'gate' && isIdentity(op)) {
+      rec.apply('drop-identity', [i], []);
+      n++;
+    } else i++;
+  }
+  return n;
+}
+
+/** Writes one-qubit phase gates as their cheapest named form (rz(π/4) → t, …). */
+export function normalizePhases(rec: Recorder): number {
+  let n = 0;
+  for (let i = 0; i < rec.ops.length; i++) {
+    const op = rec.ops[i]!;
+    const a = phaseOf(op);
+    if (a === undefined || op.kind !== 'gate') continue;
+    const best = phaseGate(op.qubits[0]!, a);
+    if (!best) {
+      rec.apply('drop-identity', [i], []);
+      i--;
+      n++;
+    } else if (best.name !== op.name || best.params.length !== op.params.length || best.params.some((p, k) => p !== op.params[k])) {
+      if (best.name === 'rz' && op.name !== 'rz' && op.name !== 'p' && op.name !== 'u1') continue;
+      if (best.name === 'rz' && (op.name === 'p' || op.name === 'u1')) continue;
+      rec.apply('rename-phase', [i], [best]);
+      n++;
+    }
+  }
+  return n;
+}
+
+/** The rewrite of a pair (a earlier, b later) on the same qubits, if any. */
+function pairRewrite(a: GateOp, b: GateOp): { rule: string; out: GateOp[] } | undefined {
+  if (isInversePair(a, b)) return { rule: 'cancel-inverse', out: [] };
+  const pa = phaseOf(a);
+  const pb = phaseOf(b);
+  if (pa !== undefined && pb !== undefined && a.qubits[0] === b.qubits[0]) {
+    const m = phaseGate(a.qubits[0]!, pa + pb);
+    return { rule: 'merge-phase', out: m ? [m] : [] };
+  }
+  const per = ROT_PERIOD[a.name];
+  if (per !== undefined && a.name === b.name && a.qubits.every((q, i) => q === b.qubits[i])) {
+    return { rule: 'merge-rotation', out: [g(a.name, a.qubits, [a.params[0]! + b.params[0]!])] };
+  }
+  return undefined;
+}
+
+/**
+ * Cancels inverse pairs and merges rotations. With `commuting`, the partner may be
+ * separated by gates that commute with the first gate (Nam et al.'s commutation-aware
+ * cancellation); without it, only by gates on other qubits.
+ */
+export function cancelAndMerge(rec: Recorder, commuting: boolean): number {
+  let n = 0;
+  for (let i = 0; i < rec.ops.length && !rec.stopped(); i++) {
+    const a = rec.ops[i]!;
+    if (a.kind !== 'gate') continue;
+    for (let j = i + 1; j < rec.ops.length; j++) {
+      const b = rec.ops[j]!;
+      if (!overlaps(a, b)) continue;
+      if (b.kind === 'gate' && b.qubits.length === a.qubits.length && b.qubits.every((q) => a.qubits.includes(q))) {
+        const rw = pairRewrite(a, b);
+        if (rw) {
+          rec.apply(rw.rule, [i, j], rw.out);
+          n++;
+          i = Math.max(-1, i - 2);
+          break;
+        }
+      }
+      if (commuting && commute(a, b)) continue;
+      break;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,76 @@
+import { cost } from './metrics.js';
+import { cancelAndMerge, dropIdentities, normalizePhases } from './passes/local.js';
+import { reduceHadamards } from './passes/hadamard.js';
+import { mergePhasePolynomial } from './passes/phase-polynomial.js';
+import { resynthesizeRuns } from './passes/resynth-1q.js';
+import { applyTemplates } from './passes/templates.js';
+import type { Recorder } from './recorder.js';
+
+export type Profile = 'safe' | 'balanced' | 'aggressive';
+
+export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
+  safe: ['drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations'],
+  balanced: [
+    'drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations', 'commutation-aware-cancellation',
+    'hadamard-reduction', 'phase-polynomial-rotation-merging', 'single-qubit-resynthesis',
+  ],
+  aggressive: [
+    'drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations', 'commutation-aware-cancellation',
+    'hadamard-reduction', 'phase-polynomial-rotation-merging', 'single-qubit-resynthesis',
+    'two-qubit-block-resynthesis', 'template-rewrites', 'strategy-search',
+  ],
+};
+
+/** Hook for test-only rule injection: runs once per round, may apply steps. */
+export type ExtraPass = (rec: Recorder) => number;
+
+function safeRound(rec: Recorder): number {
+  return dropIdentities(rec) + cancelAndMerge(rec, false);
+}
+
+function balancedRound(rec: Recorder, place: 'first' | 'last'): number {
+  let n = dropIdentities(rec);
+  n += normalizePhases(rec);
+  n += cancelAndMerge(rec, true);
+  n += reduceHadamards(rec);
+  n += cancelAndMerge(rec, true);
+  const before = cost(rec.ops);
+  const probe = rec.fork();
+  mergePhasePolynomial(probe, place);
+  cancelAndMerge(probe, true);
+  // keep the global merge only when it pays off (it may only move rotations)
+  if (cost(probe.ops) < before) {
+    n += mergePhasePolynomial(rec, place);
+    n += cancelAndMerge(rec, true);
+  }
+  n += resynthesizeRuns(rec);
+  return n;
+}
+
+function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): void {
+  for (let k = 0; k < maxRounds && !rec.stopped(); k++) {
+    let n = round(rec);
+    for (const e of extra) n += e(rec);
+    if (n === 0) break;
+  }
+}
+
+export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {
+  if (profile === 'safe') {
+    fixpoint(rec, safeRound, extra);
+    return rec;
+  }
+  if (profile === 'balanced') {
+    fixpoint(rec, (r) => balancedRound(r, 'first'), extra);
+    return rec;
+  }
+  // aggressive: search over strategies, keep the cheapest; each branch is a full certificate
+  let best: Recorder | undefined;
+  for (const place of ['first', 'last'] as const) {
+    if (best && rec.stopped()) break;
+    const r = rec.fork();
+    fixpoint(r, (x) => balancedRound(x, place) + applyTemplates(x), extra);
+    if (!best || cost(r.ops) < cost(best.ops)) best = r;
+  }
+  return best!;
+}

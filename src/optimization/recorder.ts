@@ -1,0 +1,60 @@
+import type { GateOp, Operation } from '../circuits/ir.js';
+import type { CertificateStep } from '../verification/certificate-types.js';
+
+/**
+ * The working op list of one optimization run. Every change goes through `apply`, which
+ * records the certificate step (rule, positions, replaced ops, new ops) as it splices.
+ */
+export class Recorder {
+  ops: Operation[];
+  readonly steps: CertificateStep[] = [];
+  /** Optional veto, used by the time budget: when it returns true no more rewrites happen. */
+  stopped: () => boolean = () => false;
+
+  constructor(ops: readonly Operation[]) {
+    this.ops = [...ops];
+  }
+
+  /** An independent copy (same steps so far) to try another strategy on. */
+  fork(): Recorder {
+    const r = new Recorder(this.ops);
+    r.steps.push(...this.steps);
+    r.stopped = this.stopped;
+    return r;
+  }
+
+  apply(rule: string, positions: readonly number[], inserted: readonly GateOp[], anchor: 'first' | 'last' = 'first'): void {
+    const pos = [...positions];
+    for (let i = 1; i < pos.length; i++) if (pos[i]! <= pos[i - 1]!) throw new Error(`recorder: positions not increasing for ${rule}`);
+    const replaced = pos.map((p) => this.ops[p]!);
+    const step = { rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]) };
+    this.steps.push(Object.freeze(anchor === 'last' ? { ...step, anchor } : step));
+    const removed = new Set(pos);
+    const at = anchor === 'last' ? pos[pos.length - 1] : pos[0];
+    const next: Operation[] = [];
+    for (let i = 0; i < this.ops.length; i++) {
+      if (i === at) next.push(...inserted);
+      if (!removed.has(i)) next.push(this.ops[i]!);
+    }
+    this.ops = next;
+  }
+
+  /** Index of the next op at or after `from` touching qubit q, or -1. */
+  nextOn(q: number, from: number): number {
+    for (let i = from; i < this.ops.length; i++) {
+      const o = this.ops[i]!;
+      const qs = o.kind === 'gate' || o.kind === 'barrier' ? o.qubits : [o.qubit];
+      if (qs.includes(q)) return i;
+    }
+    return -1;
+  }
+
+  prevOn(q: number, from: number): number {
+    for (let i = from; i >= 0; i--) {
+      const o = this.ops[i]!;
+      const qs = o.kind === 'gate' || o.kind === 'barrier' ? o.qubits : [o.qubit];
+      if (qs.includes(q)) return i;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,101 @@
+import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
+import { commutes, ruleById } from './certificate-rules.js';
+import { isGlobalRule, type Certificate, type CertificateStep } from './certificate-types.js';
+
+/**
+ * The certificate replayer: replays the recorded rewrite steps on the original circuit
+ * using only the IR and the proven rule library (`certificate-rules.ts`), and checks that
+ * the result is exactly the claimed output. It shares no code with the passes.
+ */
+export type ReplayResult =
+  | { readonly ok: true; readonly output: Circuit; readonly localSteps: number; readonly globalSteps: number; readonly globalRules: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly stepIndex?: number };
+
+export function sameOp(a: Operation, b: Operation): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'gate': {
+      const g = b as GateOp;
+      return (
+        a.name === g.name &&
+        a.qubits.length === g.qubits.length &&
+        a.qubits.every((q, i) => q === g.qubits[i]) &&
+        a.params.length === g.params.length &&
+        a.params.every((p, i) => p === g.params[i])
+      );
+    }
+    case 'measure':
+      return b.kind === 'measure' && a.qubit === b.qubit && a.clbit === b.clbit;
+    case 'reset':
+      return b.kind === 'reset' && a.qubit === b.qubit;
+    case 'barrier':
+      return b.kind === 'barrier' && a.qubits.length === b.qubits.length && a.qubits.every((q, i) => q === b.qubits[i]);
+  }
+}
+
+function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): string | undefined {
+  const { positions, replaced, inserted } = step;
+  if (step.anchor !== undefined && step.anchor !== 'first' && step.anchor !== 'last') return 'unknown anchor';
+  if (positions.length === 0 || positions.length !== replaced.length) return 'positions and replaced ops differ in length';
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i]!;
+    if (!Number.isInteger(p) || p < 0 || p >= ops.length) return `position ${p} is out of range`;
+    if (i > 0 && p <= positions[i - 1]!) return 'positions are not strictly increasing';
+    if (!sameOp(ops[p]!, replaced[i]!)) return `op at position ${p} is not the recorded op`;
+  }
+  for (const g of inserted) {
+    if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
+  }
+  if (isGlobalRule(step.rule)) return undefined;
+  const rule = ruleById(step.rule);
+  if (!rule) return `rule ${step.rule} is not in the proven rule library`;
+  if (replaced.some((o) => o.kind !== 'gate')) return 'a local rule matched a non-gate op';
+  // gathering: each matched op must commute with the unmatched ops it moves past
+  const matched = new Set(positions);
+  const first = positions[0]!;
+  const last = positions[positions.length - 1]!;
+  for (const p of positions) {
+    const op = ops[p]!;
+    const [lo, hi] = step.anchor === 'last' ? [p + 1, last] : [first + 1, p];
+    for (let k = lo; k < hi; k++) {
+      if (matched.has(k)) continue;
+      if (!commutes(op, ops[k]!)) return `matched op at ${p} does not commute with op at ${k}`;
+    }
+  }
+  if (!rule.check(replaced as GateOp[], inserted)) return `the step is not an instance of rule ${step.rule}`;
+  return undefined;
+}
+
+export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit): ReplayResult {
+  let ops: Operation[] = [...original.ops];
+  let localSteps = 0;
+  let globalSteps = 0;
+  const globalRules = new Set<string>();
+  for (let s = 0; s < certificate.steps.length; s++) {
+    const step = certificate.steps[s]!;
+    const problem = checkStep(ops, step, original.numQubits);
+    if (problem) return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
+    const removed = new Set(step.positions);
+    const at = step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0];
+    const next: Operation[] = [];
+    for (let i = 0; i < ops.length; i++) {
+      if (i === at) next.push(...step.inserted);
+      if (!removed.has(i)) next.push(ops[i]!);
+    }
+    ops = next;
+    if (isGlobalRule(step.rule)) {
+      globalSteps++;
+      globalRules.add(step.rule);
+    } else localSteps++;
+  }
+  const output = withOps(original, ops);
+  if (claimed) {
+    if (claimed.numQubits !== original.numQubits || claimed.numClbits !== original.numClbits) {
+      return { ok: false, reason: 'the claimed output has other registers than the input' };
+    }
+    if (claimed.ops.length !== ops.length || claimed.ops.some((o, i) => !sameOp(o, ops[i]!))) {
+      return { ok: false, reason: 'replaying the certificate does not reproduce the claimed output' };
+    }
+  }
+  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules] };
+}
