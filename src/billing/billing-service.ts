@@ -1,14 +1,270 @@
 import type { Config } from '../config/config.js';
+import { fail } from '../errors/app-error.js';
+import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import type { Database } from '../store/db.js';
 import type { BackgroundWorker } from '../worker.js';
+import { AutoRecharge } from './auto-recharge.js';
+import { loadBillingConfig, type BillingConfig } from './billing-config.js';
+import { BILLING_ERRORS } from './error-codes.js';
+import { tablePricing, type HardwarePricing } from './hardware-pricing.js';
 import { HoldExpirySweeper } from './hold-expiry.js';
+import { formatMicros, parseUsd } from './money.js';
+import { Payments } from './payments.js';
+import type { PaymentProcessor } from './processor/processor.js';
+import { SandboxProcessor } from './processor/sandbox-processor.js';
+import { StripeProcessor } from './processor/stripe-processor.js';
+import { startOfUtcDay, startOfUtcMonth } from './spend-controls.js';
+import { balanceMoves, largestJobs, listHolds, spendBy, spendPerDay } from './store/dashboard-sql.js';
+import { createQuote, getHeldJob, holdQuote, releaseHeldJob } from './store/hardware-sql.js';
+import { getWallet, lockWallet, readWalletRow, spentSince, type HoldKind, type HoldStatus } from './store/ledger-sql.js';
+import { sqlSandboxStore } from './store/sandbox-store-sql.js';
+import { heldJobView, holdListView, quoteView, spendControlsView, walletView } from './views.js';
+
+export interface SpendControlsPatch {
+  daily_limit?: string | null;
+  monthly_limit?: string | null;
+  per_job_max?: string | null;
+  hardware_allowed?: boolean;
+  hold_expiry_seconds?: number;
+  auto_recharge?: {
+    enabled?: boolean;
+    threshold?: string | null;
+    recharge_to?: string | null;
+    monthly_cap?: string | null;
+    payment_method?: string | null;
+  };
+}
+
+const invalid = (path: string, message: string) =>
+  fail(HTTP_ERRORS.VALIDATION_FAILED, 'Request body failed validation.', [{ in: 'body', path, code: 'INVALID', message }]);
 
 /** Billing wired to its adapters; routes reach it as `app.services.billing`. */
 export class BillingService {
+  readonly settings: BillingConfig;
+  readonly processor: PaymentProcessor;
+  /** Present when the processor is the embedded sandbox (hosted pages). */
+  readonly sandbox: SandboxProcessor | undefined;
+  readonly payments: Payments;
+  readonly autoRecharge: AutoRecharge;
   readonly workers: BackgroundWorker[];
 
-  constructor(readonly config: Config, readonly db: Database) {
-    this.workers = [new HoldExpirySweeper(db, Number(config.env['BILLING_SWEEP_INTERVAL_MS'] ?? 5000))];
+  constructor(readonly config: Config, readonly db: Database, readonly pricing: HardwarePricing = tablePricing()) {
+    this.settings = loadBillingConfig(config);
+    if (this.settings.processor === 'stripe' && this.settings.stripe !== undefined) {
+      this.processor = new StripeProcessor(this.settings.stripe);
+      this.sandbox = undefined;
+    } else {
+      this.sandbox = new SandboxProcessor(sqlSandboxStore(db), this.settings.publicBaseUrl, this.settings.sandboxWebhookSecret);
+      this.processor = this.sandbox;
+    }
+    this.payments = new Payments(db, this.processor, this.settings);
+    this.autoRecharge = new AutoRecharge(db, this.payments, this.settings);
+    this.payments.onPaymentOutcome = (q, accountId, attemptId, outcome) => this.autoRecharge.applyOutcome(q, accountId, attemptId, outcome);
+    this.workers = [new HoldExpirySweeper(db, this.settings.sweepIntervalMs), this.autoRecharge.worker()];
+  }
+
+  /**
+   * Call after a transaction that placed a hold has committed (jobs, execution): runs a
+   * pending auto-recharge in the background. Never throws; the worker retries anyway.
+   */
+  afterDebit(accountId: string): void {
+    void this.autoRecharge.runIfRequested(accountId).catch(() => undefined);
+  }
+
+  async wallet(accountId: string) {
+    return walletView(await getWallet(this.db, accountId));
+  }
+
+  async profile(p: { accountId: string; userId: string; email: string }) {
+    const w = await readWalletRow(this.db, p.accountId);
+    return {
+      account_id: p.accountId,
+      user_id: p.userId,
+      email: p.email,
+      role: 'owner' as const,
+      currency: 'USD' as const,
+      processor: this.processor.name,
+      processor_customer_id: w?.processor_customer_id ?? null,
+      default_payment_method: w?.default_payment_method ?? null,
+      auto_recharge_payment_method: w?.ar_payment_method ?? null,
+      created_at: (w?.created_at === undefined ? new Date() : new Date(w.created_at)).toISOString(),
+    };
+  }
+
+  async spendControls(accountId: string, now = new Date()) {
+    const w = await readWalletRow(this.db, accountId);
+    const [today, month] = await Promise.all([spentSince(this.db, accountId, startOfUtcDay(now)), spentSince(this.db, accountId, startOfUtcMonth(now))]);
+    return spendControlsView(w, today, month);
+  }
+
+  async summary(accountId: string, now = new Date()) {
+    const wallet = await getWallet(this.db, accountId);
+    const controls = await this.spendControls(accountId, now);
+    const open = await this.db.query<{ n: number; s: string }>(
+      `SELECT count(*)::int AS n, COALESCE(SUM(amount_micros), 0)::text AS s FROM billing_holds WHERE account_id = $1 AND status = 'pending'`,
+      [accountId],
+    );
+    const recovery = await this.autoRecharge.recoveryStatus(accountId);
+    return {
+      wallet: walletView(wallet, now),
+      spend: { today: controls.spent_today, this_month: controls.spent_this_month },
+      limits: { daily_limit: controls.daily_limit, monthly_limit: controls.monthly_limit, per_job_max: controls.per_job_max, hardware_allowed: controls.hardware_allowed },
+      open_holds: { count: open.rows[0]?.n ?? 0, amount: formatMicros(BigInt(open.rows[0]?.s ?? '0')) },
+      auto_recharge: { enabled: controls.auto_recharge.enabled, state: recovery.state },
+      processor: this.processor.name,
+    };
+  }
+
+  /** PATCH: every field optional; null clears a limit; unknown fields are refused by the schema. */
+  async patchSpendControls(accountId: string, patch: SpendControlsPatch) {
+    const money = (path: string, v: string | null | undefined): bigint | null | undefined => {
+      if (v === undefined || v === null) return v;
+      try {
+        return parseUsd(v);
+      } catch {
+        throw invalid(path, 'must be a USD amount with at most six decimals');
+      }
+    };
+    const daily = money('/daily_limit', patch.daily_limit);
+    const monthly = money('/monthly_limit', patch.monthly_limit);
+    const perJob = money('/per_job_max', patch.per_job_max);
+    const ar = patch.auto_recharge ?? {};
+    const threshold = money('/auto_recharge/threshold', ar.threshold);
+    const rechargeTo = money('/auto_recharge/recharge_to', ar.recharge_to);
+    const cap = money('/auto_recharge/monthly_cap', ar.monthly_cap);
+
+    await this.db.tx(async (q) => {
+      const w = await lockWallet(q, accountId);
+      const next = {
+        daily: daily === undefined ? w.daily_limit_micros : daily,
+        monthly: monthly === undefined ? w.monthly_limit_micros : monthly,
+        perJob: perJob === undefined ? w.per_job_max_micros : perJob,
+        hardware: patch.hardware_allowed ?? w.hardware_allowed,
+        expiry: patch.hold_expiry_seconds ?? Number(w.hold_expiry_seconds),
+        enabled: ar.enabled ?? w.ar_enabled,
+        threshold: threshold === undefined ? w.ar_threshold_micros : threshold,
+        rechargeTo: rechargeTo === undefined ? w.ar_recharge_to_micros : rechargeTo,
+        cap: cap === undefined ? w.ar_monthly_cap_micros : cap,
+        pm: ar.payment_method === undefined ? w.ar_payment_method : ar.payment_method,
+      };
+      if (next.daily !== null && next.monthly !== null && BigInt(next.daily) > BigInt(next.monthly)) {
+        throw invalid(patch.daily_limit !== undefined ? '/daily_limit' : '/monthly_limit', 'the daily limit cannot be above the monthly limit');
+      }
+      if (next.enabled) {
+        if (next.threshold === null) throw invalid('/auto_recharge/threshold', 'is required when auto-recharge is enabled');
+        if (next.rechargeTo === null) throw invalid('/auto_recharge/recharge_to', 'is required when auto-recharge is enabled');
+        if (BigInt(next.rechargeTo) <= BigInt(next.threshold)) throw invalid('/auto_recharge/recharge_to', 'must be above the threshold');
+        if (next.cap !== null && BigInt(next.cap) < 500_000n) throw invalid('/auto_recharge/monthly_cap', 'must be at least 0.50 (the processor minimum)');
+        if (next.pm === null && w.default_payment_method === null) {
+          throw invalid('/auto_recharge/payment_method', 'no saved payment method: set one here, or save a card through a setup intent or the portal first');
+        }
+      }
+      // Re-enabling or changing the payment method is how an owner resumes a paused auto-recharge.
+      const resume = ar.enabled === true || (ar.payment_method !== undefined && ar.payment_method !== w.ar_payment_method);
+      const str = (v: bigint | string | null) => (v === null ? null : BigInt(v).toString());
+      await q.query(
+        `UPDATE billing_wallets SET daily_limit_micros = $2, monthly_limit_micros = $3, per_job_max_micros = $4, hardware_allowed = $5,
+           hold_expiry_seconds = $6, ar_enabled = $7, ar_threshold_micros = $8, ar_recharge_to_micros = $9, ar_monthly_cap_micros = $10,
+           ar_payment_method = $11,
+           ar_paused_at = CASE WHEN $12 THEN NULL ELSE ar_paused_at END,
+           ar_pause_reason = CASE WHEN $12 THEN NULL ELSE ar_pause_reason END,
+           ar_consecutive_failures = CASE WHEN $12 THEN 0 ELSE ar_consecutive_failures END,
+           ar_requested_at = CASE WHEN $7 AND $8::bigint IS NOT NULL AND available_micros < $8::bigint THEN COALESCE(ar_requested_at, now()) ELSE NULL END,
+           updated_at = now()
+         WHERE account_id = $1`,
+        [accountId, str(next.daily), str(next.monthly), str(next.perJob), next.hardware, next.expiry, next.enabled,
+          str(next.threshold), str(next.rechargeTo), str(next.cap), next.pm, resume],
+      );
+    });
+    return this.spendControls(accountId);
+  }
+
+  async jobs(accountId: string, o: { limit: number; status?: HoldStatus; kind?: HoldKind; cursor?: string }) {
+    let beforeSeq: bigint | undefined;
+    if (o.cursor !== undefined) {
+      if (!/^\d{1,18}$/.test(o.cursor)) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Bad cursor.', [{ in: 'querystring', path: '/cursor', code: 'INVALID', message: 'is not a cursor from a previous page' }]);
+      beforeSeq = BigInt(o.cursor);
+    }
+    const rows = await listHolds(this.db, accountId, { limit: o.limit + 1, ...(o.status ? { status: o.status } : {}), ...(o.kind ? { kind: o.kind } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
+    const page = rows.slice(0, o.limit);
+    const last = page[page.length - 1];
+    return { jobs: page.map(holdListView), next_cursor: rows.length > o.limit && last !== undefined ? BigInt(last.seq).toString() : null };
+  }
+
+  async dashboard(accountId: string, days: number, now = new Date()) {
+    const end = startOfUtcDay(now);
+    const from = new Date(end.getTime() - (days - 1) * 86_400_000);
+    const [perDay, byProduct, byProvider, largest, moves, wallet] = await Promise.all([
+      spendPerDay(this.db, accountId, from),
+      spendBy(this.db, accountId, from, 'product'),
+      spendBy(this.db, accountId, from, 'provider'),
+      largestJobs(this.db, accountId, from, 10),
+      balanceMoves(this.db, accountId, from),
+      getWallet(this.db, accountId),
+    ]);
+    const dates = Array.from({ length: days }, (_, i) => new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+    const spendMap = new Map(perDay.map((d) => [d.day, d]));
+    const moveMap = new Map(moves.days.map((d) => [d.day, d]));
+    let a = moves.openAvailable;
+    let h = moves.openHeld;
+    const balance_history = dates.map((date) => {
+      const mv = moveMap.get(date);
+      a += mv?.available ?? 0n;
+      h += mv?.held ?? 0n;
+      return { date, available: formatMicros(a), held: formatMicros(h), total: formatMicros(a + h) };
+    });
+    const total = perDay.reduce((s, d) => s + d.amount, 0n);
+    return {
+      currency: 'USD' as const,
+      range: { from: dates[0] as string, to: dates[dates.length - 1] as string, days },
+      totals: { spend: formatMicros(total), jobs: perDay.reduce((s, d) => s + d.count, 0) },
+      wallet: walletView(wallet, now),
+      spend_per_day: dates.map((date) => ({ date, spend: formatMicros(spendMap.get(date)?.amount ?? 0n), jobs: spendMap.get(date)?.count ?? 0 })),
+      spend_by_product: byProduct.map((g) => ({ product: g.key ?? 'unspecified', spend: formatMicros(g.amount), jobs: g.count })),
+      spend_by_provider: byProvider.map((g) => ({ provider: g.key ?? 'unspecified', spend: formatMicros(g.amount), jobs: g.count })),
+      largest_jobs: largest.map((j) => ({
+        hold_id: j.hold_id, job_id: j.ref_id, kind: j.kind, description: j.description, product: j.product, provider: j.provider,
+        spend: formatMicros(BigInt(j.captured_micros) - BigInt(j.refunded_micros)), created_at: new Date(j.created_at).toISOString(),
+      })),
+      balance_history,
+    };
+  }
+
+  async hardwareQuote(accountId: string, i: { provider: string; device: string; shots: number; tasks?: number }, now = new Date()) {
+    const price = this.pricing.priceOf(i.provider, i.device);
+    if (price === null) {
+      throw fail(BILLING_ERRORS.UNKNOWN_DEVICE, `No hardware price for ${i.provider}/${i.device}.`, {
+        known: this.pricing.list().map((p) => `${p.provider}/${p.device}`),
+      });
+    }
+    const quote = await this.db.tx(async (q) => {
+      await q.query('INSERT INTO billing_wallets (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
+      return createQuote(q, { accountId, price, shots: i.shots, tasks: i.tasks ?? 1, validUntil: new Date(now.getTime() + this.settings.quoteTtlSeconds * 1000) });
+    });
+    return quoteView(quote);
+  }
+
+  async hardwareHold(accountId: string, i: { quote_id: string; expires_in_seconds?: number }, now = new Date()) {
+    const job = await this.db.tx(async (q) => {
+      const w = await lockWallet(q, accountId);
+      const ttl = i.expires_in_seconds ?? Number(w.hold_expiry_seconds);
+      return holdQuote(q, { accountId, quoteId: i.quote_id, expiresAt: new Date(now.getTime() + ttl * 1000), now });
+    });
+    this.afterDebit(accountId);
+    return { ...heldJobView(job), wallet: walletView(await getWallet(this.db, accountId)) };
+  }
+
+  async hardwareRelease(accountId: string, jobId: string) {
+    const existing = await getHeldJob(this.db, jobId);
+    if (existing === null) throw fail(BILLING_ERRORS.HOLD_NOT_FOUND, `No held job ${jobId}.`);
+    if (existing.accountId !== accountId) throw fail(HTTP_ERRORS.FORBIDDEN, 'This held job belongs to another account.');
+    const { job, release } = await this.db.tx((q) => releaseHeldJob(q, { accountId, jobId, reason: 'released by owner' }));
+    return {
+      ...heldJobView(job),
+      released: formatMicros(release.releasedMicros),
+      already_released: release.alreadyReleased,
+      wallet: walletView(await getWallet(this.db, accountId)),
+    };
   }
 }
 

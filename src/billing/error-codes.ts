@@ -22,7 +22,6 @@ export const BILLING_ERRORS = {
   WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE: defineCode('WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE', 400, 'The webhook signature timestamp is more than 300 s in the past or in the future.'),
   WEBHOOK_PAYLOAD_INVALID: defineCode('WEBHOOK_PAYLOAD_INVALID', 400, 'The webhook body is not a processor event (JSON with id, type and data.object).'),
   CHECKOUT_NOT_FOUND: defineCode('CHECKOUT_NOT_FOUND', 404, 'No such checkout session for this account.'),
-  CHECKOUT_NOT_PAID: defineCode('CHECKOUT_NOT_PAID', 409, 'The checkout session has not been paid (yet); nothing to credit.'),
   NO_PAYMENT_METHOD: defineCode('NO_PAYMENT_METHOD', 409, 'No saved payment method; add one through a setup intent or the portal, or set `auto_recharge.payment_method`.'),
   AUTO_RECHARGE_NOT_CONFIGURED: defineCode('AUTO_RECHARGE_NOT_CONFIGURED', 409, 'Auto-recharge needs a recharge-to amount and a payment method; set them with PATCH /v1/billing/spend-controls.'),
   PROCESSOR_ERROR: defineCode('PROCESSOR_ERROR', 502, 'The payment processor refused or failed the request; `details` carries its code.'),

@@ -182,7 +182,8 @@ async function setBalances(q: Queryable, accountId: string, available: bigint, h
   await q.query(
     `UPDATE billing_wallets SET available_micros = $2, held_micros = $3, updated_at = now(),
        ar_requested_at = CASE
-         WHEN ar_enabled AND ar_paused_at IS NULL AND ar_threshold_micros IS NOT NULL AND $2::bigint < ar_threshold_micros
+         WHEN ar_enabled AND ar_paused_at IS NULL AND ar_threshold_micros IS NOT NULL AND ar_recharge_to_micros IS NOT NULL
+              AND $2::bigint < ar_threshold_micros
          THEN COALESCE(ar_requested_at, now()) ELSE ar_requested_at END
      WHERE account_id = $1`,
     [accountId, s(available), s(held)],

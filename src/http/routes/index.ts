@@ -5,6 +5,7 @@ import mediaRoutes from './media/media-routes.js';
 import circuitsRoutes from './circuits/circuits-routes.js';
 import jobsRoutes from './jobs/jobs-routes.js';
 import credentialsRoutes from './credentials/credentials-routes.js';
+import billingAreaRoutes from './billing/index.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -14,4 +15,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   circuitsRoutes,
   jobsRoutes,
   credentialsRoutes,
+  billingAreaRoutes,
 ];

@@ -1,0 +1,51 @@
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/config.js';
+
+/** Billing settings, parsed from `config.env` (see docs/billing.md for every variable). */
+export interface BillingConfig {
+  readonly processor: 'sandbox' | 'stripe';
+  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string | undefined; readonly host?: string; readonly port?: number; readonly protocol?: 'http' | 'https' } | undefined;
+  readonly sandboxWebhookSecret: string;
+  /** Whether the sandbox posts its events to this service's webhook endpoint itself. */
+  readonly sandboxAutoDeliver: boolean;
+  readonly quoteTtlSeconds: number;
+  readonly sweepIntervalMs: number;
+  readonly autoRechargeIntervalMs: number;
+  readonly publicBaseUrl: string;
+}
+
+function int(env: Config['env'], name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const v = Number(raw);
+  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return v;
+}
+
+export function loadBillingConfig(config: Config): BillingConfig {
+  const env = config.env;
+  const key = env['STRIPE_SECRET_KEY'] === '' ? undefined : env['STRIPE_SECRET_KEY'];
+  const chosen = env['BILLING_PROCESSOR'] ?? (key !== undefined ? 'stripe' : 'sandbox');
+  if (chosen !== 'sandbox' && chosen !== 'stripe') throw new ConfigError('BILLING_PROCESSOR', 'must be sandbox or stripe');
+  if (chosen === 'stripe' && key === undefined) throw new ConfigError('STRIPE_SECRET_KEY', 'is required when BILLING_PROCESSOR=stripe');
+  const protocol = env['STRIPE_API_PROTOCOL'];
+  if (protocol !== undefined && protocol !== 'http' && protocol !== 'https') throw new ConfigError('STRIPE_API_PROTOCOL', 'must be http or https');
+  const stripe = key === undefined ? undefined : {
+    secretKey: key,
+    webhookSecret: env['STRIPE_WEBHOOK_SECRET'] === '' ? undefined : env['STRIPE_WEBHOOK_SECRET'],
+    ...(env['STRIPE_API_HOST'] ? { host: env['STRIPE_API_HOST'] } : {}),
+    ...(env['STRIPE_API_PORT'] ? { port: int(env, 'STRIPE_API_PORT', 443, 1, 65535) } : {}),
+    ...(protocol === 'http' || protocol === 'https' ? { protocol: protocol as 'http' | 'https' } : {}),
+  };
+  return {
+    processor: chosen,
+    stripe,
+    sandboxWebhookSecret: env['SANDBOX_WEBHOOK_SECRET'] || 'whsec_qrail_sandbox_not_secret',
+    sandboxAutoDeliver: env['SANDBOX_AUTO_DELIVER'] !== 'false',
+    quoteTtlSeconds: int(env, 'BILLING_QUOTE_TTL_SECONDS', 600, 10, 86_400),
+    sweepIntervalMs: int(env, 'BILLING_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),
+    autoRechargeIntervalMs: int(env, 'BILLING_AUTO_RECHARGE_INTERVAL_MS', 10_000, 100, 3_600_000),
+    publicBaseUrl: config.publicBaseUrl,
+  };
+}

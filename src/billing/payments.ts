@@ -1,0 +1,276 @@
+import { fail } from '../errors/app-error.js';
+import { HTTP_ERRORS } from '../errors/http-error-codes.js';
+import type { Database, Queryable } from '../store/db.js';
+import type { BillingConfig } from './billing-config.js';
+import { BILLING_ERRORS } from './error-codes.js';
+import { MICROS_PER_CENT, centsToMicros, formatMicros, parseUsd } from './money.js';
+import { PROCESSOR_MAXIMUM_CENTS, PROCESSOR_MINIMUM_CENTS, type PaymentProcessor } from './processor/processor.js';
+import type { SandboxProcessor } from './processor/sandbox-processor.js';
+import { signatureHeader, verifySignature } from './processor/webhook-signature.js';
+import { creditPayment, getWallet, readWalletRow } from './store/ledger-sql.js';
+import {
+  accountByCustomer, claimEvent, eventOutcome, findPayment, recordPayment, saveCustomer, setDefaultPaymentMethod, setEventOutcome, setPaymentStatus,
+} from './store/processor-sql.js';
+import { walletView } from './views.js';
+
+export interface ProcessorEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly created: number;
+  readonly data: { readonly object: Record<string, unknown> };
+}
+
+export type AttemptOutcome = { status: 'succeeded' | 'failed'; paymentIntentId: string | null; code?: string | null; message?: string | null };
+
+/** Posts a signed event body to this service's own webhook endpoint (set by the route plugin). */
+export type WebhookDeliverer = (rawBody: string, signature: string) => Promise<void>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const idOf = (v: unknown): string | null => str(v) ?? (v !== null && typeof v === 'object' ? str((v as { id?: unknown }).id) : null);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A processor charge amount: whole cents, at least $0.50, at most the maximum. */
+export function chargeCents(amount: string, path = '/amount'): bigint {
+  let micros: bigint;
+  try {
+    micros = parseUsd(amount);
+  } catch {
+    throw fail(BILLING_ERRORS.INVALID_AMOUNT, 'The amount must be a USD decimal string such as "10.00".', [{ in: 'body', path, code: 'INVALID_AMOUNT', message: 'is not a USD amount' }]);
+  }
+  if (micros % MICROS_PER_CENT !== 0n) {
+    throw fail(BILLING_ERRORS.INVALID_AMOUNT, 'Processor charges are in whole cents.', [{ in: 'body', path, code: 'INVALID_AMOUNT', message: 'has more than two decimals' }]);
+  }
+  const cents = micros / MICROS_PER_CENT;
+  if (cents < PROCESSOR_MINIMUM_CENTS) {
+    throw fail(BILLING_ERRORS.BELOW_PROCESSOR_MINIMUM, `Processor charges must be at least 0.50; got ${formatMicros(micros)}.`, [{ in: 'body', path, code: 'BELOW_PROCESSOR_MINIMUM', message: 'is below 0.50' }]);
+  }
+  if (cents > PROCESSOR_MAXIMUM_CENTS) {
+    throw fail(BILLING_ERRORS.INVALID_AMOUNT, `A single charge is at most ${formatMicros(centsToMicros(PROCESSOR_MAXIMUM_CENTS))}.`, [{ in: 'body', path, code: 'INVALID_AMOUNT', message: 'is too large' }]);
+  }
+  return cents;
+}
+
+/** Processor surfaces: customers, intents, checkout, portal, webhooks and reconciliation. */
+export class Payments {
+  deliverer: WebhookDeliverer | undefined;
+  /** Auto-recharge attempt outcomes learnt from webhooks, applied in the webhook's transaction. */
+  onPaymentOutcome: (q: Queryable, accountId: string, attemptId: string, o: AttemptOutcome) => Promise<void> = async () => undefined;
+
+  constructor(private readonly db: Database, readonly processor: PaymentProcessor, private readonly settings: BillingConfig) {}
+
+  get sandbox(): SandboxProcessor | undefined {
+    return this.processor.name === 'sandbox' ? (this.processor as SandboxProcessor) : undefined;
+  }
+
+  /** The account's processor customer, created on first use. */
+  async ensureCustomer(accountId: string): Promise<{ customerId: string; created: boolean }> {
+    const w = await readWalletRow(this.db, accountId);
+    if (w?.processor_customer_id) return { customerId: w.processor_customer_id, created: false };
+    const u = await this.db.query<{ email: string }>('SELECT email FROM users WHERE account_id = $1 ORDER BY created_at LIMIT 1', [accountId]);
+    const c = await this.processor.createCustomer({ accountId, email: u.rows[0]?.email ?? '', idempotencyKey: `customer:${accountId}` });
+    const effective = await saveCustomer(this.db, accountId, c.id);
+    return { customerId: effective, created: effective === c.id };
+  }
+
+  async customer(accountId: string) {
+    const { customerId, created } = await this.ensureCustomer(accountId);
+    return { customer_id: customerId, created, processor: this.processor.name };
+  }
+
+  async setupIntent(accountId: string, i: { payment_method?: string }) {
+    const { customerId } = await this.ensureCustomer(accountId);
+    const si = await this.processor.createSetupIntent({ customerId, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), metadata: { qrail_account_id: accountId } });
+    await this.flushSandboxEvents();
+    return { setup_intent_id: si.id, client_secret: si.clientSecret, status: si.status, payment_method: si.paymentMethod, customer_id: customerId, processor: this.processor.name };
+  }
+
+  async paymentIntent(accountId: string, i: { amount: string; payment_method?: string }) {
+    const cents = chargeCents(i.amount);
+    const { customerId } = await this.ensureCustomer(accountId);
+    const pi = await this.processor.createPaymentIntent({
+      customerId, amountCents: cents, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), offSession: false, confirm: i.payment_method !== undefined,
+      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: `topup:${accountId}:${Date.now()}:${Math.random()}`,
+    });
+    let credited = false;
+    await this.db.tx(async (q) => {
+      await recordPayment(q, { id: pi.id, accountId, kind: 'payment_intent', purpose: 'topup', amountMicros: centsToMicros(cents), status: pi.status });
+      if (pi.status === 'succeeded') {
+        credited = (await creditPayment(q, { accountId, amountMicros: centsToMicros(pi.amountCents), externalRef: `payment_intent:${pi.id}`, description: `top-up ${pi.id}` })).credited;
+      }
+    });
+    await this.flushSandboxEvents();
+    return {
+      payment_intent_id: pi.id, client_secret: pi.clientSecret, status: pi.status, amount: formatMicros(centsToMicros(cents)), currency: 'USD' as const,
+      credited, failure_code: pi.failureCode, failure_message: pi.failureMessage, wallet: walletView(await getWallet(this.db, accountId)),
+    };
+  }
+
+  async checkoutSession(accountId: string, i: { amount: string; success_url?: string; cancel_url?: string }) {
+    const cents = chargeCents(i.amount);
+    const { customerId } = await this.ensureCustomer(accountId);
+    const base = this.settings.publicBaseUrl;
+    const s = await this.processor.createCheckoutSession({
+      customerId, amountCents: cents,
+      successUrl: i.success_url ?? `${base}/v1/billing/processor/sandbox/return?checkout={CHECKOUT_SESSION_ID}`,
+      cancelUrl: i.cancel_url ?? `${base}/v1/billing/processor/sandbox/return?cancelled=1`,
+      metadata: { qrail_account_id: accountId, qrail_purpose: 'checkout' },
+      idempotencyKey: `checkout:${accountId}:${Date.now()}:${Math.random()}`,
+    });
+    await recordPayment(this.db, { id: s.id, accountId, kind: 'checkout_session', purpose: 'checkout', amountMicros: centsToMicros(cents), status: s.status });
+    return {
+      session_id: s.id, url: s.url, status: s.status, payment_status: s.paymentStatus, amount: formatMicros(centsToMicros(cents)), currency: 'USD' as const,
+      expires_at: s.expiresAt?.toISOString() ?? null, processor: this.processor.name,
+    };
+  }
+
+  async portalSession(accountId: string, i: { return_url?: string }) {
+    const { customerId } = await this.ensureCustomer(accountId);
+    const p = await this.processor.createPortalSession({ customerId, returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile` });
+    return { portal_session_id: p.id, url: p.url, processor: this.processor.name };
+  }
+
+  /**
+   * Credits a paid checkout that no webhook has credited yet. The credit's external
+   * reference `checkout:<session id>` is unique in the ledger, so webhook and reconcile
+   * (in any order, even concurrently) credit once.
+   */
+  async reconcileCheckout(accountId: string, sessionId: string) {
+    const row = await findPayment(this.db, sessionId);
+    if (row === null || row.kind !== 'checkout_session') throw fail(BILLING_ERRORS.CHECKOUT_NOT_FOUND, `No checkout session ${sessionId}.`);
+    if (row.account_id !== accountId) throw fail(HTTP_ERRORS.FORBIDDEN, 'This checkout session belongs to another account.');
+    const s = await this.processor.retrieveCheckoutSession(sessionId);
+    if (s === null) throw fail(BILLING_ERRORS.CHECKOUT_NOT_FOUND, `The processor has no checkout session ${sessionId}.`);
+    let credited = false;
+    if (s.paymentStatus === 'paid') {
+      credited = await this.db.tx(async (q) => {
+        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(s.amountTotalCents), externalRef: `checkout:${s.id}`, description: `checkout ${s.id}` });
+        await setPaymentStatus(q, s.id, 'paid');
+        return r.credited;
+      });
+    }
+    return {
+      session_id: s.id, status: s.status, payment_status: s.paymentStatus, amount: formatMicros(centsToMicros(s.amountTotalCents)),
+      credited, already_credited: s.paymentStatus === 'paid' && !credited, wallet: walletView(await getWallet(this.db, accountId)),
+    };
+  }
+
+  /** Verifies, dedupes by event id and applies one webhook event — all in one transaction. */
+  async handleWebhook(raw: Uint8Array, signature: string | undefined, nowSeconds = Math.floor(Date.now() / 1000)) {
+    const secret = this.processor.webhookSecret;
+    if (secret === undefined) throw fail(HTTP_ERRORS.FEATURE_UNAVAILABLE, 'Webhooks are not configured: set STRIPE_WEBHOOK_SECRET.');
+    verifySignature(raw, signature, secret, nowSeconds);
+    const event = parseEvent(raw);
+    const objectId = idOf(event.data.object);
+    return this.db.tx(async (q) => {
+      const fresh = await claimEvent(q, { id: event.id, type: event.type, objectId, created: new Date(event.created * 1000) });
+      if (!fresh) return { received: true, event_id: event.id, type: event.type, duplicate: true, outcome: (await eventOutcome(q, event.id)) ?? 'processing' };
+      const outcome = await this.apply(q, event);
+      await setEventOutcome(q, event.id, outcome);
+      return { received: true, event_id: event.id, type: event.type, duplicate: false, outcome };
+    });
+  }
+
+  /** Which account an object's money belongs to: our own record first, else metadata matching the customer. */
+  private async accountFor(q: Queryable, objectId: string | null, o: Record<string, unknown>): Promise<string | null> {
+    if (objectId !== null) {
+      const row = await findPayment(q, objectId);
+      if (row !== null) return row.account_id;
+    }
+    const meta = (o['metadata'] ?? {}) as Record<string, unknown>;
+    const claimed = str(meta['qrail_account_id']);
+    const customer = idOf(o['customer']);
+    if (claimed === null || customer === null || !UUID.test(claimed)) return null;
+    return (await accountByCustomer(q, customer)) === claimed ? claimed : null;
+  }
+
+  private async apply(q: Queryable, e: ProcessorEvent): Promise<string> {
+    const o = e.data.object;
+    const id = idOf(o);
+    const meta = (o['metadata'] ?? {}) as Record<string, unknown>;
+    switch (e.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        if (o['payment_status'] !== 'paid') return 'ignored: not paid yet';
+        const accountId = await this.accountFor(q, id, o);
+        if (accountId === null || id === null) return 'ignored: unknown checkout session';
+        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(BigInt(Number(o['amount_total'] ?? 0))), externalRef: `checkout:${id}`, description: `checkout ${id}` });
+        await setPaymentStatus(q, id, 'paid');
+        return r.credited ? 'credited' : 'already credited';
+      }
+      case 'payment_intent.succeeded': {
+        const purpose = str(meta['qrail_purpose']);
+        if (purpose === 'checkout') return 'ignored: credited through its checkout session';
+        if (purpose !== 'topup' && purpose !== 'auto_recharge') return 'ignored: not a qrail payment';
+        const accountId = await this.accountFor(q, id, o);
+        if (accountId === null || id === null) return 'ignored: unknown payment intent';
+        const received = BigInt(Number(o['amount_received'] ?? o['amount'] ?? 0));
+        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(received), externalRef: `payment_intent:${id}`, description: `${purpose === 'auto_recharge' ? 'auto-recharge' : 'top-up'} ${id}` });
+        await setPaymentStatus(q, id, 'succeeded');
+        const attempt = str(meta['qrail_attempt_id']);
+        if (purpose === 'auto_recharge' && attempt !== null) await this.onPaymentOutcome(q, accountId, attempt, { status: 'succeeded', paymentIntentId: id });
+        return r.credited ? 'credited' : 'already credited';
+      }
+      case 'payment_intent.payment_failed': {
+        const accountId = await this.accountFor(q, id, o);
+        if (accountId === null || id === null) return 'ignored: unknown payment intent';
+        const err = (o['last_payment_error'] ?? {}) as Record<string, unknown>;
+        const attempt = str(meta['qrail_attempt_id']);
+        if (str(meta['qrail_purpose']) === 'auto_recharge' && attempt !== null) {
+          await this.onPaymentOutcome(q, accountId, attempt, { status: 'failed', paymentIntentId: id, code: str(err['code']) ?? 'payment_failed', message: str(err['message']) });
+        }
+        // A late failure never overwrites a success (out-of-order delivery).
+        await q.query(`UPDATE billing_processor_payments SET status = 'failed', updated_at = now() WHERE id = $1 AND status <> 'succeeded'`, [id]);
+        return 'recorded failure';
+      }
+      case 'setup_intent.succeeded': {
+        const customer = idOf(o['customer']);
+        const pm = idOf(o['payment_method']);
+        const accountId = customer === null ? null : await accountByCustomer(q, customer);
+        if (accountId === null || pm === null) return 'ignored: unknown customer';
+        return (await setDefaultPaymentMethod(q, accountId, pm, new Date(e.created * 1000))) ? 'default payment method set' : 'ignored: older than the current default';
+      }
+      case 'customer.updated': {
+        const pm = idOf(((o['invoice_settings'] ?? {}) as Record<string, unknown>)['default_payment_method']);
+        const accountId = id === null ? null : await accountByCustomer(q, id);
+        if (accountId === null || pm === null) return 'ignored';
+        return (await setDefaultPaymentMethod(q, accountId, pm, new Date(e.created * 1000))) ? 'default payment method set' : 'ignored: older than the current default';
+      }
+      default:
+        return 'ignored: event type not used';
+    }
+  }
+
+  /** Sandbox only: posts every undelivered sandbox event, signed, to the webhook endpoint. */
+  async flushSandboxEvents(): Promise<number> {
+    const sb = this.sandbox;
+    if (sb === undefined || this.deliverer === undefined || !this.settings.sandboxAutoDeliver) return 0;
+    let n = 0;
+    for (const e of await sb.undeliveredEvents()) {
+      const { delivered: _d, ...event } = e;
+      const body = JSON.stringify(event);
+      try {
+        await this.deliverer(body, signatureHeader(body, sb.webhookSecret, Math.floor(Date.now() / 1000)));
+        await sb.markDelivered(e);
+        n += 1;
+      } catch {
+        // Left undelivered; the next flush retries (reconcile-checkout covers the gap meanwhile).
+      }
+    }
+    return n;
+  }
+}
+
+function parseEvent(raw: Uint8Array): ProcessorEvent {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(raw).toString('utf8'));
+  } catch {
+    throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body is not JSON.');
+  }
+  const e = v as Partial<ProcessorEvent> | null;
+  if (e === null || typeof e !== 'object' || typeof e.id !== 'string' || e.id === '' || typeof e.type !== 'string' || typeof e.created !== 'number'
+    || e.data === null || typeof e.data !== 'object' || e.data.object === null || typeof e.data.object !== 'object') {
+    throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body is not an event with id, type, created and data.object.');
+  }
+  return e as ProcessorEvent;
+}

@@ -1,0 +1,99 @@
+import type { Queryable } from '../../store/db.js';
+import type { HoldKind, HoldStatus } from './ledger-sql.js';
+
+export interface DayAmount { day: string; amount: bigint; count: number }
+export interface GroupAmount { key: string | null; amount: bigint; count: number }
+
+const d = (x: unknown): string => (x instanceof Date ? x.toISOString().slice(0, 10) : String(x).slice(0, 10));
+
+/** Net spend (captures − refunds) per UTC day since `from`. */
+export async function spendPerDay(q: Queryable, accountId: string, from: Date): Promise<DayAmount[]> {
+  const r = await q.query<{ day: string; amount: string; n: number }>(
+    `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+            SUM(CASE WHEN kind = 'capture' THEN amount_micros ELSE -amount_micros END)::text AS amount,
+            count(*) FILTER (WHERE kind = 'capture')::int AS n
+       FROM ledger_transfers WHERE account_id = $1 AND kind IN ('capture', 'refund') AND created_at >= $2
+      GROUP BY 1 ORDER BY 1`,
+    [accountId, from],
+  );
+  return r.rows.map((x) => ({ day: d(x.day), amount: BigInt(x.amount), count: Number(x.n) }));
+}
+
+/** Net spend grouped by the hold's product or provider since `from`. */
+export async function spendBy(q: Queryable, accountId: string, from: Date, by: 'product' | 'provider'): Promise<GroupAmount[]> {
+  const col = by === 'product' ? 'h.product' : 'h.provider';
+  const r = await q.query<{ key: string | null; amount: string; n: number }>(
+    `SELECT ${col} AS key, SUM(h.captured_micros - h.refunded_micros)::text AS amount, count(*)::int AS n
+       FROM billing_holds h WHERE h.account_id = $1 AND h.status = 'captured' AND h.resolved_at >= $2
+      GROUP BY ${col} ORDER BY SUM(h.captured_micros - h.refunded_micros) DESC`,
+    [accountId, from],
+  );
+  return r.rows.map((x) => ({ key: x.key, amount: BigInt(x.amount), count: Number(x.n) }));
+}
+
+export interface LargestJob {
+  hold_id: string; kind: HoldKind; ref_id: string; description: string; product: string | null; provider: string | null;
+  captured_micros: bigint; refunded_micros: bigint; created_at: Date; resolved_at: Date | null;
+}
+
+export async function largestJobs(q: Queryable, accountId: string, from: Date, limit: number): Promise<LargestJob[]> {
+  const r = await q.query<LargestJob>(
+    `SELECT id AS hold_id, kind, ref_id, description, product, provider, captured_micros, refunded_micros, created_at, resolved_at
+       FROM billing_holds WHERE account_id = $1 AND status = 'captured' AND resolved_at >= $2
+      ORDER BY captured_micros - refunded_micros DESC, resolved_at DESC LIMIT $3`,
+    [accountId, from, limit],
+  );
+  return r.rows;
+}
+
+/** Opening balances (before `from`) and net change per day of the account's available and held accounts. */
+export async function balanceMoves(q: Queryable, accountId: string, from: Date): Promise<{ openAvailable: bigint; openHeld: bigint; days: Array<{ day: string; available: bigint; held: bigint }> }> {
+  const open = await q.query<{ a: string; h: string }>(
+    `SELECT COALESCE(SUM(amount_micros) FILTER (WHERE ledger_account LIKE '%:available'), 0)::text AS a,
+            COALESCE(SUM(amount_micros) FILTER (WHERE ledger_account LIKE '%:held'), 0)::text AS h
+       FROM ledger_entries WHERE account_id = $1 AND created_at < $2`,
+    [accountId, from],
+  );
+  const r = await q.query<{ day: string; a: string; h: string }>(
+    `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+            COALESCE(SUM(amount_micros) FILTER (WHERE ledger_account LIKE '%:available'), 0)::text AS a,
+            COALESCE(SUM(amount_micros) FILTER (WHERE ledger_account LIKE '%:held'), 0)::text AS h
+       FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 GROUP BY 1 ORDER BY 1`,
+    [accountId, from],
+  );
+  return {
+    openAvailable: BigInt(open.rows[0]?.a ?? '0'),
+    openHeld: BigInt(open.rows[0]?.h ?? '0'),
+    days: r.rows.map((x) => ({ day: d(x.day), available: BigInt(x.a), held: BigInt(x.h) })),
+  };
+}
+
+export interface HoldListRow {
+  seq: bigint; id: string; kind: HoldKind; ref_id: string; description: string; product: string | null; provider: string | null; amount_micros: bigint;
+  status: HoldStatus; captured_micros: bigint; released_micros: bigint; refunded_micros: bigint; expires_at: Date; created_at: Date; resolved_at: Date | null;
+}
+
+/** The account's holds, newest first, with a keyset cursor (`seq` of the last row seen). */
+export async function listHolds(q: Queryable, accountId: string, o: { limit: number; status?: HoldStatus; kind?: HoldKind; beforeSeq?: bigint }): Promise<HoldListRow[]> {
+  const params: unknown[] = [accountId];
+  let where = 'account_id = $1';
+  if (o.status !== undefined) {
+    params.push(o.status);
+    where += ` AND status = $${params.length}`;
+  }
+  if (o.kind !== undefined) {
+    params.push(o.kind);
+    where += ` AND kind = $${params.length}`;
+  }
+  if (o.beforeSeq !== undefined) {
+    params.push(o.beforeSeq.toString());
+    where += ` AND seq < $${params.length}`;
+  }
+  params.push(o.limit);
+  const r = await q.query<HoldListRow>(
+    `SELECT seq, id, kind, ref_id, description, product, provider, amount_micros, status, captured_micros, released_micros, refunded_micros, expires_at, created_at, resolved_at
+       FROM billing_holds WHERE ${where} ORDER BY seq DESC LIMIT $${params.length}`,
+    params,
+  );
+  return r.rows;
+}

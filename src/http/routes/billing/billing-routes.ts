@@ -1,0 +1,122 @@
+import { Type } from 'typebox';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import type { App, Principal } from '../../app-types.js';
+import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { Any, AttemptView, HeldJobView, Money, QuoteView, SpendControlsPatch, SpendControlsView, WalletView, obj } from './schemas.js';
+
+const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema, 409: ErrorEnvelopeSchema };
+const security = [{ bearer: [] }];
+
+export function principalOf(p: Principal | undefined): Principal {
+  if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+  return p;
+}
+
+/** Account, wallet, spend controls, auto-recharge and hardware quote/hold (spec §4.2). Owner only: every route acts on the session's account. */
+export default async function billingRoutes(app: App): Promise<void> {
+  const billing = app.services.billing;
+  // onRequest, so that a missing session is a 401 before the body is validated.
+  const auth = { onRequest: app.requireSession };
+  const tags = ['billing'];
+
+  app.get('/v1/billing/profile', { ...auth, schema: { tags, security, summary: 'Billing profile of the session’s account', response: { 200: okResponse(obj({ account_id: Type.String(), email: Type.String(), currency: Type.Literal('USD'), processor: Type.String() })), ...errors } } },
+    async (req) => billing.profile(principalOf(req.principal)));
+
+  app.get('/v1/billing/summary', { ...auth, schema: { tags, security, summary: 'Wallet, spend so far, limits, open holds and auto-recharge state', response: { 200: okResponse(obj({ wallet: WalletView })), ...errors } } },
+    async (req) => billing.summary(principalOf(req.principal).accountId));
+
+  app.get('/v1/billing/wallet', { ...auth, schema: { tags, security, summary: 'Available, held and total balance', response: { 200: okResponse(WalletView), ...errors } } },
+    async (req) => billing.wallet(principalOf(req.principal).accountId));
+
+  app.get('/v1/billing/jobs', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Money view of the account’s jobs (holds), newest first',
+      querystring: Type.Object({
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+        status: Type.Optional(Type.Union(['pending', 'captured', 'released', 'expired'].map((s) => Type.Literal(s)))),
+        kind: Type.Optional(Type.Union([Type.Literal('job'), Type.Literal('hardware')])),
+        cursor: Type.Optional(Type.String({ maxLength: 20 })),
+      }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ jobs: Type.Array(Any), next_cursor: Type.Union([Type.String(), Type.Null()]) })), ...errors },
+    },
+  }, async (req) => {
+    const q = req.query as { limit: number; status?: 'pending' | 'captured' | 'released' | 'expired'; kind?: 'job' | 'hardware'; cursor?: string };
+    return billing.jobs(principalOf(req.principal).accountId, q);
+  });
+
+  app.get('/v1/billing/dashboard', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Chart-ready figures: spend per day, per product and provider, largest jobs, balance history',
+      querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ currency: Type.Literal('USD'), spend_per_day: Type.Array(obj({ date: Type.String(), spend: Money, jobs: Type.Integer() })) })), ...errors },
+    },
+  }, async (req) => billing.dashboard(principalOf(req.principal).accountId, (req.query as { days: number }).days));
+
+  app.get('/v1/billing/spend-controls', { ...auth, schema: { tags, security, summary: 'Spend limits, hardware policy, hold expiry and auto-recharge settings', response: { 200: okResponse(SpendControlsView), ...errors } } },
+    async (req) => billing.spendControls(principalOf(req.principal).accountId));
+
+  app.patch('/v1/billing/spend-controls', {
+    ...auth,
+    schema: { tags, security, summary: 'Change spend controls (owner only); null clears a limit; unknown fields are rejected', body: SpendControlsPatch, response: { 200: okResponse(SpendControlsView), ...errors } },
+  }, async (req) => billing.patchSpendControls(principalOf(req.principal).accountId, req.body as never));
+
+  app.get('/v1/billing/auto-recharge/attempts', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Every auto-recharge attempt with its outcome, newest first',
+      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ attempts: Type.Array(AttemptView) })), ...errors },
+    },
+  }, async (req) => billing.autoRecharge.attempts(principalOf(req.principal).accountId, (req.query as { limit: number }).limit));
+
+  app.get('/v1/billing/recovery-status', { ...auth, schema: { tags, security, summary: 'What happened to auto-recharge and what the owner must do', response: { 200: okResponse(obj({ state: Type.String(), summary: Type.String(), actions: Type.Array(Any) })), ...errors } } },
+    async (req) => billing.autoRecharge.recoveryStatus(principalOf(req.principal).accountId));
+
+  app.post('/v1/billing/auto-recharge/test', { ...auth, schema: { tags, security, summary: 'Runs one real auto-recharge attempt against the configured processor', response: { 200: okResponse(obj({ attempt: Type.Union([AttemptView, Type.Null()]), wallet: WalletView })), ...errors } } },
+    async (req) => {
+      const accountId = principalOf(req.principal).accountId;
+      const attempt = await billing.autoRecharge.run(accountId, 'test');
+      return { attempt, wallet: await billing.wallet(accountId) };
+    });
+
+  app.post('/v1/billing/hardware/quote', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Price a hardware run: per task + per shot, valid until valid_until',
+      body: Type.Object({
+        provider: Type.String({ minLength: 1, maxLength: 64, default: 'provider-two' }),
+        device: Type.String({ minLength: 1, maxLength: 128 }),
+        shots: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        tasks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+      }, { additionalProperties: false }),
+      response: { 200: okResponse(QuoteView), ...errors },
+    },
+  }, async (req) => billing.hardwareQuote(principalOf(req.principal).accountId, req.body as { provider: string; device: string; shots: number; tasks?: number }));
+
+  app.post('/v1/billing/hardware/hold', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Reserve a quote’s amount and create a held job (job_id)',
+      body: Type.Object({
+        quote_id: Type.String({ format: 'uuid' }),
+        expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 86_400 })),
+      }, { additionalProperties: false }),
+      response: { 201: okResponse(HeldJobView), ...errors },
+    },
+  }, async (req, reply) => {
+    reply.code(201);
+    return billing.hardwareHold(principalOf(req.principal).accountId, req.body as { quote_id: string; expires_in_seconds?: number });
+  });
+
+  app.post('/v1/billing/hardware/hold/:job_id/release', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Release a held job’s funds (exactly once; a second release returns the first outcome)',
+      params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
+      response: { 200: okResponse(HeldJobView), ...errors },
+    },
+  }, async (req) => billing.hardwareRelease(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id));
+}

@@ -1,0 +1,50 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { fail } from '../../../errors/app-error.js';
+import { BILLING_ERRORS } from '../../../billing/error-codes.js';
+import { grantCreditByEmail, ledgerCheck } from '../../../billing/operator.js';
+import type { App } from '../../app-types.js';
+import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { bearerToken } from '../../plugins/auth.js';
+import { UsdIn, obj } from './schemas.js';
+
+/**
+ * Operator endpoints for `qrail credit grant` and `qrail ledger check` against a running
+ * service on embedded PGlite (one process owns the data). Guarded by QRAIL_OPERATOR_TOKEN;
+ * without a configured token they always answer 403.
+ */
+export default async function operatorRoutes(app: App): Promise<void> {
+  const expected = app.config.operatorToken;
+  const guard = async (req: FastifyRequest) => {
+    const got = bearerToken(req).token;
+    const ok = expected !== undefined && got !== undefined && got.length === expected.length && timingSafeEqual(Buffer.from(got), Buffer.from(expected));
+    if (!ok) throw fail(BILLING_ERRORS.OPERATOR_FORBIDDEN, 'Operator token required (Authorization: Bearer <QRAIL_OPERATOR_TOKEN>).');
+  };
+  const tags = ['operator'];
+  const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema };
+
+  app.post('/v1/billing/operator/credit-grant', {
+    preHandler: guard,
+    config: { rateLimit: false },
+    schema: {
+      tags, summary: 'Promotional credit through the ledger (operator token)', security: [{ bearer: [] }],
+      body: Type.Object({
+        email: Type.String({ format: 'email', maxLength: 254 }),
+        amount: UsdIn,
+        reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        idempotency_key: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })),
+      }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ email: Type.String(), amount: Type.String(), credited: Type.Boolean() })), ...errors },
+    },
+  }, async (req) => {
+    const b = req.body as { email: string; amount: string; reason?: string; idempotency_key?: string };
+    return grantCreditByEmail(app.db, { email: b.email, amount: b.amount, ...(b.reason ? { reason: b.reason } : {}), ...(b.idempotency_key ? { idempotencyKey: b.idempotency_key } : {}) });
+  });
+
+  app.get('/v1/billing/operator/ledger-check', {
+    preHandler: guard,
+    config: { rateLimit: false },
+    schema: { tags, summary: 'Reconciliation: recompute balances and check every ledger invariant (operator token)', security: [{ bearer: [] }], response: { 200: okResponse(obj({ ok: Type.Boolean(), problems: Type.Array(Type.String()) })), ...errors } },
+  }, async () => ledgerCheck(app.db));
+}

@@ -1,0 +1,90 @@
+import { Type } from 'typebox';
+import type { App } from '../../app-types.js';
+import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { principalOf } from './billing-routes.js';
+import { ChargeIn, PaymentMethodId, WalletView, obj } from './schemas.js';
+
+const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema, 409: ErrorEnvelopeSchema, 502: ErrorEnvelopeSchema, 503: ErrorEnvelopeSchema };
+const security = [{ bearer: [] }];
+const tags = ['billing-processor'];
+const Url = Type.String({ format: 'uri', maxLength: 2048 });
+
+/** The seven processor endpoints of spec §4.2 (webhook in its own scope, see below). */
+export default async function processorRoutes(app: App): Promise<void> {
+  const payments = app.services.billing.payments;
+  // onRequest, so that a missing session is a 401 before the body is validated.
+  const auth = { onRequest: app.requireSession };
+
+  // The sandbox posts its signed events to our own webhook endpoint, through the full HTTP path.
+  payments.deliverer = async (body, signature) => {
+    const r = await app.inject({ method: 'POST', url: '/v1/billing/processor/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: body });
+    if (r.statusCode >= 300) throw new Error(`webhook delivery answered ${r.statusCode}`);
+  };
+
+  app.post('/v1/billing/processor/customer', {
+    ...auth, schema: { tags, security, summary: 'Create (or return) the account’s processor customer', response: { 200: okResponse(obj({ customer_id: Type.String(), created: Type.Boolean(), processor: Type.String() })), ...errors } },
+  }, async (req) => payments.customer(principalOf(req.principal).accountId));
+
+  app.post('/v1/billing/processor/setup-intent', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Start saving a payment method for off-session charges (auto-recharge)',
+      body: Type.Optional(Type.Object({ payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false })),
+      response: { 200: okResponse(obj({ setup_intent_id: Type.String(), client_secret: Type.Union([Type.String(), Type.Null()]), status: Type.String() })), ...errors },
+    },
+  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, (req.body ?? {}) as { payment_method?: string }));
+
+  app.post('/v1/billing/processor/payment-intent', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Top up by a payment intent (credited when it succeeds; minimum 0.50)',
+      body: Type.Object({ amount: ChargeIn, payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ payment_intent_id: Type.String(), status: Type.String(), credited: Type.Boolean(), wallet: WalletView })), ...errors },
+    },
+  }, async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body as { amount: string; payment_method?: string }));
+
+  app.post('/v1/billing/processor/checkout-session', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Top up through a hosted checkout page (minimum 0.50)',
+      body: Type.Object({ amount: ChargeIn, success_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ session_id: Type.String(), url: Type.Union([Type.String(), Type.Null()]), amount: Type.String() })), ...errors },
+    },
+  }, async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body as { amount: string; success_url?: string; cancel_url?: string }));
+
+  app.post('/v1/billing/processor/portal-session', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'A hosted portal page to manage payment methods',
+      body: Type.Optional(Type.Object({ return_url: Type.Optional(Url) }, { additionalProperties: false })),
+      response: { 200: okResponse(obj({ portal_session_id: Type.String(), url: Type.String() })), ...errors },
+    },
+  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, (req.body ?? {}) as { return_url?: string }));
+
+  app.post('/v1/billing/processor/reconcile-checkout', {
+    ...auth,
+    schema: {
+      tags, security, summary: 'Credit a paid checkout that no webhook has credited yet — never twice',
+      body: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^cs_[A-Za-z0-9_]+$' }) }, { additionalProperties: false }),
+      response: { 200: okResponse(obj({ session_id: Type.String(), payment_status: Type.String(), credited: Type.Boolean(), already_credited: Type.Boolean(), wallet: WalletView })), ...errors },
+    },
+  }, async (req) => payments.reconcileCheckout(principalOf(req.principal).accountId, (req.body as { session_id: string }).session_id));
+
+  // The webhook needs the exact bytes that were signed: a scope with a raw-body parser only.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post('/v1/billing/processor/webhook', {
+      config: { rateLimit: false },
+      schema: {
+        tags, summary: 'Inbound processor events; verified with Stripe-Signature (t=…,v1=… HMAC-SHA256, ±300 s), deduped by event id',
+        headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
+        response: { 200: okResponse(obj({ received: Type.Boolean(), event_id: Type.String(), type: Type.String(), duplicate: Type.Boolean(), outcome: Type.String() })), ...errors },
+      },
+    }, async (req) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const sig = req.headers['stripe-signature'];
+      return payments.handleWebhook(raw, Array.isArray(sig) ? sig[0] : sig);
+    });
+  });
+}
