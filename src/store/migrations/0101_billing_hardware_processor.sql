@@ -2,9 +2,6 @@
 
 -- Available balance right after a capture, so that a repeated capture returns the first outcome.
 ALTER TABLE billing_holds ADD COLUMN capture_balance_after_micros bigint;
--- Insertion order, for keyset pagination of GET /v1/billing/jobs.
-ALTER TABLE billing_holds ADD COLUMN seq bigserial;
-CREATE INDEX billing_holds_account_seq_idx ON billing_holds (account_id, seq);
 
 CREATE TABLE billing_hardware_quotes (
   id uuid PRIMARY KEY,
