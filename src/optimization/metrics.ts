@@ -1,11 +1,12 @@
 import type { Circuit, Operation } from '../circuits/ir.js';
+import { tCount } from '../circuits/analysis/analyze.js';
 import { phaseOf, PI } from './gate-info.js';
 
 export interface CircuitMetrics {
   /** Gates (measure, reset and barrier are not counted). */
   readonly total: number;
   readonly two_qubit: number;
-  /** t/tdg plus one-qubit phase rotations whose angle is not a multiple of π/2. */
+  /** t/tdg plus z-rotations by odd multiples of π/4 (as the circuit analysis counts them). */
   readonly t_count: number;
   /** Longest chain of gates over shared qubits (barriers excluded, measure/reset included). */
   readonly depth: number;
@@ -33,7 +34,8 @@ export function circuitMetrics(c: Circuit): CircuitMetrics {
     if (op.qubits.length === 2) twoQ++;
     if (isTGate(op)) t++;
   }
-  return { total, two_qubit: twoQ, t_count: t, depth: level.length ? Math.max(0, ...level) : 0 };
+  void t;
+  return { total, two_qubit: twoQ, t_count: tCount(c).t, depth: level.length ? Math.max(0, ...level) : 0 };
 }
 
 /** Cost used to rank candidates: gate count first, then two-qubit gates, then T. */

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { circuit, gate, measure, type GateOp } from '../../src/circuits/ir.js';
+import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { optimizeCircuit, type Profile } from '../../src/optimization/optimize.js';
+import { circuitMetrics } from '../../src/optimization/metrics.js';
+import { replayCertificate } from '../../src/verification/certificate-replay.js';
+import { certificateDigest } from '../../src/verification/certificate-digest.js';
+import { circuitsEquivalent, testEquivalence } from './helpers/matrix.js';
+
+const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
+const NAM = '/work/shared/benchmarks/nam/';
+const nam = (n: string, kind = 'before') => parseQasm(readFileSync(`${NAM}${n}.${kind}.qasm`, 'utf8'));
+
+const gateArb = (n: number) =>
+  fc.oneof(
+    fc.record({ name: fc.constantFrom('h', 'x', 't', 'tdg', 's', 'sdg', 'z'), q: fc.nat(n - 1) }).map(({ name, q }) => gate(name, [q])),
+    fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1) }).filter(({ a, b }) => a !== b).map(({ a, b }) => gate('cx', [a, b])),
+    fc.record({ name: fc.constantFrom('rz', 'rx', 'ry'), q: fc.nat(n - 1), k: fc.integer({ min: -8, max: 8 }) }).map(({ name, q, k }) => gate(name, [q], [(k * Math.PI) / 4 + (name === 'rz' ? 0 : 0.1)])),
+  );
+
+describe('optimizeCircuit', () => {
+  it('every profile returns an equivalent circuit with a replayable certificate (property)', () => {
+    fc.assert(
+      fc.property(fc.array(gateArb(4), { minLength: 1, maxLength: 40 }), fc.constantFrom(...PROFILES), (ops, profile) => {
+        const c = circuit(4, 0, ops);
+        const r = optimizeCircuit(c, { profile, equivalence: testEquivalence });
+        expect(r.proof.verified).toBe(true);
+        expect(circuitsEquivalent(c, r.circuit)).toBe(true);
+        expect(r.metricsAfter.total).toBeLessThanOrEqual(r.metricsBefore.total);
+        const replay = replayCertificate(c, { steps: r.proof.certificate.steps! }, r.circuit);
+        expect(replay.ok).toBe(true);
+        expect(r.proof.certificate.digest).toBe(certificateDigest({ steps: r.proof.certificate.steps! }));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('safe: cancels inverse pairs, merges adjacent rotations, drops identities — all by local rules', () => {
+    const c = circuit(2, 0, [
+      gate('h', [0]), gate('h', [0]), gate('rz', [1], [0.3]), gate('rz', [1], [0.4]), gate('id', [0]),
+      gate('cx', [0, 1]), gate('cx', [0, 1]), gate('t', [0]), gate('tdg', [0]), gate('x', [1]),
+    ]);
+    const r = optimizeCircuit(c, { profile: 'safe', equivalence: testEquivalence });
+    expect(r.circuit.ops).toEqual([gate('rz', [1], [0.7]), gate('x', [1])]);
+    expect(r.proof.certificate.globalSteps).toBe(0);
+    expect(r.metricsBefore).toMatchObject({ total: 10, two_qubit: 2, t_count: 2 });
+    expect(r.metricsAfter).toMatchObject({ total: 2, two_qubit: 0, t_count: 0, depth: 2 });
+    expect(r.proof.methods.map((m) => m.method)).toEqual(['certificate-replay', 'unitary']);
+    expect(new Set(r.proof.certificate.steps!.map((s) => s.rule))).toEqual(new Set(['cancel-inverse', 'merge-phase', 'drop-identity']));
+  });
+
+  it('balanced: cancels through commuting gates, which safe does not', () => {
+    // T on the control commutes with the CNOT: the two Ts merge into S
+    const c = circuit(2, 0, [gate('t', [0]), gate('cx', [0, 1]), gate('t', [0]), gate('cx', [0, 1])]);
+    const safe = optimizeCircuit(c, { profile: 'safe', equivalence: testEquivalence });
+    const bal = optimizeCircuit(c, { profile: 'balanced', equivalence: testEquivalence });
+    expect(safe.metricsAfter.total).toBe(4);
+    expect(bal.circuit.ops).toEqual([gate('s', [0])]);
+  });
+
+  it('balanced merges rotations over phase polynomials across CNOT regions (Toffoli pair → T-count kept low)', () => {
+    const c = nam('tof_3');
+    const r = optimizeCircuit(c, { profile: 'balanced', equivalence: testEquivalence });
+    expect(circuitsEquivalent(c, r.circuit)).toBe(true);
+    const light = circuitMetrics(nam('tof_3', 'after_light'));
+    expect(r.metricsAfter.total).toBeLessThanOrEqual(light.total);
+    expect(r.metricsAfter.t_count).toBeLessThanOrEqual(light.t_count);
+    expect(r.proof.certificate.globalSteps).toBeGreaterThan(0);
+    expect(r.proof.methods.find((m) => m.method === 'unitary')?.justifies).toContain('global:phase-polynomial');
+  });
+
+  for (const name of ['barenco_tof_3', 'mod5_4']) {
+    it(`aggressive on ${name}: equivalent, T-count no worse than Nam heavy`, () => {
+      const c = nam(name);
+      const r = optimizeCircuit(c, { profile: 'aggressive', equivalence: testEquivalence });
+      expect(circuitsEquivalent(c, r.circuit)).toBe(true);
+      expect(r.metricsAfter.t_count).toBeLessThanOrEqual(circuitMetrics(nam(name, 'after_heavy')).t_count);
+    });
+  }
+
+  it('keeps measurements and does not move gates across them', () => {
+    const c = circuit(2, 2, [gate('h', [0]), measure(0, 0), gate('h', [0]), gate('t', [1]), gate('t', [1]), measure(1, 1)]);
+    const r = optimizeCircuit(c, { profile: 'aggressive', equivalence: () => ({ equivalent: 'unknown', method: 'none', checked: 'nothing', elapsedMs: 0, reason: 'measurements' }) });
+    expect(r.circuit.ops).toEqual([gate('h', [0]), measure(0, 0), gate('h', [0]), gate('s', [1]), measure(1, 1)]);
+    expect(r.notes.join(' ')).toMatch(/certificate alone/);
+  });
+
+  it('on timeout returns the best result so far and says so', () => {
+    const c = nam('barenco_tof_3');
+    const r = optimizeCircuit(c, { profile: 'aggressive', timeBudgetMs: 0, equivalence: testEquivalence });
+    expect(r.timedOut).toBe(true);
+    expect(r.notes.join(' ')).toMatch(/time budget/);
+    expect(circuitsEquivalent(c, r.circuit)).toBe(true);
+  });
+
+  it('reports metrics before and after', () => {
+    const c = circuit(3, 0, [gate('h', [0]), gate('cx', [0, 1]), gate('t', [2]), gate('cx', [1, 2])] as GateOp[]);
+    const r = optimizeCircuit(c, { equivalence: testEquivalence });
+    expect(r.metricsBefore).toEqual({ total: 4, two_qubit: 2, t_count: 1, depth: 3 });
+  });
+});
