@@ -119,7 +119,16 @@ export default async function mediaRoutes(app: App): Promise<void> {
       summary: 'Speak text; WAV as base64 in the envelope, or raw audio/wav bytes when Accept: audio/wav',
       security,
       body: TtsBody,
-      response: { 200: okResponse(SpeechJson), ...mediaErrors },
+      response: {
+        200: {
+          description: 'WAV audio: base64 inside the envelope (application/json), or the file itself when Accept prefers audio/wav',
+          content: {
+            'application/json': { schema: okResponse(SpeechJson) },
+            'audio/wav': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...mediaErrors,
+      },
     },
   }, async (req, reply) => {
     const b = req.body;
@@ -127,6 +136,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
     if (wantsRawWav(req.headers.accept)) {
       return reply
         .type('audio/wav')
+        .header('vary', 'accept')
         .header('cache-control', 'no-store')
         .header('x-tts-engine', out.engine)
         .header('x-tts-voice', out.voice)
