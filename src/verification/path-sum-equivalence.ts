@@ -1,0 +1,175 @@
+/**
+ * Exact functional equivalence by path sums (M. Amy, QPL 2018). The miter B⁻¹·A is built as
+ * one path sum and reduced; A ≡ B up to global phase exactly when it reduces to
+ * |x⟩ ↦ e^{iφ}|x⟩. Fail closed: `true` only after a complete reduction to the identity;
+ * `false` only with a witness (a basis state the miter provably moves or phases
+ * differently); anything else is 'unknown'.
+ */
+import type { Circuit, GateOp } from '../circuits/ir.js';
+import type { EquivalenceResult, EquivalenceStats } from './equivalence-result.js';
+import { gatePrims, invertPrims, type Prim } from './path-sum/gate-paths.js';
+import { BudgetExceeded, PathSum } from './path-sum/path-sum.js';
+import { Turns, key, type BoolPoly, type Mono } from './path-sum/polynomials.js';
+import { gateShapeProblem, prepareCircuits } from './prepare-circuits.js';
+
+export interface PathSumOptions {
+  /** Give up with 'unknown' after this long. Default 10 000 ms. */
+  readonly timeBudgetMs?: number;
+  /** Tolerance on phase coefficients, in turns (1 = 2π). Dyadic (Clifford+T) phases are exact. Default 1e-10. */
+  readonly epsilon?: number;
+  /** Bound on phase-term updates before giving up. Default 20 000 000. */
+  readonly maxWork?: number;
+}
+
+const DEFAULT_BUDGET_MS = 10_000;
+const DEFAULT_PHASE_EPS = 1e-10;
+const DEFAULT_MAX_WORK = 20_000_000;
+
+function bits(n: number, x: ReadonlySet<number>): string {
+  let s = '';
+  for (let q = n - 1; q >= 0; q--) s += x.has(q) ? '1' : '0';
+  return s;
+}
+
+/** A minimal-degree monomial of a nonzero polynomial: setting exactly its variables to 1 makes the polynomial differ from its value at 0. */
+function minimalMono(monos: Iterable<Mono>): Mono | undefined {
+  let best: Mono | undefined;
+  for (const m of monos) if (m.length > 0 && (!best || m.length < best.length)) best = m;
+  return best;
+}
+
+/** Translates gates; a string is the reason a gate cannot be handled. */
+function toPrims(gates: readonly GateOp[], n: number, inverse: boolean): Prim[] | string {
+  const out: Prim[] = [];
+  const list = inverse ? [...gates].reverse() : gates;
+  for (const g of list) {
+    const shape = gateShapeProblem(g, n);
+    if (shape) return shape;
+    if (!g.params.every(Number.isFinite)) return `gate ${g.name} has a non-finite parameter`;
+    const prims = gatePrims(g);
+    if (!prims) return `no path-sum form for gate ${g.name} on ${g.qubits.length} qubit(s) with ${g.params.length} parameter(s)`;
+    out.push(...(inverse ? invertPrims(prims) : prims));
+  }
+  return out;
+}
+
+/**
+ * Evaluates ⟨x|W|x⟩ of the reduced sum by enumerating the remaining path variables; used
+ * only to refute (a diagonal entry of modulus < 1 or a phase differing from the first).
+ */
+function diagonalAmplitude(ps: PathSum, x: ReadonlySet<number>, left: readonly number[]): [number, number] {
+  const scaleExp = ps.hadamards - 2 * ps.stats.elim - 2 * ps.stats.hh - ps.stats.omega;
+  const terms = [...ps.phase.terms.values()];
+  const assign = new Set<number>(x);
+  const evalBool = (f: BoolPoly): number => {
+    let v = 0;
+    for (const m of f.values()) if (m.every((u) => assign.has(u))) v ^= 1;
+    return v;
+  };
+  let re = 0;
+  let im = 0;
+  for (let mask = 0; mask < 1 << left.length; mask++) {
+    for (let i = 0; i < left.length; i++) {
+      if ((mask >> i) & 1) assign.add(left[i]!);
+      else assign.delete(left[i]!);
+    }
+    let ok = true;
+    for (let q = 0; q < ps.n && ok; q++) if (evalBool(ps.out[q]!) !== (x.has(q) ? 1 : 0)) ok = false;
+    if (!ok) continue;
+    let p = 0;
+    for (const t of terms) if (t.vars.every((u) => assign.has(u))) p += t.c;
+    re += Math.cos(2 * Math.PI * p);
+    im += Math.sin(2 * Math.PI * p);
+  }
+  const scale = 2 ** (-scaleExp / 2);
+  return [re * scale, im * scale];
+}
+
+function tryRefute(ps: PathSum, n: number): string | undefined {
+  const left = [...ps.pathVars].sort((u, v) => u - v);
+  const terms = ps.phase.terms.size + 1;
+  if (left.length > 20 || 2 ** left.length * terms * (n + 1) > 5e6) return undefined;
+  const inputs: Set<number>[] = [new Set(), new Set(Array.from({ length: n }, (_, i) => i))];
+  let seed = 0x2545f491;
+  for (let r = 0; r < 14; r++) {
+    const s = new Set<number>();
+    for (let q = 0; q < n; q++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      if ((seed >>> 16) & 1) s.add(q);
+    }
+    inputs.push(s);
+  }
+  const [r0, i0] = diagonalAmplitude(ps, inputs[0]!, left);
+  for (const x of inputs) {
+    const [re, im] = x === inputs[0] ? [r0, i0] : diagonalAmplitude(ps, x, left);
+    const mag = Math.hypot(re, im);
+    if (mag < 1 - 1e-6) return `basis state |${bits(n, x)}⟩ is not mapped to itself: |⟨x|B⁻¹A|x⟩| = ${mag.toFixed(6)} < 1`;
+    if (Math.hypot(re - r0, im - i0) > 1e-6) return `basis states |${bits(n, inputs[0]!)}⟩ and |${bits(n, x)}⟩ acquire different phases`;
+  }
+  return undefined;
+}
+
+export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions = {}): EquivalenceResult {
+  const start = Date.now();
+  const budget = opts.timeBudgetMs ?? DEFAULT_BUDGET_MS;
+  const eps = opts.epsilon ?? DEFAULT_PHASE_EPS;
+  const done = (equivalent: true | false | 'unknown', checked: string, reason?: string, stats?: EquivalenceStats): EquivalenceResult => ({
+    equivalent,
+    method: 'path-sum',
+    checked,
+    ...(reason === undefined ? {} : { reason }),
+    ...(stats === undefined ? {} : { stats }),
+    elapsedMs: Date.now() - start,
+  });
+  const prep = prepareCircuits(a, b);
+  if (prep.kind === 'decided') return done(prep.equivalent, 'circuit structure (qubits, clbits, measurements)', prep.reason);
+  const n = prep.numQubits;
+  const checked =
+    `path sum of the miter B⁻¹·A on ${n} qubit(s) reduced by the Elim, HH and ω rules to |x⟩ ↦ e^{iφ}|x⟩ ` +
+    `(phase coefficients exact for dyadic angles, else within ${eps} turns)` +
+    (prep.measured > 0 ? `; ${prep.measured} identical terminal measurement(s) stripped` : '');
+  const pa = toPrims(prep.a, n, false);
+  if (typeof pa === 'string') return done('unknown', checked, pa);
+  const pb = toPrims(prep.b, n, true);
+  if (typeof pb === 'string') return done('unknown', checked, pb);
+
+  const ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget);
+  const statsOf = (): EquivalenceStats => ({
+    qubits: n,
+    gatesA: prep.a.length,
+    gatesB: prep.b.length,
+    pathVariables: ps.hadamards,
+    pathVariablesLeft: ps.pathVars.size,
+    rules: { ...ps.stats },
+    maxTerms: ps.phase.maxTerms,
+  });
+  try {
+    for (const p of pa) ps.apply(p);
+    for (const p of pb) ps.apply(p);
+    ps.reduce();
+  } catch (e) {
+    if (e instanceof BudgetExceeded) return done('unknown', checked, `gave up: ${e.message}`, statsOf());
+    throw e;
+  }
+
+  if (ps.pathVars.size > 0) {
+    const refuted = tryRefute(ps, n);
+    if (refuted) return done(false, checked, `${refuted} (evaluated on the partly reduced path sum)`, statsOf());
+    return done('unknown', checked, `reduction stuck with ${ps.pathVars.size} path variable(s) left; no proof either way`, statsOf());
+  }
+  // Fully reduced: W|x⟩ = e^{2πi·P(x)}|f(x)⟩ over inputs only, in canonical (unique) form.
+  for (let q = 0; q < n; q++) {
+    const f = ps.out[q]!;
+    if (f.size === 1 && f.has(key([q]))) continue;
+    const diff = new Map(f);
+    if (diff.has(key([q]))) diff.delete(key([q]));
+    else diff.set(key([q]), [q]);
+    const m = minimalMono(diff.values()) ?? [];
+    return done(false, checked, `basis state |${bits(n, new Set(m))}⟩ is mapped to a different basis state (qubit ${q} differs)`, statsOf());
+  }
+  const m = minimalMono([...ps.phase.terms.values()].map((t) => t.vars));
+  if (m) {
+    return done(false, checked, `basis states |${bits(n, new Set())}⟩ and |${bits(n, new Set(m))}⟩ acquire different phases`, statsOf());
+  }
+  return done(true, checked, undefined, statsOf());
+}

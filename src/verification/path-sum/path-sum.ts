@@ -1,0 +1,185 @@
+/**
+ * A path sum |x⟩ ↦ 2^{-k/2} Σ_y e^{2πi·P(x,y)} |f(x,y)⟩ (M. Amy, "Towards large-scale
+ * functional verification of universal quantum circuits", QPL 2018) and its reduction by
+ * rewrite rules, each an exact identity of sums:
+ *  - Elim:  y occurs nowhere            → Σ_y 1 = 2, drop y;
+ *  - HH:    y ∉ f, P = ½·y·(y' ⊕ Q) + R  → Σ_y (−1)^{y(y'⊕Q)} = 2·[y' = Q]: drop y, substitute y' := Q;
+ *  - ω:     y ∉ f, P = ¼·y + ½·y·Q + R   → Σ_y i^y (−1)^{yQ} = √2·e^{2πi(1/8 − Q/4)}: drop y.
+ * (y' is a path variable occurring in Q only linearly; ¾ in the ω rule is handled as ¼ with Q ⊕ 1.)
+ */
+import {
+  BudgetExceeded,
+  Phase,
+  boolMul,
+  boolOf,
+  key,
+  monoMul,
+  toggle,
+  xorInto,
+  type BoolPoly,
+  type Mono,
+  type Term,
+  type Turns,
+} from './polynomials.js';
+import type { Prim } from './gate-paths.js';
+
+export { BudgetExceeded };
+
+export interface ReduceStats {
+  elim: number;
+  hh: number;
+  omega: number;
+}
+
+export class PathSum {
+  readonly out: BoolPoly[] = [];
+  readonly phase: Phase;
+  readonly pathVars = new Set<number>();
+  nextVar: number;
+  /** Number of Hadamards applied (the 2^{-k/2} normalisation before reduction). */
+  hadamards = 0;
+  readonly stats: ReduceStats = { elim: 0, hh: 0, omega: 0 };
+
+  constructor(readonly n: number, readonly turns: Turns, budget: number, private readonly deadline: number) {
+    for (let q = 0; q < n; q++) this.out.push(boolOf([q]));
+    this.nextVar = n;
+    this.phase = new Phase(turns, budget);
+  }
+
+  private checkTime(): void {
+    if (Date.now() > this.deadline) throw new BudgetExceeded('time budget ran out');
+  }
+
+  apply(p: Prim): void {
+    switch (p.k) {
+      case 'x':
+        toggle(this.out[p.q]!, []);
+        return;
+      case 'mcx': {
+        let prod = this.out[p.cs[0]!]!;
+        for (let i = 1; i < p.cs.length; i++) prod = boolMul(prod, this.out[p.cs[i]!]!);
+        xorInto(this.out[p.t]!, prod);
+        return;
+      }
+      case 'swap': {
+        const t = this.out[p.a]!;
+        this.out[p.a] = this.out[p.b]!;
+        this.out[p.b] = t;
+        return;
+      }
+      case 'h': {
+        const y = this.nextVar++;
+        this.pathVars.add(y);
+        this.hadamards++;
+        for (const m of this.out[p.q]!.values()) this.phase.add(monoMul(m, [y]), 0.5);
+        this.out[p.q] = boolOf([y]);
+        return;
+      }
+      case 'ph': {
+        let prod = this.out[p.qs[0]!]!;
+        for (let i = 1; i < p.qs.length; i++) prod = boolMul(prod, this.out[p.qs[i]!]!);
+        this.phase.addLifted(prod, p.turns);
+        return;
+      }
+    }
+  }
+
+  /** Substitutes variable v := r (an F₂ polynomial without v) in the phase and the outputs. */
+  private substitute(v: number, r: BoolPoly): void {
+    const hits: Term[] = [];
+    for (const t of this.phase.terms.values()) if (t.vars.includes(v)) hits.push(t);
+    for (const t of hits) this.phase.terms.delete(key(t.vars));
+    for (const t of hits) this.phase.addLifted(r, t.c, t.vars.filter((u) => u !== v));
+    for (let q = 0; q < this.n; q++) {
+      const f = this.out[q]!;
+      const with_: Mono[] = [];
+      for (const m of f.values()) if (m.includes(v)) with_.push(m);
+      if (with_.length === 0) continue;
+      for (const m of with_) toggle(f, m);
+      for (const m of with_) {
+        const rest = m.filter((u) => u !== v);
+        for (const rm of r.values()) toggle(f, monoMul(rest, rm));
+      }
+    }
+  }
+
+  /** Applies the rules until none applies. Throws BudgetExceeded when out of time or work. */
+  reduce(): void {
+    for (;;) {
+      this.checkTime();
+      // Index: variable → phase terms containing it; variables occurring in outputs.
+      const index = new Map<number, Term[]>();
+      for (const t of this.phase.terms.values()) {
+        for (const v of t.vars) {
+          if (v < this.n) continue;
+          const list = index.get(v);
+          if (list) list.push(t);
+          else index.set(v, [t]);
+        }
+      }
+      const inOut = new Set<number>();
+      for (const f of this.out) for (const m of f.values()) for (const v of m) inOut.add(v);
+      let changed = false;
+      for (const y of [...this.pathVars]) {
+        if (inOut.has(y)) continue;
+        const terms = index.get(y) ?? [];
+        if (terms.length === 0) {
+          this.pathVars.delete(y);
+          this.stats.elim++;
+          changed = true;
+          continue;
+        }
+        if (this.tryRules(y, terms, index)) {
+          changed = true;
+          break; // the index is stale
+        }
+      }
+      if (!changed) return;
+    }
+  }
+
+  private tryRules(y: number, terms: readonly Term[], index: ReadonlyMap<number, Term[]>): boolean {
+    const tu = this.turns;
+    let linear = 0;
+    const q: BoolPoly = new Map();
+    for (const t of terms) {
+      if (t.vars.length === 1) linear = t.c;
+      else if (tu.is(t.c, 0.5)) toggle(q, t.vars.filter((u) => u !== y));
+      else return false;
+    }
+    if (tu.is(linear, 0.25) || tu.is(linear, 0.75)) {
+      if (tu.is(linear, 0.75)) toggle(q, []);
+      for (const t of terms) this.phase.terms.delete(key(t.vars));
+      this.phase.addLifted(q, -0.25);
+      this.pathVars.delete(y);
+      this.stats.omega++;
+      return true;
+    }
+    if (!tu.isZero(linear) && !tu.is(linear, 0.5)) return false;
+    if (tu.is(linear, 0.5)) toggle(q, []);
+    // HH: find a path variable occurring in Q only as the linear monomial {y'}.
+    let best = -1;
+    let bestCost = Infinity;
+    for (const m of q.values()) {
+      if (m.length !== 1) continue;
+      const v = m[0]!;
+      if (v < this.n || v === y) continue;
+      let alone = true;
+      for (const other of q.values()) if (other.length > 1 && other.includes(v)) alone = false;
+      if (!alone) continue;
+      const cost = index.get(v)?.length ?? 0;
+      if (cost < bestCost) {
+        best = v;
+        bestCost = cost;
+      }
+    }
+    if (best < 0) return false;
+    for (const t of terms) this.phase.terms.delete(key(t.vars));
+    toggle(q, [best]);
+    this.substitute(best, q);
+    this.pathVars.delete(y);
+    this.pathVars.delete(best);
+    this.stats.hh++;
+    return true;
+  }
+}

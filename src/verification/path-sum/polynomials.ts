@@ -1,0 +1,146 @@
+/**
+ * Polynomials over boolean variables for path sums (M. Amy, QPL 2018).
+ *
+ * Variables are integers (inputs x_0..x_{n-1} are 0..n-1, path variables follow). Since
+ * v² = v for booleans every polynomial is multilinear; a monomial is a sorted array of
+ * distinct variables, keyed by its decimal join. Two kinds of polynomial:
+ *  - BoolPoly, over F₂ (outputs of the path sum): a set of monomials, XOR of their products;
+ *  - PhasePoly, with real coefficients in turns modulo 1 (the phase is e^{2πi·P}): a T gate
+ *    contributes 1/8, S 1/4, Z or a Hadamard coupling 1/2, rz(θ) θ/2π. Dyadic coefficients
+ *    (k/2^j) are represented exactly by binary floating point, so Clifford+T arithmetic is
+ *    exact; other angles are compared with an explicit epsilon.
+ * Constant phase terms are a global phase and are dropped.
+ */
+export type Mono = readonly number[];
+export type BoolPoly = Map<string, Mono>;
+
+export interface Term {
+  readonly vars: Mono;
+  c: number;
+}
+export type PhasePoly = Map<string, Term>;
+
+export class BudgetExceeded extends Error {}
+
+export const key = (m: Mono): string => m.join(',');
+
+/** Product of two monomials (union of sorted variable lists). */
+export function monoMul(a: Mono, b: Mono): Mono {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
+}
+
+export function boolOf(...monos: Mono[]): BoolPoly {
+  const p: BoolPoly = new Map();
+  for (const m of monos) toggle(p, m);
+  return p;
+}
+
+export function toggle(p: BoolPoly, m: Mono): void {
+  const k = key(m);
+  if (p.has(k)) p.delete(k);
+  else p.set(k, m);
+}
+
+export function xorInto(target: BoolPoly, src: BoolPoly): void {
+  for (const m of src.values()) toggle(target, m);
+}
+
+export function boolMul(a: BoolPoly, b: BoolPoly): BoolPoly {
+  const out: BoolPoly = new Map();
+  for (const x of a.values()) for (const y of b.values()) toggle(out, monoMul(x, y));
+  return out;
+}
+
+/** Coefficient arithmetic in turns modulo 1 with an explicit tolerance. */
+export class Turns {
+  constructor(readonly eps: number) {}
+  norm(x: number): number {
+    const r = x - Math.floor(x);
+    return r < this.eps || r > 1 - this.eps ? 0 : r;
+  }
+  isZero(x: number): boolean {
+    return this.norm(x) === 0;
+  }
+  is(x: number, value: number): boolean {
+    return this.isZero(x - value);
+  }
+}
+
+export class Phase {
+  readonly terms: PhasePoly = new Map();
+  /** Work counter: terms created, to bound blow-ups (BudgetExceeded). */
+  work = 0;
+  maxTerms = 0;
+  constructor(readonly turns: Turns, private readonly budget: number) {}
+
+  add(vars: Mono, c: number): void {
+    if (vars.length === 0) return;
+    if (++this.work > this.budget) throw new BudgetExceeded(`phase polynomial work exceeded ${this.budget} term updates`);
+    const k = key(vars);
+    const t = this.terms.get(k);
+    const next = this.turns.norm((t?.c ?? 0) + c);
+    if (next === 0) {
+      if (t) this.terms.delete(k);
+    } else if (t) {
+      t.c = next;
+    } else {
+      this.terms.set(k, { vars, c: next });
+      if (this.terms.size > this.maxTerms) this.maxTerms = this.terms.size;
+    }
+  }
+
+  /**
+   * Adds c · m · [f] where [f] ∈ {0,1} is the value of the F₂ polynomial f as an integer:
+   * x₁ ⊕ … ⊕ x_k = Σ_{∅≠S} (−2)^{|S|−1} Π_{i∈S} x_i. Subsets stop at the size where
+   * c·2^{|S|−1} becomes an integer (a T phase needs |S| ≤ 3, S ≤ 2, Z 1); for a
+   * non-dyadic c every subset is needed, bounded by the budget.
+   */
+  addLifted(f: BoolPoly, c: number, m: Mono = []): void {
+    const monos = [...f.values()];
+    if (monos.length === 0) return;
+    let maxSize = 0;
+    let coef = c;
+    while (maxSize < monos.length && !this.turns.isZero(coef)) {
+      maxSize++;
+      coef *= 2;
+    }
+    if (maxSize === 0) return;
+    let count = 0;
+    let binom = 1;
+    for (let s = 1; s <= maxSize; s++) {
+      binom = (binom * (monos.length - s + 1)) / s;
+      count += binom;
+    }
+    if (this.work + count > this.budget) throw new BudgetExceeded(`lifting an XOR of ${monos.length} monomials needs ${Math.round(count)} terms`);
+    const rec = (from: number, size: number, acc: Mono): void => {
+      for (let i = from; i < monos.length; i++) {
+        const next = monoMul(acc, monos[i]!);
+        // (−2)^{size}·c for a subset of size+1
+        const cc = c * (size % 2 === 0 ? 1 : -1) * 2 ** size;
+        this.add(next, cc);
+        if (size + 1 < maxSize) rec(i + 1, size + 1, next);
+      }
+    };
+    rec(0, 0, m);
+  }
+}
