@@ -34,6 +34,8 @@ export interface Capability<P = unknown> {
   readonly description: string;
   readonly pricing: PricingRule;
   readonly requestSchema: JsonSchema;
+  /** What submissions are validated against, when looser than the published schema (default requestSchema). */
+  readonly validationSchema?: JsonSchema;
   readonly example: Readonly<Record<string, unknown>>;
   /**
    * What happens to a job caught in `running` when its worker dies (lease expired):

@@ -9,7 +9,7 @@ import { ConfigError, type Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import { pgJobsRepository } from '../store/repositories/jobs-repository.js';
-import { BUILTIN_CAPABILITIES } from './capabilities/index.js';
+import { builtinCapabilities } from './capabilities/index.js';
 import { CapabilityRegistry } from './capability.js';
 import { JobsService } from './jobs-service.js';
 import { JobsWorker } from './jobs-worker.js';
@@ -77,7 +77,7 @@ export function createJobsServices(config: Config, db: Database, log: (e: unknow
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
-  const registry = new CapabilityRegistry(BUILTIN_CAPABILITIES);
+  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits }));
   const repo = pgJobsRepository(db);
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID);
   const jobsWorker = new JobsWorker(repo, registry, {

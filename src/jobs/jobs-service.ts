@@ -103,7 +103,7 @@ export class JobsService {
         ...problems,
       ]);
     }
-    problems.push(...this.validator.check(cap.requestSchema, body.request));
+    problems.push(...this.validator.check(cap.validationSchema ?? cap.requestSchema, body.request));
     if (problems.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The job submission is invalid.', problems);
 
     let prepared: unknown;

@@ -26,7 +26,8 @@ export function agentOf(req: FastifyRequest): AgentIdentity {
   return a;
 }
 
-const quote = (s: string) => s.replace(/["\\]/g, '');
+// RFC 6750 §3: error_description is limited to printable ASCII without `"` and `\`.
+const quote = (s: string) => s.replace(/…/g, '...').replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
 
 function invalidToken(reason: string, description: string) {
   return fail(HTTP_ERRORS.UNAUTHENTICATED, description, { reason }, {

@@ -1,0 +1,45 @@
+import { analyzeCircuit } from '../../circuits/analysis/analyze.js';
+import type { Circuit } from '../../circuits/ir.js';
+import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
+import { DEVICES, PROVIDERS } from '../../execution/devices/device-catalogue.js';
+import { fail } from '../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import type { Capability } from '../capability.js';
+import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
+
+const BASE = 200n;
+const PER_OP = 1n;
+
+/** `circuit.analyze`: the analysis of POST /v1/circuits/analyze, as a prepaid job. */
+export function circuitAnalyze(limits: CircuitLimits): Capability<{ circuit: Circuit; devices: typeof DEVICES; warnings: string[] }> {
+  const props = (circuit: unknown) => ({
+    circuit,
+    devices: { type: 'array', items: { type: 'string', enum: DEVICES.map((d) => d.id) }, uniqueItems: true, description: 'Only these device ids (default: every device)' },
+  });
+  return {
+    id: 'circuit.analyze',
+    product: 'product-one',
+    title: 'Circuit analysis',
+    description: 'Counts, depth, T-count, interaction graph, per-provider and per-device compatibility, and entanglement enrichment of a circuit (same as POST /v1/circuits/analyze).',
+    pricing: { formula: '0.000200 + 0.000001 × operations', parameters: { base: '0.000200', per_operation: '0.000001' } },
+    requestSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SCHEMA) },
+    validationSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SHALLOW) },
+    example: { circuit: BELL },
+    // Pure and deterministic: safe to run again after a crash.
+    onInterrupted: 'rerun',
+    prepare(request) {
+      const { circuit, warnings } = requireCircuit(request['circuit'], limits, '/circuit');
+      const wanted = request['devices'] as string[] | undefined;
+      if (wanted !== undefined && wanted.some((id) => !DEVICES.some((d) => d.id === id))) {
+        throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Unknown device ids.', [{ path: '/devices', code: 'UNKNOWN_DEVICE', message: 'contains an unknown device id' }]);
+      }
+      const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
+      return { circuit, devices, warnings };
+    },
+    quote: (p) => ({ priceMicros: BASE + PER_OP * BigInt(p.circuit.ops.length), breakdown: { base: '0.000200', operations: p.circuit.ops.length } }),
+    async run(p) {
+      const analysis = analyzeCircuit(p.circuit, { devices: p.devices });
+      return { ...analysis, providers: PROVIDERS.map((x) => ({ id: x.id, name: x.name })), warnings: p.warnings } as unknown as Record<string, unknown>;
+    },
+  };
+}
