@@ -45,6 +45,19 @@ export function tinyFinalState(c: Circuit): PureState {
           next[j] = add(next[j]!, mul(m[o]![b]!, a));
         }
       });
+    } else if (op.name === 'ch') {
+      const h = oneQubit('h', []);
+      amp.forEach((a, i) => {
+        if (!bit(i, 0)) {
+          next[i] = add(next[i]!, a);
+          return;
+        }
+        const b = bit(i, 1);
+        for (const o of [0, 1]) {
+          const j = (i & ~(1 << q[1]!)) | (o << q[1]!);
+          next[j] = add(next[j]!, mul(h[o * 2 + b]!, a));
+        }
+      });
     } else {
       amp.forEach((a, i) => {
         let j = i;
