@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { App } from '../../src/http/app-types.js';
+import { placeHold } from '../../src/billing/ledger.js';
+import { rechargeAmountCents } from '../../src/billing/auto-recharge.js';
+import { buildTestApp, signUp } from '../helpers/app.js';
+import { expectLedgerInvariants } from '../helpers/ledger.js';
+
+describe('auto-recharge (sandbox processor)', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterEach(async () => expectLedgerInvariants(app));
+  afterAll(async () => app.close());
+
+  const patch = (auth: { authorization: string }, body: object) => app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: auth, payload: body });
+  const wallet = async (auth: { authorization: string }) => (await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: auth })).json().data;
+  const attempts = async (auth: { authorization: string }) => (await app.inject({ method: 'GET', url: '/v1/billing/auto-recharge/attempts', headers: auth })).json().data.attempts as Array<Record<string, unknown>>;
+  const hold = (accountId: string, micros: bigint) =>
+    app.db.tx((q) => placeHold(q, { accountId, amountMicros: micros, kind: 'job', refId: randomUUID(), description: 'job', expiresAt: new Date(Date.now() + 3600_000) }));
+
+  it('amount: up to recharge-to, at least $0.50, within the monthly cap', () => {
+    expect(rechargeAmountCents({ availableMicros: 4_000_000n, rechargeToMicros: 20_000_000n, capMicros: null, usedThisMonthMicros: 0n })).toBe(1600n);
+    expect(rechargeAmountCents({ availableMicros: 19_900_000n, rechargeToMicros: 20_000_000n, capMicros: null, usedThisMonthMicros: 0n })).toBe(50n);
+    expect(rechargeAmountCents({ availableMicros: 0n, rechargeToMicros: 1_000_001n, capMicros: null, usedThisMonthMicros: 0n })).toBe(101n);
+    expect(rechargeAmountCents({ availableMicros: 0n, rechargeToMicros: 20_000_000n, capMicros: 25_000_000n, usedThisMonthMicros: 20_000_000n })).toBe(500n);
+    expect(rechargeAmountCents({ availableMicros: 0n, rechargeToMicros: 20_000_000n, capMicros: 25_000_000n, usedThisMonthMicros: 24_600_000n })).toBeNull();
+  });
+
+  it('a debit below the threshold triggers an off-session charge up to recharge-to; every attempt is recorded', async () => {
+    const u = await signUp(app);
+    await app.inject({ method: 'POST', url: '/v1/billing/processor/setup-intent', headers: u.auth, payload: { payment_method: 'pm_card_visa' } });
+    const en = await patch(u.auth, { auto_recharge: { enabled: true, threshold: '5.00', recharge_to: '20.00', monthly_cap: '40.00' } });
+    expect(en.statusCode).toBe(200);
+    expect(en.json().data.auto_recharge).toMatchObject({ enabled: true, threshold: '5.000000', recharge_to: '20.000000', effective_payment_method: 'pm_card_visa' });
+    // Enabling with a balance under the threshold requests a recharge at once.
+    expect(await app.services.billing.autoRecharge.runRequested()).toBe(1);
+    expect((await wallet(u.auth)).available).toBe('20.000000');
+
+    await hold(u.accountId, 16_000_000n); // available 4.00 < 5.00
+    // What afterDebit(accountId) starts in the background, awaited here.
+    await app.services.billing.autoRecharge.runIfRequested(u.accountId);
+    expect(await wallet(u.auth)).toMatchObject({ available: '20.000000', held: '16.000000' });
+
+    // Monthly cap 40: 20 + 16 used, 4 left → next recharge charges only 4.00.
+    await hold(u.accountId, 17_000_000n); // available 3.00
+    await app.services.billing.autoRecharge.runRequested();
+    expect((await wallet(u.auth)).available).toBe('7.000000');
+    await hold(u.accountId, 3_000_000n); // available 4.00, cap exhausted
+    await app.services.billing.autoRecharge.runRequested();
+    expect((await wallet(u.auth)).available).toBe('4.000000');
+
+    const list = await attempts(u.auth);
+    expect(list.map((a) => [a['status'], a['amount']])).toEqual([
+      ['skipped', '0.000000'], ['succeeded', '4.000000'], ['succeeded', '16.000000'], ['succeeded', '20.000000'],
+    ]);
+    expect(list[0]).toMatchObject({ failure_code: 'monthly_cap_reached' });
+    expect(list[1]?.['payment_intent_id']).toMatch(/^pi_sbx_/);
+    // No request is left behind; a second run finds nothing to do.
+    expect(await app.services.billing.autoRecharge.runRequested()).toBe(0);
+  });
+
+  it('three failures in a row pause it; recovery-status says what to do; a new card resumes', async () => {
+    const u = await signUp(app);
+    const en = await patch(u.auth, { auto_recharge: { enabled: true, threshold: '1.00', recharge_to: '10.00', payment_method: 'pm_card_chargeDeclined' } });
+    expect(en.statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const t = await app.inject({ method: 'POST', url: '/v1/billing/auto-recharge/test', headers: u.auth });
+      expect(t.statusCode).toBe(200);
+      expect(t.json().data.attempt).toMatchObject({ trigger: 'test', status: 'failed', failure_code: 'card_declined', amount: '10.000000' });
+    }
+    const rs = (await app.inject({ method: 'GET', url: '/v1/billing/recovery-status', headers: u.auth })).json().data;
+    expect(rs).toMatchObject({ state: 'paused', paused: true, consecutive_failures: 3, failures_before_pause: 3, last_attempt: { status: 'failed' } });
+    expect(rs.actions.map((a: { action: string }) => a.action)).toEqual(expect.arrayContaining(['update_payment_method', 'resume', 'top_up']));
+    // Paused: a threshold trigger does nothing.
+    await app.db.query('UPDATE billing_wallets SET ar_requested_at = now() WHERE account_id = $1', [u.accountId]);
+    expect(await app.services.billing.autoRecharge.run(u.accountId, 'threshold')).toBeNull();
+    expect(await attempts(u.auth)).toHaveLength(3);
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/summary', headers: u.auth })).json().data.auto_recharge.state).toBe('paused');
+
+    const fixed = await patch(u.auth, { auto_recharge: { payment_method: 'pm_card_visa' } });
+    expect(fixed.json().data.auto_recharge).toMatchObject({ paused: false, consecutive_failures: 0 });
+    await app.services.billing.autoRecharge.runRequested();
+    expect((await wallet(u.auth)).available).toBe('10.000000');
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/recovery-status', headers: u.auth })).json().data.state).toBe('healthy');
+  });
+
+  it('the test endpoint needs a payment method; a successful test resumes a paused auto-recharge', async () => {
+    const u = await signUp(app);
+    const none = await app.inject({ method: 'POST', url: '/v1/billing/auto-recharge/test', headers: u.auth });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.code).toBe('NO_PAYMENT_METHOD');
+    await patch(u.auth, { auto_recharge: { enabled: true, threshold: '1.00', recharge_to: '2.00', payment_method: 'pm_card_visa' } });
+    await app.db.query("UPDATE billing_wallets SET ar_paused_at = now(), ar_pause_reason = 'test', ar_consecutive_failures = 3 WHERE account_id = $1", [u.accountId]);
+    const t = await app.inject({ method: 'POST', url: '/v1/billing/auto-recharge/test', headers: u.auth });
+    expect(t.json().data.attempt).toMatchObject({ status: 'succeeded', amount: '2.000000' });
+    expect(t.json().data.wallet.available).toBe('2.000000');
+    // Topped up to recharge-to already: a test still charges the processor minimum.
+    const t2 = await app.inject({ method: 'POST', url: '/v1/billing/auto-recharge/test', headers: u.auth });
+    expect(t2.json().data.attempt).toMatchObject({ status: 'succeeded', amount: '0.500000' });
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/recovery-status', headers: u.auth })).json().data).toMatchObject({ state: 'healthy', paused: false });
+  });
+
+  it('a late failure webhook never undoes a success', async () => {
+    const u = await signUp(app);
+    await patch(u.auth, { auto_recharge: { enabled: true, threshold: '1.00', recharge_to: '3.00', payment_method: 'pm_card_visa' } });
+    const ok = (await app.inject({ method: 'POST', url: '/v1/billing/auto-recharge/test', headers: u.auth })).json().data.attempt;
+    expect(ok.status).toBe('succeeded');
+    const { signatureHeader } = await import('../../src/billing/processor/webhook-signature.js');
+    const secret = app.services.billing.processor.webhookSecret as string;
+    const customer = (await app.inject({ method: 'GET', url: '/v1/billing/profile', headers: u.auth })).json().data.processor_customer_id;
+    const ev = { id: `evt_late_${ok.attempt_id}`, object: 'event', type: 'payment_intent.payment_failed', created: Math.floor(Date.now() / 1000), data: { object: { id: ok.payment_intent_id, object: 'payment_intent', customer, amount: 300, metadata: { qrail_account_id: u.accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: ok.attempt_id }, last_payment_error: { code: 'card_declined' } } } };
+    const body = JSON.stringify(ev);
+    const r = await app.inject({ method: 'POST', url: '/v1/billing/processor/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(body, secret, Math.floor(Date.now() / 1000)) }, payload: body });
+    expect(r.statusCode).toBe(200);
+    const list = await attempts(u.auth);
+    expect(list[0]).toMatchObject({ attempt_id: ok.attempt_id, status: 'succeeded' });
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/recovery-status', headers: u.auth })).json().data.consecutive_failures).toBe(0);
+    expect((await wallet(u.auth)).available).toBe('3.000000');
+  });
+});
