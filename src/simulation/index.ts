@@ -1,0 +1,9 @@
+/** The state-vector simulator's public surface. See docs/simulator.md. */
+export { simulate, finalState } from './simulate.js';
+export type { SimulateOptions, SimulationResult, PureState, LimitOptions } from './simulate.js';
+export { noiseFromCalibration, customNoise, relaxationParams, depolarizingForError } from './noise.js';
+export type { CalibrationRecord, NoiseModel, NoiseChannel, PerQubit } from './noise.js';
+export { SIMULATION_ERRORS } from './error-codes.js';
+export { DEFAULT_MAX_QUBITS, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_TIME_BUDGET_MS, MAX_SHOTS } from './limits.js';
+export { gateMatrix } from './gate-matrices.js';
+export type { DenseMatrix } from './gate-matrices.js';

@@ -1,0 +1,228 @@
+/**
+ * Gate fusion by cache blocking. A run of gates whose qubits all lie in a set S of at
+ * most L qubits is one block; executing a block makes ONE pass over the state: for
+ * each of the 2^(n-L) chunks (fixed values of the other qubits) the 2^L amplitudes are
+ * gathered into an L2-resident buffer, every gate of the block is applied there with
+ * the cheap kernels (diagonal, permutation, 2×2, ...), and the chunk is written back.
+ * That is the memory traffic of one fused 2^L-qubit matrix at the arithmetic cost of
+ * the individual (already 1-qubit-fused) gates. When S is the lowest L qubits the
+ * chunk is contiguous and is processed in place without any copy.
+ */
+import type { GateItem } from './compile.js';
+import { makeKOp } from './compile.js';
+import type { KOp } from './kernels.js';
+import { applyOp } from './kernels.js';
+
+/** Qubits always kept in S (when n > L) so gathers copy runs of ≥ 2^LOW_FORCED contiguous amplitudes (a cache line). */
+const LOW_FORCED = 3;
+
+export interface Block {
+  /** Global qubits of the block, ascending; local bit j ↔ qubits[j]. */
+  readonly qubits: readonly number[];
+  readonly ops: readonly KOp[];
+  /** Original circuit gates in this block. */
+  readonly gates: number;
+  /** Number of lowest qubits 0..r-1 contained in S (contiguous run length 2^r). */
+  readonly runBits: number;
+  /** Offsets of the 2^(L-r) runs inside a chunk. */
+  readonly runOffsets: Int32Array;
+  /** OR of 1 << q over the block's qubits. */
+  readonly mask: number;
+}
+
+export interface Plan {
+  readonly numQubits: number;
+  /** Block width in qubits (min(n, configured L)). */
+  readonly width: number;
+  /** True when the whole state is one block (n ≤ L): ops run in place, no chunking. */
+  readonly direct: boolean;
+  readonly blocks: readonly Block[];
+  readonly gates: number;
+}
+
+export const DEFAULT_BLOCK_QUBITS = 12;
+
+export function planUnitary(items: readonly GateItem[], n: number, blockQubits = DEFAULT_BLOCK_QUBITS): Plan {
+  const gates = items.reduce((a, it) => a + it.gates, 0);
+  if (n <= blockQubits) {
+    const qubits = Array.from({ length: n }, (_, i) => i);
+    const block = makeBlock(items, qubits);
+    return { numQubits: n, width: n, direct: true, blocks: items.length === 0 ? [] : [block], gates };
+  }
+  const L = blockQubits;
+  const forced = Array.from({ length: Math.min(LOW_FORCED, L) }, (_, i) => i);
+  const blocks: Block[] = [];
+  let remaining: readonly GateItem[] = items;
+  while (remaining.length > 0) {
+    const inS = new Uint8Array(n);
+    let size = 0;
+    for (const q of forced) {
+      inS[q] = 1;
+      size++;
+    }
+    const blocked = new Uint8Array(n);
+    let blockedCount = 0;
+    const taken: GateItem[] = [];
+    const next: GateItem[] = [];
+    let i = 0;
+    for (; i < remaining.length; i++) {
+      const it = remaining[i]!;
+      let ok = true;
+      let extra = 0;
+      for (const q of it.qubits) {
+        if (blocked[q] === 1) ok = false;
+        if (inS[q] === 0) extra++;
+      }
+      if (ok && size + extra <= L) {
+        for (const q of it.qubits)
+          if (inS[q] === 0) {
+            inS[q] = 1;
+            size++;
+          }
+        taken.push(it);
+      } else {
+        for (const q of it.qubits)
+          if (blocked[q] === 0) {
+            blocked[q] = 1;
+            blockedCount++;
+          }
+        next.push(it);
+        // Every qubit blocked: nothing later can join this block.
+        if (blockedCount === n) {
+          i++;
+          break;
+        }
+      }
+    }
+    for (; i < remaining.length; i++) next.push(remaining[i]!);
+    // Pad S to exactly L qubits with the lowest free ones (longer contiguous runs).
+    for (let q = 0; q < n && size < L; q++)
+      if (inS[q] === 0) {
+        inS[q] = 1;
+        size++;
+      }
+    const qubits: number[] = [];
+    for (let q = 0; q < n; q++) if (inS[q] === 1) qubits.push(q);
+    blocks.push(makeBlock(taken, qubits));
+    remaining = next;
+  }
+  return { numQubits: n, width: L, direct: false, blocks, gates };
+}
+
+function makeBlock(items: readonly GateItem[], qubits: readonly number[]): Block {
+  const local = new Map<number, number>();
+  qubits.forEach((q, j) => local.set(q, j));
+  const ops = items.map((it) => makeKOp(it.mat, it.qubits.map((q) => local.get(q)!)));
+  let r = 0;
+  while (r < qubits.length && qubits[r] === r) r++;
+  const hi = qubits.slice(r);
+  const runOffsets = new Int32Array(1 << hi.length);
+  for (let t = 0; t < runOffsets.length; t++) {
+    let o = 0;
+    for (let j = 0; j < hi.length; j++) if ((t >> j) & 1) o |= 1 << hi[j]!;
+    runOffsets[t] = o;
+  }
+  const mask = qubits.reduce((a, q) => a | (1 << q), 0);
+  return { qubits, ops, gates: items.reduce((a, it) => a + it.gates, 0), runBits: r, runOffsets, mask };
+}
+
+/** Called between pieces of work; throws when the time budget is spent. */
+export type BudgetCheck = () => void;
+
+/** Reusable chunk buffers, so running a plan allocates nothing per gate or per block. */
+export class PlanRunner {
+  private bufRe = new Float64Array(0);
+  private bufIm = new Float64Array(0);
+
+  /** Buffer bytes this runner needs for a plan (for the memory check). */
+  static bufferBytes(plan: Plan): number {
+    return plan.direct ? 0 : 16 * 2 ** plan.width;
+  }
+
+  run(plan: Plan, re: Float64Array, im: Float64Array, check: BudgetCheck): void {
+    const n = plan.numQubits;
+    if (plan.direct) {
+      const dim = 1 << n;
+      // Check the clock about every 2^18 amplitude updates, not per gate.
+      let work = 0;
+      for (const b of plan.blocks)
+        for (const op of b.ops) {
+          applyOp(op, re, im, 0, dim);
+          work += dim;
+          if (work >= 262144) {
+            check();
+            work = 0;
+          }
+        }
+      return;
+    }
+    const L = plan.width;
+    const chunk = 1 << L;
+    if (this.bufRe.length < chunk) {
+      this.bufRe = new Float64Array(chunk);
+      this.bufIm = new Float64Array(chunk);
+    }
+    for (const b of plan.blocks) {
+      check();
+      runBlock(b, n, L, re, im, this.bufRe, this.bufIm, check);
+    }
+  }
+}
+
+export function runBlock(
+  b: Block,
+  n: number,
+  L: number,
+  re: Float64Array,
+  im: Float64Array,
+  bre: Float64Array,
+  bim: Float64Array,
+  check: BudgetCheck,
+): void {
+  const ops = b.ops;
+  const nops = ops.length;
+  const chunk = 1 << L;
+  const total = 1 << n;
+  const checkEvery = Math.max(1, Math.floor(2 ** 22 / (chunk * Math.max(1, nops))));
+  let since = 0;
+  if (b.runBits === L) {
+    // S = qubits 0..L-1: each chunk is contiguous; work in place.
+    for (let base = 0; base < total; base += chunk) {
+      for (let o = 0; o < nops; o++) applyOp(ops[o]!, re, im, base, chunk);
+      if (++since >= checkEvery) {
+        check();
+        since = 0;
+      }
+    }
+    return;
+  }
+  const runLen = 1 << b.runBits;
+  const runs = b.runOffsets;
+  const nruns = runs.length;
+  const r = b.runBits;
+  const mask = b.mask;
+  const notMask = ~mask;
+  for (let base = 0; base < total; base = ((base | mask) + 1) & notMask) {
+    for (let t = 0; t < nruns; t++) {
+      const src = base + runs[t]!;
+      const dst = t << r;
+      for (let i = 0; i < runLen; i++) {
+        bre[dst + i] = re[src + i]!;
+        bim[dst + i] = im[src + i]!;
+      }
+    }
+    for (let o = 0; o < nops; o++) applyOp(ops[o]!, bre, bim, 0, chunk);
+    for (let t = 0; t < nruns; t++) {
+      const dst = base + runs[t]!;
+      const src = t << r;
+      for (let i = 0; i < runLen; i++) {
+        re[dst + i] = bre[src + i]!;
+        im[dst + i] = bim[src + i]!;
+      }
+    }
+    if (++since >= checkEvery) {
+      check();
+      since = 0;
+    }
+  }
+}
