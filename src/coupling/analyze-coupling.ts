@@ -8,8 +8,12 @@ import { estimateMeasuredMs, planMeasured, type FallbackReasonCode } from './sco
 
 export type CouplingMode = 'qualitative' | 'measured' | 'auto';
 
-/** The final pure state of a unitary circuit on |0…0⟩ (the simulator's `finalState`). */
-export type FinalStateFn = (c: Circuit) => PureState;
+/**
+ * The final pure state of a unitary circuit on |0…0⟩ (the simulator's `finalState`).
+ * `timeBudgetMs` is what is left of the coupling budget; a simulator that stops at it should
+ * throw an AppError whose code ends in `TIME_BUDGET_EXCEEDED`.
+ */
+export type FinalStateFn = (c: Circuit, opts: { readonly timeBudgetMs: number }) => PureState;
 
 export interface CouplingSettings {
   /** Most qubits (acted on by gates) the measured mode simulates. Default 20. */
@@ -95,9 +99,10 @@ export async function measureCircuit(c: Circuit, pairs: readonly Pair[], setting
 
   let state: PureState;
   try {
-    state = deps.finalState(plan.unitary);
+    state = deps.finalState(plan.unitary, { timeBudgetMs: Math.max(1, Math.floor(deadline - now())) });
   } catch (e) {
     // The simulator refusing a circuit (its own limits) is a scope question, not a request error.
+    if (isAppError(e) && e.code.endsWith('TIME_BUDGET_EXCEEDED')) return overBudget('Simulating the circuit exceeded');
     if (isAppError(e)) return { ok: false, reason_code: 'SIMULATION_UNAVAILABLE', reason: `The simulator could not produce the final state: ${e.message}` };
     throw e;
   }

@@ -107,6 +107,20 @@ describe('analyzeCoupling', () => {
     await expect(analyzeCoupling(bell, { mode: 'measured' }, settings, { finalState: () => { throw new TypeError('bug'); } })).rejects.toThrow('bug');
   });
 
+  it('the simulator running out of the (remaining) budget is TIME_BUDGET_EXCEEDED', async () => {
+    let given = -1;
+    const spec = defineCode('SIMULATION_TIME_BUDGET_EXCEEDED', 422, 'test only');
+    const r = await analyzeCoupling(bell, { mode: 'measured' }, { ...settings, timeBudgetMs: 5000 }, {
+      finalState: (_c, opts) => {
+        given = opts.timeBudgetMs;
+        throw fail(spec, 'budget of 5000 ms exceeded');
+      },
+    });
+    expect(given).toBeGreaterThan(0);
+    expect(given).toBeLessThanOrEqual(5000);
+    expect(r.fallback).toMatchObject({ requested: 'measured', reason_code: 'TIME_BUDGET_EXCEEDED' });
+  });
+
   it('invalid pairs are a 400 COUPLING_PAIR_INVALID listing every problem with its path', async () => {
     try {
       await analyzeCoupling(ghz(3), { mode: 'auto', pairs: [[0, 1], [0, 3], [2, 2], [5, 7]] }, settings, deps);

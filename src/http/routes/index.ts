@@ -6,6 +6,7 @@ import circuitsRoutes from './circuits/circuits-routes.js';
 import jobsRoutes from './jobs/jobs-routes.js';
 import credentialsRoutes from './credentials/credentials-routes.js';
 import billingAreaRoutes from './billing/index.js';
+import couplingRoutes from './coupling/coupling-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -16,4 +17,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   jobsRoutes,
   credentialsRoutes,
   billingAreaRoutes,
+  couplingRoutes,
 ];

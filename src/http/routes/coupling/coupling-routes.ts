@@ -1,0 +1,88 @@
+import type { Circuit } from '../../../circuits/ir.js';
+import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
+import { requireCircuit } from '../../../circuits/wire-format.js';
+import { analyzeCoupling, type CouplingDeps } from '../../../coupling/analyze-coupling.js';
+import { compareCoupling, DEFAULT_COMPARE_TOLERANCE } from '../../../coupling/compare-coupling.js';
+import { couplingSettingsFromEnv } from '../../../coupling/settings.js';
+import { fail, isAppError } from '../../../errors/app-error.js';
+import { finalState } from '../../../simulation/index.js';
+import type { App } from '../../app-types.js';
+import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { CompareBody, CompareData, CouplingBody, CouplingData } from './schemas.js';
+
+/**
+ * Parses several circuit fields and reports the problems of all of them in one
+ * 400 CIRCUIT_INVALID (each path already carries its field, e.g. /after/gates/2/op).
+ */
+function requireCircuits(app: App, fields: readonly (readonly [string, unknown])[]): { circuits: Circuit[]; warnings: string[] } {
+  const circuits: Circuit[] = [];
+  const warnings: string[] = [];
+  const problems: unknown[] = [];
+  for (const [name, input] of fields) {
+    try {
+      const r = requireCircuit(input, app.config.circuitLimits, `/${name}`);
+      circuits.push(r.circuit);
+      warnings.push(...(fields.length > 1 ? r.warnings.map((w) => `${name}: ${w}`) : r.warnings));
+    } catch (e) {
+      if (!isAppError(e) || e.code !== CIRCUITS_ERRORS.CIRCUIT_INVALID.code || !Array.isArray(e.details)) throw e;
+      problems.push(...(e.details as unknown[]));
+    }
+  }
+  if (problems.length > 0) {
+    throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, `The circuit${fields.length > 1 ? 's are' : ' is'} not valid (${problems.length} problem${problems.length === 1 ? '' : 's'}).`, problems);
+  }
+  return { circuits, warnings };
+}
+
+/** Coupling analysis (spec §4.2): open, in its own rate-limit bucket because measured mode is CPU-heavy. */
+export default async function couplingRoutes(app: App): Promise<void> {
+  const settings = couplingSettingsFromEnv(app.config.env);
+  const deps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
+  const tags = ['coupling'];
+  const config = { rateLimit: { bucket: 'coupling', perMinute: settings.ratePerMinute } };
+
+  app.post(
+    '/v1/analysis/coupling',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Coupling of qubit pairs: qualitative (structure) or measured (concurrence, entropies, mutual information), with a reported fallback',
+        body: CouplingBody,
+        response: { 200: okResponse(CouplingData), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { circuits, warnings } = requireCircuits(app, [['circuit', req.body.circuit]]);
+      const report = await analyzeCoupling(circuits[0]!, { mode: req.body.mode ?? 'auto', pairs: req.body.pairs }, settings, deps);
+      return { ...report, warnings };
+    },
+  );
+
+  app.post(
+    '/v1/analysis/coupling/compare',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'What a transformation (optimization, routing) preserves, gains or loses in coupling, pair by pair',
+        body: CompareBody,
+        response: { 200: okResponse(CompareData), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { circuits, warnings } = requireCircuits(app, [
+        ['before', req.body.before],
+        ['after', req.body.after],
+      ]);
+      const result = await compareCoupling(
+        circuits[0]!,
+        circuits[1]!,
+        { mode: req.body.mode ?? 'auto', pairs: req.body.pairs, qubitMap: req.body.qubit_map, tolerance: req.body.tolerance ?? DEFAULT_COMPARE_TOLERANCE },
+        settings,
+        deps,
+      );
+      return { ...result, warnings };
+    },
+  );
+}
