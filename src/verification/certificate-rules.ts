@@ -308,6 +308,22 @@ export const TEMPLATES: readonly Template[] = [
     id: 'cx-fanout-shortcut', description: 'CX(b,c) CX(a,b) CX(b,c) = CX(a,b) CX(a,c)',
     lhs: [T('cx', 'b', 'c'), T('cx', 'a', 'b'), T('cx', 'b', 'c')], rhs: [T('cx', 'a', 'b'), T('cx', 'a', 'c')],
   },
+  {
+    id: 'ccx-decompose', description: 'Toffoli = 6 CNOT + 7 T/T† + 2 H (Nielsen & Chuang Fig. 4.9)',
+    lhs: [T('ccx', 'a', 'b', 'c')],
+    rhs: [
+      T('h', 'c'), T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'), T('t', 'c'), T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'),
+      T('t', 'b'), T('t', 'c'), T('h', 'c'), T('cx', 'a', 'b'), T('t', 'a'), T('tdg', 'b'), T('cx', 'a', 'b'),
+    ],
+  },
+  {
+    id: 'ccz-decompose', description: 'CCZ = 6 CNOT + 7 T/T†',
+    lhs: [T('ccz', 'a', 'b', 'c')],
+    rhs: [
+      T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'), T('t', 'c'), T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'),
+      T('t', 'b'), T('t', 'c'), T('cx', 'a', 'b'), T('t', 'a'), T('tdg', 'b'), T('cx', 'a', 'b'),
+    ],
+  },
   { id: 'x-cx-control', description: 'X_a CX(a,b) = CX(a,b) X_a X_b', lhs: [T('x', 'a'), T('cx', 'a', 'b')], rhs: [T('cx', 'a', 'b'), T('x', 'a'), T('x', 'b')] },
   { id: 'cx-x-control', description: 'CX(a,b) X_a X_b = X_a CX(a,b)', lhs: [T('cx', 'a', 'b'), T('x', 'a'), T('x', 'b')], rhs: [T('x', 'a'), T('cx', 'a', 'b')] },
   { id: 'cx-x-control-move', description: 'CX(a,b) X_a = X_a X_b CX(a,b)', lhs: [T('cx', 'a', 'b'), T('x', 'a')], rhs: [T('x', 'a'), T('x', 'b'), T('cx', 'a', 'b')] },

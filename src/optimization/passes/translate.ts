@@ -1,2 +1,106 @@
+import type { GateOp } from '../../circuits/ir.js';
+import { fail } from '../../errors/app-error.js';
+import { OPTIMIZATION_ERRORS } from '../error-codes.js';
+import { g, PI, normAngle } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
-export function translateGates(_rec: Recorder, _native: ReadonlySet<string>): void {}
+import { runMatrix, zyz } from '../su2.js';
+import { runFrom } from './resynth-1q.js';
+
+const near0 = (a: number) => Math.abs(normAngle(a)) < 1e-9;
+
+/** Two-qubit gates written with CX and one-qubit gates (each checked by `resynth-2q`). */
+function viaCx(op: GateOp): GateOp[] | undefined {
+  const [a, b] = op.qubits as [number, number];
+  const t = op.params[0] ?? 0;
+  switch (op.name) {
+    case 'cx': return [op];
+    case 'cz': return [g('h', [b]), g('cx', [a, b]), g('h', [b])];
+    case 'cy': return [g('sdg', [b]), g('cx', [a, b]), g('s', [b])];
+    case 'swap': return [g('cx', [a, b]), g('cx', [b, a]), g('cx', [a, b])];
+    case 'ch': return [g('ry', [b], [PI / 4]), g('cx', [a, b]), g('ry', [b], [-PI / 4])];
+    case 'crz': return [g('rz', [b], [t / 2]), g('cx', [a, b]), g('rz', [b], [-t / 2]), g('cx', [a, b])];
+    case 'cp': case 'cu1': return [g('rz', [a], [t / 2]), g('cx', [a, b]), g('rz', [b], [-t / 2]), g('cx', [a, b]), g('rz', [b], [t / 2])];
+    case 'crx': return [g('h', [b]), ...viaCx(g('crz', [a, b], [t]))!, g('h', [b])];
+    case 'cry': return [g('ry', [b], [t / 2]), g('cx', [a, b]), g('ry', [b], [-t / 2]), g('cx', [a, b])];
+    case 'rzz': return [g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b])];
+    case 'rxx': return [g('h', [a]), g('h', [b]), g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b]), g('h', [a]), g('h', [b])];
+    case 'ryy': return [g('rx', [a], [PI / 2]), g('rx', [b], [PI / 2]), g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b]), g('rx', [a], [-PI / 2]), g('rx', [b], [-PI / 2])];
+    default: return undefined;
+  }
+}
+
+/** CX in the target's two-qubit gate. */
+function cxNative(op: GateOp, native: ReadonlySet<string>): GateOp[] | undefined {
+  const [a, b] = op.qubits as [number, number];
+  if (native.has('cx')) return [op];
+  if (native.has('cz')) return [g('h', [b]), g('cz', [a, b]), g('h', [b])];
+  if (native.has('rxx')) return [g('ry', [a], [PI / 2]), g('rxx', [a, b], [PI / 2]), g('rx', [a], [-PI / 2]), g('rx', [b], [-PI / 2]), g('ry', [a], [-PI / 2])];
+  return undefined;
+}
+
+/** One-qubit unitary in the target's native rotations, or undefined if none fits. */
+function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>): GateOp[] | undefined {
+  const q = ops[0]!.qubits[0]!;
+  const m = runMatrix(ops);
+  if (!m) return undefined;
+  const [th, ph, la] = zyz(m);
+  const rz = (a: number) => (near0(a) ? [] : [g('rz', [q], [normAngle(a)])]);
+  if (!native.has('rz')) return undefined;
+  if (near0(th)) return rz(ph + la);
+  if (native.has('ry')) return [...rz(la), g('ry', [q], [th]), ...rz(ph)];
+  if (native.has('rx')) return [...rz(la - PI / 2), g('rx', [q], [th]), ...rz(ph + PI / 2)];
+  if (native.has('sx')) {
+    if (native.has('x') && Math.abs(th - PI) < 1e-9) return [...rz(la + PI), g('x', [q]), ...rz(ph)];
+    if (Math.abs(th - PI / 2) < 1e-9) return [...rz(la - PI / 2), g('sx', [q]), ...rz(ph + PI / 2)];
+    return [...rz(la), g('sx', [q]), ...rz(th + PI), g('sx', [q]), ...rz(ph + PI)];
+  }
+  return undefined;
+}
+
+const unsupported = (name: string, native: ReadonlySet<string>) =>
+  fail(OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED, `Gate ${name} has no translation to the native gates ${[...native].join(', ')}`, { gate: name, native_gates: [...native] });
+
+/** Rewrites every gate into the native gate set; each step is a proven template or a checked resynthesis. */
+export function translateGates(rec: Recorder, native: ReadonlySet<string>): void {
+  // 1. three-qubit gates
+  for (let i = 0; i < rec.ops.length; i++) {
+    const op = rec.ops[i]!;
+    if (op.kind !== 'gate' || op.qubits.length < 3 || native.has(op.name)) continue;
+    if (op.name !== 'ccx' && op.name !== 'ccz') throw unsupported(op.name, native);
+    const [a, b, c] = op.qubits as [number, number, number];
+    const T = (n: string, ...q: number[]) => g(n, q);
+    const out = op.name === 'ccx'
+      ? [T('h', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('h', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)]
+      : [T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)];
+    rec.apply(`template:${op.name}-decompose`, [i], out);
+  }
+  // 2. two-qubit gates
+  for (let i = 0; i < rec.ops.length; i++) {
+    const op = rec.ops[i]!;
+    if (op.kind !== 'gate' || op.qubits.length !== 2 || native.has(op.name)) continue;
+    const cx = viaCx(op);
+    if (!cx) throw unsupported(op.name, native);
+    const out: GateOp[] = [];
+    for (const o of cx) {
+      if (o.name !== 'cx') out.push(o);
+      else {
+        const n = cxNative(o, native);
+        if (!n) throw unsupported(op.name, native);
+        out.push(...n);
+      }
+    }
+    rec.apply('resynth-2q', [i], out);
+    i += out.length - 1;
+  }
+  // 3. one-qubit runs that contain a non-native gate
+  for (let i = 0; i < rec.ops.length; i++) {
+    const op = rec.ops[i]!;
+    if (op.kind !== 'gate' || op.qubits.length !== 1) continue;
+    const run = runFrom(rec, i);
+    const ops = run.map((p) => rec.ops[p] as GateOp);
+    if (ops.every((o) => native.has(o.name))) continue;
+    const out = synth1q(ops, native);
+    if (!out) throw unsupported(ops.find((o) => !native.has(o.name))!.name, native);
+    rec.apply('resynth-1q', run, out);
+  }
+}

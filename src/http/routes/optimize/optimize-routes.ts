@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { toWire, requireCircuit } from '../../../circuits/wire-format.js';
+import { optimizeCircuit } from '../../../optimization/optimize.js';
+import type { App } from '../../app-types.js';
+import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+
+const Metrics = Type.Object({
+  total: Type.Integer({ description: 'Gates (measure/reset/barrier excluded)' }),
+  two_qubit: Type.Integer(),
+  t_count: Type.Integer({ description: 't/tdg plus z-rotations by odd multiples of π/4' }),
+  depth: Type.Integer(),
+});
+
+const OptimizeData = Type.Object({
+  circuit: Type.Unknown({ description: 'The optimized circuit, wire format 0.2' }),
+  profile: Type.String(),
+  backend_hint: Type.String(),
+  device: Type.Union([Type.String(), Type.Null()]),
+  metrics_before: Metrics,
+  metrics_after: Metrics,
+  passes: Type.Array(Type.String()),
+  proof: Type.Object({
+    verified: Type.Literal(true),
+    methods: Type.Array(Type.Object({ method: Type.String(), checked: Type.String() }, { additionalProperties: true })),
+    certificate: Type.Object(
+      {
+        digest: Type.String({ description: 'sha256 of the canonical certificate' }),
+        step_count: Type.Integer(),
+        global_steps: Type.Integer(),
+        steps: Type.Optional(Type.Array(Type.Unknown())),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  timed_out: Type.Boolean(),
+  notes: Type.Array(Type.String()),
+  warnings: Type.Array(Type.String()),
+  elapsed_ms: Type.Number(),
+});
+
+/** Max steps inlined in the response; larger certificates are summarised by digest and count. */
+const INLINE_STEPS = 2_000;
+
+/** POST /v1/circuits/optimize: proof-gated optimization (spec §1 rule 4). Open endpoint like the other circuit tools. */
+export default async function optimizeRoutes(app: App): Promise<void> {
+  const limits = app.config.circuitLimits;
+  app.post(
+    '/v1/circuits/optimize',
+    {
+      schema: {
+        tags: ['circuits'],
+        summary: 'Optimize a circuit; the result is returned only with a proof that it is equivalent (else 422 OPTIMIZATION_UNVERIFIED)',
+        body: Type.Object(
+          {
+            circuit: Type.Unknown({ description: 'A circuit in any accepted input form (see GET /v1/circuits/schema)' }),
+            profile: Type.Optional(Type.Union([Type.Literal('safe'), Type.Literal('balanced'), Type.Literal('aggressive')], { default: 'safe' })),
+            backend_hint: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('provider-one'), Type.Literal('provider-two')], { default: 'generic' })),
+            device: Type.Optional(Type.String({ description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
+            include_steps: Type.Optional(Type.Boolean({ description: 'Inline the certificate steps (default true, up to 2000 steps)' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: okResponse(OptimizeData), ...errorResponses, 422: ErrorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit');
+      const profile = req.body.profile ?? 'safe';
+      const backendHint = req.body.backend_hint ?? 'generic';
+      const r = optimizeCircuit(circuit, { profile, backendHint, ...(req.body.device === undefined ? {} : { device: req.body.device }) });
+      const cert = r.proof.certificate;
+      const inline = req.body.include_steps !== false && cert.steps !== undefined && cert.steps.length <= INLINE_STEPS;
+      return {
+        circuit: toWire(r.circuit),
+        profile,
+        backend_hint: backendHint,
+        device: req.body.device ?? null,
+        metrics_before: r.metricsBefore,
+        metrics_after: r.metricsAfter,
+        passes: [...r.passes],
+        proof: {
+          verified: true as const,
+          methods: r.proof.methods.map((m) => ({ ...m })),
+          certificate: {
+            digest: cert.digest,
+            step_count: cert.stepCount,
+            global_steps: cert.globalSteps,
+            ...(inline ? { steps: cert.steps!.map((s) => ({ ...s })) } : {}),
+          },
+        },
+        timed_out: r.timedOut,
+        notes: [...r.notes, ...(inline || req.body.include_steps === false ? [] : [`certificate has ${cert.stepCount} steps; only its digest is returned`])],
+        warnings,
+        elapsed_ms: Math.round(r.elapsedMs),
+      };
+    },
+  );
+}

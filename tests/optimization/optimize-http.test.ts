@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Operation } from '../../src/circuits/ir.js';
+import type { App } from '../../src/http/app-types.js';
+import { OPTIMIZER_TEST_HOOKS } from '../../src/optimization/optimize.js';
+import { buildTestApp } from '../helpers/app.js';
+
+const circuit = {
+  schema: '0.2',
+  num_qubits: 3,
+  num_clbits: 0,
+  gates: [
+    { op: 'h', qubits: [0] }, { op: 'h', qubits: [0] }, { op: 't', qubits: [1] }, { op: 'cx', qubits: [1, 2] },
+    { op: 't', qubits: [1] }, { op: 'cx', qubits: [0, 1] }, { op: 'x', qubits: [2] }, { op: 'x', qubits: [2] },
+  ],
+  measurements: [],
+  metadata: {},
+};
+
+let app: App;
+beforeAll(async () => {
+  app = await buildTestApp();
+});
+afterAll(async () => {
+  OPTIMIZER_TEST_HOOKS.unsoundRules = [];
+  await app.close();
+});
+
+const post = (body: unknown) => app.inject({ method: 'POST', url: '/v1/circuits/optimize', payload: body as Record<string, unknown> });
+
+describe('POST /v1/circuits/optimize', () => {
+  it('returns the optimized circuit, metrics, passes and a verified proof', async () => {
+    const res = await post({ circuit, profile: 'balanced' });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.metrics_before.total).toBe(8);
+    expect(data.metrics_after.total).toBeLessThan(8);
+    expect(data.metrics_after.t_count).toBe(0);
+    expect(data.proof.verified).toBe(true);
+    expect(data.proof.methods.map((m: { method: string }) => m.method)).toEqual(['certificate-replay', 'unitary']);
+    expect(data.proof.certificate.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(data.proof.certificate.steps.length).toBe(data.proof.certificate.step_count);
+    expect(data.passes).toContain('phase-polynomial-rotation-merging');
+    expect(data.circuit.schema).toBe('0.2');
+  });
+
+  it('defaults to the safe profile and the generic backend', async () => {
+    const res = await post({ circuit });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ profile: 'safe', backend_hint: 'generic', device: null });
+  });
+
+  it('translates to provider-one native gates', async () => {
+    const res = await post({ circuit, profile: 'balanced', backend_hint: 'provider-one' });
+    expect(res.statusCode).toBe(200);
+    const names = new Set(res.json().data.circuit.gates.map((g: { op: string }) => g.op));
+    for (const n of names) expect(['rz', 'sx', 'x', 'cx']).toContain(n);
+  });
+
+  it('rejects an unknown profile with 400 VALIDATION_FAILED', async () => {
+    const res = await post({ circuit, profile: 'extreme' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('rejects an invalid circuit with its JSON path', async () => {
+    const res = await post({ circuit: { ...circuit, gates: [{ op: 'cx', qubits: [0, 7] }] } });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json().error.details)).toContain('/circuit/gates/0/qubits/1');
+  });
+
+  it('fails closed with 422 OPTIMIZATION_UNVERIFIED when a planted unsound rule fires', async () => {
+    OPTIMIZER_TEST_HOOKS.unsoundRules = [
+      {
+        claim: 'cancel-inverse',
+        find(ops: readonly Operation[]) {
+          const i = ops.findIndex((o) => o.kind === 'gate' && o.name === 'cx');
+          return i < 0 ? null : { positions: [i], inserted: [] }; // "a CNOT is the identity"
+        },
+      },
+    ];
+    try {
+      const res = await post({ circuit, profile: 'aggressive' });
+      expect(res.statusCode).toBe(422);
+      const body = res.json();
+      expect(body.status).toBe('error');
+      expect(body.error.code).toBe('OPTIMIZATION_UNVERIFIED');
+      expect(body.error.details.reason).toMatch(/certificate replay failed/);
+      expect(body.data).toBeUndefined();
+    } finally {
+      OPTIMIZER_TEST_HOOKS.unsoundRules = [];
+    }
+  });
+});
