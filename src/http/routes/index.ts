@@ -7,6 +7,7 @@ import jobsRoutes from './jobs/jobs-routes.js';
 import credentialsRoutes from './credentials/credentials-routes.js';
 import billingAreaRoutes from './billing/index.js';
 import couplingRoutes from './coupling/coupling-routes.js';
+import optimizeRoutes from './optimize/optimize-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -18,4 +19,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   credentialsRoutes,
   billingAreaRoutes,
   couplingRoutes,
+  optimizeRoutes,
 ];
