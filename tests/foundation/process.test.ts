@@ -32,7 +32,7 @@ function request(port: number, method: string, path: string, body?: string): Pro
   });
 }
 
-describe('the qrail process', () => {
+describe('the qrail process', { timeout: 180_000 }, () => {
   const dirs: string[] = [];
   afterAll(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
