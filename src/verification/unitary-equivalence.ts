@@ -366,7 +366,7 @@ export function unitaryEquivalent(a: Circuit, b: Circuit, opts: UnitaryOptions =
   let lr = 0;
   let li = 0;
   for (let j = 0; j < N; j++) {
-    if ((j & 63) === 63 && Date.now() > deadline) {
+    if ((j & 63) === 63 && Date.now() >= deadline) {
       return result('unknown', what, start, { reason: `time budget of ${opts.timeBudgetMs} ms ran out after ${j} of ${N} columns`, stats: { ...stats, columnsChecked: j } });
     }
     sim.start(j);

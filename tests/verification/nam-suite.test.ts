@@ -1,0 +1,57 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { withOps } from '../../src/circuits/ir.js';
+import { pathSumEquivalent } from '../../src/verification/path-sum-equivalence.js';
+import { unitaryEquivalent } from '../../src/verification/unitary-equivalence.js';
+import { verifyEquivalence } from '../../src/verification/verify-equivalence.js';
+
+const DIR = new URL('../../../shared/benchmarks/nam/', import.meta.url);
+const load = (file: string) => parseQasm(readFileSync(new URL(encodeURIComponent(file), DIR), 'utf8'));
+const NAMES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.before.qasm'))
+  .map((f) => f.slice(0, -'.before.qasm'.length))
+  .sort();
+
+describe('Nam benchmark suite: before ≡ Nam light and heavy outputs', () => {
+  it('finds the 15 circuits', () => expect(NAMES).toHaveLength(15));
+
+  for (const name of NAMES) {
+    const before = load(`${name}.before.qasm`);
+    for (const variant of ['after_light', 'after_heavy'] as const) {
+      it(`${name} ${variant}: path sum reduces the miter to the identity`, () => {
+        const r = pathSumEquivalent(before, load(`${name}.${variant}.qasm`), { timeBudgetMs: 120_000 });
+        expect(r.equivalent, r.reason).toBe(true);
+        expect(r.stats?.pathVariablesLeft).toBe(0);
+        expect(r.stats?.pathVariables).toBeGreaterThan(0);
+      });
+    }
+    if (before.numQubits <= 12) {
+      it(`${name} after_heavy: whole unitary agrees`, () => {
+        const r = unitaryEquivalent(before, load(`${name}.after_heavy.qasm`));
+        expect(r.equivalent, r.reason).toBe(true);
+        expect(r.stats?.columnsChecked).toBe(2 ** before.numQubits);
+      });
+    }
+  }
+
+  it('a single dropped T in adder_8 (24 qubits) is refuted with a witness', () => {
+    const after = load('adder_8.after_heavy.qasm');
+    const at = after.ops.findIndex((o) => o.kind === 'gate' && o.name === 't');
+    const broken = withOps(after, after.ops.filter((_, i) => i !== at));
+    const r = verifyEquivalence(load('adder_8.before.qasm'), broken, { timeBudgetMs: 120_000 });
+    expect(r.equivalent).toBe(false);
+    expect(r.method).toBe('path-sum');
+    expect(r.reason).toMatch(/basis state/);
+  });
+
+  it('verifyEquivalence picks the unitary method for ≤ 12 qubits and path sums above', () => {
+    const small = verifyEquivalence(load('tof_3.before.qasm'), load('tof_3.after_heavy.qasm'), { timeBudgetMs: 60_000 });
+    expect(small).toMatchObject({ equivalent: true, method: 'unitary' });
+    const big = verifyEquivalence(load('tof_10.before.qasm'), load('tof_10.after_heavy.qasm'), { timeBudgetMs: 60_000 });
+    expect(big).toMatchObject({ equivalent: true, method: 'path-sum' });
+    expect(big.stats?.tried).toEqual(['path-sum']);
+    const forced = verifyEquivalence(load('tof_3.before.qasm'), load('tof_3.after_heavy.qasm'), { timeBudgetMs: 60_000, maxUnitaryQubits: 2 });
+    expect(forced.method).toBe('path-sum');
+  });
+});
