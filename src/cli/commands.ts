@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { BILLING_COMMANDS } from './billing-commands.js';
 
 export interface CliIo {
   out(s: string): void;
@@ -12,4 +13,4 @@ export interface CliCommand {
 }
 
 /** Operator commands by name ("credit grant", "ledger check", …). Each area adds its own. */
-export const COMMANDS: Record<string, CliCommand> = {};
+export const COMMANDS: Record<string, CliCommand> = { ...BILLING_COMMANDS };

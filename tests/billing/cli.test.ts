@@ -1,0 +1,97 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import type { App } from '../../src/http/app-types.js';
+import { loadConfig } from '../../src/config/config.js';
+import { creditGrantCommand, ledgerCheckCommand } from '../../src/cli/billing-commands.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { buildTestApp, signUp } from '../helpers/app.js';
+import { expectLedgerInvariants } from '../helpers/ledger.js';
+
+const TOKEN = 'op_token_for_tests_0123456789abcdef';
+const run = promisify(execFile);
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) }, out, err };
+}
+
+describe('operator CLI: credit grant and ledger check', () => {
+  let app: App;
+  let url: string;
+  beforeAll(async () => {
+    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: TOKEN });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => expectLedgerInvariants(app));
+  afterAll(async () => app.close());
+
+  it('is registered as "credit grant" and "ledger check"', () => {
+    expect(Object.keys(COMMANDS)).toEqual(expect.arrayContaining(['credit grant', 'ledger check']));
+  });
+
+  it('direct database mode: grants by email, idempotently, and checks the ledger', async () => {
+    const u = await signUp(app);
+    const deps = { openDb: async () => app.db, keepOpen: true };
+    const config = loadConfig({ DATA_DIR: 'memory://' });
+    const a = io();
+    expect(await creditGrantCommand(deps).run(config, ['--email', u.email.toUpperCase(), '--amount', '12.5', '--idempotency-key', 'welcome'], a.io)).toBe(0);
+    expect(a.out.join('')).toContain('granted 12.500000 USD');
+    const b = io();
+    expect(await creditGrantCommand(deps).run(config, ['--email', u.email, '--amount', '12.5', '--idempotency-key', 'welcome'], b.io)).toBe(0);
+    expect(b.out.join('')).toContain('already granted');
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('12.500000');
+    const bad = io();
+    expect(await creditGrantCommand(deps).run(config, ['--email', 'nobody@example.com', '--amount', '1'], bad.io)).toBe(1);
+    expect(bad.err.join('')).toContain('USER_NOT_FOUND');
+    expect(await creditGrantCommand(deps).run(config, ['--email', u.email], io().io)).toBe(2);
+
+    const ok = io();
+    expect(await ledgerCheckCommand(deps).run(config, [], ok.io)).toBe(0);
+    expect(ok.out.join('')).toMatch(/^ledger OK: \d+ transfers/);
+    // Break a cached balance: the check must fail loudly, then pass again once repaired.
+    await app.db.query('UPDATE billing_wallets SET available_micros = available_micros + 7 WHERE account_id = $1', [u.accountId]);
+    const broken = io();
+    expect(await ledgerCheckCommand(deps).run(config, [], broken.io)).toBe(1);
+    expect(broken.err.join('')).toContain(u.accountId);
+    await app.db.query('UPDATE billing_wallets SET available_micros = available_micros - 7 WHERE account_id = $1', [u.accountId]);
+    expect(await ledgerCheckCommand(deps).run(config, [], io().io)).toBe(0);
+  });
+
+  it('embedded mode: goes through the running service with the operator token', async () => {
+    const u = await signUp(app);
+    const config = loadConfig({ DATA_DIR: 'memory://', QRAIL_OPERATOR_TOKEN: TOKEN });
+    const a = io();
+    expect(await creditGrantCommand().run(config, ['--email', u.email, '--amount', '3', '--url', url], a.io)).toBe(0);
+    expect(a.out.join('')).toContain('available now 3.000000 USD');
+    const c = io();
+    expect(await ledgerCheckCommand().run(config, ['--url', url], c.io)).toBe(0);
+
+    const wrong = loadConfig({ DATA_DIR: 'memory://', QRAIL_OPERATOR_TOKEN: 'x'.repeat(32) });
+    const w = io();
+    expect(await creditGrantCommand().run(wrong, ['--email', u.email, '--amount', '3', '--url', url], w.io)).toBe(1);
+    expect(w.err.join('')).toContain('OPERATOR_FORBIDDEN');
+    const none = io();
+    expect(await ledgerCheckCommand().run(loadConfig({ DATA_DIR: 'memory://' }), ['--url', url], none.io)).toBe(2);
+    expect(none.err.join('')).toContain('QRAIL_OPERATOR_TOKEN');
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/operator/ledger-check' })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('3.000000');
+  });
+
+  it('the real `qrail` binary grants and checks against the running service', async () => {
+    const u = await signUp(app);
+    const env = { ...process.env, QRAIL_OPERATOR_TOKEN: TOKEN, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+    const g = await run('node', ['bin/qrail.js', 'credit', 'grant', '--email', u.email, '--amount', '1.25', '--url', url], { env });
+    expect(g.stdout).toContain('granted 1.250000 USD');
+    const c = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env });
+    expect(c.stdout).toContain('ledger OK');
+    await app.db.query('UPDATE billing_wallets SET held_micros = held_micros + 1 WHERE account_id = $1', [u.accountId]);
+    const broken = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env }).then(() => 0, (e: { code: number; stderr: string }) => e);
+    expect(broken).toMatchObject({ code: 1 });
+    expect((broken as { stderr: string }).stderr).toContain('ledger BROKEN');
+    await app.db.query('UPDATE billing_wallets SET held_micros = held_micros - 1 WHERE account_id = $1', [u.accountId]);
+  });
+});
