@@ -137,7 +137,7 @@ process.stdin.on('end', () => {
   let auth: { authorization: string };
 
   beforeAll(async () => {
-    app = await buildTestApp({ TTS_ENGINE: 'espeak', ESPEAK_PATH: script, TTS_TIMEOUT_MS: '500' });
+    app = await buildTestApp({ TTS_ENGINE: 'espeak', ESPEAK_PATH: script, TTS_TIMEOUT_MS: '3000' });
     auth = (await signUp(app)).auth;
   });
   afterAll(async () => {
@@ -148,7 +148,7 @@ process.stdin.on('end', () => {
   it('a process that never finishes is killed → 504 MEDIA_TIMEOUT', async () => {
     const r = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: 'please hang' } });
     expect(r.statusCode).toBe(504);
-    expect(r.json().error).toMatchObject({ code: 'MEDIA_TIMEOUT', details: { service: 'tts', engine: 'espeak', timeout_ms: 500 } });
+    expect(r.json().error).toMatchObject({ code: 'MEDIA_TIMEOUT', details: { service: 'tts', engine: 'espeak', timeout_ms: 3000 } });
   });
 
   it('a non-zero exit → 500 TTS_ENGINE_FAILED with its first stderr line', async () => {

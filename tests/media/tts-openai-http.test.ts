@@ -15,7 +15,7 @@ describe('POST /v1/tts through an OpenAI-compatible /audio/speech endpoint', () 
       TTS_API_KEY: 'tts-key-123',
       TTS_MODEL: 'tts-fake',
       TTS_VOICES: 'alloy,nova',
-      TTS_TIMEOUT_MS: '300',
+      TTS_TIMEOUT_MS: '20000', // generous; the timeout case has its own app below
       TTS_MAX_CHARS: '50',
     });
     auth = (await signUp(app)).auth;
@@ -99,7 +99,7 @@ describe('POST /v1/tts through an OpenAI-compatible /audio/speech endpoint', () 
     expect(r.json().error).toMatchObject({ code: 'MEDIA_UPSTREAM_ERROR', details: { reason: 'not_wav', engine: 'openai' } });
   });
 
-  it('upstream 500, 429 and timeout map to stable codes (errors stay JSON even with Accept: audio/wav)', async () => {
+  it('upstream 500 and 429 map to stable codes (errors stay JSON even with Accept: audio/wav)', async () => {
     fake.handler = (_req, res) => json(res, 500, { error: { message: 'boom' } });
     const e500 = await app.inject({ method: 'POST', url: '/v1/tts', headers: { ...auth, accept: 'audio/wav' }, payload: { text: 'Hello' } });
     expect(e500.statusCode).toBe(502);
@@ -112,10 +112,6 @@ describe('POST /v1/tts through an OpenAI-compatible /audio/speech endpoint', () 
     expect(e429.json().error.code).toBe('MEDIA_UPSTREAM_RATE_LIMITED');
     expect(Number(e429.headers['retry-after'])).toBeGreaterThan(0);
 
-    fake.handler = () => undefined;
-    const slow = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: 'Hello' } });
-    expect(slow.statusCode).toBe(504);
-    expect(slow.json().error).toMatchObject({ code: 'MEDIA_TIMEOUT', details: { service: 'tts', engine: 'openai', timeout_ms: 300 } });
   });
 
   it('capabilities report tts ready on the openai engine', async () => {
@@ -124,20 +120,19 @@ describe('POST /v1/tts through an OpenAI-compatible /audio/speech endpoint', () 
   });
 });
 
-describe('POST /v1/tts not configured', () => {
-  it('TTS_ENGINE=off → 503 FEATURE_UNAVAILABLE saying what to configure', async () => {
-    const app = await buildTestApp({ TTS_ENGINE: 'off' });
+describe('POST /v1/tts upstream timeout and missing configuration', () => {
+  it('a speech endpoint that never answers → 504 MEDIA_TIMEOUT', async () => {
+    const fake = await new FakeOpenAi().start();
+    fake.handler = () => undefined;
+    const app = await buildTestApp({ TTS_BASE_URL: fake.baseUrl, TTS_API_KEY: 'k', TTS_MODEL: 'm', TTS_TIMEOUT_MS: '500' });
     try {
       const { auth } = await signUp(app);
       const r = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: 'Hello' } });
-      expect(r.statusCode).toBe(503);
-      expect(r.json().error.code).toBe('FEATURE_UNAVAILABLE');
-      expect(r.json().error.message).toContain('TTS_ENGINE');
-      expect(r.json().error.details.feature).toBe('tts');
-      const v = await app.inject({ method: 'GET', url: '/v1/tts/voices', headers: auth });
-      expect(v.statusCode).toBe(503);
+      expect(r.statusCode).toBe(504);
+      expect(r.json().error).toMatchObject({ code: 'MEDIA_TIMEOUT', details: { service: 'tts', engine: 'openai', timeout_ms: 500 } });
     } finally {
       await app.close();
+      await fake.stop();
     }
   });
 
@@ -147,6 +142,7 @@ describe('POST /v1/tts not configured', () => {
       const { auth } = await signUp(app);
       const r = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: 'Hello' } });
       expect(r.statusCode).toBe(503);
+      expect(r.json().error.code).toBe('FEATURE_UNAVAILABLE');
       expect(r.json().error.message).toMatch(/TTS_BASE_URL and TTS_API_KEY and TTS_MODEL/);
     } finally {
       await app.close();

@@ -135,6 +135,12 @@ describe('media settings and readiness', () => {
     expect(partial.tts.reasons[0]).toContain('TTS_API_KEY and TTS_MODEL');
   });
 
+  it('partial chat configuration names what is still missing', () => {
+    const r = mediaReadiness(parseMediaSettings({ CHAT_BASE_URL: 'https://llm.example/v1' }), { espeak: present });
+    expect(r.chat.ready).toBe(false);
+    expect(r.chat.reasons).toEqual(['Chat is partly configured: also set CHAT_API_KEY and CHAT_MODEL.']);
+  });
+
   it('chat ready only with URL, key and model', () => {
     const r = mediaReadiness(parseMediaSettings({ CHAT_BASE_URL: 'http://llm:8000/v1', CHAT_API_KEY: 'k', CHAT_MODEL: 'm' }), { espeak: present });
     expect(r.chat).toEqual({ ready: true, reasons: [], model: 'm' });
