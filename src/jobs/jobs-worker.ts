@@ -31,7 +31,7 @@ export class JobsWorker implements BackgroundWorker {
   readonly name = 'jobs-worker';
   private loops: Promise<void>[] = [];
   private stopping = false;
-  private wake: (() => void) | undefined;
+  private readonly wakers = new Set<() => void>();
 
   constructor(
     private readonly repo: JobsRepository,
@@ -47,7 +47,7 @@ export class JobsWorker implements BackgroundWorker {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    for (const w of this.wakers) w();
     await Promise.all(this.loops);
     this.loops = [];
   }
@@ -80,11 +80,13 @@ export class JobsWorker implements BackgroundWorker {
       }
       if (did === null && !this.stopping) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.opts.pollMs);
-          this.wake = () => {
+          const wake = () => {
             clearTimeout(t);
+            this.wakers.delete(wake);
             resolve();
           };
+          const t = setTimeout(wake, this.opts.pollMs);
+          this.wakers.add(wake);
         });
       }
     }
