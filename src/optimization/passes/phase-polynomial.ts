@@ -110,44 +110,81 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
 }
 
 interface Coef { sum: number; lin: bigint; changed: boolean }
-const Q = PI / 4;
-const near = (a: number, b: number) => Math.abs(normAngle(a - b)) < 1e-9;
 
 /**
- * Clifford correction absorption: the terms (π/2)(g + h − g⊕h) equal π·g·h (a CZ between
- * parities), and (π/2)(f − f⊕g − f⊕h + f⊕g⊕h) ≡ π·g·h (mod 2π) for any parity f. So a CZ
- * left over by merging (typically from compute/uncompute Toffoli pairs) vanishes when four
- * π/4 terms on f, f⊕g, f⊕h, f⊕g⊕h flip sign: three rotations and a CNOT pair fewer, same T-count.
+ * Weight patterns w on the 7 nonzero vectors v of F₂³ (indexed 1..7) with
+ * Σ w_v·(v·x) ≡ 0 (mod 4) for every x: adding (π/2)·w to the seven terms of a 3-dimensional
+ * parity subspace leaves the phase function unchanged mod 2π (and the T-count too).
+ */
+const PATTERNS: readonly (readonly number[])[] = (() => {
+  const out: number[][] = [];
+  for (let m = 0; m < 128; m++) {
+    const w = [...Array(7).keys()].map((i) => ((m >> i) & 1 ? -1 : 1));
+    let ok = true;
+    for (let x = 1; x < 8 && ok; x++) {
+      let s = 0;
+      for (let v = 1; v < 8; v++) {
+        let dot = 0;
+        for (let b = 0; b < 3; b++) dot ^= ((v >> b) & 1) & ((x >> b) & 1);
+        if (dot) s += w[v - 1]!;
+      }
+      ok = ((s % 4) + 4) % 4 === 0;
+    }
+    if (ok) out.push(w);
+  }
+  return out;
+})();
+
+const zero = (a: number) => Math.abs(normAngle(a)) < 1e-9;
+
+/**
+ * Clifford-term absorption: Clifford phase terms (multiples of π/2) left over by merging —
+ * typically the controlled-Z of compute/uncompute Toffoli pairs — are cancelled by adding a
+ * zero-sum pattern (π/2)·w over a 3-dimensional parity subspace whose seven parities all
+ * have a rotation somewhere. Each move lowers the number of nonzero terms; T-count is kept.
  */
 function absorbControlledZ(table: Map<string, Coef>): void {
   const key = (l: bigint) => l.toString(36);
   const terms = [...table.values()];
-  for (const a of terms) {
-    if (!(near(a.sum, PI / 2) || near(a.sum, -PI / 2))) continue;
-    for (const b of terms) {
-      if (b === a || !near(b.sum, a.sum)) continue;
-      const c = table.get(key(a.lin ^ b.lin));
-      if (!c || !near(c.sum, -a.sum)) continue;
-      let done = false;
-      for (const f of terms) {
-        if (!(near(f.sum, Q) || near(f.sum, -Q))) continue;
-        const fa = table.get(key(f.lin ^ a.lin));
-        const fb = table.get(key(f.lin ^ b.lin));
-        const fab = table.get(key(f.lin ^ a.lin ^ b.lin));
-        if (!fa || !fb || !fab || new Set([f, fa, fb, fab, a, b, c]).size !== 7) continue;
-        if (!(near(fa.sum, -f.sum) && near(fb.sum, -f.sum) && near(fab.sum, f.sum))) continue;
-        for (const t of [f, fa, fb, fab]) {
-          t.sum = -t.sum;
-          t.changed = true;
+  const nz = (a: number) => (zero(a) ? 0 : 1);
+  for (let guard = 0; guard < 200; guard++) {
+    let improved = false;
+    const cliff = terms.filter((t) => !zero(t.sum) && zero(4 * t.sum));
+    outer: for (const a of cliff) {
+      for (const b of terms) {
+        if (b === a) continue;
+        const ab = table.get(key(a.lin ^ b.lin));
+        if (!ab) continue;
+        for (const c of terms) {
+          if (c === a || c === b || c === ab) continue;
+          const ac = table.get(key(a.lin ^ c.lin));
+          const bc = table.get(key(b.lin ^ c.lin));
+          const abc = table.get(key(a.lin ^ b.lin ^ c.lin));
+          if (!ac || !bc || !abc) continue;
+          // index v = bits (a=1, b=2, c=4)
+          const set = [a, b, ab, c, ac, bc, abc];
+          if (new Set(set).size !== 7) continue;
+          const before = set.reduce((n, t) => n + nz(t.sum), 0);
+          let best: readonly number[] | undefined;
+          let bestCount = before;
+          for (const w of PATTERNS) {
+            const count = set.reduce((n, t, i) => n + nz(t.sum + (PI / 2) * w[i]!), 0);
+            if (count < bestCount) {
+              bestCount = count;
+              best = w;
+            }
+          }
+          if (best) {
+            set.forEach((t, i) => {
+              t.sum = normAngle(t.sum + (PI / 2) * best![i]!);
+              t.changed = true;
+            });
+            improved = true;
+            break outer;
+          }
         }
-        for (const t of [a, b, c]) {
-          t.sum = 0;
-          t.changed = true;
-        }
-        done = true;
-        break;
       }
-      if (done) break;
     }
+    if (!improved) break;
   }
 }
