@@ -144,8 +144,11 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
     maxTerms: ps.phase.maxTerms,
   });
   try {
-    for (const p of pa) ps.apply(p);
-    for (const p of pb) ps.apply(p);
+    let applied = 0;
+    for (const p of [...pa, ...pb]) {
+      if ((++applied & 1023) === 0) ps.checkTime();
+      ps.apply(p);
+    }
     ps.reduce();
   } catch (e) {
     if (e instanceof BudgetExceeded) return done('unknown', checked, `gave up: ${e.message}`, statsOf());

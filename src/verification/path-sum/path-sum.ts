@@ -46,7 +46,7 @@ export class PathSum {
     this.phase = new Phase(turns, budget);
   }
 
-  private checkTime(): void {
+  checkTime(): void {
     if (Date.now() > this.deadline) throw new BudgetExceeded('time budget ran out');
   }
 
@@ -58,6 +58,7 @@ export class PathSum {
       case 'mcx': {
         let prod = this.out[p.cs[0]!]!;
         for (let i = 1; i < p.cs.length; i++) prod = boolMul(prod, this.out[p.cs[i]!]!);
+        this.phase.charge(prod.size);
         xorInto(this.out[p.t]!, prod);
         return;
       }
@@ -78,6 +79,7 @@ export class PathSum {
       case 'ph': {
         let prod = this.out[p.qs[0]!]!;
         for (let i = 1; i < p.qs.length; i++) prod = boolMul(prod, this.out[p.qs[i]!]!);
+        this.phase.charge(prod.size);
         this.phase.addLifted(prod, p.turns);
         return;
       }
@@ -96,6 +98,7 @@ export class PathSum {
       for (const m of f.values()) if (m.includes(v)) with_.push(m);
       if (with_.length === 0) continue;
       for (const m of with_) toggle(f, m);
+      this.phase.charge(with_.length * r.size);
       for (const m of with_) {
         const rest = m.filter((u) => u !== v);
         for (const rm of r.values()) toggle(f, monoMul(rest, rm));

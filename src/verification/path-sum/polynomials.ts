@@ -93,6 +93,12 @@ export class Phase {
   maxTerms = 0;
   constructor(readonly turns: Turns, private readonly budget: number) {}
 
+  /** Counts other work (e.g. output polynomial products) against the same budget. */
+  charge(units: number): void {
+    this.work += units;
+    if (this.work > this.budget) throw new BudgetExceeded(`polynomial work exceeded ${this.budget} term updates`);
+  }
+
   add(vars: Mono, c: number): void {
     if (vars.length === 0) return;
     if (++this.work > this.budget) throw new BudgetExceeded(`phase polynomial work exceeded ${this.budget} term updates`);
