@@ -10,6 +10,7 @@ import type { Database } from '../store/db.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import { pgJobsRepository } from '../store/repositories/jobs-repository.js';
 import { builtinCapabilities } from './capabilities/index.js';
+import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
 import { JobsService } from './jobs-service.js';
 import { JobsWorker } from './jobs-worker.js';
@@ -77,7 +78,7 @@ export function createJobsServices(config: Config, db: Database, log: (e: unknow
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
-  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits }));
+  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env) }));
   const repo = pgJobsRepository(db);
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID);
   const jobsWorker = new JobsWorker(repo, registry, {

@@ -195,10 +195,10 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const url = `/v1/jobs?limit=3${cursor === null ? '' : `&cursor=${cursor}`}`;
-      const r = await app.inject({ method: 'GET', url, headers: c.auth });
+      const url: string = `/v1/jobs?limit=3${cursor === null ? '' : `&cursor=${cursor}`}`;
+      const r: { statusCode: number; json: () => { jobs: Array<{ job_id: string }>; next_cursor: string | null } } = await app.inject({ method: "GET", url, headers: c.auth });
       expect(r.statusCode).toBe(200);
-      const body = r.json();
+      const body: { jobs: Array<{ job_id: string }>; next_cursor: string | null } = r.json();
       expect(body.jobs.length).toBeLessThanOrEqual(3);
       seen.push(...body.jobs.map((j: { job_id: string }) => j.job_id));
       cursor = body.next_cursor;
