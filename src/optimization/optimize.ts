@@ -90,7 +90,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   let best = runProfile(rec, profile, extra);
   if (timedOut) notes.push(`the ${profile} search stopped at its time budget (${Math.round(budget * 0.6)} ms); the best result found so far is returned`);
   best.stopped = () => false; // translation is required for a correct target, never cut short
-  translateToTarget(best, target);
+  translateToTarget(best, target, input.numQubits);
 
   const output = withOps(input, best.ops);
   const certificate = { steps: best.steps };

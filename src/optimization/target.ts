@@ -2,7 +2,7 @@ import { getDevice, DEVICES, type DeviceSpec } from '../execution/devices/device
 import { fail } from '../errors/app-error.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import type { Recorder } from './recorder.js';
-import { translateGates } from './passes/translate.js';
+import { decomposeMultiQubit, translateGates } from './passes/translate.js';
 import { routeOnCoupling } from './passes/route.js';
 
 export type BackendHint = 'generic' | 'provider-one' | 'provider-two';
@@ -47,7 +47,10 @@ export function resolveTarget(hint: BackendHint, deviceId: string | undefined, n
 }
 
 /** Routes onto the coupling map (if any) and translates to the native gate set. */
-export function translateToTarget(rec: Recorder, target: Target): void {
-  if (target.coupling) routeOnCoupling(rec, target.coupling);
+export function translateToTarget(rec: Recorder, target: Target, numQubits: number): void {
+  if (target.coupling) {
+    decomposeMultiQubit(rec, target.native ?? new Set());
+    routeOnCoupling(rec, target.coupling, numQubits);
+  }
   if (target.native) translateGates(rec, target.native);
 }

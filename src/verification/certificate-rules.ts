@@ -464,6 +464,37 @@ export const RULES: readonly Rule[] = [
       return !!a && !!b && equalUpToPhase(a, b);
     },
   },
+  {
+    id: 'route-swaps',
+    description: 'A two-qubit gate equals SWAPs S1…Sk, the gate on the wires its qubits were moved to, then Sk…S1.',
+    check(lhs, rhs) {
+      if (lhs.length !== 1 || rhs.length % 2 !== 1 || rhs.length < 3) return false;
+      const gop = lhs[0]!;
+      const k = (rhs.length - 1) / 2;
+      const moved = rhs[k]!;
+      if (gop.qubits.length !== 2 || moved.name !== gop.name || moved.params.length !== gop.params.length) return false;
+      if (moved.params.some((p, i) => p !== gop.params[i])) return false;
+      const where = new Map<number, number>(); // logical qubit -> wire
+      const at = new Map<number, number>(); // wire -> logical qubit
+      const wireOf = (q: number) => where.get(q) ?? (at.has(q) ? -1 : q);
+      for (let i = 0; i < k; i++) {
+        const s = rhs[i]!;
+        const u = rhs[rhs.length - 1 - i]!;
+        if (s.name !== 'swap' || u.name !== 'swap' || s.qubits.length !== 2 || s.params.length || u.params.length) return false;
+        if (!(s.qubits[0] === u.qubits[0] && s.qubits[1] === u.qubits[1])) return false;
+        const [x, y] = s.qubits as [number, number];
+        if (x === y) return false;
+        const lx = at.has(x) ? at.get(x)! : x;
+        const ly = at.has(y) ? at.get(y)! : y;
+        at.set(x, ly);
+        at.set(y, lx);
+        where.set(ly, x);
+        where.set(lx, y);
+      }
+      const [a, b] = gop.qubits as [number, number];
+      return moved.qubits[0] === wireOf(a) && moved.qubits[1] === wireOf(b);
+    },
+  },
   ...ALL_TEMPLATES.map(templateRule),
 ];
 

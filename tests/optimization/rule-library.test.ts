@@ -169,6 +169,22 @@ describe('rule library: semantic rules and the commutation rule', () => {
     }
   });
 
+  it('route-swaps: conjugating by a SWAP path moves the gate, proven on 4 qubits', () => {
+    const r = rule('route-swaps');
+    const cases: [GateOp, GateOp[]][] = [
+      [gate('cx', [0, 3]), [gate('swap', [0, 1]), gate('swap', [1, 2]), gate('cx', [2, 3]), gate('swap', [1, 2]), gate('swap', [0, 1])]],
+      [gate('crz', [3, 0], [0.7]), [gate('swap', [3, 2]), gate('crz', [2, 0], [0.7]), gate('swap', [3, 2])]],
+      [gate('cx', [1, 2]), [gate('swap', [2, 3]), gate('cx', [1, 3]), gate('swap', [2, 3])]],
+    ];
+    for (const [lhs, rhs] of cases) {
+      expect(r.check([lhs], rhs)).toBe(true);
+      expect(same([lhs], rhs, 4)).toBe(true);
+    }
+    // wrong wire, or swaps not undone
+    expect(r.check([gate('cx', [0, 3])], [gate('swap', [0, 1]), gate('cx', [0, 3]), gate('swap', [0, 1])])).toBe(false);
+    expect(r.check([gate('cx', [0, 3])], [gate('swap', [0, 1]), gate('cx', [1, 3]), gate('swap', [1, 2])])).toBe(false);
+  });
+
   it('covers every rule of the library', () => {
     expect([...covered].sort()).toEqual(RULES.map((r) => r.id).sort());
   });

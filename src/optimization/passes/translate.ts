@@ -60,9 +60,8 @@ function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>): GateOp[] 
 const unsupported = (name: string, native: ReadonlySet<string>) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED, `Gate ${name} has no translation to the native gates ${[...native].join(', ')}`, { gate: name, native_gates: [...native] });
 
-/** Rewrites every gate into the native gate set; each step is a proven template or a checked resynthesis. */
-export function translateGates(rec: Recorder, native: ReadonlySet<string>): void {
-  // 1. three-qubit gates
+/** Three-qubit gates (ccx, ccz) into CX + one-qubit gates, unless native. */
+export function decomposeMultiQubit(rec: Recorder, native: ReadonlySet<string>): void {
   for (let i = 0; i < rec.ops.length; i++) {
     const op = rec.ops[i]!;
     if (op.kind !== 'gate' || op.qubits.length < 3 || native.has(op.name)) continue;
@@ -74,6 +73,11 @@ export function translateGates(rec: Recorder, native: ReadonlySet<string>): void
       : [T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)];
     rec.apply(`template:${op.name}-decompose`, [i], out);
   }
+}
+
+/** Rewrites every gate into the native gate set; each step is a proven template or a checked resynthesis. */
+export function translateGates(rec: Recorder, native: ReadonlySet<string>): void {
+  decomposeMultiQubit(rec, native);
   // 2. two-qubit gates
   for (let i = 0; i < rec.ops.length; i++) {
     const op = rec.ops[i]!;
@@ -102,5 +106,6 @@ export function translateGates(rec: Recorder, native: ReadonlySet<string>): void
     const out = synth1q(ops, native);
     if (!out) throw unsupported(ops.find((o) => !native.has(o.name))!.name, native);
     rec.apply('resynth-1q', run, out);
+    i += out.length - 1;
   }
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { circuit, gate, type GateOp } from '../../src/circuits/ir.js';
+import { getDevice } from '../../src/execution/devices/device-catalogue.js';
+import { isAppError } from '../../src/errors/app-error.js';
+import { optimizeCircuit } from '../../src/optimization/optimize.js';
+import { circuitsEquivalent, gateOps, testEquivalence } from './helpers/matrix.js';
+
+const input = circuit(5, 0, [
+  gate('h', [0]), gate('ccx', [0, 1, 4]), gate('t', [2]), gate('cz', [2, 4]), gate('swap', [1, 3]), gate('ry', [3], [0.3]),
+  gate('cx', [0, 4]), gate('rzz', [0, 2], [0.5]), gate('y', [1]), gate('cp', [3, 0], [0.9]),
+]);
+
+const names = (ops: GateOp[]) => new Set(ops.map((o) => o.name));
+
+describe('backend hints and devices', () => {
+  for (const [hint, native] of [['provider-one', ['rz', 'sx', 'x', 'cx']], ['provider-two', ['rx', 'ry', 'rz', 'cz']]] as const) {
+    for (const profile of ['safe', 'balanced', 'aggressive'] as const) {
+      it(`${hint} / ${profile}: only native gates, equivalent`, () => {
+        const r = optimizeCircuit(input, { profile, backendHint: hint, equivalence: testEquivalence });
+        for (const n of names(gateOps(r.circuit))) expect(native).toContain(n);
+        expect(circuitsEquivalent(input, r.circuit)).toBe(true);
+        expect(r.passes).toContain(`translate:${hint}`);
+      });
+    }
+  }
+
+  for (const id of ['p1-falcon-7', 'p2-grid-9', 'p2-ion-11']) {
+    it(`device ${id}: native gates and coupling map respected`, () => {
+      const d = getDevice(id)!;
+      const wide = circuit(7, 0, input.ops); // falcon-7's wire 4 reaches the others only through 5
+      const r = optimizeCircuit(wide, { profile: 'balanced', backendHint: d.provider, device: id, equivalence: testEquivalence });
+      const ops = gateOps(r.circuit);
+      for (const n of names(ops)) expect(d.nativeGates).toContain(n);
+      if (d.couplingMap) {
+        const edges = new Set(d.couplingMap.flatMap(([a, b]) => [`${a},${b}`, `${b},${a}`]));
+        for (const o of ops.filter((x) => x.qubits.length === 2)) expect(edges.has(o.qubits.join(','))).toBe(true);
+      }
+      expect(circuitsEquivalent(wide, r.circuit)).toBe(true);
+    });
+  }
+
+  it('qubits connected only through wires the circuit does not have: 422 OPTIMIZATION_TARGET_UNSUPPORTED', () => {
+    try {
+      optimizeCircuit(input, { backendHint: 'provider-one', device: 'p1-falcon-7', equivalence: testEquivalence });
+      throw new Error('accepted');
+    } catch (e) {
+      expect(isAppError(e) && e.code).toBe('OPTIMIZATION_TARGET_UNSUPPORTED');
+    }
+  });
+
+  it('unknown device or a device of the other provider: 400 OPTIMIZATION_DEVICE_UNKNOWN', () => {
+    for (const [hint, device] of [['generic', 'nope'], ['provider-one', 'p2-grid-9']] as const) {
+      try {
+        optimizeCircuit(input, { backendHint: hint, device, equivalence: testEquivalence });
+        throw new Error('accepted');
+      } catch (e) {
+        expect(isAppError(e) && e.code).toBe('OPTIMIZATION_DEVICE_UNKNOWN');
+      }
+    }
+  });
+
+  it('more qubits than the device: 422 OPTIMIZATION_TARGET_UNSUPPORTED', () => {
+    const big = circuit(8, 0, [gate('cx', [0, 7])]);
+    try {
+      optimizeCircuit(big, { backendHint: 'provider-one', device: 'p1-falcon-7', equivalence: testEquivalence });
+      throw new Error('accepted');
+    } catch (e) {
+      expect(isAppError(e) && e.code).toBe('OPTIMIZATION_TARGET_UNSUPPORTED');
+    }
+  });
+});
