@@ -4,6 +4,7 @@ import { reduceHadamards } from './passes/hadamard.js';
 import { mergePhasePolynomial } from './passes/phase-polynomial.js';
 import { resynthesizeRuns } from './passes/resynth-1q.js';
 import { applyTemplates } from './passes/templates.js';
+import { propagateNots } from './passes/x-propagation.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -44,6 +45,17 @@ function balancedRound(rec: Recorder, place: 'first' | 'last'): number {
     n += cancelAndMerge(rec, true);
   }
   n += resynthesizeRuns(rec);
+  if (rec.ops.some((o) => o.kind === 'gate' && o.name === 'x')) {
+    const probe2 = rec.fork();
+    propagateNots(probe2);
+    cancelAndMerge(probe2, true);
+    dropIdentities(probe2);
+    if (cost(probe2.ops) < cost(rec.ops)) {
+      n += propagateNots(rec);
+      n += cancelAndMerge(rec, true);
+      n += dropIdentities(rec);
+    }
+  }
   return n;
 }
 

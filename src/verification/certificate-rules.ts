@@ -324,6 +324,7 @@ export const TEMPLATES: readonly Template[] = [
       T('t', 'b'), T('t', 'c'), T('cx', 'a', 'b'), T('t', 'a'), T('tdg', 'b'), T('cx', 'a', 'b'),
     ],
   },
+  { id: 'x-h', description: 'X H = H Z', lhs: [T('x', 'a'), T('h', 'a')], rhs: [T('h', 'a'), T('z', 'a')] },
   { id: 'x-cx-control', description: 'X_a CX(a,b) = CX(a,b) X_a X_b', lhs: [T('x', 'a'), T('cx', 'a', 'b')], rhs: [T('cx', 'a', 'b'), T('x', 'a'), T('x', 'b')] },
   { id: 'cx-x-control', description: 'CX(a,b) X_a X_b = X_a CX(a,b)', lhs: [T('cx', 'a', 'b'), T('x', 'a'), T('x', 'b')], rhs: [T('x', 'a'), T('cx', 'a', 'b')] },
   { id: 'cx-x-control-move', description: 'CX(a,b) X_a = X_a X_b CX(a,b)', lhs: [T('cx', 'a', 'b'), T('x', 'a')], rhs: [T('x', 'a'), T('x', 'b'), T('cx', 'a', 'b')] },
@@ -462,6 +463,31 @@ export const RULES: readonly Rule[] = [
       const a = blockUnitary(lhs, qs);
       const b = blockUnitary(rhs, qs);
       return !!a && !!b && equalUpToPhase(a, b);
+    },
+  },
+  {
+    id: 'commute-swap',
+    description: 'Two gates that commute (by the commutation rule) may be exchanged.',
+    check(lhs, rhs) {
+      if (lhs.length !== 2 || rhs.length !== 2) return false;
+      const [a, b] = lhs as [GateOp, GateOp];
+      const same = (x: GateOp, y: GateOp) => x.name === y.name && x.qubits.length === y.qubits.length && x.qubits.every((q, i) => q === y.qubits[i]) && x.params.length === y.params.length && x.params.every((p, i) => p === y.params[i]);
+      return same(rhs[0]!, b) && same(rhs[1]!, a) && commutes(a, b);
+    },
+  },
+  {
+    id: 'x-phase-flip',
+    description: 'X D(θ) = D(−θ) X for a one-qubit diagonal gate D, up to global phase.',
+    check(lhs, rhs) {
+      if (lhs.length !== 2 || rhs.length !== 2) return false;
+      const [x, d] = lhs as [GateOp, GateOp];
+      const [d2, x2] = rhs as [GateOp, GateOp];
+      if (x.name !== 'x' || x2.name !== 'x') return false;
+      const q = x.qubits[0];
+      if (d.qubits[0] !== q || d2.qubits[0] !== q || x2.qubits[0] !== q) return false;
+      const a = phaseAngleOf(d);
+      const b = phaseAngleOf(d2);
+      return a !== undefined && b !== undefined && angleEq(a, -b, 2 * PI);
     },
   },
   {

@@ -185,6 +185,34 @@ describe('rule library: semantic rules and the commutation rule', () => {
     expect(r.check([gate('cx', [0, 3])], [gate('swap', [0, 1]), gate('cx', [1, 3]), gate('swap', [1, 2])])).toBe(false);
   });
 
+  it('commute-swap: accepted exchanges are identities; x-phase-flip: X D(θ) = D(−θ) X (property)', () => {
+    const cs = rule('commute-swap');
+    const pairs: [GateOp, GateOp][] = [
+      [gate('t', [0]), gate('cx', [0, 1])], [gate('x', [1]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('cx', [0, 2])],
+      [gate('cx', [0, 2]), gate('cx', [1, 2])], [gate('rz', [1], [0.3]), gate('cz', [0, 1])], [gate('h', [2]), gate('cx', [0, 1])],
+      [gate('ccx', [0, 1, 2]), gate('t', [1])], [gate('rx', [0], [0.2]), gate('rxx', [0, 1], [0.4])],
+    ];
+    for (const [a, b] of pairs) {
+      expect(cs.check([a, b], [b, a])).toBe(true);
+      expect(same([a, b], [b, a], 3)).toBe(true);
+    }
+    expect(cs.check([gate('h', [0]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('h', [0])])).toBe(false);
+    expect(cs.check([gate('x', [0]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('x', [0])])).toBe(false);
+    const xf = rule('x-phase-flip');
+    fc.assert(
+      fc.property(fc.constantFrom(...PHASE_NAMES), fc.constantFrom(...PHASE_NAMES), angle, (n1, n2, a) => {
+        const D = phaseGateOf(n1, a);
+        const th = phaseAngleOf(D)!;
+        const D2 = ['rz', 'p', 'u1'].includes(n2) ? gate(n2, [0], [-th]) : phaseGateOf(n2, 0);
+        const lhs = [gate('x', [0]), D];
+        const rhs = [D2, gate('x', [0])];
+        if (xf.check(lhs, rhs)) expect(same(lhs, rhs, 1)).toBe(true);
+        expect(xf.check(lhs, [gate('rz', [0], [-th]), gate('x', [0])])).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('covers every rule of the library', () => {
     expect([...covered].sort()).toEqual(RULES.map((r) => r.id).sort());
   });
