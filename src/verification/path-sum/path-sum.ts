@@ -86,31 +86,41 @@ export class PathSum {
     }
   }
 
-  /** Substitutes variable v := r (an F₂ polynomial without v) in the phase and the outputs. */
-  private substitute(v: number, r: BoolPoly): void {
-    const hits: Term[] = [];
-    for (const t of this.phase.terms.values()) if (t.vars.includes(v)) hits.push(t);
-    for (const t of hits) this.phase.terms.delete(key(t.vars));
+  /**
+   * Substitutes variable v := r (an F₂ polynomial without v) in the phase and the outputs.
+   * `hits` are exactly the phase terms containing v.
+   */
+  private substitute(v: number, r: BoolPoly, hits: readonly Term[]): void {
+    const touched = this.phase.touched;
+    if (touched) for (const m of r.values()) for (const u of m) touched.add(u);
+    for (const t of hits) this.phase.delete(t);
     for (const t of hits) this.phase.addLifted(r, t.c, t.vars.filter((u) => u !== v));
     for (let q = 0; q < this.n; q++) {
       const f = this.out[q]!;
       const with_: Mono[] = [];
       for (const m of f.values()) if (m.includes(v)) with_.push(m);
       if (with_.length === 0) continue;
-      for (const m of with_) toggle(f, m);
       this.phase.charge(with_.length * r.size);
+      for (const m of with_) toggle(f, m);
       for (const m of with_) {
         const rest = m.filter((u) => u !== v);
+        if (touched) for (const u of rest) touched.add(u);
         for (const rm of r.values()) toggle(f, monoMul(rest, rm));
       }
     }
   }
 
-  /** Applies the rules until none applies. Throws BudgetExceeded when out of time or work. */
+  /**
+   * Applies the rules until none applies. Throws BudgetExceeded when out of time or work.
+   * Each round indexes the phase once; variables whose terms or output occurrences a rule
+   * changed are "stale" and wait for the next round, so the index is never used stale.
+   */
   reduce(): void {
+    // Cheapest rewrites first: a rule whose substitution or added phase involves more than
+    // `limit` monomials waits until no cheaper rule applies (term growth depends on order).
+    let limit = 1;
     for (;;) {
       this.checkTime();
-      // Index: variable → phase terms containing it; variables occurring in outputs.
       const index = new Map<number, Term[]>();
       for (const t of this.phase.terms.values()) {
         for (const v of t.vars) {
@@ -122,43 +132,62 @@ export class PathSum {
       }
       const inOut = new Set<number>();
       for (const f of this.out) for (const m of f.values()) for (const v of m) inOut.add(v);
+      const stale = new Set<number>();
+      this.phase.touched = stale;
       let changed = false;
-      for (const y of [...this.pathVars]) {
-        if (inOut.has(y)) continue;
-        const terms = index.get(y) ?? [];
-        if (terms.length === 0) {
-          this.pathVars.delete(y);
-          this.stats.elim++;
-          changed = true;
-          continue;
+      let costly = false;
+      try {
+        for (const y of [...this.pathVars]) {
+          if (stale.has(y) || inOut.has(y)) continue;
+          const terms = index.get(y) ?? [];
+          if (terms.length === 0) {
+            this.pathVars.delete(y);
+            this.stats.elim++;
+            changed = true;
+            continue;
+          }
+          const r = this.tryRules(y, terms, index, stale, limit);
+          if (r === 'applied') {
+            changed = true;
+            if ((this.stats.hh + this.stats.omega) % 64 === 0) this.checkTime();
+          } else if (r === 'costly') {
+            costly = true;
+          }
         }
-        if (this.tryRules(y, terms, index)) {
-          changed = true;
-          break; // the index is stale
-        }
+      } finally {
+        this.phase.touched = undefined;
       }
-      if (!changed) return;
+      if (changed) limit = 1;
+      else if (costly) limit = limit >= 1024 ? Infinity : limit * 4;
+      else return;
     }
   }
 
-  private tryRules(y: number, terms: readonly Term[], index: ReadonlyMap<number, Term[]>): boolean {
+  private tryRules(
+    y: number,
+    terms: readonly Term[],
+    index: ReadonlyMap<number, Term[]>,
+    stale: ReadonlySet<number>,
+    limit: number,
+  ): 'applied' | 'costly' | 'no' {
     const tu = this.turns;
     let linear = 0;
     const q: BoolPoly = new Map();
     for (const t of terms) {
       if (t.vars.length === 1) linear = t.c;
       else if (tu.is(t.c, 0.5)) toggle(q, t.vars.filter((u) => u !== y));
-      else return false;
+      else return 'no';
     }
     if (tu.is(linear, 0.25) || tu.is(linear, 0.75)) {
       if (tu.is(linear, 0.75)) toggle(q, []);
-      for (const t of terms) this.phase.terms.delete(key(t.vars));
+      if (q.size > limit) return 'costly';
+      for (const t of terms) this.phase.delete(t);
       this.phase.addLifted(q, -0.25);
       this.pathVars.delete(y);
       this.stats.omega++;
-      return true;
+      return 'applied';
     }
-    if (!tu.isZero(linear) && !tu.is(linear, 0.5)) return false;
+    if (!tu.isZero(linear) && !tu.is(linear, 0.5)) return 'no';
     if (tu.is(linear, 0.5)) toggle(q, []);
     // HH: find a path variable occurring in Q only as the linear monomial {y'}.
     let best = -1;
@@ -170,19 +199,23 @@ export class PathSum {
       let alone = true;
       for (const other of q.values()) if (other.length > 1 && other.includes(v)) alone = false;
       if (!alone) continue;
+      // A candidate changed earlier in this round: decide y next round with a fresh index.
+      if (stale.has(v)) return 'no';
       const cost = index.get(v)?.length ?? 0;
       if (cost < bestCost) {
         best = v;
         bestCost = cost;
       }
     }
-    if (best < 0) return false;
-    for (const t of terms) this.phase.terms.delete(key(t.vars));
+    if (best < 0) return 'no';
+    if (q.size - 1 > limit) return 'costly';
+    for (const t of terms) this.phase.delete(t);
     toggle(q, [best]);
-    this.substitute(best, q);
+    // y's terms were the only ones holding both y and best; the rest of best's list is current.
+    this.substitute(best, q, (index.get(best) ?? []).filter((t) => !t.vars.includes(y)));
     this.pathVars.delete(y);
     this.pathVars.delete(best);
     this.stats.hh++;
-    return true;
+    return 'applied';
   }
 }

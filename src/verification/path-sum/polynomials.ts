@@ -91,6 +91,8 @@ export class Phase {
   /** Work counter: terms created, to bound blow-ups (BudgetExceeded). */
   work = 0;
   maxTerms = 0;
+  /** When set, every variable of every term created, changed or deleted is recorded here. */
+  touched: Set<number> | undefined;
   constructor(readonly turns: Turns, private readonly budget: number) {}
 
   /** Counts other work (e.g. output polynomial products) against the same budget. */
@@ -102,6 +104,7 @@ export class Phase {
   add(vars: Mono, c: number): void {
     if (vars.length === 0) return;
     if (++this.work > this.budget) throw new BudgetExceeded(`phase polynomial work exceeded ${this.budget} term updates`);
+    if (this.touched) for (const v of vars) this.touched.add(v);
     const k = key(vars);
     const t = this.terms.get(k);
     const next = this.turns.norm((t?.c ?? 0) + c);
@@ -113,6 +116,11 @@ export class Phase {
       this.terms.set(k, { vars, c: next });
       if (this.terms.size > this.maxTerms) this.maxTerms = this.terms.size;
     }
+  }
+
+  delete(t: Term): void {
+    if (this.touched) for (const v of t.vars) this.touched.add(v);
+    this.terms.delete(key(t.vars));
   }
 
   /**
