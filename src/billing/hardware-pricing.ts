@@ -16,11 +16,12 @@ export interface HardwarePricing {
   list(): readonly DevicePrice[];
 }
 
-// Braket list prices (2024): $0.30 per task; per shot IonQ Aria $0.03, Rigetti Ankaa $0.0009, IQM Garnet $0.00145.
+// The hardware devices of provider-two in src/execution/devices/device-catalogue.ts, priced
+// like their Braket counterparts (2024 list prices): $0.30 per task; per shot $0.03 for
+// trapped ions (IonQ Aria), $0.0009 for a superconducting grid (Rigetti Ankaa).
 export const DEFAULT_DEVICE_PRICES: readonly DevicePrice[] = [
-  { provider: 'provider-two', device: 'ionq-aria-emulated', perTaskMicros: 300_000n, perShotMicros: 30_000n },
-  { provider: 'provider-two', device: 'rigetti-ankaa-emulated', perTaskMicros: 300_000n, perShotMicros: 900n },
-  { provider: 'provider-two', device: 'iqm-garnet-emulated', perTaskMicros: 300_000n, perShotMicros: 1_450n },
+  { provider: 'provider-two', device: 'p2-ion-11', perTaskMicros: 300_000n, perShotMicros: 30_000n },
+  { provider: 'provider-two', device: 'p2-grid-9', perTaskMicros: 300_000n, perShotMicros: 900n },
 ];
 
 export function tablePricing(prices: readonly DevicePrice[] = DEFAULT_DEVICE_PRICES): HardwarePricing {

@@ -79,7 +79,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     expect(unknownDevice.statusCode).toBe(400);
     expect(unknownDevice.json().error.code).toBe('UNKNOWN_DEVICE');
 
-    const quote = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'ionq-aria-emulated', shots: 100 } });
+    const quote = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 100 } });
     expect(quote.statusCode).toBe(200);
     const qd = quote.json().data;
     // $0.30 per task + 100 × $0.03 per shot = $3.30
@@ -117,7 +117,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
   it('hardware: hold refused by spend controls and balance with a code naming the limit', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 1_000_000n);
-    const quote = async (shots: number) => (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'rigetti-ankaa-emulated', shots } })).json().data.quote_id as string;
+    const quote = async (shots: number) => (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots } })).json().data.quote_id as string;
     const hold = (quoteId: string) => app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: quoteId } });
     const big = await hold(await quote(1000)); // 0.30 + 0.90 = 1.20 > 1.00
     expect(big.statusCode).toBe(409);
@@ -131,19 +131,19 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
   it('an expired quote cannot be held; an expired hold releases itself and its held job says so', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 5_000_000n);
-    const quote = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'iqm-garnet-emulated', shots: 200, tasks: 2 } })).json().data;
-    expect(quote.total).toBe('1.180000'); // 2 × (0.30 + 200 × 0.00145)
+    const quote = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 200, tasks: 2 } })).json().data;
+    expect(quote.total).toBe('0.960000'); // 2 × (0.30 + 200 × 0.0009)
     await app.db.query("UPDATE billing_hardware_quotes SET valid_until = now() - interval '1 second' WHERE id = $1", [quote.quote_id]);
     const late = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: quote.quote_id } });
     expect(late.json().error.code).toBe('QUOTE_EXPIRED');
 
-    const q2 = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'iqm-garnet-emulated', shots: 200 } })).json().data;
+    const q2 = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 200 } })).json().data;
     const held = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: q2.quote_id, expires_in_seconds: 60 } })).json().data;
     const { expireDueHolds } = await import('../../src/billing/ledger.js');
     const swept = await expireDueHolds(app.db, { now: new Date(Date.now() + 61_000) });
     expect(swept).toContain(held.hold_id);
     const jobs = (await app.inject({ method: 'GET', url: '/v1/billing/jobs?kind=hardware', headers: u.auth })).json().data.jobs;
-    expect(jobs[0]).toMatchObject({ job_id: held.job_id, status: 'expired', amount_released: '0.590000' });
+    expect(jobs[0]).toMatchObject({ job_id: held.job_id, status: 'expired', amount_released: '0.480000' });
     const rel = await app.inject({ method: 'POST', url: `/v1/billing/hardware/hold/${held.job_id}/release`, headers: u.auth });
     expect(rel.json().data).toMatchObject({ status: 'expired', already_released: true });
     expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('5.000000');
@@ -153,7 +153,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 10_000_000n);
     for (let i = 0; i < 5; i++) {
-      const q = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'rigetti-ankaa-emulated', shots: 10 } })).json().data;
+      const q = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 10 } })).json().data;
       await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: q.quote_id } });
     }
     const p1 = (await app.inject({ method: 'GET', url: '/v1/billing/jobs?limit=3', headers: u.auth })).json().data;
