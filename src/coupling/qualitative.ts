@@ -7,7 +7,8 @@ import type { Pair } from './reduced-states.js';
  *
  * Light cones. Each qubit carries the set of *sources* its state at the end can depend on:
  * initially {own initial state}; a gate on several qubits gives each of them the union of
- * their sets (any multi-qubit gate can carry information both ways); a reset gives the
+ * their sets (any multi-qubit gate can carry information both ways) — except `swap`, which
+ * only exchanges the two sets (it moves states without mixing them); a reset gives the
  * qubit a fresh source of its own (its new |0⟩) and nothing else. Measurements keep the set
  * (a measured qubit is still classically correlated with what it was entangled with).
  * If the sets of a and b are disjoint at the end, ρ_ab = ρ_a ⊗ ρ_b exactly: the pair is
@@ -80,6 +81,12 @@ class Cones {
     }
     for (const q of qubits) this.sets[q] = Uint32Array.from(u);
   }
+  /** A SWAP moves states, it does not mix them: the two cones trade places. */
+  exchange(a: number, b: number): void {
+    const t = this.sets[a]!;
+    this.sets[a] = this.sets[b]!;
+    this.sets[b] = t;
+  }
   fresh(q: number): void {
     const label = this.labels++;
     if (label >>> 5 >= this.words) {
@@ -144,7 +151,8 @@ export function qualitativeCoupling(c: Circuit, pairs: readonly Pair[]): Qualita
   for (const op of c.ops) {
     if (op.kind === 'reset') cones.fresh(op.qubit);
     if (op.kind !== 'gate' || op.qubits.length < 2) continue;
-    cones.merge(op.qubits);
+    if (op.name === 'swap') cones.exchange(op.qubits[0]!, op.qubits[1]!);
+    else cones.merge(op.qubits);
     const qs = op.qubits;
     for (let i = 0; i < qs.length; i++) {
       for (let j = i + 1; j < qs.length; j++) {

@@ -254,6 +254,10 @@ describe('POST /v1/analysis/coupling/compare', () => {
     const statuses = Object.fromEntries(body.data.pairs.map((p: { qubits: number[]; status: string }) => [p.qubits.join(','), p.status]));
     expect(statuses).toEqual({ '0,1': 'uncoupled', '0,2': 'preserved', '1,2': 'uncoupled' });
     expect(body.data.pairs[1].after_qubits).toEqual([1, 2]);
+    // The SWAP moves states without mixing them, so even structurally nothing is gained.
+    const qual = await compare({ before, after: routed, qubit_map: [1, 0, 2], mode: 'qualitative' });
+    expect(qual.body.data.basis).toBe('qualitative');
+    expect(qual.body.data.preserved).toBe(true);
     // The Bell pair is symmetric, so exchanging its two ends is also a correct map.
     expect((await compare({ before, after: routed, qubit_map: [2, 0, 1] })).body.data.preserved).toBe(true);
     // Without the map (identity) the pair seems to move: one lost, one gained, entropies differ.

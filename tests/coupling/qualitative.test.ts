@@ -49,6 +49,18 @@ describe('qualitative coupling', () => {
     expect(p.get('1,2')!.may_be_entangled).toBe(false);
   });
 
+  it('a SWAP exchanges light cones instead of merging them (routing does not create coupling)', () => {
+    // Bell on 0,1, then swap 1 and 2: the Bell pair is now 0,2; qubit 1 holds 2's untouched |0⟩.
+    const q = qualitativeCoupling(circuit(3, 0, [gate('h', [0]), gate('cx', [0, 1]), gate('swap', [1, 2])]), allPairs(3));
+    const p = byPair(q);
+    expect(p.get('0,2')!.may_be_entangled).toBe(true);
+    expect(p.get('0,1')!.may_be_entangled).toBe(false);
+    expect(p.get('1,2')!.may_be_entangled).toBe(false);
+    expect(q.light_cones).toEqual([[0, 1], [2], [0, 1]]);
+    // It is still an edge of the interaction graph.
+    expect(p.get('1,2')!.interaction_weight).toBe(1);
+  });
+
   it('requested pairs come back as [min, max] in request order', () => {
     const q = qualitativeCoupling(circuit(3, 0, [gate('cx', [2, 1])]), [[2, 1], [0, 2]]);
     expect(q.pairs.map((p) => p.qubits)).toEqual([[1, 2], [0, 2]]);
