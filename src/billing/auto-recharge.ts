@@ -95,14 +95,23 @@ export class AutoRecharge {
     if (prepared === null) return null;
     if ('skipped' in prepared) return attemptView(prepared.skipped);
 
-    const { attempt, pm, cents } = prepared;
+    await this.charge(accountId, prepared.attempt.id, prepared.cents, prepared.pm, prepared.customerId);
+    const final = await this.db.query<AttemptRow>('SELECT * FROM billing_auto_recharge_attempts WHERE id = $1', [prepared.attempt.id]);
+    return attemptView(final.rows[0] as AttemptRow);
+  }
+
+  /**
+   * Charges one pending attempt off-session and settles it. Safe to repeat: the processor
+   * call carries the attempt's idempotency key and the credit is keyed by the payment intent.
+   */
+  private async charge(accountId: string, attemptId: string, cents: bigint, pm: string, knownCustomerId: string | null): Promise<void> {
     let outcome: AttemptOutcome | null;
     let piId: string | null = null;
     try {
-      const customerId = prepared.customerId ?? (await this.payments.ensureCustomer(accountId)).customerId;
+      const customerId = knownCustomerId ?? (await this.payments.ensureCustomer(accountId)).customerId;
       const pi = await this.payments.processor.createPaymentIntent({
         customerId, amountCents: cents, paymentMethod: pm, offSession: true, confirm: true,
-        metadata: { qrail_account_id: accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: attempt.id }, idempotencyKey: `auto-recharge:${attempt.id}`,
+        metadata: { qrail_account_id: accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: attemptId }, idempotencyKey: `auto-recharge:${attemptId}`,
       });
       piId = pi.id === '' ? null : pi.id;
       outcome = pi.status === 'succeeded'
@@ -114,26 +123,51 @@ export class AutoRecharge {
       outcome = { status: 'failed', paymentIntentId: null, code: 'processor_error', message: isAppError(e) ? e.message : 'processor unreachable' };
     }
     await this.db.tx(async (q) => {
+      await lockWallet(q, accountId);
       if (piId !== null) {
         await recordPayment(q, { id: piId, accountId, kind: 'payment_intent', purpose: 'auto_recharge', amountMicros: centsToMicros(cents), status: outcome?.status ?? 'processing' });
-        await q.query('UPDATE billing_auto_recharge_attempts SET payment_intent_id = $2 WHERE id = $1', [attempt.id, piId]);
+        await q.query('UPDATE billing_auto_recharge_attempts SET payment_intent_id = $2 WHERE id = $1', [attemptId, piId]);
       }
       if (outcome === null) return;
       if (outcome.status === 'succeeded' && piId !== null) {
         await creditPayment(q, { accountId, amountMicros: centsToMicros(cents), externalRef: `payment_intent:${piId}`, description: `auto-recharge ${piId}` });
       }
-      await this.applyOutcome(q, accountId, attempt.id, outcome);
+      await this.applyOutcome(q, accountId, attemptId, outcome);
     });
     await this.payments.flushSandboxEvents();
-    const final = await this.db.query<AttemptRow>('SELECT * FROM billing_auto_recharge_attempts WHERE id = $1', [attempt.id]);
-    return attemptView(final.rows[0] as AttemptRow);
+  }
+
+  /**
+   * Attempts left `pending` longer than `olderThanMs` (a crash between the processor call
+   * and its outcome, or a lost webhook) are charged again with the same idempotency key —
+   * the processor returns the original payment — and settled. Returns how many it settled.
+   */
+  async recoverStale(now = new Date(), olderThanMs = 10 * 60_000): Promise<number> {
+    const r = await this.db.query<AttemptRow>(
+      `SELECT * FROM billing_auto_recharge_attempts WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT 50`,
+      [new Date(now.getTime() - olderThanMs)],
+    );
+    let n = 0;
+    for (const a of r.rows) {
+      const w = await readWalletRow(this.db, a.account_id);
+      const pm = w?.ar_payment_method ?? w?.default_payment_method ?? null;
+      if (pm === null) {
+        await this.db.tx((q) => this.applyOutcome(q, a.account_id, a.id, { status: 'failed', paymentIntentId: a.payment_intent_id, code: 'no_payment_method', message: 'No saved payment method.' }));
+      } else {
+        await this.charge(a.account_id, a.id, BigInt(a.amount_micros) / MICROS_PER_CENT, pm, w?.processor_customer_id ?? null);
+      }
+      const after = await this.db.query<{ status: string }>('SELECT status FROM billing_auto_recharge_attempts WHERE id = $1', [a.id]);
+      if (after.rows[0]?.status !== 'pending') n += 1;
+    }
+    return n;
   }
 
   /** Records an attempt's outcome once and keeps the failure streak / pause in step. */
   async applyOutcome(q: Queryable, accountId: string, attemptId: string, o: AttemptOutcome): Promise<void> {
+    // Wallet first, then the attempt: the same lock order as every other money movement.
+    await lockWallet(q, accountId);
     const row = await finishAttempt(q, attemptId, o);
     if (row === null) return; // already final (a webhook or the synchronous answer got there first)
-    await lockWallet(q, accountId);
     if (o.status === 'succeeded') {
       await q.query(`UPDATE billing_wallets SET ar_consecutive_failures = 0, ar_paused_at = CASE WHEN $2 = 'test' THEN NULL ELSE ar_paused_at END,
         ar_pause_reason = CASE WHEN $2 = 'test' THEN NULL ELSE ar_pause_reason END WHERE account_id = $1`, [accountId, row.trigger]);
@@ -207,7 +241,10 @@ export class AutoRecharge {
       start: () => {
         if (timer !== undefined) return;
         timer = setInterval(() => {
-          running = running.then(() => this.runRequested()).catch(() => undefined);
+          running = running.then(async () => {
+            await this.runRequested();
+            await this.recoverStale();
+          }).catch(() => undefined);
         }, this.settings.autoRechargeIntervalMs);
         timer.unref();
       },

@@ -119,4 +119,23 @@ describe('auto-recharge (sandbox processor)', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/billing/recovery-status', headers: u.auth })).json().data.consecutive_failures).toBe(0);
     expect((await wallet(u.auth)).available).toBe('3.000000');
   });
+
+  it('an attempt left pending by a crash is charged again with its idempotency key and settled once', async () => {
+    const u = await signUp(app);
+    await patch(u.auth, { auto_recharge: { enabled: true, threshold: '1.00', recharge_to: '5.00', payment_method: 'pm_card_visa' } });
+    await app.db.query('UPDATE billing_wallets SET ar_requested_at = NULL WHERE account_id = $1', [u.accountId]);
+    const id = randomUUID();
+    await app.db.query(
+      `INSERT INTO billing_auto_recharge_attempts (id, account_id, trigger, amount_micros, status, available_before_micros, created_at)
+       VALUES ($1, $2, 'threshold', 5000000, 'pending', 0, now() - interval '20 minutes')`, [id, u.accountId]);
+    // While it is pending no second attempt starts.
+    await app.db.query('UPDATE billing_wallets SET ar_requested_at = now() WHERE account_id = $1', [u.accountId]);
+    expect(await app.services.billing.autoRecharge.run(u.accountId, 'threshold')).toBeNull();
+    expect(await app.services.billing.autoRecharge.recoverStale()).toBe(1);
+    expect(await app.services.billing.autoRecharge.recoverStale()).toBe(0);
+    const list = await attempts(u.auth);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ attempt_id: id, status: 'succeeded', amount: '5.000000' });
+    expect((await wallet(u.auth)).available).toBe('5.000000');
+  });
 });
