@@ -5,6 +5,7 @@ import { mergePhasePolynomial } from './passes/phase-polynomial.js';
 import { resynthesizeRuns } from './passes/resynth-1q.js';
 import { applyTemplates } from './passes/templates.js';
 import { propagateNots } from './passes/x-propagation.js';
+import { relocateBlockingPhases } from './passes/phase-relocate.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -43,6 +44,15 @@ function balancedRound(rec: Recorder, place: 'first' | 'last'): number {
   if (cost(probe.ops) < before) {
     n += mergePhasePolynomial(rec, place);
     n += cancelAndMerge(rec, true);
+  }
+  {
+    const probe3 = rec.fork();
+    const moved = relocateBlockingPhases(probe3);
+    cancelAndMerge(probe3, true);
+    if (moved > 0 && cost(probe3.ops) < cost(rec.ops)) {
+      rec.adopt(probe3);
+      n += moved;
+    }
   }
   n += resynthesizeRuns(rec);
   if (rec.ops.some((o) => o.kind === 'gate' && o.name === 'x')) {

@@ -39,6 +39,27 @@ export class Recorder {
     this.ops = next;
   }
 
+  /** Takes over another fork's state (its steps extend ours). */
+  adopt(other: Recorder): void {
+    this.ops = other.ops;
+    this.steps.splice(0, this.steps.length, ...other.steps);
+  }
+
+  /** A global step that removes `positions` and inserts `inserted` before index `insertAt` (of the current list). */
+  move(rule: string, positions: readonly number[], inserted: readonly GateOp[], insertAt: number): void {
+    const pos = [...positions].sort((a, b) => a - b);
+    const replaced = pos.map((p) => this.ops[p]!);
+    this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]), insertAt }));
+    const removed = new Set(pos);
+    const next: Operation[] = [];
+    for (let i = 0; i < this.ops.length; i++) {
+      if (i === insertAt) next.push(...inserted);
+      if (!removed.has(i)) next.push(this.ops[i]!);
+    }
+    if (insertAt === this.ops.length) next.push(...inserted);
+    this.ops = next;
+  }
+
   /** Index of the next op at or after `from` touching qubit q, or -1. */
   nextOn(q: number, from: number): number {
     for (let i = from; i < this.ops.length; i++) {

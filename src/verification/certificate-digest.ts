@@ -4,7 +4,7 @@ import type { Certificate } from './certificate-types.js';
 /** Canonical JSON of a certificate: keys in a fixed order, numbers as JSON writes them. */
 export function canonicalCertificate(cert: Certificate): string {
   return JSON.stringify(
-    cert.steps.map((s) => [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first']),
+    cert.steps.map((s) => [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first', s.insertAt ?? null]),
   );
 }
 

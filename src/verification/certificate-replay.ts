@@ -36,7 +36,11 @@ export function sameOp(a: Operation, b: Operation): boolean {
 function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): string | undefined {
   const { positions, replaced, inserted } = step;
   if (step.anchor !== undefined && step.anchor !== 'first' && step.anchor !== 'last') return 'unknown anchor';
-  if (positions.length === 0 || positions.length !== replaced.length) return 'positions and replaced ops differ in length';
+  if (step.insertAt !== undefined) {
+    if (!isGlobalRule(step.rule)) return 'only global steps may give insertAt';
+    if (!Number.isInteger(step.insertAt) || step.insertAt < 0 || step.insertAt > ops.length || positions.includes(step.insertAt)) return 'insertAt is out of range';
+  } else if (positions.length === 0) return 'a step must match at least one op';
+  if (positions.length !== replaced.length) return 'positions and replaced ops differ in length';
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i]!;
     if (!Number.isInteger(p) || p < 0 || p >= ops.length) return `position ${p} is out of range`;
@@ -76,12 +80,13 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
     const problem = checkStep(ops, step, original.numQubits);
     if (problem) return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
     const removed = new Set(step.positions);
-    const at = step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0];
+    const at = step.insertAt ?? (step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0]);
     const next: Operation[] = [];
     for (let i = 0; i < ops.length; i++) {
       if (i === at) next.push(...step.inserted);
       if (!removed.has(i)) next.push(ops[i]!);
     }
+    if (at === ops.length) next.push(...step.inserted);
     ops = next;
     if (isGlobalRule(step.rule)) {
       globalSteps++;

@@ -22,6 +22,8 @@ export interface CertificateStep {
   readonly inserted: readonly GateOp[];
   /** Where the matched ops gather and the new ops go: `first` (default) or `last` position. */
   readonly anchor?: 'first' | 'last';
+  /** Global steps only: insert the new ops before this index of the current list (may equal its length). */
+  readonly insertAt?: number;
 }
 
 export interface Certificate {
