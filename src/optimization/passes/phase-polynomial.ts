@@ -24,16 +24,27 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   };
   for (let q = 0; q < n; q++) fresh(q);
 
-  interface Term { idx: number[]; signs: number[]; sum: number; lin: bigint; seg: number; changed: boolean }
+  interface Term { idx: number[]; signs: number[]; sum: number; lin: bigint; seg: number; changed: boolean; slot?: { at: number; q: number; cst: boolean } }
   const classes: Term[] = [];
   let table = new Map<string, Term>();
+  let virtual = new Map<string, Term>();
   const segments: Map<string, Term>[] = [table];
+  const virtuals: Map<string, Term>[] = [virtual];
+  /** Wire points whose parity has no rotation yet: a rotation could be created there. */
+  const slot = (at: number, q: number) => {
+    const key = lin[q]!.toString(36);
+    if (!virtual.has(key)) virtual.set(key, { idx: [], signs: [], sum: 0, lin: lin[q]!, seg: segments.length - 1, changed: false, slot: { at, q, cst: cst[q]! } });
+  };
+  for (let q = 0; q < n; q++) slot(0, q);
   rec.ops.forEach((op, i) => {
     if (op.kind !== 'gate') {
       table = new Map();
+      virtual = new Map();
       segments.push(table);
+      virtuals.push(virtual);
       const qs = op.kind === 'barrier' ? op.qubits : [op.qubit];
       qs.forEach(fresh);
+      for (let q = 0; q < n; q++) slot(i + 1, q);
       return;
     }
     const a = phaseOf(op);
@@ -57,6 +68,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
       case 'cx':
         lin[d] = lin[d]! ^ lin[c]!;
         cst[d] = cst[d] !== cst[c];
+        slot(i + 1, d);
         return;
       case 'x':
         cst[c] = !cst[c];
@@ -74,10 +86,16 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
         return; // diagonal: wire values unchanged
       default:
         op.qubits.forEach(fresh);
+        op.qubits.forEach((q) => slot(i + 1, q));
     }
   });
 
-  for (const seg of segments) absorbControlledZ(seg);
+  segments.forEach((seg, k) => {
+    const virt = virtuals[k]!;
+    for (const key of seg.keys()) virt.delete(key);
+    absorbControlledZ(seg, virt);
+    for (const [key, t] of virt) if (t.changed && !isZeroAngle(t.sum)) { seg.set(key, t); classes.push(t); }
+  });
 
   // apply: a tag array mirrors the op list so members are found after earlier splices
   let tags = rec.ops.map((_, i) => i);
@@ -95,6 +113,19 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   for (const t of classes) {
     if (rec.stopped()) break;
     if (t.idx.length < 2 && !t.changed) continue;
+    if (t.idx.length === 0) {
+      const sl = t.slot!;
+      const gate = phaseGate(sl.q, normAngle(sl.cst ? -t.sum : t.sum));
+      if (!gate) continue;
+      let at = tags.findIndex((x) => x >= sl.at);
+      if (at < 0) at = tags.length;
+      rec.move(PHASE_POLYNOMIAL_RULE, [], [gate], at);
+      const next = [...tags];
+      next.splice(at, 0, -1);
+      tags = next;
+      changes++;
+      continue;
+    }
     const keepAt = place === 'first' ? 0 : t.idx.length - 1;
     const keepTag = t.idx[keepAt]!;
     const keepOp = rec.ops[tags.indexOf(keepTag)] as GateOp;
@@ -143,8 +174,9 @@ const zero = (a: number) => Math.abs(normAngle(a)) < 1e-9;
  * zero-sum pattern (π/2)·w over a 3-dimensional parity subspace whose seven parities all
  * have a rotation somewhere. Each move lowers the number of nonzero terms; T-count is kept.
  */
-function absorbControlledZ(table: Map<string, Coef>): void {
+function absorbControlledZ(table: Map<string, Coef>, virtual: Map<string, Coef>): void {
   const key = (l: bigint) => l.toString(36);
+  const look = (l: bigint) => table.get(key(l)) ?? virtual.get(key(l));
   const terms = [...table.values()];
   const nz = (a: number) => (zero(a) ? 0 : 1);
   for (let guard = 0; guard < 200; guard++) {
@@ -153,13 +185,13 @@ function absorbControlledZ(table: Map<string, Coef>): void {
     outer: for (const a of cliff) {
       for (const b of terms) {
         if (b === a) continue;
-        const ab = table.get(key(a.lin ^ b.lin));
+        const ab = look(a.lin ^ b.lin);
         if (!ab) continue;
         for (const c of terms) {
           if (c === a || c === b || c === ab) continue;
-          const ac = table.get(key(a.lin ^ c.lin));
-          const bc = table.get(key(b.lin ^ c.lin));
-          const abc = table.get(key(a.lin ^ b.lin ^ c.lin));
+          const ac = look(a.lin ^ c.lin);
+          const bc = look(b.lin ^ c.lin);
+          const abc = look(a.lin ^ b.lin ^ c.lin);
           if (!ac || !bc || !abc) continue;
           // index v = bits (a=1, b=2, c=4)
           const set = [a, b, ab, c, ac, bc, abc];
