@@ -12,8 +12,9 @@ import type { ComplexMatrix } from './hermitian.js';
  * The first two groups are computed for all pairs at once: one pass per qubit a builds the
  * 2^(n−1) arrays p(a=1) and c_a, then "folds" them (add the upper half onto the lower half,
  * bit by bit, recording each upper-half sum), which yields the sum over bit b = 1 for every
- * b in 2·2^(n−1) additions. Only the two-flip group needs a pass per pair, over 2^(n−2)
- * index quadruples with two complex multiply-adds each.
+ * b in 2·2^(n−1) additions. Only the two-flip group needs work per pair (2^(n−2) index
+ * quadruples, two complex multiply-adds each), and that work is cache-blocked: every pair
+ * inside a tile of 2^14 amplitudes is done while the tile is in cache (see `doubleFlips`).
  */
 
 export interface PureState {
@@ -162,15 +163,113 @@ function doubleFlip(state: PureState, a: number, b: number): [number, number, nu
   return [r03, i03, r12, i12];
 }
 
+/** Double-flip sums of (a, b), both below the tile width, over the base indices of tile [t, t + size). */
+function lowLowTile(re: Float64Array, im: Float64Array, t: number, size: number, A: number, B: number, acc: Float64Array, o: number): void {
+  let r03 = 0, i03 = 0, r12 = 0, i12 = 0;
+  for (let hi = t; hi < t + size; hi += 2 * B) {
+    for (let mid = hi; mid < hi + B; mid += 2 * A) {
+      const end = mid + A;
+      for (let i = mid; i < end; i++) {
+        const re00 = re[i] as number, im00 = im[i] as number;
+        const re10 = re[i + A] as number, im10 = im[i + A] as number;
+        const re01 = re[i + B] as number, im01 = im[i + B] as number;
+        const re11 = re[i + A + B] as number, im11 = im[i + A + B] as number;
+        r03 += re00 * re11 + im00 * im11;
+        i03 += im00 * re11 - re00 * im11;
+        r12 += re10 * re01 + im10 * im01;
+        i12 += im10 * re01 - re10 * im01;
+      }
+    }
+  }
+  acc[o] = (acc[o] as number) + r03;
+  acc[o + 1] = (acc[o + 1] as number) + i03;
+  acc[o + 2] = (acc[o + 2] as number) + r12;
+  acc[o + 3] = (acc[o + 3] as number) + i12;
+}
+
+/** Double-flip sums of (a, b) with a inside the tile and b above it: tiles t and t + B. */
+function lowHighTile(re: Float64Array, im: Float64Array, t: number, size: number, A: number, B: number, acc: Float64Array, o: number): void {
+  let r03 = 0, i03 = 0, r12 = 0, i12 = 0;
+  for (let hi = t; hi < t + size; hi += 2 * A) {
+    const end = hi + A;
+    for (let i = hi; i < end; i++) {
+      const re00 = re[i] as number, im00 = im[i] as number;
+      const re10 = re[i + A] as number, im10 = im[i + A] as number;
+      const re01 = re[i + B] as number, im01 = im[i + B] as number;
+      const re11 = re[i + A + B] as number, im11 = im[i + A + B] as number;
+      r03 += re00 * re11 + im00 * im11;
+      i03 += im00 * re11 - re00 * im11;
+      r12 += re10 * re01 + im10 * im01;
+      i12 += im10 * re01 - re10 * im01;
+    }
+  }
+  acc[o] = (acc[o] as number) + r03;
+  acc[o + 1] = (acc[o + 1] as number) + i03;
+  acc[o + 2] = (acc[o + 2] as number) + r12;
+  acc[o + 3] = (acc[o + 3] as number) + i12;
+}
+
+/** Tile width (qubits) of the cache-blocked double-flip passes: 2^14 amplitudes = 256 KiB of re + im (two tiles fit a 1 MiB L2). */
+export const DEFAULT_TILE_BITS = 14;
+
+/**
+ * The double-flip sums [Re, Im of ρ[0][3], Re, Im of ρ[1][2]] of every pair (a < b), 4 per
+ * pair in `acc`. Cache-blocked: pairs with both qubits inside a tile of 2^tileBits amplitudes
+ * are all done while the tile is in cache (one sweep over the state for all of them); pairs
+ * with one qubit above the tile sweep once per high qubit (two tiles at a time); only pairs
+ * with both qubits above the tile stream the state once each.
+ */
+async function doubleFlips(state: PureState, pairs: readonly Pair[], tileBits: number, checkpoint: Checkpoint): Promise<Float64Array> {
+  const { re, im } = state;
+  const size = re.length;
+  const k = Math.min(tileBits, state.numQubits);
+  const T = 1 << k;
+  const acc = new Float64Array(4 * pairs.length);
+  const lowLow: number[] = [];
+  const lowHigh = new Map<number, number[]>();
+  const highHigh: number[] = [];
+  pairs.forEach(([a, b], p) => {
+    if (b < k) lowLow.push(p);
+    else if (a < k) lowHigh.set(b, [...(lowHigh.get(b) ?? []), p]);
+    else highHigh.push(p);
+  });
+  if (lowLow.length > 0) {
+    for (let t = 0; t < size; t += T) {
+      await checkpoint();
+      for (const p of lowLow) lowLowTile(re, im, t, T, 1 << pairs[p]![0], 1 << pairs[p]![1], acc, 4 * p);
+    }
+  }
+  for (const [b, list] of lowHigh) {
+    const B = 1 << b;
+    for (let t = 0; t < size; t += T) {
+      if ((t & B) !== 0) continue;
+      await checkpoint();
+      for (const p of list) lowHighTile(re, im, t, T, 1 << pairs[p]![0], B, acc, 4 * p);
+    }
+  }
+  for (const p of highHigh) {
+    await checkpoint();
+    const [r03, i03, r12, i12] = doubleFlip(state, pairs[p]![0], pairs[p]![1]);
+    acc.set([r03, i03, r12, i12], 4 * p);
+  }
+  return acc;
+}
+
 function normalisePair(pair: Pair): Pair {
   return pair[0] < pair[1] ? pair : [pair[1], pair[0]];
 }
 
 /**
  * Reduced states of `state`: all single-qubit ones and one per pair (pairs of distinct
- * qubits in range; the caller validates). `checkpoint` runs between passes.
+ * qubits in range; the caller validates). `checkpoint` runs between passes. `tileBits` is the
+ * cache tile of the double-flip passes (a tuning knob; tests use small tiles).
  */
-export async function reducedStates(state: PureState, pairs: readonly Pair[], checkpoint: Checkpoint = () => undefined): Promise<ReducedStates> {
+export async function reducedStates(
+  state: PureState,
+  pairs: readonly Pair[],
+  checkpoint: Checkpoint = () => undefined,
+  tileBits: number = DEFAULT_TILE_BITS,
+): Promise<ReducedStates> {
   const n = state.numQubits;
   if (state.re.length !== 1 << n || state.im.length !== 1 << n) throw new RangeError(`state of ${n} qubits must have ${1 << n} amplitudes`);
   let norm = 0;
@@ -191,20 +290,26 @@ export async function reducedStates(state: PureState, pairs: readonly Pair[], ch
     if (pass !== undefined) passes.set(a, pass);
   }
 
-  const out: ComplexMatrix[] = [];
-  const cache = new Map<number, ComplexMatrix>();
-  for (const pair of pairs) {
+  // Each distinct pair once, as (min, max); `slot` maps request order to it.
+  const unique: Pair[] = [];
+  const slotOf = new Map<number, number>();
+  const slot = pairs.map((pair) => {
     const [a, b] = normalisePair(pair);
     const key = a * n + b;
-    const known = cache.get(key);
-    if (known !== undefined) {
-      out.push(known);
-      continue;
+    let k = slotOf.get(key);
+    if (k === undefined) {
+      k = unique.length;
+      slotOf.set(key, k);
+      unique.push([a, b]);
     }
-    await checkpoint();
+    return k;
+  });
+  const flips = await doubleFlips(state, unique, tileBits, checkpoint);
+
+  const matrices = unique.map(([a, b], p) => {
     const pa = passes.get(a)!;
     const pb = passes.get(b)!;
-    const [r03, i03, r12, i12] = doubleFlip(state, a, b);
+    const r03 = flips[4 * p] as number, i03 = flips[4 * p + 1] as number, r12 = flips[4 * p + 2] as number, i12 = flips[4 * p + 3] as number;
     const re = new Float64Array(16);
     const im = new Float64Array(16);
     const set = (i: number, j: number, r: number, m: number) => {
@@ -228,17 +333,15 @@ export async function reducedStates(state: PureState, pairs: readonly Pair[], ch
     set(0, 2, (singles.cRe[b] as number) - (pb.flipRe[a] as number), (singles.cIm[b] as number) - (pb.flipIm[a] as number));
     set(0, 3, r03, i03);
     set(1, 2, r12, i12);
-    const m: ComplexMatrix = { n: 4, re, im };
-    cache.set(key, m);
-    out.push(m);
-  }
+    return { n: 4, re, im } as ComplexMatrix;
+  });
 
   for (let q = 0; q < n; q++) {
     singles.p1[q] = (singles.p1[q] as number) / norm;
     singles.cRe[q] = (singles.cRe[q] as number) / norm;
     singles.cIm[q] = (singles.cIm[q] as number) / norm;
   }
-  return { singles, pairs: out, norm };
+  return { singles, pairs: slot.map((k) => matrices[k]!), norm };
 }
 
 /**

@@ -114,6 +114,21 @@ describe('reduced states: the folded passes agree with the definition', () => {
     }
   });
 
+  it('every tile width (pairs inside a tile, straddling tiles, above the tile) gives the same matrices', async () => {
+    const st = randomState(7, 5);
+    const pairs = allPairs(7).concat([[6, 2], [3, 1]]);
+    for (const tileBits of [0, 1, 2, 3, 5, 7, 13]) {
+      const rs = await reducedStates(st, pairs, () => undefined, tileBits);
+      pairs.forEach(([x, y], k) => {
+        const ref = pairStateByDefinition(st, Math.min(x, y), Math.max(x, y));
+        for (let i = 0; i < 16; i++) {
+          expect(rs.pairs[k]!.re[i]).toBeCloseTo(ref.re[i]!, 12);
+          expect(rs.pairs[k]!.im[i]).toBeCloseTo(ref.im[i]!, 12);
+        }
+      });
+    }
+  });
+
   it('mutual information is symmetric, non-negative and at most 2 S_min; concurrence ≤ 1', async () => {
     const st = randomState(5, 7);
     const m = await measureCoupling(st, allPairs(5));
