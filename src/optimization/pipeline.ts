@@ -14,12 +14,13 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
   safe: ['drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations'],
   balanced: [
     'drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations', 'commutation-aware-cancellation',
-    'hadamard-reduction', 'phase-polynomial-rotation-merging', 'single-qubit-resynthesis',
+    'hadamard-reduction', 'phase-polynomial-rotation-merging', 'clifford-term-absorption', 'rotation-placement',
+    'not-propagation', 'single-qubit-resynthesis',
   ],
   aggressive: [
     'drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations', 'commutation-aware-cancellation',
-    'hadamard-reduction', 'phase-polynomial-rotation-merging', 'single-qubit-resynthesis',
-    'two-qubit-block-resynthesis', 'template-rewrites', 'strategy-search',
+    'hadamard-reduction', 'phase-polynomial-rotation-merging', 'clifford-term-absorption', 'rotation-placement',
+    'not-propagation', 'single-qubit-resynthesis', 'template-rewrites', 'strategy-search',
   ],
 };
 

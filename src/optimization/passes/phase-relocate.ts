@@ -119,3 +119,4 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
   }
   return moves;
 }
+
