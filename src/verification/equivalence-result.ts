@@ -7,7 +7,10 @@
 export type EquivalenceMethod = 'unitary' | 'path-sum' | 'none';
 
 export interface EquivalenceStats {
+  /** Qubits actually compared (after factoring out identical leading/trailing gates). */
   readonly qubits?: number;
+  readonly trimmedPrefix?: number;
+  readonly trimmedSuffix?: number;
   readonly gatesA?: number;
   readonly gatesB?: number;
   /** unitary: basis columns compared before the answer. */

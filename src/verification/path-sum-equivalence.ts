@@ -10,7 +10,7 @@ import type { EquivalenceResult, EquivalenceStats } from './equivalence-result.j
 import { gatePrims, invertPrims, type Prim } from './path-sum/gate-paths.js';
 import { BudgetExceeded, PathSum } from './path-sum/path-sum.js';
 import { Turns, key, type BoolPoly, type Mono } from './path-sum/polynomials.js';
-import { gateShapeProblem, prepareCircuits } from './prepare-circuits.js';
+import { basisLabel, gateShapeProblem, prepareCircuits, trimNote, type PreparedOk } from './prepare-circuits.js';
 
 export interface PathSumOptions {
   /** Give up with 'unknown' after this long. Default 10 000 ms. */
@@ -25,11 +25,6 @@ const DEFAULT_BUDGET_MS = 10_000;
 const DEFAULT_PHASE_EPS = 1e-10;
 const DEFAULT_MAX_WORK = 20_000_000;
 
-function bits(n: number, x: ReadonlySet<number>): string {
-  let s = '';
-  for (let q = n - 1; q >= 0; q--) s += x.has(q) ? '1' : '0';
-  return s;
-}
 
 /** A minimal-degree monomial of a nonzero polynomial: setting exactly its variables to 1 makes the polynomial differ from its value at 0. */
 function minimalMono(monos: Iterable<Mono>): Mono | undefined {
@@ -85,7 +80,8 @@ function diagonalAmplitude(ps: PathSum, x: ReadonlySet<number>, left: readonly n
   return [re * scale, im * scale];
 }
 
-function tryRefute(ps: PathSum, n: number): string | undefined {
+function tryRefute(ps: PathSum, n: number, prep: PreparedOk): string | undefined {
+  const label = (x: ReadonlySet<number>): string => basisLabel(prep, (k) => x.has(k));
   const left = [...ps.pathVars].sort((u, v) => u - v);
   const terms = ps.phase.terms.size + 1;
   if (left.length > 20 || 2 ** left.length * terms * (n + 1) > 5e6) return undefined;
@@ -103,8 +99,8 @@ function tryRefute(ps: PathSum, n: number): string | undefined {
   for (const x of inputs) {
     const [re, im] = x === inputs[0] ? [r0, i0] : diagonalAmplitude(ps, x, left);
     const mag = Math.hypot(re, im);
-    if (mag < 1 - 1e-6) return `basis state |${bits(n, x)}⟩ is not mapped to itself: |⟨x|B⁻¹A|x⟩| = ${mag.toFixed(6)} < 1`;
-    if (Math.hypot(re - r0, im - i0) > 1e-6) return `basis states |${bits(n, inputs[0]!)}⟩ and |${bits(n, x)}⟩ acquire different phases`;
+    if (mag < 1 - 1e-6) return `basis state ${label(x)} is not mapped to itself: |⟨x|B⁻¹A|x⟩| = ${mag.toFixed(6)} < 1`;
+    if (Math.hypot(re - r0, im - i0) > 1e-6) return `basis states ${label(inputs[0]!)} and ${label(x)} acquire different phases`;
   }
   return undefined;
 }
@@ -127,7 +123,7 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
   const checked =
     `path sum of the miter B⁻¹·A on ${n} qubit(s) reduced by the Elim, HH and ω rules to |x⟩ ↦ e^{iφ}|x⟩ ` +
     `(phase coefficients exact for dyadic angles, else within ${eps} turns)` +
-    (prep.measured > 0 ? `; ${prep.measured} identical terminal measurement(s) stripped` : '');
+    trimNote(prep);
   const pa = toPrims(prep.a, n, false);
   if (typeof pa === 'string') return done('unknown', checked, pa);
   const pb = toPrims(prep.b, n, true);
@@ -136,6 +132,8 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
   const ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget);
   const statsOf = (): EquivalenceStats => ({
     qubits: n,
+    trimmedPrefix: prep.trimmedPrefix,
+    trimmedSuffix: prep.trimmedSuffix,
     gatesA: prep.a.length,
     gatesB: prep.b.length,
     pathVariables: ps.hadamards,
@@ -156,7 +154,7 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
   }
 
   if (ps.pathVars.size > 0) {
-    const refuted = tryRefute(ps, n);
+    const refuted = tryRefute(ps, n, prep);
     if (refuted) return done(false, checked, `${refuted} (evaluated on the partly reduced path sum)`, statsOf());
     return done('unknown', checked, `reduction stuck with ${ps.pathVars.size} path variable(s) left; no proof either way`, statsOf());
   }
@@ -168,11 +166,11 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
     if (diff.has(key([q]))) diff.delete(key([q]));
     else diff.set(key([q]), [q]);
     const m = minimalMono(diff.values()) ?? [];
-    return done(false, checked, `basis state |${bits(n, new Set(m))}⟩ is mapped to a different basis state (qubit ${q} differs)`, statsOf());
+    return done(false, checked, `basis state ${basisLabel(prep, (k) => m.includes(k))} is mapped to a different basis state (qubit ${prep.active[q]} differs)`, statsOf());
   }
   const m = minimalMono([...ps.phase.terms.values()].map((t) => t.vars));
   if (m) {
-    return done(false, checked, `basis states |${bits(n, new Set())}⟩ and |${bits(n, new Set(m))}⟩ acquire different phases`, statsOf());
+    return done(false, checked, `basis states ${basisLabel(prep, () => false)} and ${basisLabel(prep, (k) => m.includes(k))} acquire different phases`, statsOf());
   }
   return done(true, checked, undefined, statsOf());
 }

@@ -55,7 +55,7 @@ export function verifyEquivalence(a: Circuit, b: Circuit, opts: VerifyOptions): 
   });
   if (p.equivalent !== 'unknown') return finish(p, earlier);
   const reasons = [...earlier, `path-sum: ${p.reason ?? 'undecided'}`];
-  if (prep.numQubits > maxQ) reasons.unshift(`${prep.numQubits} qubits is above the whole-unitary limit of ${maxQ}`);
+  if (prep.numQubits > maxQ) reasons.unshift(`${prep.numQubits} qubits to compare is above the whole-unitary limit of ${maxQ}`);
   return finish({
     equivalent: 'unknown',
     method: 'none',

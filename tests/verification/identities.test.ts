@@ -163,11 +163,50 @@ describe('robustness (fail closed)', () => {
     expect(pathSumEquivalent(a, wrong).equivalent).toBe(false);
   });
   it('unitary answers unknown above its qubit limit and when the time budget is spent', () => {
-    const big = c(13, [g('h', [0])]);
-    expect(unitaryEquivalent(big, big).equivalent).toBe('unknown');
+    const layer = (n: number) => Array.from({ length: n }, (_, k) => g('h', [k]));
+    const big = unitaryEquivalent(c(13, layer(13)), c(13, layer(13).reverse()));
+    expect(big.equivalent).toBe('unknown');
+    expect(big.reason).toMatch(/13 qubits is above the unitary limit of 12/);
     const ops = Array.from({ length: 200 }, (_, k) => g('h', [k % 12]));
-    const r = unitaryEquivalent(c(12, ops), c(12, ops), { timeBudgetMs: 0 });
+    const r = unitaryEquivalent(c(12, ops), c(12, [...ops].reverse()), { timeBudgetMs: 0 });
     expect(r.equivalent).toBe('unknown');
     expect(r.reason).toMatch(/time budget/);
+  });
+});
+
+describe('common prefix and suffix', () => {
+  // 20 qubits, identical except a local rewrite on qubits 7 and 9.
+  const wide = (middle: Operation[]) =>
+    c(20, [
+      ...Array.from({ length: 20 }, (_, k) => g('h', [k])),
+      ...Array.from({ length: 19 }, (_, k) => g('cx', [k, k + 1])),
+      ...middle,
+      ...Array.from({ length: 20 }, (_, k) => g('t', [k])),
+      ...Array.from({ length: 19 }, (_, k) => g('cz', [k, k + 1])),
+    ]);
+  it('factors out identical leading and trailing gates and compares only the qubits in between', () => {
+    const a = wide([g('cx', [7, 9]), g('z', [9])]);
+    const b = wide([g('z', [9]), g('z', [7]), g('cx', [7, 9])]);
+    const u = unitaryEquivalent(a, b);
+    expect(u.equivalent).toBe(true);
+    expect(u.stats).toMatchObject({ qubits: 2, trimmedPrefix: 39, trimmedSuffix: 39 });
+    expect(u.checked).toMatch(/factored out/);
+    expect(pathSumEquivalent(a, b).equivalent).toBe(true);
+    expect(verifyEquivalence(a, b, { timeBudgetMs: 5000 }).method).toBe('unitary');
+  });
+  it('reports a witness on the original register', () => {
+    const a = wide([g('cx', [7, 9])]);
+    const b = wide([g('cx', [9, 7])]);
+    const u = unitaryEquivalent(a, b);
+    expect(u.equivalent).toBe(false);
+    expect(u.reason).toMatch(/\|0{10}1000000000⟩|\|0{12}10000000⟩|\|0{10}1010000000⟩/);
+    const p = pathSumEquivalent(a, b);
+    expect(p.equivalent).toBe(false);
+    expect(p.reason).toMatch(/\|[01]{20}⟩/);
+  });
+  it('does not let identical unknown gates be factored out', () => {
+    const a = c(2, [g('frob', [0]), g('h', [1])]);
+    const b = c(2, [g('frob', [0]), g('h', [1])]);
+    expect(verifyEquivalence(a, b, { timeBudgetMs: 5000 }).equivalent).toBe('unknown');
   });
 });
