@@ -41,7 +41,9 @@ export function loadBillingConfig(config: Config): BillingConfig {
   return {
     processor: chosen,
     stripe,
-    sandboxWebhookSecret: env['SANDBOX_WEBHOOK_SECRET'] || 'whsec_qrail_sandbox_not_secret',
+    // Random per process unless set: the sandbox delivers its own events in-process, and a
+    // fixed public default would let anyone sign events for a sandbox deployment.
+    sandboxWebhookSecret: env['SANDBOX_WEBHOOK_SECRET'] || `whsec_sbx_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(24)), (b) => b.toString(16).padStart(2, '0')).join('')}`,
     sandboxAutoDeliver: env['SANDBOX_AUTO_DELIVER'] !== 'false',
     quoteTtlSeconds: int(env, 'BILLING_QUOTE_TTL_SECONDS', 600, 10, 86_400),
     sweepIntervalMs: int(env, 'BILLING_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),

@@ -84,9 +84,13 @@ describe('operator CLI: credit grant and ledger check', () => {
   it('the real `qrail` binary grants and checks against the running service', async () => {
     const u = await signUp(app);
     const env = { ...process.env, QRAIL_OPERATOR_TOKEN: TOKEN, DATABASE_URL: '', LOG_LEVEL: 'silent' };
-    const g = await run('node', ['bin/qrail.js', 'credit', 'grant', '--email', u.email, '--amount', '1.25', '--url', url], { env });
+    const g = await run('node', ['bin/qrail.js', 'credit', 'grant', '--email', u.email, '--amount', '1.25', '--url', url], { env }).catch((e: { stdout: string; stderr: string; code: number }) => {
+      throw new Error(`credit grant exited ${e.code}: ${e.stdout} ${e.stderr}`);
+    });
     expect(g.stdout).toContain('granted 1.250000 USD');
-    const c = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env });
+    const c = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env }).catch((e: { stdout: string; stderr: string; code: number }) => {
+      throw new Error(`ledger check exited ${e.code}: ${e.stdout} ${e.stderr}`);
+    });
     expect(c.stdout).toContain('ledger OK');
     await app.db.query('UPDATE billing_wallets SET held_micros = held_micros + 1 WHERE account_id = $1', [u.accountId]);
     const broken = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env }).then(() => 0, (e: { code: number; stderr: string }) => e);
