@@ -37,6 +37,6 @@ export async function createServices(config: Config, db: Database): Promise<Serv
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
   const billing = createBillingService(config, db);
   const media = createMediaService(config.env);
-  const jobsServices = createJobsServices(config, db);
+  const jobsServices = createJobsServices(config, db, { media });
   return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker], closers: [], ...jobsServices };
 }

@@ -7,6 +7,7 @@ import { CredentialService } from '../auth/credentials.js';
 import { JobsTokens, type JobsTokenSettings } from '../auth/jwt.js';
 import { ConfigError, type Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
+import type { MediaService } from '../media/media-service.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import { pgJobsRepository } from '../store/repositories/jobs-repository.js';
 import { builtinCapabilities } from './capabilities/index.js';
@@ -73,12 +74,12 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
   };
 }
 
-export function createJobsServices(config: Config, db: Database, log: (e: unknown, jobId?: string) => void = () => undefined): JobsServices {
+export function createJobsServices(config: Config, db: Database, deps: { media?: MediaService; log?: (e: unknown, jobId?: string) => void } = {}): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
-  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env) }));
+  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), media: deps.media }));
   const repo = pgJobsRepository(db);
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID);
   const jobsWorker = new JobsWorker(repo, registry, {
@@ -87,7 +88,7 @@ export function createJobsServices(config: Config, db: Database, log: (e: unknow
     pollMs: s.pollMs,
     maxAttempts: s.maxAttempts,
     concurrency: s.concurrency,
-    onError: log,
+    onError: deps.log ?? (() => undefined),
   });
   return { jobs, jobsWorker, credentials, jobsTokens };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getExample } from '../../src/circuits/examples.js';
 import type { App } from '../../src/http/app-types.js';
@@ -23,7 +24,7 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
     const r = await submit(app, a, { capability_id, request, idempotency_key: key(capability_id), max_total_price: '1.000000' });
     expect(r.statusCode, r.body).toBe(202);
     const queued = r.json();
-    expect(queued).toMatchObject({ status: 'queued', capability_id, product: 'product-one', payment_rail: 'account_core_balance' });
+    expect(queued).toMatchObject({ status: 'queued', capability_id, product: capability_id.startsWith('speech.') ? 'product-two' : 'product-one', payment_rail: 'account_core_balance' });
     expect(queued.quoted_price).toMatch(PRICE);
     expect(await app.services.jobsWorker.runOnce()).toEqual({ jobId: queued.job_id, status: 'completed' });
     const done = (await app.inject({ method: 'GET', url: queued.retrieval_url.replace('http://qrail.test', ''), headers: a.auth })).json();
@@ -109,5 +110,12 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
     const done = await lifecycle('coupling.analyze', { circuit: bell, mode: 'measured' });
     expect(done.result.mode_used).toBe('measured');
     expect(done.result.num_qubits).toBe(2);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/espeak-ng') && !existsSync('/usr/local/bin/espeak-ng'))('speech.synthesize: a WAV from the local speech engine (product-two)', async () => {
+    const done = await lifecycle('speech.synthesize', { text: 'Hello qubits.' });
+    expect(done.quoted_price).toBe('0.000630');
+    expect(done.result.mime_type).toBe('audio/wav');
+    expect(Buffer.from(done.result.audio_base64, 'base64').subarray(0, 4).toString('latin1')).toBe('RIFF');
   });
 });

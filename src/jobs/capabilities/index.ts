@@ -5,17 +5,20 @@ import { circuitAnalyze } from './circuit-analyze.js';
 import { circuitOptimize } from './circuit-optimize.js';
 import { circuitSimulate } from './circuit-simulate.js';
 import { couplingAnalyze } from './coupling-analyze.js';
+import { speechSynthesize } from './speech-synthesize.js';
+import type { MediaService } from '../../media/media-service.js';
 
 /**
  * The built-in live catalog. A capability is listed here once the domain module it calls
- * has landed (never as a stub). Provider execution and speech synthesis join when
- * src/execution and src/media expose their services.
+ * has landed (never as a stub). Provider execution joins when src/execution
+ * exposes its providers.
  */
-export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings }): Capability[] {
+export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings; media?: MediaService | undefined }): Capability[] {
   return [
     circuitSimulate(o.circuitLimits),
     circuitAnalyze(o.circuitLimits),
     circuitOptimize(o.circuitLimits),
     couplingAnalyze(o.circuitLimits, o.coupling),
+    ...(o.media === undefined ? [] : [speechSynthesize(o.media)]),
   ] as Capability[];
 }
