@@ -118,7 +118,8 @@ export function unitaryEquivalent(a: Circuit, b: Circuit, opts: UnitaryOptions =
       off.fill(0);
       for (let i = 0; i < N; i++) {
         const s = i * BATCH;
-        for (let b = 0; b < count; b++) off[b]! += vr[s + b]! * vr[s + b]! + vi[s + b]! * vi[s + b]!;
+        // the diagonal entry (i = j + b) is compared with λ below, not summed (no cancellation)
+        for (let b = 0; b < count; b++) if (i !== j + b) off[b]! += vr[s + b]! * vr[s + b]! + vi[s + b]! * vi[s + b]!;
       }
       for (let b = 0; b < count; b++) {
         const at = (j + b) * BATCH + b;
@@ -126,8 +127,7 @@ export function unitaryEquivalent(a: Circuit, b: Circuit, opts: UnitaryOptions =
         const xi = vi[at]!;
         const dr = xr - lr;
         const di = xi - li;
-        // off[b] included the diagonal entry: take it out again
-        const dist = Math.sqrt(Math.max(0, off[b]! - xr * xr - xi * xi) + dr * dr + di * di);
+        const dist = Math.sqrt(off[b]! + dr * dr + di * di);
         if (dist > eps) return mismatch(j + b, dist);
       }
     }
