@@ -71,6 +71,28 @@ export class BillingService {
     void this.autoRecharge.runIfRequested(accountId).catch(() => undefined);
   }
 
+  /**
+   * Billing readiness for the execution capabilities report: whether this account can pay
+   * for hardware through quote/hold right now, and why not.
+   */
+  async readiness(accountId: string) {
+    const w = await readWalletRow(this.db, accountId);
+    const wallet = await getWallet(this.db, accountId);
+    const hardwareAllowed = w?.hardware_allowed ?? true;
+    const reasons: string[] = [];
+    if (!hardwareAllowed) reasons.push('hardware spending is turned off in the spend controls (PATCH /v1/billing/spend-controls {"hardware_allowed":true})');
+    if (wallet.availableMicros <= 0n && !(w?.ar_enabled && w.ar_paused_at === null)) reasons.push('the available balance is 0; top up through POST /v1/billing/processor/checkout-session');
+    return {
+      ready: reasons.length === 0,
+      reasons,
+      hardware_allowed: hardwareAllowed,
+      available: formatMicros(wallet.availableMicros),
+      auto_recharge_active: Boolean(w?.ar_enabled && w.ar_paused_at === null),
+      processor: this.processor.name,
+      devices: this.pricing.list().map((p) => ({ provider: p.provider, device: p.device })),
+    };
+  }
+
   async wallet(accountId: string) {
     return walletView(await getWallet(this.db, accountId));
   }

@@ -194,3 +194,24 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/billing/dashboard?days=0', headers: u.auth })).statusCode).toBe(400);
   });
 });
+
+describe('billing readiness (for the execution capabilities report)', () => {
+  it('says why hardware cannot be paid for', async () => {
+    const app = await buildTestApp();
+    try {
+      const u = await signUp(app);
+      const empty = await app.services.billing.readiness(u.accountId);
+      expect(empty).toMatchObject({ ready: false, hardware_allowed: true, available: '0.000000', processor: 'sandbox' });
+      expect(empty.reasons.join(' ')).toContain('top up');
+      await fundAccount(app, u.accountId, 1_000_000n);
+      expect(await app.services.billing.readiness(u.accountId)).toMatchObject({ ready: true, reasons: [] });
+      await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { hardware_allowed: false } });
+      const off = await app.services.billing.readiness(u.accountId);
+      expect(off.ready).toBe(false);
+      expect(off.reasons.join(' ')).toContain('hardware_allowed');
+      await expectLedgerInvariants(app);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import { getWallet, placeHold } from '../../src/billing/ledger.js';
+import { captureHold, expireDueHolds, getHold, getWallet, placeHold, releaseHold } from '../../src/billing/ledger.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
@@ -30,5 +30,31 @@ describe(`concurrent holds (${process.env['DATABASE_URL'] === undefined ? 'PGlit
     for (const r of rejected) expect(r.reason).toMatchObject({ code: 'INSUFFICIENT_BALANCE', statusCode: 409 });
     expect(await getWallet(app.db, u.accountId)).toMatchObject({ availableMicros: 0n, heldMicros: 1_000_000n });
     await expectLedgerInvariants(app);
+  });
+
+  it('captures, releases and the expiry sweeper racing on one hold: exactly one resolution wins', async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 1_000_000n);
+    for (let round = 0; round < 5; round++) {
+      const { holdId } = await app.db.tx((q) => placeHold(q, { accountId: u.accountId, amountMicros: 100_000n, kind: 'job', refId: randomUUID(), description: 'race', expiresAt: new Date(Date.now() - 1) }));
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 4 }, () => app.db.tx((q) => captureHold(q, { holdId, amountMicros: 60_000n, description: 'done' }))),
+        ...Array.from({ length: 4 }, () => app.db.tx((q) => releaseHold(q, { holdId, reason: 'cancel' }))),
+        expireDueHolds(app.db),
+      ]);
+      const h = await getHold(app.db, holdId);
+      const captures = results.slice(0, 4);
+      const releases = results.slice(4, 8);
+      if (h?.status === 'captured') {
+        expect(captures.every((r) => r.status === 'fulfilled')).toBe(true);
+        expect(releases.every((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'HOLD_NOT_PENDING')).toBe(true);
+        expect(captures.filter((r) => r.status === 'fulfilled' && !(r.value as { alreadyCaptured: boolean }).alreadyCaptured)).toHaveLength(1);
+      } else {
+        expect(['released', 'expired']).toContain(h?.status);
+        expect(captures.every((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'HOLD_NOT_PENDING')).toBe(true);
+      }
+      await expectLedgerInvariants(app);
+    }
+    expect((await getWallet(app.db, u.accountId)).heldMicros).toBe(0n);
   });
 });
