@@ -100,3 +100,137 @@ export function listDevices(provider?: ProviderId): readonly DeviceSpec[] {
 export function getDevice(id: string): DeviceSpec | undefined {
   return DEVICES.find((d) => d.id === id);
 }
+
+// ---------------------------------------------------------------------------------------
+// Execution extensions (issue 9): calibration, pricing, default status and how each
+// device is driven. Kept beside `DEVICES` (not inside DeviceSpec) so the fields above stay
+// as they are; `deviceProfile(id)` joins them.
+// ---------------------------------------------------------------------------------------
+
+/** A calibration record, in the shape of the simulator's noise model input (src/simulation/noise.ts). */
+export interface DeviceCalibration {
+  /** Energy relaxation time T1 per qubit, µs. */
+  readonly t1_us: readonly number[];
+  /** Dephasing time T2 per qubit, µs. */
+  readonly t2_us: readonly number[];
+  readonly gate_time_1q_ns: number;
+  readonly gate_time_2q_ns: number;
+  /** Average single-qubit gate error per qubit (randomized benchmarking). */
+  readonly error_1q: readonly number[];
+  /** Average two-qubit gate error per coupled pair, keyed "a-b" (a < b). All-to-all devices: one number. */
+  readonly error_2q: number | Readonly<Record<string, number>>;
+  /** Readout assignment error per qubit. */
+  readonly readout_error: readonly number[];
+  /** When the device was last calibrated (ISO 8601). */
+  readonly calibrated_at: string;
+}
+
+/** Hardware prices as Amazon Braket prices QPU use: per task plus per shot, integer micro-USD. */
+export interface DevicePricing {
+  readonly perTaskMicros: bigint;
+  readonly perShotMicros: bigint;
+}
+
+export type DeviceStatus = 'online' | 'offline' | 'maintenance';
+
+/** How a device runs: the exact simulator, a noisy emulation of the device, or a remote provider's API. */
+export type DeviceDriverKind = 'simulator' | 'emulated' | 'remote' | 'unavailable';
+
+export interface DeviceProfile {
+  readonly spec: DeviceSpec;
+  readonly driver: DeviceDriverKind;
+  readonly calibration: DeviceCalibration | null;
+  readonly pricing: DevicePricing | null;
+  /** Status unless the deployment overrides it (EXECUTION_DEVICE_STATUS) or the remote API reports another. */
+  readonly defaultStatus: DeviceStatus;
+}
+
+/** Deterministic per-qubit spread around a mean (real calibration data is never uniform). */
+function spread(n: number, mean: number, rel: number, salt: number): number[] {
+  return Array.from({ length: n }, (_, q) => {
+    const x = Math.sin((q + 1) * 12.9898 + salt * 78.233) * 43758.5453;
+    const u = x - Math.floor(x); // in [0, 1)
+    return Number((mean * (1 + rel * (2 * u - 1))).toPrecision(4));
+  });
+}
+
+function pairErrors(edges: readonly (readonly [number, number])[], mean: number, salt: number): Record<string, number> {
+  const e = spread(edges.length, mean, 0.35, salt);
+  return Object.fromEntries(edges.map(([a, b], i) => [`${Math.min(a, b)}-${Math.max(a, b)}`, e[i] as number]));
+}
+
+const superconducting = (n: number, edges: readonly (readonly [number, number])[], salt: number, at: string): DeviceCalibration => ({
+  t1_us: spread(n, 110, 0.3, salt), t2_us: spread(n, 85, 0.35, salt + 1), gate_time_1q_ns: 35, gate_time_2q_ns: 300,
+  error_1q: spread(n, 3e-4, 0.4, salt + 2), error_2q: pairErrors(edges, 9e-3, salt + 3), readout_error: spread(n, 2e-2, 0.5, salt + 4), calibrated_at: at,
+});
+
+const CALIBRATED_AT = '2026-01-05T06:00:00.000Z';
+
+/**
+ * Remote devices (a real provider's REST API, enabled by configuration). Not part of
+ * `DEVICES`, whose list circuits analysis reports; execution lists them with the others.
+ * `p2-ionq-aria` speaks IonQ's v0.3 jobs API (QIS gate set, all-to-all, 25 qubits).
+ */
+export const REMOTE_DEVICES: readonly DeviceSpec[] = Object.freeze([
+  device({
+    id: 'p2-ionq-aria', provider: 'provider-two', name: 'IonQ Aria (remote)', kind: 'hardware', numQubits: 25,
+    nativeGates: ['x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'cx', 'swap'],
+    couplingMap: null, supportsMidCircuitMeasurement: false, supportsReset: false, topology: 'all-to-all (trapped ions, remote)',
+  }),
+]);
+
+const PROFILE_EXTRAS: Readonly<Record<string, Omit<DeviceProfile, 'spec'>>> = {
+  'p1-simulator': { driver: 'simulator', calibration: null, pricing: null, defaultStatus: 'online' },
+  'p2-local-simulator': { driver: 'simulator', calibration: null, pricing: null, defaultStatus: 'online' },
+  // Provider One's QPUs have no integration in qrail: listed, never runnable (capabilities say so).
+  'p1-falcon-7': { driver: 'unavailable', calibration: superconducting(7, H_7, 7, CALIBRATED_AT), pricing: null, defaultStatus: 'online' },
+  'p1-falcon-27': { driver: 'unavailable', calibration: superconducting(27, HEAVY_HEX_27, 27, CALIBRATED_AT), pricing: null, defaultStatus: 'online' },
+  // Trapped ions (IonQ Harmony/Aria-like): seconds of T1, slow gates, ~2 % two-qubit error. Braket-like price.
+  'p2-ion-11': {
+    driver: 'emulated',
+    calibration: {
+      t1_us: spread(11, 1.0e7, 0.2, 11), t2_us: spread(11, 1.0e6, 0.3, 12), gate_time_1q_ns: 10_000, gate_time_2q_ns: 200_000,
+      error_1q: spread(11, 6e-4, 0.3, 13), error_2q: 2.0e-2, readout_error: spread(11, 4e-3, 0.4, 14), calibrated_at: CALIBRATED_AT,
+    },
+    pricing: { perTaskMicros: 300_000n, perShotMicros: 30_000n },
+    defaultStatus: 'online',
+  },
+  // A tunable-coupler superconducting grid (Rigetti-like): tens of µs, fast gates, noisier CZ.
+  'p2-grid-9': {
+    driver: 'emulated',
+    calibration: {
+      t1_us: spread(9, 28, 0.35, 21), t2_us: spread(9, 19, 0.4, 22), gate_time_1q_ns: 40, gate_time_2q_ns: 180,
+      error_1q: spread(9, 1.5e-3, 0.4, 23), error_2q: pairErrors(grid(3, 3), 3.5e-2, 24), readout_error: spread(9, 3.5e-2, 0.4, 25), calibrated_at: CALIBRATED_AT,
+    },
+    pricing: { perTaskMicros: 300_000n, perShotMicros: 900n },
+    defaultStatus: 'online',
+  },
+  'p2-ionq-aria': {
+    driver: 'remote',
+    // IonQ's published Aria characterization (typical figures); the remote device applies its own noise.
+    calibration: {
+      t1_us: spread(25, 1.0e8, 0, 31), t2_us: spread(25, 1.0e6, 0, 32), gate_time_1q_ns: 135_000, gate_time_2q_ns: 600_000,
+      error_1q: spread(25, 5e-4, 0, 33), error_2q: 1.3e-2, readout_error: spread(25, 4.5e-3, 0, 34), calibrated_at: CALIBRATED_AT,
+    },
+    pricing: { perTaskMicros: 300_000n, perShotMicros: 30_000n },
+    defaultStatus: 'online',
+  },
+};
+
+/** Every device execution knows: the catalogue's `DEVICES` plus the remote ones. */
+export const EXECUTION_DEVICES: readonly DeviceSpec[] = Object.freeze([...DEVICES, ...REMOTE_DEVICES]);
+
+export function deviceProfile(id: string): DeviceProfile | undefined {
+  const spec = EXECUTION_DEVICES.find((d) => d.id === id);
+  const extra = PROFILE_EXTRAS[id];
+  return spec === undefined || extra === undefined ? undefined : { spec, ...extra };
+}
+
+export function deviceProfiles(provider?: ProviderId): DeviceProfile[] {
+  return EXECUTION_DEVICES.filter((d) => provider === undefined || d.provider === provider).map((d) => deviceProfile(d.id) as DeviceProfile);
+}
+
+/** The one price list of hardware (billing's quotes read it): every priced device. */
+export function hardwarePriceList(): Array<{ provider: ProviderId; device: string; perTaskMicros: bigint; perShotMicros: bigint }> {
+  return deviceProfiles().flatMap((p) => (p.pricing === null ? [] : [{ provider: p.spec.provider, device: p.spec.id, ...p.pricing }]));
+}

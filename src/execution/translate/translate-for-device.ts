@@ -1,0 +1,183 @@
+/**
+ * Translation of a circuit to a device: place and route it on the coupling map (SABRE,
+ * ./sabre.ts), then rewrite every gate into the device's native gates (the optimizer's
+ * proven templates, src/optimization/passes/translate.ts). The result acts on the device's
+ * physical qubits; the layouts say where each circuit qubit started and ended.
+ *
+ * Where the size allows, the translation is checked by src/verification's independent
+ * equivalence checker: the submitted circuit, placed by the initial layout and followed by
+ * the permutation the SWAPs made, must equal the translated circuit up to global phase.
+ * A translation proven wrong is never run (fail closed); one the checker cannot decide in
+ * its budget runs with `verification.equivalent: "unknown"` stated.
+ */
+import type { Circuit, Operation } from '../../circuits/ir.js';
+import { circuit, gate, measure, reset } from '../../circuits/ir.js';
+import { fail, isAppError } from '../../errors/app-error.js';
+import { Recorder } from '../../optimization/recorder.js';
+import { decomposeMultiQubit, translateGates } from '../../optimization/passes/translate.js';
+import { verifyEquivalence } from '../../verification/verify-equivalence.js';
+import type { DeviceSpec } from '../devices/device-catalogue.js';
+import { EXECUTION_ERRORS } from '../error-codes.js';
+import { sabreRoute } from './sabre.js';
+
+export interface TranslationVerification {
+  readonly equivalent: true | 'unknown' | 'skipped';
+  readonly method: string;
+  readonly checked: string;
+  readonly reason?: string;
+}
+
+export interface Translation {
+  /** The circuit on the device's physical qubits, native gates only. */
+  readonly circuit: Circuit;
+  /** Circuit qubit → physical qubit before the first gate. */
+  readonly initialLayout: Readonly<Record<number, number>>;
+  /** Circuit qubit → physical qubit after the last gate (where it is measured). */
+  readonly finalLayout: Readonly<Record<number, number>>;
+  readonly swapsInserted: number;
+  readonly gatesBefore: number;
+  readonly gatesAfter: number;
+  readonly twoQubitGatesAfter: number;
+  readonly verification: TranslationVerification;
+}
+
+export interface TranslateOptions {
+  /** Budget of the equivalence check (default 2000 ms). */
+  readonly verifyBudgetMs?: number;
+  /** Above this many physical qubits touched the check is skipped (default 16). */
+  readonly maxVerifyQubits?: number;
+  /** Above this many gates the check is skipped (default 4000). */
+  readonly maxVerifyGates?: number;
+}
+
+const untranslatable = (message: string, details: Record<string, unknown>) => fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, message, details);
+
+function opQubits(op: Operation): readonly number[] {
+  return op.kind === 'gate' || op.kind === 'barrier' ? op.qubits : [op.qubit];
+}
+
+/** Ops renumbered through `map` (old qubit index → new). */
+function relabel(ops: readonly Operation[], map: (q: number) => number): Operation[] {
+  return ops.map((op) => {
+    switch (op.kind) {
+      case 'gate': return gate(op.name, op.qubits.map(map), op.params);
+      case 'barrier': return { kind: 'barrier', qubits: op.qubits.map(map) } as Operation;
+      case 'measure': return measure(map(op.qubit), op.clbit);
+      case 'reset': return reset(map(op.qubit));
+    }
+  });
+}
+
+function checkSupport(c: Circuit, d: DeviceSpec, used: readonly number[]): void {
+  if (used.length > d.numQubits) {
+    throw untranslatable(`The circuit uses ${used.length} qubits; ${d.id} has ${d.numQubits}.`, { device: d.id, qubits_used: used.length, device_qubits: d.numQubits });
+  }
+  const lastOp = new Map<number, number>();
+  c.ops.forEach((op, i) => { if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i); });
+  c.ops.forEach((op, i) => {
+    if (op.kind === 'reset' && !d.supportsReset) throw untranslatable(`${d.id} does not support reset.`, { device: d.id, op_index: i });
+    if (op.kind === 'measure' && !d.supportsMidCircuitMeasurement && lastOp.get(op.qubit) !== i) {
+      throw untranslatable(`${d.id} does not support mid-circuit measurement (qubit ${op.qubit} is used after it is measured).`, { device: d.id, op_index: i });
+    }
+  });
+}
+
+/** SWAPs moving the content of physical `from[v]` to `to[v]` for every v. */
+function permutationSwaps(from: readonly number[], to: readonly number[]): Operation[] {
+  const cur = [...from];
+  const out: Operation[] = [];
+  for (let v = 0; v < cur.length; v++) {
+    const target = to[v]!;
+    if (cur[v] === target) continue;
+    const u = cur.indexOf(target);
+    out.push(gate('swap', [cur[v]!, target]));
+    cur[u] = cur[v]!;
+    cur[v] = target;
+  }
+  return out;
+}
+
+function verify(reference: readonly Operation[], translated: readonly Operation[], p: number, o: Required<TranslateOptions>): TranslationVerification {
+  const unitary = (ops: readonly Operation[]) => ops.filter((op) => op.kind === 'gate');
+  if (translated.some((op) => op.kind === 'reset') || reference.some((op) => op.kind === 'reset')) {
+    return { equivalent: 'skipped', method: 'none', checked: 'nothing', reason: 'the circuit resets qubits; only unitary circuits are checked' };
+  }
+  const a = unitary(reference);
+  const b = unitary(translated);
+  const touched = [...new Set([...a, ...b].flatMap((op) => opQubits(op)))].sort((x, y) => x - y);
+  if (touched.length > o.maxVerifyQubits || a.length + b.length > o.maxVerifyGates) {
+    return { equivalent: 'skipped', method: 'none', checked: 'nothing', reason: `too large to check (${touched.length} qubits, ${a.length + b.length} gates; limits ${o.maxVerifyQubits} qubits, ${o.maxVerifyGates} gates)` };
+  }
+  if (touched.length === 0) return { equivalent: true, method: 'structure', checked: 'no gates on either side' };
+  const idx = new Map(touched.map((q, i) => [q, i]));
+  const compact = (ops: readonly Operation[]) => circuit(touched.length, 0, relabel(ops, (q) => idx.get(q)!));
+  void p;
+  const r = verifyEquivalence(compact(a), compact(b), { timeBudgetMs: o.verifyBudgetMs });
+  if (r.equivalent === false) {
+    throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_UNVERIFIED, 'The translated circuit is not equivalent to the submitted one; nothing was run.', { method: r.method, reason: r.reason ?? null });
+  }
+  return { equivalent: r.equivalent, method: r.method, checked: r.checked, ...(r.reason === undefined ? {} : { reason: r.reason }) };
+}
+
+export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOptions = {}): Translation {
+  const o: Required<TranslateOptions> = { verifyBudgetMs: opts.verifyBudgetMs ?? 2_000, maxVerifyQubits: opts.maxVerifyQubits ?? 16, maxVerifyGates: opts.maxVerifyGates ?? 4_000 };
+  const p = d.numQubits;
+  const used = [...new Set(c.ops.flatMap((op) => opQubits(op)))].sort((x, y) => x - y);
+  checkSupport(c, d, used);
+  const native = new Set(d.nativeGates);
+  // Virtual qubits: the circuit's own when they fit, else only the ones it uses, in order.
+  const logical = c.numQubits <= p ? Array.from({ length: c.numQubits }, (_, q) => q) : used;
+  const virtualOf = new Map(logical.map((q, v) => [q, v]));
+  const gatesBefore = c.ops.filter((op) => op.kind === 'gate').length;
+
+  try {
+    // Terminal measurements leave the routing: they are placed after every gate, on each
+    // qubit's final position, so a later SWAP never turns them into mid-circuit measurements.
+    const virtualOps = relabel(c.ops, (q) => virtualOf.get(q)!);
+    const lastOp = new Map<number, number>();
+    virtualOps.forEach((op, i) => { if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i); });
+    const isTerminal = (op: Operation, i: number) => op.kind === 'measure' && lastOp.get(op.qubit) === i;
+    const terminal = virtualOps.filter(isTerminal);
+    const pre = new Recorder(virtualOps.filter((op, i) => !isTerminal(op, i)));
+    decomposeMultiQubit(pre, native);
+    let physical: Operation[];
+    let initial: number[];
+    let final: number[];
+    let swaps = 0;
+    if (d.couplingMap === null) {
+      initial = Array.from({ length: p }, (_, v) => v);
+      final = initial;
+      physical = pre.ops;
+    } else {
+      let routed;
+      try {
+        routed = sabreRoute(pre.ops, logical.length, p, d.couplingMap);
+      } catch (e) {
+        throw untranslatable(`Routing on ${d.id} failed: ${(e as Error).message}.`, { device: d.id });
+      }
+      ({ ops: physical, initialLayout: initial, finalLayout: final, swaps } = routed);
+    }
+    const rec = new Recorder(physical);
+    translateGates(rec, native);
+    const measures = relabel(terminal, (v) => final[v]!);
+    const out = circuit(p, c.numClbits, [...rec.ops, ...measures], c.metadata);
+    // Reference: the submitted ops placed by the initial layout, then the SWAPs' permutation.
+    const reference = [...relabel(pre.ops, (v) => initial[v]!), ...permutationSwaps(initial, final)];
+    const verification = verify(reference, rec.ops, p, o);
+    const layout = (l: readonly number[]) => Object.fromEntries(logical.map((q, v) => [q, l[v]!]));
+    const gatesAfter = rec.ops.filter((op) => op.kind === 'gate');
+    return {
+      circuit: out,
+      initialLayout: layout(initial),
+      finalLayout: layout(final),
+      swapsInserted: swaps,
+      gatesBefore,
+      gatesAfter: gatesAfter.length,
+      twoQubitGatesAfter: gatesAfter.filter((op) => op.qubits.length === 2).length,
+      verification,
+    };
+  } catch (e) {
+    if (isAppError(e) && e.code === 'OPTIMIZATION_TARGET_UNSUPPORTED') throw untranslatable(e.message, { device: d.id, ...(e.details as object) });
+    throw e;
+  }
+}
