@@ -24,6 +24,8 @@ export interface PathSumOptions {
 const DEFAULT_BUDGET_MS = 10_000;
 const DEFAULT_PHASE_EPS = 1e-10;
 const DEFAULT_MAX_WORK = 20_000_000;
+/** While B⁻¹ is appended, reduce after every this many of its Hadamards. */
+const REDUCE_EVERY_H = 4;
 
 
 /** A minimal-degree monomial of a nonzero polynomial: setting exactly its variables to 1 makes the polynomial differ from its value at 0. */
@@ -105,6 +107,38 @@ function tryRefute(ps: PathSum, n: number, prep: PreparedOk): string | undefined
   return undefined;
 }
 
+/**
+ * Builds the miter A then B⁻¹ and reduces it; with `every` > 0 also reduces after every
+ * `every` Hadamards of B⁻¹, which cancels the miter from its middle outwards (where A's
+ * and B's matching parts meet) and keeps the phase polynomial small on distant pairs.
+ * Returns the reason when the time or work budget ran out.
+ */
+function buildAndReduce(ps: PathSum, pa: readonly Prim[], pb: readonly Prim[], every: number): string | undefined {
+  try {
+    let applied = 0;
+    for (const p of pa) {
+      if ((++applied & 1023) === 0) ps.checkTime();
+      ps.apply(p);
+    }
+    let hs = 0;
+    for (const p of pb) {
+      if ((++applied & 1023) === 0) ps.checkTime();
+      ps.apply(p);
+      if (every > 0 && p.k === 'h' && ++hs % every === 0) ps.reduce();
+    }
+    ps.reduce();
+    // Stuck with every variable in the outputs: change variables, then reduce again.
+    for (let round = 0; round < 16 && ps.pathVars.size > 0 && ps.normalizeOutputs(); round++) {
+      ps.stats.changes++;
+      ps.reduce();
+    }
+    return undefined;
+  } catch (e) {
+    if (e instanceof BudgetExceeded) return e.message;
+    throw e;
+  }
+}
+
 export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions = {}): EquivalenceResult {
   const start = Date.now();
   const budget = opts.timeBudgetMs ?? DEFAULT_BUDGET_MS;
@@ -129,7 +163,16 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
   const pb = toPrims(prep.b, n, true);
   if (typeof pb === 'string') return done('unknown', checked, pb);
 
-  const ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget);
+  // Two strategies: reduce once the whole miter is built (fast when A and B are close),
+  // then, if that gets stuck or blows the work budget, reduce while B⁻¹ is appended.
+  let ps!: PathSum;
+  let failure: string | undefined;
+  for (const every of [0, REDUCE_EVERY_H]) {
+    ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget);
+    failure = buildAndReduce(ps, pa, pb, every);
+    if (failure === undefined && ps.pathVars.size === 0) break;
+    if (Date.now() >= start + budget) break;
+  }
   const statsOf = (): EquivalenceStats => ({
     qubits: n,
     trimmedPrefix: prep.trimmedPrefix,
@@ -141,17 +184,7 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
     rules: { ...ps.stats },
     maxTerms: ps.phase.maxTerms,
   });
-  try {
-    let applied = 0;
-    for (const p of [...pa, ...pb]) {
-      if ((++applied & 1023) === 0) ps.checkTime();
-      ps.apply(p);
-    }
-    ps.reduce();
-  } catch (e) {
-    if (e instanceof BudgetExceeded) return done('unknown', checked, `gave up: ${e.message}`, statsOf());
-    throw e;
-  }
+  if (failure !== undefined) return done('unknown', checked, `gave up: ${failure}`, statsOf());
 
   if (ps.pathVars.size > 0) {
     const refuted = tryRefute(ps, n, prep);

@@ -29,6 +29,8 @@ export interface ReduceStats {
   elim: number;
   hh: number;
   omega: number;
+  /** Rounds of output normalisation (change of variables). */
+  changes: number;
 }
 
 export class PathSum {
@@ -38,7 +40,7 @@ export class PathSum {
   nextVar: number;
   /** Number of Hadamards applied (the 2^{-k/2} normalisation before reduction). */
   hadamards = 0;
-  readonly stats: ReduceStats = { elim: 0, hh: 0, omega: 0 };
+  readonly stats: ReduceStats = { elim: 0, hh: 0, omega: 0, changes: 0 };
 
   constructor(readonly n: number, readonly turns: Turns, budget: number, private readonly deadline: number) {
     for (let q = 0; q < n; q++) this.out.push(boolOf([q]));
@@ -218,4 +220,55 @@ export class PathSum {
     this.stats.hh++;
     return 'applied';
   }
+
+  /**
+   * Change of summation variables when the rules are stuck because every remaining path
+   * variable occurs in the outputs. Outputs linear in path variables form a matrix M
+   * (outputs × variables); substituting y := w ⊕ z (w fresh) for the sum over y is a
+   * bijection for each fixed z, and adds column y to column z. Column echelon form leaves
+   * rank(M) pivot variables in the outputs and frees the others, to which the rules may
+   * then apply. Only variables that occur in outputs solely as single-variable monomials
+   * take part. Returns whether any variable left the outputs.
+   */
+  normalizeOutputs(): boolean {
+    const linearOnly = new Set<number>();
+    const nonlinear = new Set<number>();
+    for (const f of this.out) {
+      for (const m of f.values()) {
+        for (const v of m) {
+          if (!this.pathVars.has(v)) continue;
+          if (m.length === 1) linearOnly.add(v);
+          else nonlinear.add(v);
+        }
+      }
+    }
+    for (const v of nonlinear) linearOnly.delete(v);
+    const before = linearOnly.size;
+    const pivots = new Set<number>();
+    for (let q = 0; q < this.n; q++) {
+      const free = (): number[] => [...this.out[q]!.values()].filter((m) => m.length === 1 && linearOnly.has(m[0]!) && !pivots.has(m[0]!)).map((m) => m[0]!);
+      let vars = free();
+      if (vars.length === 0) continue;
+      let pivot = vars[0]!;
+      for (const z of vars.slice(1)) {
+        this.checkTime();
+        // pivot := w ⊕ z: column z gains column pivot, clearing z from output q
+        const w = this.nextVar++;
+        const hits = [...this.phase.terms.values()].filter((t) => t.vars.includes(pivot));
+        this.substitute(pivot, boolOf([w], [z]), hits);
+        this.pathVars.delete(pivot);
+        this.pathVars.add(w);
+        linearOnly.delete(pivot);
+        linearOnly.add(w);
+        pivot = w;
+      }
+      vars = free();
+      if (vars.length !== 1 || vars[0] !== pivot) throw new Error('output normalisation invariant broken');
+      pivots.add(pivot);
+    }
+    let stillOut = 0;
+    for (const v of linearOnly) if (this.out.some((f) => f.has(key([v])))) stillOut++;
+    return stillOut < before;
+  }
 }
+
