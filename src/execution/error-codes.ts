@@ -12,7 +12,6 @@ export const EXECUTION_ERRORS = {
   EXECUTION_CLIENT_TOKEN_IN_PROGRESS: defineCode('EXECUTION_CLIENT_TOKEN_IN_PROGRESS', 409, 'A request with this client_token is still being processed; retry the same request shortly to get its result.'),
   EXECUTION_TRANSLATION_FAILED: defineCode('EXECUTION_TRANSLATION_FAILED', 422, 'The circuit cannot be translated to the device: too many qubits, a gate with no decomposition, mid-circuit measurement or reset not supported, or a disconnected coupling map.'),
   EXECUTION_TRANSLATION_UNVERIFIED: defineCode('EXECUTION_TRANSLATION_UNVERIFIED', 500, 'The equivalence checker found the translated circuit not equivalent to the submitted one; nothing was run or charged (fail closed).'),
-  EXECUTION_REMOTE_ERROR: defineCode('EXECUTION_REMOTE_ERROR', 502, 'The remote provider refused or failed a request; `details` carries its status and code.'),
 } as const;
 
 /**

@@ -1,0 +1,53 @@
+/**
+ * The execution part of the composition root (`src/services.ts` calls this): settings,
+ * drivers (the IonQ driver only when IONQ_BASE_URL and IONQ_API_KEY are set), the device
+ * directory, the service and its worker.
+ */
+import { randomInt, randomUUID, createHash } from 'node:crypto';
+import type { Config } from '../config/config.js';
+import type { Database } from '../store/db.js';
+import { IonqDriver } from './adapters/ionq-driver.js';
+import { DeviceDirectory } from './device-directory.js';
+import { emulatedDriver, simulatorDriver } from './drivers/local-drivers.js';
+import { ExecutionService } from './execution-service.js';
+import { ExecutionWorker } from './execution-worker.js';
+import { executionSettings } from './settings.js';
+
+export interface ExecutionBillingPort {
+  spendControls(accountId: string): Promise<{ hardware_allowed: boolean }>;
+  afterDebit(accountId: string): void;
+}
+
+export interface ExecutionServices {
+  readonly execution: ExecutionService;
+  readonly executionWorker: ExecutionWorker;
+}
+
+export function createExecutionServices(config: Config, db: Database, deps: { billing: ExecutionBillingPort; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
+  const settings = executionSettings(config.env);
+  const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
+  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs };
+  const directory = new DeviceDirectory(db, settings, {
+    simulator: simulatorDriver(local),
+    emulated: emulatedDriver(local),
+    remote: baseUrl !== undefined && apiKey !== undefined ? new IonqDriver({ baseUrl, apiKey, target, timeoutMs }) : undefined,
+  });
+  const execution = new ExecutionService({
+    db,
+    settings,
+    directory,
+    circuitLimits: config.circuitLimits,
+    hardwareAllowed: async (accountId) => (await deps.billing.spendControls(accountId)).hardware_allowed,
+    afterDebit: (accountId) => deps.billing.afterDebit(accountId),
+    ...(deps.mediaReadiness === undefined ? {} : { mediaReadiness: deps.mediaReadiness }),
+    hash: (s) => createHash('sha256').update(s).digest('hex'),
+    newId: randomUUID,
+    // Seeds fit the simulator's range and survive JSON as exact integers.
+    randomSeed: () => randomInt(0, 2 ** 47),
+  });
+  const executionWorker = new ExecutionWorker(db, settings, directory, execution, {
+    id: `${process.pid}-${randomUUID().slice(0, 8)}`,
+    onError: deps.log ?? (() => undefined),
+  });
+  return { execution, executionWorker };
+}

@@ -1,0 +1,44 @@
+/**
+ * The adapter interface every way of running a circuit implements: the built-in simulator,
+ * an emulated device (noisy simulation from its calibration) and a remote provider's API.
+ * The worker calls `submit` once per job (never again once a remote id is stored) and
+ * `poll` for remote jobs until they finish.
+ */
+import type { Circuit } from '../../circuits/ir.js';
+import type { DeviceProfile, DeviceStatus } from '../devices/device-catalogue.js';
+import type { ExecutionFailureCode } from '../error-codes.js';
+
+export interface RunInput {
+  readonly jobId: string;
+  readonly device: DeviceProfile;
+  /** For hardware: the translated circuit on physical qubits (native gates only). */
+  readonly circuit: Circuit;
+  readonly shots: number;
+  readonly seed: number;
+}
+
+export interface RunResult {
+  /** Clbit string (clbit 0 rightmost) → shots. Sums to the shots run. */
+  readonly counts: Record<string, number>;
+  readonly probabilities?: Record<string, number>;
+  readonly probabilitiesKind?: 'exact' | 'estimated' | 'omitted';
+  readonly notes?: readonly string[];
+  readonly meta?: Record<string, unknown>;
+}
+
+export type DriverOutcome =
+  | { readonly state: 'completed'; readonly result: RunResult }
+  /** Accepted by a remote provider; poll later with this id. */
+  | { readonly state: 'pending'; readonly remoteJobId: string; readonly remoteStatus: string }
+  /** A transient problem (5xx, connection refused, 429): nothing was accepted; try again later. */
+  | { readonly state: 'retry'; readonly message: string }
+  | { readonly state: 'failed'; readonly code: ExecutionFailureCode; readonly message: string };
+
+export interface DeviceDriver {
+  readonly kind: 'simulator' | 'emulated' | 'remote';
+  submit(input: RunInput): Promise<DriverOutcome>;
+  /** Remote drivers only: the state of an accepted job. */
+  poll?(remoteJobId: string, input: RunInput): Promise<DriverOutcome>;
+  /** Remote drivers only: the provider's own report of the device (null when it cannot be reached). */
+  liveStatus?(): Promise<{ status: DeviceStatus; detail: string } | null>;
+}

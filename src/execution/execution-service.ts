@@ -1,0 +1,272 @@
+/**
+ * Execution (spec §4.2, DESIGN §8): simulator runs on both providers, and provider-two
+ * hardware through quote → hold → held job → continue → queued → running → completed or
+ * failed. Simulator runs answer at once; hardware jobs are durable rows the worker runs.
+ * A client token makes every submission idempotent per account: the same token never
+ * runs or charges twice, and another request under it is refused.
+ */
+import type { Circuit } from '../circuits/ir.js';
+import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
+import { fail, isAppError } from '../errors/app-error.js';
+import { BILLING_ERRORS } from '../billing/error-codes.js';
+import { formatMicros } from '../billing/money.js';
+import { getHeldJob, markHeldJobContinued } from '../billing/store/hardware-sql.js';
+import { getWallet } from '../billing/store/ledger-sql.js';
+import type { Database } from '../store/db.js';
+import {
+  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed, queuePosition, setDeviceStatusOverride,
+  type ExecutionJobRow,
+} from '../store/repositories/execution-repository.js';
+import { buildCapabilities, type AccountState } from './capabilities.js';
+import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
+import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';
+import type { RunResult } from './drivers/driver.js';
+import { EXECUTION_ERRORS } from './error-codes.js';
+import type { ExecutionSettings } from './settings.js';
+import { translateForDevice } from './translate/translate-for-device.js';
+import { deviceView, heldOnlyView, jobView } from './views.js';
+
+export interface RunRequest {
+  readonly circuit: unknown;
+  readonly shots?: number;
+  readonly device?: string;
+  readonly seed?: number;
+  readonly client_token: string;
+}
+
+export interface ContinueRequest {
+  readonly circuit: unknown;
+  readonly client_token: string;
+  readonly seed?: number;
+}
+
+export interface ExecutionDeps {
+  readonly db: Database;
+  readonly settings: ExecutionSettings;
+  readonly directory: DeviceDirectory;
+  readonly circuitLimits: CircuitLimits;
+  /** Spend controls' `hardware_allowed` of the account. */
+  readonly hardwareAllowed: (accountId: string) => Promise<boolean>;
+  /** Called after a transaction that took funds (auto-recharge). */
+  readonly afterDebit: (accountId: string) => void;
+  readonly mediaReadiness?: () => Promise<unknown>;
+  readonly hash: (s: string) => string;
+  readonly newId: () => string;
+  readonly randomSeed: () => number;
+}
+
+const DEFAULT_DEVICE: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
+
+/** Canonical JSON (sorted keys) for request hashes. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+export function resultJson(r: RunResult) {
+  return {
+    counts: r.counts,
+    ...(r.probabilities === undefined ? {} : { probabilities: r.probabilities }),
+    probabilities_kind: r.probabilitiesKind ?? 'estimated',
+    notes: r.notes ?? [],
+    ...(r.meta === undefined ? {} : { meta: r.meta }),
+  };
+}
+
+export class ExecutionService {
+  constructor(readonly deps: ExecutionDeps) {}
+
+  private get db(): Database {
+    return this.deps.db;
+  }
+
+  async devices(provider: ProviderId) {
+    return { provider, devices: (await this.deps.directory.list(provider)).map(deviceView) };
+  }
+
+  /** Operator: set or clear (null) a device's status override. */
+  async setDeviceStatus(device: string, status: DeviceStatus | null, note: string | null = null): Promise<void> {
+    await setDeviceStatusOverride(this.db, device, status, note);
+  }
+
+  async capabilities(accountId: string | undefined) {
+    const devices = await this.deps.directory.list();
+    let account: AccountState | undefined;
+    if (accountId !== undefined) {
+      const [wallet, hardwareAllowed, held] = await Promise.all([
+        getWallet(this.db, accountId),
+        this.deps.hardwareAllowed(accountId),
+        this.db.query<{ job_id: string; device: string; expires_at: Date }>(
+          `SELECT job_id, device, expires_at FROM billing_held_jobs WHERE account_id = $1 AND status = 'held' AND expires_at > now() ORDER BY created_at`, [accountId]),
+      ]);
+      account = { accountId, availableMicros: wallet.availableMicros, heldMicros: wallet.heldMicros, hardwareAllowed, openHeldJobs: held.rows };
+    }
+    const media = this.deps.mediaReadiness === undefined ? null : await this.deps.mediaReadiness().catch(() => null);
+    return buildCapabilities(devices, account, media);
+  }
+
+  private async viewOf(j: ExecutionJobRow, replayed?: boolean) {
+    const [pos, events, held] = await Promise.all([
+      queuePosition(this.db, j),
+      jobEvents(this.db, j.id),
+      j.kind === 'hardware' ? getHeldJob(this.db, j.id) : Promise.resolve(null),
+    ]);
+    return jobView(j, { queuePosition: pos, events, heldJob: held, ...(replayed === undefined ? {} : { replayed }) });
+  }
+
+  /** The job the token already names: the original (same request) or 409. */
+  private async replay(accountId: string, token: string, hash: string) {
+    const prior = await findJobByToken(this.db, accountId, token);
+    if (prior === null) return null;
+    if (prior.request_hash !== hash) {
+      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: prior.id });
+    }
+    if (prior.kind === 'simulator' && prior.status === 'running') {
+      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
+    }
+    return this.viewOf(prior, true);
+  }
+
+  private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
+    const d = await this.deps.directory.get(id);
+    if (d === undefined || d.profile.spec.provider !== provider) {
+      const known = (await this.deps.directory.list(provider)).map((x) => x.profile.spec.id);
+      throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `No device ${id} on ${provider}.`, { devices: known });
+    }
+    return d;
+  }
+
+  private static refuseUnavailable(d: ResolvedDevice): never {
+    const offline = d.reasons.every((r) => r.code === 'device_offline');
+    if (offline) throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNAVAILABLE, `${d.profile.spec.id} is ${d.status}.`, { device: d.profile.spec.id, status: d.status, reasons: d.reasons });
+    throw fail(EXECUTION_ERRORS.EXECUTION_PROVIDER_NOT_CONFIGURED, d.reasons.find((r) => r.code !== 'device_offline')?.message ?? 'Not configured.', { device: d.profile.spec.id, reasons: d.reasons });
+  }
+
+  /** POST /v1/execute/{provider}: simulator runs answer with results; hardware needs a hold. */
+  async run(provider: ProviderId, accountId: string, body: RunRequest) {
+    const deviceId = body.device ?? DEFAULT_DEVICE[provider];
+    const d = await this.resolveDevice(provider, deviceId);
+    const spec = d.profile.spec;
+    if (spec.kind === 'hardware') {
+      if (!d.available && provider === 'provider-one') ExecutionService.refuseUnavailable(d);
+      const shots = body.shots ?? 1024;
+      const price = d.profile.pricing;
+      const estimate = price === null ? null : price.perTaskMicros + BigInt(shots) * price.perShotMicros;
+      throw fail(EXECUTION_ERRORS.EXECUTION_HOLD_REQUIRED, `${spec.id} is hardware: get a quote, place a hold, then continue the held job.`, {
+        device: spec.id, shots, device_available: d.available, reasons: d.reasons,
+        estimated_cost: estimate === null ? null : formatMicros(estimate),
+        steps: [
+          { method: 'POST', path: '/v1/billing/hardware/quote', body: { provider, device: spec.id, shots } },
+          { method: 'POST', path: '/v1/billing/hardware/hold', body: { quote_id: '<quote_id>' } },
+          { method: 'POST', path: '/v1/execute/provider-two/held/<job_id>', body: { circuit: '<circuit>', client_token: '<token>' } },
+        ],
+      });
+    }
+    if (!d.available) ExecutionService.refuseUnavailable(d);
+    const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
+    const shots = body.shots ?? 1024;
+    if (shots > this.deps.settings.maxShots) throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `At most ${this.deps.settings.maxShots} shots per run.`, { shots });
+    if (circuit.numQubits > spec.numQubits) {
+      throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `The circuit has ${circuit.numQubits} qubits; ${spec.id} simulates at most ${spec.numQubits}.`, { device: spec.id });
+    }
+    const hash = this.deps.hash(canonical({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    const prior = await this.replay(accountId, body.client_token, hash);
+    if (prior !== null) return prior;
+
+    const worker = `api-${this.deps.newId().slice(0, 8)}`;
+    const seed = body.seed ?? this.deps.randomSeed();
+    const row = await insertJob(this.db, {
+      id: this.deps.newId(), accountId, clientToken: body.client_token, requestHash: hash, provider, device: spec.id, kind: 'simulator', driver: 'simulator',
+      status: 'running', shots, seed, circuit: toWire(circuit), translation: null, holdId: null, estimatedMicros: 0n,
+      leaseOwner: worker, leaseMs: this.deps.settings.simulatorTimeBudgetMs + this.deps.settings.leaseMs,
+    });
+    if (row === null) {
+      const again = await this.replay(accountId, body.client_token, hash);
+      if (again !== null) return again;
+      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
+    }
+    await this.finishSimulatorRun(row, circuit, worker, d);
+    return this.viewOf((await getJob(this.db, row.id)) as ExecutionJobRow, false);
+  }
+
+  /** Runs a simulator job to its end (the API request, or the worker after a crash). */
+  async finishSimulatorRun(row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
+    const driver = d.driver ?? this.deps.directory.drivers.simulator;
+    let outcome;
+    try {
+      outcome = await driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) });
+    } catch (e) {
+      await this.db.tx(async (q) => {
+        if ((await lockOwnedJob(q, row.id, worker)) === null) return;
+        await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
+      });
+      throw e;
+    }
+    if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
+    await this.db.tx(async (q) => {
+      if ((await lockOwnedJob(q, row.id, worker)) === null) return;
+      await markCompleted(q, row.id, worker, resultJson(outcome.result), 0n);
+    });
+  }
+
+  /** POST /v1/execute/provider-two/held/{job_id}: the held job becomes a queued execution job. */
+  async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
+    const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
+    const hash = this.deps.hash(canonical({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    const prior = await this.replay(accountId, body.client_token, hash);
+    if (prior !== null) return prior;
+
+    const held = await getHeldJob(this.db, jobId);
+    if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
+    const expired = held.status === 'held' && held.expiresAt.getTime() <= Date.now();
+    if (held.status !== 'held' || expired) {
+      const status = expired ? 'expired' : held.status;
+      throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: jobId, status });
+    }
+    const d = await this.resolveDevice('provider-two', held.device);
+    if (d.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${held.device} is not a hardware device.`, { devices: [] });
+    if (!d.available) ExecutionService.refuseUnavailable(d);
+    if (!(await this.deps.hardwareAllowed(accountId))) {
+      throw fail(BILLING_ERRORS.HARDWARE_DISABLED, 'Hardware spending is turned off in the spend controls; the held funds stay held until released or expired.', { limit: 'hardware_allowed' });
+    }
+    const translation = translateForDevice(circuit, d.profile.spec);
+    const seed = body.seed ?? this.deps.randomSeed();
+    const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
+    const row = await this.db.tx(async (q) => {
+      const taken = await markHeldJobContinued(q, jobId);
+      if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId });
+      const r = await insertJob(q, {
+        id: jobId, accountId, clientToken: body.client_token, requestHash: hash, provider: 'provider-two', device: held.device, kind: 'hardware',
+        driver: d.profile.driver === 'remote' ? 'remote' : 'emulated', status: 'queued', shots: held.shots, seed, circuit: toWire(circuit),
+        translation: {
+          circuit: toWire(translation.circuit),
+          initial_layout: translation.initialLayout,
+          final_layout: translation.finalLayout,
+          swaps_inserted: translation.swapsInserted,
+          gates_before: translation.gatesBefore,
+          gates_after: translation.gatesAfter,
+          two_qubit_gates_after: translation.twoQubitGatesAfter,
+          verification: translation.verification,
+        },
+        holdId: held.holdId, estimatedMicros: perTask,
+      });
+      if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
+      await extendHoldExpiry(q, held.holdId, this.deps.settings.runWindowSeconds);
+      return r;
+    });
+    this.deps.afterDebit(accountId);
+    return this.viewOf(row, false);
+  }
+
+  /** GET /v1/execute/{provider}/{job_id}: an execution job, or a held job not continued yet. */
+  async job(accountId: string, jobId: string) {
+    const j = await getJob(this.db, jobId);
+    if (j !== null && j.account_id === accountId) return this.viewOf(j);
+    if (j === null) {
+      const held = await getHeldJob(this.db, jobId);
+      if (held !== null && held.accountId === accountId) return heldOnlyView(held);
+    }
+    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Execution settings from the environment (`app.config.env`). Everything has a default;
+ * the remote IonQ driver exists only when both IONQ_BASE_URL and IONQ_API_KEY are set.
+ */
+import { ConfigError } from '../config/config.js';
+import type { DeviceStatus } from './devices/device-catalogue.js';
+import { EXECUTION_DEVICES } from './devices/device-catalogue.js';
+
+export interface ExecutionSettings {
+  readonly providerOneEnabled: boolean;
+  readonly providerTwoEnabled: boolean;
+  readonly emulatedHardwareEnabled: boolean;
+  /** Deployment-set device states (EXECUTION_DEVICE_STATUS=p2-grid-9=offline,p2-ion-11=maintenance). */
+  readonly deviceStatus: Readonly<Record<string, DeviceStatus>>;
+  readonly ionq: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined; readonly target: string; readonly timeoutMs: number };
+  readonly maxShots: number;
+  readonly simulatorTimeBudgetMs: number;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  /** How long a remote job waits between status polls. */
+  readonly remotePollMs: number;
+  readonly maxAttempts: number;
+  /** Transient remote failures tolerated per job before it fails as REMOTE_UNAVAILABLE. */
+  readonly remoteMaxFailures: number;
+  /** A continued hold's expiry is pushed this far out, so a queued or running job keeps its funds. */
+  readonly runWindowSeconds: number;
+  /** How long a remote device's reported status is reused. */
+  readonly statusCacheMs: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const v = Number(raw);
+  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
+  return v;
+}
+
+function flag(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (['on', 'true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `must be on or off, got "${raw}"`);
+}
+
+function opt(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+export function parseDeviceStatus(raw: string | undefined): Record<string, DeviceStatus> {
+  const out: Record<string, DeviceStatus> = {};
+  if (raw === undefined || raw.trim() === '') return out;
+  for (const part of raw.split(',')) {
+    const [id, st] = part.split('=').map((x) => x.trim());
+    if (id === undefined || st === undefined || !['online', 'offline', 'maintenance'].includes(st)) {
+      throw new ConfigError('EXECUTION_DEVICE_STATUS', `entries are device=online|offline|maintenance, got "${part}"`);
+    }
+    if (!EXECUTION_DEVICES.some((d) => d.id === id)) throw new ConfigError('EXECUTION_DEVICE_STATUS', `unknown device "${id}"`);
+    out[id] = st as DeviceStatus;
+  }
+  return out;
+}
+
+export function executionSettings(env: Env): ExecutionSettings {
+  const baseUrl = opt(env, 'IONQ_BASE_URL');
+  if (baseUrl !== undefined) {
+    let u: URL;
+    try { u = new URL(baseUrl); } catch { throw new ConfigError('IONQ_BASE_URL', `must be a URL, got "${baseUrl}"`); }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError('IONQ_BASE_URL', 'must be an http(s) URL');
+  }
+  return {
+    providerOneEnabled: flag(env, 'EXECUTION_PROVIDER_ONE', true),
+    providerTwoEnabled: flag(env, 'EXECUTION_PROVIDER_TWO', true),
+    emulatedHardwareEnabled: flag(env, 'EXECUTION_EMULATED_HARDWARE', true),
+    deviceStatus: parseDeviceStatus(env['EXECUTION_DEVICE_STATUS']),
+    ionq: { baseUrl, apiKey: opt(env, 'IONQ_API_KEY'), target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1', timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000) },
+    maxShots: int(env, 'EXECUTION_MAX_SHOTS', 100_000, 1, 1_000_000),
+    simulatorTimeBudgetMs: int(env, 'EXECUTION_SIM_TIME_BUDGET_MS', 60_000, 100, 3_600_000),
+    leaseMs: int(env, 'EXECUTION_LEASE_MS', 60_000, 100, 3_600_000),
+    pollMs: int(env, 'EXECUTION_POLL_MS', 250, 5, 60_000),
+    remotePollMs: int(env, 'EXECUTION_REMOTE_POLL_MS', 5_000, 1, 3_600_000),
+    maxAttempts: int(env, 'EXECUTION_MAX_ATTEMPTS', 3, 1, 100),
+    remoteMaxFailures: int(env, 'EXECUTION_REMOTE_MAX_FAILURES', 5, 0, 1000),
+    runWindowSeconds: int(env, 'EXECUTION_RUN_WINDOW_SECONDS', 7 * 86_400, 60, 90 * 86_400),
+    statusCacheMs: int(env, 'EXECUTION_STATUS_CACHE_MS', 30_000, 0, 3_600_000),
+  };
+}

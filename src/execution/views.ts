@@ -1,0 +1,124 @@
+/** Wire views of devices and execution jobs (platform envelope `data`). */
+import { formatMicros } from '../billing/money.js';
+import type { HeldJobRecord } from '../billing/store/hardware-sql.js';
+import type { ExecutionJobRow } from '../store/repositories/execution-repository.js';
+import type { ResolvedDevice } from './device-directory.js';
+
+export const BIT_ORDER = 'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order).';
+
+export function deviceView(d: ResolvedDevice) {
+  const s = d.profile.spec;
+  const pricing = d.profile.pricing;
+  const cal = d.profile.calibration;
+  return {
+    id: s.id,
+    provider: s.provider,
+    name: s.name,
+    kind: s.kind,
+    driver: d.profile.driver,
+    num_qubits: s.numQubits,
+    topology: s.topology,
+    native_gates: [...s.nativeGates],
+    coupling_map: s.couplingMap === null ? null : s.couplingMap.map((e) => [e[0], e[1]]),
+    supports_mid_circuit_measurement: s.supportsMidCircuitMeasurement,
+    supports_reset: s.supportsReset,
+    status: d.status,
+    status_detail: d.statusDetail,
+    available: d.available,
+    reasons: d.reasons,
+    queue_depth: d.queue.queued + d.queue.running,
+    queue: d.queue,
+    requires_hold: s.kind === 'hardware',
+    pricing: pricing === null
+      ? null
+      : { currency: 'USD' as const, per_task: formatMicros(pricing.perTaskMicros), per_shot: formatMicros(pricing.perShotMicros), formula: 'tasks × (per_task + shots × per_shot)' },
+    calibration: cal === null
+      ? null
+      : {
+        calibrated_at: cal.calibrated_at,
+        t1_us: cal.t1_us, t2_us: cal.t2_us, gate_time_1q_ns: cal.gate_time_1q_ns, gate_time_2q_ns: cal.gate_time_2q_ns,
+        error_1q: cal.error_1q, error_2q: cal.error_2q, readout_error: cal.readout_error,
+      },
+  };
+}
+
+const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+export interface JobViewExtras {
+  readonly queuePosition: number | null;
+  readonly events: ReadonlyArray<{ from_status: string | null; to_status: string; at: Date; note: string | null }>;
+  readonly heldJob: HeldJobRecord | null;
+  readonly replayed?: boolean;
+}
+
+export function jobView(j: ExecutionJobRow, x: JobViewExtras) {
+  const result = j.result as { counts?: Record<string, number>; probabilities?: Record<string, number>; probabilities_kind?: string; notes?: string[]; meta?: Record<string, unknown> } | null;
+  const tr = j.translation as Record<string, unknown> | null;
+  const urlProvider = j.provider === 'provider-one' ? 'provider-one' : 'provider-two';
+  return {
+    job_id: j.id,
+    provider: j.provider,
+    device: j.device,
+    kind: j.kind,
+    driver: j.driver,
+    status: j.status,
+    client_token: j.client_token,
+    shots: j.shots,
+    seed: Number(j.seed),
+    queue_position: x.queuePosition,
+    results: result === null || j.status !== 'completed'
+      ? null
+      : {
+        counts: result.counts ?? {},
+        bit_order: BIT_ORDER,
+        shots: j.shots,
+        ...(result.probabilities === undefined ? {} : { probabilities: result.probabilities }),
+        probabilities_kind: result.probabilities_kind ?? 'omitted',
+        notes: result.notes ?? [],
+        ...(result.meta === undefined ? {} : { meta: result.meta }),
+      },
+    translation: tr === null ? null : { ...tr, circuit: undefined },
+    cost: {
+      currency: 'USD' as const,
+      estimated: formatMicros(BigInt(j.estimated_micros)),
+      actual: j.actual_micros === null ? null : formatMicros(BigInt(j.actual_micros)),
+      hold_id: j.hold_id,
+      held: x.heldJob === null ? null : formatMicros(x.heldJob.amountMicros),
+    },
+    failure: j.error_code === null ? null : { code: j.error_code, message: j.error_message ?? '' },
+    remote: j.driver === 'remote' ? { provider: 'ionq', job_id: j.remote_job_id } : null,
+    created_at: iso(j.created_at),
+    started_at: iso(j.started_at),
+    finished_at: iso(j.finished_at),
+    events: x.events.map((e) => ({ from: e.from_status, to: e.to_status, at: new Date(e.at).toISOString(), note: e.note })),
+    links: { self: `/v1/execute/${urlProvider}/${j.id}` },
+    ...(x.replayed === undefined ? {} : { replayed: x.replayed }),
+  };
+}
+
+/** A held job not (yet) continued: its billing state, in the job view's shape. */
+export function heldOnlyView(h: HeldJobRecord) {
+  return {
+    job_id: h.jobId,
+    provider: h.provider,
+    device: h.device,
+    kind: 'hardware' as const,
+    driver: null,
+    status: h.status,
+    client_token: null,
+    shots: h.shots,
+    seed: null,
+    queue_position: null,
+    results: null,
+    translation: null,
+    cost: { currency: 'USD' as const, estimated: formatMicros(h.amountMicros / BigInt(Math.max(1, h.tasks))), actual: h.status === 'held' ? null : '0.000000', hold_id: h.holdId, held: formatMicros(h.amountMicros) },
+    failure: null,
+    remote: null,
+    created_at: h.createdAt.toISOString(),
+    started_at: null,
+    finished_at: null,
+    expires_at: h.expiresAt.toISOString(),
+    events: [],
+    links: { self: `/v1/execute/provider-two/${h.jobId}`, continue: `/v1/execute/provider-two/held/${h.jobId}`, release: `/v1/billing/hardware/hold/${h.jobId}/release` },
+  };
+}

@@ -1,0 +1,101 @@
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import type { ContinueRequest, RunRequest } from '../../../execution/execution-service.js';
+import type { App, Principal } from '../../app-types.js';
+import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+
+const tags = ['execution'];
+const security = [{ bearer: [] }];
+const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema, 409: ErrorEnvelopeSchema, 422: ErrorEnvelopeSchema, 502: ErrorEnvelopeSchema };
+
+const ClientToken = Type.String({
+  minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$',
+  description: 'Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job)',
+});
+const Circuit = Type.Unknown({ description: 'A circuit in any accepted input form (wire format 0.2, legacy 0.1, or {format, source} OpenQASM)' });
+
+const RunBody = Type.Object({
+  circuit: Circuit,
+  shots: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1024 })),
+  device: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Default: the provider\'s simulator' })),
+  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Same seed, same circuit → same counts' })),
+  client_token: ClientToken,
+}, { additionalProperties: false });
+
+const ContinueBody = Type.Object({
+  circuit: Circuit,
+  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52 })),
+  client_token: ClientToken,
+}, { additionalProperties: false });
+
+const Open = (description: string) => Type.Object({}, { additionalProperties: true, description });
+const JobView = Open('An execution job: status, queue_position, results (counts with bit_order), translation, cost {estimated, actual}, failure {code, message}, events');
+const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
+
+function principalOf(p: Principal | undefined): Principal {
+  if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+  return p;
+}
+
+/** Execution endpoints of spec §4.2 (platform envelope; session required except for capabilities). */
+export default async function executionRoutes(app: App): Promise<void> {
+  const svc = () => app.services.execution;
+  const auth = { preHandler: app.requireSession };
+
+  app.get('/v1/execute/capabilities', {
+    preHandler: app.optionalSession,
+    schema: {
+      tags, security,
+      summary: 'Readiness report for the caller: every execution option with ready and the reasons when not (check before offering a choice)',
+      response: { 200: okResponse(Open('session, payment, provider_one {simulator, hardware}, provider_two {simulator, hardware}, held_job_continuation, hardware_quote, hardware_hold, media')), ...errors },
+    },
+  }, async (req) => svc().capabilities(req.principal?.accountId));
+
+  app.get('/v1/execute/provider-two/devices', {
+    preHandler: app.optionalSession,
+    schema: {
+      tags, security, summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
+      response: { 200: okResponse(Type.Object({ provider: Type.String(), devices: Type.Array(Open('A device')) })), ...errors },
+    },
+  }, async () => svc().devices('provider-two'));
+
+  for (const provider of ['provider-one', 'provider-two'] as const) {
+    app.post(`/v1/execute/${provider}`, {
+      ...auth,
+      schema: {
+        tags, security,
+        summary: provider === 'provider-one'
+          ? 'Run a circuit on Provider One (simulator); answers with the results'
+          : 'Run a circuit on Provider Two: the local simulator answers with the results; hardware answers 409 EXECUTION_HOLD_REQUIRED with the quote → hold → continue steps',
+        body: RunBody,
+        response: { 200: okResponse(JobView), ...errors },
+      },
+    }, async (req) => svc().run(provider, principalOf(req.principal).accountId, req.body as RunRequest));
+
+    app.get(`/v1/execute/${provider}/:job_id`, {
+      ...auth,
+      schema: {
+        tags, security, summary: 'Read an execution job (or a held job not yet continued)',
+        params: JobParams,
+        response: { 200: okResponse(JobView), ...errors },
+      },
+    }, async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id));
+  }
+
+  app.post('/v1/execute/provider-two/held/:job_id', {
+    ...auth,
+    schema: {
+      tags, security,
+      summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
+      params: JobParams,
+      body: ContinueBody,
+      response: { 202: okResponse(JobView), 200: okResponse(JobView), ...errors },
+    },
+  }, async (req, reply) => {
+    const view = await svc().continueHeld(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, req.body as ContinueRequest);
+    reply.code(view.replayed === true ? 200 : 202);
+    return view;
+  });
+}
