@@ -10,12 +10,13 @@ import { createJobsServices, type JobsServices } from './jobs/compose.js';
 import { createMediaService } from './media/adapters/create-media-service.js';
 import type { MediaService } from './media/media-service.js';
 import { createBillingService, type BillingService } from './billing/billing-service.js';
+import { createExecutionServices, type ExecutionServices } from './execution/compose.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
  * Each area adds its own services here; routes reach them through `app.services`.
  */
-export interface Services extends JobsServices {
+export interface Services extends JobsServices, ExecutionServices {
   readonly sessions: SessionService;
   readonly metrics: Metrics;
   readonly billing: BillingService;
@@ -38,5 +39,6 @@ export async function createServices(config: Config, db: Database): Promise<Serv
   const billing = createBillingService(config, db);
   const media = createMediaService(config.env);
   const jobsServices = createJobsServices(config, db, { media });
-  return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker], closers: [], ...jobsServices };
+  const executionServices = createExecutionServices(config, db, { billing, mediaReadiness: () => media.readiness() });
+  return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
 }

@@ -3,6 +3,8 @@
  * The execution domain owns the device list; until it publishes prices through
  * `HardwarePricing`, billing uses this table (see docs/decisions/billing-hardware-pricing.md).
  */
+import { hardwarePriceList } from '../execution/devices/device-catalogue.js';
+
 export interface DevicePrice {
   readonly provider: string;
   readonly device: string;
@@ -16,13 +18,10 @@ export interface HardwarePricing {
   list(): readonly DevicePrice[];
 }
 
-// The hardware devices of provider-two in src/execution/devices/device-catalogue.ts, priced
-// like their Braket counterparts (2024 list prices): $0.30 per task; per shot $0.03 for
-// trapped ions (IonQ Aria), $0.0009 for a superconducting grid (Rigetti Ankaa).
-export const DEFAULT_DEVICE_PRICES: readonly DevicePrice[] = [
-  { provider: 'provider-two', device: 'p2-ion-11', perTaskMicros: 300_000n, perShotMicros: 30_000n },
-  { provider: 'provider-two', device: 'p2-grid-9', perTaskMicros: 300_000n, perShotMicros: 900n },
-];
+// One price list: the device catalogue's pricing (src/execution/devices/device-catalogue.ts,
+// `hardwarePriceList`), priced like the Braket counterparts (2024 list prices): $0.30 per
+// task; per shot $0.03 for trapped ions (IonQ Aria), $0.0009 for a superconducting grid.
+export const DEFAULT_DEVICE_PRICES: readonly DevicePrice[] = Object.freeze(hardwarePriceList());
 
 export function tablePricing(prices: readonly DevicePrice[] = DEFAULT_DEVICE_PRICES): HardwarePricing {
   return {

@@ -8,6 +8,7 @@ import credentialsRoutes from './credentials/credentials-routes.js';
 import billingAreaRoutes from './billing/index.js';
 import couplingRoutes from './coupling/coupling-routes.js';
 import optimizeRoutes from './optimize/optimize-routes.js';
+import executionRoutes from './execution/execution-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -20,4 +21,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   billingAreaRoutes,
   couplingRoutes,
   optimizeRoutes,
+  executionRoutes,
 ];
