@@ -95,6 +95,17 @@ export function planUnitary(items: readonly GateItem[], n: number, blockQubits =
       }
     }
     for (; i < remaining.length; i++) next.push(remaining[i]!);
+    if (taken.length === 0) {
+      // The first gate does not fit beside the forced low qubits: give it a block of its own.
+      const first = next.shift()!;
+      inS.fill(0);
+      size = 0;
+      for (const q of first.qubits) {
+        inS[q] = 1;
+        size++;
+      }
+      taken.push(first);
+    }
     // Pad S to exactly L qubits with the lowest free ones (longer contiguous runs).
     for (let q = 0; q < n && size < L; q++)
       if (inS[q] === 0) {

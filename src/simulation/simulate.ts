@@ -94,7 +94,7 @@ function resolveLimits(o: LimitOptions): Resolved {
     maxQubits: o.maxQubits === undefined ? DEFAULT_MAX_QUBITS : checkInteger('maxQubits', o.maxQubits, 1, HARD_MAX_QUBITS),
     timeBudgetMs: o.timeBudgetMs === undefined ? DEFAULT_TIME_BUDGET_MS : checkPositive('timeBudgetMs', o.timeBudgetMs),
     maxMemoryBytes: o.maxMemoryBytes === undefined ? DEFAULT_MAX_MEMORY_BYTES : checkPositive('maxMemoryBytes', o.maxMemoryBytes),
-    blockQubits: o.blockQubits === undefined ? DEFAULT_BLOCK_QUBITS : checkInteger('blockQubits', o.blockQubits, 4, 20),
+    blockQubits: o.blockQubits === undefined ? DEFAULT_BLOCK_QUBITS : checkInteger('blockQubits', o.blockQubits, 5, 20),
   };
 }
 
