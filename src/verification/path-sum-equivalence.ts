@@ -167,8 +167,8 @@ export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions =
   // then, if that gets stuck or blows the work budget, reduce while B⁻¹ is appended.
   let ps!: PathSum;
   let failure: string | undefined;
-  for (const every of [0, REDUCE_EVERY_H]) {
-    ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget);
+  for (const [every, share] of [[0, 0.5], [REDUCE_EVERY_H, 1]] as const) {
+    ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget * share);
     failure = buildAndReduce(ps, pa, pb, every);
     if (failure === undefined && ps.pathVars.size === 0) break;
     if (Date.now() >= start + budget) break;

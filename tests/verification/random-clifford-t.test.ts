@@ -180,3 +180,45 @@ describe('path sums against whole unitaries with arbitrary rz angles', () => {
     expect(proved).toBeGreaterThan(0.9 * runs);
   });
 });
+
+describe('change of summation variables', () => {
+  /** A fixed pseudo-random Clifford+T circuit and a rewrite of it (cx → H-conjugated reversed cx, t → t†·s, H·H inserted). */
+  function pair(seed: number, n: number, count: number, hFrac: number) {
+    const rnd = (k: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % k;
+    };
+    const one = ['x', 'z', 's', 'sdg', 't', 'tdg'];
+    const ops: GateOp[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = rnd(10);
+      const q = rnd(n);
+      let t = rnd(n);
+      if (t === q) t = (q + 1) % n;
+      if (r < 1 && rnd(hFrac) === 0) ops.push(gate('h', [q]));
+      else if (r < 5) ops.push(gate(one[rnd(one.length)]!, [q]));
+      else ops.push(gate('cx', [q, t]));
+    }
+    const out: GateOp[] = [];
+    for (const o of ops) {
+      const r = rnd(10);
+      const [a = 0, b = 0] = o.qubits;
+      if (o.name === 'cx' && r < 3) out.push(gate('h', [a]), gate('h', [b]), gate('cx', [b, a]), gate('h', [a]), gate('h', [b]));
+      else if (o.name === 't' && r < 5) out.push(gate('tdg', o.qubits), gate('s', o.qubits));
+      else out.push(o);
+      if (r === 9) {
+        const q = rnd(n);
+        out.push(gate('h', [q]), gate('h', [q]));
+      }
+    }
+    return [circuit(n, 0, ops), circuit(n, 0, out)] as const;
+  }
+
+  it('proves a pair whose reduction leaves every path variable in the outputs until variables are changed', () => {
+    const [a, b] = pair(15, 6, 120, 4);
+    expect(unitaryEquivalent(a, b).equivalent).toBe(true);
+    const r = pathSumEquivalent(a, b);
+    expect(r.equivalent, r.reason).toBe(true);
+    expect(r.stats?.rules?.changes).toBeGreaterThan(0);
+  });
+});
