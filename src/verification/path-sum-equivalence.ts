@@ -139,7 +139,23 @@ function buildAndReduce(ps: PathSum, pa: readonly Prim[], pb: readonly Prim[], e
   }
 }
 
+/** Fail closed on internal errors too: an exception becomes 'unknown' with the message. */
 export function pathSumEquivalent(a: Circuit, b: Circuit, opts: PathSumOptions = {}): EquivalenceResult {
+  const start = Date.now();
+  try {
+    return pathSumEquivalentUnguarded(a, b, opts);
+  } catch (e) {
+    return {
+      equivalent: 'unknown',
+      method: 'path-sum',
+      checked: 'nothing (internal error)',
+      reason: `internal checker error: ${e instanceof Error ? e.message : String(e)}`,
+      elapsedMs: Date.now() - start,
+    };
+  }
+}
+
+function pathSumEquivalentUnguarded(a: Circuit, b: Circuit, opts: PathSumOptions): EquivalenceResult {
   const start = Date.now();
   const budget = opts.timeBudgetMs ?? DEFAULT_BUDGET_MS;
   const eps = opts.epsilon ?? DEFAULT_PHASE_EPS;

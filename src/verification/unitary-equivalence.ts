@@ -55,7 +55,23 @@ function compile(n: number, a: readonly GateOp[], b: readonly GateOp[]): Step[] 
   return comp.finish();
 }
 
+/** Fail closed on internal errors too: an exception becomes 'unknown' with the message. */
 export function unitaryEquivalent(a: Circuit, b: Circuit, opts: UnitaryOptions = {}): EquivalenceResult {
+  const start = Date.now();
+  try {
+    return unitaryEquivalentUnguarded(a, b, opts);
+  } catch (e) {
+    return {
+      equivalent: 'unknown',
+      method: 'unitary',
+      checked: 'nothing (internal error)',
+      reason: `internal checker error: ${e instanceof Error ? e.message : String(e)}`,
+      elapsedMs: Date.now() - start,
+    };
+  }
+}
+
+function unitaryEquivalentUnguarded(a: Circuit, b: Circuit, opts: UnitaryOptions): EquivalenceResult {
   const start = Date.now();
   const eps = opts.epsilon ?? DEFAULT_EPSILON;
   const maxQubits = opts.maxQubits ?? DEFAULT_MAX_UNITARY_QUBITS;

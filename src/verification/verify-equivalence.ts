@@ -22,7 +22,23 @@ export interface VerifyOptions {
   readonly phaseEpsilon?: number;
 }
 
+/** Fail closed on internal errors too: an exception becomes 'unknown' with the message. */
 export function verifyEquivalence(a: Circuit, b: Circuit, opts: VerifyOptions): EquivalenceResult {
+  const start = Date.now();
+  try {
+    return verifyUnguarded(a, b, opts);
+  } catch (e) {
+    return {
+      equivalent: 'unknown',
+      method: 'none',
+      checked: 'nothing (internal error)',
+      reason: `internal checker error: ${e instanceof Error ? e.message : String(e)}`,
+      elapsedMs: Date.now() - start,
+    };
+  }
+}
+
+function verifyUnguarded(a: Circuit, b: Circuit, opts: VerifyOptions): EquivalenceResult {
   const start = Date.now();
   const maxQ = opts.maxUnitaryQubits ?? DEFAULT_MAX_UNITARY_QUBITS;
   const left = (): number => Math.max(0, opts.timeBudgetMs - (Date.now() - start));

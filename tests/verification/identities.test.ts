@@ -236,3 +236,14 @@ describe('dense circuits (batched columns)', () => {
     expect(r.stats?.columnsChecked).toBe(193);
   });
 });
+
+describe('internal errors fail closed', () => {
+  it('turns an exception inside a checker into unknown', () => {
+    // A circuit whose ops getter throws stands in for any internal failure.
+    const evil = { numQubits: 1, numClbits: 0, metadata: {}, get ops(): never { throw new Error('boom'); } };
+    for (const r of [unitaryEquivalent(evil, evil), pathSumEquivalent(evil, evil), verifyEquivalence(evil, evil, { timeBudgetMs: 1000 })]) {
+      expect(r.equivalent).toBe('unknown');
+      expect(r.reason).toMatch(/internal checker error: boom/);
+    }
+  });
+});
