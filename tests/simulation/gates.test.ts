@@ -3,16 +3,7 @@ import { circuit, gate } from '../../src/circuits/ir.js';
 import type { Operation } from '../../src/circuits/ir.js';
 import { GATES } from '../../src/circuits/gates.js';
 import { finalState } from '../../src/simulation/index.js';
-import { embedTb, textbook } from './textbook.js';
-
-/** Small deterministic generator for test inputs. */
-export function lcg(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
+import { embedTb, lcg, textbook } from './textbook.js';
 
 const rev = (i: number, n: number): number => {
   let r = 0;

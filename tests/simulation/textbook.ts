@@ -141,3 +141,13 @@ export function textbook(name: string, p: readonly number[]): Mat {
       throw new Error(`no textbook matrix for ${name}`);
   }
 }
+
+/** Small deterministic generator for test inputs. */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
