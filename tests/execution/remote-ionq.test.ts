@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, signUp } from '../helpers/app.js';
+import { fundAccount } from '../helpers/ledger.js';
+import type { App } from '../../src/http/app-types.js';
+import { claimJob, markSubmitStarted } from '../../src/store/repositories/execution-repository.js';
+import { FakeIonq } from './fake-ionq.js';
+import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
+
+/** The IonQ v0.3 driver against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
+describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
+  const fake = new FakeIonq();
+  let app: App;
+
+  beforeAll(async () => {
+    await fake.start();
+    app = await buildTestApp({
+      IONQ_BASE_URL: fake.baseUrl, IONQ_API_KEY: 'test-key', IONQ_TIMEOUT_MS: '300',
+      EXECUTION_REMOTE_POLL_MS: '1', EXECUTION_REMOTE_MAX_FAILURES: '2', EXECUTION_STATUS_CACHE_MS: '0', EXECUTION_LEASE_MS: '200',
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.script = { apiKey: 'test-key', submit: [], pollStatuses: ['ready', 'running', 'completed'], histogram: { '0': 0.5, '3': 0.5 }, backendStatus: 'available' };
+  });
+
+  async function heldRemoteJob(shots = 10) {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 2_000_000n);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', shots);
+    expect(held.amount).toBe('0.600000'); // 0.30 + 10 × 0.03
+    await expectWallet(app, u.auth, '1.400000', '0.600000');
+    return { u, held };
+  }
+
+  /** Runs the worker until the job is terminal (parked remote jobs become due after a few ms). */
+  async function settle(id: string) {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
+      const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
+      if (st === 'completed' || st === 'failed') return outcomes;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
+  }
+
+  async function job(u: { auth: { authorization: string } }, id: string) {
+    return (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${id}`, headers: u.auth })).json().data;
+  }
+
+  it('configured: the device is listed as available; a run is submitted once, polled, and charged once', async () => {
+    const devices = (await app.inject({ method: 'GET', url: '/v1/execute/provider-two/devices' })).json().data.devices;
+    expect(devices.find((d: { id: string }) => d.id === 'p2-ionq-aria')).toMatchObject({ driver: 'remote', status: 'online', available: true, status_detail: 'IonQ reports qpu.aria-1 available' });
+
+    const { u, held } = await heldRemoteJob();
+    fake.script.histogram = { '0': 0.5, '7': 0.5 };
+    const before = fake.submissions;
+    const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: ghz3, client_token: 'remote-1' } });
+    expect(cont.statusCode).toBe(202);
+    expect(cont.json().data).toMatchObject({ driver: 'remote', status: 'queued' });
+
+    expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'parked', 'completed']);
+    expect(fake.submissions - before).toBe(1);
+    const sent = [...fake.jobs.values()].at(-1)!.body as { target: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
+    expect(sent).toMatchObject({ target: 'qpu.aria-1', shots: 10, input: { gateset: 'qis', qubits: 3 } });
+    expect(sent.input.circuit.map((g) => g.gate)).toEqual(['h', 'cnot', 'cnot']);
+
+    const done = await job(u, held.job_id);
+    expect(done).toMatchObject({ status: 'completed', remote: { provider: 'ionq' }, cost: { estimated: '0.600000', actual: '0.600000' } });
+    expect(done.results.counts).toEqual({ '000': 5, '111': 5 });
+    expect(done.events.map((e: { note: string | null }) => e.note).filter(Boolean)).toContain(`submitted as ${done.remote.job_id}`);
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
+  });
+
+  it('a refused API key (401) fails the job as REMOTE_AUTH_FAILED and releases the hold', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.apiKey = 'another-key'; // the server no longer accepts ours
+    // Readiness sees the device as unreachable; continuation is refused with the hold intact.
+    const refused = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'auth-0' } });
+    expect(refused.json().error.code).toBe('EXECUTION_DEVICE_UNAVAILABLE');
+    fake.script.apiKey = 'test-key';
+    const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'auth-1' } });
+    expect(cont.statusCode).toBe(202);
+    fake.script.submit = [401]; // the key is refused at submission
+    await settle(held.job_id);
+    const j = await job(u, held.job_id);
+    expect(j).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_AUTH_FAILED' }, cost: { actual: '0.000000' } });
+    expect(j.failure.message).toMatch(/401/);
+    await expectWallet(app, u.auth, '2.000000', '0.000000');
+  });
+
+  it('a 400 refusal fails as REMOTE_REJECTED with the provider message', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = [400];
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'rej-1' } });
+    await settle(held.job_id);
+    const j = await job(u, held.job_id);
+    expect(j).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_REJECTED' } });
+    expect(j.failure.message).toMatch(/400.*scripted 400/);
+    await expectWallet(app, u.auth, '2.000000', '0.000000');
+  });
+
+  it('5xx on submission is retried (nothing was accepted), then fails as REMOTE_UNAVAILABLE past the limit', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = [500, 503, 502, 500];
+    const before = fake.submissions;
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: '5xx-1' } });
+    expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'failed']);
+    expect(fake.submissions - before).toBe(3);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_UNAVAILABLE' } });
+    await expectWallet(app, u.auth, '2.000000', '0.000000');
+  });
+
+  it('one 5xx then success: completes with a single accepted submission', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = [503];
+    const jobsBefore = fake.jobs.size;
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: '5xx-2' } });
+    await settle(held.job_id);
+    expect(fake.jobs.size - jobsBefore).toBe(1);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed', results: { counts: { '00': 5, '11': 5 } } });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
+  });
+
+  it('a submission that times out is uncertain: never resent, failed, nothing charged', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = ['hang'];
+    const before = fake.submissions;
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'hang-1' } });
+    await app.services.executionWorker.drain();
+    expect(fake.submissions - before).toBe(1);
+    const j = await job(u, held.job_id);
+    expect(j).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_SUBMISSION_UNCERTAIN' } });
+    expect(j.failure.message).toMatch(/300 ms/);
+    await expectWallet(app, u.auth, '2.000000', '0.000000');
+  });
+
+  it('a status poll that times out or answers 503 is retried; the job still completes', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.pollStatuses = ['hang', 503, 'completed'];
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'poll-1' } });
+    expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'parked', 'completed']);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed' });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
+  });
+
+  it('a job the provider reports failed is failed with its code; the hold is released', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.pollStatuses = ['running', 'failed'];
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'rf-1' } });
+    await settle(held.job_id);
+    const j = await job(u, held.job_id);
+    expect(j).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_JOB_FAILED' } });
+    expect(j.failure.message).toMatch(/QuantumComputerError/);
+    await expectWallet(app, u.auth, '2.000000', '0.000000');
+  });
+
+  it('the provider reports the backend unavailable: capabilities say device_offline; continuation refused', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.backendStatus = 'unavailable';
+    const caps = (await app.inject({ method: 'GET', url: '/v1/execute/capabilities', headers: u.auth })).json().data;
+    const aria = caps.provider_two.hardware.devices.find((d: { device: string }) => d.device === 'p2-ionq-aria');
+    expect(aria).toMatchObject({ ready: false, status: 'offline' });
+    expect(aria.reasons.map((r: { code: string }) => r.code)).toEqual(['device_offline']);
+    const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'off-1' } });
+    expect(cont.json().error).toMatchObject({ code: 'EXECUTION_DEVICE_UNAVAILABLE', details: { status: 'offline' } });
+    await expectWallet(app, u.auth, '1.400000', '0.600000');
+  });
+
+  it('a worker that died mid-submission: the job is never sent again (REMOTE_SUBMISSION_UNCERTAIN)', async () => {
+    const { u, held } = await heldRemoteJob();
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'crash-1' } });
+    // A worker claims it and records the submission start… then dies before sending.
+    const claim = await claimJob(app.db, 'doomed-worker', 50);
+    expect(claim?.job.id).toBe(held.job_id);
+    expect(await markSubmitStarted(app.db, held.job_id, 'doomed-worker')).toBe(true);
+    await new Promise((r) => setTimeout(r, 120)); // its lease runs out
+    const before = fake.submissions;
+    await app.services.executionWorker.drain();
+    expect(fake.submissions - before).toBe(0);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_SUBMISSION_UNCERTAIN' } });
+    await expectWallet(app, u.auth, '2.000000', '0.000000');
+  });
+});
