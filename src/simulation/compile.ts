@@ -5,7 +5,7 @@
  */
 import type { DenseMatrix } from './gate-matrices.js';
 import { matmul } from './gate-matrices.js';
-import { K_DENSE, K_DIAG1, K_DIAGN, K_H, K_MAT1, K_MONO, K_PHASE, K_X } from './kernels.js';
+import { K_DENSE, K_DIAG1, K_DIAGN, K_H, K_MAT1, K_MAT1X2, K_MONO, K_PHASE, K_X } from './kernels.js';
 import type { KOp } from './kernels.js';
 
 /** Entries closer than this to 0 or 1 are treated as exactly 0 or 1 when classifying. */
@@ -150,4 +150,43 @@ export function makeKOp(m: DenseMatrix, bits: readonly number[]): KOp {
   const mm = new Float64Array(2 * d * d);
   for (let i = 0; i < d * d; i++) [mm[2 * i], mm[2 * i + 1]] = [m.re[i]!, m.im[i]!];
   return { kind: K_DENSE, t: 0, cmask: 0, m: mm, qs, qmask, offs, perm: EMPTY_I, scratch };
+}
+
+/** The 2×2 of an uncontrolled single-qubit op, or undefined. */
+function as2x2(op: KOp): Float64Array | undefined {
+  const r = Math.SQRT1_2;
+  switch (op.kind) {
+    case K_MAT1:
+      return op.cmask === 0 ? op.m : undefined;
+    case K_H:
+      return Float64Array.of(r, 0, r, 0, r, 0, -r, 0);
+    case K_DIAG1:
+      return op.cmask === 0 ? Float64Array.of(op.m[0]!, op.m[1]!, 0, 0, 0, 0, op.m[2]!, op.m[3]!) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const oneBit = (op: KOp): number => (op.kind === K_PHASE ? -1 : op.t);
+
+/**
+ * Pairs consecutive uncontrolled single-qubit ops on different bits into one MAT1X2
+ * sweep (after 1-qubit fusion a layer is a run of such ops).
+ */
+export function pairSingleQubitOps(ops: readonly KOp[]): KOp[] {
+  const out: KOp[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const a = ops[i]!;
+    const b = ops[i + 1];
+    const ma = as2x2(a);
+    const mb = b === undefined ? undefined : as2x2(b);
+    if (ma !== undefined && mb !== undefined && b !== undefined && oneBit(a) !== oneBit(b)) {
+      const m = new Float64Array(16);
+      m.set(ma, 0);
+      m.set(mb, 8);
+      out.push({ ...a, kind: K_MAT1X2, t: a.t, cmask: b.t, m });
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }

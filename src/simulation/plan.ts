@@ -9,7 +9,7 @@
  * chunk is contiguous and is processed in place without any copy.
  */
 import type { GateItem } from './compile.js';
-import { makeKOp } from './compile.js';
+import { makeKOp, pairSingleQubitOps } from './compile.js';
 import type { KOp } from './kernels.js';
 import { applyOp } from './kernels.js';
 
@@ -40,13 +40,13 @@ export interface Plan {
   readonly gates: number;
 }
 
-export const DEFAULT_BLOCK_QUBITS = 12;
+export const DEFAULT_BLOCK_QUBITS = 14;
 
-export function planUnitary(items: readonly GateItem[], n: number, blockQubits = DEFAULT_BLOCK_QUBITS): Plan {
+export function planUnitary(items: readonly GateItem[], n: number, blockQubits = DEFAULT_BLOCK_QUBITS, pairSingles = true): Plan {
   const gates = items.reduce((a, it) => a + it.gates, 0);
   if (n <= blockQubits) {
     const qubits = Array.from({ length: n }, (_, i) => i);
-    const block = makeBlock(items, qubits);
+    const block = makeBlock(items, qubits, pairSingles);
     return { numQubits: n, width: n, direct: true, blocks: items.length === 0 ? [] : [block], gates };
   }
   const L = blockQubits;
@@ -114,16 +114,17 @@ export function planUnitary(items: readonly GateItem[], n: number, blockQubits =
       }
     const qubits: number[] = [];
     for (let q = 0; q < n; q++) if (inS[q] === 1) qubits.push(q);
-    blocks.push(makeBlock(taken, qubits));
+    blocks.push(makeBlock(taken, qubits, pairSingles));
     remaining = next;
   }
   return { numQubits: n, width: L, direct: false, blocks, gates };
 }
 
-function makeBlock(items: readonly GateItem[], qubits: readonly number[]): Block {
+function makeBlock(items: readonly GateItem[], qubits: readonly number[], pairSingles: boolean): Block {
   const local = new Map<number, number>();
   qubits.forEach((q, j) => local.set(q, j));
-  const ops = items.map((it) => makeKOp(it.mat, it.qubits.map((q) => local.get(q)!)));
+  const single = items.map((it) => makeKOp(it.mat, it.qubits.map((q) => local.get(q)!)));
+  const ops = pairSingles ? pairSingleQubitOps(single) : single;
   let r = 0;
   while (r < qubits.length && qubits[r] === r) r++;
   const hi = qubits.slice(r);
@@ -189,7 +190,10 @@ export function runBlock(
   bre: Float64Array,
   bim: Float64Array,
   check: BudgetCheck,
+  part = 0,
+  parts = 1,
 ): void {
+  // `part` of `parts`: this caller handles chunks c with c % parts === part (parallel runners).
   const ops = b.ops;
   const nops = ops.length;
   const chunk = 1 << L;
@@ -198,7 +202,7 @@ export function runBlock(
   let since = 0;
   if (b.runBits === L) {
     // S = qubits 0..L-1: each chunk is contiguous; work in place.
-    for (let base = 0; base < total; base += chunk) {
+    for (let base = part * chunk; base < total; base += chunk * parts) {
       for (let o = 0; o < nops; o++) applyOp(ops[o]!, re, im, base, chunk);
       if (++since >= checkEvery) {
         check();
@@ -213,7 +217,9 @@ export function runBlock(
   const r = b.runBits;
   const mask = b.mask;
   const notMask = ~mask;
+  let c = -1;
   for (let base = 0; base < total; base = ((base | mask) + 1) & notMask) {
+    if (parts > 1 && ++c % parts !== part) continue;
     for (let t = 0; t < nruns; t++) {
       const src = base + runs[t]!;
       const dst = t << r;
