@@ -260,10 +260,10 @@ export class ExecutionService {
   }
 
   /** GET /v1/execute/{provider}/{job_id}: an execution job, or a held job not continued yet. */
-  async job(accountId: string, jobId: string) {
+  async job(accountId: string, jobId: string, provider: ProviderId = 'provider-two') {
     const j = await getJob(this.db, jobId);
-    if (j !== null && j.account_id === accountId) return this.viewOf(j);
-    if (j === null) {
+    if (j !== null && j.account_id === accountId && j.provider === provider) return this.viewOf(j);
+    if (j === null && provider === 'provider-two') {
       const held = await getHeldJob(this.db, jobId);
       if (held !== null && held.accountId === accountId) return heldOnlyView(held);
     }

@@ -211,6 +211,19 @@ describe('provider-two hardware: quote → hold → continue → result', () => 
     await expectLedgerInvariants(app);
   });
 
+  it('spend controls turned off after the hold: continuation refused (HARDWARE_DISABLED), funds stay held until released', async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 1_000_000n);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-grid-9', 10);
+    await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { hardware_allowed: false } });
+    const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'sc-1' } });
+    expect(cont.statusCode).toBe(409);
+    expect(cont.json().error.code).toBe('HARDWARE_DISABLED');
+    await expectWallet(app, u.auth, '0.691000', '0.309000');
+    await app.inject({ method: 'POST', url: `/v1/billing/hardware/hold/${held.job_id}/release`, headers: u.auth });
+    await expectWallet(app, u.auth, '1.000000', '0.000000');
+  });
+
   it('no session → 401 on every execution endpoint except capabilities and devices', async () => {
     for (const [method, url] of [['POST', '/v1/execute/provider-one'], ['POST', '/v1/execute/provider-two'], ['POST', '/v1/execute/provider-two/held/00000000-0000-4000-8000-000000000000'], ['GET', '/v1/execute/provider-two/00000000-0000-4000-8000-000000000000']] as const) {
       const r = await app.inject({ method, url, ...(method === 'POST' ? { payload: { circuit: bell, client_token: 't' } } : {}) });

@@ -23,6 +23,8 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
       expect(d.results.bit_order).toMatch(/clbit 0 rightmost/);
       const read = await app.inject({ method: 'GET', url: `/v1/execute/${provider}/${d.job_id}`, headers: u.auth });
       expect(read.json().data.results.counts).toEqual(d.results.counts);
+      const wrong = provider === 'provider-one' ? 'provider-two' : 'provider-one';
+      expect((await app.inject({ method: 'GET', url: `/v1/execute/${wrong}/${d.job_id}`, headers: u.auth })).statusCode).toBe(404);
     }
     // clbit 0 is the rightmost character: X on qubit 0 only reads "01".
     const x0 = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'x', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };

@@ -97,7 +97,7 @@ function permutationSwaps(from: readonly number[], to: readonly number[]): Opera
   return out;
 }
 
-function verify(reference: readonly Operation[], translated: readonly Operation[], p: number, o: Required<TranslateOptions>): TranslationVerification {
+function verify(reference: readonly Operation[], translated: readonly Operation[], o: Required<TranslateOptions>): TranslationVerification {
   const unitary = (ops: readonly Operation[]) => ops.filter((op) => op.kind === 'gate');
   if (translated.some((op) => op.kind === 'reset') || reference.some((op) => op.kind === 'reset')) {
     return { equivalent: 'skipped', method: 'none', checked: 'nothing', reason: 'the circuit resets qubits; only unitary circuits are checked' };
@@ -111,7 +111,6 @@ function verify(reference: readonly Operation[], translated: readonly Operation[
   if (touched.length === 0) return { equivalent: true, method: 'structure', checked: 'no gates on either side' };
   const idx = new Map(touched.map((q, i) => [q, i]));
   const compact = (ops: readonly Operation[]) => circuit(touched.length, 0, relabel(ops, (q) => idx.get(q)!));
-  void p;
   const r = verifyEquivalence(compact(a), compact(b), { timeBudgetMs: o.verifyBudgetMs });
   if (r.equivalent === false) {
     throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_UNVERIFIED, 'The translated circuit is not equivalent to the submitted one; nothing was run.', { method: r.method, reason: r.reason ?? null });
@@ -163,7 +162,7 @@ export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOpt
     const out = circuit(p, c.numClbits, [...rec.ops, ...measures], c.metadata);
     // Reference: the submitted ops placed by the initial layout, then the SWAPs' permutation.
     const reference = [...relabel(pre.ops, (v) => initial[v]!), ...permutationSwaps(initial, final)];
-    const verification = verify(reference, rec.ops, p, o);
+    const verification = verify(reference, rec.ops, o);
     const layout = (l: readonly number[]) => Object.fromEntries(logical.map((q, v) => [q, l[v]!]));
     const gatesAfter = rec.ops.filter((op) => op.kind === 'gate');
     return {

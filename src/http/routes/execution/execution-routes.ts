@@ -81,7 +81,7 @@ export default async function executionRoutes(app: App): Promise<void> {
         params: JobParams,
         response: { 200: okResponse(JobView), ...errors },
       },
-    }, async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id));
+    }, async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, provider));
   }
 
   app.post('/v1/execute/provider-two/held/:job_id', {
