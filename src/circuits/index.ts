@@ -18,7 +18,7 @@ export {
 export * from './wire-schema.js';
 export { parseQasm, type QasmParseOptions } from './qasm/parse-qasm.js';
 export { toQasm2, toQasm3, formatAngle } from './qasm/export-qasm.js';
-export { analyzeCircuit, tCount, zRotationKind, type AnalyzeOptions, type CircuitAnalysis, type EntangledPairsProbe } from './analysis/analyze.js';
+export { analyzeCircuit, tCount, zRotationKind, type AnalyzeOptions, type CircuitAnalysis, type EntangledPairsResult } from './analysis/analyze.js';
 export { deviceCompatibility, providerCompatibility, type CompatDevice, type CompatStatus } from './analysis/compatibility.js';
 export { interactionComponents, lightConePairs } from './analysis/entanglement.js';
 export { EXAMPLE_NAMES, getExample, isExampleName, type ExampleName } from './examples.js';

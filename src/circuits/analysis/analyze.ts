@@ -25,15 +25,20 @@ export interface InteractionEdge {
   readonly weight: number;
 }
 
-export interface EntangledPairsProbe {
-  /** Pairs (a < b) that the final state actually entangles, or undefined when the circuit is out of scope. */
-  (c: Circuit): { pairs: [number, number][]; method: string } | { pairs: undefined; reason: string };
-}
+/**
+ * What the caller learned from the final state (computed outside, since circuits does not
+ * depend on the simulator): the pairs whose two-qubit state is entangled and the pairs that
+ * are correlated at all, or why the circuit is out of scope.
+ */
+export type EntangledPairsResult =
+  | { readonly pairs: [number, number][]; readonly correlated: [number, number][]; readonly method: string }
+  | { readonly pairs: undefined; readonly reason: string };
 
 export interface EntanglementReport {
   readonly components: number[][];
   readonly possibly_entangled_pairs: [number, number][];
   readonly entangled_pairs: [number, number][] | null;
+  readonly correlated_pairs: [number, number][] | null;
   readonly entangled_pairs_method: string | null;
   readonly entangled_pairs_unavailable_reason: string | null;
 }
@@ -61,7 +66,7 @@ export interface CircuitAnalysis {
 
 export interface AnalyzeOptions {
   readonly devices?: readonly CompatDevice[];
-  readonly entangledPairs?: EntangledPairsProbe;
+  readonly entangledPairs?: EntangledPairsResult;
 }
 
 /** Classifies a Z-rotation angle: T-like (odd multiple of pi/4), Clifford (multiple of pi/2) or other. */
@@ -136,7 +141,7 @@ export function analyzeCircuit(c: Circuit, options: AnalyzeOptions = {}): Circui
   for (const k of Object.keys(counts).sort()) sortedCounts[k] = counts[k]!;
   const qubitsUsed = [...used].sort((a, b) => a - b);
   const { t, nonClifford } = tCount(c);
-  const probe = options.entangledPairs?.(c);
+  const probe = options.entangledPairs;
   return {
     num_qubits: c.numQubits,
     num_clbits: c.numClbits,
@@ -162,9 +167,10 @@ export function analyzeCircuit(c: Circuit, options: AnalyzeOptions = {}): Circui
       components: interactionComponents(c),
       possibly_entangled_pairs: lightConePairs(c),
       entangled_pairs: probe?.pairs ?? null,
-      entangled_pairs_method: probe !== undefined && probe.pairs !== undefined && 'method' in probe ? probe.method : null,
+      correlated_pairs: probe !== undefined && probe.pairs !== undefined ? probe.correlated : null,
+      entangled_pairs_method: probe !== undefined && probe.pairs !== undefined ? probe.method : null,
       entangled_pairs_unavailable_reason:
-        probe === undefined ? 'exact entanglement needs the state-vector simulator, which is not available to this analysis' : probe.pairs === undefined && 'reason' in probe ? probe.reason : null,
+        probe === undefined ? 'exact entanglement needs the state-vector simulator, which is not available to this analysis' : probe.pairs === undefined ? probe.reason : null,
     },
   };
 }

@@ -18,6 +18,8 @@ import {
   requireCircuit,
   toWire,
 } from '../../../circuits/wire-format.js';
+import { entangledPairs } from '../../../coupling/entangled-pairs.js';
+import { finalState } from '../../../simulation/index.js';
 import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
@@ -172,7 +174,8 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         }
       }
       const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
-      const analysis = analyzeCircuit(circuit, { devices });
+      const entangled = await entangledPairs(circuit, { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) });
+      const analysis = analyzeCircuit(circuit, { devices, entangledPairs: entangled });
       return { ...analysis, providers: PROVIDERS.map((p) => ({ id: p.id, name: p.name })), warnings };
     },
   );
