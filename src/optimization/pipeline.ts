@@ -6,6 +6,7 @@ import { resynthesizeRuns } from './passes/resynth-1q.js';
 import { applyTemplates } from './passes/templates.js';
 import { propagateNots } from './passes/x-propagation.js';
 import { relocateBlockingPhases } from './passes/phase-relocate.js';
+import { cancelCnotsByParity } from './passes/cnot-parity.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -70,6 +71,18 @@ function balancedRound(rec: Recorder, place: 'first' | 'last'): number {
   return n;
 }
 
+/** CNOT cancellation by parity (aggressive): kept only when it pays after merging. */
+function parityRound(rec: Recorder): number {
+  const probe = rec.fork();
+  const pairs = cancelCnotsByParity(probe);
+  if (pairs === 0) return 0;
+  mergePhasePolynomial(probe, 'first');
+  cancelAndMerge(probe, true);
+  if (cost(probe.ops) >= cost(rec.ops)) return 0;
+  rec.adopt(probe);
+  return pairs;
+}
+
 function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): void {
   for (let k = 0; k < maxRounds && !rec.stopped(); k++) {
     let n = round(rec);
@@ -92,7 +105,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   for (const place of ['first', 'last'] as const) {
     if (best && rec.stopped()) break;
     const r = rec.fork();
-    fixpoint(r, (x) => balancedRound(x, place) + applyTemplates(x), extra);
+    fixpoint(r, (x) => balancedRound(x, place) + applyTemplates(x) + parityRound(x), extra);
     if (!best || cost(r.ops) < cost(best.ops)) best = r;
   }
   return best!;

@@ -1,6 +1,7 @@
 import type { GateOp } from '../../circuits/ir.js';
-import { phaseGate, phaseOf, isZeroAngle, normAngle, PI } from '../gate-info.js';
+import { phaseGate, phaseOf, isZeroAngle, normAngle } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
+import { absorbCliffordTerms } from './clifford-absorb.js';
 
 export const PHASE_POLYNOMIAL_RULE = 'global:phase-polynomial';
 
@@ -13,7 +14,7 @@ export const PHASE_POLYNOMIAL_RULE = 'global:phase-polynomial';
  * depend on where a term sits, so all rotations on one parity merge into one. Not a
  * local rule: justified by whole-circuit equivalence (see docs/optimizer.md).
  */
-export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'first'): number {
+export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'first', absorb: { seed?: number; effort?: number } = {}): number {
   const n = Math.max(0, ...rec.ops.map((o) => (o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit))) + 1;
   const lin: bigint[] = [];
   const cst: boolean[] = [];
@@ -93,7 +94,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   segments.forEach((seg, k) => {
     const virt = virtuals[k]!;
     for (const key of seg.keys()) virt.delete(key);
-    absorbControlledZ(seg, virt);
+    absorbCliffordTerms(seg, virt, absorb);
     for (const [key, t] of virt) if (t.changed && !isZeroAngle(t.sum)) { seg.set(key, t); classes.push(t); }
   });
 
@@ -138,85 +139,4 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
     changes++;
   }
   return changes;
-}
-
-interface Coef { sum: number; lin: bigint; changed: boolean }
-
-/**
- * Weight patterns w on the 7 nonzero vectors v of F₂³ (indexed 1..7) with
- * Σ w_v·(v·x) ≡ 0 (mod 4) for every x: adding (π/2)·w to the seven terms of a 3-dimensional
- * parity subspace leaves the phase function unchanged mod 2π (and the T-count too).
- */
-const PATTERNS: readonly (readonly number[])[] = (() => {
-  const out: number[][] = [];
-  for (let m = 0; m < 128; m++) {
-    const w = [...Array(7).keys()].map((i) => ((m >> i) & 1 ? -1 : 1));
-    let ok = true;
-    for (let x = 1; x < 8 && ok; x++) {
-      let s = 0;
-      for (let v = 1; v < 8; v++) {
-        let dot = 0;
-        for (let b = 0; b < 3; b++) dot ^= ((v >> b) & 1) & ((x >> b) & 1);
-        if (dot) s += w[v - 1]!;
-      }
-      ok = ((s % 4) + 4) % 4 === 0;
-    }
-    if (ok) out.push(w);
-  }
-  return out;
-})();
-
-const zero = (a: number) => Math.abs(normAngle(a)) < 1e-9;
-
-/**
- * Clifford-term absorption: Clifford phase terms (multiples of π/2) left over by merging —
- * typically the controlled-Z of compute/uncompute Toffoli pairs — are cancelled by adding a
- * zero-sum pattern (π/2)·w over a 3-dimensional parity subspace whose seven parities all
- * have a rotation somewhere. Each move lowers the number of nonzero terms; T-count is kept.
- */
-function absorbControlledZ(table: Map<string, Coef>, virtual: Map<string, Coef>): void {
-  const key = (l: bigint) => l.toString(36);
-  const look = (l: bigint) => table.get(key(l)) ?? virtual.get(key(l));
-  const terms = [...table.values()];
-  const nz = (a: number) => (zero(a) ? 0 : 1);
-  for (let guard = 0; guard < 200; guard++) {
-    let improved = false;
-    const cliff = terms.filter((t) => !zero(t.sum) && zero(4 * t.sum));
-    outer: for (const a of cliff) {
-      for (const b of terms) {
-        if (b === a) continue;
-        const ab = look(a.lin ^ b.lin);
-        if (!ab) continue;
-        for (const c of terms) {
-          if (c === a || c === b || c === ab) continue;
-          const ac = look(a.lin ^ c.lin);
-          const bc = look(b.lin ^ c.lin);
-          const abc = look(a.lin ^ b.lin ^ c.lin);
-          if (!ac || !bc || !abc) continue;
-          // index v = bits (a=1, b=2, c=4)
-          const set = [a, b, ab, c, ac, bc, abc];
-          if (new Set(set).size !== 7) continue;
-          const before = set.reduce((n, t) => n + nz(t.sum), 0);
-          let best: readonly number[] | undefined;
-          let bestCount = before;
-          for (const w of PATTERNS) {
-            const count = set.reduce((n, t, i) => n + nz(t.sum + (PI / 2) * w[i]!), 0);
-            if (count < bestCount) {
-              bestCount = count;
-              best = w;
-            }
-          }
-          if (best) {
-            set.forEach((t, i) => {
-              t.sum = normAngle(t.sum + (PI / 2) * best![i]!);
-              t.changed = true;
-            });
-            improved = true;
-            break outer;
-          }
-        }
-      }
-    }
-    if (!improved) break;
-  }
 }

@@ -1,6 +1,6 @@
 import { commute, phaseGate, phaseOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
-import { PHASE_POLYNOMIAL_RULE } from './phase-polynomial.js';
+import { TaggedMoves } from './tagged-move.js';
 
 interface Slot { at: number; q: number; cst: boolean }
 
@@ -88,29 +88,14 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
       if (plan.length !== blockers.length) continue;
       // apply from the highest index down so earlier indices stay valid
       const ops = plan.map((p) => ({ ...p, op: rec.ops[p.from]! }));
-      const events = ops.flatMap((p) => [{ kind: 'del' as const, idx: p.from, p }, { kind: 'ins' as const, idx: p.slot.at, p }]);
       // one global step per move, recomputing indices through a tag array
-      let tags = rec.ops.map((_, k) => k);
+      const moves1 = new TaggedMoves(rec);
       for (const p of ops) {
         const angle = phaseOf(p.op)!;
         const info = keyOfPhase.get(p.from)!;
         const sign = info.cst === p.slot.cst ? 1 : -1;
-        const gate = phaseGate(p.slot.q, sign * angle);
-        const from = tags.indexOf(p.from);
-        // insertion point: before the first op whose original index is ≥ slot.at
-        let at = tags.findIndex((x) => x >= p.slot.at);
-        if (at < 0) at = tags.length;
-        if (gate) rec.move(PHASE_POLYNOMIAL_RULE, [from], [gate], at);
-        else rec.move(PHASE_POLYNOMIAL_RULE, [from], [], at);
-        const next: number[] = [];
-        for (let k = 0; k < tags.length; k++) {
-          if (k === at && gate) next.push(-1);
-          if (k !== from) next.push(tags[k]!);
-        }
-        if (at === tags.length && gate) next.push(-1);
-        tags = next;
+        moves1.move(p.from, phaseGate(p.slot.q, sign * angle), p.slot.at);
       }
-      void events;
       moves++;
       start = Math.max(0, i - 1);
       continue outer;
