@@ -4,9 +4,20 @@
  * dropped on BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres), each
  * compared in the same run with a bare insert-in-a-transaction on the same database.
  *
- * Submissions go through the whole HTTP stack in process (`app.inject`: routing, auth,
- * validation, quote, the one submission transaction with its hold), from several agents
- * so that they do not all queue on one wallet lock. Last line: one JSON object.
+ * What each figure covers (all on one app, one connection pool of BENCH_JOBS_POOL
+ * connections, BENCH_JOBS_CONCURRENCY requests in flight, in-process HTTP via `app.inject`
+ * — Fastify routing, hooks, body parsing and serialisation, but no sockets):
+ *   http submit  POST /v1/jobs: bearer auth (machine credential), validation, quote, the one
+ *                submission statement (idempotency, spend controls, hold, ledger, job), the Job view.
+ *   http bare    POST /bench/bare-insert with the same body: the same HTTP stack, then
+ *                BEGIN; INSERT the body; COMMIT. No auth, no validation.
+ *   db submit    JobsService.submit called directly: validation, quote, the submission
+ *                statement. No HTTP, no auth.
+ *   db bare      BEGIN; INSERT; COMMIT through the same pool. No HTTP.
+ * The phases run interleaved in rounds (rotating which goes first) so that load on the
+ * shared machine affects them alike. `pg_vs_bare_insert` = http submit / http bare (HTTP
+ * on both sides); the table also shows db submit / db bare (HTTP on neither side).
+ * Last line: one JSON object.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -16,30 +27,25 @@ import { getExample } from '../src/circuits/examples.js';
 import { loadConfig } from '../src/config/config.js';
 import type { App } from '../src/http/app-types.js';
 import { JobsWorker } from '../src/jobs/jobs-worker.js';
+import { openDatabase } from '../src/store/open-database.js';
 import { pgJobsRepository } from '../src/store/repositories/jobs-repository.js';
 
 const SUBMISSIONS = Number(process.env['BENCH_JOBS_SUBMISSIONS'] ?? 2000);
 const CONCURRENCY = Number(process.env['BENCH_JOBS_CONCURRENCY'] ?? 10);
+const POOL = Number(process.env['BENCH_JOBS_POOL'] ?? 10);
 const AGENTS = Number(process.env['BENCH_JOBS_AGENTS'] ?? 24);
+const ROUNDS = Number(process.env['BENCH_JOBS_ROUNDS'] ?? 4);
 const WORKER_JOBS = Number(process.env['BENCH_JOBS_WORKER_JOBS'] ?? 400);
+const DRIVERS = (process.env['BENCH_JOBS_DRIVERS'] ?? 'pglite,pg').split(',');
 const PG_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-interface Result {
-  driver: string;
-  submitPerS: number;
-  p50: number;
-  p99: number;
-  barePerS: number;
-  bareP99: number;
-  worker1PerS: number;
-  worker2PerS: number;
-  errors: number;
-}
+type Phase = 'httpSubmit' | 'httpBare' | 'dbSubmit' | 'dbBare';
+const PHASES: Phase[] = ['httpSubmit', 'httpBare', 'dbSubmit', 'dbBare'];
 
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
+interface Stat { perS: number; p50: number; p99: number; errors: number }
+interface Result { driver: string; phases: Record<Phase, Stat>; worker1PerS: number; worker2PerS: number }
+
+const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** Runs `n` tasks with at most `c` in flight; returns each latency (ms) and the wall time (s). */
@@ -59,8 +65,10 @@ async function load(n: number, c: number, task: (i: number) => Promise<boolean>)
   return { lat, seconds: (performance.now() - t0) / 1000, errors };
 }
 
-async function agents(app: App): Promise<Array<{ authorization: string }>> {
-  const out: Array<{ authorization: string }> = [];
+interface BenchAgent { authorization: string; accountId: string; credentialId: string }
+
+async function agents(app: App): Promise<BenchAgent[]> {
+  const out: BenchAgent[] = [];
   for (let i = 0; i < AGENTS; i++) {
     const email = `bench.${i}.${randomUUID().slice(0, 8)}@example.com`;
     const password = 'bench password 123';
@@ -68,14 +76,14 @@ async function agents(app: App): Promise<Array<{ authorization: string }>> {
     const login = (await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password } })).json().data;
     const cred = (await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: { authorization: `Bearer ${login.token}` }, payload: { name: 'bench', scopes: ['jobs:read', 'jobs:write'] } })).json().data;
     await app.db.tx((q) => grantCredit(q, { accountId: login.user.account_id, amountMicros: 1_000_000_000n, reason: 'bench' }));
-    out.push({ authorization: `Bearer ${cred.secret}` });
+    out.push({ authorization: `Bearer ${cred.secret}`, accountId: login.user.account_id, credentialId: cred.credential_id });
   }
   return out;
 }
 
-async function workerRate(app: App, auth: Array<{ authorization: string }>, loops: number): Promise<number> {
+async function workerRate(app: App, auth: BenchAgent[], loops: number): Promise<number> {
   const body = (i: number) => ({ capability_id: 'circuit.analyze', request: { circuit: getExample('bell') }, idempotency_key: `w${loops}-${i}-${randomUUID().slice(0, 8)}`, max_total_price: '0.01' });
-  await load(WORKER_JOBS, CONCURRENCY, async (i) => (await app.inject({ method: 'POST', url: '/v1/jobs', headers: auth[i % auth.length] ?? {}, payload: body(i) })).statusCode === 202);
+  await load(WORKER_JOBS, CONCURRENCY, async (i) => (await app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: auth[i % auth.length]?.authorization ?? '' }, payload: body(i) })).statusCode === 202);
   const w = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: `bench-${loops}`, leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: loops });
   const t0 = performance.now();
   w.start();
@@ -94,81 +102,122 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
     DATA_DIR: 'memory://', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.local', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
   });
-  const app = await buildApp({ config, logger: false });
+  // One pool, sized explicitly, shared by every phase.
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: POOL });
+  const app = await buildApp({ config, db, logger: false });
   try {
+    await app.db.exec('CREATE TABLE IF NOT EXISTS bench_bare (id uuid PRIMARY KEY, account_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
+    const bareInsert = (accountId: string, payload: unknown) =>
+      app.db.tx((q) => q.query('INSERT INTO bench_bare (id, account_id, payload) VALUES ($1, $2, $3::jsonb)', [randomUUID(), accountId, JSON.stringify(payload)]));
+    // The HTTP baseline: same stack as POST /v1/jobs, a bare insert of the body behind it.
+    app.post('/bench/bare-insert', { config: { surface: 'jobs' }, schema: { hide: true } }, async (req, reply) => {
+      const body = req.body as { idempotency_key: string };
+      await bareInsert(BARE_ACCOUNT, body);
+      reply.code(202);
+      return { id: body.idempotency_key };
+    });
     const auth = await agents(app);
     const circuit = getExample('bell');
+    const body = (tag: string, i: number) => ({ capability_id: 'circuit.analyze', request: { circuit }, idempotency_key: `${tag}-${i}`, max_total_price: '0.01' });
+    const headers = (i: number) => ({ authorization: auth[i % auth.length]?.authorization ?? '' });
+    const agentOf = (i: number) => {
+      const a = auth[i % auth.length] as BenchAgent;
+      return { accountId: a.accountId, subject: `credential:${a.credentialId}` };
+    };
+    const tasks: Record<Phase, (i: number) => Promise<boolean>> = {
+      httpSubmit: async (i) => (await app.inject({ method: 'POST', url: '/v1/jobs', headers: headers(i), payload: body('http', i) })).statusCode === 202,
+      httpBare: async (i) => (await app.inject({ method: 'POST', url: '/bench/bare-insert', headers: headers(i), payload: body('bare', i) })).statusCode === 202,
+      dbSubmit: async (i) => !(await app.services.jobs.submit(agentOf(i), body('db', i))).replayed,
+      dbBare: async (i) => {
+        await bareInsert(BARE_ACCOUNT, body('dbbare', i));
+        return true;
+      },
+    };
     // Warm-up: JIT, statement plans, the credential cache.
-    await load(100, CONCURRENCY, async (i) => (await app.inject({ method: 'POST', url: '/v1/jobs', headers: auth[i % auth.length] ?? {}, payload: { capability_id: 'circuit.analyze', request: { circuit }, idempotency_key: `warm-${i}`, max_total_price: '0.01' } })).statusCode === 202);
-    const sub = await load(SUBMISSIONS, CONCURRENCY, async (i) => {
-      const r = await app.inject({ method: 'POST', url: '/v1/jobs', headers: auth[i % auth.length] ?? {}, payload: { capability_id: 'circuit.analyze', request: { circuit }, idempotency_key: `bench-${i}`, max_total_price: '0.01' } });
-      return r.statusCode === 202;
-    });
+    for (const p of PHASES) await load(100, CONCURRENCY, (i) => tasks[p](i + 1_000_000));
 
-    await app.db.exec('CREATE TABLE IF NOT EXISTS bench_bare (id uuid PRIMARY KEY, account_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
-    const account = randomUUID();
-    const payload = JSON.stringify({ circuit });
-    const bare = await load(SUBMISSIONS, CONCURRENCY, async () => {
-      await app.db.tx((q) => q.query('INSERT INTO bench_bare (id, account_id, payload) VALUES ($1, $2, $3::jsonb)', [randomUUID(), account, payload]));
-      return true;
-    });
+    const lat: Record<Phase, number[]> = { httpSubmit: [], httpBare: [], dbSubmit: [], dbBare: [] };
+    const secs: Record<Phase, number> = { httpSubmit: 0, httpBare: 0, dbSubmit: 0, dbBare: 0 };
+    const errs: Record<Phase, number> = { httpSubmit: 0, httpBare: 0, dbSubmit: 0, dbBare: 0 };
+    const per = Math.ceil(SUBMISSIONS / ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < PHASES.length; k++) {
+        const p = PHASES[(r + k) % PHASES.length] as Phase;
+        const out = await load(per, CONCURRENCY, (i) => tasks[p](r * per + i));
+        lat[p].push(...out.lat);
+        secs[p] += out.seconds;
+        errs[p] += out.errors;
+      }
+    }
+    const phases = Object.fromEntries(PHASES.map((p) => {
+      const s = [...lat[p]].sort((a, b) => a - b);
+      return [p, { perS: s.length / secs[p], p50: pct(s, 50), p99: pct(s, 99), errors: errs[p] }];
+    })) as Record<Phase, Stat>;
 
-    // Drain what the submission phase queued, then time the worker on fresh jobs.
+    // Drain what the submission phases queued, then time the worker on fresh jobs.
     const drain = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: 'drain', leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: 2 });
-    await drain.drain();
+    await drain.drain(100_000);
     const worker1PerS = await workerRate(app, auth, 1);
     const worker2PerS = await workerRate(app, auth, 2);
-    return {
-      driver, submitPerS: SUBMISSIONS / sub.seconds, p50: pct(sub.lat, 50), p99: pct(sub.lat, 99), barePerS: SUBMISSIONS / bare.seconds,
-      bareP99: pct(bare.lat, 99), worker1PerS, worker2PerS, errors: sub.errors,
-    };
+    return { driver, phases, worker1PerS, worker2PerS };
   } finally {
     await app.close();
+    await db.close();
   }
 }
 
+// bench_bare has no foreign key: any account id will do.
+const BARE_ACCOUNT = randomUUID();
+
 async function main(): Promise<void> {
-  const results: Result[] = [await run('pglite')];
-  let pgResult: Result | undefined;
-  const dbName = `qrail_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  let created = false;
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    created = true;
-    const u = new URL(PG_URL);
-    u.pathname = `/${dbName}`;
-    pgResult = await run('pg', u.toString());
-    results.push(pgResult);
-  } catch (e) {
-    process.stderr.write(`PostgreSQL part skipped: ${e instanceof Error ? e.message : String(e)}\n`);
-  } finally {
-    if (created) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-    await admin.end().catch(() => undefined);
+  const results: Result[] = [];
+  if (DRIVERS.includes('pglite')) results.push(await run('pglite'));
+  if (DRIVERS.includes('pg')) {
+    const dbName = `qrail_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    let created = false;
+    try {
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${dbName}`);
+      created = true;
+      const u = new URL(PG_URL);
+      u.pathname = `/${dbName}`;
+      results.push(await run('pg', u.toString()));
+    } catch (e) {
+      process.stderr.write(`PostgreSQL part skipped: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    } finally {
+      if (created) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    }
   }
 
-  const lite = results[0] as Result;
   const rows = results.map((r) => ({
     driver: r.driver,
-    'submit/s': round(r.submitPerS),
-    'p50 ms': round(r.p50, 2),
-    'p99 ms': round(r.p99, 2),
-    'bare insert/s': round(r.barePerS),
-    'bare p99 ms': round(r.bareP99, 2),
-    'submit vs bare': round(r.submitPerS / r.barePerS, 3),
-    'completed/s 1 worker': round(r.worker1PerS),
-    'completed/s 2 workers': round(r.worker2PerS),
-    'errors': r.errors,
+    'http submit/s': round(r.phases.httpSubmit.perS),
+    'p50 ms': round(r.phases.httpSubmit.p50, 2),
+    'p99 ms': round(r.phases.httpSubmit.p99, 2),
+    'http bare/s': round(r.phases.httpBare.perS),
+    'bare p99 ms': round(r.phases.httpBare.p99, 2),
+    'http ratio': round(r.phases.httpSubmit.perS / r.phases.httpBare.perS, 3),
+    'db submit/s': round(r.phases.dbSubmit.perS),
+    'db submit p99': round(r.phases.dbSubmit.p99, 2),
+    'db bare/s': round(r.phases.dbBare.perS),
+    'db ratio': round(r.phases.dbSubmit.perS / r.phases.dbBare.perS, 3),
+    'done/s 1w': round(r.worker1PerS),
+    'done/s 2w': round(r.worker2PerS),
+    errors: PHASES.reduce((n, p) => n + r.phases[p].errors, 0),
   }));
-  console.log(`bench:jobs — ${SUBMISSIONS} submissions, ${CONCURRENCY} in flight, ${AGENTS} agents; worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit)`);
+  console.log(`bench:jobs — ${SUBMISSIONS} requests per phase in ${ROUNDS} interleaved rounds, ${CONCURRENCY} in flight, pool ${POOL}, ${AGENTS} agents; `
+    + `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side.`);
   console.table(rows);
+  const pgR = results.find((r) => r.driver === 'pg');
+  const lite = results.find((r) => r.driver === 'pglite');
   console.log(JSON.stringify({
     bench: 'jobs',
-    pg_submit_per_s: pgResult === undefined ? null : round(pgResult.submitPerS),
-    pg_p99_ms: pgResult === undefined ? null : round(pgResult.p99, 2),
-    pg_vs_bare_insert: pgResult === undefined ? null : round(pgResult.submitPerS / pgResult.barePerS, 3),
-    pglite_submit_per_s: round(lite.submitPerS),
+    pg_submit_per_s: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS),
+    pg_p99_ms: pgR === undefined ? null : round(pgR.phases.httpSubmit.p99, 2),
+    pg_vs_bare_insert: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS / pgR.phases.httpBare.perS, 3),
+    pglite_submit_per_s: lite === undefined ? null : round(lite.phases.httpSubmit.perS),
   }));
 }
 

@@ -167,19 +167,23 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     expectError(d, 503, 'SERVICE_DRAINING');
     expect(d.headers['retry-after']).toBeDefined();
 
-    const db = app.db as { tx: Database['tx'] };
-    const tx = db.tx;
-    db.tx = () => Promise.reject(new StoreUnavailableError(new Error('connection refused')));
+    // The submission is one statement (jobs_submit): make exactly that one fail.
+    const db = app.db as { query: Database['query'] };
+    const query = db.query;
+    const onSubmit = (f: (sql: string, params?: readonly unknown[]) => Promise<never>) => {
+      db.query = ((sql: string, params?: readonly unknown[]) => (sql.includes('jobs_submit(') ? f(sql, params) : query.call(app.db, sql, params))) as Database['query'];
+    };
+    onSubmit(() => Promise.reject(new StoreUnavailableError(new Error('connection refused'))));
     const down = await submit(app, a, echo(k));
-    db.tx = tx;
+    db.query = query;
     expectError(down, 503, 'STORE_UNAVAILABLE');
     // The transaction committed but the connection died before the answer: still one job.
-    db.tx = (async (fn: never) => {
-      await tx.call(app.db, fn);
+    onSubmit(async (sql, params) => {
+      await query.call(app.db, sql, params);
       throw new StoreUnavailableError(new Error('connection reset'));
-    }) as Database['tx'];
+    });
     const lost = await submit(app, a, echo(k));
-    db.tx = tx;
+    db.query = query;
     expectError(lost, 503, 'STORE_UNAVAILABLE');
     const retry = await submit(app, a, echo(k));
     expect(retry.statusCode).toBe(202);

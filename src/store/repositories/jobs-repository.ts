@@ -1,7 +1,8 @@
-import { captureHold, getHold, getWallet, placeHold, releaseHold } from '../../billing/ledger.js';
+import { captureHold, getHold, getWallet, releaseHold } from '../../billing/ledger.js';
+import { checkSpend } from '../../billing/spend-controls.js';
 import { BILLING_ERRORS } from '../../billing/error-codes.js';
 import { formatMicros } from '../../billing/money.js';
-import { fail, isAppError } from '../../errors/app-error.js';
+import { fail, isAppError, type AppError } from '../../errors/app-error.js';
 import type { Product } from '../../jobs/capability.js';
 import { JOBS_ERRORS } from '../../jobs/error-codes.js';
 import { PAYMENT_RAIL, type JobRecord, type JobStatus, type JobTransition } from '../../jobs/job.js';
@@ -79,6 +80,27 @@ const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
 
 const toTransition = (t: TransitionRow): JobTransition => ({ from: t.from_status, to: t.to_status, at: new Date(t.at), worker: t.worker, note: t.note });
 
+/** What `jobs_submit` (migration 0201) returns. */
+interface SubmitOutcome {
+  outcome: 'created' | 'replayed' | 'reused' | 'in_flight' | 'price_above' | 'refused';
+  job?: unknown;
+  transitions?: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; w: string | null; n: string | null }>;
+  info?: Record<string, string | null>;
+}
+
+const toTransitionJson = (t: NonNullable<SubmitOutcome['transitions']>[number]): JobTransition => ({ from: t.f, to: t.t, at: new Date(t.at), worker: t.w, note: t.n });
+
+function spendRefusal(amountMicros: bigint, info: Record<string, string | null>): AppError {
+  const opt = (k: string) => (info[k] === null || info[k] === undefined ? null : BigInt(info[k] as string));
+  const err = checkSpend(
+    { perJobMaxMicros: opt('per_job_max'), dailyLimitMicros: opt('daily_limit'), monthlyLimitMicros: opt('monthly_limit'), hardwareAllowed: true, holdExpirySeconds: 0 },
+    { amountMicros, kind: 'job', spentTodayMicros: opt('spent_today') ?? 0n, spentMonthMicros: opt('spent_month') ?? 0n, availableMicros: opt('available') ?? 0n },
+  );
+  // The function and checkSpend apply the same rules; disagreeing would be a bug, not a refusal.
+  if (err === null) throw new Error(`jobs_submit refused a hold that checkSpend allows: ${JSON.stringify(info)}`);
+  return err;
+}
+
 async function transitionsOf(q: Queryable, ids: readonly string[]): Promise<Map<string, JobTransition[]>> {
   const out = new Map<string, JobTransition[]>();
   if (ids.length === 0) return out;
@@ -116,52 +138,35 @@ export function pgJobsRepository(db: Database): JobsRepository {
   };
 
   return {
-    submit: (s) =>
-      db.tx(async (q) => {
-        // Concurrent requests with one key: the first proceeds, the others learn it is in flight.
-        const lock = await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`qrail.job:${s.accountId}:${s.idempotencyKey}`]);
-        if (lock.rows[0]?.ok !== true) {
+    async submit(s) {
+      // One statement (its own transaction): see migration 0201_jobs_submit_function.sql.
+      const r = await db.query<{ r: SubmitOutcome }>(
+        'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13) AS r',
+        [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
+          s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy, `price ${formatMicros(s.quotedPriceMicros)}`],
+      );
+      const o = r.rows[0]?.r;
+      switch (o?.outcome) {
+        case 'created':
+        case 'replayed':
+          return { job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)), replayed: o.outcome === 'replayed' };
+        case 'in_flight':
           throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
-        }
-        const prior = (await q.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.account_id = $1 AND j.idempotency_key = $2`, [s.accountId, s.idempotencyKey])).rows[0];
-        if (prior !== undefined) {
-          if (prior.request_hash !== s.requestHash) {
-            throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
-              idempotency_key: s.idempotencyKey, job_id: prior.id,
-            });
-          }
-          const t = await transitionsOf(q, [prior.id]);
-          return { job: toJob(prior, t.get(prior.id) ?? []), replayed: true };
-        }
-        if (s.quotedPriceMicros > s.maxTotalPriceMicros) {
+        case 'reused':
+          throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
+            idempotency_key: s.idempotencyKey, job_id: o.info?.['job_id'],
+          });
+        case 'price_above':
           throw fail(JOBS_ERRORS.PRICE_ABOVE_MAXIMUM, `The quoted price ${formatMicros(s.quotedPriceMicros)} is above max_total_price ${formatMicros(s.maxTotalPriceMicros)}.`, {
             quoted_price: formatMicros(s.quotedPriceMicros), max_total_price: formatMicros(s.maxTotalPriceMicros), quote: s.quote,
           });
-        }
-        // Spend controls, then the balance: 409 INSUFFICIENT_BALANCE / SPEND_LIMIT_* from the ledger.
-        const { holdId } = await placeHold(q, {
-          accountId: s.accountId, amountMicros: s.quotedPriceMicros, kind: 'job', refId: s.id,
-          description: `job ${s.id} (${s.capabilityId})`, expiresAt: s.holdExpiresAt, product: s.product,
-        });
-        const r = await q.query<JobRow & { tr: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; n: string | null }> }>(
-          `WITH j AS (
-             INSERT INTO jobs (id, account_id, idempotency_key, request_hash, capability_id, product, request, max_total_price_micros,
-                               quoted_price_micros, reserved_price_micros, quote, hold_id, status, submitted_by)
-             VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $9, $10::jsonb, $11, 'queued', $12) RETURNING *),
-           t AS (
-             INSERT INTO job_transitions (job_id, from_status, to_status, note)
-             SELECT j.id, v.f, v.t, v.n FROM j, (VALUES (NULL::text, 'quoted', $13::text), ('quoted', 'reserved', $14::text), ('reserved', 'queued', NULL::text)) AS v(f, t, n)
-             RETURNING id, from_status, to_status, at, note)
-           SELECT ${JOB}, (SELECT json_agg(json_build_object('id', t.id, 'f', t.from_status, 't', t.to_status, 'at', t.at, 'n', t.note)) FROM t) AS tr FROM j`,
-          [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
-            s.quotedPriceMicros.toString(), JSON.stringify(s.quote), holdId, s.submittedBy, `price ${formatMicros(s.quotedPriceMicros)}`, `hold ${holdId}`],
-        );
-        const row = r.rows[0] as JobRow & { tr: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; n: string | null }> };
-        const transitions: JobTransition[] = [...row.tr]
-          .sort((a, b) => Number(a.id) - Number(b.id))
-          .map((t) => ({ from: t.f, to: t.t, at: new Date(t.at), worker: null, note: t.n }));
-        return { job: toJob(row, transitions), replayed: false };
-      }),
+        case 'refused':
+          // The billing module words the refusal (spend controls, then the balance) from the numbers the function saw.
+          throw spendRefusal(s.quotedPriceMicros, o.info ?? {});
+        default:
+          throw new Error(`jobs_submit returned ${JSON.stringify(o)}`);
+      }
+    },
 
     async get(accountId, id) {
       const r = await db.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 AND j.account_id = $2`, [id, accountId]);
