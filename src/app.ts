@@ -51,6 +51,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
     return503OnClosing: false,
+    // Plugins register while the database (PGlite compiles WebAssembly) may hold the event loop;
+    // avvio's 10 s default then fails a healthy start on a loaded machine.
+    pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
     trustProxy: config.env['TRUST_PROXY'] === 'true',
     ajv: { customOptions: { allErrors: true } },

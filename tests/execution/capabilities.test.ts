@@ -37,7 +37,7 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
     ]);
   });
   afterAll(async () => {
-    await Promise.all([plain.close(), keyless.close(), remote.close()]);
+    await Promise.all([plain?.close(), keyless?.close(), remote?.close()]);
     await fake.close();
   });
 
