@@ -7,15 +7,17 @@
 import { Worker } from 'node:worker_threads';
 import type { Plan } from '../../src/simulation/plan.js';
 import { runBlock } from '../../src/simulation/plan.js';
+import { Workspace } from '../../src/simulation/workspace.js';
 
 const WORKER_SRC = `
 const { parentPort, workerData } = require('node:worker_threads');
-parentPort.once('message', async ({ plan, re, im, ctrl, planUrl }) => {
+parentPort.once('message', async ({ plan, re, im, ctrl, planUrl, wsUrl }) => {
   const { register } = await import('tsx/esm/api');
   register();
   const { runBlock } = await import(planUrl);
+  const { Workspace } = await import(wsUrl);
   const R = new Float64Array(re), I = new Float64Array(im), C = new Int32Array(ctrl);
-  const L = plan.width, bre = new Float64Array(1 << L), bim = new Float64Array(1 << L);
+  const L = plan.width, ws = new Workspace();
   Atomics.store(C, 3, 1); Atomics.notify(C, 3);
   let seq = 0;
   for (;;) {
@@ -23,7 +25,7 @@ parentPort.once('message', async ({ plan, re, im, ctrl, planUrl }) => {
     seq = Atomics.load(C, 0);
     const b = Atomics.load(C, 2);
     if (b < 0) break;
-    runBlock(plan.blocks[b], plan.numQubits, L, R, I, bre, bim, () => {}, 1, 2);
+    runBlock(plan.blocks[b], plan.numQubits, L, R, I, ws, () => {}, 1, 2);
     Atomics.store(C, 1, seq); Atomics.notify(C, 1);
   }
 });
@@ -38,6 +40,8 @@ export class TwoThreadRunner {
     readonly im: Float64Array,
   ) {}
 
+  private readonly ws = new Workspace();
+
   static async start(plan: Plan): Promise<TwoThreadRunner> {
     const dim = 2 ** plan.numQubits;
     const reBuf = new SharedArrayBuffer(8 * dim);
@@ -47,7 +51,8 @@ export class TwoThreadRunner {
     // The worker registers tsx and loads the same TypeScript module.
     const worker = new Worker(WORKER_SRC, { eval: true });
     const planUrl = new URL('../../src/simulation/plan.ts', import.meta.url).href;
-    worker.postMessage({ plan, re: reBuf, im: imBuf, ctrl: ctrlBuf, planUrl });
+    const wsUrl = new URL('../../src/simulation/workspace.ts', import.meta.url).href;
+    worker.postMessage({ plan, re: reBuf, im: imBuf, ctrl: ctrlBuf, planUrl, wsUrl });
     while (Atomics.load(ctrl, 3) !== 1) await new Promise((r) => setTimeout(r, 5));
     return new TwoThreadRunner(worker, ctrl, plan, new Float64Array(reBuf), new Float64Array(imBuf));
   }
@@ -56,15 +61,13 @@ export class TwoThreadRunner {
   run(): void {
     const p = this.plan;
     const L = p.width;
-    const bre = new Float64Array(1 << L);
-    const bim = new Float64Array(1 << L);
     const c = this.ctrl;
     for (let b = 0; b < p.blocks.length; b++) {
       const seq = Atomics.load(c, 0) + 1;
       Atomics.store(c, 2, b);
       Atomics.store(c, 0, seq);
       Atomics.notify(c, 0);
-      runBlock(p.blocks[b]!, p.numQubits, L, this.re, this.im, bre, bim, () => {}, 0, 2);
+      runBlock(p.blocks[b]!, p.numQubits, L, this.re, this.im, this.ws, () => {}, 0, 2);
       while (Atomics.load(c, 1) !== seq) Atomics.wait(c, 1, Atomics.load(c, 1));
     }
   }

@@ -18,6 +18,7 @@ export const K_DIAGN = 5; // diagonal over bits `qs`, table m (interleaved re,im
 export const K_MONO = 6; // monomial (permutation × phases) over bits `qs`
 export const K_DENSE = 7; // dense 2^k × 2^k over bits `qs`
 export const K_MAT1X2 = 8; // two 2×2s on distinct bits t (m[0..7]) and cmask-as-bit u (m[8..15]) in one sweep
+export const K_PERM = 9; // X ops in order (targets qs, control masks offs) composed into one permutation (perm.ts)
 
 export interface KOp {
   readonly kind: number;

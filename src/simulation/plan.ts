@@ -11,7 +11,8 @@
 import type { GateItem } from './compile.js';
 import { makeKOp, pairSingleQubitOps } from './compile.js';
 import type { KOp } from './kernels.js';
-import { applyOp } from './kernels.js';
+import { scheduleOps } from './schedule.js';
+import { Workspace } from './workspace.js';
 
 /** Qubits always kept in S (when n > L) so gathers copy runs of ≥ 2^LOW_FORCED contiguous amplitudes (a cache line). */
 const LOW_FORCED = 3;
@@ -45,11 +46,12 @@ export const DEFAULT_BLOCK_QUBITS = 14;
 /** Runs at least this long are copied with TypedArray.set (measured faster than a JS loop). */
 const MEMCPY_RUN = 256;
 
-export function planUnitary(items: readonly GateItem[], n: number, blockQubits = DEFAULT_BLOCK_QUBITS, pairSingles = true): Plan {
+/** `schedule`: reorder and compose ops inside blocks (schedule.ts); false keeps gate order (tests). */
+export function planUnitary(items: readonly GateItem[], n: number, blockQubits = DEFAULT_BLOCK_QUBITS, schedule = true): Plan {
   const gates = items.reduce((a, it) => a + it.gates, 0);
   if (n <= blockQubits) {
     const qubits = Array.from({ length: n }, (_, i) => i);
-    const block = makeBlock(items, qubits, pairSingles);
+    const block = makeBlock(items, qubits, schedule);
     return { numQubits: n, width: n, direct: true, blocks: items.length === 0 ? [] : [block], gates };
   }
   const L = blockQubits;
@@ -117,17 +119,20 @@ export function planUnitary(items: readonly GateItem[], n: number, blockQubits =
       }
     const qubits: number[] = [];
     for (let q = 0; q < n; q++) if (inS[q] === 1) qubits.push(q);
-    blocks.push(makeBlock(taken, qubits, pairSingles));
+    blocks.push(makeBlock(taken, qubits, schedule));
     remaining = next;
   }
   return { numQubits: n, width: L, direct: false, blocks, gates };
 }
 
-function makeBlock(items: readonly GateItem[], qubits: readonly number[], pairSingles: boolean): Block {
+function makeBlock(items: readonly GateItem[], qubits: readonly number[], schedule: boolean): Block {
   const local = new Map<number, number>();
   qubits.forEach((q, j) => local.set(q, j));
-  const single = items.map((it) => makeKOp(it.mat, it.qubits.map((q) => local.get(q)!)));
-  const ops = pairSingles ? pairSingleQubitOps(single) : single;
+  const placed = items.map((it) => {
+    const bits = it.qubits.map((q) => local.get(q)!);
+    return { op: makeKOp(it.mat, bits), mask: bits.reduce((a, b) => a | (1 << b), 0) };
+  });
+  const ops = schedule ? scheduleOps(placed) : pairSingleQubitOps(placed.map((p) => p.op));
   let r = 0;
   while (r < qubits.length && qubits[r] === r) r++;
   const hi = qubits.slice(r);
@@ -144,42 +149,48 @@ function makeBlock(items: readonly GateItem[], qubits: readonly number[], pairSi
 /** Called between pieces of work; throws when the time budget is spent. */
 export type BudgetCheck = () => void;
 
-/** Reusable chunk buffers, so running a plan allocates nothing per gate or per block. */
+/** A reusable workspace, so running a plan allocates nothing per gate and O(1) per block. */
 export class PlanRunner {
-  private bufRe = new Float64Array(0);
-  private bufIm = new Float64Array(0);
+  readonly ws: Workspace;
+
+  /** `useWasm: false` forces the scalar JS kernels (tests compare both paths). */
+  constructor(useWasm = true) {
+    this.ws = new Workspace(useWasm);
+  }
 
   /** Buffer bytes this runner needs for a plan (for the memory check). */
   static bufferBytes(plan: Plan): number {
-    return plan.direct ? 0 : 16 * 2 ** plan.width;
+    return Workspace.bytesFor(plan.width);
   }
 
   run(plan: Plan, re: Float64Array, im: Float64Array, check: BudgetCheck): void {
     const n = plan.numQubits;
+    const ws = this.ws;
     if (plan.direct) {
-      const dim = 1 << n;
-      // Check the clock about every 2^18 amplitude updates, not per gate.
-      let work = 0;
-      for (const b of plan.blocks)
-        for (const op of b.ops) {
-          applyOp(op, re, im, 0, dim);
+      // The whole state is one chunk: copy it into the workspace, run every op, copy it back.
+      const dim = 2 ** n;
+      for (const b of plan.blocks) {
+        ws.prepare(b.ops, dim);
+        ws.re.set(re);
+        ws.im.set(im);
+        // Check the clock about every 2^18 amplitude updates, not per gate.
+        let work = 0;
+        for (let o = 0; o < b.ops.length; o++) {
+          ws.apply(b.ops[o]!, o);
           work += dim;
           if (work >= 262144) {
             check();
             work = 0;
           }
         }
+        re.set(ws.re);
+        im.set(ws.im);
+      }
       return;
-    }
-    const L = plan.width;
-    const chunk = 1 << L;
-    if (this.bufRe.length < chunk) {
-      this.bufRe = new Float64Array(chunk);
-      this.bufIm = new Float64Array(chunk);
     }
     for (const b of plan.blocks) {
       check();
-      runBlock(b, n, L, re, im, this.bufRe, this.bufIm, check);
+      runBlock(b, n, plan.width, re, im, ws, check);
     }
   }
 }
@@ -190,8 +201,7 @@ export function runBlock(
   L: number,
   re: Float64Array,
   im: Float64Array,
-  bre: Float64Array,
-  bim: Float64Array,
+  ws: Workspace,
   check: BudgetCheck,
   part = 0,
   parts = 1,
@@ -200,20 +210,12 @@ export function runBlock(
   const ops = b.ops;
   const nops = ops.length;
   const chunk = 1 << L;
-  const total = 1 << n;
+  const total = 2 ** n;
   const checkEvery = Math.max(1, Math.floor(2 ** 22 / (chunk * Math.max(1, nops))));
   let since = 0;
-  if (b.runBits === L) {
-    // S = qubits 0..L-1: each chunk is contiguous; work in place.
-    for (let base = part * chunk; base < total; base += chunk * parts) {
-      for (let o = 0; o < nops; o++) applyOp(ops[o]!, re, im, base, chunk);
-      if (++since >= checkEvery) {
-        check();
-        since = 0;
-      }
-    }
-    return;
-  }
+  ws.prepare(ops, chunk);
+  const bre = ws.re;
+  const bim = ws.im;
   const runLen = 1 << b.runBits;
   const runs = b.runOffsets;
   const nruns = runs.length;
@@ -239,7 +241,7 @@ export function runBlock(
           bim[dst + i] = im[src + i]!;
         }
       }
-    for (let o = 0; o < nops; o++) applyOp(ops[o]!, bre, bim, 0, chunk);
+    for (let o = 0; o < nops; o++) ws.apply(ops[o]!, o);
     if (runLen >= MEMCPY_RUN)
       for (let t = 0; t < nruns; t++) {
         const src = t << r;
