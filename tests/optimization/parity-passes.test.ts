@@ -76,6 +76,21 @@ describe('CNOT cancellation by parity', () => {
     expect(rec.steps.every((s) => s.rule === 'global:phase-polynomial')).toBe(true);
   });
 
+  it('compute/uncompute Toffoli pair around a gate using the target only as a control: 3 CNOTs each (relative-phase form), exact', () => {
+    const tof = (a: number, b: number, c: number) => [
+      gate('h', [c]), gate('cx', [b, c]), gate('tdg', [c]), gate('cx', [a, c]), gate('t', [c]), gate('cx', [b, c]), gate('tdg', [c]), gate('cx', [a, c]),
+      gate('t', [b]), gate('t', [c]), gate('h', [c]), gate('cx', [a, b]), gate('t', [a]), gate('tdg', [b]), gate('cx', [a, b]),
+    ];
+    // tof_3: Toffoli(0,1→3), Toffoli(2,3→4), Toffoli(0,1→3)
+    const ops = [...tof(0, 1, 3), ...tof(2, 3, 4), ...tof(0, 1, 3)];
+    const rec = new Recorder(ops);
+    mergePhasePolynomial(rec);
+    const before = rec.ops.filter((o) => o.kind === 'gate' && o.name === 'cx').length;
+    expect(cancelCnotsByParity(rec)).toBeGreaterThan(0);
+    expect(rec.ops.filter((o) => o.kind === 'gate' && o.name === 'cx').length).toBeLessThan(before);
+    expect(same(rec.ops as GateOp[], ops, 5)).toBe(true);
+  });
+
   it('keeps every {H, X, CNOT, phase} circuit equivalent (property)', () => {
     fc.assert(
       fc.property(fc.array(gateArb(4), { minLength: 1, maxLength: 45 }), (ops) => {
@@ -83,8 +98,42 @@ describe('CNOT cancellation by parity', () => {
         cancelCnotsByParity(rec);
         expect(same(rec.ops as GateOp[], ops, 4)).toBe(true);
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
+  });
+
+  it('CNOT pairs around H-sandwiches on the target stay equivalent, including the cases it must refuse (property)', () => {
+    const n = 4;
+    const phaseOn = (q: number) => fc.constantFrom('t', 'tdg', 's', 'z').map((name) => gate(name, [q]));
+    const anyGate = fc.oneof(gateArb(n), fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1) }).filter(({ a, b }) => a !== b).map(({ a, b }) => gate('cz', [a, b])));
+    const sandwich = fc.record({ a: fc.nat(n - 1), t: fc.nat(n - 1), c: fc.nat(n - 1) }).filter(({ a, t, c }) => a !== t && c !== t && c !== a).chain(({ a, t, c }) => {
+      const xFrame = fc.array(fc.oneof(phaseOn(t), fc.constant(gate('cx', [c, t])), fc.constant(gate('x', [t]))), { maxLength: 4 });
+      const onA = fc.constantFrom(gate('cx', [c, a]), gate('h', [a]), gate('x', [a]), gate('cx', [a, c]), gate('h', [c]));
+      const mid = fc.array(fc.oneof(anyGate, phaseOn(t), fc.constant(gate('cx', [t, c])), fc.constant(gate('cx', [c, t])), phaseOn(a), onA, onA), { maxLength: 7 });
+      return fc.tuple(fc.array(anyGate, { maxLength: 5 }), xFrame, mid, xFrame, fc.array(anyGate, { maxLength: 5 })).map(([pre, x1, m, x2, post]) => [
+        ...pre, gate('cx', [a, t]), ...x1, gate('h', [t]), ...m, gate('h', [t]), ...x2, gate('cx', [a, t]), ...post,
+      ]);
+    });
+    // regressions: the skeleton's path variables must be numbered like the original's
+    const regressions: GateOp[][] = [
+      [gate('cx', [3, 0]), gate('h', [0]), gate('h', [0]), gate('cx', [1, 0]), gate('t', [0]), gate('cx', [3, 0])],
+      [gate('h', [0]), gate('cx', [2, 1]), gate('cx', [0, 1]), gate('t', [1]), gate('h', [1]), gate('h', [1]), gate('cx', [2, 1])],
+    ];
+    for (const ops of regressions) {
+      const rec = new Recorder(ops);
+      cancelCnotsByParity(rec);
+      expect(same(rec.ops as GateOp[], ops, n)).toBe(true);
+    }
+    let fired = 0;
+    fc.assert(
+      fc.property(sandwich, (ops) => {
+        const rec = new Recorder(ops);
+        fired += cancelCnotsByParity(rec) > 0 ? 1 : 0;
+        expect(same(rec.ops as GateOp[], ops, n)).toBe(true);
+      }),
+      { numRuns: 1200 },
+    );
+    expect(fired).toBeGreaterThan(20);
   });
 
   it('phase-polynomial merging with annealed absorption keeps circuits equivalent (property)', () => {

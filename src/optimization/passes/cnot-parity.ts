@@ -1,5 +1,5 @@
 import type { Operation } from '../../circuits/ir.js';
-import { phaseGate, phaseOf, qubitsOf } from '../gate-info.js';
+import { commute, g, phaseGate, phaseOf, qubitsOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { PHASE_POLYNOMIAL_RULE } from './phase-polynomial.js';
 import { TaggedMoves } from './tagged-move.js';
@@ -7,31 +7,30 @@ import { TaggedMoves } from './tagged-move.js';
 interface Parity { lin: bigint; cst: boolean; seg: number }
 interface Point extends Parity { at: number; q: number }
 
-const keyOf = (p: Parity) => `${p.seg}:${p.lin.toString(36)}`;
+/** Affine parities: of every wire point (indexed on first lookup), and of each gate's qubits before / after it. */
+interface Scan {
+  readonly list: readonly Point[];
+  readonly before: readonly (readonly Parity[] | undefined)[];
+  readonly after: readonly (readonly Parity[] | undefined)[];
+  /** Wire points carrying exactly this linear parity in this segment. */
+  lookup(want: Parity): readonly Point[];
+}
 
-/** Affine parity of every wire point, the control parity before each CNOT, and each phase gate's parity. */
-function scan(ops: readonly Operation[]): { points: Map<string, Point[]>; control: Map<number, Parity>; phase: Map<number, Parity>; tPoints: Map<number, Point[]> } {
-  const n = Math.max(0, ...ops.map((o) => Math.max(...qubitsOf(o)))) + 1;
+const width = (ops: readonly Operation[]) => Math.max(0, ...ops.map((o) => Math.max(...qubitsOf(o)))) + 1;
+
+/** `n` must be the same for scans that are compared: path variables are numbered by it. */
+function scan(ops: readonly Operation[], n = width(ops)): Scan {
   const lin: bigint[] = [];
   const cst: boolean[] = [];
   let v = 0;
   let seg = 0;
   const fresh = (q: number) => { lin[q] = 1n << BigInt(v++); cst[q] = false; };
-  const points = new Map<string, Point[]>();
-  const tPoints = new Map<number, Point[]>();
-  const add = (at: number, q: number) => {
-    const p: Point = { at, q, lin: lin[q]!, cst: cst[q]!, seg };
-    const k = keyOf(p);
-    const list = points.get(k);
-    if (list) list.push(p);
-    else points.set(k, [p]);
-    const byQ = tPoints.get(q);
-    if (byQ) byQ.push(p);
-    else tPoints.set(q, [p]);
-  };
+  const list: Point[] = [];
+  const add = (at: number, q: number) => list.push({ at, q, lin: lin[q]!, cst: cst[q]!, seg });
+  const now = (qs: readonly number[]) => qs.map((q) => ({ lin: lin[q]!, cst: cst[q]!, seg }));
   for (let q = 0; q < n; q++) { fresh(q); add(0, q); }
-  const control = new Map<number, Parity>();
-  const phase = new Map<number, Parity>();
+  const before: (Parity[] | undefined)[] = [];
+  const after: (Parity[] | undefined)[] = [];
   ops.forEach((op, i) => {
     if (op.kind !== 'gate') {
       seg++;
@@ -40,24 +39,33 @@ function scan(ops: readonly Operation[]): { points: Map<string, Point[]>; contro
       return;
     }
     const [c, d] = op.qubits as [number, number];
-    if (phaseOf(op) !== undefined) {
-      phase.set(i, { lin: lin[c]!, cst: cst[c]!, seg });
-      return;
-    }
+    before[i] = now(op.qubits);
+    if (phaseOf(op) !== undefined) return;
     switch (op.name) {
-      case 'cx':
-        control.set(i, { lin: lin[c]!, cst: cst[c]!, seg });
-        lin[d] = lin[d]! ^ lin[c]!;
-        cst[d] = cst[d] !== cst[c];
-        break;
+      case 'cx': lin[d] = lin[d]! ^ lin[c]!; cst[d] = cst[d] !== cst[c]; break;
       case 'x': cst[c] = !cst[c]; break;
       case 'swap': { const l = lin[c]!; const k = cst[c]!; lin[c] = lin[d]!; cst[c] = cst[d]!; lin[d] = l; cst[d] = k; break; }
       case 'cz': case 'ccz': case 'crz': case 'cp': case 'cu1': case 'rzz': case 'id': break;
       default: op.qubits.forEach(fresh);
     }
     for (const q of op.qubits) add(i + 1, q);
+    after[i] = now(op.qubits);
   });
-  return { points, control, phase, tPoints };
+  let index: Map<number, Map<bigint, Point[]>> | undefined;
+  const lookup = (want: Parity) => {
+    if (!index) {
+      index = new Map();
+      for (const p of list) {
+        let bySeg = index.get(p.seg);
+        if (!bySeg) index.set(p.seg, (bySeg = new Map()));
+        const l = bySeg.get(p.lin);
+        if (l) l.push(p);
+        else bySeg.set(p.lin, [p]);
+      }
+    }
+    return index.get(want.seg)?.get(want.lin) ?? [];
+  };
+  return { list, before, after, lookup };
 }
 
 type Plan = { from: number; at: number; q: number; negate: boolean }[];
@@ -67,13 +75,13 @@ type Plan = { from: number; at: number; q: number; negate: boolean }[];
  * each needs a wire point (anywhere in its segment) carrying its original parity. Points
  * on t strictly inside the pair carry the parity shifted by the control parity P.
  */
-function planMoves(s: ReturnType<typeof scan>, i: number, j: number, t: number, P: Parity, phases: readonly number[]): Plan | undefined {
+function planMoves(s: Scan, i: number, j: number, t: number, P: Parity, phases: readonly number[]): Plan | undefined {
   const inside = (p: Point) => p.q === t && p.at > i && p.at <= j;
-  const shifted = (s.tPoints.get(t) ?? []).filter(inside).map((p) => ({ ...p, lin: p.lin ^ P.lin, cst: p.cst !== P.cst }));
+  const shifted = s.list.filter(inside).map((p) => ({ ...p, lin: p.lin ^ P.lin, cst: p.cst !== P.cst }));
   const plan: Plan = [];
   for (const from of phases) {
-    const want = s.phase.get(from)!;
-    const cands = [...(s.points.get(keyOf(want)) ?? []).filter((p) => !inside(p)), ...shifted.filter((p) => p.lin === want.lin && p.seg === want.seg)];
+    const want = s.before[from]![0]!;
+    const cands = [...s.lookup(want).filter((p) => !inside(p)), ...shifted.filter((p) => p.lin === want.lin && p.seg === want.seg)];
     if (cands.length === 0) return undefined;
     let best = cands[0]!;
     for (const c of cands) if (Math.abs(c.at - from) < Math.abs(best.at - from)) best = c;
@@ -92,46 +100,113 @@ function planMoves(s: ReturnType<typeof scan>, i: number, j: number, t: number, 
  */
 export function cancelCnotsByParity(rec: Recorder, maxPairs = 2_000): number {
   let pairs = 0;
+  let start = 0;
   outer: while (pairs < maxPairs && !rec.stopped()) {
     const ops = rec.ops;
     const s = scan(ops);
-    for (let i = 0; i < ops.length; i++) {
+    for (let i = start; i < ops.length; i++) {
       const a = ops[i]!;
       if (a.kind !== 'gate' || a.name !== 'cx') continue;
-      const t = a.qubits[1]!;
-      const P = s.control.get(i)!;
-      const phases: number[] = [];
-      for (let j = i + 1; j < ops.length; j++) {
-        const b = ops[j]!;
-        if (!qubitsOf(b).includes(t)) continue;
-        if (b.kind !== 'gate') break;
-        if (b.name === 'cx' && b.qubits[1] === t) {
-          const Q = s.control.get(j)!;
-          if (Q.lin === P.lin && Q.cst === P.cst && Q.seg === P.seg) {
-            const plan = planMoves(s, i, j, t, P, phases);
-            if (plan) {
-              execute(rec, i, j, plan);
-              pairs++;
-              continue outer;
-            }
-          }
-          continue;
-        }
-        if (b.name === 'x') continue;
-        if (phaseOf(b) !== undefined && phases.length < 12) { phases.push(j); continue; }
-        break;
-      }
+      const hit = findPair(ops, s, i);
+      if (!hit) continue;
+      if (hit.sandwich) {
+        rec.apply(PHASE_POLYNOMIAL_RULE, [i, hit.j], []);
+        execute(rec, hit.plan);
+      } else execute(rec, hit.plan, [i, hit.j]);
+      pairs++;
+      // moved phases may land earlier; CNOTs before i are rescanned on the next call
+      start = i;
+      continue outer;
     }
     break;
   }
   return pairs;
 }
 
-function execute(rec: Recorder, i: number, j: number, plan: Plan): void {
+const zType = (op: Operation, q: number) => op.kind === 'gate' && commute(op, g('z', [q]));
+
+/**
+ * The partner j of CNOT i and the phase moves, if any. Between them t runs through
+ * "X frames" (CNOT target, phase, X) and, when t gets an H, "Z frames" closed by the next H
+ * on t with t's parity back to its value after the opening H (CNOTs touching t, phases, CZ).
+ * In a Z frame CX(a,t) has become CZ(a,t), which commutes with all of it provided a itself
+ * only sees Z-type gates — so the relative-phase-Toffoli saving of compute/uncompute pairs
+ * (3 CNOTs instead of 4 each) is found exactly, with the phases re-placed.
+ */
+function findPair(ops: readonly Operation[], s: Scan, i: number): { j: number; plan: Plan; sandwich: boolean } | undefined {
+  const [ca, t] = (ops[i] as { qubits: readonly number[] }).qubits as [number, number];
+  const P = s.before[i]![0]!;
+  const phases: number[] = [];
+  let frame: Parity | undefined; // set inside a Z frame: t's parity after the opening H
+  let sandwich = false;
+  let aMoved = false; // a saw a gate that does not commute with Z
+  for (let j = i + 1; j < ops.length; j++) {
+    const b = ops[j]!;
+    const qs = qubitsOf(b);
+    if (qs.includes(ca) && !qs.includes(t) && !zType(b, ca)) {
+      if (sandwich) return undefined;
+      aMoved = true;
+    }
+    if (!qs.includes(t)) continue;
+    if (b.kind !== 'gate') return undefined;
+    if (frame) {
+      if (b.name === 'h') {
+        const end = s.before[j]![0]!;
+        if (end.lin !== frame.lin || end.cst !== frame.cst) return undefined;
+        frame = undefined;
+        continue;
+      }
+      if (qs.includes(ca)) return undefined;
+      if (phaseOf(b) !== undefined || b.name === 'cx' || b.name === 'cz') continue;
+      return undefined;
+    }
+    if (b.name === 'cx' && b.qubits[1] === t) {
+      const Q = s.before[j]![0]!;
+      if (Q.lin === P.lin && Q.cst === P.cst && Q.seg === P.seg && (!sandwich || b.qubits[0] === ca)) {
+        const plan = sandwich ? planSkeleton(ops, i, j, P, phases) : planMoves(s, i, j, t, P, phases);
+        if (plan) return { j, plan, sandwich };
+      }
+      continue;
+    }
+    if (b.name === 'x') continue;
+    if (phaseOf(b) !== undefined && phases.length < 12) { phases.push(j); continue; }
+    if (b.name === 'h' && !aMoved) {
+      frame = s.after[j]![0]!;
+      sandwich = true;
+      continue;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Phase moves once CNOTs i and j are gone, planned on that skeleton: conjugating by CX(a,t)
+ * turns each phase gate on t in an X frame into one on (its skeleton parity ⊕ P).
+ */
+function planSkeleton(ops: readonly Operation[], i: number, j: number, P: Parity, phases: readonly number[]): Plan | undefined {
+  const sk = ops.filter((_, k) => k !== i && k !== j);
+  const s = scan(sk, width(ops));
+  const plan: Plan = [];
+  for (const orig of phases) {
+    const from = orig < j ? orig - 1 : orig - 2;
+    const S = s.before[from]![0]!;
+    const want = { lin: S.lin ^ P.lin, cst: S.cst !== P.cst, seg: S.seg };
+    const cands = s.lookup(want);
+    if (cands.length === 0 || S.seg !== P.seg) return undefined;
+    let best = cands[0]!;
+    for (const c of cands) if (Math.abs(c.at - from) < Math.abs(best.at - from)) best = c;
+    plan.push({ from, at: best.at, q: best.q, negate: best.cst !== want.cst });
+  }
+  return plan;
+}
+
+/** Applies the phase moves, then removes the CNOT pair given by its snapshot indices (if not yet removed). */
+function execute(rec: Recorder, plan: Plan, pair?: readonly [number, number]): void {
   const moves = new TaggedMoves(rec);
   for (const m of plan) {
     const angle = phaseOf(rec.ops[moves.pos(m.from)]!)!;
     moves.move(m.from, phaseGate(m.q, m.negate ? -angle : angle), m.at);
   }
-  rec.apply(PHASE_POLYNOMIAL_RULE, [moves.pos(i), moves.pos(j)], []);
+  if (pair) rec.apply(PHASE_POLYNOMIAL_RULE, [moves.pos(pair[0]), moves.pos(pair[1])], []);
 }
