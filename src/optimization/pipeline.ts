@@ -21,7 +21,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
   aggressive: [
     'drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations', 'commutation-aware-cancellation',
     'hadamard-reduction', 'phase-polynomial-rotation-merging', 'clifford-term-absorption', 'rotation-placement',
-    'not-propagation', 'single-qubit-resynthesis', 'template-rewrites', 'strategy-search',
+    'not-propagation', 'single-qubit-resynthesis', 'template-rewrites', 'cnot-parity-cancellation', 'strategy-search',
   ],
 };
 

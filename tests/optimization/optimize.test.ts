@@ -71,12 +71,18 @@ describe('optimizeCircuit', () => {
     expect(r.proof.methods.find((m) => m.method === 'unitary')?.justifies).toContain('global:phase-polynomial');
   });
 
-  for (const name of ['barenco_tof_3', 'mod5_4']) {
-    it(`aggressive on ${name}: equivalent, T-count no worse than Nam heavy`, () => {
+  for (const name of ['barenco_tof_3', 'mod5_4', 'tof_3']) {
+    it(`aggressive on ${name}: equivalent, below Nam heavy in total and CNOTs, T-count no worse, still Clifford+T`, () => {
       const c = nam(name);
       const r = optimizeCircuit(c, { profile: 'aggressive', equivalence: testEquivalence });
       expect(circuitsEquivalent(c, r.circuit)).toBe(true);
-      expect(r.metricsAfter.t_count).toBeLessThanOrEqual(circuitMetrics(nam(name, 'after_heavy')).t_count);
+      const heavy = circuitMetrics(nam(name, 'after_heavy'));
+      expect(r.metricsAfter.t_count).toBeLessThanOrEqual(heavy.t_count);
+      expect(r.metricsAfter.total).toBeLessThan(heavy.total);
+      expect(r.metricsAfter.two_qubit).toBeLessThan(heavy.two_qubit);
+      // no u3 hiding T gates from the count: every phase is a multiple of π/4
+      expect(r.circuit.ops.every((o) => o.kind !== 'gate' || ['h', 'x', 'cx', 't', 'tdg', 's', 'sdg', 'z', 'rz'].includes(o.name))).toBe(true);
+      expect(r.circuit.ops.every((o) => o.kind !== 'gate' || o.name !== 'rz' || Number.isInteger(Math.round((o.params[0]! / (Math.PI / 4)) * 1e9) / 1e9))).toBe(true);
     });
   }
 

@@ -1,9 +1,20 @@
 import type { GateOp } from '../../circuits/ir.js';
-import { g, PI, phaseGate } from '../gate-info.js';
+import { g, PI, phaseGate, phaseOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { cliffordTWords, phaseKey, runMatrix, zyz } from '../su2.js';
 
 const CLIFFORD_T = new Set(['h', 's', 'sdg', 't', 'tdg', 'z', 'x', 'id']);
+
+/**
+ * Clifford+T by value: merged phases are written rz(kπ/4) when no named gate fits (e.g. 3π/4).
+ * A run of such gates is never folded into a u3, which would hide its T gates from the T-count
+ * and leave Nam's gate set (docs/decisions/optimization-gate-counting.md).
+ */
+function isCliffordT(op: GateOp): boolean {
+  if (CLIFFORD_T.has(op.name)) return true;
+  const a = phaseOf(op);
+  return a !== undefined && Math.abs(a / (PI / 4) - Math.round(a / (PI / 4))) < 1e-9;
+}
 
 /** Positions of the maximal run of one-qubit gates on q starting at i. */
 export function runFrom(rec: Recorder, i: number): number[] {
@@ -37,7 +48,7 @@ export function resynthesizeRuns(rec: Recorder): number {
     let out: GateOp[] | undefined;
     const word = words.get(phaseKey(m));
     if (word && word.length < ops.length) out = word.map((name) => g(name, [q]));
-    else if (!word && ops.some((o) => !CLIFFORD_T.has(o.name))) {
+    else if (!word && ops.some((o) => !isCliffordT(o))) {
       const [th, ph, la] = zyz(m);
       if (Math.abs(th) < 1e-12) {
         const p = phaseGate(q, ph + la);
