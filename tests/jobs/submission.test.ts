@@ -100,6 +100,27 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     expect((await submit(app, poor, echo(k))).statusCode).toBe(202);
   });
 
+  it('never overdraws under concurrency; limits at their boundary; daily and monthly windows count every hold', async () => {
+    // echo "hello" costs 0.001050: a balance for exactly 5 of them.
+    const five = await newAgent(app, { fundMicros: 5_250n });
+    const rs = await Promise.all(Array.from({ length: 12 }, (_, i) => submit(app, five, echo(key(`od${i}`)))));
+    expect(rs.filter((r) => r.statusCode === 202)).toHaveLength(5);
+    for (const r of rs.filter((x) => x.statusCode !== 202)) expectError(r, 409, 'INSUFFICIENT_BALANCE');
+    const bal = (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: five.auth })).json();
+    expect(bal).toMatchObject({ available: '0.000000', held: '0.005250', total: '0.005250' });
+
+    const lim = await newAgent(app, { fundMicros: 1_000_000n });
+    // A per-job maximum equal to the price allows it.
+    await app.db.query('UPDATE billing_wallets SET per_job_max_micros = 1050, daily_limit_micros = 3150 WHERE account_id = $1', [lim.accountId]);
+    for (let i = 0; i < 3; i++) expect((await submit(app, lim, echo(key('day')))).statusCode).toBe(202);
+    const day = expectError(await submit(app, lim, echo(key('day'))), 409, 'SPEND_LIMIT_DAILY');
+    expect(day.details).toMatchObject({ spent: '0.003150', amount: '0.001050', limit_value: '0.003150' });
+    await app.db.query('UPDATE billing_wallets SET daily_limit_micros = NULL, monthly_limit_micros = 4200 WHERE account_id = $1', [lim.accountId]);
+    expect((await submit(app, lim, echo(key('month')))).statusCode).toBe(202);
+    const month = expectError(await submit(app, lim, echo(key('month'))), 409, 'SPEND_LIMIT_MONTHLY');
+    expect(month.details).toMatchObject({ spent: '0.004200' });
+  });
+
   it('409 IDEMPOTENCY_KEY_REUSED for the same key with another body; the same body returns the original job', async () => {
     const k = key();
     const first = await submit(app, a, echo(k));
