@@ -134,23 +134,23 @@ function qcRate(n: number, gs: G[]): number {
     if (name === 'rz') qc.addGate('rz', col, qs[0]!, { params: { phi: ps[0]! } });
     else qc.addGate(name, col, qs.length === 1 ? qs[0]! : qs);
   });
-  const t = best(1, () => qc.run());
+  const t = best(2, () => qc.run()); // best of 2, like ours (best of 5 after a warm-up)
   return (gs.length * 2 ** n) / t;
 }
 
 // (c) Memory bandwidth: copy of a 256 MiB Float64Array (bytes read + bytes written per second).
-function copyBandwidth(): number {
-  const N = 2 ** 25;
-  const a = new Float64Array(N).fill(1.5);
-  const b = new Float64Array(N);
-  const t = best(5, () => b.set(a));
-  return (2 * 8 * N) / t;
-}
+const COPY_N = 2 ** 25;
+const copySrc = new Float64Array(COPY_N).fill(1.5);
+const copyDst = new Float64Array(COPY_N);
+const copyOnce = (): void => copyDst.set(copySrc);
+const COPY_BYTES = 2 * 8 * COPY_N;
 
-const bw = copyBandwidth();
-row('memory copy bandwidth (TypedArray.set, 256 MiB)', '', `${fmt(bw / 1e9)} GB/s`, '');
+let bw = COPY_BYTES / best(5, copyOnce);
 
-const rates = new Map<number, { fused: number; ref: number; passFraction: number }>();
+const rates = new Map<number, { fused: number; ref: number; tLight: number; passBytes: number }>();
+/** Passes are formatted at the end, against the best copy bandwidth of the whole run. */
+const passRow = (label: string, t: number, bytes: number, note = ''): void =>
+  void rows.push([label, fmt(t * 1000) + ' ms', `${fmt(bytes / t / 1e9)} GB/s`, `\u0000${t}:${bytes}:${note}`]);
 for (const n of NS) {
   const gs = layered(n, LAYERS, 1234 + n);
   const c = toCircuit(n, gs);
@@ -168,24 +168,33 @@ for (const n of NS) {
   const ref = (refGs.length * amps) / tRef;
   // Fused passes: time of the gate work divided by the number of blocks (each block = one pass).
   const plan = planUnitary(fuseSingleQubitRuns(gs.map(([nm, qs, ps]) => ({ qubits: qs, mat: gateMatrix(nm, ps)!, gates: 1 }))), n);
-  const runner = new PlanRunner();
-  re.fill(0);
-  im.fill(0);
-  re[0] = 1;
-  const tPlan = best(reps, () => runner.run(plan, re, im, () => {}));
-  const passBytes = 2 * 16 * amps;
-  // One fused pass as pure data movement: a block holding a high qubit (so the chunk is
-  // gathered from strided runs and scattered back) with a single diagonal op in it.
+  // Passes run on a state held in the runner's wasm memory, as in finalState / simulate.
   const light = planUnitary([{ qubits: [n - 1], mat: gateMatrix('rz', [0.3])!, gates: 1 }], n);
-  const tLight = best(reps + 2, () => runner.run(light, re, im, () => {}));
-  const passFraction = light.direct ? NaN : passBytes / tLight / bw;
-  rates.set(n, { fused, ref, passFraction });
+  const gathered = planUnitary([0, n - 1].map((q) => ({ qubits: [q], mat: gateMatrix('rz', [0.3])!, gates: 1 })), n);
+  const runner = new PlanRunner();
+  const scratch = Math.max(...[plan, light, gathered].map((p) => PlanRunner.bufferBytes(p)));
+  const st = runner.ws.allocState(amps, scratch)!;
+  st.re[0] = 1;
+  const tPlan = best(reps, () => runner.run(plan, st.re, st.im, () => {}));
+  const passBytes = 2 * 16 * amps; // the state (16 B per amplitude) read once and written once
+  // One fused pass: the engine's pass over the state for the lightest block, one gate on the
+  // top qubit (executed in place, streaming), so the figure is data movement, not arithmetic.
+  // The copy is re-measured alternately with the pass (same machine load); the best copy
+  // of the whole run is the baseline, so load during the first copy cannot flatter the pass.
+  let tLight = Infinity;
+  for (let r = 0; r < reps + 3; r++) {
+    bw = Math.max(bw, COPY_BYTES / best(1, copyOnce));
+    tLight = Math.min(tLight, best(1, () => runner.run(light, st.re, st.im, () => {})));
+  }
+  // The same with two gates (qubits 0 and n−1): a block that goes through gather, apply, scatter.
+  const tGather = best(reps + 2, () => runner.run(gathered, st.re, st.im, () => {}));
+  rates.set(n, { fused, ref, tLight: light.direct ? NaN : tLight, passBytes });
   row(`n=${n} fused engine (${gs.length} gates, ${plan.blocks.length} blocks of ${plan.width})`, fmt(tFused * 1000) + ' ms', `${fmt(fused / 1e9)} G amp-upd/s`, `${fmt(fused / ref)}× ref`);
   row(`n=${n} reference per-gate kernel (${refGs.length} gates)`, fmt(tRef * 1000) + ' ms', `${fmt(ref / 1e9)} G amp-upd/s`, '1.00× ref');
   if (!plan.direct) {
-    row(`n=${n} one fused pass, data movement (gather + 1 diagonal op + scatter)`, fmt(tLight * 1000) + ' ms', `${fmt(passBytes / tLight / 1e9)} GB/s`, `${fmt(passFraction * 100)}% of copy`);
-    const avg = tPlan / plan.blocks.length;
-    row(`n=${n} average pass of this circuit (${fmt(plan.gates / plan.blocks.length)} gates each)`, fmt(avg * 1000) + ' ms', `${fmt(passBytes / avg / 1e9)} GB/s`, `${fmt((passBytes / avg / bw) * 100)}% of copy (compute-bound)`);
+    passRow(`n=${n} one fused pass: block of 1 gate (rz on q${n - 1}), in place`, tLight, passBytes);
+    passRow(`n=${n} one fused pass: block of 2 gates (rz on q0, q${n - 1}), gather + apply + scatter`, tGather, passBytes);
+    passRow(`n=${n} average pass of this circuit (${fmt(plan.gates / plan.blocks.length)} gates each)`, tPlan / plan.blocks.length, passBytes, ' (compute-bound)');
   }
   if (n === 20) {
     const z = new Float64Array(2 * amps);
@@ -221,22 +230,29 @@ for (const n of [12, 16]) {
   row(`n=${n} quantum-circuit package (${gs.length} gates)`, '', `${fmt(theirs / 1e6)} M amp-upd/s`, `ours ${fmt(ours / theirs)}× faster`);
 }
 
+rows.unshift(['memory copy bandwidth (TypedArray.set, 256 MiB; best of the run)', '', `${fmt(bw / 1e9)} GB/s`, '']);
+for (const r of rows)
+  if (r[3]!.startsWith('\u0000')) {
+    const [t, bytes, note] = r[3]!.slice(1).split(':') as [string, string, string];
+    r[3] = `${fmt((Number(bytes) / Number(t) / bw) * 100)}% of copy${note}`;
+  }
 const w = Math.max(...rows.map((r) => r[0]!.length));
 console.log('measurement'.padEnd(w) + '  ' + 'time'.padStart(16) + '  ' + 'rate'.padStart(22) + '  ' + 'relative');
 for (const r of rows) console.log(r[0]!.padEnd(w) + '  ' + r[1]!.padStart(16) + '  ' + r[2]!.padStart(22) + '  ' + r[3]);
 
 const top = NS[NS.length - 1]!;
 const at = rates.get(top)!;
+const passFraction = at.passBytes / at.tLight / bw; // NaN when n ≤ block width (no passes)
 const vsRef = at.fused / at.ref;
 const vsQc = qcRatio.get(16)!;
 console.log(`targets at n=${top}: fusion ≥ 2.0× reference: ${vsRef >= 2 ? 'MET' : 'NOT MET'} (${vsRef.toFixed(2)}×); ` +
   `≥ 1000× quantum-circuit at n=16: ${vsQc >= 1000 ? 'MET' : 'NOT MET'} (${vsQc.toFixed(0)}×); ` +
-  `fused pass ≥ 70% of copy bandwidth: ${at.passFraction >= 0.7 ? 'MET' : 'NOT MET'} (${(at.passFraction * 100).toFixed(1)}%)`);
+  `fused pass ≥ 70% of copy bandwidth: ${passFraction >= 0.7 ? 'MET' : 'NOT MET'} (${(passFraction * 100).toFixed(1)}%)`);
 console.log(JSON.stringify({
   bench: 'sim',
   n: top,
   amp_updates_per_s: Math.round(at.fused),
   vs_reference_kernel: Number(vsRef.toFixed(3)),
   vs_quantum_circuit_n16: Number(vsQc.toFixed(1)),
-  fused_pass_fraction_of_bandwidth: Number(at.passFraction.toFixed(3)),
+  fused_pass_fraction_of_bandwidth: Number(passFraction.toFixed(3)),
 }));

@@ -13,8 +13,7 @@ import { makeKOp } from './compile.js';
 import { gateMatrix } from './gate-matrices.js';
 import type { KOp } from './kernels.js';
 import { applyOp } from './kernels.js';
-import type { BudgetCheck } from './plan.js';
-import { PlanRunner } from './plan.js';
+import type { BudgetCheck, PlanRunner } from './plan.js';
 import type { Program, Step } from './program.js';
 import type { SeededRng } from './rng.js';
 import { collapse, lowerQubit, prob1, scaleHalves } from './state-ops.js';
@@ -73,7 +72,6 @@ interface Branch {
 
 export class Engine {
   readonly stats: EngineStats = { leaves: 0, copies: 0, blocks: 0 };
-  private readonly runner = new PlanRunner();
   private readonly dim: number;
   private readonly paulis = new Map<string, KOp>();
 
@@ -82,6 +80,8 @@ export class Engine {
     private readonly rng: SeededRng,
     private readonly check: BudgetCheck,
     private readonly pool: StatePool,
+    /** Its workspace may hold the initial state (kernels in place); branch copies are plain arrays. */
+    private readonly runner: PlanRunner,
     private readonly onLeaf: LeafHandler,
   ) {
     this.dim = 2 ** program.numQubits;

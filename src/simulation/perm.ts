@@ -1,33 +1,45 @@
 /**
  * Runs of controlled-X ops (x, cx, ccx, c3x, c4x) composed into one permutation of a
  * chunk's amplitudes, applied as cycles: a CX ladder over 14 qubits becomes one pass
- * instead of 13. The cycles are computed when a block starts (O(2^L)), not stored in
- * the plan, so long circuits do not hold a table per block.
+ * instead of 13. The tables (wasm path, applied out of place) or cycles (JS path) are
+ * computed when a block starts (O(2^L)), not stored in the plan, so long circuits do
+ * not hold a table per block.
  */
 import type { KOp } from './kernels.js';
 
-/** Where each local index l goes after the X ops (in order) of a K_PERM op: targets in qs, controls in offs. */
-function destinations(op: KOp, dim: number): Int32Array {
+/** f(l): where local index l goes after the X ops (in order) of a K_PERM op (targets qs, controls offs). */
+function mapper(op: KOp): (l: number) => number {
   const ts = op.qs;
   const cs = op.offs;
   const k = ts.length;
-  const f = (l: number): number => {
+  return (l) => {
     let v = l;
     for (let j = 0; j < k; j++) if ((v & cs[j]!) === cs[j]!) v ^= 1 << ts[j]!;
     return v;
   };
-  const dest = new Int32Array(dim);
+}
+
+/** Writes f(l) << shift for l < dim into out (length ≥ dim). */
+function destinations(op: KOp, dim: number, out: Int32Array, shift: number): void {
+  const f = mapper(op);
   let affine = true;
-  for (let j = 0; j < k; j++) if ((cs[j]! & (cs[j]! - 1)) !== 0) affine = false;
-  if (affine) {
-    // Zero or one control per op: l ↦ A·l ⊕ b over GF(2), built one column at a time.
-    dest[0] = f(0);
-    for (let bit = 1; bit < dim; bit <<= 1) {
-      const col = f(bit) ^ dest[0]!;
-      for (let l = 0; l < bit; l++) dest[bit | l] = dest[l]! ^ col;
-    }
-  } else for (let l = 0; l < dim; l++) dest[l] = f(l);
-  return dest;
+  for (const c of op.offs) if ((c & (c - 1)) !== 0) affine = false;
+  if (!affine) {
+    for (let l = 0; l < dim; l++) out[l] = f(l) << shift;
+    return;
+  }
+  // Zero or one control per op: l ↦ A·l ⊕ b over GF(2), built one column at a time.
+  const b = f(0);
+  out[0] = b << shift;
+  for (let bit = 1; bit < dim; bit <<= 1) {
+    const col = (f(bit) ^ b) << shift;
+    for (let l = 0; l < bit; l++) out[bit | l] = out[l]! ^ col;
+  }
+}
+
+/** Where each amplitude goes, as byte offsets (index × 8), written into `out` (length dim). */
+export function permTable(op: KOp, dim: number, out: Int32Array): void {
+  destinations(op, dim, out, 3);
 }
 
 /**
@@ -35,7 +47,8 @@ function destinations(op: KOp, dim: number): Int32Array {
  * with byte offsets (index × 8) listed so that a[d_j] ← a[d_(j+1)] and a[d_last] ← old a[d_0].
  */
 export function permCycles(op: KOp, dim: number): Int32Array {
-  const dest = destinations(op, dim);
+  const dest = new Int32Array(dim);
+  destinations(op, dim, dest, 0);
   const out = new Int32Array(dim + (dim >> 1));
   const seen = new Uint8Array(dim);
   let n = 0;

@@ -12,7 +12,7 @@ import type { GateItem } from './compile.js';
 import { makeKOp, pairSingleQubitOps } from './compile.js';
 import type { KOp } from './kernels.js';
 import { scheduleOps } from './schedule.js';
-import { Workspace } from './workspace.js';
+import { streamable, Workspace } from './workspace.js';
 
 /** Qubits always kept in S (when n > L) so gathers copy runs of ≥ 2^LOW_FORCED contiguous amplitudes (a cache line). */
 const LOW_FORCED = 3;
@@ -29,6 +29,12 @@ export interface Block {
   readonly runOffsets: Int32Array;
   /** OR of 1 << q over the block's qubits. */
   readonly mask: number;
+  /**
+   * A block of one uncontrolled single-qubit gate, compiled on its global qubit: on a
+   * state in wasm memory it runs as one streaming pass in place (gathering would only
+   * add copies to a pass that has no other work).
+   */
+  readonly single?: KOp;
 }
 
 export interface Plan {
@@ -143,7 +149,9 @@ function makeBlock(items: readonly GateItem[], qubits: readonly number[], schedu
     runOffsets[t] = o;
   }
   const mask = qubits.reduce((a, q) => a | (1 << q), 0);
-  return { qubits, ops, gates: items.reduce((a, it) => a + it.gates, 0), runBits: r, runOffsets, mask };
+  const gates = items.reduce((a, it) => a + it.gates, 0);
+  const single = items.length === 1 && items[0]!.qubits.length === 1 ? makeKOp(items[0]!.mat, items[0]!.qubits) : undefined;
+  return { qubits, ops, gates, runBits: r, runOffsets, mask, ...(single !== undefined && streamable(single) ? { single } : {}) };
 }
 
 /** Called between pieces of work; throws when the time budget is spent. */
@@ -154,43 +162,52 @@ export class PlanRunner {
   readonly ws: Workspace;
 
   /** `useWasm: false` forces the scalar JS kernels (tests compare both paths). */
-  constructor(useWasm = true) {
-    this.ws = new Workspace(useWasm);
+  constructor(useWasm = true, ws?: Workspace) {
+    this.ws = ws ?? new Workspace(useWasm);
   }
 
-  /** Buffer bytes this runner needs for a plan (for the memory check). */
+  /** Scratch bytes this runner needs for a plan (memory check, and reserved next to a resident state). */
   static bufferBytes(plan: Plan): number {
-    return Workspace.bytesFor(plan.width);
+    const amps = 2 ** plan.width;
+    return plan.blocks.reduce((a, b) => Math.max(a, Workspace.scratchBytes(b.ops, amps)), Workspace.scratchBytes([], amps));
   }
 
   run(plan: Plan, re: Float64Array, im: Float64Array, check: BudgetCheck): void {
     const n = plan.numQubits;
     const ws = this.ws;
+    const resident = ws.holds(re, im);
     if (plan.direct) {
-      // The whole state is one chunk: copy it into the workspace, run every op, copy it back.
+      // The whole state is one chunk: worked on in place when it lives in the workspace,
+      // else copied in and back out.
       const dim = 2 ** n;
       for (const b of plan.blocks) {
         ws.prepare(b.ops, dim);
-        ws.re.set(re);
-        ws.im.set(im);
+        if (!resident) {
+          ws.re.set(re);
+          ws.im.set(im);
+        }
         // Check the clock about every 2^18 amplitude updates, not per gate.
         let work = 0;
         for (let o = 0; o < b.ops.length; o++) {
-          ws.apply(b.ops[o]!, o);
+          if (resident) ws.applyState(b.ops[o]!, o);
+          else ws.apply(b.ops[o]!, o);
           work += dim;
           if (work >= 262144) {
             check();
             work = 0;
           }
         }
-        re.set(ws.re);
-        im.set(ws.im);
+        if (!resident) {
+          re.set(ws.re);
+          im.set(ws.im);
+        }
       }
       return;
     }
     for (const b of plan.blocks) {
       check();
-      runBlock(b, n, plan.width, re, im, ws, check);
+      if (resident && b.single !== undefined) ws.applyState(b.single, 0);
+      else runBlock(b, n, plan.width, re, im, ws, check);
     }
   }
 }

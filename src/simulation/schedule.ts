@@ -2,10 +2,9 @@
  * Orders the ops of one fused block for the kernels. Ops on disjoint qubits commute, so
  * any order that keeps each qubit's ops in sequence is the same unitary. A layer of
  * single-qubit gates followed by a CX ladder arrives interleaved (1q, 1q, cx, 1q, cx, …);
- * reordered, the single-qubit ops form one run (paired into 2-qubit sweeps) and the
+ * reordered, the single-qubit ops form one run and the
  * controlled-X ops one run, which is composed into a single permutation (perm.ts).
  */
-import { pairSingleQubitOps } from './compile.js';
 import type { KOp } from './kernels.js';
 import { K_PERM, K_X } from './kernels.js';
 
@@ -79,7 +78,11 @@ function permOf(xs: readonly KOp[]): KOp {
   };
 }
 
-/** The block's ops in kernel order: reordered, X runs of ≥ 2 composed, single-qubit neighbours paired. */
+/**
+ * The block's ops in kernel order: reordered, X runs of ≥ 2 composed. Single-qubit ops
+ * are not paired into MAT1X2 sweeps here: the wasm kernels are faster one at a time
+ * (a diagonal keeps its cheap kernel) and pairing measured no gain for the JS ones.
+ */
 export function scheduleOps(ops: readonly PlacedOp[]): KOp[] {
   const ordered = reorder(ops).map((p) => p.op);
   const merged: KOp[] = [];
@@ -91,5 +94,5 @@ export function scheduleOps(ops: readonly PlacedOp[]): KOp[] {
       i = j;
     } else merged.push(ordered[i++]!);
   }
-  return pairSingleQubitOps(merged);
+  return merged;
 }

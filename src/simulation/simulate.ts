@@ -17,6 +17,7 @@ import {
 } from './limits.js';
 import type { NoiseModel } from './noise.js';
 import { DEFAULT_BLOCK_QUBITS, PlanRunner } from './plan.js';
+import { acquireWorkspace, releaseWorkspace } from './workspace.js';
 import type { Program } from './program.js';
 import { buildProgram } from './program.js';
 import { randomSeed, SeededRng } from './rng.js';
@@ -81,6 +82,8 @@ export interface SimulationResult {
 }
 
 const MAX_EXACT_CLBITS = 20;
+/** finalState copies states up to this many amplitudes out of a pooled workspace. */
+const SMALL_STATE = 2 ** 18;
 
 interface Resolved {
   maxQubits: number;
@@ -110,6 +113,13 @@ function blockBufferBytes(program: Program): number {
   return max;
 }
 
+/** |0…0⟩, in the runner's wasm memory when possible (kernels then work on it in place). */
+function newState(runner: PlanRunner, dim: number, program: Program): { re: Float64Array; im: Float64Array } {
+  const st = runner.ws.allocState(dim, blockBufferBytes(program)) ?? { re: new Float64Array(dim), im: new Float64Array(dim) };
+  st.re[0] = 1;
+  return st;
+}
+
 export function simulate(circuit: Circuit, options: SimulateOptions): SimulationResult {
   const t0 = performance.now();
   const lim = resolveLimits(options);
@@ -136,16 +146,15 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
   const t1 = performance.now();
 
   const rng = new SeededRng(seed);
-  const re = new Float64Array(dim);
-  const im = new Float64Array(dim);
-  re[0] = 1;
+  const runner = new PlanRunner(true, acquireWorkspace());
+  const { re, im } = newState(runner, dim, program);
   const builder = new CountsBuilder(program, rng, readout ? options.noise : undefined);
   let sampleMs = 0;
   let probabilities: Record<string, number> | undefined;
   let statevector: { re: number[]; im: number[] } | undefined;
   const notes: string[] = [];
   const pool = new StatePool(dim, lim.maxMemoryBytes - needed, lim.maxMemoryBytes);
-  const engine = new Engine(program, rng, check, pool, (sre, sim, s, reg) => {
+  const engine = new Engine(program, rng, check, pool, runner, (sre, sim, s, reg) => {
     const ts = performance.now();
     if (program.terminal.length === 0) {
       if (s > 0) builder.record(0, s, reg);
@@ -155,6 +164,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     sampleMs += performance.now() - ts;
   });
   engine.run(re, im, shots);
+  releaseWorkspace(runner.ws);
   const t2 = performance.now();
 
   const counts: Record<string, number> = {};
@@ -229,10 +239,14 @@ export function finalState(circuit: Circuit, options: LimitOptions = {}): PureSt
   const dim = 2 ** n;
   checkMemory(16 * dim + blockBufferBytes(program), lim.maxMemoryBytes, `the final state of ${n} qubits`);
   const check = deadlineCheck(lim.timeBudgetMs, t0);
-  const re = new Float64Array(dim);
-  const im = new Float64Array(dim);
-  re[0] = 1;
-  const runner = new PlanRunner();
+  // Small states: a pooled workspace and copies out (cheaper than fresh pages); large ones
+  // keep their own memory and the views are returned as they are.
+  const small = dim <= SMALL_STATE;
+  const runner = small ? new PlanRunner(true, acquireWorkspace()) : new PlanRunner();
+  const { re, im } = newState(runner, dim, program);
   for (const s of program.steps) if (s.kind === 'unitary') runner.run(s.plan, re, im, check);
-  return { numQubits: n, re, im };
+  if (!small) return { numQubits: n, re, im };
+  const out = { numQubits: n, re: re.slice(), im: im.slice() };
+  releaseWorkspace(runner.ws);
+  return out;
 }

@@ -112,25 +112,28 @@ function swaplo(): FnDef {
 }
 
 /**
- * perm(re, im, c, cend): applies a permutation given as cycles [len, e0, …, e(len−1)]…
- * (i32 byte offsets, len ≥ 2) at [c, cend): a[e_j] ← a[e_(j+1)], a[e_last] ← old a[e_0].
+ * permt(re, im, are, aim, table, bytes): a[table[l]] ← a[l] through the scratch arrays
+ * (are, aim), then copied back. `table` holds i32 byte offsets. Out of place because the
+ * table of an affine map costs O(1) per entry to build, its cycles several times that.
  */
-function perm(): FnDef {
-  const [re, im, c, cend] = [0, 1, 2, 3];
-  const [len, last, e, nx, tr, ti] = [4, 5, 6, 7, 8, 9];
+function permt(): FnDef {
+  const [re, im, are, aim, table, bytes] = [0, 1, 2, 3, 4, 5];
+  const [p, d, q] = [6, 7, 8];
   const move: Code = [
-    w.get(c), w.loadI32, w.set(e), w.get(c), w.loadI32At4, w.set(nx),
-    w.get(re), w.get(e), w.add, w.get(re), w.get(nx), w.add, w.loadF64, w.storeF64,
-    w.get(im), w.get(e), w.add, w.get(im), w.get(nx), w.add, w.loadF64, w.storeF64,
+    w.get(table), w.get(p), w.i32(1), w.shrU, w.add, w.loadI32, w.set(d),
+    w.get(are), w.get(d), w.add, w.get(re), w.get(p), w.add, w.loadF64, w.storeF64,
+    w.get(aim), w.get(d), w.add, w.get(im), w.get(p), w.add, w.loadF64, w.storeF64,
   ];
-  const cycle: Code = [
-    w.get(c), w.loadI32, w.set(len), w.get(c), w.i32(4), w.add, w.set(c),
-    w.get(c), w.loadI32, w.set(e), w.get(re), w.get(e), w.add, w.loadF64, w.set(tr), w.get(im), w.get(e), w.add, w.loadF64, w.set(ti),
-    w.get(c), w.get(len), w.i32(2), w.shl, w.add, w.i32(4), w.sub, w.set(last),
-    doWhile(c, w.i32(4), w.get(last), move),
-    w.get(c), w.loadI32, w.set(e), w.get(re), w.get(e), w.add, w.get(tr), w.storeF64, w.get(im), w.get(e), w.add, w.get(ti), w.storeF64,
+  const back: Code = [
+    w.get(re), w.get(q), w.add, w.get(are), w.get(q), w.add, w.loadV, w.storeV,
+    w.get(im), w.get(q), w.add, w.get(aim), w.get(q), w.add, w.loadV, w.storeV,
   ];
-  return { name: 'perm', params: rep(4, I32), locals: [...rep(4, I32), F64, F64], body: doWhile(c, w.i32(4), w.get(cend), cycle) };
+  return {
+    name: 'permt',
+    params: rep(6, I32),
+    locals: rep(3, I32),
+    body: [doWhile(p, w.i32(8), w.get(bytes), move), doWhile(q, w.i32(16), w.get(bytes), back)],
+  };
 }
 
 /** The parts of the WebAssembly API used here (tsconfig's lib has no WebAssembly types). */
@@ -150,7 +153,7 @@ export interface WasmKernels {
   diag1hi(re: number, im: number, bytes: number, s: number, d0r: number, d0i: number, d1r: number, d1i: number): void;
   swaphi(re: number, im: number, bytes: number, s: number): void;
   swaplo(re: number, im: number, bytes: number): void;
-  perm(re: number, im: number, c: number, cend: number): void;
+  permt(re: number, im: number, are: number, aim: number, table: number, bytes: number): void;
 }
 
 let compiled: object | null | undefined;
@@ -161,7 +164,7 @@ export function instantiateKernels(): WasmKernels | null {
   if (api === undefined) return null;
   if (compiled === undefined) {
     try {
-      compiled = new api.Module(moduleBytes([mat1hi(), mat1lo(), diag1hi(), swaphi(), swaplo(), perm()], 1));
+      compiled = new api.Module(moduleBytes([mat1hi(), mat1lo(), diag1hi(), swaphi(), swaplo(), permt()], 1));
     } catch {
       compiled = null;
     }

@@ -8,7 +8,7 @@
  */
 import type { KOp } from './kernels.js';
 import { applyOp, K_DIAG1, K_H, K_MAT1, K_MAT1X2, K_PERM, K_X } from './kernels.js';
-import { applyCycles, permCycles } from './perm.js';
+import { applyCycles, permCycles, permTable } from './perm.js';
 import type { WasmKernels } from './wasm-kernels.js';
 import { instantiateKernels } from './wasm-kernels.js';
 
@@ -22,6 +22,21 @@ const PAGE = 65536;
  */
 const RE_AT = 64;
 const IM_GAP = 1024;
+/** Before each region of the out-of-place permutation buffer. */
+const ALT_GAP = 512;
+
+export interface StateViews {
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+}
+
+/** Largest state kept in wasm memory (2 GiB of amplitudes; wasm32 memories end at 4 GiB). */
+const MAX_RESIDENT_DIM = 2 ** 27;
+
+/** Uncontrolled single-qubit kinds that have a wasm kernel for any bit, so they can run in place on a state. */
+export function streamable(op: KOp): boolean {
+  return op.cmask === 0 && (op.kind === K_MAT1 || op.kind === K_H || op.kind === K_DIAG1 || op.kind === K_X);
+}
 
 export class Workspace {
   /** Views of the buffer: amplitudes [0, amps) of the current block. */
@@ -31,7 +46,13 @@ export class Workspace {
   private amps = 0;
   private reB = RE_AT;
   private imB = 0;
-  /** Per op index of the prepared block: [start, end) byte range of its cycles (wasm) … */
+  private altB = 0;
+  private altImB = 0;
+  /** Byte offset of the scratch region (buffer, cycles): after the resident state, if any. */
+  private base = 0;
+  private state: StateViews | null = null;
+  private stateImB = 0;
+  /** Per op index of the prepared block: byte address of its permutation table (wasm) … */
   private permAt = new Int32Array(0);
   /** … or the cycles themselves (JS fallback). */
   private permJs: Int32Array[] = [];
@@ -44,55 +65,110 @@ export class Workspace {
     return this.k !== null;
   }
 
-  /** Bytes the buffer needs for blocks of 2^width amplitudes (for the memory check). */
-  static bytesFor(width: number): number {
-    return 24 * 2 ** width + 2 * PAGE;
+  /** Scratch bytes `prepare(ops, amps)` needs (buffer, alignment, permutation tables and their buffer). */
+  static scratchBytes(ops: readonly KOp[], amps: number): number {
+    const perms = ops.reduce((a, op) => a + (op.kind === K_PERM ? 1 : 0), 0);
+    const cycles = perms * 4 * (amps + (amps >> 1)); // JS fallback; the wasm tables need less
+    return RE_AT + 16 * amps + IM_GAP + (perms > 0 ? 16 * amps + 2 * ALT_GAP : 0) + cycles;
+  }
+
+  /**
+   * A zeroed state of `dim` amplitudes in the kernels' memory, with `scratch` bytes
+   * reserved after it (memory never grows later, so the views stay valid), or null
+   * when there is no wasm or the state is too large: callers then use plain arrays.
+   */
+  allocState(dim: number, scratch: number): StateViews | null {
+    const k = this.k;
+    if (k === null || dim < 2 || dim > MAX_RESIDENT_DIM) return null;
+    const imB = 8 * dim + 256;
+    const base = Math.ceil((imB + 8 * dim + 256) / PAGE) * PAGE;
+    const need = base + scratch;
+    const have = k.mem.buffer.byteLength;
+    const fresh = this.state === null && this.base === 0;
+    try {
+      if (need > have) k.mem.grow(Math.ceil((need - have) / PAGE));
+    } catch {
+      return null;
+    }
+    this.base = base;
+    this.stateImB = imB;
+    this.amps = 0;
+    const st = { re: new Float64Array(k.mem.buffer, 0, dim), im: new Float64Array(k.mem.buffer, imB, dim) };
+    // A reused workspace (pool) holds the previous run's amplitudes; fresh memory is zero.
+    if (!fresh) {
+      st.re.fill(0);
+      st.im.fill(0);
+    }
+    this.state = st;
+    return st;
+  }
+
+  /** Bytes of memory this workspace holds (pools keep only small ones). */
+  get memoryBytes(): number {
+    return this.k === null ? 16 * this.re.length : this.k.mem.buffer.byteLength;
+  }
+
+  /** True when (re, im) is this workspace's resident state: kernels can run on it in place. */
+  holds(re: Float64Array, im: Float64Array): boolean {
+    return this.state !== null && re === this.state.re && im === this.state.im;
   }
 
   /** Makes `re`/`im` views of exactly `amps` amplitudes and computes the block's permutations. */
   prepare(ops: readonly KOp[], amps: number): void {
-    const cycles = ops.map((op) => (op.kind === K_PERM ? permCycles(op, amps) : null));
     if (this.k === null) {
       if (this.re.length !== amps) {
         this.re = new Float64Array(amps);
         this.im = new Float64Array(amps);
       }
-      this.permJs = cycles.map((c) => c ?? new Int32Array(0));
+      this.permJs = ops.map((op) => (op.kind === K_PERM ? permCycles(op, amps) : new Int32Array(0)));
       return;
     }
-    const permBytes = cycles.reduce((a, c) => a + (c === null ? 0 : 4 * c.length), 0);
-    const need = RE_AT + 16 * amps + IM_GAP + permBytes;
     const mem = this.k.mem;
-    if (mem.buffer.byteLength < need) mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    const need = this.base + Workspace.scratchBytes(ops, amps);
+    if (mem.buffer.byteLength < need) {
+      // Growing would detach the resident state's views; its scratch was reserved up front.
+      if (this.state !== null) throw new Error(`simulator workspace: scratch of ${need} bytes was not reserved`);
+      mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    }
     if (this.amps !== amps || this.re.buffer !== mem.buffer) {
       this.amps = amps;
-      this.imB = RE_AT + 8 * amps + IM_GAP;
-      this.re = new Float64Array(mem.buffer, RE_AT, amps);
+      this.reB = this.base + RE_AT;
+      this.imB = this.reB + 8 * amps + IM_GAP;
+      this.altB = this.imB + 8 * amps + ALT_GAP;
+      this.altImB = this.altB + 8 * amps + ALT_GAP;
+      this.re = new Float64Array(mem.buffer, this.reB, amps);
       this.im = new Float64Array(mem.buffer, this.imB, amps);
     }
-    this.permAt = new Int32Array(2 * ops.length);
-    let at = this.imB + 8 * amps;
-    cycles.forEach((c, o) => {
-      if (c === null) return;
-      new Int32Array(mem.buffer, at, c.length).set(c);
-      this.permAt[2 * o] = at;
-      at += 4 * c.length;
-      this.permAt[2 * o + 1] = at;
+    this.permAt = new Int32Array(ops.length);
+    let at = this.altImB + 8 * amps;
+    ops.forEach((op, o) => {
+      if (op.kind !== K_PERM) return;
+      permTable(op, amps, new Int32Array(mem.buffer, at, amps));
+      this.permAt[o] = at;
+      at += 4 * amps;
     });
   }
 
   /** Applies op number `o` of the prepared block to the whole buffer. */
   apply(op: KOp, o: number): void {
+    this.applyTo(op, o, this.reB, this.imB, this.re, this.im);
+  }
+
+  /** Applies an op (bits = qubits) in place to the resident state; K_PERM ops need `prepare(ops, dim)` first. */
+  applyState(op: KOp, o: number): void {
+    const st = this.state!;
+    this.applyTo(op, o, 0, this.stateImB, st.re, st.im);
+  }
+
+  private applyTo(op: KOp, o: number, reB: number, imB: number, re: Float64Array, im: Float64Array): void {
     const k = this.k;
-    const amps = this.re.length;
+    const amps = re.length;
     if (k === null) {
-      if (op.kind === K_PERM) applyCycles(this.re, this.im, this.permJs[o]!);
-      else applyOp(op, this.re, this.im, 0, amps);
+      if (op.kind === K_PERM) applyCycles(re, im, this.permJs[o]!);
+      else applyOp(op, re, im, 0, amps);
       return;
     }
     const bytes = 8 * amps;
-    const reB = this.reB;
-    const imB = this.imB;
     switch (op.kind) {
       case K_MAT1:
         if (op.cmask !== 0) break;
@@ -117,14 +193,11 @@ export class Workspace {
         if (op.t === 0) k.swaplo(reB, imB, bytes);
         else k.swaphi(reB, imB, bytes, 8 << op.t);
         return;
-      case K_PERM: {
-        const start = this.permAt[2 * o]!;
-        const end = this.permAt[2 * o + 1]!;
-        if (end > start) k.perm(reB, imB, start, end);
+      case K_PERM:
+        k.permt(reB, imB, this.altB, this.altImB, this.permAt[o]!, bytes);
         return;
-      }
     }
-    applyOp(op, this.re, this.im, 0, amps);
+    applyOp(op, re, im, 0, amps);
   }
 }
 
@@ -133,4 +206,18 @@ function mat(k: WasmKernels, reB: number, imB: number, bytes: number, t: number,
   const cr = m[at + 4]!, ci = m[at + 5]!, dr = m[at + 6]!, di = m[at + 7]!;
   if (t === 0) k.mat1lo(reB, imB, bytes, ar, ai, br, bi, cr, ci, dr, di);
   else k.mat1hi(reB, imB, bytes, 8 << t, ar, ai, br, bi, cr, ci, dr, di);
+}
+
+/** Idle workspaces of finished runs: reusing one saves the page faults of fresh memory (~0.6 ms per MiB). */
+const idle: Workspace[] = [];
+const POOL_SIZE = 2;
+const POOL_MAX_BYTES = 64 * 1024 * 1024;
+
+export function acquireWorkspace(): Workspace {
+  return idle.pop() ?? new Workspace();
+}
+
+/** Returns a workspace whose resident state nobody references any more. */
+export function releaseWorkspace(ws: Workspace): void {
+  if (idle.length < POOL_SIZE && ws.usesWasm && ws.memoryBytes <= POOL_MAX_BYTES) idle.push(ws);
 }
