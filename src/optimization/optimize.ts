@@ -2,7 +2,7 @@ import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/
 import { fail } from '../errors/app-error.js';
 import { certificateDigest } from '../verification/certificate-digest.js';
 import { replayCertificate } from '../verification/certificate-replay.js';
-import type { CertificateStep } from '../verification/certificate-types.js';
+import { isGlobalRule, type CertificateStep } from '../verification/certificate-types.js';
 import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import { circuitMetrics, type CircuitMetrics } from './metrics.js';
@@ -66,6 +66,30 @@ export const PROFILE_BUDGET_MS: Readonly<Record<Profile, number>> = { safe: 5_00
 const unverified = (reason: string, extra: Record<string, unknown> = {}) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED, `The optimized circuit could not be verified: ${reason}`, { reason, ...extra });
 
+/** Translates to the target and replays the certificate; a replay failure fails closed. */
+function finish(input: Circuit, rec: Recorder, target: ReturnType<typeof resolveTarget>): { output: Circuit; replay: Extract<ReturnType<typeof replayCertificate>, { ok: true }> } {
+  rec.stopped = () => false; // translation is required for a correct target, never cut short
+  translateToTarget(rec, target, input.numQubits);
+  const output = withOps(input, rec.ops);
+  const replay = replayCertificate(input, { steps: rec.steps }, output);
+  if (!replay.ok) throw unverified(`certificate replay failed: ${replay.reason}`, { method: 'certificate-replay' });
+  return { output, replay };
+}
+
+const replayMethod = (replay: { localSteps: number; globalSteps: number }): ProofMethod => ({
+  method: 'certificate-replay', checked: `${replay.localSteps} local rewrite steps replayed against the proven rule library; output reproduced exactly`, local_steps: replay.localSteps, global_steps: replay.globalSteps,
+});
+
+/** The search's steps before its first global one, as a fresh recorder (the time-out fallback). */
+function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorder {
+  const k = steps.findIndex((st) => isGlobalRule(st.rule));
+  const prefix = k < 0 ? steps : steps.slice(0, k);
+  const r = replayCertificate(input, { steps: prefix });
+  const rec = new Recorder(r.ok ? r.output.ops : input.ops);
+  if (r.ok) rec.steps.push(...prefix);
+  return rec;
+}
+
 export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
   const t0 = performance.now();
   const profile = opts.profile ?? 'safe';
@@ -89,17 +113,9 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   });
   let best = runProfile(rec, profile, extra);
   if (timedOut) notes.push(`the ${profile} search stopped at its time budget (${Math.round(budget * 0.6)} ms); the best result found so far is returned`);
-  best.stopped = () => false; // translation is required for a correct target, never cut short
-  translateToTarget(best, target, input.numQubits);
-
-  const output = withOps(input, best.ops);
-  const certificate = { steps: best.steps };
-  const replay = replayCertificate(input, certificate, output);
-  if (!replay.ok) throw unverified(`certificate replay failed: ${replay.reason}`, { method: 'certificate-replay' });
-
-  const methods: ProofMethod[] = [
-    { method: 'certificate-replay', checked: `${replay.localSteps} local rewrite steps replayed against the proven rule library; output reproduced exactly`, local_steps: replay.localSteps, global_steps: replay.globalSteps },
-  ];
+  const searchSteps = [...best.steps];
+  let { output, replay } = finish(input, best, target);
+  const methods: ProofMethod[] = [replayMethod(replay)];
   const remaining = Math.max(1_000, budget - (performance.now() - t0));
   const check = opts.equivalence ?? defaultEquivalence;
   let eq: EquivalenceResult;
@@ -112,10 +128,19 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   if (eq.equivalent === true) {
     methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: eq.checked, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
   } else if (replay.globalSteps > 0) {
-    throw unverified(`global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`, { method: eq.method });
+    const why = `global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
+    // only running out of time falls back (to the local steps before the first global one, proven
+    // by replay alone); anything else — and any refutation above — fails closed
+    if (!timedOut && eq.elapsedMs < 0.9 * remaining) throw unverified(why, { method: eq.method });
+    best = localPrefix(input, searchSteps);
+    ({ output, replay } = finish(input, best, target));
+    methods.splice(0, methods.length, replayMethod(replay));
+    timedOut = true;
+    notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
   } else {
     notes.push(`whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
   }
+  const certificate = { steps: best.steps };
 
   const stepsOut = opts.includeSteps === false ? {} : { steps: best.steps };
   return {

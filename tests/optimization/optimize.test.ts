@@ -101,6 +101,19 @@ describe('optimizeCircuit', () => {
     expect(circuitsEquivalent(c, r.circuit)).toBe(true);
   });
 
+  it('when the proof of global rewrites runs out of time, the local rewrites before them are returned (replay-proven), never the unproven result', () => {
+    const c = nam('tof_3');
+    const outOfTime = (_a: unknown, _b: unknown, o: { timeBudgetMs: number }) => ({ equivalent: 'unknown' as const, method: 'path-sum' as const, checked: 'nothing', reason: 'time budget exhausted', elapsedMs: o.timeBudgetMs });
+    const r = optimizeCircuit(c, { profile: 'aggressive', equivalence: outOfTime });
+    expect(r.proof.certificate.globalSteps).toBe(0);
+    expect(r.proof.methods.map((m) => m.method)).toEqual(['certificate-replay']);
+    expect(r.timedOut).toBe(true);
+    expect(r.notes.join(' ')).toMatch(/before the first global one/);
+    expect(circuitsEquivalent(c, r.circuit)).toBe(true);
+    expect(replayCertificate(c, { steps: r.proof.certificate.steps! }, r.circuit).ok).toBe(true);
+    expect(r.metricsAfter.total).toBeLessThan(r.metricsBefore.total);
+  });
+
   it('reports metrics before and after', () => {
     const c = circuit(3, 0, [gate('h', [0]), gate('cx', [0, 1]), gate('t', [2]), gate('cx', [1, 2])] as GateOp[]);
     const r = optimizeCircuit(c, { equivalence: testEquivalence });

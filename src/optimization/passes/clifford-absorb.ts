@@ -63,28 +63,41 @@ function rng(seed: number): () => number {
  * can make Clifford), b and c rotation terms, all seven parities available (a rotation or a
  * wire point carrying it). Expanded for `rounds` rounds through the parities they touch.
  */
-function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds: number, limit: number): Coef[][] {
+const FRONTIER_CAP = 600;
+
+function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds: number, limit: number, stopped: () => boolean): Coef[][] {
   const by = new Map<bigint, Coef>();
   for (const t of virtual.values()) by.set(t.lin, t);
   for (const t of table.values()) by.set(t.lin, t);
   const terms = [...table.values()];
+  // partners of x: rotation terms b with x⊕b available (c must be a partner of a too)
+  const memo = new Map<Coef, Set<Coef>>();
+  const partners = (x: Coef) => {
+    let set = memo.get(x);
+    if (!set) {
+      set = new Set(terms.filter((b) => b !== x && by.has(x.lin ^ b.lin)));
+      memo.set(x, set);
+    }
+    return set;
+  };
   const seen = new Set<string>();
   const out: Coef[][] = [];
   let frontier = terms.filter((t) => !zero(t.sum) && zero(4 * t.sum));
   const visited = new Set<Coef>(frontier);
   for (let r = 0; r < rounds && frontier.length && out.length < limit; r++) {
     const next: Coef[] = [];
-    for (const a of frontier) {
-      for (const b of terms) {
-        if (b === a) continue;
-        const ab = by.get(a.lin ^ b.lin);
-        if (!ab) continue;
-        for (const c of terms) {
-          if (c === a || c === b || c === ab) continue;
-          const ac = by.get(a.lin ^ c.lin);
+    // each frontier parity costs a pass over all terms: bounded so huge segments stay in budget
+    for (const a of frontier.slice(0, FRONTIER_CAP)) {
+      if (stopped()) return out;
+      const na = partners(a);
+      for (const b of na) {
+        const ab = by.get(a.lin ^ b.lin)!;
+        for (const c of na) {
+          if (c === b || c === ab) continue;
           const bc = by.get(b.lin ^ c.lin);
-          const abc = by.get(a.lin ^ b.lin ^ c.lin);
-          if (!ac || !bc || !abc) continue;
+          const abc = bc && by.get(a.lin ^ b.lin ^ c.lin);
+          if (!bc || !abc) continue;
+          const ac = by.get(a.lin ^ c.lin)!;
           const set = [a, b, ab, c, ac, bc, abc];
           if (new Set(set).size !== 7) continue;
           const key = set.map((t) => t.lin).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).join(',');
@@ -109,8 +122,8 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
  * needs), so the number of nonzero terms is minimised by a seeded annealing search over the
  * candidate patterns; the best state seen is kept. T-count is unchanged by construction.
  */
-export function absorbCliffordTerms(table: Map<string, Coef>, virtual: Map<string, Coef>, opts: { seed?: number; effort?: number } = {}): void {
-  const subs = candidates(table, virtual, opts.effort && opts.effort > 1 ? 3 : 2, 4000);
+export function absorbCliffordTerms(table: Map<string, Coef>, virtual: Map<string, Coef>, opts: { seed?: number; effort?: number; stopped?: () => boolean } = {}): void {
+  const subs = candidates(table, virtual, opts.effort && opts.effort > 1 ? 3 : 2, 4000, opts.stopped ?? (() => false));
   if (subs.length === 0) return;
   const all = [...new Set(subs.flat())];
   const initial = all.map((t) => t.sum);

@@ -94,7 +94,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   segments.forEach((seg, k) => {
     const virt = virtuals[k]!;
     for (const key of seg.keys()) virt.delete(key);
-    absorbCliffordTerms(seg, virt, absorb);
+    absorbCliffordTerms(seg, virt, { stopped: rec.stopped, ...absorb });
     for (const [key, t] of virt) if (t.changed && !isZeroAngle(t.sum)) { seg.set(key, t); classes.push(t); }
   });
 
