@@ -5,7 +5,7 @@
  */
 import type { DenseMatrix } from './gate-matrices.js';
 import { matmul } from './gate-matrices.js';
-import { K_DENSE, K_DIAG1, K_DIAGN, K_H, K_MAT1, K_MAT1X2, K_MONO, K_PHASE, K_X } from './kernels.js';
+import { K_DENSE, K_DH, K_DIAG1, K_DIAGN, K_H, K_MAT1, K_MAT1X2, K_MONO, K_PHASE, K_X } from './kernels.js';
 import type { KOp } from './kernels.js';
 
 /** Entries closer than this to 0 or 1 are treated as exactly 0 or 1 when classifying. */
@@ -129,6 +129,9 @@ export function makeKOp(m: DenseMatrix, bits: readonly number[]): KOp {
     const r = Math.SQRT1_2;
     const isH = cmask === 0 && near(u[0]!, r) && near(u[2]!, r) && near(u[4]!, r) && near(u[6]!, -r) && near(u[1]!, 0) && near(u[3]!, 0) && near(u[5]!, 0) && near(u[7]!, 0);
     if (isH) return op1(K_H, tb, 0, EMPTY_F);
+    // [[a, a], [b, −b]]: H followed by a diagonal (rz·h, p·h, …), half the multiplications of a 2×2.
+    const rowPhasedH = cmask === 0 && near(u[0]!, u[2]!) && near(u[1]!, u[3]!) && near(u[6]!, -u[4]!) && near(u[7]!, -u[5]!);
+    if (rowPhasedH) return op1(K_DH, tb, 0, Float64Array.of(u[0]!, u[1]!, u[4]!, u[5]!));
     return op1(K_MAT1, tb, cmask, u);
   }
   const qs = Int32Array.from(bits);
@@ -160,6 +163,8 @@ function as2x2(op: KOp): Float64Array | undefined {
       return op.cmask === 0 ? op.m : undefined;
     case K_H:
       return Float64Array.of(r, 0, r, 0, r, 0, -r, 0);
+    case K_DH:
+      return Float64Array.of(op.m[0]!, op.m[1]!, op.m[0]!, op.m[1]!, op.m[2]!, op.m[3]!, -op.m[2]!, -op.m[3]!);
     case K_DIAG1:
       return op.cmask === 0 ? Float64Array.of(op.m[0]!, op.m[1]!, 0, 0, 0, 0, op.m[2]!, op.m[3]!) : undefined;
     default:

@@ -18,6 +18,7 @@ export const K_DIAGN = 5; // diagonal over bits `qs`, table m (interleaved re,im
 export const K_MONO = 6; // monomial (permutation × phases) over bits `qs`
 export const K_DENSE = 7; // dense 2^k × 2^k over bits `qs`
 export const K_MAT1X2 = 8; // two 2×2s on distinct bits t (m[0..7]) and cmask-as-bit u (m[8..15]) in one sweep
+export const K_DH = 10; // diag(p0, p1)·[[1,1],[1,−1]] on bit t (H then a phase per row): m = [p0r, p0i, p1r, p1i]
 export const K_PERM = 9; // X ops in order (targets qs, control masks offs) composed into one permutation (perm.ts)
 
 export interface KOp {
@@ -71,6 +72,9 @@ export function applyOp(op: KOp, re: Float64Array, im: Float64Array, off: number
     case K_MAT1X2:
       mat1x2(re, im, off, dim, op.t, op.cmask, op.m);
       return;
+    case K_DH:
+      rowPhasedH(re, im, off, dim, op.t, op.m);
+      return;
   }
 }
 
@@ -123,6 +127,20 @@ function hadamard(re: Float64Array, im: Float64Array, off: number, dim: number, 
       im[j] = r * (xi - yi);
     }
   }
+}
+
+function rowPhasedH(re: Float64Array, im: Float64Array, off: number, dim: number, t: number, m: Float64Array): void {
+  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!;
+  const s = 1 << t;
+  for (let i0 = off; i0 < off + dim; i0 += s << 1)
+    for (let i = i0; i < i0 + s; i++) {
+      const j = i + s;
+      const sr = re[i]! + re[j]!, si = im[i]! + im[j]!, dr = re[i]! - re[j]!, di = im[i]! - im[j]!;
+      re[i] = ar * sr - ai * si;
+      im[i] = ar * si + ai * sr;
+      re[j] = br * dr - bi * di;
+      im[j] = br * di + bi * dr;
+    }
 }
 
 function pauliX(re: Float64Array, im: Float64Array, off: number, dim: number, t: number, cmask: number): void {

@@ -85,6 +85,34 @@ function diag1hi(): FnDef {
   };
 }
 
+/** dhhi(re, im, bytes, s, p0r, p0i, p1r, p1i): diag(p0, p1)·[[1, 1], [1, −1]] (H then a phase per row, e.g. rz·h). */
+function dhhi(): FnDef {
+  const [re, im, bytes, s] = [0, 1, 2, 3];
+  const [g, p, pend, a, b] = [8, 9, 10, 11, 12];
+  const [P0r, P0i, P1r, P1i, xr, xi, yr, yi, sr, si, dr, di] = [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
+  const pair: Code = [
+    w.get(re), w.get(p), w.add, w.set(a), w.get(im), w.get(p), w.add, w.set(b),
+    w.get(a), w.loadV, w.set(xr), w.get(b), w.loadV, w.set(xi),
+    w.get(a), w.get(s), w.add, w.loadV, w.set(yr), w.get(b), w.get(s), w.add, w.loadV, w.set(yi),
+    w.get(xr), w.get(yr), w.vadd, w.set(sr), w.get(xi), w.get(yi), w.vadd, w.set(si),
+    w.get(xr), w.get(yr), w.vsub, w.set(dr), w.get(xi), w.get(yi), w.vsub, w.set(di),
+    w.get(a), dot([[1, P0r, sr], [-1, P0i, si]]), w.storeV,
+    w.get(b), dot([[1, P0r, si], [1, P0i, sr]]), w.storeV,
+    w.get(a), w.get(s), w.add, dot([[1, P1r, dr], [-1, P1i, di]]), w.storeV,
+    w.get(b), w.get(s), w.add, dot([[1, P1r, di], [1, P1i, dr]]), w.storeV,
+  ];
+  const group: Code = [w.get(g), w.set(p), w.get(g), w.get(s), w.add, w.set(pend), doWhile(p, w.i32(16), w.get(pend), pair)];
+  return {
+    name: 'dhhi',
+    params: [...rep(4, I32), ...rep(4, F64)],
+    locals: [...rep(5, I32), ...rep(12, V128)],
+    body: [
+      Array.from({ length: 4 }, (_, k) => [w.get(4 + k), w.splat, w.set(P0r + k)]),
+      doWhile(g, [w.get(s), w.get(s), w.add], w.get(bytes), group),
+    ],
+  };
+}
+
 /** swaphi(re, im, bytes, s): X on the bit of stride s ≥ 16 bytes. */
 function swaphi(): FnDef {
   const [re, im, bytes, s] = [0, 1, 2, 3];
@@ -151,6 +179,7 @@ export interface WasmKernels {
   mat1hi(re: number, im: number, bytes: number, s: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number): void;
   mat1lo(re: number, im: number, bytes: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number): void;
   diag1hi(re: number, im: number, bytes: number, s: number, d0r: number, d0i: number, d1r: number, d1i: number): void;
+  dhhi(re: number, im: number, bytes: number, s: number, p0r: number, p0i: number, p1r: number, p1i: number): void;
   swaphi(re: number, im: number, bytes: number, s: number): void;
   swaplo(re: number, im: number, bytes: number): void;
   permt(re: number, im: number, are: number, aim: number, table: number, bytes: number): void;
@@ -164,7 +193,7 @@ export function instantiateKernels(): WasmKernels | null {
   if (api === undefined) return null;
   if (compiled === undefined) {
     try {
-      compiled = new api.Module(moduleBytes([mat1hi(), mat1lo(), diag1hi(), swaphi(), swaplo(), permt()], 1));
+      compiled = new api.Module(moduleBytes([mat1hi(), mat1lo(), diag1hi(), dhhi(), swaphi(), swaplo(), permt()], 1));
     } catch {
       compiled = null;
     }

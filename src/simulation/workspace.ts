@@ -7,13 +7,13 @@
  * same views. Without wasm everything runs in JS on plain arrays.
  */
 import type { KOp } from './kernels.js';
-import { applyOp, K_DIAG1, K_H, K_MAT1, K_MAT1X2, K_PERM, K_X } from './kernels.js';
+import { applyOp, K_DH, K_DIAG1, K_H, K_MAT1, K_MAT1X2, K_PERM, K_X } from './kernels.js';
 import { applyCycles, permCycles, permTable } from './perm.js';
 import type { WasmKernels } from './wasm-kernels.js';
 import { instantiateKernels } from './wasm-kernels.js';
 
 const R = Math.SQRT1_2;
-const H = Float64Array.of(R, 0, R, 0, R, 0, -R, 0);
+const H_ROWS = Float64Array.of(R, 0, R, 0);
 const PAGE = 65536;
 /**
  * Byte offsets of the real and imaginary regions (plus 8·amps for the latter). Large
@@ -35,7 +35,7 @@ const MAX_RESIDENT_DIM = 2 ** 27;
 
 /** Uncontrolled single-qubit kinds that have a wasm kernel for any bit, so they can run in place on a state. */
 export function streamable(op: KOp): boolean {
-  return op.cmask === 0 && (op.kind === K_MAT1 || op.kind === K_H || op.kind === K_DIAG1 || op.kind === K_X);
+  return op.cmask === 0 && (op.kind === K_MAT1 || op.kind === K_H || op.kind === K_DH || op.kind === K_DIAG1 || op.kind === K_X);
 }
 
 export class Workspace {
@@ -175,7 +175,10 @@ export class Workspace {
         mat(k, reB, imB, bytes, op.t, op.m, 0);
         return;
       case K_H:
-        mat(k, reB, imB, bytes, op.t, H, 0);
+        rowPhasedH(k, reB, imB, bytes, op.t, H_ROWS);
+        return;
+      case K_DH:
+        rowPhasedH(k, reB, imB, bytes, op.t, op.m);
         return;
       case K_MAT1X2:
         mat(k, reB, imB, bytes, op.t, op.m, 0);
@@ -199,6 +202,12 @@ export class Workspace {
     }
     applyOp(op, re, im, 0, amps);
   }
+}
+
+function rowPhasedH(k: WasmKernels, reB: number, imB: number, bytes: number, t: number, m: Float64Array): void {
+  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!;
+  if (t === 0) k.mat1lo(reB, imB, bytes, ar, ai, ar, ai, br, bi, -br, -bi);
+  else k.dhhi(reB, imB, bytes, 8 << t, ar, ai, br, bi);
 }
 
 function mat(k: WasmKernels, reB: number, imB: number, bytes: number, t: number, m: Float64Array, at: number): void {

@@ -8,7 +8,7 @@ import { makeKOp, pairSingleQubitOps } from '../../src/simulation/compile.js';
 import { gateMatrix, matmul } from '../../src/simulation/gate-matrices.js';
 import type { DenseMatrix } from '../../src/simulation/gate-matrices.js';
 import type { KOp } from '../../src/simulation/kernels.js';
-import { K_MAT1X2, K_PERM } from '../../src/simulation/kernels.js';
+import { K_DH, K_MAT1, K_MAT1X2, K_PERM } from '../../src/simulation/kernels.js';
 import { planUnitary, PlanRunner } from '../../src/simulation/plan.js';
 import { scheduleOps } from '../../src/simulation/schedule.js';
 import { Workspace } from '../../src/simulation/workspace.js';
@@ -62,12 +62,17 @@ const fused = matmul(gateMatrix('rz', [0.9])!, matmul(gateMatrix('ry', [1.3])!, 
 const singles: [string, DenseMatrix][] = [
   ['general 2×2', fused],
   ['h', gateMatrix('h', [])!],
+  ['rz·h (H then a phase per row)', matmul(gateMatrix('rz', [0.7])!, gateMatrix('h', [])!)],
   ['rz (diagonal)', gateMatrix('rz', [0.7])!],
   ['x', gateMatrix('x', [])!],
   ['s (phase)', gateMatrix('s', [])!],
 ];
 
 describe('block kernels match their matrices on every bit', () => {
+  it('H followed by a diagonal gets the row-phased H kernel, a general 2×2 does not', () => {
+    expect(makeKOp(singles[2]![1], [3]).kind).toBe(K_DH);
+    expect(makeKOp(fused, [3]).kind).toBe(K_MAT1);
+  });
   const n = 7;
   for (const wasm of [true, false]) {
     const ws = new Workspace(wasm);
