@@ -4,6 +4,7 @@ import { SessionService } from './auth/session-service.js';
 import { argon2idHasher } from './auth/password-hasher.js';
 import { pgAuthRepository } from './store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
+import { pino } from 'pino';
 import { Metrics } from './http/plugins/metrics.js';
 import type { BackgroundWorker } from './worker.js';
 import { createJobsServices, type JobsServices } from './jobs/compose.js';
@@ -38,7 +39,20 @@ export async function createServices(config: Config, db: Database): Promise<Serv
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
   const billing = createBillingService(config, db);
   const media = createMediaService(config.env);
-  const jobsServices = createJobsServices(config, db, { media });
-  const executionServices = createExecutionServices(config, db, { billing, mediaReadiness: () => media.readiness() });
+  // Background workers run outside any request: they log through their own pino logger
+  // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
+  const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } });
+  const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
+  const executionServices = createExecutionServices(config, db, { billing, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
+  const { settings } = executionServices.execution.deps;
+  const jobsServices = createJobsServices(config, db, {
+    media,
+    execution: {
+      service: executionServices.execution,
+      providers: [...(settings.providerOneEnabled ? ['provider-one' as const] : []), ...(settings.providerTwoEnabled ? ['provider-two' as const] : [])],
+      maxShots: settings.maxShots,
+    },
+    log: logWorkerError('jobs-worker'),
+  });
   return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
 }

@@ -66,7 +66,14 @@ function refusal(e: unknown): { reason: TokenRefusal; description: string } {
   return { reason: 'malformed', description: 'The access token is malformed.' };
 }
 
+// How long a token whose ES256 signature verified is trusted without verifying it again
+// (never past its exp). Verification costs ~0.1–1 ms of CPU per request; revocation is still
+// checked on every call through the credential (see docs/decisions/jobs-submission-path.md).
+const VERIFIED_CACHE_MS = 60_000;
+const VERIFIED_CACHE_MAX = 10_000;
+
 export class JobsTokens {
+  private readonly verified = new Map<string, { payload: JWTPayload; until: number }>();
   private keys: SigningKey[] | undefined;
   private localSet: JWTVerifyGetKey | undefined;
   private readonly remoteSet: JWTVerifyGetKey | undefined;
@@ -128,7 +135,7 @@ export class JobsTokens {
   private async verifyLocal(token: string): Promise<TokenCheck> {
     let payload: JWTPayload;
     try {
-      payload = (await this.verifyWithLocalKeys(token)).payload;
+      payload = await this.localPayload(token);
     } catch (e) {
       return { ok: false, ...refusal(e) };
     }
@@ -165,6 +172,17 @@ export class JobsTokens {
       return { ok: false, reason: 'no_account', description: `The access token does not name a qrail account in the "${ext.accountClaim}" claim.` };
     }
     return { ok: true, agent: { accountId: account.toLowerCase(), scopes, credentialId: null, subject: `jwt:${ext.issuer}#${payload.sub ?? ''}`, via: 'jwt' } };
+  }
+
+  /** The payload of a built-in token, from the cache of verified tokens when it is there. */
+  private async localPayload(token: string): Promise<JWTPayload> {
+    const nowMs = this.now().getTime();
+    const hit = this.verified.get(token);
+    if (hit !== undefined && hit.until > nowMs) return hit.payload;
+    const { payload } = await this.verifyWithLocalKeys(token);
+    this.verified.set(token, { payload, until: Math.min(nowMs + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1000) });
+    if (this.verified.size > VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    return payload;
   }
 
   private async verifyWithLocalKeys(token: string) {

@@ -10,7 +10,7 @@ import type { Database } from '../store/db.js';
 import type { MediaService } from '../media/media-service.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import { pgJobsRepository } from '../store/repositories/jobs-repository.js';
-import { builtinCapabilities } from './capabilities/index.js';
+import { builtinCapabilities, type ExecutionForJobs } from './capabilities/index.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
 import { JobsService } from './jobs-service.js';
@@ -74,12 +74,12 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
   };
 }
 
-export function createJobsServices(config: Config, db: Database, deps: { media?: MediaService; log?: (e: unknown, jobId?: string) => void } = {}): JobsServices {
+export function createJobsServices(config: Config, db: Database, deps: { media?: MediaService; execution?: ExecutionForJobs; log?: (e: unknown, jobId?: string) => void } = {}): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
-  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), media: deps.media }));
+  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), media: deps.media, execution: deps.execution }));
   const repo = pgJobsRepository(db);
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID);
   const jobsWorker = new JobsWorker(repo, registry, {

@@ -7,18 +7,29 @@ import { circuitSimulate } from './circuit-simulate.js';
 import { couplingAnalyze } from './coupling-analyze.js';
 import { speechSynthesize } from './speech-synthesize.js';
 import type { MediaService } from '../../media/media-service.js';
+import { providerSimulate, type ProviderSimulateOptions, type SimulatorExecution } from './provider-simulate.js';
+import type { ProviderId } from '../../execution/devices/device-catalogue.js';
+
+/** The execution service and which providers it serves (both switched on by default). */
+export interface ExecutionForJobs {
+  readonly service: SimulatorExecution;
+  readonly providers: readonly ProviderId[];
+  readonly maxShots: ProviderSimulateOptions['maxShots'];
+}
 
 /**
  * The built-in live catalog. A capability is listed here once the domain module it calls
- * has landed (never as a stub). Provider execution joins when src/execution
- * exposes its providers.
+ * has landed (never as a stub). Provider simulator execution is listed for each provider
+ * the deployment has switched on.
  */
-export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings; media?: MediaService | undefined }): Capability[] {
+export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings; media?: MediaService | undefined; execution?: ExecutionForJobs | undefined }): Capability[] {
+  const ex = o.execution;
   return [
     circuitSimulate(o.circuitLimits),
     circuitAnalyze(o.circuitLimits),
     circuitOptimize(o.circuitLimits),
     couplingAnalyze(o.circuitLimits, o.coupling),
     ...(o.media === undefined ? [] : [speechSynthesize(o.media)]),
+    ...(ex === undefined ? [] : ex.providers.map((p) => providerSimulate(p, ex.service, { circuitLimits: o.circuitLimits, maxShots: ex.maxShots }))),
   ] as Capability[];
 }

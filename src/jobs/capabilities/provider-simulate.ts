@@ -1,0 +1,88 @@
+import type { Circuit } from '../../circuits/ir.js';
+import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
+import { fail } from '../../errors/app-error.js';
+import { getDevice, type ProviderId } from '../../execution/devices/device-catalogue.js';
+import { pow2, type Capability } from '../capability.js';
+import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
+
+/**
+ * The part of the execution service (src/execution) these capabilities call: the same
+ * `run` as `POST /v1/execute/{provider}`, so a job's run is an execution job like any other.
+ */
+export interface SimulatorExecution {
+  run(provider: ProviderId, accountId: string, body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string }): Promise<Record<string, unknown>>;
+}
+
+export interface ProviderSimulateOptions {
+  readonly circuitLimits: CircuitLimits;
+  /** EXECUTION_MAX_SHOTS of the execution settings. */
+  readonly maxShots: number;
+}
+
+/** Each provider's simulator device (src/execution/devices/device-catalogue.ts). */
+const SIMULATOR: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
+const DEFAULT_SHOTS = 1024;
+const BASE = 200n;
+
+interface Prepared { readonly circuit: Circuit; readonly shots: number; readonly seed: number | undefined; readonly request: Readonly<Record<string, unknown>> }
+
+/**
+ * `provider-one.simulate` / `provider-two.simulate`: a circuit on the provider's simulator
+ * device through the execution service, paid as a prepaid job (the execution run itself is
+ * not charged again). The job id is the execution run's client token, so a re-run after a
+ * worker crash returns the same execution job instead of running twice.
+ */
+export function providerSimulate(provider: ProviderId, execution: SimulatorExecution, o: ProviderSimulateOptions): Capability<Prepared> {
+  const deviceId = SIMULATOR[provider];
+  const device = getDevice(deviceId);
+  if (device === undefined) throw new Error(`no simulator device ${deviceId} in the catalogue`);
+  const maxQubits = Math.min(o.circuitLimits.maxQubits, device.numQubits);
+  const props = (circuit: unknown) => ({
+    circuit,
+    shots: { type: 'integer', minimum: 1, maximum: o.maxShots, default: DEFAULT_SHOTS, description: `Number of samples of the measured bits (default ${DEFAULT_SHOTS})` },
+    seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Sampling seed (optional; fixed seeds give reproducible counts)' },
+  });
+  return {
+    id: `${provider}.simulate`,
+    product: 'product-one',
+    title: `${device.name}`,
+    description: `Runs a circuit (wire format 0.2) on ${device.name} (${deviceId}, up to ${maxQubits} qubits) through the ${provider} execution service, as POST /v1/execute/${provider} does; the result has the counts (clbit 0 rightmost) and the execution job id.`,
+    pricing: {
+      formula: '0.000200 + 0.000001 × ceil(shots / 100) × 2^max(0, num_qubits − 10)',
+      parameters: { base: '0.000200', per_100_shots: '0.000001', free_qubits: 10, default_shots: DEFAULT_SHOTS },
+    },
+    requestSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SCHEMA) },
+    validationSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SHALLOW) },
+    example: { circuit: BELL, shots: 1000 },
+    // The execution run is keyed by the job id: running again returns the first run.
+    onInterrupted: 'rerun',
+    prepare(request) {
+      const { circuit } = requireCircuit(request['circuit'], { ...o.circuitLimits, maxQubits }, '/circuit');
+      return { circuit, shots: (request['shots'] as number | undefined) ?? DEFAULT_SHOTS, seed: request['seed'] as number | undefined, request };
+    },
+    quote(p) {
+      const blocks = BigInt(Math.ceil(p.shots / 100));
+      const factor = pow2(p.circuit.numQubits - 10);
+      return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000200', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
+    },
+    async run(p, ctx) {
+      const v = await execution.run(provider, ctx.accountId, {
+        circuit: p.request['circuit'], shots: p.shots, device: deviceId, client_token: `job-${ctx.jobId}`, ...(p.seed === undefined ? {} : { seed: p.seed }),
+      });
+      const failure = v['failure'] as { code: string; message: string } | null;
+      // A re-run that finds the first run failed fails the same way (uncharged).
+      if (v['status'] !== 'completed' || failure !== null) {
+        throw fail({ code: failure?.code ?? 'CAPABILITY_FAILED', status: 422, description: '' }, failure?.message ?? `The execution run ended ${String(v['status'])}.`, { execution_job_id: v['job_id'] });
+      }
+      return {
+        execution_job_id: v['job_id'],
+        provider,
+        device: deviceId,
+        status: v['status'],
+        seed: v['seed'],
+        shots: p.shots,
+        results: v['results'],
+      };
+    },
+  };
+}
