@@ -80,6 +80,12 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
     }
     return set;
   };
+  const ids = new Map<Coef, number>(); // dedupe key by identity: printing big bigints is slow
+  const idOf = (t: Coef) => {
+    let k = ids.get(t);
+    if (k === undefined) ids.set(t, (k = ids.size));
+    return k;
+  };
   const seen = new Set<string>();
   const out: Coef[][] = [];
   let frontier = terms.filter((t) => !zero(t.sum) && zero(4 * t.sum));
@@ -100,7 +106,7 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
           const ac = by.get(a.lin ^ c.lin)!;
           const set = [a, b, ab, c, ac, bc, abc];
           if (new Set(set).size !== 7) continue;
-          const key = set.map((t) => t.lin).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).join(',');
+          const key = set.map(idOf).sort((x, y) => x - y).join(',');
           if (seen.has(key)) continue;
           seen.add(key);
           out.push(set);
