@@ -11,28 +11,44 @@ import { doWhile, dot, F64, I32, moduleBytes, V128, w } from './wasm-emit.js';
 
 const rep = <T>(k: number, x: T): T[] => Array.from({ length: k }, () => x);
 
+/** Local `dst + j` ← f64x2.splat(param `src + j`), j < count. */
+const splats = (src: number, count: number, dst: number): Code =>
+  Array.from({ length: count }, (_, j) => [w.get(src + j), w.splat, w.set(dst + j)]);
+
+/**
+ * For every pair of amplitudes (i, i + s) with bit s of i clear, two at a time:
+ * g walks groups of 2s bytes, p the lower half of a group; `pair` sees p.
+ */
+const strideLoop = (g: number, p: number, pend: number, s: number, bytes: number, pair: Code): Code =>
+  doWhile(g, [w.get(s), w.get(s), w.add], w.get(bytes), [
+    w.get(g), w.set(p), w.get(g), w.get(s), w.add, w.set(pend), doWhile(p, w.i32(16), w.get(pend), pair),
+  ]);
+
+/** a = re + p, b = im + p; x = (re, im)[p], y = (re, im)[p + s]. */
+const loadPair = (re: number, im: number, p: number, s: number, a: number, b: number, v: readonly [number, number, number, number]): Code => [
+  w.get(re), w.get(p), w.add, w.set(a), w.get(im), w.get(p), w.add, w.set(b),
+  w.get(a), w.loadV, w.set(v[0]), w.get(b), w.loadV, w.set(v[1]),
+  w.get(a), w.get(s), w.add, w.loadV, w.set(v[2]), w.get(b), w.get(s), w.add, w.loadV, w.set(v[3]),
+];
+
 /** mat1hi(re, im, bytes, s, ar, ai, br, bi, cr, ci, dr, di): 2×2 on the bit of stride s ≥ 16 bytes. */
 function mat1hi(): FnDef {
   const [re, im, bytes, s] = [0, 1, 2, 3];
   const [g, p, pend, a, b] = [12, 13, 14, 15, 16];
   const [Ar, Ai, Br, Bi, Cr, Ci, Dr, Di] = [17, 18, 19, 20, 21, 22, 23, 24];
   const [xr, xi, yr, yi] = [25, 26, 27, 28];
-  const splats: Code = Array.from({ length: 8 }, (_, k) => [w.get(4 + k), w.splat, w.set(Ar + k)]);
   const pair: Code = [
-    w.get(re), w.get(p), w.add, w.set(a), w.get(im), w.get(p), w.add, w.set(b),
-    w.get(a), w.loadV, w.set(xr), w.get(b), w.loadV, w.set(xi),
-    w.get(a), w.get(s), w.add, w.loadV, w.set(yr), w.get(b), w.get(s), w.add, w.loadV, w.set(yi),
+    loadPair(re, im, p, s, a, b, [xr, xi, yr, yi]),
     w.get(a), dot([[1, Ar, xr], [-1, Ai, xi], [1, Br, yr], [-1, Bi, yi]]), w.storeV,
     w.get(b), dot([[1, Ar, xi], [1, Ai, xr], [1, Br, yi], [1, Bi, yr]]), w.storeV,
     w.get(a), w.get(s), w.add, dot([[1, Cr, xr], [-1, Ci, xi], [1, Dr, yr], [-1, Di, yi]]), w.storeV,
     w.get(b), w.get(s), w.add, dot([[1, Cr, xi], [1, Ci, xr], [1, Dr, yi], [1, Di, yr]]), w.storeV,
   ];
-  const group: Code = [w.get(g), w.set(p), w.get(g), w.get(s), w.add, w.set(pend), doWhile(p, w.i32(16), w.get(pend), pair)];
   return {
     name: 'mat1hi',
     params: [...rep(4, I32), ...rep(8, F64)],
     locals: [...rep(5, I32), ...rep(12, V128)],
-    body: [splats, doWhile(g, [w.get(s), w.get(s), w.add], w.get(bytes), group)],
+    body: [splats(4, 8, Ar), strideLoop(g, p, pend, s, bytes, pair)],
   };
 }
 
@@ -73,14 +89,34 @@ function diag1hi(): FnDef {
     w.get(re), w.get(p), w.add, w.set(a), w.get(im), w.get(p), w.add, w.set(b), scale(P0r, P0i),
     w.get(a), w.get(s), w.add, w.set(a), w.get(b), w.get(s), w.add, w.set(b), scale(P1r, P1i),
   ];
-  const group: Code = [w.get(g), w.set(p), w.get(g), w.get(s), w.add, w.set(pend), doWhile(p, w.i32(16), w.get(pend), pair)];
   return {
     name: 'diag1hi',
     params: [...rep(4, I32), ...rep(4, F64)],
     locals: [...rep(5, I32), ...rep(6, V128)],
+    body: [splats(4, 4, P0r), strideLoop(g, p, pend, s, bytes, pair)],
+  };
+}
+
+/** diag1lo(re, im, bytes, d0r, d0i, d1r, d1i): diag(d0, d1) on bit 0 (lane 0 × d0, lane 1 × d1). */
+function diag1lo(): FnDef {
+  const [re, im, bytes] = [0, 1, 2];
+  const [d0r, d0i, d1r, d1i] = [3, 4, 5, 6];
+  const [p, a, b] = [7, 8, 9];
+  const [Pr, Pi, vr, vi] = [10, 11, 12, 13];
+  const body: Code = [
+    w.get(re), w.get(p), w.add, w.set(a), w.get(im), w.get(p), w.add, w.set(b),
+    w.get(a), w.loadV, w.set(vr), w.get(b), w.loadV, w.set(vi),
+    w.get(a), dot([[1, Pr, vr], [-1, Pi, vi]]), w.storeV,
+    w.get(b), dot([[1, Pr, vi], [1, Pi, vr]]), w.storeV,
+  ];
+  return {
+    name: 'diag1lo',
+    params: [...rep(3, I32), ...rep(4, F64)],
+    locals: [...rep(3, I32), ...rep(4, V128)],
     body: [
-      Array.from({ length: 4 }, (_, k) => [w.get(4 + k), w.splat, w.set(P0r + k)]),
-      doWhile(g, [w.get(s), w.get(s), w.add], w.get(bytes), group),
+      [w.get(d0r), w.splat, w.get(d1r), w.replaceLane1, w.set(Pr)],
+      [w.get(d0i), w.splat, w.get(d1i), w.replaceLane1, w.set(Pi)],
+      doWhile(p, w.i32(16), w.get(bytes), body),
     ],
   };
 }
@@ -91,9 +127,7 @@ function dhhi(): FnDef {
   const [g, p, pend, a, b] = [8, 9, 10, 11, 12];
   const [P0r, P0i, P1r, P1i, xr, xi, yr, yi, sr, si, dr, di] = [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
   const pair: Code = [
-    w.get(re), w.get(p), w.add, w.set(a), w.get(im), w.get(p), w.add, w.set(b),
-    w.get(a), w.loadV, w.set(xr), w.get(b), w.loadV, w.set(xi),
-    w.get(a), w.get(s), w.add, w.loadV, w.set(yr), w.get(b), w.get(s), w.add, w.loadV, w.set(yi),
+    loadPair(re, im, p, s, a, b, [xr, xi, yr, yi]),
     w.get(xr), w.get(yr), w.vadd, w.set(sr), w.get(xi), w.get(yi), w.vadd, w.set(si),
     w.get(xr), w.get(yr), w.vsub, w.set(dr), w.get(xi), w.get(yi), w.vsub, w.set(di),
     w.get(a), dot([[1, P0r, sr], [-1, P0i, si]]), w.storeV,
@@ -101,15 +135,11 @@ function dhhi(): FnDef {
     w.get(a), w.get(s), w.add, dot([[1, P1r, dr], [-1, P1i, di]]), w.storeV,
     w.get(b), w.get(s), w.add, dot([[1, P1r, di], [1, P1i, dr]]), w.storeV,
   ];
-  const group: Code = [w.get(g), w.set(p), w.get(g), w.get(s), w.add, w.set(pend), doWhile(p, w.i32(16), w.get(pend), pair)];
   return {
     name: 'dhhi',
     params: [...rep(4, I32), ...rep(4, F64)],
     locals: [...rep(5, I32), ...rep(12, V128)],
-    body: [
-      Array.from({ length: 4 }, (_, k) => [w.get(4 + k), w.splat, w.set(P0r + k)]),
-      doWhile(g, [w.get(s), w.get(s), w.add], w.get(bytes), group),
-    ],
+    body: [splats(4, 4, P0r), strideLoop(g, p, pend, s, bytes, pair)],
   };
 }
 
@@ -122,12 +152,11 @@ function swaphi(): FnDef {
     w.get(a), w.loadV, w.set(x), w.get(c), w.loadV, w.set(y),
     w.get(a), w.get(y), w.storeV, w.get(c), w.get(x), w.storeV,
   ];
-  const group: Code = [w.get(g), w.set(p), w.get(g), w.get(s), w.add, w.set(pend), doWhile(p, w.i32(16), w.get(pend), [swapAt(re), swapAt(im)])];
   return {
     name: 'swaphi',
     params: rep(4, I32),
     locals: [...rep(5, I32), V128, V128],
-    body: doWhile(g, [w.get(s), w.get(s), w.add], w.get(bytes), group),
+    body: strideLoop(g, p, pend, s, bytes, [swapAt(re), swapAt(im)]),
   };
 }
 
@@ -179,6 +208,7 @@ export interface WasmKernels {
   mat1hi(re: number, im: number, bytes: number, s: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number): void;
   mat1lo(re: number, im: number, bytes: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number): void;
   diag1hi(re: number, im: number, bytes: number, s: number, d0r: number, d0i: number, d1r: number, d1i: number): void;
+  diag1lo(re: number, im: number, bytes: number, d0r: number, d0i: number, d1r: number, d1i: number): void;
   dhhi(re: number, im: number, bytes: number, s: number, p0r: number, p0i: number, p1r: number, p1i: number): void;
   swaphi(re: number, im: number, bytes: number, s: number): void;
   swaplo(re: number, im: number, bytes: number): void;
@@ -193,7 +223,7 @@ export function instantiateKernels(): WasmKernels | null {
   if (api === undefined) return null;
   if (compiled === undefined) {
     try {
-      compiled = new api.Module(moduleBytes([mat1hi(), mat1lo(), diag1hi(), dhhi(), swaphi(), swaplo(), permt()], 1));
+      compiled = new api.Module(moduleBytes([mat1hi(), mat1lo(), diag1hi(), diag1lo(), dhhi(), swaphi(), swaplo(), permt()], 1));
     } catch {
       compiled = null;
     }

@@ -187,7 +187,7 @@ export class Workspace {
       case K_DIAG1: {
         if (op.cmask !== 0) break;
         const m = op.m;
-        if (op.t === 0) k.mat1lo(reB, imB, bytes, m[0]!, m[1]!, 0, 0, 0, 0, m[2]!, m[3]!);
+        if (op.t === 0) k.diag1lo(reB, imB, bytes, m[0]!, m[1]!, m[2]!, m[3]!);
         else k.diag1hi(reB, imB, bytes, 8 << op.t, m[0]!, m[1]!, m[2]!, m[3]!);
         return;
       }
