@@ -1,10 +1,10 @@
 /**
- * The buffer a fused block works in, and the dispatch of its ops to kernels. With
- * WebAssembly SIMD available the buffer is the kernel module's memory (real parts at
- * byte 0, imaginary parts after them, then the permutation cycles of the current block),
- * exposed to JavaScript as Float64Array views so gathers and scatters stay memcpy
- * (`TypedArray.set`). Kinds without a wasm kernel run the scalar JS kernels on the
- * same views. Without wasm everything runs in JS on plain arrays.
+ * The memory a run works in, and the dispatch of ops to kernels. With WebAssembly SIMD
+ * available this is the kernel module's memory: the resident state (real region, then
+ * imaginary region), then the chunk buffer of the current block, then the permutation
+ * buffer and tables. JavaScript sees the regions as Float64Array views, so gathers and
+ * scatters stay memcpy (`TypedArray.set`), and kinds without a wasm kernel run the
+ * scalar JS kernels on the same views. Without wasm everything runs in JS on plain arrays.
  */
 import type { KOp } from './kernels.js';
 import { applyOp, K_DH, K_DIAG1, K_H, K_MAT1, K_MAT1X2, K_PERM, K_X } from './kernels.js';
@@ -16,11 +16,14 @@ const R = Math.SQRT1_2;
 const H_ROWS = Float64Array.of(R, 0, R, 0);
 const PAGE = 65536;
 /**
- * Byte offsets of the real and imaginary regions (plus 8·amps for the latter). Large
- * Float64Arrays are page aligned; a buffer at a page-aligned address too makes every
- * scatter load alias the stores of the copy (4K aliasing): measured 4–5× slower memcpy.
+ * Where regions start inside their page. Large Float64Arrays are page aligned; copying
+ * between two page-aligned regions made every load alias a recent store (4K aliasing):
+ * measured 4–5× slower memcpy. So the state's real part starts at byte 64 of its page
+ * (imaginary part IM_GAP later), the chunk buffer's at byte CHUNK_AT (gathers copy state
+ * ↔ chunk), and neither is at 0 (copies to and from plain arrays: branches, results).
  */
 const RE_AT = 64;
+const CHUNK_AT = 2112;
 const IM_GAP = 1024;
 /** Before each region of the out-of-place permutation buffer. */
 const ALT_GAP = 512;
@@ -44,13 +47,14 @@ export class Workspace {
   im = new Float64Array(0);
   private readonly k: WasmKernels | null;
   private amps = 0;
-  private reB = RE_AT;
+  private reB = CHUNK_AT;
   private imB = 0;
   private altB = 0;
   private altImB = 0;
   /** Byte offset of the scratch region (buffer, cycles): after the resident state, if any. */
   private base = 0;
   private state: StateViews | null = null;
+  private stateReB = 0;
   private stateImB = 0;
   /** Per op index of the prepared block: byte address of its permutation table (wasm) … */
   private permAt = new Int32Array(0);
@@ -69,7 +73,7 @@ export class Workspace {
   static scratchBytes(ops: readonly KOp[], amps: number): number {
     const perms = ops.reduce((a, op) => a + (op.kind === K_PERM ? 1 : 0), 0);
     const cycles = perms * 4 * (amps + (amps >> 1)); // JS fallback; the wasm tables need less
-    return RE_AT + 16 * amps + IM_GAP + (perms > 0 ? 16 * amps + 2 * ALT_GAP : 0) + cycles;
+    return CHUNK_AT + 16 * amps + IM_GAP + (perms > 0 ? 16 * amps + 2 * ALT_GAP : 0) + cycles;
   }
 
   /**
@@ -80,8 +84,9 @@ export class Workspace {
   allocState(dim: number, scratch: number): StateViews | null {
     const k = this.k;
     if (k === null || dim < 2 || dim > MAX_RESIDENT_DIM) return null;
-    const imB = 8 * dim + 256;
-    const base = Math.ceil((imB + 8 * dim + 256) / PAGE) * PAGE;
+    const reB = RE_AT;
+    const imB = reB + 8 * dim + IM_GAP;
+    const base = Math.ceil((imB + 8 * dim) / PAGE) * PAGE;
     const need = base + scratch;
     const have = k.mem.buffer.byteLength;
     const fresh = this.state === null && this.base === 0;
@@ -91,9 +96,10 @@ export class Workspace {
       return null;
     }
     this.base = base;
+    this.stateReB = reB;
     this.stateImB = imB;
     this.amps = 0;
-    const st = { re: new Float64Array(k.mem.buffer, 0, dim), im: new Float64Array(k.mem.buffer, imB, dim) };
+    const st = { re: new Float64Array(k.mem.buffer, reB, dim), im: new Float64Array(k.mem.buffer, imB, dim) };
     // A reused workspace (pool) holds the previous run's amplitudes; fresh memory is zero.
     if (!fresh) {
       st.re.fill(0);
@@ -132,7 +138,7 @@ export class Workspace {
     }
     if (this.amps !== amps || this.re.buffer !== mem.buffer) {
       this.amps = amps;
-      this.reB = this.base + RE_AT;
+      this.reB = this.base + CHUNK_AT;
       this.imB = this.reB + 8 * amps + IM_GAP;
       this.altB = this.imB + 8 * amps + ALT_GAP;
       this.altImB = this.altB + 8 * amps + ALT_GAP;
@@ -157,7 +163,7 @@ export class Workspace {
   /** Applies an op (bits = qubits) in place to the resident state; K_PERM ops need `prepare(ops, dim)` first. */
   applyState(op: KOp, o: number): void {
     const st = this.state!;
-    this.applyTo(op, o, 0, this.stateImB, st.re, st.im);
+    this.applyTo(op, o, this.stateReB, this.stateImB, st.re, st.im);
   }
 
   private applyTo(op: KOp, o: number, reB: number, imB: number, re: Float64Array, im: Float64Array): void {
