@@ -45,6 +45,14 @@ describe('job lifecycle over HTTP (test capability)', () => {
       receipt_reference: done.receipt_reference, amount_captured: '0.001050', amount_reserved: '0.001050', currency: 'USD', balance_after: '0.998950',
     });
     expect(done.receipt.ledger_transfer_ids).toHaveLength(1);
+    expect(done.receipt).toMatchObject({ job_id: job.job_id, capability_id: 'test.echo', payment_rail: 'account_core_balance', amount_released: '0.000000' });
+    expect(new Date(done.receipt.issued_at).toISOString()).toBe(done.receipt.issued_at);
+    // The receipt names the ledger's own capture of this job's hold.
+    const t = await app.db.query<{ kind: string; amount: string; hold: string; ref: string }>(
+      `SELECT t.kind, t.amount_micros::text AS amount, t.hold_id::text AS hold, h.ref_id AS ref FROM ledger_transfers t JOIN billing_holds h ON h.id = t.hold_id WHERE t.id = $1`,
+      [done.receipt.ledger_transfer_ids[0]],
+    );
+    expect(t.rows).toEqual([{ kind: 'capture', amount: '1050', hold: done.receipt.hold_id, ref: job.job_id }]);
     expect(done.transitions.map((t: { to: string }) => t.to)).toEqual(['quoted', 'reserved', 'queued', 'running', 'result_saved', 'completed']);
     for (const t of done.transitions) expect(Date.parse(t.at)).not.toBeNaN();
 

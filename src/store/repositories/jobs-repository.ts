@@ -137,6 +137,46 @@ export function pgJobsRepository(db: Database): JobsRepository {
     return toJob(r.rows[0] as JobRow);
   };
 
+  const completeGeneral = (jobId: string, worker: string): Promise<JobRecord | null> =>
+    db.tx(async (q) => {
+      const j = await lockJob(q, jobId);
+      if (j === undefined) return null;
+      if (j.status === 'completed') return toJob(j);
+      if (j.status !== 'result_saved' || j.lease_owner !== worker || j.hold_id === null) return null;
+      const description = `job ${j.id} (${j.capability_id})`;
+      let cap;
+      try {
+        cap = await captureHold(q, { holdId: j.hold_id, amountMicros: BigInt(j.reserved_price_micros), description });
+      } catch (e) {
+        if (isAppError(e) && e.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) {
+          return failLocked(q, j, worker, 'HOLD_EXPIRED', 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
+        }
+        throw e;
+      }
+      const reference = `rcpt_${j.id.replace(/-/g, '')}`;
+      const receipt = {
+        receipt_reference: reference,
+        job_id: j.id,
+        capability_id: j.capability_id,
+        payment_rail: PAYMENT_RAIL,
+        currency: 'USD',
+        amount_reserved: formatMicros(BigInt(j.reserved_price_micros)),
+        amount_captured: formatMicros(cap.capturedMicros),
+        amount_released: formatMicros(cap.releasedMicros),
+        balance_after: formatMicros(cap.balanceAfterMicros),
+        hold_id: j.hold_id,
+        ledger_transfer_ids: cap.transferIds,
+        issued_at: new Date().toISOString(),
+      };
+      const r = await q.query<JobRow>(
+        `UPDATE jobs j SET status = 'completed', receipt = $2::jsonb, receipt_reference = $3, lease_owner = NULL, lease_expires_at = NULL,
+                updated_at = clock_timestamp() WHERE j.id = $1 RETURNING ${JOB}`,
+        [j.id, JSON.stringify(receipt), reference],
+      );
+      await transition(q, j.id, 'result_saved', 'completed', worker, `captured ${receipt.amount_captured}`);
+      return toJob(r.rows[0] as JobRow);
+    });
+
   return {
     async submit(s) {
       // One statement (its own transaction): see migration 0201_jobs_submit_function.sql.
@@ -247,45 +287,15 @@ export function pgJobsRepository(db: Database): JobsRepository {
       return r.rows.length > 0;
     },
 
-    complete: (jobId, worker) =>
-      db.tx(async (q) => {
-        const j = await lockJob(q, jobId);
-        if (j === undefined) return null;
-        if (j.status === 'completed') return toJob(j);
-        if (j.status !== 'result_saved' || j.lease_owner !== worker || j.hold_id === null) return null;
-        const description = `job ${j.id} (${j.capability_id})`;
-        let cap;
-        try {
-          cap = await captureHold(q, { holdId: j.hold_id, amountMicros: BigInt(j.reserved_price_micros), description });
-        } catch (e) {
-          if (isAppError(e) && e.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) {
-            return failLocked(q, j, worker, 'HOLD_EXPIRED', 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
-          }
-          throw e;
-        }
-        const reference = `rcpt_${j.id.replace(/-/g, '')}`;
-        const receipt = {
-          receipt_reference: reference,
-          job_id: j.id,
-          capability_id: j.capability_id,
-          payment_rail: PAYMENT_RAIL,
-          currency: 'USD',
-          amount_reserved: formatMicros(BigInt(j.reserved_price_micros)),
-          amount_captured: formatMicros(cap.capturedMicros),
-          amount_released: formatMicros(cap.releasedMicros),
-          balance_after: formatMicros(cap.balanceAfterMicros),
-          hold_id: j.hold_id,
-          ledger_transfer_ids: cap.transferIds,
-          issued_at: new Date().toISOString(),
-        };
-        const r = await q.query<JobRow>(
-          `UPDATE jobs j SET status = 'completed', receipt = $2::jsonb, receipt_reference = $3, lease_owner = NULL, lease_expires_at = NULL,
-                  updated_at = clock_timestamp() WHERE j.id = $1 RETURNING ${JOB}`,
-          [j.id, JSON.stringify(receipt), reference],
-        );
-        await transition(q, j.id, 'result_saved', 'completed', worker, `captured ${receipt.amount_captured}`);
-        return toJob(r.rows[0] as JobRow);
-      }),
+    async complete(jobId, worker) {
+      // The ordinary path is one statement (migration 0203); a hold that is no longer pending
+      // takes the general path below.
+      const r = await db.query<{ r: { outcome: 'completed' | 'lease_lost' | 'fallback'; job?: unknown } }>('SELECT jobs_complete($1, $2) AS r', [jobId, worker]);
+      const o = r.rows[0]?.r;
+      if (o?.outcome === 'completed') return toJob(o.job as JobRow);
+      if (o?.outcome === 'lease_lost') return null;
+      return completeGeneral(jobId, worker);
+    },
 
     fail: (jobId, worker, code, message) =>
       db.tx(async (q) => {
