@@ -167,7 +167,8 @@ for (const n of NS) {
   const tRef = best(reps, () => referenceRun(n, refGs, re, im));
   const ref = (refGs.length * amps) / tRef;
   // Fused passes: time of the gate work divided by the number of blocks (each block = one pass).
-  const plan = planUnitary(fuseSingleQubitRuns(gs.map(([nm, qs, ps]) => ({ qubits: qs, mat: gateMatrix(nm, ps)!, gates: 1 }))), n);
+  // The plan finalState builds: one in-place block up to 16 qubits, blocks of 14 above.
+  const plan = planUnitary(fuseSingleQubitRuns(gs.map(([nm, qs, ps]) => ({ qubits: qs, mat: gateMatrix(nm, ps)!, gates: 1 }))), n, n <= 16 ? n : 14);
   // Passes run on a state held in the runner's wasm memory, as in finalState / simulate.
   const light = planUnitary([{ qubits: [n - 1], mat: gateMatrix('rz', [0.3])!, gates: 1 }], n);
   const gathered = planUnitary([0, n - 1].map((q) => ({ qubits: [q], mat: gateMatrix('rz', [0.3])!, gates: 1 })), n);

@@ -68,7 +68,9 @@ export class TwoThreadRunner {
       Atomics.store(c, 0, seq);
       Atomics.notify(c, 0);
       runBlock(p.blocks[b]!, p.numQubits, L, this.re, this.im, this.ws, () => {}, 0, 2);
-      while (Atomics.load(c, 1) !== seq) Atomics.wait(c, 1, Atomics.load(c, 1));
+      // Wait on the value just read: re-reading it for the wait could see `seq` already
+      // (the worker finished in between) and then block forever on an unchanged word.
+      for (let cur = Atomics.load(c, 1); cur !== seq; cur = Atomics.load(c, 1)) Atomics.wait(c, 1, cur);
     }
   }
 

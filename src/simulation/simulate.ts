@@ -30,7 +30,7 @@ export interface LimitOptions {
   readonly timeBudgetMs?: number;
   /** Memory the run may allocate: state vector, buffers, branch copies, sampling (default 4.5 GiB). */
   readonly maxMemoryBytes?: number;
-  /** Width of fused blocks in qubits (default 12; tuning knob for benchmarks). */
+  /** Width of fused blocks in qubits (default: n up to 16 qubits, else 14; tuning knob for benchmarks and tests). */
   readonly blockQubits?: number;
 }
 
@@ -89,15 +89,26 @@ interface Resolved {
   maxQubits: number;
   timeBudgetMs: number;
   maxMemoryBytes: number;
+  /** 0 = choose by n (widthFor). */
   blockQubits: number;
 }
+
+/**
+ * Up to this many qubits the default is one block over the whole state, worked on in place
+ * (2^16 amplitudes = 1 MiB stay in L2/L3): measured ~15% faster at n = 15, 16 than blocks of 14.
+ */
+const DIRECT_QUBITS = 16;
+
+/** The block width for n qubits: the explicit option, else the whole state up to DIRECT_QUBITS, else 14. */
+const widthFor = (lim: Resolved, n: number): number =>
+  lim.blockQubits !== 0 ? lim.blockQubits : n <= DIRECT_QUBITS ? Math.max(n, 1) : DEFAULT_BLOCK_QUBITS;
 
 function resolveLimits(o: LimitOptions): Resolved {
   return {
     maxQubits: o.maxQubits === undefined ? DEFAULT_MAX_QUBITS : checkInteger('maxQubits', o.maxQubits, 1, HARD_MAX_QUBITS),
     timeBudgetMs: o.timeBudgetMs === undefined ? DEFAULT_TIME_BUDGET_MS : checkPositive('timeBudgetMs', o.timeBudgetMs),
     maxMemoryBytes: o.maxMemoryBytes === undefined ? DEFAULT_MAX_MEMORY_BYTES : checkPositive('maxMemoryBytes', o.maxMemoryBytes),
-    blockQubits: o.blockQubits === undefined ? DEFAULT_BLOCK_QUBITS : checkInteger('blockQubits', o.blockQubits, 5, 20),
+    blockQubits: o.blockQubits === undefined ? 0 : checkInteger('blockQubits', o.blockQubits, 5, 20),
   };
 }
 
@@ -130,7 +141,8 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
   const n = circuit.numQubits;
   checkQubits(n, lim.maxQubits);
   const check = deadlineCheck(lim.timeBudgetMs, t0);
-  const program = buildProgram(circuit, options.noise, lim.blockQubits);
+  const width = widthFor(lim, n);
+  const program = buildProgram(circuit, options.noise, width);
   const readout = hasReadout(program, options.noise);
   const dim = 2 ** n;
   const stateBytes = 16 * dim;
@@ -203,7 +215,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
       blocks: engine.stats.blocks,
       trajectories: engine.stats.leaves,
       stateCopies: engine.stats.copies,
-      blockQubits: lim.blockQubits,
+      blockQubits: width,
     },
     ...(probabilities === undefined ? {} : { probabilities }),
     ...(statevector === undefined ? {} : { statevector }),
@@ -228,7 +240,7 @@ export function finalState(circuit: Circuit, options: LimitOptions = {}): PureSt
   const lim = resolveLimits(options);
   const n = circuit.numQubits;
   checkQubits(n, lim.maxQubits);
-  const program = buildProgram(circuit, undefined, lim.blockQubits);
+  const program = buildProgram(circuit, undefined, widthFor(lim, n));
   const bad = program.steps.find((s) => s.kind !== 'unitary');
   if (bad !== undefined)
     throw fail(
