@@ -5,10 +5,32 @@ import type { Circuit } from './ir.js';
  * ones on its wires. Gates, measurements and resets count one layer each; a measurement
  * also occupies its classical bit (as Qiskit counts depth). Barriers count zero and do not
  * synchronise, so they never change the depth.
+ *
+ * The per-wire arrays are sized by the largest index the operations use, not by the declared
+ * `numQubits`/`numClbits`: validation computes the depth of circuits whose declared sizes are
+ * still unchecked against the limits (e.g. `"num_qubits": 200000000` with no gates), and must
+ * not allocate by them.
  */
 export function circuitDepth(c: Circuit): number {
-  const q = new Array<number>(c.numQubits).fill(0);
-  const b = new Array<number>(c.numClbits).fill(0);
+  let maxQ = -1;
+  let maxC = -1;
+  for (const op of c.ops) {
+    switch (op.kind) {
+      case 'measure':
+        if (op.clbit > maxC) maxC = op.clbit;
+        if (op.qubit > maxQ) maxQ = op.qubit;
+        break;
+      case 'reset':
+        if (op.qubit > maxQ) maxQ = op.qubit;
+        break;
+      case 'gate':
+      case 'barrier':
+        for (const x of op.qubits) if (x > maxQ) maxQ = x;
+        break;
+    }
+  }
+  const q = new Array<number>(maxQ + 1).fill(0);
+  const b = new Array<number>(maxC + 1).fill(0);
   let depth = 0;
   for (const op of c.ops) {
     let level: number;

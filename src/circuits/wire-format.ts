@@ -330,17 +330,22 @@ function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out
   }
 }
 
+/** Classical bits allowed per allowed qubit (the OpenQASM importer uses the same bound). */
+const MAX_CLBITS_PER_QUBIT = 4;
+
 /**
  * Deployment limits. For JSON input the qubit and gate limits are checked on the raw
  * input, so they are reported together with any other problem; depth needs a valid circuit.
  */
 function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, limits: CircuitLimits, format: InputFormat, out: Problems): void {
   let qubits: unknown;
+  let clbits: unknown;
   let count: number | undefined;
   let qubitsPath = '/source';
   let opsPath = '/source';
   if (format === 'json-0.2') {
     qubits = input['num_qubits'];
+    clbits = input['num_clbits'];
     const g = input['gates'];
     const m = input['measurements'];
     count = (Array.isArray(g) ? g.length : 0) + (Array.isArray(m) ? m.length : 0);
@@ -358,6 +363,15 @@ function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, lim
   }
   if (typeof qubits === 'number' && qubits > limits.maxQubits) {
     out.push({ path: qubitsPath, code: 'TOO_MANY_QUBITS', message: `${qubits} qubits is above this deployment's limit of ${limits.maxQubits}` });
+  }
+  // The same classical-bit bound as the OpenQASM importer (parse-qasm.ts), so neither input
+  // form can declare millions of clbits that downstream consumers allocate by.
+  if (typeof clbits === 'number' && clbits > MAX_CLBITS_PER_QUBIT * limits.maxQubits) {
+    out.push({
+      path: '/num_clbits',
+      code: 'TOO_MANY_QUBITS',
+      message: `${clbits} classical bits is above this deployment's limit of ${MAX_CLBITS_PER_QUBIT * limits.maxQubits} (${MAX_CLBITS_PER_QUBIT} per allowed qubit)`,
+    });
   }
   if (count !== undefined && count > limits.maxGates) {
     out.push({ path: opsPath, code: 'TOO_MANY_GATES', message: `${count} operations is above this deployment's limit of ${limits.maxGates}` });

@@ -27,7 +27,14 @@ describe('GET /v1/circuits/schema', () => {
 
   it('is in the OpenAPI document', async () => {
     const r = await app.inject({ method: 'GET', url: '/openapi.json' });
-    expect(r.body).toContain('CircuitV02');
+    // As components, not only named in a description: the published contract itself.
+    const schemas = r.json().components.schemas;
+    // (the OpenAPI conversion writes a const as a one-value enum)
+    expect(schemas.CircuitV02.properties.schema.enum).toEqual(['0.2']);
+    expect(schemas.CircuitV02.required).toEqual(['schema', 'num_qubits', 'gates']);
+    expect(schemas.CircuitV02.properties.gates.items.properties.op.enum).toEqual(expect.arrayContaining(['ccz', 'ryy', 'measure', 'reset', 'barrier']));
+    expect(schemas.CircuitV01.properties.version.enum).toEqual(['0.1']);
+    expect(schemas.QasmInput.required).toEqual(['format', 'source']);
     expect(Object.keys(r.json().paths)).toEqual(expect.arrayContaining(['/v1/circuits/validate', '/v1/circuits/analyze', '/v1/circuits/example', '/v1/circuits/schema']));
   });
 });

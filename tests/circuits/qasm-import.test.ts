@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GATES } from '../../src/circuits/gates.js';
 import { barrier, gate, measure, reset } from '../../src/circuits/ir.js';
-import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { parseQasm, type QasmParseOptions } from '../../src/circuits/qasm/parse-qasm.js';
 import { AppError } from '../../src/errors/app-error.js';
 
-function parseError(source: string): { code: string; line: number; column: number; message: string } {
+function parseError(source: string, options: QasmParseOptions = {}): { code: string; line: number; column: number; message: string } {
   try {
-    parseQasm(source);
+    parseQasm(source, options);
   } catch (e) {
     expect(e).toBeInstanceOf(AppError);
     const err = e as AppError;
@@ -175,5 +175,13 @@ describe('OpenQASM errors carry line and column', () => {
     const src = 'OPENQASM 2.0;\nqreg q[1];\ngate a x { h x; h x; }\ngate b x { a x; a x; }\ngate c x { b x; b x; }\nc q[0];';
     expect(() => parseQasm(src, { maxOps: 7 })).toThrow(/more than 7 operations/);
     expect(parseQasm(src).ops).toHaveLength(8);
+  });
+
+  it('stops runaway expansion of gates that emit nothing (2^23 calls of an empty body)', () => {
+    // 22 levels keep a regression finite (seconds, then 'expected a parse error'); 40 would hang.
+    let src = 'OPENQASM 2.0;\nqreg q[1];\ngate g0 x { }\n';
+    for (let i = 1; i <= 22; i++) src += `gate g${i} x { g${i - 1} x; g${i - 1} x; }\n`;
+    src += 'g22 q[0];\n';
+    expect(parseError(src, { maxOps: 1000 })).toEqual(expect.objectContaining({ code: 'TOO_MANY_GATES', message: 'the program expands to more than 8000 user-gate calls' }));
   });
 });

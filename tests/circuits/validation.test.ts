@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CIRCUIT_PROBLEM_CODES } from '../../src/circuits/error-codes.js';
-import { gate, measure } from '../../src/circuits/ir.js';
+import { GATES, NON_GATE_OPS } from '../../src/circuits/gates.js';
+import { gate, measure, reset, type Operation } from '../../src/circuits/ir.js';
 import {
   DEPRECATION_WARNING_V01,
   parseCircuitInput,
@@ -56,6 +57,20 @@ describe('circuit validation codes', () => {
   it('NON_FINITE_PARAM also for a JSON number that overflows', () => {
     const r = parseCircuitInput(JSON.parse('{"schema":"0.2","num_qubits":1,"gates":[{"op":"rx","qubits":[0],"params":[1e999]}]}'));
     expect(r.ok ? [] : r.errors).toEqual([expect.objectContaining({ code: 'NON_FINITE_PARAM', path: '/gates/0/params/0' })]);
+  });
+
+  it('huge declared sizes are reported as over the limit, never allocated by', () => {
+    // Depth used to allocate arrays of num_qubits / num_clbits entries before the limits were applied.
+    const r = parseCircuitInput(v02({ num_qubits: 200_000_000, num_clbits: 200_000_000, gates: [{ op: 'h', qubits: [0] }] }), LIMITS);
+    expect(r.ok ? [] : r.errors.map((e) => `${e.code}@${e.path}`).sort()).toEqual(['TOO_MANY_QUBITS@/num_clbits', 'TOO_MANY_QUBITS@/num_qubits']);
+  });
+
+  it('allows 4 clbits per allowed qubit in JSON, as the OpenQASM importer does', () => {
+    expect(parseCircuitInput(v02({ num_clbits: 4 * LIMITS.maxQubits }), LIMITS).ok).toBe(true);
+    const over = parseCircuitInput(v02({ num_clbits: 4 * LIMITS.maxQubits + 1 }), LIMITS);
+    expect(over.ok ? [] : over.errors).toEqual([expect.objectContaining({ code: 'TOO_MANY_QUBITS', path: '/num_clbits' })]);
+    const q = parseCircuitInput({ format: 'qasm2', source: `qreg q[1];\ncreg c[${4 * LIMITS.maxQubits + 1}];` }, LIMITS);
+    expect(q.ok ? [] : q.errors).toEqual([expect.objectContaining({ code: 'TOO_MANY_QUBITS', path: '/source' })]);
   });
 
   it('QASM problems carry line and column', () => {
@@ -151,6 +166,27 @@ describe('circuit validation codes', () => {
     expect(again.ok && again.circuit).toEqual(r.circuit);
   });
 
+  it('parses into an immutable IR: circuit, ops, index lists and metadata are frozen', () => {
+    const r = parseCircuitInput(
+      v02({ gates: [{ op: 'rz', qubits: [1], params: [0.5] }, { op: 'reset', qubits: [0] }, { op: 'barrier', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }], metadata: { name: 'x' } }),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const c = r.circuit;
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.ops)).toBe(true);
+    expect(Object.isFrozen(c.metadata)).toBe(true);
+    for (const op of c.ops) {
+      expect(Object.isFrozen(op)).toBe(true);
+      if (op.kind === 'gate') {
+        expect(Object.isFrozen(op.qubits)).toBe(true);
+        expect(Object.isFrozen(op.params)).toBe(true);
+      }
+      if (op.kind === 'barrier') expect(Object.isFrozen(op.qubits)).toBe(true);
+    }
+    expect(() => (c.ops as Operation[]).push(reset(1))).toThrow(TypeError);
+  });
+
   it('requireCircuit throws CIRCUIT_INVALID with prefixed paths', () => {
     try {
       requireCircuit(v02({ gates: [{ op: 'cx', qubits: [0, 5] }] }), LIMITS);
@@ -163,5 +199,51 @@ describe('circuit validation codes', () => {
       expect(err.details).toEqual([expect.objectContaining({ path: '/circuit/gates/0/qubits/1', code: 'QUBIT_OUT_OF_RANGE' })]);
     }
     expect(requireCircuit(v02({ gates: [{ op: 'h', qubits: [0] }] }), LIMITS).circuit.ops).toHaveLength(1);
+  });
+});
+
+describe('gate catalogue', () => {
+  // Written out independently of src/circuits/gates.ts: DESIGN §5 asks for the qelib1.inc gates
+  // (original list and the extended one Qiskit ships) plus sx, sxdg, ccz, rxx, ryy, rzz, p, u.
+  const EXPECTED: Record<string, [arity: number, params: number]> = {
+    // qelib1.inc, original
+    u3: [1, 3], u2: [1, 2], u1: [1, 1], cx: [2, 0], id: [1, 0], u0: [1, 1], x: [1, 0], y: [1, 0], z: [1, 0],
+    h: [1, 0], s: [1, 0], sdg: [1, 0], t: [1, 0], tdg: [1, 0], rx: [1, 1], ry: [1, 1], rz: [1, 1],
+    cz: [2, 0], cy: [2, 0], ch: [2, 0], ccx: [3, 0], crz: [2, 1], cu1: [2, 1], cu3: [2, 3],
+    // qelib1.inc, extended
+    p: [1, 1], u: [1, 3], sx: [1, 0], sxdg: [1, 0], swap: [2, 0], cswap: [3, 0], crx: [2, 1], cry: [2, 1],
+    cp: [2, 1], csx: [2, 0], cu: [2, 4], rxx: [2, 1], rzz: [2, 1], rccx: [3, 0], rc3x: [4, 0], c3x: [4, 0],
+    c3sqrtx: [4, 0], c4x: [5, 0],
+    // DESIGN §5 additions outside qelib1.inc
+    ccz: [3, 0], ryy: [2, 1],
+  };
+
+  it('has every gate of DESIGN §5 with its arity and parameter count, and nothing else', () => {
+    const got = Object.fromEntries([...GATES.values()].map((g) => [g.name, [g.arity, g.params]]));
+    expect(got).toEqual(EXPECTED);
+    expect([...NON_GATE_OPS].sort()).toEqual(['barrier', 'measure', 'reset']);
+  });
+
+  it('validates measure, reset and barrier arities', () => {
+    const r = parseCircuitInput(
+      v02({
+        gates: [
+          { op: 'measure', qubits: [0, 1], clbits: [0] },
+          { op: 'reset', qubits: [0, 1] },
+          { op: 'barrier', qubits: [] },
+          { op: 'measure', qubits: [0], clbits: [0, 1] },
+          { op: 'reset', qubits: [0], params: [1] },
+        ],
+      }),
+    );
+    expect(r.ok ? [] : r.errors.map((e) => `${e.code}@${e.path}`).sort()).toEqual(
+      [
+        'WRONG_ARITY@/gates/0/qubits',
+        'WRONG_ARITY@/gates/1/qubits',
+        'WRONG_ARITY@/gates/2/qubits',
+        'WRONG_ARITY@/gates/3/clbits',
+        'WRONG_PARAM_COUNT@/gates/4/params',
+      ].sort(),
+    );
   });
 });

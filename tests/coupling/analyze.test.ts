@@ -83,6 +83,17 @@ describe('analyzeCoupling', () => {
     expect((await analyzeCoupling(leading, { mode: 'measured' }, settings, deps)).mode_used).toBe('measured');
   });
 
+  it('one reason, in the documented order: first out-of-scope op, then qubit count, then time', async () => {
+    const few = { ...settings, measuredMaxQubits: 2, timeBudgetMs: 1 };
+    const base = [gate('h', [0]), gate('cx', [0, 1]), gate('cx', [1, 2])];
+    const midFirst = circuit(3, 1, [...base, measure(0, 0), gate('x', [0]), reset(1)]);
+    const resetFirst = circuit(3, 1, [...base, reset(1), measure(0, 0), gate('x', [0])]);
+    expect((await analyzeCoupling(midFirst, { mode: 'measured' }, few, deps)).fallback?.reason_code).toBe('MID_CIRCUIT_MEASUREMENT');
+    expect((await analyzeCoupling(resetFirst, { mode: 'measured' }, few, deps)).fallback?.reason_code).toBe('RESET');
+    // In scope by operations: 3 active qubits over a limit of 2 wins over the 1 ms budget.
+    expect((await analyzeCoupling(circuit(3, 0, base), { mode: 'measured' }, few, deps)).fallback?.reason_code).toBe('TOO_MANY_QUBITS');
+  });
+
   it('fallback TIME_BUDGET_EXCEEDED from the estimate, before simulating', async () => {
     let simulated = false;
     const r = await analyzeCoupling(ghz(16), { mode: 'measured' }, { ...settings, timeBudgetMs: 1 }, { finalState: (c) => { simulated = true; return tinyFinalState(c); } });

@@ -22,6 +22,8 @@ export interface QasmParseOptions {
 
 const DEFAULT_MAX_QUBITS = 1 << 20;
 const DEFAULT_MAX_OPS = 5_000_000;
+/** User-gate calls allowed per allowed operation (wrapper chains make several calls per emitted op). */
+const EXPANSIONS_PER_OP = 8;
 
 type Modifier = { readonly kind: 'ctrl' | 'inv'; readonly n: number; readonly tok: Token };
 interface Arg {
@@ -59,6 +61,8 @@ class Parser implements TokenCursor {
   private numQubits = 0;
   private numClbits = 0;
   private readonly ops: Operation[] = [];
+  /** User-gate calls inlined so far: bounded like the ops, since gates with empty bodies emit nothing. */
+  private expansions = 0;
 
   constructor(
     private readonly tokens: readonly Token[],
@@ -440,6 +444,11 @@ class Parser implements TokenCursor {
         throw qasmError('WRONG_ARITY', `gate '${name.text}' acts on ${user.qargs.length} qubits, got ${qubits.length}`, name);
       }
       checkDistinct(qubits, name);
+      // Nested definitions can call each other 2^k times while emitting nothing (empty bodies,
+      // only gphase); counting the calls keeps a short program from running for hours.
+      if (++this.expansions > EXPANSIONS_PER_OP * this.maxOps) {
+        throw qasmError('TOO_MANY_GATES', `the program expands to more than ${EXPANSIONS_PER_OP * this.maxOps} user-gate calls`, name);
+      }
       if (depth > 64) throw qasmError('QASM_UNSUPPORTED', `gate definitions nest too deeply at '${name.text}'`, name);
       const env = new Map(user.params.map((p, i) => [p, params[i]!] as const));
       const qmap = new Map(user.qargs.map((a, i) => [a, qubits[i]!] as const));
