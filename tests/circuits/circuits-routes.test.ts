@@ -23,6 +23,12 @@ describe('GET /v1/circuits/schema', () => {
     expect(d.json_schema.anyOf[0].properties.schema.const).toBe('0.2');
     expect(d.gates).toContainEqual({ name: 'ccz', arity: 3, params: 0, origin: 'qrail' });
     expect(d.limits.max_qubits).toBe(4);
+    expect(d.non_gate_operations).toEqual(['measure', 'reset', 'barrier']);
+    expect(d.operations).toEqual([
+      { name: 'measure', qubits: 1, clbits: 1, params: 0 },
+      { name: 'reset', qubits: 1, clbits: 0, params: 0 },
+      { name: 'barrier', qubits: 'any', clbits: 0, params: 0 },
+    ]);
   });
 
   it('is in the OpenAPI document', async () => {

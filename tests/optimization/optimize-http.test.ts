@@ -56,6 +56,20 @@ describe('POST /v1/circuits/optimize', () => {
     for (const n of names) expect(['rz', 'sx', 'x', 'cx']).toContain(n);
   });
 
+  it('offers the optimized circuit as OpenQASM 2 or 3 (output_format), the same circuit as the JSON', async () => {
+    for (const fmt of ['qasm2', 'qasm3'] as const) {
+      const res = await post({ circuit, profile: 'balanced', output_format: fmt });
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data;
+      expect(data.qasm).toMatch(fmt === 'qasm2' ? /^OPENQASM 2\.0;/ : /^OPENQASM 3(\.0)?;/);
+      // The text imports back to exactly the returned wire circuit.
+      const back = await app.inject({ method: 'POST', url: '/v1/circuits/validate', payload: { circuit: { format: fmt, source: data.qasm } } });
+      expect(back.json().data.circuit.gates).toEqual(data.circuit.gates);
+    }
+    const json = await post({ circuit, profile: 'balanced' });
+    expect(json.json().data.qasm).toBeUndefined();
+  });
+
   it('rejects an unknown profile with 400 VALIDATION_FAILED', async () => {
     const res = await post({ circuit, profile: 'extreme' });
     expect(res.statusCode).toBe(400);

@@ -7,7 +7,6 @@ import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
 import { EXAMPLE_NAMES, getExample, isExampleName } from '../../../circuits/examples.js';
 import { GATES, NON_GATE_OPS } from '../../../circuits/gates.js';
 import type { Circuit } from '../../../circuits/ir.js';
-import { toQasm2, toQasm3 } from '../../../circuits/qasm/export-qasm.js';
 import {
   CircuitInputSchema,
   CircuitV01Schema,
@@ -23,15 +22,12 @@ import { finalState } from '../../../simulation/index.js';
 import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { OutputFormat, qasmOutput } from './output-format.js';
 
 const CircuitField = Type.Unknown({
   description:
     'A circuit: wire format schema 0.2 (`{"schema":"0.2","num_qubits",…}`), legacy 0.1, or `{"format":"qasm2"|"qasm3","source":"…"}`. ' +
     'The full JSON Schema is served by GET /v1/circuits/schema (components CircuitV02, CircuitV01, QasmInput).',
-});
-
-const OutputFormat = Type.Union([Type.Literal('json'), Type.Literal('qasm2'), Type.Literal('qasm3')], {
-  description: 'json (default): the normalized 0.2 circuit; qasm2/qasm3: also the OpenQASM text in `qasm`',
 });
 
 const Problem = Type.Object(
@@ -64,6 +60,13 @@ const ValidateData = Type.Object({
   qasm: Type.Optional(Type.String({ description: 'OpenQASM text when output_format is qasm2 or qasm3' })),
   summary: Type.Optional(Summary),
 });
+
+/** Arity of the operations that are not unitary gates (the wire format's `measurements` and `op` entries). */
+const NON_GATE_ARITY = [
+  { name: 'measure', qubits: 1, clbits: 1, params: 0 },
+  { name: 'reset', qubits: 1, clbits: 0, params: 0 },
+  { name: 'barrier', qubits: 'any' as const, clbits: 0, params: 0 },
+] satisfies readonly { name: (typeof NON_GATE_OPS)[number]; qubits: number | 'any'; clbits: number; params: number }[];
 
 function summary(c: Circuit, inputFormat: string) {
   let gates = 0;
@@ -107,6 +110,15 @@ export default async function circuitsRoutes(app: App): Promise<void> {
               json_schema: Type.Unknown(),
               gates: Type.Array(Type.Object({ name: Type.String(), arity: Type.Integer(), params: Type.Integer(), origin: Type.String() })),
               non_gate_operations: Type.Array(Type.String()),
+              operations: Type.Array(
+                Type.Object({
+                  name: Type.String(),
+                  qubits: Type.Union([Type.Integer(), Type.Literal('any')], { description: 'qubits it acts on; barrier takes one or more' }),
+                  clbits: Type.Integer(),
+                  params: Type.Integer(),
+                }),
+                { description: 'measure, reset and barrier with their arity (wire format: measurements[] and gates[] entries)' },
+              ),
               limits: Type.Object({ max_qubits: Type.Integer(), max_gates: Type.Integer(), max_depth: Type.Integer() }),
             }),
           ),
@@ -119,6 +131,7 @@ export default async function circuitsRoutes(app: App): Promise<void> {
       json_schema: JSON.parse(JSON.stringify(CircuitInputSchema)) as unknown,
       gates: [...GATES.values()].map((g) => ({ name: g.name, arity: g.arity, params: g.params, origin: g.origin })),
       non_gate_operations: [...NON_GATE_OPS],
+      operations: NON_GATE_ARITY,
       limits: { max_qubits: limits.maxQubits, max_gates: limits.maxGates, max_depth: limits.maxDepth },
     }),
   );
@@ -136,13 +149,12 @@ export default async function circuitsRoutes(app: App): Promise<void> {
     async (req) => {
       const r = parseCircuitInput(req.body.circuit, limits);
       if (!r.ok) return { valid: false, errors: prefixProblems(r.errors, '/circuit'), warnings: [] };
-      const fmt = req.body.output_format ?? 'json';
       return {
         valid: true,
         errors: [],
         warnings: r.warnings,
         circuit: toWire(r.circuit),
-        ...(fmt === 'qasm2' ? { qasm: toQasm2(r.circuit) } : fmt === 'qasm3' ? { qasm: toQasm3(r.circuit) } : {}),
+        ...qasmOutput(r.circuit, req.body.output_format),
         summary: summary(r.circuit, r.format),
       };
     },

@@ -3,6 +3,7 @@ import { toWire, requireCircuit } from '../../../circuits/wire-format.js';
 import { optimizeCircuit } from '../../../optimization/optimize.js';
 import type { App } from '../../app-types.js';
 import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { OutputFormat, qasmOutput } from '../circuits/output-format.js';
 
 const Metrics = Type.Object({
   total: Type.Integer({ description: 'Gates (measure/reset/barrier excluded)' }),
@@ -13,6 +14,7 @@ const Metrics = Type.Object({
 
 const OptimizeData = Type.Object({
   circuit: Type.Unknown({ description: 'The optimized circuit, wire format 0.2' }),
+  qasm: Type.Optional(Type.String({ description: 'The optimized circuit as OpenQASM when output_format is qasm2 or qasm3' })),
   profile: Type.String(),
   backend_hint: Type.String(),
   device: Type.Union([Type.String(), Type.Null()]),
@@ -56,6 +58,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             profile: Type.Optional(Type.Union([Type.Literal('safe'), Type.Literal('balanced'), Type.Literal('aggressive')], { default: 'safe' })),
             backend_hint: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('provider-one'), Type.Literal('provider-two')], { default: 'generic' })),
             device: Type.Optional(Type.String({ description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
+            output_format: Type.Optional(OutputFormat),
             include_steps: Type.Optional(Type.Boolean({ description: 'Inline the certificate steps (default true, up to 2000 steps)' })),
           },
           { additionalProperties: false },
@@ -72,6 +75,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       const inline = req.body.include_steps !== false && cert.steps !== undefined && cert.steps.length <= INLINE_STEPS;
       return {
         circuit: toWire(r.circuit),
+        ...qasmOutput(r.circuit, req.body.output_format),
         profile,
         backend_hint: backendHint,
         device: req.body.device ?? null,
