@@ -10,7 +10,7 @@ import { migrate } from './store/migrate.js';
 import { createServices } from './services.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';
-import { registerEnvelope } from './http/plugins/envelope.js';
+import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
 import { buildValidatorCompiler } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
@@ -57,6 +57,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     forceCloseConnections: 'idle',
     trustProxy: config.env['TRUST_PROXY'] === 'true',
     ajv: { customOptions: { allErrors: true } },
+    // Router errors (bad percent-encoding, over-long path parameters) get the envelope too.
+    frameworkErrors: handleFrameworkError,
   }).withTypeProvider<QrailTypeProvider>() as unknown as App;
 
   app.decorate('config', config);

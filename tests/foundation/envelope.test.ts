@@ -66,6 +66,31 @@ describe('response envelope', () => {
     expectMeta(r.json());
   });
 
+  it('404, not 405, for a known path with a trailing slash', async () => {
+    const r = await app.inject({ method: 'GET', url: '/v1/auth/diagnostics/' });
+    expect(r.statusCode).toBe(404);
+    expect(r.json().error.code).toBe('NOT_FOUND');
+    expect(r.headers['allow']).toBeUndefined();
+  });
+
+  it('400 BAD_REQUEST envelope for a URL the router rejects (broken percent-encoding, over-long path parameter)', async () => {
+    const bad = await app.inject({ method: 'GET', url: '/v1/auth/me%zz', headers: { 'x-request-id': 'bad-url-1' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('application/json');
+    expect(bad.json()).toMatchObject({ status: 'error', error: { code: 'BAD_REQUEST' } });
+    expectMeta(bad.json());
+    expect(bad.json().meta.request_id).toBe('bad-url-1');
+    expect(bad.headers['x-request-id']).toBe('bad-url-1');
+    expect(bad.body).not.toContain('FST_ERR');
+
+    // Fastify's router refuses path parameters over 100 characters before any route runs.
+    const long = await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${'x'.repeat(150)}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ status: 'error', error: { code: 'BAD_REQUEST' } });
+    expectMeta(long.json());
+    expect(long.body).not.toContain('FST_ERR');
+  });
+
   it('405 METHOD_NOT_ALLOWED with an Allow header', async () => {
     const r = await app.inject({ method: 'PUT', url: '/v1/auth/login', payload: {} });
     expect(r.statusCode).toBe(405);

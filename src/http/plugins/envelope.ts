@@ -69,6 +69,24 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, e: AppError)
   return reply.code(e.statusCode).type('application/json; charset=utf-8').send(errorBody(req, e));
 }
 
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route, hook or
+ * error handler runs (a URL with broken percent-encoding, a path parameter over the
+ * router's length limit). Without it Fastify answers them with its own non-envelope JSON.
+ */
+export function handleFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // No onRequest hook ran for this request: start its clock and echo its id here.
+  req.startedAt = process.hrtime.bigint();
+  reply.header('x-request-id', req.id);
+  const e =
+    err.code === 'FST_ERR_BAD_URL'
+      ? fail(HTTP_ERRORS.BAD_REQUEST, 'The URL is not valid (broken percent-encoding).')
+      : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? fail(HTTP_ERRORS.BAD_REQUEST, 'A path parameter in the URL is too long.')
+        : toAppError(err);
+  return sendError(req, reply, e);
+}
+
 export function registerEnvelope(app: App): void {
   app.addHook('onRequest', async (req, reply) => {
     req.startedAt = process.hrtime.bigint();

@@ -13,7 +13,8 @@ function compile(url: string): RegExp {
     .split('/')
     .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return new RegExp(`^${src}/?$`);
+  // Exact: Fastify's router does not ignore trailing slashes, so `/a/` is another path than `/a`.
+  return new RegExp(`^${src}$`);
 }
 
 /** Unknown paths answer 404; known paths with another method answer 405 with `Allow`. */
@@ -36,7 +37,8 @@ export function registerNotFound(app: App): void {
     const path = req.url.split('?')[0] ?? '/';
     const allowed = new Set<string>();
     for (const p of patterns.values()) if (p.regex.test(path)) for (const m of p.methods) allowed.add(m);
-    if (allowed.size > 0) {
+    // The method is allowed on a matching pattern yet the router found nothing: not a method problem.
+    if (allowed.size > 0 && !allowed.has(req.method)) {
       const allow = [...allowed].sort().join(', ');
       return sendError(req, reply, fail(HTTP_ERRORS.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${path}; use ${allow}.`, { allow: [...allowed].sort() }, { allow }));
     }
