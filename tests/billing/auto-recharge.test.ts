@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { placeHold } from '../../src/billing/ledger.js';
 import { rechargeAmountCents } from '../../src/billing/auto-recharge.js';
+import { checkJobInvariants } from '../../src/store/repositories/jobs-invariants.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
+import { key, newAgent, submit, withTestCapabilities } from '../jobs/helpers.js';
 
 describe('auto-recharge (sandbox processor)', () => {
   let app: App;
@@ -118,6 +120,39 @@ describe('auto-recharge (sandbox processor)', () => {
     expect(list[0]).toMatchObject({ attempt_id: ok.attempt_id, status: 'succeeded' });
     expect((await app.inject({ method: 'GET', url: '/v1/billing/recovery-status', headers: u.auth })).json().data.consecutive_failures).toBe(0);
     expect((await wallet(u.auth)).available).toBe('3.000000');
+  });
+
+  it('a job submission (the jobs_submit SQL path, fast and slow) leaving available below the threshold requests a recharge in its own transaction', async () => {
+    withTestCapabilities(app);
+    // test.echo costs 0.001000 + 0.000010 × length(text): "hello" → 0.001050.
+    const a = await newAgent(app, { fundMicros: 1_000_000n });
+    const requested = async () => (await app.db.query<{ at: Date | null }>('SELECT ar_requested_at AS at FROM billing_wallets WHERE account_id = $1', [a.accountId])).rows[0]?.at ?? null;
+    const en = await patch(a.session, { auto_recharge: { enabled: true, threshold: '0.999', recharge_to: '5.00', payment_method: 'pm_card_visa' } });
+    expect(en.statusCode).toBe(200);
+    expect(await requested()).toBeNull(); // 1.000000 is not below 0.999
+
+    // Fast path (no daily/monthly limit): 1.000000 − 0.001050 = 0.998950 < 0.999.
+    const j1 = await submit(app, a, { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar'), max_total_price: '0.01' });
+    expect(j1.statusCode).toBe(202);
+    expect(await requested()).not.toBeNull();
+    await app.services.billing.autoRecharge.runRequested();
+    expect(await requested()).toBeNull();
+    // Up to 5.00: 4.001050 rounded up to whole cents = 4.01.
+    expect(await wallet(a.session)).toMatchObject({ available: '5.008950', held: '0.001050' });
+    expect((await attempts(a.session)).map((x) => [x['trigger'], x['status'], x['amount']])).toEqual([['threshold', 'succeeded', '4.010000']]);
+
+    // Slow path (a daily limit makes jobs_submit sum the day's spend under the wallet lock).
+    const p2 = await patch(a.session, { daily_limit: '100', auto_recharge: { threshold: '5.0085', recharge_to: '6.00' } });
+    expect(p2.statusCode).toBe(200);
+    expect(await requested()).toBeNull(); // 5.008950 is not below 5.0085
+    const j2 = await submit(app, a, { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar'), max_total_price: '0.01' });
+    expect(j2.statusCode).toBe(202);
+    expect(await requested()).not.toBeNull(); // 5.007900 < 5.0085
+    await app.services.billing.autoRecharge.runRequested();
+    // Up to 6.00: 0.992100 rounded up to whole cents = 1.00.
+    expect(await wallet(a.session)).toMatchObject({ available: '6.007900', held: '0.002100' });
+    expect((await attempts(a.session)).map((x) => [x['status'], x['amount']])).toEqual([['succeeded', '1.000000'], ['succeeded', '4.010000']]);
+    expect(await checkJobInvariants(app.db)).toEqual([]);
   });
 
   it('an attempt left pending by a crash is charged again with its idempotency key and settled once', async () => {

@@ -81,6 +81,32 @@ describe('operator CLI: credit grant and ledger check', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('3.000000');
   });
 
+  it.skipIf(process.env['DATABASE_URL'] === undefined)('PostgreSQL: the real `qrail` binary grants and checks on the database directly while the service runs', async () => {
+    const u = await signUp(app);
+    // The binary connects on its own to the running service's database (the test app's schema).
+    const schema = (await app.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? '';
+    const direct = new URL(process.env['DATABASE_URL'] ?? '');
+    direct.searchParams.set('options', `-c search_path=${schema}`);
+    // No operator token and no --url: with DATABASE_URL the commands never go through the service.
+    const env = { ...process.env, DATABASE_URL: direct.toString(), QRAIL_OPERATOR_TOKEN: '', LOG_LEVEL: 'silent' };
+    const fail = (what: string) => (e: { stdout: string; stderr: string; code: number }) => {
+      throw new Error(`${what} exited ${e.code}: ${e.stdout} ${e.stderr}`);
+    };
+    const g = await run('node', ['bin/qrail.js', 'credit', 'grant', '--email', u.email, '--amount', '2.75', '--idempotency-key', 'pg-direct'], { env }).catch(fail('credit grant'));
+    expect(g.stdout).toContain('granted 2.750000 USD');
+    const again = await run('node', ['bin/qrail.js', 'credit', 'grant', '--email', u.email, '--amount', '2.75', '--idempotency-key', 'pg-direct'], { env }).catch(fail('credit grant'));
+    expect(again.stdout).toContain('already granted');
+    // The running service sees the grant at once.
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('2.750000');
+    const c = await run('node', ['bin/qrail.js', 'ledger', 'check'], { env }).catch(fail('ledger check'));
+    expect(c.stdout).toContain('ledger OK');
+    await app.db.query('UPDATE billing_wallets SET available_micros = available_micros + 3 WHERE account_id = $1', [u.accountId]);
+    const broken = await run('node', ['bin/qrail.js', 'ledger', 'check'], { env }).then(() => 0, (e: { code: number; stderr: string }) => e);
+    await app.db.query('UPDATE billing_wallets SET available_micros = available_micros - 3 WHERE account_id = $1', [u.accountId]);
+    expect(broken).toMatchObject({ code: 1 });
+    expect((broken as { stderr: string }).stderr).toContain(u.accountId);
+  });
+
   it('the real `qrail` binary grants and checks against the running service', async () => {
     const u = await signUp(app);
     const env = { ...process.env, QRAIL_OPERATOR_TOKEN: TOKEN, DATABASE_URL: '', LOG_LEVEL: 'silent' };

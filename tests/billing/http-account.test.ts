@@ -28,6 +28,38 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     expect((await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', payload: { hardware_allowed: false } })).statusCode).toBe(401);
   });
 
+  it('funding and policy changes are owner-only: a Jobs machine credential or Jobs access token gets 401, the settings stay', async () => {
+    const u = await signUp(app);
+    const c = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: u.auth, payload: { name: 'agent', scopes: ['jobs:read', 'jobs:write'] } });
+    expect(c.statusCode).toBe(201);
+    const cred = c.json().data as { secret: string; credential_id: string };
+    const tok = await app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 'client_credentials', client_id: cred.credential_id, client_secret: cred.secret } });
+    expect(tok.statusCode).toBe(200);
+    const agentAuths = [{ authorization: `Bearer ${cred.secret}` }, { authorization: `Bearer ${tok.json().access_token as string}` }];
+    // The agent's own interface accepts both.
+    for (const h of agentAuths) expect((await app.inject({ method: 'GET', url: '/v1/account/balance', headers: h })).statusCode).toBe(200);
+    const attempts: Array<[method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object]> = [
+      ['PATCH', '/v1/billing/spend-controls', { hardware_allowed: false, per_job_max: '0.01' }],
+      ['POST', '/v1/billing/processor/checkout-session', { amount: '10.00' }],
+      ['POST', '/v1/billing/processor/payment-intent', { amount: '10.00', payment_method: 'pm_card_visa' }],
+      ['POST', '/v1/billing/processor/setup-intent', { payment_method: 'pm_card_visa' }],
+      ['POST', '/v1/billing/auto-recharge/test'],
+      ['POST', '/v1/billing/hardware/quote', { provider: 'provider-two', device: 'p2-grid-9', shots: 10 }],
+      ['GET', '/v1/billing/wallet'],
+    ];
+    for (const h of agentAuths) {
+      for (const [method, url, payload] of attempts) {
+        const r = await app.inject({ method, url, headers: h, ...(payload === undefined ? {} : { payload }) });
+        expect(r.statusCode, `${method} ${url}`).toBe(401);
+        expect(r.json()).toMatchObject({ status: 'error', error: { code: 'UNAUTHENTICATED' } });
+        expect(r.headers['www-authenticate'], `${method} ${url}`).toContain('error="invalid_token"');
+      }
+    }
+    const controls = (await app.inject({ method: 'GET', url: '/v1/billing/spend-controls', headers: u.auth })).json().data;
+    expect(controls).toMatchObject({ hardware_allowed: true, per_job_max: null, auto_recharge: { enabled: false } });
+    expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data).toMatchObject({ available: '0.000000', held: '0.000000' });
+  });
+
   it('wallet, profile and summary show money as six-decimal strings', async () => {
     const u = await signUp(app);
     const empty = await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth });

@@ -27,6 +27,53 @@ export async function expectWallet(app: App, auth: { authorization: string }, av
   const w = await wallet(app, auth);
   expect({ available: w.available, held: w.held }).toEqual({ available, held });
   await expectLedgerInvariants(app);
+  await expectExecutionInvariants(app);
+}
+
+/**
+ * Execution jobs ↔ holds (DESIGN §3 for hardware runs): a completed hardware job has exactly
+ * one capture, of its actual cost, at most the hold; a failed or unfinished one has none; a
+ * simulator run has no hold and costs nothing; a held job's state matches its hold's; the last
+ * stored event is the job's status. Returns nothing; fails the test with every violation.
+ */
+export async function expectExecutionInvariants(app: App): Promise<void> {
+  const problems: string[] = [];
+  const jobs = await app.db.query<{ id: string; kind: string; status: string; hold_status: string | null; hold_amount: string | null; actual: string | null; captures: number; captured: string; last: string | null }>(
+    `SELECT j.id, j.kind, j.status, h.status AS hold_status, h.amount_micros::text AS hold_amount, j.actual_micros::text AS actual,
+            (SELECT count(*)::int FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captures,
+            (SELECT COALESCE(SUM(t.amount_micros), 0)::text FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captured,
+            (SELECT e.to_status FROM execution_job_events e WHERE e.job_id = j.id ORDER BY e.id DESC LIMIT 1) AS last
+       FROM execution_jobs j LEFT JOIN billing_holds h ON h.id = j.hold_id`,
+  );
+  for (const j of jobs.rows) {
+    const bad = (why: string) => problems.push(`execution job ${j.id} (${j.kind}, ${j.status}): ${why}`);
+    if (j.last !== j.status) bad(`last event is ${j.last ?? 'none'}`);
+    if (j.kind === 'simulator') {
+      if (j.hold_status !== null) bad('a simulator run has a hold');
+      if (j.actual !== null && j.actual !== '0') bad(`a simulator run cost ${j.actual}`);
+      continue;
+    }
+    if (j.status === 'completed') {
+      if (j.captures !== 1 || j.hold_status !== 'captured') bad(`${j.captures} captures, hold ${j.hold_status ?? 'missing'}`);
+      if (j.captured !== j.actual) bad(`captured ${j.captured} but actual cost ${j.actual ?? 'null'}`);
+      if (BigInt(j.captured) > BigInt(j.hold_amount ?? '0')) bad(`captured ${j.captured} > held ${j.hold_amount ?? 'null'}`);
+    } else {
+      if (j.captures !== 0) bad(`${j.captures} captures without completing`);
+      if (j.status === 'failed' && (j.hold_status === 'pending' || j.hold_status === 'captured')) bad(`failed with its hold ${j.hold_status}`);
+    }
+  }
+  const held = await app.db.query<{ job_id: string; status: string; hold_status: string; run: boolean }>(
+    `SELECT hj.job_id, hj.status, h.status AS hold_status, EXISTS (SELECT 1 FROM execution_jobs j WHERE j.id = hj.job_id) AS run
+       FROM billing_held_jobs hj JOIN billing_holds h ON h.id = hj.hold_id`,
+  );
+  const want: Record<string, string> = { held: 'pending', released: 'released', expired: 'expired' };
+  for (const h of held.rows) {
+    if (h.status === 'continued') {
+      if (!h.run) problems.push(`held job ${h.job_id} is continued but has no execution job`);
+    } else if (h.hold_status !== want[h.status]) problems.push(`held job ${h.job_id} is ${h.status} but its hold is ${h.hold_status}`);
+    if (h.status !== 'continued' && h.run) problems.push(`held job ${h.job_id} is ${h.status} but was run`);
+  }
+  expect(problems).toEqual([]);
 }
 
 export async function quoteAndHold(app: App, auth: { authorization: string }, device: string, shots: number, extra: Record<string, unknown> = {}) {

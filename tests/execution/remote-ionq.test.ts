@@ -60,9 +60,17 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
     const before = fake.submissions;
     const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: ghz3, client_token: 'remote-1' } });
     expect(cont.statusCode).toBe(202);
-    expect(cont.json().data).toMatchObject({ driver: 'remote', status: 'queued' });
+    expect(cont.json().data).toMatchObject({ driver: 'remote', status: 'queued', queue_position: 1, cost: { estimated: '0.600000', actual: null } });
+    await expectWallet(app, u.auth, '1.400000', '0.600000');
 
-    expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'parked', 'completed']);
+    // Submitted to the provider: running (queued there), funds still held, nothing charged yet.
+    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
+    const running = await job(u, held.job_id);
+    expect(running).toMatchObject({ status: 'running', queue_position: null, results: null, failure: null, remote: { provider: 'ionq' }, cost: { estimated: '0.600000', actual: null } });
+    expect(running.remote.job_id).toEqual(expect.any(String));
+    await expectWallet(app, u.auth, '1.400000', '0.600000');
+
+    expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'completed']);
     expect(fake.submissions - before).toBe(1);
     const sent = [...fake.jobs.values()].at(-1)!.body as { target: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
     expect(sent).toMatchObject({ target: 'qpu.aria-1', shots: 10, input: { gateset: 'qis', qubits: 3 } });

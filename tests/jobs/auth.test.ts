@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JobsTokens } from '../../src/auth/jwt.js';
 import type { App } from '../../src/http/app-types.js';
 import { pgSigningKeyStore } from '../../src/store/repositories/credentials-repository.js';
@@ -40,10 +40,8 @@ describe('agent credentials and Jobs tokens', () => {
     app = await buildTestApp({ JOBS_AUTH_CACHE_MS: '0' });
     a = await newAgent(app);
   });
-  afterAll(async () => {
-    await expectAllInvariants(app);
-    await app.close();
-  });
+  afterEach(async () => expectAllInvariants(app));
+  afterAll(async () => app.close());
 
   it('owners create (secret once, hashed), list and revoke credentials with their session', async () => {
     const u = await signUp(app);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getExample } from '../../src/circuits/examples.js';
 import type { App } from '../../src/http/app-types.js';
@@ -11,38 +12,55 @@ const bell = getExample('bell');
 describe('live catalog and one lifecycle per capability over HTTP', () => {
   let app: App;
   let a: Agent;
+  let base: string;
   beforeAll(async () => {
     app = await buildTestApp();
     a = await newAgent(app, { fundMicros: 5_000_000n });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
   afterEach(async () => expectAllInvariants(app));
   afterAll(async () => app.close());
 
-  /** Submit → 202 queued → worker → completed; checks price, receipt and balance movement. */
+  /** A request over a real socket (the lifecycles below go through the listening server). */
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const r = await fetch(base + path, {
+      method, headers: { ...a.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await r.text();
+    return { status: r.status, text, body: JSON.parse(text) as Record<string, any> };
+  };
+
+  /** Submit → 202 queued → worker → completed, over real HTTP; checks price, receipt and balance movement. */
   async function lifecycle(capability_id: string, request: Record<string, unknown>) {
-    const before = (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: a.auth })).json();
-    const r = await submit(app, a, { capability_id, request, idempotency_key: key(capability_id), max_total_price: '1.000000' });
-    expect(r.statusCode, r.body).toBe(202);
-    const queued = r.json();
+    const before = (await call('GET', '/v1/account/balance')).body;
+    const r = await call('POST', '/v1/jobs', { capability_id, request, idempotency_key: key(capability_id), max_total_price: '1.000000' });
+    expect(r.status, r.text).toBe(202);
+    const queued = r.body;
     expect(queued).toMatchObject({ status: 'queued', capability_id, product: capability_id.startsWith('speech.') ? 'product-two' : 'product-one', payment_rail: 'account_core_balance' });
-    expect(queued.quoted_price).toMatch(PRICE);
-    expect(await app.services.jobsWorker.runOnce()).toEqual({ jobId: queued.job_id, status: 'completed' });
-    const done = (await app.inject({ method: 'GET', url: queued.retrieval_url.replace('http://qrail.test', ''), headers: a.auth })).json();
+    expect(queued['quoted_price']).toMatch(PRICE);
+    expect(await app.services.jobsWorker.runOnce()).toEqual({ jobId: queued['job_id'], status: 'completed' });
+    const got = await call('GET', (queued['retrieval_url'] as string).replace('http://qrail.test', ''));
+    expect(got.status).toBe(200);
+    const done = got.body as Record<string, any>;
     expect(done.status).toBe('completed');
-    expect(done.receipt.amount_captured).toBe(queued.quoted_price);
-    const after = (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: a.auth })).json();
+    expect(done.receipt.amount_captured).toBe(queued['quoted_price']);
+    const after = (await call('GET', '/v1/account/balance')).body;
     const micros = (s: string) => BigInt(s.replace('.', ''));
-    expect(micros(before.available) - micros(after.available)).toBe(micros(queued.quoted_price));
-    expect(after.held).toBe(before.held);
+    expect(micros(before['available']) - micros(after['available'])).toBe(micros(queued['quoted_price']));
+    expect(after['held']).toBe(before['held']);
     return done;
   }
 
   it('GET /v1/catalog lists every capability with product, pricing rule, request schema and a valid example', async () => {
-    const r = await app.inject({ method: 'GET', url: '/v1/catalog' });
-    expect(r.statusCode).toBe(200);
-    const caps = r.json().capabilities as Array<Record<string, any>>;
+    // Public: no token needed, over a real socket.
+    const r = await fetch(`${base}/v1/catalog`);
+    expect(r.status).toBe(200);
+    const caps = ((await r.json()) as { capabilities: Array<Record<string, any>> }).capabilities;
     const ids = caps.map((c) => c.capability_id);
-    expect(ids).toEqual(expect.arrayContaining(['circuit.simulate', 'circuit.analyze', 'circuit.optimize', 'coupling.analyze']));
+    expect(ids).toEqual(expect.arrayContaining([
+      'circuit.simulate', 'circuit.analyze', 'circuit.optimize', 'coupling.analyze', 'provider-one.simulate', 'provider-two.simulate', 'speech.synthesize',
+    ]));
     for (const c of caps) {
       expect(['product-one', 'product-two', 'robotics']).toContain(c.product);
       expect(c.description.length).toBeGreaterThan(10);
