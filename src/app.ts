@@ -39,8 +39,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const { config } = opts;
   const ownsDb = opts.db === undefined;
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.schema === undefined ? {} : { schema: opts.schema }) }));
-  if (opts.migrate !== false) await migrate(db);
-  const services = await createServices(config, db);
+  let services: Awaited<ReturnType<typeof createServices>>;
+  try {
+    if (opts.migrate !== false) await migrate(db);
+    services = await createServices(config, db);
+  } catch (e) {
+    // A failed build must not leave its own pool (or PGlite instance) open behind it.
+    if (ownsDb) await db.close().catch(() => undefined);
+    throw e;
+  }
 
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { checkFeatureSettings } from './config/feature-settings.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';
 import { COMMANDS } from './cli/commands.js';
@@ -73,6 +74,7 @@ async function main(argv: readonly string[]): Promise<number> {
   let config: Config;
   try {
     config = loadConfig(process.env);
+    checkFeatureSettings(config);
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);

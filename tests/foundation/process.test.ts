@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,23 @@ describe('the qrail process', { timeout: 180_000 }, () => {
       c.on('exit', (code) => resolve(`${code}:${err}`));
     });
     expect(out).toMatch(/^2:Invalid configuration: PORT must be an integer/);
+  });
+
+  it('rejects a bad feature variable before opening the database: its name, exit 2, no stack trace', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'qrail-badfeature-'));
+    dirs.push(parent);
+    const dir = join(parent, 'data');
+    for (const [name, value] of [['TTS_ENGINE', 'festival'], ['EXECUTION_MAX_SHOTS', 'many'], ['BILLING_PROCESSOR', 'paypal']] as const) {
+      const out = await new Promise<string>((resolve) => {
+        const c = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, [name]: value } });
+        let err = '';
+        c.stderr.on('data', (d) => (err += d));
+        c.on('exit', (code) => resolve(`${code}:${err}`));
+      });
+      expect(out).toMatch(new RegExp(`^2:Invalid configuration: ${name} `));
+      expect(out).not.toMatch(/\n\s+at /);
+      expect(existsSync(dir)).toBe(false); // the embedded database was never created
+    }
   });
 
   it('on SIGTERM finishes in-flight requests, answers new ones 503, and exits 0', async () => {
