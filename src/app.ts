@@ -83,11 +83,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerNotFound(app);
   registerMetrics(app, services.metrics);
 
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     if (app.draining && req.routeOptions.config?.surface !== 'raw') {
       reply.header('connection', 'close');
-      throw fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' });
+      return done(fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' }));
     }
+    done();
   });
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();

@@ -88,15 +88,17 @@ export function handleFrameworkError(err: FastifyError, req: FastifyRequest, rep
 }
 
 export function registerEnvelope(app: App): void {
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback-style hooks: these run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (req, reply, done) => {
     req.startedAt = process.hrtime.bigint();
     reply.header('x-request-id', req.id);
+    done();
   });
 
-  app.addHook('preSerialization', async (req, reply, payload: unknown) => {
-    if (surfaceOf(req) !== 'platform' || reply.statusCode >= 400) return payload;
-    if (payload !== null && typeof payload === 'object' && (payload as Record<symbol, unknown>)[ENVELOPED] === true) return payload;
-    return { status: 'ok', data: payload ?? {}, meta: meta(req) };
+  app.addHook('preSerialization', (req, reply, payload: unknown, done) => {
+    if (surfaceOf(req) !== 'platform' || reply.statusCode >= 400) return done(null, payload);
+    if (payload !== null && typeof payload === 'object' && (payload as Record<symbol, unknown>)[ENVELOPED] === true) return done(null, payload);
+    done(null, { status: 'ok', data: payload ?? {}, meta: meta(req) });
   });
 
   app.setErrorHandler(async (err, req, reply) => {

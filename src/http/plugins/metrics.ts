@@ -47,8 +47,9 @@ export class Metrics {
 }
 
 export function registerMetrics(app: App, metrics: Metrics): void {
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.observe(req.method, route, reply.statusCode, Number(process.hrtime.bigint() - req.startedAt) / 1e9);
+    done();
   });
 }

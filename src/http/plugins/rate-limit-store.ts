@@ -1,8 +1,16 @@
 import { Redis } from 'ioredis';
 
-/** Fixed-window counter: one hit, the count in the window, and ms until it resets. */
+export interface RateLimitHit {
+  readonly count: number;
+  readonly resetMs: number;
+}
+
+/**
+ * Fixed-window counter: one hit, the count in the window, and ms until it resets. The
+ * in-process store answers synchronously (no promise on every request's hot path).
+ */
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
   close(): Promise<void>;
 }
 
@@ -15,7 +23,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.sweeper.unref();
   }
 
-  async hit(key: string, windowMs: number) {
+  hit(key: string, windowMs: number): RateLimitHit {
     const now = Date.now();
     let w = this.windows.get(key);
     if (w === undefined || w.resetAt <= now) {
@@ -53,7 +61,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.on('error', () => undefined);
   }
 
-  async hit(key: string, windowMs: number) {
+  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
     const r = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
     return { count: Number(r[0]), resetMs: Number(r[1]) };
   }

@@ -1,7 +1,7 @@
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { App } from '../app-types.js';
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
 
@@ -11,24 +11,33 @@ const WINDOW_MS = 60_000;
  * If the shared store fails, requests are let through (logged): availability first.
  */
 export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMinute: number): void {
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback-style hook: with the in-process store the whole check is synchronous.
+  app.addHook('onRequest', (req, reply, done) => {
     const rl = req.routeOptions.config?.rateLimit;
-    if (rl === false) return;
+    if (rl === false) return done();
     const bucket = rl?.bucket ?? 'default';
     const limit = rl?.perMinute ?? defaultPerMinute;
-    let r: { count: number; resetMs: number };
-    try {
-      r = await store.hit(`${bucket}:${req.ip}`, WINDOW_MS);
-    } catch (err) {
+    const apply = (r: RateLimitHit) => {
+      const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
+      reply.header('ratelimit-limit', String(limit));
+      reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
+      reply.header('ratelimit-reset', String(resetS));
+      if (r.count > limit) {
+        return done(fail(HTTP_ERRORS.RATE_LIMITED, `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`, { limit, window_seconds: 60, retry_after_seconds: resetS }, { 'retry-after': String(resetS) }));
+      }
+      done();
+    };
+    const unavailable = (err: unknown) => {
       req.log.warn({ err }, 'rate limit store unavailable; request allowed');
-      return;
+      done();
+    };
+    let r: RateLimitHit | Promise<RateLimitHit>;
+    try {
+      r = store.hit(`${bucket}:${req.ip}`, WINDOW_MS);
+    } catch (err) {
+      return unavailable(err);
     }
-    const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
-    reply.header('ratelimit-limit', String(limit));
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
-    reply.header('ratelimit-reset', String(resetS));
-    if (r.count > limit) {
-      throw fail(HTTP_ERRORS.RATE_LIMITED, `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`, { limit, window_seconds: 60, retry_after_seconds: resetS }, { 'retry-after': String(resetS) });
-    }
+    if (r instanceof Promise) r.then(apply, unavailable);
+    else apply(r);
   });
 }
