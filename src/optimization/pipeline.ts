@@ -7,6 +7,7 @@ import { applyTemplates } from './passes/templates.js';
 import { propagateNots } from './passes/x-propagation.js';
 import { relocateBlockingPhases } from './passes/phase-relocate.js';
 import { cancelCnotsByParity } from './passes/cnot-parity.js';
+import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -21,7 +22,8 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
   aggressive: [
     'drop-identities', 'cancel-inverse-pairs', 'merge-adjacent-rotations', 'commutation-aware-cancellation',
     'hadamard-reduction', 'phase-polynomial-rotation-merging', 'clifford-term-absorption', 'rotation-placement',
-    'not-propagation', 'single-qubit-resynthesis', 'template-rewrites', 'cnot-parity-cancellation', 'strategy-search',
+    'not-propagation', 'single-qubit-resynthesis', 'template-rewrites', 'cnot-parity-cancellation', 'two-qubit-block-resynthesis',
+    'strategy-search',
   ],
 };
 
@@ -101,11 +103,23 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     return rec;
   }
   // aggressive: search over strategies, keep the cheapest; each branch is a full certificate
+  const round = (place: 'first' | 'last') => (x: Recorder) => balancedRound(x, place) + applyTemplates(x) + parityRound(x);
+  // Two-qubit block resynthesis runs in every branch after convergence, on a fork kept only when
+  // cheaper, so no branch ends worse than without it. When it already applies to the input (long
+  // stretches on one pair, as in generic circuits), branches with it first in every round are tried
+  // first: collapsing the stretches early also makes the other passes cheaper.
+  const early = resynthesizeBlocks(rec.fork()) > 0;
+  const strategies = [...(early ? [true] : []), false].flatMap((blocksFirst) => (['first', 'last'] as const).map((place) => ({ place, blocksFirst })));
   let best: Recorder | undefined;
-  for (const place of ['first', 'last'] as const) {
+  for (const { place, blocksFirst } of strategies) {
     if (best && rec.stopped()) break;
     const r = rec.fork();
-    fixpoint(r, (x) => balancedRound(x, place) + applyTemplates(x) + parityRound(x), extra);
+    fixpoint(r, blocksFirst ? (x) => resynthesizeBlocks(x) + round(place)(x) : round(place), extra);
+    const r2 = r.fork();
+    if (resynthesizeBlocks(r2) > 0) {
+      fixpoint(r2, (x) => round(place)(x) + resynthesizeBlocks(x), extra);
+      if (cost(r2.ops) < cost(r.ops)) r.adopt(r2);
+    }
     if (!best || cost(r.ops) < cost(best.ops)) best = r;
   }
   return best!;

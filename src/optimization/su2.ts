@@ -4,7 +4,7 @@ import { g, PI } from './gate-info.js';
 /** Small 2×2 complex algebra for one-qubit resynthesis (the passes' own; the checker has its own). */
 export type M2 = [number, number, number, number, number, number, number, number]; // a b c d as re,im pairs
 
-const mul = (x: M2, y: M2): M2 => {
+export const mul2 = (x: M2, y: M2): M2 => {
   const r: number[] = [];
   for (const [i, j] of [[0, 0], [0, 1], [1, 0], [1, 1]] as const) {
     let re = 0;
@@ -54,9 +54,25 @@ export function runMatrix(ops: readonly GateOp[]): M2 | undefined {
   for (const op of ops) {
     const x = mat1(op);
     if (!x) return undefined;
-    m = mul(x, m);
+    m = mul2(x, m);
   }
   return m;
+}
+
+/** Whether a ≅ b up to a global phase, entrywise within eps. */
+export function equalUpToPhase2(a: M2, b: M2, eps: number): boolean {
+  let k = 0;
+  for (let i = 2; i < 8; i += 2) if (Math.hypot(a[i]!, a[i + 1]!) > Math.hypot(a[k]!, a[k + 1]!)) k = i;
+  const n = b[k]! * b[k]! + b[k + 1]! * b[k + 1]!;
+  if (n < 1e-12) return false;
+  // p = a_k / b_k, then compare a with p·b
+  const pr = (a[k]! * b[k]! + a[k + 1]! * b[k + 1]!) / n;
+  const pi = (a[k + 1]! * b[k]! - a[k]! * b[k + 1]!) / n;
+  for (let i = 0; i < 8; i += 2) {
+    if (Math.abs(a[i]! - (b[i]! * pr - b[i + 1]! * pi)) > eps) return false;
+    if (Math.abs(a[i + 1]! - (b[i]! * pi + b[i + 1]! * pr)) > eps) return false;
+  }
+  return true;
 }
 
 /** A key equal for matrices equal up to global phase. */
@@ -93,14 +109,15 @@ export function zyz(m: M2): [number, number, number] {
 }
 
 const WORD_GATES = ['h', 's', 'sdg', 't', 'tdg', 'z', 'x'];
-let table: Map<string, string[]> | undefined;
+const tables = new Map<number, Map<string, string[]>>();
 
-/** Shortest Clifford+T word (≤ 3 gates) for each 2×2 unitary reachable, keyed by phaseKey. */
-export function cliffordTWords(): Map<string, string[]> {
-  if (table) return table;
-  table = new Map([[phaseKey([1, 0, 0, 0, 0, 0, 1, 0]), []]]);
+/** Shortest Clifford+T word (≤ maxLen gates) for each 2×2 unitary reachable, keyed by phaseKey. */
+export function cliffordTWords(maxLen = 3): Map<string, string[]> {
+  const cached = tables.get(maxLen);
+  if (cached) return cached;
+  const table = new Map([[phaseKey([1, 0, 0, 0, 0, 0, 1, 0]), [] as string[]]]);
   let frontier: string[][] = [[]];
-  for (let len = 1; len <= 3; len++) {
+  for (let len = 1; len <= maxLen; len++) {
     const next: string[][] = [];
     for (const w of frontier)
       for (const name of WORD_GATES) {
@@ -113,5 +130,6 @@ export function cliffordTWords(): Map<string, string[]> {
       }
     frontier = next;
   }
+  tables.set(maxLen, table);
   return table;
 }

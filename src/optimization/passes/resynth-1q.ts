@@ -10,7 +10,7 @@ const CLIFFORD_T = new Set(['h', 's', 'sdg', 't', 'tdg', 'z', 'x', 'id']);
  * A run of such gates is never folded into a u3, which would hide its T gates from the T-count
  * and leave Nam's gate set (docs/decisions/optimization-gate-counting.md).
  */
-function isCliffordT(op: GateOp): boolean {
+export function isCliffordT(op: GateOp): boolean {
   if (CLIFFORD_T.has(op.name)) return true;
   const a = phaseOf(op);
   return a !== undefined && Math.abs(a / (PI / 4) - Math.round(a / (PI / 4))) < 1e-9;

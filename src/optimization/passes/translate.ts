@@ -9,7 +9,7 @@ import { runFrom } from './resynth-1q.js';
 const near0 = (a: number) => Math.abs(normAngle(a)) < 1e-9;
 
 /** Two-qubit gates written with CX and one-qubit gates (each checked by `resynth-2q`). */
-function viaCx(op: GateOp): GateOp[] | undefined {
+export function viaCx(op: GateOp): GateOp[] | undefined {
   const [a, b] = op.qubits as [number, number];
   const t = op.params[0] ?? 0;
   switch (op.name) {
