@@ -55,6 +55,19 @@ describe('POST /v1/circuits/analyze: pairs the final state really entangles', ()
     expect(p.correlated_pairs).toEqual([]);
   });
 
+  it('a swap moves a partner, it does not entangle: only the pair holding the Bell state may be entangled', async () => {
+    const e = await entanglement(circuit(3, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'swap', qubits: [1, 2] }]));
+    expect(e.possibly_entangled_pairs).toEqual([[0, 2]]);
+    expect(e.entangled_pairs).toEqual([[0, 2]]);
+    // Swapping the two halves of the pair keeps the pair.
+    const self = await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'swap', qubits: [0, 1] }]));
+    expect(self.possibly_entangled_pairs).toEqual([[0, 1]]);
+    // The same pairs as coupling's qualitative mode gives.
+    const q = await app.inject({ method: 'POST', url: '/v1/analysis/coupling', payload: { circuit: circuit(3, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'swap', qubits: [1, 2] }]), mode: 'qualitative' } });
+    const may = q.json().data.qualitative.pairs.filter((p: { may_be_entangled: boolean }) => p.may_be_entangled).map((p: { qubits: number[] }) => p.qubits);
+    expect(may).toEqual([[0, 2]]);
+  });
+
   it('says why when the circuit is out of scope (mid-circuit measurement, too many qubits)', async () => {
     const mid = await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'measure', qubits: [0], clbits: [0] } as Gate, { op: 'cx', qubits: [0, 1] }]));
     expect(mid.entangled_pairs).toBeNull();

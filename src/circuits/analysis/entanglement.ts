@@ -1,8 +1,10 @@
 /**
  * Structural entanglement: interaction-graph components and the pairs of qubits that may be
  * entangled at the end, from light cones. Two qubits may be entangled only if their backward
- * light cones share a multi-qubit gate; a reset or mid-circuit measurement cuts a qubit from
- * its past. Terminal measurements are ignored: the question is about the state before them.
+ * light cones share a multi-qubit gate; a `swap` only exchanges the two qubits' partners (it moves
+ * states without mixing them, as coupling's qualitative mode treats it); a reset or mid-circuit
+ * measurement cuts a qubit from its past. Terminal measurements are ignored: the question is
+ * about the state before them.
  */
 import type { Circuit } from '../ir.js';
 
@@ -43,7 +45,17 @@ export function lightConePairs(c: Circuit): [number, number][] {
   const row = new Uint8Array(n);
   for (let i = 0; i < terminalFrom; i++) {
     const op = c.ops[i]!;
-    if (op.kind === 'gate' && op.qubits.length >= 2) {
+    if (op.kind === 'gate' && op.name === 'swap') {
+      const [a, b] = op.qubits as readonly [number, number];
+      for (let z = 0; z < n; z++) {
+        if (z === a || z === b) continue;
+        const t = shared[a * n + z]!;
+        shared[a * n + z] = shared[b * n + z]!;
+        shared[b * n + z] = t;
+        shared[z * n + a] = shared[a * n + z]!;
+        shared[z * n + b] = shared[b * n + z]!;
+      }
+    } else if (op.kind === 'gate' && op.qubits.length >= 2) {
       const g = op.qubits;
       row.fill(0);
       for (const y of g) for (let z = 0; z < n; z++) row[z] = row[z]! | shared[y * n + z]!;
