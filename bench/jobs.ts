@@ -17,6 +17,15 @@
  * The phases run interleaved in rounds (rotating which goes first) so that load on the
  * shared machine affects them alike. `pg_vs_bare_insert` = http submit / http bare (HTTP
  * on both sides); the table also shows db submit / db bare (HTTP on neither side).
+ *
+ * Only successes count: a submission counts when it answered 202 with a new job (not a
+ * replay), a bare insert when it committed; rates are successes / the phase's wall time and
+ * p50/p99 are over successful requests. done/s = jobs whose status is `completed` in the
+ * database (checked per job id) / the time from worker start to the last of them reaching a
+ * terminal state (seen through the worker's afterTransition hook, so no polling interval).
+ * `errors` (table and JSON) = failed requests of every phase, warm-up included (non-202,
+ * replay, exception) + jobs that ended `failed` + worker-phase jobs not terminal within
+ * BENCH_JOBS_WORKER_TIMEOUT_MS; any error prints a WARNING line and exits 1.
  * Last line: one JSON object.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +33,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { grantCredit } from '../src/billing/ledger.js';
 import { getExample } from '../src/circuits/examples.js';
+import { isAppError } from '../src/errors/app-error.js';
 import { loadConfig } from '../src/config/config.js';
 import type { App } from '../src/http/app-types.js';
 import { JobsWorker } from '../src/jobs/jobs-worker.js';
@@ -38,31 +48,68 @@ const ROUNDS = Number(process.env['BENCH_JOBS_ROUNDS'] ?? 4);
 const WORKER_JOBS = Number(process.env['BENCH_JOBS_WORKER_JOBS'] ?? 400);
 const DRIVERS = (process.env['BENCH_JOBS_DRIVERS'] ?? 'pglite,pg').split(',');
 const PG_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const WORKER_TIMEOUT_MS = Number(process.env['BENCH_JOBS_WORKER_TIMEOUT_MS'] ?? 300_000);
 
 type Phase = 'httpSubmit' | 'httpBare' | 'dbSubmit' | 'dbBare';
 const PHASES: Phase[] = ['httpSubmit', 'httpBare', 'dbSubmit', 'dbBare'];
 
-interface Stat { perS: number; p50: number; p99: number; errors: number }
-interface Result { driver: string; phases: Record<Phase, Stat>; worker1PerS: number; worker2PerS: number }
+interface Stat { perS: number; p50: number; p99: number; ok: number }
+interface WorkerStat { perS: number; completed: number; accepted: number }
+interface Result { driver: string; phases: Record<Phase, Stat>; worker1: WorkerStat; worker2: WorkerStat; errors: Errors }
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** Runs `n` tasks with at most `c` in flight; returns each latency (ms) and the wall time (s). */
-async function load(n: number, c: number, task: (i: number) => Promise<boolean>): Promise<{ lat: number[]; seconds: number; errors: number }> {
+/** Errors of one driver's run, by what went wrong ("http submit: 409", "job failed: CAPABILITY_FAILED", …). */
+class Errors {
+  readonly byKind = new Map<string, number>();
+  add(kind: string, n = 1): void {
+    if (n > 0) this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + n);
+  }
+  get total(): number {
+    let n = 0;
+    for (const v of this.byKind.values()) n += v;
+    return n;
+  }
+  describe(): string {
+    return [...this.byKind].map(([k, v]) => `${v}× ${k}`).join(', ');
+  }
+}
+
+/** A task's outcome: null on success, else what went wrong. */
+type Outcome = string | null;
+
+/**
+ * Runs `n` tasks with at most `c` in flight. Only successful tasks count: their latencies
+ * (ms) are returned; failures (an error description, or a throw) go to `errors`.
+ */
+async function load(n: number, c: number, task: (i: number) => Promise<Outcome>, errors: Errors, label: string): Promise<{ lat: number[]; seconds: number }> {
   const lat: number[] = [];
   let next = 0;
-  let errors = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: c }, async () => {
     while (next < n) {
       const i = next++;
       const s = performance.now();
-      if (!(await task(i))) errors++;
-      lat.push(performance.now() - s);
+      let out: Outcome;
+      try {
+        out = await task(i);
+      } catch (e) {
+        out = isAppError(e) ? e.code : e instanceof Error ? e.name : 'exception';
+      }
+      if (out === null) lat.push(performance.now() - s);
+      else errors.add(`${label}: ${out}`);
     }
   }));
-  return { lat, seconds: (performance.now() - t0) / 1000, errors };
+  return { lat, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** A new job from POST /v1/jobs: 202 and not a replay. Returns its id, or what went wrong. */
+function acceptedJob(r: { statusCode: number; headers: Record<string, unknown> }): { id: string } | { error: string } {
+  if (r.statusCode !== 202) return { error: String(r.statusCode) };
+  if (r.headers['idempotent-replayed'] === 'true') return { error: '202 replay' };
+  const id = String(r.headers['location'] ?? '').split('/').pop() ?? '';
+  return id === '' ? { error: '202 without location' } : { id };
 }
 
 interface BenchAgent { authorization: string; accountId: string; credentialId: string }
@@ -81,20 +128,58 @@ async function agents(app: App): Promise<BenchAgent[]> {
   return out;
 }
 
-async function workerRate(app: App, auth: BenchAgent[], loops: number): Promise<number> {
+/**
+ * Submits WORKER_JOBS jobs, then times `loops` worker loops from start until every accepted
+ * job is terminal; counts as done only the jobs whose stored status is `completed`.
+ */
+async function workerRate(app: App, auth: BenchAgent[], loops: number, errors: Errors): Promise<WorkerStat> {
+  const label = `worker ${loops}w`;
   const body = (i: number) => ({ capability_id: 'circuit.analyze', request: { circuit: getExample('bell') }, idempotency_key: `w${loops}-${i}-${randomUUID().slice(0, 8)}`, max_total_price: '0.01' });
-  await load(WORKER_JOBS, CONCURRENCY, async (i) => (await app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: auth[i % auth.length]?.authorization ?? '' }, payload: body(i) })).statusCode === 202);
-  const w = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: `bench-${loops}`, leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: loops });
+  const ids = new Set<string>();
+  await load(WORKER_JOBS, CONCURRENCY, async (i) => {
+    const a = acceptedJob(await app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: auth[i % auth.length]?.authorization ?? '' }, payload: body(i) }));
+    if ('error' in a) return a.error;
+    ids.add(a.id);
+    return null;
+  }, errors, `${label} submit`);
+
+  // The worker reports each stored transition; the phase ends when the last accepted job is terminal.
+  const pending = new Set(ids);
+  let lastTerminal = 0;
+  let allDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    allDone = resolve;
+  });
+  if (pending.size === 0) allDone();
+  const w = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, {
+    id: `bench-${loops}`, leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: loops,
+    onError: (e) => errors.add(`${label}: worker error ${e instanceof Error ? e.message.slice(0, 60) : String(e)}`),
+    afterTransition: (jobId, status) => {
+      if ((status === 'completed' || status === 'failed') && pending.delete(jobId)) {
+        lastTerminal = performance.now();
+        if (pending.size === 0) allDone();
+      }
+    },
+  });
   const t0 = performance.now();
   w.start();
-  for (;;) {
-    const r = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed', 'failed')");
-    if ((r.rows[0]?.n ?? 0) === 0) break;
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  const s = (performance.now() - t0) / 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    done.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), WORKER_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
   await w.stop();
-  return WORKER_JOBS / s;
+  const seconds = ((timedOut ? performance.now() : lastTerminal) - t0) / 1000;
+
+  // What the database says about exactly these jobs.
+  const r = await app.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM jobs WHERE id = ANY($1::uuid[]) GROUP BY status', [[...ids]]);
+  // Failed and unfinished jobs are counted as errors once, over the whole run, in run().
+  const completed = r.rows.filter((row) => row.status === 'completed').reduce((n, row) => n + row.n, 0);
+  if (timedOut) process.stderr.write(`${label}: ${ids.size - completed} jobs not completed within ${WORKER_TIMEOUT_MS} ms\n`);
+  return { perS: seconds > 0 ? completed / seconds : 0, completed, accepted: ids.size };
 }
 
 async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Result> {
@@ -124,42 +209,55 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
       const a = auth[i % auth.length] as BenchAgent;
       return { accountId: a.accountId, subject: `credential:${a.credentialId}` };
     };
-    const tasks: Record<Phase, (i: number) => Promise<boolean>> = {
-      httpSubmit: async (i) => (await app.inject({ method: 'POST', url: '/v1/jobs', headers: headers(i), payload: body('http', i) })).statusCode === 202,
-      httpBare: async (i) => (await app.inject({ method: 'POST', url: '/bench/bare-insert', headers: headers(i), payload: body('bare', i) })).statusCode === 202,
-      dbSubmit: async (i) => !(await app.services.jobs.submit(agentOf(i), body('db', i))).replayed,
+    const http202 = (r: { statusCode: number; headers: Record<string, unknown> }): Outcome => {
+      const a = acceptedJob(r);
+      return 'error' in a ? a.error : null;
+    };
+    const tasks: Record<Phase, (i: number) => Promise<Outcome>> = {
+      httpSubmit: async (i) => http202(await app.inject({ method: 'POST', url: '/v1/jobs', headers: headers(i), payload: body('http', i) })),
+      httpBare: async (i) => {
+        const r = await app.inject({ method: 'POST', url: '/bench/bare-insert', headers: headers(i), payload: body('bare', i) });
+        return r.statusCode === 202 ? null : String(r.statusCode);
+      },
+      dbSubmit: async (i) => ((await app.services.jobs.submit(agentOf(i), body('db', i))).replayed ? 'replay' : null),
       dbBare: async (i) => {
         await bareInsert(BARE_ACCOUNT, body('dbbare', i));
-        return true;
+        return null;
       },
     };
-    // Warm-up: JIT, statement plans, the credential cache.
-    for (const p of PHASES) await load(100, CONCURRENCY, (i) => tasks[p](i + 1_000_000));
+    const errors = new Errors();
+    const LABEL: Record<Phase, string> = { httpSubmit: 'http submit', httpBare: 'http bare', dbSubmit: 'db submit', dbBare: 'db bare' };
+    // Warm-up: JIT, statement plans, the credential cache. Its failures count as errors too.
+    for (const p of PHASES) await load(100, CONCURRENCY, (i) => tasks[p](i + 1_000_000), errors, `${LABEL[p]} (warm-up)`);
 
     const lat: Record<Phase, number[]> = { httpSubmit: [], httpBare: [], dbSubmit: [], dbBare: [] };
     const secs: Record<Phase, number> = { httpSubmit: 0, httpBare: 0, dbSubmit: 0, dbBare: 0 };
-    const errs: Record<Phase, number> = { httpSubmit: 0, httpBare: 0, dbSubmit: 0, dbBare: 0 };
     const per = Math.ceil(SUBMISSIONS / ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < PHASES.length; k++) {
         const p = PHASES[(r + k) % PHASES.length] as Phase;
-        const out = await load(per, CONCURRENCY, (i) => tasks[p](r * per + i));
+        const out = await load(per, CONCURRENCY, (i) => tasks[p](r * per + i), errors, LABEL[p]);
         lat[p].push(...out.lat);
         secs[p] += out.seconds;
-        errs[p] += out.errors;
       }
     }
+    // Successes only: failed requests are neither in the rate nor in the percentiles.
     const phases = Object.fromEntries(PHASES.map((p) => {
       const s = [...lat[p]].sort((a, b) => a - b);
-      return [p, { perS: s.length / secs[p], p50: pct(s, 50), p99: pct(s, 99), errors: errs[p] }];
+      return [p, { perS: s.length / secs[p], p50: pct(s, 50), p99: pct(s, 99), ok: s.length }];
     })) as Record<Phase, Stat>;
 
     // Drain what the submission phases queued, then time the worker on fresh jobs.
     const drain = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: 'drain', leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: 2 });
     await drain.drain(100_000);
-    const worker1PerS = await workerRate(app, auth, 1);
-    const worker2PerS = await workerRate(app, auth, 2);
-    return { driver, phases, worker1PerS, worker2PerS };
+    const worker1 = await workerRate(app, auth, 1, errors);
+    const worker2 = await workerRate(app, auth, 2, errors);
+    // Every job of this run (submission phases, drained, worker phases) that ended failed.
+    const failed = await app.db.query<{ code: string | null; n: number }>("SELECT error_code AS code, count(*)::int AS n FROM jobs WHERE status = 'failed' GROUP BY error_code");
+    for (const f of failed.rows) errors.add(`job failed: ${f.code ?? '?'}`, f.n);
+    const left = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed', 'failed')");
+    errors.add(`job not terminal at the end (worker timeout ${WORKER_TIMEOUT_MS} ms)`, left.rows[0]?.n ?? 0);
+    return { driver, phases, worker1, worker2, errors };
   } finally {
     await app.close();
     await db.close();
@@ -171,6 +269,8 @@ const BARE_ACCOUNT = randomUUID();
 
 async function main(): Promise<void> {
   const results: Result[] = [];
+  // Runs that did not produce figures at all (e.g. PostgreSQL unreachable): errors too.
+  const runErrors = new Errors();
   if (DRIVERS.includes('pglite')) results.push(await run('pglite'));
   if (DRIVERS.includes('pg')) {
     const dbName = `qrail_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -184,7 +284,8 @@ async function main(): Promise<void> {
       u.pathname = `/${dbName}`;
       results.push(await run('pg', u.toString()));
     } catch (e) {
-      process.stderr.write(`PostgreSQL part skipped: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      process.stderr.write(`PostgreSQL part failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      runErrors.add('pg: the PostgreSQL part did not run (see stderr)');
     } finally {
       if (created) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
       await admin.end().catch(() => undefined);
@@ -203,13 +304,24 @@ async function main(): Promise<void> {
     'db submit p99': round(r.phases.dbSubmit.p99, 2),
     'db bare/s': round(r.phases.dbBare.perS),
     'db ratio': round(r.phases.dbSubmit.perS / r.phases.dbBare.perS, 3),
-    'done/s 1w': round(r.worker1PerS),
-    'done/s 2w': round(r.worker2PerS),
-    errors: PHASES.reduce((n, p) => n + r.phases[p].errors, 0),
+    'done/s 1w': round(r.worker1.perS),
+    'done/s 2w': round(r.worker2.perS),
+    errors: r.errors.total,
   }));
   console.log(`bench:jobs — ${SUBMISSIONS} requests per phase in ${ROUNDS} interleaved rounds, ${CONCURRENCY} in flight, pool ${POOL}, ${AGENTS} agents; `
-    + `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side.`);
+    + `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side; `
+    + 'rates and percentiles count successful requests only; done/s counts jobs stored as completed.');
   console.table(rows);
+  for (const r of results) {
+    console.log(`${r.driver}: ok requests ${PHASES.map((p) => `${p} ${r.phases[p].ok}`).join(', ')}; `
+      + `worker phases completed ${r.worker1.completed}/${r.worker1.accepted} (1w), ${r.worker2.completed}/${r.worker2.accepted} (2w)`);
+  }
+  const errors = runErrors.total + results.reduce((n, r) => n + r.errors.total, 0);
+  if (errors > 0) {
+    const where = [...results.filter((r) => r.errors.total > 0).map((r) => `${r.driver}: ${r.errors.describe()}`), ...(runErrors.total > 0 ? [runErrors.describe()] : [])];
+    console.log(`WARNING: ${errors} error(s) — the figures above are not a valid measurement. ${where.join('; ')}`);
+    process.exitCode = 1;
+  }
   const pgR = results.find((r) => r.driver === 'pg');
   const lite = results.find((r) => r.driver === 'pglite');
   console.log(JSON.stringify({
@@ -218,6 +330,7 @@ async function main(): Promise<void> {
     pg_p99_ms: pgR === undefined ? null : round(pgR.phases.httpSubmit.p99, 2),
     pg_vs_bare_insert: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS / pgR.phases.httpBare.perS, 3),
     pglite_submit_per_s: lite === undefined ? null : round(lite.phases.httpSubmit.perS),
+    errors,
   }));
 }
 

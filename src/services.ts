@@ -47,6 +47,7 @@ export async function createServices(config: Config, db: Database): Promise<Serv
   const { settings } = executionServices.execution.deps;
   const jobsServices = createJobsServices(config, db, {
     media,
+    billing,
     execution: {
       service: executionServices.execution,
       providers: [...(settings.providerOneEnabled ? ['provider-one' as const] : []), ...(settings.providerTwoEnabled ? ['provider-two' as const] : [])],

@@ -15,6 +15,7 @@ import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
 import { JobsService } from './jobs-service.js';
 import { JobsWorker } from './jobs-worker.js';
+import type { JobsBillingPort } from './ports.js';
 
 export interface JobsServices {
   readonly jobs: JobsService;
@@ -74,14 +75,14 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
   };
 }
 
-export function createJobsServices(config: Config, db: Database, deps: { media?: MediaService; execution?: ExecutionForJobs; log?: (e: unknown, jobId?: string) => void } = {}): JobsServices {
+export function createJobsServices(config: Config, db: Database, deps: { media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void } = {}): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
   const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), media: deps.media, execution: deps.execution }));
   const repo = pgJobsRepository(db);
-  const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID);
+  const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID, () => new Date(), deps.billing);
   const jobsWorker = new JobsWorker(repo, registry, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,
     leaseMs: s.leaseMs,

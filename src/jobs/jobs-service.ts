@@ -10,7 +10,7 @@ import type { Capability, CapabilityRegistry } from './capability.js';
 import { canonicalJson } from './canonical.js';
 import { JOBS_ERRORS } from './error-codes.js';
 import { PAYMENT_RAIL, jobView, type JobRecord } from './job.js';
-import type { JobsRepository } from './ports.js';
+import type { JobsBillingPort, JobsRepository } from './ports.js';
 import { RequestValidator } from './request-validator.js';
 
 export const MAX_TOTAL_PRICE_MICROS = 1_000_000n;
@@ -63,6 +63,8 @@ export class JobsService {
     private readonly hash: (s: string) => string,
     private readonly newId: () => string,
     private readonly now: () => Date = () => new Date(),
+    /** Without it (CLI, tests) a requested recharge waits for the billing worker. */
+    private readonly billing?: JobsBillingPort,
   ) {}
 
   /** `GET /v1/catalog`: every capability with its pricing rule and request schema. */
@@ -125,7 +127,7 @@ export class JobsService {
     };
     // Same meaning → same hash: key order and "0.5" vs "0.500000" do not matter.
     const requestHash = this.hash(canonicalJson({ capability_id: body.capability_id, request: body.request, max_total_price: maxMicros.toString() }));
-    return this.repo.submit({
+    const { job, replayed, rechargeRequested } = await this.repo.submit({
       id: this.newId(),
       accountId: agent.accountId,
       idempotencyKey: body.idempotency_key,
@@ -139,6 +141,17 @@ export class JobsService {
       holdExpiresAt: new Date(now.getTime() + this.settings.holdTtlSeconds * 1000),
       submittedBy: agent.subject,
     });
+    // Committed (jobs_submit is its own transaction). Only when the hold left the wallet
+    // asking for a recharge, start it now rather than at the billing worker's next tick;
+    // the flag stays in the wallet, so the worker still serves it if this never runs.
+    if (rechargeRequested && this.billing !== undefined) {
+      try {
+        this.billing.afterDebit(agent.accountId);
+      } catch {
+        // The job exists: a failing hook must not turn its 202 into an error.
+      }
+    }
+    return { job, replayed };
   }
 
   async get(accountId: string, jobId: string): Promise<JobRecord> {

@@ -1,6 +1,12 @@
 import type { Product } from './capability.js';
 import type { JobRecord } from './job.js';
 
+/** What the jobs domain needs from billing (src/billing/billing-service.ts implements it). */
+export interface JobsBillingPort {
+  /** Starts a requested auto-recharge in the background; call after the debit committed. Never throws. */
+  afterDebit(accountId: string): void;
+}
+
 export interface SubmitInput {
   readonly id: string;
   readonly accountId: string;
@@ -40,8 +46,10 @@ export interface JobsRepository {
    * DESIGN §4 submission after validation and quoting: idempotency lookup (same hash →
    * the original job, `replayed`; other hash → 409; concurrent → 409 in flight) → price
    * ceiling → spend controls and hold → job `queued`, transitions quoted/reserved/queued.
+   * `rechargeRequested`: the hold left the wallet asking for an auto-recharge (its outbox
+   * flag is set); always false for a replay, which moves no money.
    */
-  submit(s: SubmitInput): Promise<{ job: JobRecord; replayed: boolean }>;
+  submit(s: SubmitInput): Promise<{ job: JobRecord; replayed: boolean; rechargeRequested: boolean }>;
   get(accountId: string, id: string): Promise<JobRecord | null>;
   list(accountId: string, q: ListQuery): Promise<JobRecord[]>;
   balance(accountId: string): Promise<{ availableMicros: bigint; heldMicros: bigint }>;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { placeHold } from '../../src/billing/ledger.js';
@@ -13,7 +13,10 @@ describe('auto-recharge (sandbox processor)', () => {
   beforeAll(async () => {
     app = await buildTestApp();
   });
-  afterEach(async () => expectLedgerInvariants(app));
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await expectLedgerInvariants(app);
+  });
   afterAll(async () => app.close());
 
   const patch = (auth: { authorization: string }, body: object) => app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: auth, payload: body });
@@ -124,6 +127,9 @@ describe('auto-recharge (sandbox processor)', () => {
 
   it('a job submission (the jobs_submit SQL path, fast and slow) leaving available below the threshold requests a recharge in its own transaction', async () => {
     withTestCapabilities(app);
+    // The hook is stubbed so the durable request stays visible: it is what the worker serves
+    // when the hook never runs (a crash right after the commit).
+    const hook = vi.spyOn(app.services.billing, 'afterDebit').mockImplementation(() => undefined);
     // test.echo costs 0.001000 + 0.000010 × length(text): "hello" → 0.001050.
     const a = await newAgent(app, { fundMicros: 1_000_000n });
     const requested = async () => (await app.db.query<{ at: Date | null }>('SELECT ar_requested_at AS at FROM billing_wallets WHERE account_id = $1', [a.accountId])).rows[0]?.at ?? null;
@@ -132,9 +138,15 @@ describe('auto-recharge (sandbox processor)', () => {
     expect(await requested()).toBeNull(); // 1.000000 is not below 0.999
 
     // Fast path (no daily/monthly limit): 1.000000 − 0.001050 = 0.998950 < 0.999.
-    const j1 = await submit(app, a, { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar'), max_total_price: '0.01' });
+    const body1 = { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar'), max_total_price: '0.01' };
+    const j1 = await submit(app, a, body1);
     expect(j1.statusCode).toBe(202);
     expect(await requested()).not.toBeNull();
+    expect(hook.mock.calls).toEqual([[a.accountId]]);
+    // A replay moves no money: no hook call, though the request is still pending.
+    const again = await submit(app, a, body1);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(hook).toHaveBeenCalledTimes(1);
     await app.services.billing.autoRecharge.runRequested();
     expect(await requested()).toBeNull();
     // Up to 5.00: 4.001050 rounded up to whole cents = 4.01.
@@ -148,11 +160,83 @@ describe('auto-recharge (sandbox processor)', () => {
     const j2 = await submit(app, a, { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar'), max_total_price: '0.01' });
     expect(j2.statusCode).toBe(202);
     expect(await requested()).not.toBeNull(); // 5.007900 < 5.0085
+    expect(hook.mock.calls).toEqual([[a.accountId], [a.accountId]]);
     await app.services.billing.autoRecharge.runRequested();
     // Up to 6.00: 0.992100 rounded up to whole cents = 1.00.
     expect(await wallet(a.session)).toMatchObject({ available: '6.007900', held: '0.002100' });
     expect((await attempts(a.session)).map((x) => [x['status'], x['amount']])).toEqual([['succeeded', '1.000000'], ['succeeded', '4.010000']]);
     expect(await checkJobInvariants(app.db)).toEqual([]);
+  });
+
+  it("a job submission's debit below the threshold starts the recharge right after its commit, not at the worker's interval, and charges once", async () => {
+    // The billing worker runs, but its first tick is an hour away: only the submission's hook can charge here.
+    const slow = await buildTestApp({ BILLING_AUTO_RECHARGE_INTERVAL_MS: '3600000' });
+    const workers = slow.services.billing.workers;
+    for (const w of workers) w.start();
+    try {
+      withTestCapabilities(slow);
+      const ar = slow.services.billing.autoRecharge;
+      const runIfRequested = ar.runIfRequested.bind(ar);
+      const runs: Promise<void>[] = [];
+      // What afterDebit starts in the background, kept so the test can await it (no timing).
+      // While `held` is set the runs are only recorded, to be started together later.
+      let held: string[] | null = null;
+      const started = vi.spyOn(ar, 'runIfRequested').mockImplementation((accountId) => {
+        if (held !== null) {
+          held.push(accountId);
+          return Promise.resolve();
+        }
+        const p = runIfRequested(accountId);
+        runs.push(p);
+        return p;
+      });
+      const settle = async () => {
+        while (runs.length > 0) await runs.shift();
+      };
+      const set = (x: { session: { authorization: string } }, body: object) => slow.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: x.session, payload: body });
+      const balance = async (x: { session: { authorization: string } }) => (await slow.inject({ method: 'GET', url: '/v1/billing/wallet', headers: x.session })).json().data;
+      const tried = async (x: { session: { authorization: string } }) =>
+        ((await slow.inject({ method: 'GET', url: '/v1/billing/auto-recharge/attempts', headers: x.session })).json().data.attempts as Array<Record<string, unknown>>).map((t) => [t['trigger'], t['status'], t['amount']]);
+      const echo = () => ({ capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar-hook'), max_total_price: '0.01' });
+
+      const a = await newAgent(slow, { fundMicros: 1_000_000n });
+      expect((await set(a, { auto_recharge: { enabled: true, threshold: '0.999', recharge_to: '5.00', payment_method: 'pm_card_visa' } })).statusCode).toBe(200);
+      expect(started).not.toHaveBeenCalled();
+      // 1.000000 − 0.001050 = 0.998950 < 0.999: the route called the hook before answering 202.
+      expect((await submit(slow, a, echo())).statusCode).toBe(202);
+      expect(started.mock.calls).toEqual([[a.accountId]]);
+      await settle();
+      expect(await balance(a)).toMatchObject({ available: '5.008950', held: '0.001050' });
+      expect(await tried(a)).toEqual([['threshold', 'succeeded', '4.010000']]);
+      // Served: nothing is left for the worker's tick, which would otherwise charge again.
+      expect(await ar.runRequested()).toBe(0);
+      // Above the threshold again: a submission does not call the hook at all.
+      expect((await submit(slow, a, echo())).statusCode).toBe(202);
+      expect(started).toHaveBeenCalledTimes(1);
+      expect(await tried(a)).toHaveLength(1);
+
+      // Six concurrent submissions each leave available below the threshold, so each calls
+      // the hook; their six recharge runs then race each other: one charge.
+      const b = await newAgent(slow, { fundMicros: 1_000_000n });
+      expect((await set(b, { auto_recharge: { enabled: true, threshold: '0.999', recharge_to: '5.00', payment_method: 'pm_card_visa' } })).statusCode).toBe(200);
+      held = [];
+      const burst = await Promise.all(Array.from({ length: 6 }, () => submit(slow, b, echo())));
+      expect(burst.map((r) => r.statusCode)).toEqual([202, 202, 202, 202, 202, 202]);
+      const racing = held as string[];
+      held = null;
+      expect(racing).toEqual(Array.from({ length: 6 }, () => b.accountId));
+      await Promise.all(racing.map((id) => runIfRequested(id)));
+      // 1.000000 − 6 × 0.001050 = 0.993700; up to 5.00: 4.006300 rounded up to cents = 4.01.
+      expect(await tried(b)).toEqual([['threshold', 'succeeded', '4.010000']]);
+      expect(await balance(b)).toMatchObject({ available: '5.003700', held: '0.006300' });
+      expect(await ar.runRequested()).toBe(0);
+      await expectLedgerInvariants(slow);
+      expect(await checkJobInvariants(slow.db)).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+      for (const w of workers) await w.stop();
+      await slow.close();
+    }
   });
 
   it('an attempt left pending by a crash is charged again with its idempotency key and settled once', async () => {

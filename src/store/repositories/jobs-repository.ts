@@ -80,10 +80,12 @@ const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
 
 const toTransition = (t: TransitionRow): JobTransition => ({ from: t.from_status, to: t.to_status, at: new Date(t.at), worker: t.worker, note: t.note });
 
-/** What `jobs_submit` (migration 0201) returns. */
+/** What `jobs_submit` (migrations 0201, 0202, 0204) returns. */
 interface SubmitOutcome {
   outcome: 'created' | 'replayed' | 'reused' | 'in_flight' | 'price_above' | 'refused';
   job?: unknown;
+  /** created: the wallet asks for an auto-recharge after this hold (`ar_requested_at` set). */
+  recharge?: boolean | null;
   transitions?: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; w: string | null; n: string | null }>;
   info?: Record<string, string | null>;
 }
@@ -189,7 +191,11 @@ export function pgJobsRepository(db: Database): JobsRepository {
       switch (o?.outcome) {
         case 'created':
         case 'replayed':
-          return { job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)), replayed: o.outcome === 'replayed' };
+          return {
+            job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)),
+            replayed: o.outcome === 'replayed',
+            rechargeRequested: o.outcome === 'created' && o.recharge === true,
+          };
         case 'in_flight':
           throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
         case 'reused':
