@@ -6,7 +6,7 @@ import type { BackgroundWorker } from '../worker.js';
 import { AutoRecharge } from './auto-recharge.js';
 import { loadBillingConfig, type BillingConfig } from './billing-config.js';
 import { BILLING_ERRORS } from './error-codes.js';
-import { tablePricing, type HardwarePricing } from './hardware-pricing.js';
+import { tablePricing, type HardwareDeviceGate, type HardwarePricing } from './hardware-pricing.js';
 import { HoldExpirySweeper } from './hold-expiry.js';
 import { formatMicros, parseUsd } from './money.js';
 import { Payments } from './payments.js';
@@ -15,7 +15,7 @@ import { SandboxProcessor } from './processor/sandbox-processor.js';
 import { StripeProcessor } from './processor/stripe-processor.js';
 import { startOfUtcDay, startOfUtcMonth } from './spend-controls.js';
 import { balanceMoves, largestJobs, listHolds, spendBy, spendPerDay } from './store/dashboard-sql.js';
-import { createQuote, getHeldJob, holdQuote, releaseHeldJob } from './store/hardware-sql.js';
+import { createQuote, findQuote, getHeldJob, holdQuote, releaseHeldJob } from './store/hardware-sql.js';
 import { getWallet, lockWallet, readWalletRow, spentSince, type HoldKind, type HoldStatus } from './store/ledger-sql.js';
 import { sqlSandboxStore } from './store/sandbox-store-sql.js';
 import { heldJobView, holdListView, quoteView, spendControlsView, walletView } from './views.js';
@@ -47,6 +47,8 @@ export class BillingService {
   readonly payments: Payments;
   readonly autoRecharge: AutoRecharge;
   readonly workers: BackgroundWorker[];
+  /** Device states from the execution domain (attached by its composition); none → price list only. */
+  private deviceGate: HardwareDeviceGate | undefined;
 
   constructor(readonly config: Config, readonly db: Database, readonly pricing: HardwarePricing = tablePricing()) {
     this.settings = loadBillingConfig(config);
@@ -61,6 +63,11 @@ export class BillingService {
     this.autoRecharge = new AutoRecharge(db, this.payments, this.settings);
     this.payments.onPaymentOutcome = (q, accountId, attemptId, outcome) => this.autoRecharge.applyOutcome(q, accountId, attemptId, outcome);
     this.workers = [new HoldExpirySweeper(db, this.settings.sweepIntervalMs), this.autoRecharge.worker()];
+  }
+
+  /** The execution composition attaches its device states here (quotes show them, holds check them). */
+  useDeviceGate(gate: HardwareDeviceGate): void {
+    this.deviceGate = gate;
   }
 
   /**
@@ -259,14 +266,26 @@ export class BillingService {
         known: this.pricing.list().map((p) => `${p.provider}/${p.device}`),
       });
     }
+    // A quote is only a price: it is given for a device that is down too, and says so.
+    const state = await this.deviceGate?.state(i.provider, i.device);
     const quote = await this.db.tx(async (q) => {
       await q.query('INSERT INTO billing_wallets (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
       return createQuote(q, { accountId, price, shots: i.shots, tasks: i.tasks ?? 1, validUntil: new Date(now.getTime() + this.settings.quoteTtlSeconds * 1000) });
     });
-    return quoteView(quote);
+    return {
+      ...quoteView(quote),
+      ...(state === undefined || state === null ? {} : { device_status: state.status, device_available: state.available, device_reasons: state.reasons }),
+    };
   }
 
   async hardwareHold(accountId: string, i: { quote_id: string; expires_in_seconds?: number }, now = new Date()) {
+    // No funds are reserved for a device that cannot run now (offline, maintenance, not
+    // configured): the hold is refused with the continuation's 409 before the transaction.
+    // Unknown or already used quotes are left to holdQuote, which names them.
+    if (this.deviceGate !== undefined) {
+      const found = await findQuote(this.db, accountId, i.quote_id);
+      if (found !== null && found.heldJobId === null) await this.deviceGate.assertHoldable(found.quote.provider, found.quote.device);
+    }
     const job = await this.db.tx(async (q) => {
       const w = await lockWallet(q, accountId);
       const ttl = i.expires_in_seconds ?? Number(w.hold_expiry_seconds);

@@ -30,6 +30,26 @@ export function tablePricing(prices: readonly DevicePrice[] = DEFAULT_DEVICE_PRI
   };
 }
 
+/** A hardware device's state as the execution domain reports it, for quotes and holds. */
+export interface HardwareDeviceState {
+  /** `online`, `offline` or `maintenance`. */
+  readonly status: string;
+  /** A hold placed now could be continued now (status online and the device configured). */
+  readonly available: boolean;
+  readonly reasons: ReadonlyArray<{ readonly code: string; readonly message: string }>;
+}
+
+/**
+ * Port (the execution domain implements it and attaches it with `useDeviceGate`): what a
+ * quote shows about the device, and the check a hold passes before any money moves.
+ */
+export interface HardwareDeviceGate {
+  /** null when the device is unknown to execution (the price list decides quotes alone). */
+  state(provider: string, device: string): Promise<HardwareDeviceState | null>;
+  /** Throws the 409 a continuation would get when the device cannot run now. */
+  assertHoldable(provider: string, device: string): Promise<void>;
+}
+
 export interface QuoteFigures {
   readonly perTaskMicros: bigint;
   readonly perShotMicros: bigint;

@@ -77,16 +77,19 @@ export function buildCapabilities(devices: readonly ResolvedDevice[], a: Account
 
   const quoteReasons: Reason[] = a === undefined ? [NO_SESSION] : [];
   if (!p2hw.some((d) => d.profile.pricing !== null)) quoteReasons.push({ code: 'provider_not_configured', message: 'No priced hardware device on this deployment.' });
+  // A hold is refused for a device that cannot run now, so it needs at least one that can.
+  const holdable = p2hw.filter((d) => d.available);
   const holdReasons: Reason[] = [];
   if (a === undefined) holdReasons.push(NO_SESSION);
   else {
     if (!a.hardwareAllowed) holdReasons.push(HW_DISABLED);
-    const mins = p2hw.map(minimumMicros).filter((x): x is bigint => x !== null);
+    const mins = (holdable.length > 0 ? holdable : p2hw).map(minimumMicros).filter((x): x is bigint => x !== null);
     const cheapest = mins.length === 0 ? null : mins.reduce((x, y) => (x < y ? x : y));
     if (cheapest !== null && a.availableMicros < cheapest) {
       holdReasons.push({ code: 'wallet_not_funded', message: `The available balance ${formatMicros(a.availableMicros)} does not cover the cheapest hardware run (${formatMicros(cheapest)}).` });
     }
   }
+  if (holdable.length === 0) holdReasons.push(...p2hw.flatMap((d) => d.reasons));
   const paymentReasons: Reason[] = a === undefined ? [NO_SESSION] : a.availableMicros > 0n ? [] : [{ code: 'wallet_not_funded', message: 'The wallet has no available balance.' }];
 
   return {
@@ -108,7 +111,7 @@ export function buildCapabilities(devices: readonly ResolvedDevice[], a: Account
     },
     held_job_continuation: { ready: heldReasons.length === 0, reasons: dedupe(heldReasons), endpoint: 'POST /v1/execute/provider-two/held/{job_id}', held_jobs: heldJobs },
     hardware_quote: { ready: quoteReasons.length === 0, reasons: quoteReasons, endpoint: 'POST /v1/billing/hardware/quote' },
-    hardware_hold: { ready: holdReasons.length === 0, reasons: holdReasons, endpoint: 'POST /v1/billing/hardware/hold' },
+    hardware_hold: { ready: holdReasons.length === 0, reasons: dedupe(holdReasons), endpoint: 'POST /v1/billing/hardware/hold' },
     media,
   };
 }

@@ -4,6 +4,7 @@
  * directory, the service and its worker.
  */
 import { randomInt, randomUUID, createHash } from 'node:crypto';
+import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import { IonqDriver } from './adapters/ionq-driver.js';
@@ -16,6 +17,8 @@ import { executionSettings } from './settings.js';
 export interface ExecutionBillingPort {
   spendControls(accountId: string): Promise<{ hardware_allowed: boolean }>;
   afterDebit(accountId: string): void;
+  /** Where billing takes device states from: quotes show them, holds for a device that cannot run are refused. */
+  useDeviceGate?(gate: HardwareDeviceGate): void;
 }
 
 export interface ExecutionServices {
@@ -26,7 +29,7 @@ export interface ExecutionServices {
 export function createExecutionServices(config: Config, db: Database, deps: { billing: ExecutionBillingPort; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
   const settings = executionSettings(config.env);
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
-  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs };
+  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits };
   const directory = new DeviceDirectory(db, settings, {
     simulator: simulatorDriver(local),
     emulated: emulatedDriver(local),
@@ -44,6 +47,10 @@ export function createExecutionServices(config: Config, db: Database, deps: { bi
     newId: randomUUID,
     // Seeds fit the simulator's range and survive JSON as exact integers.
     randomSeed: () => randomInt(0, 2 ** 47),
+  });
+  deps.billing.useDeviceGate?.({
+    state: (provider, device) => execution.hardwareDeviceState(provider, device),
+    assertHoldable: (provider, device) => execution.assertHoldable(provider, device),
   });
   const executionWorker = new ExecutionWorker(db, settings, directory, execution, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,

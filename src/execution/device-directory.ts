@@ -75,6 +75,10 @@ export class DeviceDirectory {
         return { reasons, driver: this.drivers.simulator };
       case 'emulated':
         if (!this.settings.emulatedHardwareEnabled) reasons.push({ code: 'provider_not_configured', message: 'Emulated hardware is switched off on this deployment (EXECUTION_EMULATED_HARDWARE=off).' });
+        // The emulation simulates every physical qubit of the device.
+        else if (p.spec.numQubits > this.settings.simMaxQubits) {
+          reasons.push({ code: 'provider_not_configured', message: `Emulating ${p.spec.id} needs ${p.spec.numQubits} simulated qubits; this deployment simulates at most ${this.settings.simMaxQubits} (EXECUTION_SIM_MAX_QUBITS).` });
+        }
         return { reasons, driver: this.drivers.emulated };
       case 'remote': {
         const { baseUrl, apiKey } = this.settings.ionq;
@@ -91,10 +95,16 @@ export class DeviceDirectory {
     }
   }
 
+  /** A simulator device advertises at most EXECUTION_SIM_MAX_QUBITS, so listing and the run's 4xx agree. */
+  private capped(p: DeviceProfile): DeviceProfile {
+    const max = this.settings.simMaxQubits;
+    return p.spec.kind === 'simulator' && p.spec.numQubits > max ? { ...p, spec: Object.freeze({ ...p.spec, numQubits: max }) } : p;
+  }
+
   async list(provider?: ProviderId): Promise<ResolvedDevice[]> {
     const [overrides, depths] = await Promise.all([deviceStatusOverrides(this.db), queueDepths(this.db)]);
     const out: ResolvedDevice[] = [];
-    for (const p of deviceProfiles(provider)) {
+    for (const p of deviceProfiles(provider).map((x) => this.capped(x))) {
       const { reasons, driver } = this.configuration(p);
       let status: DeviceStatus = this.settings.deviceStatus[p.spec.id] ?? p.defaultStatus;
       let statusDetail: string | null = this.settings.deviceStatus[p.spec.id] === undefined ? null : 'set by the deployment (EXECUTION_DEVICE_STATUS)';

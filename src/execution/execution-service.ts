@@ -10,7 +10,7 @@ import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-for
 import { fail, isAppError } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
-import { getHeldJob, markHeldJobContinued } from '../billing/store/hardware-sql.js';
+import { getHeldJob, lockHeldJob, markHeldJobContinued, type HeldJobRecord } from '../billing/store/hardware-sql.js';
 import { getWallet } from '../billing/store/ledger-sql.js';
 import type { Database } from '../store/db.js';
 import {
@@ -18,7 +18,7 @@ import {
   type ExecutionJobRow,
 } from '../store/repositories/execution-repository.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
-import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
+import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';
 import type { RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
@@ -137,10 +137,28 @@ export class ExecutionService {
     return d;
   }
 
-  private static refuseUnavailable(d: ResolvedDevice): never {
+  private static refuseUnavailable(d: ResolvedDevice, note = ''): never {
     const offline = d.reasons.every((r) => r.code === 'device_offline');
-    if (offline) throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNAVAILABLE, `${d.profile.spec.id} is ${d.status}.`, { device: d.profile.spec.id, status: d.status, reasons: d.reasons });
-    throw fail(EXECUTION_ERRORS.EXECUTION_PROVIDER_NOT_CONFIGURED, d.reasons.find((r) => r.code !== 'device_offline')?.message ?? 'Not configured.', { device: d.profile.spec.id, reasons: d.reasons });
+    if (offline) throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNAVAILABLE, `${d.profile.spec.id} is ${d.status}.${note}`, { device: d.profile.spec.id, status: d.status, reasons: d.reasons });
+    throw fail(EXECUTION_ERRORS.EXECUTION_PROVIDER_NOT_CONFIGURED, `${d.reasons.find((r) => r.code !== 'device_offline')?.message ?? 'Not configured.'}${note}`, { device: d.profile.spec.id, status: d.status, reasons: d.reasons });
+  }
+
+  /** Billing's device gate: the device state a hardware quote shows (null: not an execution hardware device). */
+  async hardwareDeviceState(provider: string, device: string): Promise<{ status: DeviceStatus; available: boolean; reasons: readonly Reason[] } | null> {
+    const d = await this.deps.directory.get(device);
+    if (d === undefined || d.profile.spec.provider !== provider || d.profile.spec.kind !== 'hardware') return null;
+    return { status: d.status, available: d.available, reasons: d.reasons };
+  }
+
+  /**
+   * Billing's device gate: a hold is placed only for a device a continuation could run on
+   * now — the same check and the same 409 as `continueHeld` — so funds are never reserved
+   * for an offline, in-maintenance or unconfigured device (docs/decisions/execution-offline-device-holds.md).
+   */
+  async assertHoldable(provider: string, device: string): Promise<void> {
+    const d = await this.deps.directory.get(device);
+    if (d === undefined || d.profile.spec.provider !== provider) return;
+    if (!d.available) ExecutionService.refuseUnavailable(d, ' No hold was placed; nothing was reserved.');
   }
 
   /** POST /v1/execute/{provider}: simulator runs answer with results; hardware needs a hold. */
@@ -168,7 +186,11 @@ export class ExecutionService {
     const shots = body.shots ?? 1024;
     if (shots > this.deps.settings.maxShots) throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `At most ${this.deps.settings.maxShots} shots per run.`, { shots });
     if (circuit.numQubits > spec.numQubits) {
-      throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `The circuit has ${circuit.numQubits} qubits; ${spec.id} simulates at most ${spec.numQubits}.`, { device: spec.id });
+      // spec.numQubits is already capped by EXECUTION_SIM_MAX_QUBITS (the device listing shows the same figure).
+      const bySetting = spec.numQubits === this.deps.settings.simMaxQubits ? ` on this deployment (EXECUTION_SIM_MAX_QUBITS=${spec.numQubits})` : '';
+      throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `The circuit has ${circuit.numQubits} qubits; ${spec.id} simulates at most ${spec.numQubits} qubits${bySetting}.`, {
+        device: spec.id, num_qubits: circuit.numQubits, max_qubits: spec.numQubits,
+      });
     }
     const hash = this.deps.hash(canonical({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
@@ -210,6 +232,14 @@ export class ExecutionService {
     });
   }
 
+  /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
+  private static refuseNotContinuable(held: HeldJobRecord): void {
+    const expired = held.status === 'held' && held.expiresAt.getTime() <= Date.now();
+    if (held.status === 'held' && !expired) return;
+    const status = expired ? 'expired' : held.status;
+    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: held.jobId, status });
+  }
+
   /** POST /v1/execute/provider-two/held/{job_id}: the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
@@ -219,11 +249,7 @@ export class ExecutionService {
 
     const held = await getHeldJob(this.db, jobId);
     if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
-    const expired = held.status === 'held' && held.expiresAt.getTime() <= Date.now();
-    if (held.status !== 'held' || expired) {
-      const status = expired ? 'expired' : held.status;
-      throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: jobId, status });
-    }
+    ExecutionService.refuseNotContinuable(held);
     const d = await this.resolveDevice('provider-two', held.device);
     if (d.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${held.device} is not a hardware device.`, { devices: [] });
     if (!d.available) ExecutionService.refuseUnavailable(d);
@@ -234,8 +260,13 @@ export class ExecutionService {
     const seed = body.seed ?? this.deps.randomSeed();
     const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
     const row = await this.db.tx(async (q) => {
+      // The lock order of every held-job change (wallet, held job, hold: see lockHeldJob); a
+      // release or expiry that committed while this request was translating is seen here.
+      const current = await lockHeldJob(q, accountId, jobId);
+      if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
+      ExecutionService.refuseNotContinuable(current);
       const taken = await markHeldJobContinued(q, jobId);
-      if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId });
+      if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
       const r = await insertJob(q, {
         id: jobId, accountId, clientToken: body.client_token, requestHash: hash, provider: 'provider-two', device: held.device, kind: 'hardware',
         driver: d.profile.driver === 'remote' ? 'remote' : 'emulated', status: 'queued', shots: held.shots, seed, circuit: toWire(circuit),

@@ -15,6 +15,12 @@ export interface ExecutionSettings {
   readonly ionq: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined; readonly target: string; readonly timeoutMs: number };
   readonly maxShots: number;
   readonly simulatorTimeBudgetMs: number;
+  /**
+   * Qubits the local state-vector engine simulates in this process (EXECUTION_SIM_MAX_QUBITS,
+   * 1–30, default 28 = the engine's own default; 30 is its hard ceiling). Simulator devices
+   * advertise at most this many; emulated hardware larger than it is not available.
+   */
+  readonly simMaxQubits: number;
   readonly leaseMs: number;
   readonly pollMs: number;
   /** How long a remote job waits between status polls. */
@@ -81,6 +87,8 @@ export function executionSettings(env: Env): ExecutionSettings {
     ionq: { baseUrl, apiKey: opt(env, 'IONQ_API_KEY'), target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1', timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000) },
     maxShots: int(env, 'EXECUTION_MAX_SHOTS', 100_000, 1, 1_000_000),
     simulatorTimeBudgetMs: int(env, 'EXECUTION_SIM_TIME_BUDGET_MS', 60_000, 100, 3_600_000),
+    // DEFAULT_MAX_QUBITS and HARD_MAX_QUBITS of src/simulation/limits.ts (literals: docs/configuration.md is checked against them).
+    simMaxQubits: int(env, 'EXECUTION_SIM_MAX_QUBITS', 28, 1, 30),
     leaseMs: int(env, 'EXECUTION_LEASE_MS', 60_000, 100, 3_600_000),
     pollMs: int(env, 'EXECUTION_POLL_MS', 250, 5, 60_000),
     remotePollMs: int(env, 'EXECUTION_REMOTE_POLL_MS', 5_000, 1, 3_600_000),

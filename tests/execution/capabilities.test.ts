@@ -146,9 +146,14 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
   it('held job continuation: ready with an open held job on an online device; names the job', async () => {
     const u = await signUp(plain);
     await fundAccount(plain, u.accountId, 5_000_000n);
+    // A hold is only placed while the device is up (an operator override over the deployment's "offline")…
+    await plain.services.execution.setDeviceStatus('p2-grid-9', 'online', 'briefly up');
     const q = (await plain.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 10 } })).json().data;
-    const h = (await plain.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: q.quote_id } })).json().data;
-    // p2-grid-9 is offline on this deployment: the held job is listed, not ready.
+    const hr = await plain.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: q.quote_id } });
+    expect(hr.statusCode).toBe(201);
+    const h = hr.json().data;
+    await plain.services.execution.setDeviceStatus('p2-grid-9', null);
+    // …and p2-grid-9 is offline on this deployment again: the held job is listed, not ready.
     let c = await caps(plain, u.auth);
     expect(c.held_job_continuation.ready).toBe(false);
     expect(c.held_job_continuation.held_jobs).toEqual([expect.objectContaining({ job_id: h.job_id, device: 'p2-grid-9', ready: false })]);

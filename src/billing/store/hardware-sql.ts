@@ -4,7 +4,7 @@ import type { Queryable } from '../../store/db.js';
 import { BILLING_ERRORS } from '../error-codes.js';
 import type { DevicePrice } from '../hardware-pricing.js';
 import { quoteTotal } from '../hardware-pricing.js';
-import { placeHold, releaseHold, type ReleaseResult } from './ledger-sql.js';
+import { lockWallet, placeHold, releaseHold, type ReleaseResult } from './ledger-sql.js';
 
 export interface QuoteRecord {
   readonly id: string;
@@ -68,6 +68,17 @@ export async function createQuote(q: Queryable, i: { accountId: string; price: D
   return toQuote(r.rows[0] as QuoteRow);
 }
 
+/** The account's quote and the held job already placed for it (null: none), or null when there is no such quote. */
+export async function findQuote(q: Queryable, accountId: string, quoteId: string): Promise<{ quote: QuoteRecord; heldJobId: string | null } | null> {
+  const r = await q.query<QuoteRow & { held_job_id: string | null }>(
+    `SELECT qu.*, hj.job_id AS held_job_id FROM billing_hardware_quotes qu LEFT JOIN billing_held_jobs hj ON hj.quote_id = qu.id
+      WHERE qu.id = $1 AND qu.account_id = $2`,
+    [quoteId, accountId],
+  );
+  const row = r.rows[0];
+  return row === undefined ? null : { quote: toQuote(row), heldJobId: row.held_job_id };
+}
+
 /**
  * Reserves a quote's amount and creates the held job, in one transaction. One hold per
  * quote: a second hold for the same quote → 409 QUOTE_ALREADY_USED naming the job.
@@ -102,18 +113,33 @@ export async function getHeldJob(q: Queryable, jobId: string): Promise<HeldJobRe
 }
 
 /**
+ * Locks a held job for a change of state (release, continuation) in the lock order every
+ * such path follows: the account's wallet row first, then the held job row, then — through
+ * the ledger — the hold row. The hold expiry sweeper takes the wallet first too, so two of
+ * them on one job queue behind the wallet lock instead of deadlocking (a release and a
+ * continuation used to lock hold → held job and held job → hold). Returns the held job as
+ * it is under the lock; null when the account has no such held job.
+ */
+export async function lockHeldJob(q: Queryable, accountId: string, jobId: string): Promise<HeldJobRecord | null> {
+  await lockWallet(q, accountId);
+  const r = await q.query<HeldRow>('SELECT * FROM billing_held_jobs WHERE job_id = $1 AND account_id = $2 FOR UPDATE', [jobId, accountId]);
+  return r.rows[0] === undefined ? null : toHeld(r.rows[0]);
+}
+
+/**
  * Releases a held job's funds — exactly once. Releasing again returns the first outcome
- * (`alreadyReleased: true`); a job execution already continued (captured) → 409.
+ * (`alreadyReleased: true`); a job execution already continued (captured) → 409. The state
+ * is read under `lockHeldJob`, so a continuation committed a moment earlier is seen.
  */
 export async function releaseHeldJob(q: Queryable, i: { accountId: string; jobId: string; reason: string }): Promise<{ job: HeldJobRecord; release: ReleaseResult }> {
-  const job = await getHeldJob(q, i.jobId);
-  if (job === null || job.accountId !== i.accountId) throw fail(BILLING_ERRORS.HOLD_NOT_FOUND, `No held job ${i.jobId}.`);
+  const job = await lockHeldJob(q, i.accountId, i.jobId);
+  if (job === null) throw fail(BILLING_ERRORS.HOLD_NOT_FOUND, `No held job ${i.jobId}.`);
   if (job.status === 'continued') {
-    throw fail(BILLING_ERRORS.HOLD_NOT_PENDING, 'The held job is already running; its funds are settled when it finishes.', { status: 'continued', job_id: job.jobId });
+    throw fail(BILLING_ERRORS.HOLD_NOT_PENDING, 'The held job was already continued: it is queued or running, and its funds are settled when it finishes.', { status: 'continued', job_id: job.jobId });
   }
-  const release = await releaseHold(q, { holdId: job.holdId, reason: i.reason });
+  const release = await releaseHold(q, { holdId: job.holdId, reason: i.reason, accountId: i.accountId });
   const r = await q.query<HeldRow>(
-    `UPDATE billing_held_jobs SET status = CASE WHEN status = 'held' OR status = 'continued' THEN $2 ELSE status END, updated_at = now()
+    `UPDATE billing_held_jobs SET status = CASE WHEN status = 'held' THEN $2 ELSE status END, updated_at = now()
       WHERE job_id = $1 RETURNING *`,
     [i.jobId, release.status],
   );
@@ -127,7 +153,8 @@ export async function markHeldJobExpired(q: Queryable, holdId: string): Promise<
 
 /**
  * For execution: marks a held job as taken for running (only from `held`). Returns the job,
- * or null when it is not in `held` (already continued, released or expired).
+ * or null when it is not in `held` (already continued, released or expired). Call it after
+ * `lockHeldJob` in the same transaction (the lock order).
  */
 export async function markHeldJobContinued(q: Queryable, jobId: string): Promise<HeldJobRecord | null> {
   const r = await q.query<HeldRow>(
