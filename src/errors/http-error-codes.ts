@@ -14,6 +14,7 @@ export const HTTP_ERRORS = {
   RATE_LIMITED: defineCode('RATE_LIMITED', 429, 'Too many requests; retry after the number of seconds in `Retry-After`.'),
   INTERNAL_ERROR: defineCode('INTERNAL_ERROR', 500, 'An unexpected error; no internals are exposed. Quote `meta.request_id` when reporting it.'),
   SERVICE_DRAINING: defineCode('SERVICE_DRAINING', 503, 'The process is shutting down; retry on another instance (Jobs: reuse the idempotency key).'),
+  TRANSACTION_CONFLICT: defineCode('TRANSACTION_CONFLICT', 503, 'A concurrent change collided with this one (database deadlock or serialization failure); nothing was applied; retry (Jobs: reuse the idempotency key).'),
   STORE_UNAVAILABLE: defineCode('STORE_UNAVAILABLE', 503, 'The database cannot be reached; retry (Jobs: reuse the idempotency key).'),
   FEATURE_UNAVAILABLE: defineCode('FEATURE_UNAVAILABLE', 503, 'The feature is not configured on this deployment; the message says what to configure.'),
 } as const;

@@ -29,3 +29,14 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/**
+ * The database aborted the transaction to resolve a collision with a concurrent one (deadlock,
+ * serialization failure). Nothing of it was applied; the same request may be retried as is.
+ */
+export class StoreConflictError extends Error {
+  constructor(cause: unknown) {
+    super('transaction aborted by a concurrent one', { cause });
+    this.name = 'StoreConflictError';
+  }
+}

@@ -1,15 +1,21 @@
 import pg from 'pg';
 import type { Database, Queryable, QueryResult } from './db.js';
-import { StoreUnavailableError } from './db.js';
+import { StoreConflictError, StoreUnavailableError } from './db.js';
 
 // bigint (int8) columns come back as strings by default; money is int8, so parse to BigInt.
 pg.types.setTypeParser(20, (v: string) => BigInt(v));
 
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '08006', '08001', '08003']);
 
+/** deadlock_detected, serialization_failure: PostgreSQL rolled the transaction back. */
+const CONFLICT_ERRORS = new Set(['40P01', '40001']);
+
 function wrap(e: unknown): unknown {
   const code = (e as { code?: string } | null)?.code;
-  return code !== undefined && CONNECTION_ERRORS.has(code) ? new StoreUnavailableError(e) : e;
+  if (code === undefined) return e;
+  if (CONNECTION_ERRORS.has(code)) return new StoreUnavailableError(e);
+  if (CONFLICT_ERRORS.has(code)) return new StoreConflictError(e);
+  return e;
 }
 
 export async function openPgDatabase(url: string, options: { schema?: string; max?: number } = {}): Promise<Database> {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fail, isAppError } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
-import { StoreUnavailableError } from '../../store/db.js';
+import { StoreConflictError, StoreUnavailableError } from '../../store/db.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { App, Surface } from '../app-types.js';
 import { validationDetails } from './validation.js';
@@ -26,6 +26,9 @@ export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (err instanceof StoreUnavailableError) {
     return fail(HTTP_ERRORS.STORE_UNAVAILABLE, 'The database is unavailable; retry shortly.', undefined, { 'retry-after': '2' });
+  }
+  if (err instanceof StoreConflictError) {
+    return fail(HTTP_ERRORS.TRANSACTION_CONFLICT, 'A concurrent change collided with this request; nothing was applied. Retry it.', undefined, { 'retry-after': '1' });
   }
   const fe = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (fe.validation !== undefined && Array.isArray(fe.validation)) {
