@@ -52,6 +52,7 @@ export async function createServices(config: Config, db: Database): Promise<Serv
       service: executionServices.execution,
       providers: [...(settings.providerOneEnabled ? ['provider-one' as const] : []), ...(settings.providerTwoEnabled ? ['provider-two' as const] : [])],
       maxShots: settings.maxShots,
+      simMaxQubits: settings.simMaxQubits,
     },
     log: logWorkerError('jobs-worker'),
   });

@@ -102,6 +102,19 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
     expect(again['results']).toEqual(first['results']);
   });
 
+  it('EXECUTION_SIM_MAX_QUBITS bounds what the catalog promises: its schema and description say the lower limit', async () => {
+    const small = await buildTestApp({ EXECUTION_SIM_MAX_QUBITS: '3' });
+    try {
+      const caps = (await small.inject({ method: 'GET', url: '/v1/catalog' })).json().capabilities as { capability_id: string; description: string }[];
+      for (const id of ['provider-one.simulate', 'provider-two.simulate']) {
+        const cap = caps.find((c) => c.capability_id === id)!;
+        expect(cap.description).toContain('up to 3 qubits');
+      }
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a provider switched off is not in the catalog', async () => {
     const off = await buildTestApp({ EXECUTION_PROVIDER_ONE: 'off' });
     try {

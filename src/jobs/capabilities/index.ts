@@ -15,6 +15,7 @@ export interface ExecutionForJobs {
   readonly service: SimulatorExecution;
   readonly providers: readonly ProviderId[];
   readonly maxShots: ProviderSimulateOptions['maxShots'];
+  readonly simMaxQubits: ProviderSimulateOptions['simMaxQubits'];
 }
 
 /**
@@ -30,6 +31,6 @@ export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling:
     circuitOptimize(o.circuitLimits),
     couplingAnalyze(o.circuitLimits, o.coupling),
     ...(o.media === undefined ? [] : [speechSynthesize(o.media)]),
-    ...(ex === undefined ? [] : ex.providers.map((p) => providerSimulate(p, ex.service, { circuitLimits: o.circuitLimits, maxShots: ex.maxShots }))),
+    ...(ex === undefined ? [] : ex.providers.map((p) => providerSimulate(p, ex.service, { circuitLimits: o.circuitLimits, maxShots: ex.maxShots, simMaxQubits: ex.simMaxQubits }))),
   ] as Capability[];
 }

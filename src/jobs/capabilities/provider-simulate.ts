@@ -17,6 +17,8 @@ export interface ProviderSimulateOptions {
   readonly circuitLimits: CircuitLimits;
   /** EXECUTION_MAX_SHOTS of the execution settings. */
   readonly maxShots: number;
+  /** EXECUTION_SIM_MAX_QUBITS of the execution settings (the simulator devices list no more). */
+  readonly simMaxQubits: number;
 }
 
 /** Each provider's simulator device (src/execution/devices/device-catalogue.ts). */
@@ -36,7 +38,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
   const deviceId = SIMULATOR[provider];
   const device = getDevice(deviceId);
   if (device === undefined) throw new Error(`no simulator device ${deviceId} in the catalogue`);
-  const maxQubits = Math.min(o.circuitLimits.maxQubits, device.numQubits);
+  const maxQubits = Math.min(o.circuitLimits.maxQubits, device.numQubits, o.simMaxQubits);
   const props = (circuit: unknown) => ({
     circuit,
     shots: { type: 'integer', minimum: 1, maximum: o.maxShots, default: DEFAULT_SHOTS, description: `Number of samples of the measured bits (default ${DEFAULT_SHOTS})` },
