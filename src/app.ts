@@ -8,6 +8,7 @@ import type { Database } from './store/db.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';
 import { createServices } from './services.js';
+import { createComputePool } from './compute/compute-pool.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';
 import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
@@ -71,6 +72,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('services', services);
+  // CPU-heavy requests run here, off the event loop; threads start on first use.
+  const compute = createComputePool({ threads: config.computeThreads });
+  app.decorate('compute', compute);
   app.decorate('draining', false);
   app.decorateRequest('startedAt', 0n);
 
@@ -110,6 +114,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   for (const routes of ROUTES) await app.register(routes);
 
   app.addHook('onClose', async () => {
+    // After the listener closed and in-flight requests finished (Fastify closes the server first).
+    await compute.close().catch(() => undefined);
     for (const close of [...services.closers].reverse()) await close().catch(() => undefined);
     await rateStore.close();
     if (ownsDb) await db.close();

@@ -27,6 +27,8 @@ async function serve(config: Config, role: Role): Promise<void> {
   let jobsServer: Server | undefined;
   if (role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
+    // Compute threads load their TypeScript now, not during the first optimize request.
+    app.compute.warm();
     if (config.jobsPort !== undefined) {
       // The same app behind a second listener, so the two interfaces can be exposed separately.
       const server = createServer((req, res) => app.routing(req, res));

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Configuration, parsed and validated once from an environment-like record.
  * Only `src/main.ts` and the CLI pass `process.env` here; everything else receives a `Config`.
@@ -29,6 +31,8 @@ export interface Config {
   /** After SIGTERM: how long to keep answering 503 (readiness down) before closing the listener. */
   readonly shutdownDrainDelayMs: number;
   readonly operatorToken: string | undefined;
+  /** Worker threads for CPU-heavy requests (optimize, measured coupling); 0 = in-process. */
+  readonly computeThreads: number;
   /** Every other variable the domains read (provider keys, processor keys, media URLs). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -69,6 +73,14 @@ function optUrl(env: Env, name: string, protocols: readonly string[]): string | 
     throw new ConfigError(name, `must use one of ${protocols.join(', ')}, got ${u.protocol}`);
   }
   return raw;
+}
+
+/**
+ * COMPUTE_THREADS' default: one core stays with the event loop; at most 4 because each busy thread
+ * holds its own working memory (a measured-coupling state vector at 26 qubits is 1 GiB).
+ */
+export function defaultComputeThreads(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -125,6 +137,7 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 15_000, 0, 600_000),
     shutdownDrainDelayMs: int(env, 'SHUTDOWN_DRAIN_DELAY_MS', 2_000, 0, 120_000),
     operatorToken: operatorToken === '' ? undefined : operatorToken,
+    computeThreads: int(env, 'COMPUTE_THREADS', defaultComputeThreads(), 0, 64),
     env: Object.freeze({ ...env }),
   });
 }

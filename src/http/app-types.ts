@@ -3,6 +3,7 @@ import type { QrailTypeProvider } from './type-provider.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { Services } from '../services.js';
+import type { ComputePool } from '../compute/compute-pool.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
 
@@ -22,6 +23,8 @@ declare module 'fastify' {
     config: Config;
     db: Database;
     services: Services;
+    /** Worker threads for CPU-heavy requests (COMPUTE_THREADS); see src/compute/compute-pool.ts. */
+    compute: ComputePool;
     draining: boolean;
     /** Every route registered, for the OpenAPI completeness test and 405 answers. */
     qrailRoutes: ReadonlyArray<{ method: string; url: string }>;

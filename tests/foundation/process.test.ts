@@ -119,4 +119,23 @@ describe('the qrail process', { timeout: 180_000 }, () => {
     expect(JSON.parse(done.body).status).toBe('ok');
     expect(await exited).toBe(0);
   });
+
+  it('runs optimize on a compute thread under bin/qrail.js (TypeScript loads there) and lets it finish on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qrail-compute-'));
+    dirs.push(dir);
+    const { child, port } = await start({ DATA_DIR: dir, DATABASE_URL: '', COMPUTE_THREADS: '1', SHUTDOWN_DRAIN_DELAY_MS: '200' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    // Big enough to keep the aggressive profile busy for a second or more.
+    let s = 7;
+    const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const gates = Array.from({ length: 600 }, () => (rnd() < 0.35 ? { op: 'cx', qubits: [0, 1 + Math.floor(rnd() * 7)] } : { op: ['h', 't', 's'][Math.floor(rnd() * 3)], qubits: [Math.floor(rnd() * 8)] }));
+    const circuit = { schema: '0.2', num_qubits: 8, num_clbits: 0, gates, measurements: [] };
+    const optimize = request(port, 'POST', '/v1/circuits/optimize', JSON.stringify({ circuit, profile: 'aggressive', include_steps: false }));
+    expect((await request(port, 'GET', '/healthz')).status).toBe(200);
+    child.kill('SIGTERM'); // the pool closes only after in-flight requests finished
+    const done = await optimize;
+    expect(done.status).toBe(200);
+    expect(JSON.parse(done.body).data.proof.verified).toBe(true);
+    expect(await exited).toBe(0);
+  });
 });

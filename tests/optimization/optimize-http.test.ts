@@ -92,8 +92,12 @@ describe('POST /v1/circuits/optimize', () => {
         },
       },
     ];
+    // The planted rule lives in this (main) thread's module state; a compute thread has its own
+    // copy of optimize.ts and never sees it. So this app runs optimize in-process (COMPUTE_THREADS=0);
+    // every other test uses the pool, whose errors answer the same (tests/foundation/compute-http.test.ts).
+    const inProcess = await buildTestApp({ COMPUTE_THREADS: '0' });
     try {
-      const res = await post({ circuit, profile: 'aggressive' });
+      const res = await inProcess.inject({ method: 'POST', url: '/v1/circuits/optimize', payload: { circuit, profile: 'aggressive' } });
       expect(res.statusCode).toBe(422);
       const body = res.json();
       expect(body.status).toBe('error');
@@ -102,6 +106,7 @@ describe('POST /v1/circuits/optimize', () => {
       expect(body.data).toBeUndefined();
     } finally {
       OPTIMIZER_TEST_HOOKS.unsoundRules = [];
+      await inProcess.close();
     }
   });
 });

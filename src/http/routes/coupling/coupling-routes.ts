@@ -1,6 +1,6 @@
 import type { Circuit } from '../../../circuits/ir.js';
 import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
-import { requireCircuit } from '../../../circuits/wire-format.js';
+import { requireCircuit, toWire } from '../../../circuits/wire-format.js';
 import { analyzeCoupling, type CouplingDeps } from '../../../coupling/analyze-coupling.js';
 import { compareCoupling, DEFAULT_COMPARE_TOLERANCE } from '../../../coupling/compare-coupling.js';
 import { couplingSettingsFromEnv } from '../../../coupling/settings.js';
@@ -40,6 +40,8 @@ export default async function couplingRoutes(app: App): Promise<void> {
   const deps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
   const tags = ['coupling'];
   const config = { rateLimit: { bucket: 'coupling', perMinute: settings.ratePerMinute } };
+  // Far above the measured budget (the simulation checks it); only a runaway thread reaches it.
+  const hardTimeoutMs = 3 * settings.timeBudgetMs + 60_000;
 
   app.post(
     '/v1/analysis/coupling',
@@ -54,7 +56,12 @@ export default async function couplingRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { circuits, warnings } = requireCircuits(app, [['circuit', req.body.circuit]]);
-      const report = await analyzeCoupling(circuits[0]!, { mode: req.body.mode ?? 'auto', pairs: req.body.pairs }, settings, deps);
+      const mode = req.body.mode ?? 'auto';
+      // Structure only is cheap and stays here; measured/auto simulate, on a compute thread.
+      const report =
+        mode === 'qualitative'
+          ? await analyzeCoupling(circuits[0]!, { mode, pairs: req.body.pairs }, settings, deps)
+          : await app.compute.run('coupling.analyze', { circuit: toWire(circuits[0]!), limits: app.config.circuitLimits, mode, pairs: req.body.pairs, settings }, { hardTimeoutMs });
       return { ...report, warnings };
     },
   );
@@ -75,13 +82,16 @@ export default async function couplingRoutes(app: App): Promise<void> {
         ['before', req.body.before],
         ['after', req.body.after],
       ]);
-      const result = await compareCoupling(
-        circuits[0]!,
-        circuits[1]!,
-        { mode: req.body.mode ?? 'auto', pairs: req.body.pairs, qubitMap: req.body.qubit_map, tolerance: req.body.tolerance ?? DEFAULT_COMPARE_TOLERANCE },
-        settings,
-        deps,
-      );
+      const mode = req.body.mode ?? 'auto';
+      const request = { mode, pairs: req.body.pairs, qubitMap: req.body.qubit_map, tolerance: req.body.tolerance ?? DEFAULT_COMPARE_TOLERANCE };
+      const result =
+        mode === 'qualitative'
+          ? await compareCoupling(circuits[0]!, circuits[1]!, request, settings, deps)
+          : await app.compute.run(
+              'coupling.compare',
+              { before: toWire(circuits[0]!), after: toWire(circuits[1]!), limits: app.config.circuitLimits, ...request, settings },
+              { hardTimeoutMs: 2 * hardTimeoutMs },
+            );
       return { ...result, warnings };
     },
   );

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { toWire, requireCircuit } from '../../../circuits/wire-format.js';
-import { optimizeCircuit } from '../../../optimization/optimize.js';
+import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
 import type { App } from '../../app-types.js';
 import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
-import { OutputFormat, qasmOutput } from '../circuits/output-format.js';
+import { OutputFormat } from '../circuits/output-format.js';
 
 const Metrics = Type.Object({
   total: Type.Integer({ description: 'Gates (measure/reset/barrier excluded)' }),
@@ -70,12 +70,27 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit');
       const profile = req.body.profile ?? 'safe';
       const backendHint = req.body.backend_hint ?? 'generic';
-      const r = optimizeCircuit(circuit, { profile, backendHint, ...(req.body.device === undefined ? {} : { device: req.body.device }) });
-      const cert = r.proof.certificate;
+      // On a compute thread (COMPUTE_THREADS): the search and its proof take up to the profile's
+      // budget, during which the event loop keeps serving. AppErrors (422 OPTIMIZATION_UNVERIFIED,
+      // 400 device problems) come back as themselves.
+      const r = await app.compute.run(
+        'optimize',
+        {
+          circuit: toWire(circuit),
+          limits,
+          profile,
+          backendHint,
+          includeSteps: req.body.include_steps !== false,
+          ...(req.body.device === undefined ? {} : { device: req.body.device }),
+          ...(req.body.output_format === undefined ? {} : { outputFormat: req.body.output_format }),
+        },
+        { hardTimeoutMs: 3 * PROFILE_BUDGET_MS[profile] + 60_000 },
+      );
+      const cert = r.certificate;
       const inline = req.body.include_steps !== false && cert.steps !== undefined && cert.steps.length <= INLINE_STEPS;
       return {
-        circuit: toWire(r.circuit),
-        ...qasmOutput(r.circuit, req.body.output_format),
+        circuit: r.circuit,
+        ...(r.qasm === undefined ? {} : { qasm: r.qasm }),
         profile,
         backend_hint: backendHint,
         device: req.body.device ?? null,
@@ -84,7 +99,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
         passes: [...r.passes],
         proof: {
           verified: true as const,
-          methods: r.proof.methods.map((m) => ({ ...m })),
+          methods: r.methods.map((m) => ({ ...m })),
           certificate: {
             digest: cert.digest,
             step_count: cert.stepCount,

@@ -1,0 +1,204 @@
+/**
+ * The compute pool: CPU-heavy tasks (compute-tasks.ts) run on a few `worker_threads`, so the
+ * event loop keeps answering health checks and every other request meanwhile. An adapter at
+ * the edge: the domains stay free of node: I/O, the tasks see only plain data.
+ *
+ * - Threads start lazily, on the first task (building an app costs nothing), at most `threads`.
+ * - A task waits in a FIFO queue while every thread is busy.
+ * - A thread that dies (uncaught error, exit, out of memory, over its hard timeout) fails its
+ *   task with a `ComputeWorkerError` (a 500) and is replaced when the next task needs a thread.
+ * - `close()` fails queued and running tasks with 503 SERVICE_DRAINING and terminates the threads.
+ * - `threads: 0` runs the same task functions in-process (the behaviour before the pool).
+ */
+import { Worker } from 'node:worker_threads';
+import { fail } from '../errors/app-error.js';
+import { HTTP_ERRORS } from '../errors/http-error-codes.js';
+import { COMPUTE_TASKS, type ComputeTaskName, type TaskInput, type TaskOutput } from './compute-tasks.js';
+import { decodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
+
+export interface RunOptions {
+  /**
+   * Hard ceiling on one task's run time in a thread (ms, from when a thread takes it). Past it the
+   * thread is terminated and the task fails; a guard against a runaway task holding a thread forever.
+   * Tasks keep their own (softer) time budgets; this is far above them.
+   */
+  readonly hardTimeoutMs?: number;
+}
+
+export interface ComputePool {
+  /** Worker threads; 0 = tasks run in-process on the event loop. */
+  readonly threads: number;
+  run<K extends ComputeTaskName>(task: K, input: TaskInput<K>, opts?: RunOptions): Promise<TaskOutput<K>>;
+  /** Starts the threads now rather than on first use (the server, after it listens: a thread's start costs about a second). */
+  warm(): void;
+  close(): Promise<void>;
+}
+
+/** A worker thread died while running a task (a 500: nothing about it is the caller's fault). */
+export class ComputeWorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ComputeWorkerError';
+  }
+}
+
+const closing = () => fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' });
+
+interface Pending {
+  readonly id: number;
+  readonly task: string;
+  readonly input: unknown;
+  readonly hardTimeoutMs: number | undefined;
+  readonly resolve: (v: unknown) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  current: Pending | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the thread is going away, when known before its exit event. */
+  failure: string | undefined;
+}
+
+export interface ThreadPoolOptions {
+  readonly threads: number;
+  /** The worker script (tests use a fixture); default the TypeScript bootstrap of worker-entry.ts. */
+  readonly workerUrl?: URL;
+}
+
+/** The untyped thread pool; `createComputePool` puts the task types on it. */
+export class ThreadPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly workerUrl: URL;
+
+  constructor(private readonly opts: ThreadPoolOptions) {
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new Error(`ThreadPool needs at least one thread, got ${opts.threads}`);
+    this.workerUrl = opts.workerUrl ?? new URL('./worker-bootstrap.js', import.meta.url);
+  }
+
+  /** Threads started and alive (for tests and diagnostics). */
+  get liveThreads(): number {
+    return this.slots.length;
+  }
+
+  run(task: string, input: unknown, opts: RunOptions = {}): Promise<unknown> {
+    if (this.closed) return Promise.reject(closing());
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, input, hardTimeoutMs: opts.hardTimeoutMs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Starts every thread now, idle. */
+  warm(): void {
+    while (!this.closed && this.slots.length < this.opts.threads) this.spawn();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(closing());
+    // Each exit handler fails its running task with SERVICE_DRAINING.
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private pump(): void {
+    while (!this.closed && this.queue.length > 0) {
+      const slot = this.slots.find((s) => s.current === undefined) ?? (this.slots.length < this.opts.threads ? this.spawn() : undefined);
+      if (slot === undefined) return;
+      const p = this.queue.shift()!;
+      try {
+        slot.worker.postMessage({ id: p.id, task: p.task, input: p.input } satisfies TaskRequest);
+      } catch (e) {
+        // Input that cannot be cloned: the caller's bug, reported as is; the thread stays free.
+        p.reject(e);
+        continue;
+      }
+      slot.current = p;
+      slot.worker.ref();
+      if (p.hardTimeoutMs !== undefined) {
+        slot.timer = setTimeout(() => {
+          slot.failure = `it ran past the hard timeout of ${p.hardTimeoutMs} ms`;
+          void slot.worker.terminate();
+        }, p.hardTimeoutMs);
+        slot.timer.unref();
+      }
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.workerUrl, { name: 'qrail-compute' });
+    // An idle thread never keeps the process alive; a busy one does (see pump / settle).
+    worker.unref();
+    const slot: Slot = { worker, current: undefined, timer: undefined, failure: undefined };
+    this.slots.push(slot);
+
+    worker.on('message', (m: TaskReply) => {
+      const p = slot.current;
+      if (p === undefined || m.id !== p.id) return;
+      this.settle(slot);
+      if (m.ok) p.resolve(m.output);
+      else p.reject(decodeError(m.error, p.task));
+      this.pump();
+    });
+    worker.on('messageerror', (e) => {
+      const p = slot.current;
+      if (p === undefined) return;
+      this.settle(slot);
+      p.reject(new ComputeWorkerError(`the reply of compute task "${p.task}" could not be deserialized: ${e.message}`));
+      this.pump();
+    });
+    worker.on('error', (e) => {
+      slot.failure ??= `${e.name}: ${e.message}`;
+    });
+    worker.on('exit', (code) => {
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots.splice(i, 1);
+      const p = slot.current;
+      this.settle(slot);
+      if (p !== undefined) {
+        p.reject(this.closed ? closing() : new ComputeWorkerError(`compute worker thread died (exit code ${code}) while running "${p.task}"${slot.failure === undefined ? '' : `: ${slot.failure}`}`));
+      }
+      // A replacement starts now if tasks are waiting, else with the next task.
+      this.pump();
+    });
+    return slot;
+  }
+
+  private settle(slot: Slot): void {
+    slot.current = undefined;
+    if (slot.timer !== undefined) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.worker.unref();
+  }
+}
+
+/** `threads` worker threads, or in-process execution for 0. Nothing starts until the first task. */
+export function createComputePool(opts: { readonly threads: number }): ComputePool {
+  if (opts.threads === 0) {
+    let closed = false;
+    return {
+      threads: 0,
+      async run(task, input) {
+        if (closed) throw closing();
+        const fn = COMPUTE_TASKS[task] as (i: typeof input) => TaskOutput<typeof task> | Promise<TaskOutput<typeof task>>;
+        return fn(input);
+      },
+      warm() {},
+      async close() {
+        closed = true;
+      },
+    };
+  }
+  const pool = new ThreadPool({ threads: opts.threads });
+  return {
+    threads: opts.threads,
+    run: (task, input, runOpts) => pool.run(task, input, runOpts) as Promise<TaskOutput<typeof task>>,
+    warm: () => pool.warm(),
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The CPU-heavy tasks the compute pool runs, as pure functions of plain data: circuits travel
+ * as wire format 0.2 (`toWire` / `parseCircuitInput`), results as plain objects, so the same
+ * function runs in a worker thread (structured clone both ways) or in-process (COMPUTE_THREADS=0).
+ * No node: imports here; the pool (compute-pool.ts) is the adapter.
+ */
+import type { Circuit } from '../circuits/ir.js';
+import { toQasm2, toQasm3 } from '../circuits/qasm/export-qasm.js';
+import { parseCircuitInput, toWire, type CircuitLimits, type WireCircuitV02 } from '../circuits/wire-format.js';
+import { analyzeCoupling, type CouplingDeps, type CouplingMode, type CouplingReport, type CouplingSettings } from '../coupling/analyze-coupling.js';
+import { compareCoupling, type CouplingComparison } from '../coupling/compare-coupling.js';
+import type { CircuitMetrics } from '../optimization/metrics.js';
+import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile } from '../optimization/optimize.js';
+import { finalState } from '../simulation/index.js';
+import type { CertificateStep } from '../verification/certificate-types.js';
+
+/** A circuit already validated by the caller, with the limits it was validated against. */
+export interface WireInput {
+  readonly circuit: WireCircuitV02;
+  readonly limits: CircuitLimits;
+}
+
+export interface OptimizeTaskInput extends WireInput {
+  readonly profile: Profile;
+  readonly backendHint: BackendHint;
+  readonly includeSteps: boolean;
+  readonly device?: string;
+  readonly outputFormat?: 'json' | 'qasm2' | 'qasm3';
+}
+
+export interface OptimizeTaskOutput {
+  readonly circuit: WireCircuitV02;
+  readonly qasm?: string;
+  readonly metricsBefore: CircuitMetrics;
+  readonly metricsAfter: CircuitMetrics;
+  readonly passes: readonly string[];
+  readonly methods: readonly ProofMethod[];
+  readonly certificate: { readonly digest: string; readonly stepCount: number; readonly globalSteps: number; readonly steps?: readonly CertificateStep[] };
+  readonly timedOut: boolean;
+  readonly notes: readonly string[];
+  readonly elapsedMs: number;
+}
+
+export interface CouplingTaskInput extends WireInput {
+  readonly mode: CouplingMode;
+  readonly pairs?: readonly (readonly number[])[] | undefined;
+  readonly settings: CouplingSettings;
+}
+
+export interface CompareTaskInput {
+  readonly before: WireCircuitV02;
+  readonly after: WireCircuitV02;
+  readonly limits: CircuitLimits;
+  readonly mode: CouplingMode;
+  readonly pairs?: readonly (readonly number[])[] | undefined;
+  readonly qubitMap?: readonly number[] | undefined;
+  readonly tolerance: number;
+  readonly settings: CouplingSettings;
+}
+
+/** Back to the IR. The caller validated this very circuit, so a failure here is a bug (500), not a 400. */
+function fromWire(w: WireCircuitV02, limits: CircuitLimits): Circuit {
+  const r = parseCircuitInput(w, limits);
+  if (!r.ok) throw new Error(`compute task: a validated circuit did not parse back from wire format (${r.errors[0]?.code ?? 'unknown'} at ${r.errors[0]?.path ?? '?'})`);
+  return r.circuit;
+}
+
+const couplingDeps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
+
+function optimize(input: OptimizeTaskInput): OptimizeTaskOutput {
+  const r = optimizeCircuit(fromWire(input.circuit, input.limits), {
+    profile: input.profile,
+    backendHint: input.backendHint,
+    includeSteps: input.includeSteps,
+    ...(input.device === undefined ? {} : { device: input.device }),
+  });
+  const qasm = input.outputFormat === 'qasm2' ? toQasm2(r.circuit) : input.outputFormat === 'qasm3' ? toQasm3(r.circuit) : undefined;
+  return {
+    circuit: toWire(r.circuit),
+    ...(qasm === undefined ? {} : { qasm }),
+    metricsBefore: r.metricsBefore,
+    metricsAfter: r.metricsAfter,
+    passes: r.passes,
+    methods: r.proof.methods,
+    certificate: r.proof.certificate,
+    timedOut: r.timedOut,
+    notes: r.notes,
+    elapsedMs: r.elapsedMs,
+  };
+}
+
+function analyze(input: CouplingTaskInput): Promise<CouplingReport> {
+  return analyzeCoupling(fromWire(input.circuit, input.limits), { mode: input.mode, pairs: input.pairs }, input.settings, couplingDeps);
+}
+
+function compare(input: CompareTaskInput): Promise<CouplingComparison> {
+  return compareCoupling(
+    fromWire(input.before, input.limits),
+    fromWire(input.after, input.limits),
+    { mode: input.mode, pairs: input.pairs, qubitMap: input.qubitMap, tolerance: input.tolerance },
+    input.settings,
+    couplingDeps,
+  );
+}
+
+/** Every task by name: what a worker (or the in-process runner) can be asked to run. */
+export const COMPUTE_TASKS = {
+  optimize,
+  'coupling.analyze': analyze,
+  'coupling.compare': compare,
+} as const;
+
+export type ComputeTasks = typeof COMPUTE_TASKS;
+export type ComputeTaskName = keyof ComputeTasks;
+export type TaskInput<K extends ComputeTaskName> = Parameters<ComputeTasks[K]>[0];
+export type TaskOutput<K extends ComputeTaskName> = Awaited<ReturnType<ComputeTasks[K]>>;

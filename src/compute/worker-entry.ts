@@ -1,0 +1,31 @@
+/**
+ * A compute worker thread: runs one task at a time from COMPUTE_TASKS and replies with the plain
+ * result or an encoded error. Loaded by worker-bootstrap.js (which makes TypeScript importable here).
+ */
+import { parentPort } from 'node:worker_threads';
+import { COMPUTE_TASKS, type ComputeTaskName } from './compute-tasks.js';
+import { encodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
+
+const port = parentPort;
+if (port === null) throw new Error('src/compute/worker-entry.ts runs only inside a worker thread');
+
+async function handle(msg: TaskRequest): Promise<TaskReply> {
+  try {
+    if (!Object.hasOwn(COMPUTE_TASKS, msg.task)) throw new Error(`unknown compute task "${msg.task}"`);
+    const run = COMPUTE_TASKS[msg.task as ComputeTaskName] as (input: unknown) => unknown;
+    return { id: msg.id, ok: true, output: await run(msg.input) };
+  } catch (e) {
+    return { id: msg.id, ok: false, error: encodeError(e) };
+  }
+}
+
+port.on('message', (msg: TaskRequest) => {
+  void handle(msg).then((reply) => {
+    try {
+      port.postMessage(reply);
+    } catch (e) {
+      // A result (or error details) that cannot be cloned still answers, as a 500.
+      port.postMessage({ id: msg.id, ok: false, error: encodeError(e) } satisfies TaskReply);
+    }
+  });
+});
