@@ -18,8 +18,6 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
-import { fail } from './errors/app-error.js';
-import { HTTP_ERRORS } from './errors/http-error-codes.js';
 import { ROUTES } from './http/routes/index.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -40,12 +38,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const { config } = opts;
   const ownsDb = opts.db === undefined;
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.schema === undefined ? {} : { schema: opts.schema }) }));
+  // CPU-heavy work runs here, off the event loop: optimize and measured coupling requests, and the
+  // jobs and execution workers' runs (handed to the services). Threads start on first use.
+  const compute = createComputePool({ threads: config.computeThreads });
   let services: Awaited<ReturnType<typeof createServices>>;
   try {
     if (opts.migrate !== false) await migrate(db);
-    services = await createServices(config, db);
+    services = await createServices(config, db, compute);
   } catch (e) {
     // A failed build must not leave its own pool (or PGlite instance) open behind it.
+    await compute.close().catch(() => undefined);
     if (ownsDb) await db.close().catch(() => undefined);
     throw e;
   }
@@ -72,8 +74,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('services', services);
-  // CPU-heavy requests run here, off the event loop; threads start on first use.
-  const compute = createComputePool({ threads: config.computeThreads });
   app.decorate('compute', compute);
   app.decorate('draining', false);
   app.decorateRequest('startedAt', 0n);
@@ -86,14 +86,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerEnvelope(app);
   registerNotFound(app);
   registerMetrics(app, services.metrics);
-
-  app.addHook('onRequest', (req, reply, done) => {
-    if (app.draining && req.routeOptions.config?.surface !== 'raw') {
-      reply.header('connection', 'close');
-      return done(fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' }));
-    }
-    done();
-  });
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
   registerRateLimit(app, rateStore, config.rateLimit.perMinute);
@@ -115,6 +107,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   app.addHook('onClose', async () => {
     // After the listener closed and in-flight requests finished (Fastify closes the server first).
+    // Workers first (`serve` has stopped them already; stop() is idempotent): a job still running
+    // on the pool would otherwise fail with SERVICE_DRAINING instead of finishing.
+    for (const w of services.workers) await w.stop().catch(() => undefined);
     await compute.close().catch(() => undefined);
     for (const close of [...services.closers].reverse()) await close().catch(() => undefined);
     await rateStore.close();

@@ -107,11 +107,13 @@ export class SessionService {
 
   async check(token: string | undefined): Promise<SessionCheck> {
     if (token === undefined) return { state: 'missing' };
+    const nowMs = this.now().getTime();
+    // Keyed by the token itself, so a hit costs no hash: the token is in this process's request
+    // memory anyway, and an entry lives at most `cacheMs`. The database only ever sees the hash.
+    const cached = this.cache.get(token);
+    if (cached !== undefined && cached.until > nowMs) return cached.check;
     if (!isWellFormed(token, SESSION_PREFIX)) return { state: 'malformed' };
     const hash = this.hashSecret(token);
-    const nowMs = this.now().getTime();
-    const cached = this.cache.get(hash);
-    if (cached !== undefined && cached.until > nowMs) return cached.check;
     const s = await this.repo.findSession(hash);
     const result = this.classify(s, nowMs);
     if (result.state === 'valid' && s !== null) {
@@ -121,7 +123,7 @@ export class SessionService {
       }
       if (this.policy.cacheMs > 0) {
         const until = Math.min(nowMs + this.policy.cacheMs, s.idleExpiresAt.getTime(), s.absoluteExpiresAt.getTime());
-        this.cache.set(hash, { check: result, until });
+        this.cache.set(token, { check: result, until });
         if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
       }
     }
@@ -137,9 +139,8 @@ export class SessionService {
   }
 
   async logout(token: string): Promise<void> {
-    const hash = this.hashSecret(token);
-    this.cache.delete(hash);
-    const s = await this.repo.findSession(hash);
+    this.cache.delete(token);
+    const s = await this.repo.findSession(this.hashSecret(token));
     if (s !== null && s.revokedAt === null) await this.repo.revokeSession(s.id, this.now());
   }
 

@@ -95,6 +95,11 @@ export function registerEnvelope(app: App): void {
   app.addHook('onRequest', (req, reply, done) => {
     req.startedAt = process.hrtime.bigint();
     reply.header('x-request-id', req.id);
+    // Draining (SIGTERM): new requests get 503 at once; operational routes keep answering.
+    if (app.draining && surfaceOf(req) !== 'raw') {
+      reply.header('connection', 'close');
+      return done(fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' }));
+    }
     done();
   });
 

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { App } from '../app-types.js';
@@ -5,39 +6,43 @@ import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
 
+type Done = (err?: Error) => void;
+
+function applyHit(reply: FastifyReply, r: RateLimitHit, limit: number, done: Done): void {
+  const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
+  reply.header('ratelimit-limit', String(limit));
+  reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
+  reply.header('ratelimit-reset', String(resetS));
+  if (r.count > limit) {
+    return done(fail(HTTP_ERRORS.RATE_LIMITED, `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`, { limit, window_seconds: 60, retry_after_seconds: resetS }, { 'retry-after': String(resetS) }));
+  }
+  done();
+}
+
+function allowUnchecked(req: FastifyRequest, err: unknown, done: Done): void {
+  req.log.warn({ err }, 'rate limit store unavailable; request allowed');
+  done();
+}
+
 /**
  * Per-client fixed windows of one minute, per bucket. Headers follow the IETF
  * RateLimit draft (RateLimit-Limit / -Remaining / -Reset) plus Retry-After on 429.
  * If the shared store fails, requests are let through (logged): availability first.
  */
 export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMinute: number): void {
-  // Callback-style hook: with the in-process store the whole check is synchronous.
+  // Callback-style hook with no closure per request: with the in-process store the whole check
+  // is synchronous.
   app.addHook('onRequest', (req, reply, done) => {
     const rl = req.routeOptions.config?.rateLimit;
     if (rl === false) return done();
-    const bucket = rl?.bucket ?? 'default';
     const limit = rl?.perMinute ?? defaultPerMinute;
-    const apply = (r: RateLimitHit) => {
-      const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
-      reply.header('ratelimit-limit', String(limit));
-      reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
-      reply.header('ratelimit-reset', String(resetS));
-      if (r.count > limit) {
-        return done(fail(HTTP_ERRORS.RATE_LIMITED, `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`, { limit, window_seconds: 60, retry_after_seconds: resetS }, { 'retry-after': String(resetS) }));
-      }
-      done();
-    };
-    const unavailable = (err: unknown) => {
-      req.log.warn({ err }, 'rate limit store unavailable; request allowed');
-      done();
-    };
     let r: RateLimitHit | Promise<RateLimitHit>;
     try {
-      r = store.hit(`${bucket}:${req.ip}`, WINDOW_MS);
+      r = store.hit(`${rl?.bucket ?? 'default'}:${req.ip}`, WINDOW_MS);
     } catch (err) {
-      return unavailable(err);
+      return allowUnchecked(req, err, done);
     }
-    if (r instanceof Promise) r.then(apply, unavailable);
-    else apply(r);
+    if (r instanceof Promise) r.then((v) => applyHit(reply, v, limit, done), (err: unknown) => allowUnchecked(req, err, done));
+    else applyHit(reply, r, limit, done);
   });
 }
