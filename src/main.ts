@@ -38,6 +38,8 @@ async function serve(config: Config, role: Role): Promise<void> {
     }
   } else {
     await app.ready();
+    // The jobs and execution workers run their heavy work on the compute threads too.
+    app.compute.warm();
     app.log.info({ workers: workers.map((w) => w.name) }, 'worker role started');
   }
 

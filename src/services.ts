@@ -1,4 +1,5 @@
 import type { Config } from './config/config.js';
+import type { ComputePool } from './compute/compute-pool.js';
 import type { Database } from './store/db.js';
 import { SessionService } from './auth/session-service.js';
 import { argon2idHasher } from './auth/password-hasher.js';
@@ -29,7 +30,11 @@ export interface Services extends JobsServices, ExecutionServices {
   readonly closers: Array<() => Promise<void>>;
 }
 
-export async function createServices(config: Config, db: Database): Promise<Services> {
+/**
+ * `compute`: the app's compute pool (src/app.ts creates and closes it); the jobs capabilities and
+ * the local execution drivers run their CPU-heavy work on it, off the event loop.
+ */
+export async function createServices(config: Config, db: Database, compute: ComputePool): Promise<Services> {
   const sessions = new SessionService(pgAuthRepository(db), argon2idHasher(config.password), {
     idleTtlSeconds: config.session.idleTtlSeconds,
     absoluteTtlSeconds: config.session.absoluteTtlSeconds,
@@ -43,9 +48,10 @@ export async function createServices(config: Config, db: Database): Promise<Serv
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
   const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } });
   const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
-  const executionServices = createExecutionServices(config, db, { billing, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
+  const executionServices = createExecutionServices(config, db, { billing, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
   const { settings } = executionServices.execution.deps;
   const jobsServices = createJobsServices(config, db, {
+    compute,
     media,
     billing,
     execution: {

@@ -11,7 +11,7 @@ import { analyzeCoupling, type CouplingDeps, type CouplingMode, type CouplingRep
 import { compareCoupling, type CouplingComparison } from '../coupling/compare-coupling.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile } from '../optimization/optimize.js';
-import { finalState } from '../simulation/index.js';
+import { finalState, noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../simulation/index.js';
 import type { CertificateStep } from '../verification/certificate-types.js';
 
 /** A circuit already validated by the caller, with the limits it was validated against. */
@@ -44,7 +44,23 @@ export interface OptimizeTaskOutput {
 export interface CouplingTaskInput extends WireInput {
   readonly mode: CouplingMode;
   readonly pairs?: readonly (readonly number[])[] | undefined;
+  /** Where `pairs` sits in the caller's request, for COUPLING_PAIR_INVALID paths (default `/pairs`). */
+  readonly pairsPath?: string;
   readonly settings: CouplingSettings;
+}
+
+/**
+ * A seeded simulation (the execution drivers, the `circuit.simulate` job). The noise model is
+ * built here from the calibration record: a model holds functions, which cannot cross a thread.
+ */
+export interface SimulateTaskInput extends WireInput {
+  readonly shots: number;
+  readonly seed?: number;
+  /** A noisy run (emulated hardware): noise from this calibration (src/simulation/noise.ts). */
+  readonly calibration?: CalibrationRecord;
+  readonly maxQubits?: number;
+  readonly timeBudgetMs?: number;
+  readonly maxProbabilityEntries?: number;
 }
 
 export interface CompareTaskInput {
@@ -90,7 +106,23 @@ function optimize(input: OptimizeTaskInput): OptimizeTaskOutput {
 }
 
 function analyze(input: CouplingTaskInput): Promise<CouplingReport> {
-  return analyzeCoupling(fromWire(input.circuit, input.limits), { mode: input.mode, pairs: input.pairs }, input.settings, couplingDeps);
+  return analyzeCoupling(
+    fromWire(input.circuit, input.limits),
+    { mode: input.mode, pairs: input.pairs, ...(input.pairsPath === undefined ? {} : { pairsPath: input.pairsPath }) },
+    input.settings,
+    couplingDeps,
+  );
+}
+
+function simulateTask(input: SimulateTaskInput): SimulationResult {
+  return simulate(fromWire(input.circuit, input.limits), {
+    shots: input.shots,
+    ...(input.seed === undefined ? {} : { seed: input.seed }),
+    ...(input.calibration === undefined ? {} : { noise: noiseFromCalibration(input.calibration) }),
+    ...(input.maxQubits === undefined ? {} : { maxQubits: input.maxQubits }),
+    ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
+    ...(input.maxProbabilityEntries === undefined ? {} : { maxProbabilityEntries: input.maxProbabilityEntries }),
+  });
 }
 
 function compare(input: CompareTaskInput): Promise<CouplingComparison> {
@@ -108,6 +140,7 @@ export const COMPUTE_TASKS = {
   optimize,
   'coupling.analyze': analyze,
   'coupling.compare': compare,
+  simulate: simulateTask,
 } as const;
 
 export type ComputeTasks = typeof COMPUTE_TASKS;

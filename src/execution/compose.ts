@@ -1,15 +1,18 @@
 /**
  * The execution part of the composition root (`src/services.ts` calls this): settings,
  * drivers (the IonQ driver only when IONQ_BASE_URL and IONQ_API_KEY are set), the device
- * directory, the service and its worker.
+ * directory, the service and its worker. Local simulations (simulator and emulated devices,
+ * from the API and the worker) run on the app's compute pool.
  */
 import { randomInt, randomUUID, createHash } from 'node:crypto';
 import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
+import { toWire } from '../circuits/wire-format.js';
+import type { ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import { IonqDriver } from './adapters/ionq-driver.js';
 import { DeviceDirectory } from './device-directory.js';
-import { emulatedDriver, simulatorDriver } from './drivers/local-drivers.js';
+import { emulatedDriver, simulatorDriver, type LocalSimulator } from './drivers/local-drivers.js';
 import { ExecutionService } from './execution-service.js';
 import { ExecutionWorker } from './execution-worker.js';
 import { executionSettings } from './settings.js';
@@ -26,10 +29,37 @@ export interface ExecutionServices {
   readonly executionWorker: ExecutionWorker;
 }
 
-export function createExecutionServices(config: Config, db: Database, deps: { billing: ExecutionBillingPort; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
+/**
+ * Circuits reach a driver validated (the API request) or as stored by this service (a translated
+ * hardware circuit can outgrow the request limits), as the worker reads them back; the simulator
+ * enforces its own qubit cap.
+ */
+const DRIVER_CIRCUIT_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 } as const;
+
+/** The local drivers' simulations as `simulate` tasks of the compute pool (in-process for COMPUTE_THREADS=0). */
+export function poolSimulator(compute: ComputePool, timeBudgetMs: number): LocalSimulator {
+  // Far above the run's own budget (the simulator checks it); only a runaway thread reaches it.
+  const hardTimeoutMs = 3 * timeBudgetMs + 60_000;
+  return (r) =>
+    compute.run(
+      'simulate',
+      {
+        circuit: toWire(r.circuit),
+        limits: DRIVER_CIRCUIT_LIMITS,
+        shots: r.shots,
+        seed: r.seed,
+        ...(r.calibration === undefined ? {} : { calibration: r.calibration }),
+        ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
+        ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
+      },
+      { hardTimeoutMs },
+    );
+}
+
+export function createExecutionServices(config: Config, db: Database, deps: { billing: ExecutionBillingPort; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
   const settings = executionSettings(config.env);
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
-  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits };
+  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
   const directory = new DeviceDirectory(db, settings, {
     simulator: simulatorDriver(local),
     emulated: emulatedDriver(local),

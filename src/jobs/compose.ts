@@ -1,9 +1,14 @@
 /**
  * The Account Jobs part of the composition root (`src/services.ts` calls this): reads the
- * JOBS_* settings and wires the services to their store adapters.
+ * JOBS_* settings and wires the services to their store adapters, and the capabilities'
+ * CPU-heavy work (optimize, measured coupling, simulate) to the app's compute pool.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CredentialService } from '../auth/credentials.js';
+import { toWire, type CircuitLimits } from '../circuits/wire-format.js';
+import type { ComputePool } from '../compute/compute-pool.js';
+import { PROFILE_BUDGET_MS } from '../optimization/optimize.js';
+import { DEFAULT_TIME_BUDGET_MS } from '../simulation/index.js';
 import { JobsTokens, type JobsTokenSettings } from '../auth/jwt.js';
 import { ConfigError, type Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
@@ -15,7 +20,7 @@ import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
 import { JobsService } from './jobs-service.js';
 import { JobsWorker } from './jobs-worker.js';
-import type { JobsBillingPort } from './ports.js';
+import type { JobsBillingPort, JobsComputePort } from './ports.js';
 
 export interface JobsServices {
   readonly jobs: JobsService;
@@ -75,12 +80,31 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
   };
 }
 
-export function createJobsServices(config: Config, db: Database, deps: { media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void } = {}): JobsServices {
+/**
+ * The capabilities' compute port on the pool. Circuits cross as wire format 0.2, re-parsed in the
+ * task with the limits they were validated against. The hard timeouts are far above each run's own
+ * budget (the work checks it); only a runaway thread reaches them.
+ */
+export function poolJobsCompute(compute: ComputePool, limits: CircuitLimits): JobsComputePort {
+  return {
+    optimize: (circuit, o) =>
+      compute.run('optimize', { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false }, { hardTimeoutMs: 3 * PROFILE_BUDGET_MS[o.profile] + 60_000 }),
+    analyzeCoupling: (circuit, request, settings) =>
+      compute.run(
+        'coupling.analyze',
+        { circuit: toWire(circuit), limits, mode: request.mode, pairs: request.pairs, ...(request.pairsPath === undefined ? {} : { pairsPath: request.pairsPath }), settings },
+        { hardTimeoutMs: 3 * settings.timeBudgetMs + 60_000 },
+      ),
+    simulate: (circuit, o) => compute.run('simulate', { circuit: toWire(circuit), limits, ...o }, { hardTimeoutMs: 3 * DEFAULT_TIME_BUDGET_MS + 60_000 }),
+  };
+}
+
+export function createJobsServices(config: Config, db: Database, deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void }): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
-  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), media: deps.media, execution: deps.execution }));
+  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), compute: poolJobsCompute(deps.compute, config.circuitLimits), media: deps.media, execution: deps.execution }));
   const repo = pgJobsRepository(db);
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID, () => new Date(), deps.billing);
   const jobsWorker = new JobsWorker(repo, registry, {

@@ -1,3 +1,9 @@
+import type { Circuit } from '../circuits/ir.js';
+import type { WireCircuitV02 } from '../circuits/wire-format.js';
+import type { CouplingReport, CouplingRequest, CouplingSettings } from '../coupling/analyze-coupling.js';
+import type { CircuitMetrics } from '../optimization/metrics.js';
+import type { BackendHint, ProofMethod, Profile } from '../optimization/optimize.js';
+import type { SimulationResult } from '../simulation/index.js';
 import type { Product } from './capability.js';
 import type { JobRecord } from './job.js';
 
@@ -5,6 +11,38 @@ import type { JobRecord } from './job.js';
 export interface JobsBillingPort {
   /** Starts a requested auto-recharge in the background; call after the debit committed. Never throws. */
   afterDebit(accountId: string): void;
+}
+
+/** What `circuit.optimize` reads back from an optimization (the circuit as wire format 0.2). */
+export interface JobOptimizeOutcome {
+  readonly circuit: WireCircuitV02;
+  readonly metricsBefore: CircuitMetrics;
+  readonly metricsAfter: CircuitMetrics;
+  readonly passes: readonly string[];
+  readonly methods: readonly ProofMethod[];
+  readonly certificate: { readonly digest: string; readonly stepCount: number; readonly globalSteps: number };
+  readonly timedOut: boolean;
+  readonly notes: readonly string[];
+}
+
+export interface JobSimulateOptions {
+  readonly shots: number;
+  readonly seed?: number;
+  readonly maxQubits: number;
+  readonly maxProbabilityEntries: number;
+}
+
+/**
+ * The CPU-heavy work of the built-in capabilities (up to a minute for an aggressive optimize).
+ * The composition root runs it on the compute pool, off the event loop the HTTP API shares
+ * (src/jobs/compose.ts; in-process for COMPUTE_THREADS=0). A domain error (AppError) comes back
+ * unchanged and fails the job with its code; anything else, a lost thread included, is unexpected.
+ */
+export interface JobsComputePort {
+  optimize(circuit: Circuit, opts: { readonly profile: Profile; readonly backendHint: BackendHint }): Promise<JobOptimizeOutcome>;
+  /** Measured or auto coupling (qualitative stays in-process: linear in the gates). */
+  analyzeCoupling(circuit: Circuit, request: CouplingRequest, settings: CouplingSettings): Promise<CouplingReport>;
+  simulate(circuit: Circuit, opts: JobSimulateOptions): Promise<SimulationResult>;
 }
 
 export interface SubmitInput {

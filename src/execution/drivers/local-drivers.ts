@@ -2,25 +2,56 @@
  * The two local drivers: the exact simulator (both providers) and emulated hardware, a
  * noisy simulation whose noise model comes from the device's calibration record (T1, T2,
  * gate errors, readout error → src/simulation/noise.ts).
+ *
+ * The simulation itself goes through a port (`LocalSimulator`): the composition root wires
+ * the compute pool into it (src/execution/compose.ts), so a run of up to
+ * EXECUTION_SIM_TIME_BUDGET_MS does not hold the event loop the HTTP API shares.
  */
-import { noiseFromCalibration, simulate, type SimulateOptions } from '../../simulation/index.js';
+import type { Circuit } from '../../circuits/ir.js';
+import { noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../../simulation/index.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from './driver.js';
 
-export interface LocalDriverOptions {
+/** One seeded run. Plain data only (it may cross a thread): the calibration, not a noise model. */
+export interface LocalSimulationRequest {
+  readonly circuit: Circuit;
+  readonly shots: number;
+  readonly seed: number;
+  /** Noisy run: the noise model is built from this record. */
+  readonly calibration?: CalibrationRecord;
   readonly maxQubits?: number;
   readonly timeBudgetMs?: number;
 }
 
-function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): DriverOutcome {
+/** Port: runs a simulation; same request → same counts wherever it runs. */
+export type LocalSimulator = (req: LocalSimulationRequest) => Promise<SimulationResult>;
+
+/** The simulation on the calling thread (the default; tools and tests that build drivers alone). */
+export const inProcessSimulator: LocalSimulator = async (r) =>
+  simulate(r.circuit, {
+    shots: r.shots,
+    seed: r.seed,
+    ...(r.calibration === undefined ? {} : { noise: noiseFromCalibration(r.calibration) }),
+    ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
+    ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
+  });
+
+export interface LocalDriverOptions {
+  readonly maxQubits?: number;
+  readonly timeBudgetMs?: number;
+  /** Where the simulation runs (default in-process). */
+  readonly simulate?: LocalSimulator;
+}
+
+async function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): Promise<DriverOutcome> {
   const cal = input.device.calibration;
-  const o: SimulateOptions = {
+  const r = await (opts.simulate ?? inProcessSimulator)({
+    circuit: input.circuit,
     shots: input.shots,
     seed: input.seed,
-    ...(noisy && cal !== null ? { noise: noiseFromCalibration(cal) } : {}),
+    ...(noisy && cal !== null ? { calibration: cal } : {}),
     ...(opts.maxQubits === undefined ? {} : { maxQubits: opts.maxQubits }),
     ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
-  };
-  const r = simulate(input.circuit, o);
+  });
   return {
     state: 'completed',
     result: {
@@ -34,9 +65,9 @@ function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): DriverO
 }
 
 export function simulatorDriver(opts: LocalDriverOptions = {}): DeviceDriver {
-  return { kind: 'simulator', submit: async (input) => run(input, opts, false) };
+  return { kind: 'simulator', submit: (input) => run(input, opts, false) };
 }
 
 export function emulatedDriver(opts: LocalDriverOptions = {}): DeviceDriver {
-  return { kind: 'emulated', submit: async (input) => run(input, opts, true) };
+  return { kind: 'emulated', submit: (input) => run(input, opts, true) };
 }

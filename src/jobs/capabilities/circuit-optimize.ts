@@ -1,7 +1,8 @@
 import type { Circuit } from '../../circuits/ir.js';
-import { requireCircuit, toWire, type CircuitLimits } from '../../circuits/wire-format.js';
-import { optimizeCircuit, type BackendHint, type Profile } from '../../optimization/optimize.js';
+import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
+import type { BackendHint, Profile } from '../../optimization/optimize.js';
 import type { Capability } from '../capability.js';
+import type { JobsComputePort } from '../ports.js';
 import { CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 import { getExample } from '../../circuits/examples.js';
 
@@ -11,7 +12,7 @@ const PER_OP: Record<Profile, bigint> = { safe: 1n, balanced: 2n, aggressive: 5n
 interface Prepared { readonly circuit: Circuit; readonly profile: Profile; readonly backendHint: BackendHint; readonly warnings: string[] }
 
 /** `circuit.optimize`: proof-gated optimization (same code as POST /v1/circuits/optimize); fails closed. */
-export function circuitOptimize(limits: CircuitLimits): Capability<Prepared> {
+export function circuitOptimize(limits: CircuitLimits, compute: JobsComputePort): Capability<Prepared> {
   const props = (circuit: unknown) => ({
     circuit,
     profile: { type: 'string', enum: ['safe', 'balanced', 'aggressive'], default: 'safe' },
@@ -39,16 +40,16 @@ export function circuitOptimize(limits: CircuitLimits): Capability<Prepared> {
       breakdown: { profile: p.profile, operations: p.circuit.ops.length },
     }),
     async run(p) {
-      const r = optimizeCircuit(p.circuit, { profile: p.profile, backendHint: p.backendHint });
-      const cert = r.proof.certificate;
+      const r = await compute.optimize(p.circuit, { profile: p.profile, backendHint: p.backendHint });
+      const cert = r.certificate;
       return {
-        circuit: toWire(r.circuit),
+        circuit: r.circuit,
         profile: p.profile,
         backend_hint: p.backendHint,
         metrics_before: r.metricsBefore,
         metrics_after: r.metricsAfter,
         passes: [...r.passes],
-        proof: { verified: true, methods: r.proof.methods.map((m) => ({ ...m })), certificate: { digest: cert.digest, step_count: cert.stepCount, global_steps: cert.globalSteps } },
+        proof: { verified: true, methods: r.methods.map((m) => ({ ...m })), certificate: { digest: cert.digest, step_count: cert.stepCount, global_steps: cert.globalSteps } },
         timed_out: r.timedOut,
         notes: [...r.notes],
         warnings: p.warnings,

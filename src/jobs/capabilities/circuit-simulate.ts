@@ -1,7 +1,7 @@
 import type { Circuit } from '../../circuits/ir.js';
 import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
-import { simulate } from '../../simulation/index.js';
 import { pow2, type Capability } from '../capability.js';
+import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
 /** Jobs simulate at most this many qubits: above it the price passes the 1.000000 ceiling anyway. */
@@ -12,7 +12,7 @@ const BASE = 100n;
 interface Prepared { readonly circuit: Circuit; readonly shots: number; readonly seed: number | undefined; readonly warnings: string[] }
 
 /** `circuit.simulate`: the state-vector simulator (src/simulation), sampled `shots` times. */
-export function circuitSimulate(limits: CircuitLimits): Capability<Prepared> {
+export function circuitSimulate(limits: CircuitLimits, compute: JobsComputePort): Capability<Prepared> {
   const props = (circuit: unknown) => ({
     circuit,
     shots: { type: 'integer', minimum: 1, maximum: JOB_SIM_MAX_SHOTS, description: 'Number of samples of the measured bits' },
@@ -42,7 +42,7 @@ export function circuitSimulate(limits: CircuitLimits): Capability<Prepared> {
       return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000100', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
     },
     async run(p) {
-      const r = simulate(p.circuit, { shots: p.shots, ...(p.seed === undefined ? {} : { seed: p.seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096 });
+      const r = await compute.simulate(p.circuit, { shots: p.shots, ...(p.seed === undefined ? {} : { seed: p.seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096 });
       return {
         counts: r.counts,
         shots: r.shots,

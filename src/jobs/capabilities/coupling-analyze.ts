@@ -4,12 +4,13 @@ import { analyzeCoupling, type CouplingDeps, type CouplingMode } from '../../cou
 import type { CouplingSettings } from '../../coupling/analyze-coupling.js';
 import { finalState } from '../../simulation/index.js';
 import { pow2, type Capability } from '../capability.js';
+import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
 interface Prepared { readonly circuit: Circuit; readonly mode: CouplingMode; readonly pairs: readonly (readonly number[])[] | undefined; readonly warnings: string[] }
 
 /** `coupling.analyze`: qualitative / measured coupling (same code as POST /v1/analysis/coupling). */
-export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSettings): Capability<Prepared> {
+export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSettings, compute: JobsComputePort): Capability<Prepared> {
   const deps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
   const props = (circuit: unknown) => ({
     circuit,
@@ -40,7 +41,9 @@ export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSetting
       return { priceMicros: 300n + extra, breakdown: { base: '0.000300', mode: p.mode, num_qubits: p.circuit.numQubits } };
     },
     async run(p) {
-      const report = await analyzeCoupling(p.circuit, { mode: p.mode, pairs: p.pairs, pairsPath: '/request/pairs' }, settings, deps);
+      const request = { mode: p.mode, pairs: p.pairs, pairsPath: '/request/pairs' };
+      // Structure only is cheap and stays here; measured/auto simulate, through the compute port.
+      const report = p.mode === 'qualitative' ? await analyzeCoupling(p.circuit, request, settings, deps) : await compute.analyzeCoupling(p.circuit, request, settings);
       return { ...report, warnings: p.warnings } as unknown as Record<string, unknown>;
     },
   };

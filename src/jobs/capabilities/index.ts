@@ -9,6 +9,7 @@ import { speechSynthesize } from './speech-synthesize.js';
 import type { MediaService } from '../../media/media-service.js';
 import { providerSimulate, type ProviderSimulateOptions, type SimulatorExecution } from './provider-simulate.js';
 import type { ProviderId } from '../../execution/devices/device-catalogue.js';
+import type { JobsComputePort } from '../ports.js';
 
 /** The execution service and which providers it serves (both switched on by default). */
 export interface ExecutionForJobs {
@@ -23,13 +24,13 @@ export interface ExecutionForJobs {
  * has landed (never as a stub). Provider simulator execution is listed for each provider
  * the deployment has switched on.
  */
-export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings; media?: MediaService | undefined; execution?: ExecutionForJobs | undefined }): Capability[] {
+export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings; compute: JobsComputePort; media?: MediaService | undefined; execution?: ExecutionForJobs | undefined }): Capability[] {
   const ex = o.execution;
   return [
-    circuitSimulate(o.circuitLimits),
+    circuitSimulate(o.circuitLimits, o.compute),
     circuitAnalyze(o.circuitLimits),
-    circuitOptimize(o.circuitLimits),
-    couplingAnalyze(o.circuitLimits, o.coupling),
+    circuitOptimize(o.circuitLimits, o.compute),
+    couplingAnalyze(o.circuitLimits, o.coupling, o.compute),
     ...(o.media === undefined ? [] : [speechSynthesize(o.media)]),
     ...(ex === undefined ? [] : ex.providers.map((p) => providerSimulate(p, ex.service, { circuitLimits: o.circuitLimits, maxShots: ex.maxShots, simMaxQubits: ex.simMaxQubits }))),
   ] as Capability[];
