@@ -6,22 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
-
-/** A deterministic Clifford+T circuit that keeps the aggressive profile busy for a second or more. */
-function busyCircuit(n = 8, len = 600, seed = 7) {
-  let s = seed;
-  const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const ones = ['h', 't', 'tdg', 's', 'x'];
-  const gates = Array.from({ length: len }, () => {
-    if (rnd() < 0.35) {
-      const a = Math.floor(rnd() * n);
-      const b = (a + 1 + Math.floor(rnd() * (n - 1))) % n;
-      return { op: 'cx', qubits: [a, b] };
-    }
-    return { op: ones[Math.floor(rnd() * ones.length)]!, qubits: [Math.floor(rnd() * n)] };
-  });
-  return { schema: '0.2', num_qubits: n, num_clbits: 0, gates, measurements: [], metadata: {} };
-}
+import { busyCircuit } from '../helpers/circuits.js';
 
 let pooled: App;
 let inProcess: App;
