@@ -34,6 +34,14 @@ export interface ComputePool {
   close(): Promise<void>;
 }
 
+/**
+ * The hard timeout for a task whose own (soft) time budget is `budgetMs`: far above it, since the
+ * work checks its budget itself; only a runaway thread ever reaches it.
+ */
+export function hardTimeoutFor(budgetMs: number): number {
+  return 3 * budgetMs + 60_000;
+}
+
 /** A worker thread died while running a task (a 500: nothing about it is the caller's fault). */
 export class ComputeWorkerError extends Error {
   constructor(message: string) {

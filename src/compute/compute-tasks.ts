@@ -5,7 +5,7 @@
  * No node: imports here; the pool (compute-pool.ts) is the adapter.
  */
 import type { Circuit } from '../circuits/ir.js';
-import { toQasm2, toQasm3 } from '../circuits/qasm/export-qasm.js';
+import { qasmOutput, type CircuitOutputFormat } from '../circuits/qasm/export-qasm.js';
 import { parseCircuitInput, toWire, type CircuitLimits, type WireCircuitV02 } from '../circuits/wire-format.js';
 import { analyzeCoupling, type CouplingDeps, type CouplingMode, type CouplingReport, type CouplingSettings } from '../coupling/analyze-coupling.js';
 import { compareCoupling, type CouplingComparison } from '../coupling/compare-coupling.js';
@@ -25,7 +25,7 @@ export interface OptimizeTaskInput extends WireInput {
   readonly backendHint: BackendHint;
   readonly includeSteps: boolean;
   readonly device?: string;
-  readonly outputFormat?: 'json' | 'qasm2' | 'qasm3';
+  readonly outputFormat?: CircuitOutputFormat;
 }
 
 export interface OptimizeTaskOutput {
@@ -90,10 +90,9 @@ function optimize(input: OptimizeTaskInput): OptimizeTaskOutput {
     includeSteps: input.includeSteps,
     ...(input.device === undefined ? {} : { device: input.device }),
   });
-  const qasm = input.outputFormat === 'qasm2' ? toQasm2(r.circuit) : input.outputFormat === 'qasm3' ? toQasm3(r.circuit) : undefined;
   return {
     circuit: toWire(r.circuit),
-    ...(qasm === undefined ? {} : { qasm }),
+    ...qasmOutput(r.circuit, input.outputFormat),
     metricsBefore: r.metricsBefore,
     metricsAfter: r.metricsAfter,
     passes: r.passes,

@@ -7,7 +7,7 @@
 import { randomInt, randomUUID, createHash } from 'node:crypto';
 import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
-import type { ComputePool } from '../compute/compute-pool.js';
+import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import { IonqDriver } from './adapters/ionq-driver.js';
@@ -38,8 +38,7 @@ const DRIVER_CIRCUIT_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth
 
 /** The local drivers' simulations as `simulate` tasks of the compute pool (in-process for COMPUTE_THREADS=0). */
 export function poolSimulator(compute: ComputePool, timeBudgetMs: number): LocalSimulator {
-  // Far above the run's own budget (the simulator checks it); only a runaway thread reaches it.
-  const hardTimeoutMs = 3 * timeBudgetMs + 60_000;
+  const hardTimeoutMs = hardTimeoutFor(timeBudgetMs);
   return (r) =>
     compute.run(
       'simulate',

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CredentialService } from '../auth/credentials.js';
 import { toWire, type CircuitLimits } from '../circuits/wire-format.js';
-import type { ComputePool } from '../compute/compute-pool.js';
+import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../optimization/optimize.js';
 import { DEFAULT_TIME_BUDGET_MS } from '../simulation/index.js';
 import { JobsTokens, type JobsTokenSettings } from '../auth/jwt.js';
@@ -88,14 +88,14 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
 export function poolJobsCompute(compute: ComputePool, limits: CircuitLimits): JobsComputePort {
   return {
     optimize: (circuit, o) =>
-      compute.run('optimize', { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false }, { hardTimeoutMs: 3 * PROFILE_BUDGET_MS[o.profile] + 60_000 }),
+      compute.run('optimize', { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false }, { hardTimeoutMs: hardTimeoutFor(PROFILE_BUDGET_MS[o.profile]) }),
     analyzeCoupling: (circuit, request, settings) =>
       compute.run(
         'coupling.analyze',
         { circuit: toWire(circuit), limits, mode: request.mode, pairs: request.pairs, ...(request.pairsPath === undefined ? {} : { pairsPath: request.pairsPath }), settings },
-        { hardTimeoutMs: 3 * settings.timeBudgetMs + 60_000 },
+        { hardTimeoutMs: hardTimeoutFor(settings.timeBudgetMs) },
       ),
-    simulate: (circuit, o) => compute.run('simulate', { circuit: toWire(circuit), limits, ...o }, { hardTimeoutMs: 3 * DEFAULT_TIME_BUDGET_MS + 60_000 }),
+    simulate: (circuit, o) => compute.run('simulate', { circuit: toWire(circuit), limits, ...o }, { hardTimeoutMs: hardTimeoutFor(DEFAULT_TIME_BUDGET_MS) }),
   };
 }
 

@@ -103,3 +103,13 @@ export function toQasm2(c: Circuit): string {
 export function toQasm3(c: Circuit): string {
   return render(c, 3);
 }
+
+/** A circuit output format of the API: `json` (wire format only) or an OpenQASM version. */
+export type CircuitOutputFormat = 'json' | 'qasm2' | 'qasm3';
+
+/** `{ qasm }` for a QASM output format, nothing for json (the wire circuit is always returned). */
+export function qasmOutput(c: Circuit, fmt: CircuitOutputFormat | undefined): { qasm?: string } {
+  if (fmt === 'qasm2') return { qasm: toQasm2(c) };
+  if (fmt === 'qasm3') return { qasm: toQasm3(c) };
+  return {};
+}

@@ -7,6 +7,7 @@ import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
 import { EXAMPLE_NAMES, getExample, isExampleName } from '../../../circuits/examples.js';
 import { GATES, NON_GATE_OPS } from '../../../circuits/gates.js';
 import type { Circuit } from '../../../circuits/ir.js';
+import { qasmOutput } from '../../../circuits/qasm/export-qasm.js';
 import {
   CircuitInputSchema,
   CircuitV01Schema,
@@ -22,7 +23,7 @@ import { finalState } from '../../../simulation/index.js';
 import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
-import { OutputFormat, qasmOutput } from './output-format.js';
+import { OutputFormat } from './output-format.js';
 
 const CircuitField = Type.Unknown({
   description:

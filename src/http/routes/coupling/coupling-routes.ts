@@ -1,6 +1,7 @@
 import type { Circuit } from '../../../circuits/ir.js';
 import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
 import { requireCircuit, toWire } from '../../../circuits/wire-format.js';
+import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { analyzeCoupling, type CouplingDeps } from '../../../coupling/analyze-coupling.js';
 import { compareCoupling, DEFAULT_COMPARE_TOLERANCE } from '../../../coupling/compare-coupling.js';
 import { couplingSettingsFromEnv } from '../../../coupling/settings.js';
@@ -40,8 +41,7 @@ export default async function couplingRoutes(app: App): Promise<void> {
   const deps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
   const tags = ['coupling'];
   const config = { rateLimit: { bucket: 'coupling', perMinute: settings.ratePerMinute } };
-  // Far above the measured budget (the simulation checks it); only a runaway thread reaches it.
-  const hardTimeoutMs = 3 * settings.timeBudgetMs + 60_000;
+  const hardTimeoutMs = hardTimeoutFor(settings.timeBudgetMs);
 
   app.post(
     '/v1/analysis/coupling',

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { toWire, requireCircuit } from '../../../circuits/wire-format.js';
+import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
 import type { App } from '../../app-types.js';
 import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
@@ -84,7 +85,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
           ...(req.body.device === undefined ? {} : { device: req.body.device }),
           ...(req.body.output_format === undefined ? {} : { outputFormat: req.body.output_format }),
         },
-        { hardTimeoutMs: 3 * PROFILE_BUDGET_MS[profile] + 60_000 },
+        { hardTimeoutMs: hardTimeoutFor(PROFILE_BUDGET_MS[profile]) },
       );
       const cert = r.certificate;
       const inline = req.body.include_steps !== false && cert.steps !== undefined && cert.steps.length <= INLINE_STEPS;
