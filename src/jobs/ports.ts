@@ -92,7 +92,7 @@ export interface JobsRepository {
   list(accountId: string, q: ListQuery): Promise<JobRecord[]>;
   balance(accountId: string): Promise<{ availableMicros: bigint; heldMicros: bigint }>;
 
-  /** Claims the oldest queued job or one whose lease expired (FOR UPDATE SKIP LOCKED). */
+  /** Claims a job whose lease expired (oldest lease first), else the oldest queued job (FOR UPDATE SKIP LOCKED). */
   claim(worker: string, leaseMs: number): Promise<Claim | null>;
   /** Records the re-run of a `running` job whose previous worker lost its lease. */
   markRerun(jobId: string, worker: string): Promise<void>;

@@ -7,8 +7,16 @@ export interface QueryResult<R> {
   readonly rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * A name for a statement whose text never changes: the PostgreSQL driver then keeps it
+   * prepared on each pooled connection (parsed and planned once) instead of parsing it per call.
+   */
+  readonly name?: string;
+}
+
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

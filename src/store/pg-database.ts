@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './db.js';
+import type { Database, Queryable, QueryOptions, QueryResult } from './db.js';
 import { StoreConflictError, StoreUnavailableError } from './db.js';
 
 // bigint (int8) columns come back as strings by default; money is int8, so parse to BigInt.
@@ -32,9 +32,10 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
 
-  const run = async <R>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+  const run = async <R>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
     try {
-      const r = await c.query(sql, params as unknown[] | undefined);
+      const values = params as unknown[] | undefined;
+      const r = options?.name === undefined ? await c.query(sql, values) : await c.query({ name: options.name, text: sql, ...(values === undefined ? {} : { values }) });
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     } catch (e) {
       throw wrap(e);
@@ -43,7 +44,7 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
 
   return {
     driver: 'pg',
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, options) => run(pool, sql, params, options),
     async exec(sql) {
       await run(pool, sql);
     },
@@ -55,7 +56,7 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
         throw new StoreUnavailableError(e);
       }
       const q: Queryable = {
-        query: (sql, params) => run(client, sql, params),
+        query: (sql, params, options) => run(client, sql, params, options),
         exec: async (sql) => {
           await run(client, sql);
         },

@@ -18,6 +18,7 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
   };
 
+  // Statement names (QueryOptions) are not used: PGlite's query API has none.
   return {
     driver: 'pglite',
     query: (sql, params) => run(db, sql, params),

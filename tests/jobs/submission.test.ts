@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { StoreUnavailableError, type Database } from '../../src/store/db.js';
+import { StoreUnavailableError, type Database, type QueryOptions } from '../../src/store/db.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
 
@@ -142,6 +142,21 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     expect(theirs.json().job_id).not.toBe(first.json().job_id);
   });
 
+  it('the 202 Job is the stored Job: GET and a replay answer the same fields', async () => {
+    const k = key('same');
+    const body = { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: k, max_total_price: '0.100000' };
+    const created = await submit(app, a, body);
+    expect(created.statusCode).toBe(202);
+    const got = await app.inject({ method: 'GET', url: `/v1/jobs/${created.json().job_id}`, headers: a.auth });
+    expect(got.json()).toEqual(created.json());
+    const replay = await submit(app, a, body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(created.json());
+    expect(created.json().transitions.map((t: { to: string; note?: string }) => [t.to, t.note ?? null])).toEqual([
+      ['quoted', `price ${created.json().quote.price}`], ['reserved', expect.stringMatching(/^hold [0-9a-f-]{36}$/)], ['queued', null],
+    ]);
+  });
+
   it('20 concurrent submissions with one key → one job and one hold', async () => {
     const k = key('burst');
     const rs = await Promise.all(Array.from({ length: 20 }, () => submit(app, a, echo(k))));
@@ -192,7 +207,7 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     const db = app.db as { query: Database['query'] };
     const query = db.query;
     const onSubmit = (f: (sql: string, params?: readonly unknown[]) => Promise<never>) => {
-      db.query = ((sql: string, params?: readonly unknown[]) => (sql.includes('jobs_submit(') ? f(sql, params) : query.call(app.db, sql, params))) as Database['query'];
+      db.query = ((sql: string, params?: readonly unknown[], options?: QueryOptions) => (sql.includes('jobs_submit(') ? f(sql, params) : query.call(app.db, sql, params, options))) as Database['query'];
     };
     onSubmit(() => Promise.reject(new StoreUnavailableError(new Error('connection refused'))));
     const down = await submit(app, a, echo(k));

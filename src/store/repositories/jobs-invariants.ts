@@ -3,7 +3,8 @@ import type { Queryable } from '../db.js';
 /**
  * Jobs ↔ ledger consistency (DESIGN §3, §4): every completed job has exactly one capture of
  * at most its reserved price and one receipt; every failed job has no capture; a job still
- * in progress has an uncaptured hold; the last stored transition is the job's status.
+ * in progress has an uncaptured hold; the last stored transition is the job's status; each
+ * job has exactly its own idempotency-key row.
  * Returns one line per violation; empty = consistent.
  */
 export async function checkJobInvariants(q: Queryable): Promise<string[]> {
@@ -36,5 +37,16 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
         if (j.hold_status !== 'pending' && j.hold_status !== 'expired') bad(`hold ${j.hold_status ?? 'missing'}`);
     }
   }
+  // Idempotency (migration 0205): each job is found by exactly its own key, and by no other.
+  const keys = await q.query<{ id: string; why: string }>(
+    `SELECT j.id, 'no key row for its (account, idempotency_key)' AS why
+       FROM jobs j LEFT JOIN job_idempotency_keys k ON k.account_id = j.account_id AND k.idempotency_key = j.idempotency_key
+      WHERE k.job_id IS DISTINCT FROM j.id
+     UNION ALL
+     SELECT k.job_id, 'a key row of another account or key' AS why
+       FROM job_idempotency_keys k JOIN jobs j ON j.id = k.job_id
+      WHERE k.account_id <> j.account_id OR k.idempotency_key <> j.idempotency_key`,
+  );
+  for (const k of keys.rows) problems.push(`job ${k.id}: ${k.why}`);
   return problems;
 }
