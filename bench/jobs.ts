@@ -14,9 +14,11 @@
  *   db submit    JobsService.submit called directly: validation, quote, the submission
  *                statement. No HTTP, no auth.
  *   db bare      BEGIN; INSERT; COMMIT through the same pool. No HTTP.
- * The phases run interleaved in rounds (rotating which goes first) so that load on the
- * shared machine affects them alike. `pg_vs_bare_insert` = http submit / http bare (HTTP
- * on both sides); the table also shows db submit / db bare (HTTP on neither side).
+ * The phases run interleaved in BENCH_JOBS_ROUNDS rounds (rotating which goes first) so that
+ * load on the shared machine affects them alike. `pg_vs_bare_insert` = http submit / http bare
+ * over all rounds (HTTP on both sides); the table also shows db submit / db bare (HTTP on
+ * neither side). Each round's own http ratio is printed too ("pairs"), to show how much
+ * outside load moved it during the run.
  *
  * Only successes count: a submission counts when it answered 202 with a new job (not a
  * replay), a bare insert when it committed; rates are successes / the phase's wall time and
@@ -55,7 +57,7 @@ const PHASES: Phase[] = ['httpSubmit', 'httpBare', 'dbSubmit', 'dbBare'];
 
 interface Stat { perS: number; p50: number; p99: number; ok: number }
 interface WorkerStat { perS: number; completed: number; accepted: number }
-interface Result { driver: string; phases: Record<Phase, Stat>; worker1: WorkerStat; worker2: WorkerStat; errors: Errors }
+interface Result { driver: string; phases: Record<Phase, Stat>; httpPairs: number[]; worker1: WorkerStat; worker2: WorkerStat; errors: Errors }
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -232,14 +234,19 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
 
     const lat: Record<Phase, number[]> = { httpSubmit: [], httpBare: [], dbSubmit: [], dbBare: [] };
     const secs: Record<Phase, number> = { httpSubmit: 0, httpBare: 0, dbSubmit: 0, dbBare: 0 };
+    // Per round: http submit/s over http bare/s of that round (seconds apart).
+    const httpPairs: number[] = [];
     const per = Math.ceil(SUBMISSIONS / ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
+      const rate: Partial<Record<Phase, number>> = {};
       for (let k = 0; k < PHASES.length; k++) {
         const p = PHASES[(r + k) % PHASES.length] as Phase;
         const out = await load(per, CONCURRENCY, (i) => tasks[p](r * per + i), errors, LABEL[p]);
         lat[p].push(...out.lat);
         secs[p] += out.seconds;
+        rate[p] = out.lat.length / out.seconds;
       }
+      httpPairs.push((rate.httpSubmit ?? 0) / (rate.httpBare ?? 1));
     }
     // Successes only: failed requests are neither in the rate nor in the percentiles.
     const phases = Object.fromEntries(PHASES.map((p) => {
@@ -257,7 +264,7 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
     for (const f of failed.rows) errors.add(`job failed: ${f.code ?? '?'}`, f.n);
     const left = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed', 'failed')");
     errors.add(`job not terminal at the end (worker timeout ${WORKER_TIMEOUT_MS} ms)`, left.rows[0]?.n ?? 0);
-    return { driver, phases, worker1, worker2, errors };
+    return { driver, phases, httpPairs, worker1, worker2, errors };
   } finally {
     await app.close();
     await db.close();
@@ -309,10 +316,11 @@ async function main(): Promise<void> {
     errors: r.errors.total,
   }));
   console.log(`bench:jobs — ${SUBMISSIONS} requests per phase in ${ROUNDS} interleaved rounds, ${CONCURRENCY} in flight, pool ${POOL}, ${AGENTS} agents; `
-    + `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side; `
+    + `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side; pairs = the http ratio of each round; `
     + 'rates and percentiles count successful requests only; done/s counts jobs stored as completed.');
   console.table(rows);
   for (const r of results) {
+    console.log(`${r.driver}: pairs (http submit/s ÷ http bare/s, per round): ${r.httpPairs.map((x) => x.toFixed(3)).join(' ')}`);
     console.log(`${r.driver}: ok requests ${PHASES.map((p) => `${p} ${r.phases[p].ok}`).join(', ')}; `
       + `worker phases completed ${r.worker1.completed}/${r.worker1.accepted} (1w), ${r.worker2.completed}/${r.worker2.accepted} (2w)`);
   }
