@@ -1,89 +1,20 @@
 import { captureHold, getHold, getWallet, releaseHold } from '../../billing/ledger.js';
-import { checkSpend } from '../../billing/spend-controls.js';
 import { BILLING_ERRORS } from '../../billing/error-codes.js';
 import { formatMicros } from '../../billing/money.js';
-import { fail, isAppError, type AppError } from '../../errors/app-error.js';
-import type { Product } from '../../jobs/capability.js';
-import { JOBS_ERRORS } from '../../jobs/error-codes.js';
-import { PAYMENT_RAIL, type JobRecord, type JobStatus, type JobTransition } from '../../jobs/job.js';
-import type { Claim, JobsRepository, SubmitInput } from '../../jobs/ports.js';
+import { isAppError } from '../../errors/app-error.js';
+import { PAYMENT_RAIL, type JobRecord, type JobStatus } from '../../jobs/job.js';
+import type { Claim, JobsRepository } from '../../jobs/ports.js';
 import type { Database, Queryable } from '../db.js';
-
-interface JobRow {
-  id: string;
-  account_id: string;
-  idempotency_key: string;
-  request_hash: string;
-  capability_id: string;
-  product: Product | null;
-  request: Record<string, unknown>;
-  max_total_price_micros: bigint;
-  quoted_price_micros: bigint;
-  reserved_price_micros: bigint;
-  quote: Record<string, unknown>;
-  hold_id: string | null;
-  status: JobStatus;
-  result: Record<string, unknown> | null;
-  receipt: Record<string, unknown> | null;
-  receipt_reference: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  attempts: number;
-  lease_owner: string | null;
-  lease_expires_at: Date | null;
-  submitted_by: string;
-  created_at: Date;
-  created_us: bigint | string;
-  updated_at: Date;
-}
-
-interface TransitionRow {
-  job_id: string;
-  from_status: JobStatus | null;
-  to_status: JobStatus;
-  at: Date;
-  worker: string | null;
-  note: string | null;
-}
-
-// Every job read returns created_at in exact microseconds too, for the list cursor.
-const JOB = `j.*, (extract(epoch from j.created_at) * 1000000)::bigint AS created_us`;
-
-const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  idempotencyKey: r.idempotency_key,
-  requestHash: r.request_hash,
-  capabilityId: r.capability_id,
-  product: r.product,
-  request: r.request,
-  maxTotalPriceMicros: BigInt(r.max_total_price_micros),
-  quotedPriceMicros: BigInt(r.quoted_price_micros),
-  reservedPriceMicros: BigInt(r.reserved_price_micros),
-  quote: r.quote,
-  holdId: r.hold_id,
-  status: r.status,
-  result: r.result,
-  receipt: r.receipt,
-  receiptReference: r.receipt_reference,
-  errorCode: r.error_code,
-  errorMessage: r.error_message,
-  attempts: Number(r.attempts),
-  leaseOwner: r.lease_owner,
-  leaseExpiresAt: r.lease_expires_at === null ? null : new Date(r.lease_expires_at),
-  submittedBy: r.submitted_by,
-  createdAt: new Date(r.created_at),
-  createdAtMicros: BigInt(r.created_us),
-  updatedAt: new Date(r.updated_at),
-  ...(transitions === undefined ? {} : { transitions }),
-});
+import { JOB, toJob, transitionsOf, type JobRow } from './job-rows.js';
+import { submitJob } from './jobs-submission.js';
 
 /**
  * The worker's claim ($1 worker id, $2 lease in ms): two ordered probes, one per partial index,
  * each stopping at its first unlocked row. With an OR in one WHERE the planner ORs two bitmap
  * scans and sorts every queued job per claim (120 ms a claim at a backlog of 130,000). A job
- * whose lease expired comes first (it was taken earlier than anything still queued); the
- * queued probe runs only when there is none.
+ * whose lease expired comes first: it is work already started (a result_saved one only needs
+ * its capture), so recovering it is not delayed behind a backlog; the queued probe runs only
+ * when there is none.
  */
 export const CLAIM_JOB_SQL = `WITH expired AS (
      SELECT id, status AS prev FROM jobs
@@ -106,89 +37,6 @@ export const CLAIM_JOB_SQL = `WITH expired AS (
      SELECT id, prev, 'running', $1 FROM u WHERE prev = 'queued')
    SELECT u.*, (extract(epoch from u.created_at) * 1000000)::bigint AS created_us, h.status AS hold_status
      FROM u LEFT JOIN billing_holds h ON h.id = u.hold_id`;
-
-const toTransition = (t: TransitionRow): JobTransition => ({ from: t.from_status, to: t.to_status, at: new Date(t.at), worker: t.worker, note: t.note });
-
-/** What `jobs_submit` (migrations 0201, 0202, 0204, 0205) returns. */
-interface SubmitOutcome {
-  outcome: 'created' | 'replayed' | 'reused' | 'in_flight' | 'price_above' | 'refused';
-  /** replayed: the stored row. */
-  job?: unknown;
-  transitions?: Array<{ id: number; f: JobStatus | null; t: JobStatus; at: string; w: string | null; n: string | null }>;
-  /** created: what the database generated; the rest of the job is the input. */
-  hold_id?: string;
-  created_us?: number | string;
-  updated_us?: number | string;
-  at?: Array<number | string>;
-  /** created: the wallet asks for an auto-recharge after this hold (`ar_requested_at` set). */
-  recharge?: boolean | null;
-  info?: Record<string, string | null>;
-}
-
-const dateOfMicros = (us: bigint): Date => new Date(Number(us / 1000n));
-
-/** The job a "created" outcome stands for: the submission plus the generated fields. */
-function createdJob(s: SubmitInput, o: SubmitOutcome, priceNote: string): JobRecord {
-  const { hold_id: holdId, created_us: createdUs, updated_us: updatedUs, at } = o;
-  if (holdId === undefined || createdUs === undefined || updatedUs === undefined || at?.length !== 3) {
-    throw new Error(`jobs_submit returned an incomplete job: ${JSON.stringify(o)}`);
-  }
-  const times = at.map((us) => dateOfMicros(BigInt(us)));
-  const step = (i: number, from: JobStatus | null, to: JobStatus, note: string | null): JobTransition => ({ from, to, at: times[i] as Date, worker: null, note });
-  return {
-    id: s.id,
-    accountId: s.accountId,
-    idempotencyKey: s.idempotencyKey,
-    requestHash: s.requestHash,
-    capabilityId: s.capabilityId,
-    product: s.product,
-    request: { ...s.request },
-    maxTotalPriceMicros: s.maxTotalPriceMicros,
-    quotedPriceMicros: s.quotedPriceMicros,
-    reservedPriceMicros: s.quotedPriceMicros,
-    quote: { ...s.quote },
-    holdId,
-    status: 'queued',
-    result: null,
-    receipt: null,
-    receiptReference: null,
-    errorCode: null,
-    errorMessage: null,
-    attempts: 0,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    submittedBy: s.submittedBy,
-    createdAt: dateOfMicros(BigInt(createdUs)),
-    createdAtMicros: BigInt(createdUs),
-    updatedAt: dateOfMicros(BigInt(updatedUs)),
-    transitions: [step(0, null, 'quoted', priceNote), step(1, 'quoted', 'reserved', `hold ${holdId}`), step(2, 'reserved', 'queued', null)],
-  };
-}
-
-const toTransitionJson = (t: NonNullable<SubmitOutcome['transitions']>[number]): JobTransition => ({ from: t.f, to: t.t, at: new Date(t.at), worker: t.w, note: t.n });
-
-function spendRefusal(amountMicros: bigint, info: Record<string, string | null>): AppError {
-  const opt = (k: string) => (info[k] === null || info[k] === undefined ? null : BigInt(info[k] as string));
-  const err = checkSpend(
-    { perJobMaxMicros: opt('per_job_max'), dailyLimitMicros: opt('daily_limit'), monthlyLimitMicros: opt('monthly_limit'), hardwareAllowed: true, holdExpirySeconds: 0 },
-    { amountMicros, kind: 'job', spentTodayMicros: opt('spent_today') ?? 0n, spentMonthMicros: opt('spent_month') ?? 0n, availableMicros: opt('available') ?? 0n },
-  );
-  // The function and checkSpend apply the same rules; disagreeing would be a bug, not a refusal.
-  if (err === null) throw new Error(`jobs_submit refused a hold that checkSpend allows: ${JSON.stringify(info)}`);
-  return err;
-}
-
-async function transitionsOf(q: Queryable, ids: readonly string[]): Promise<Map<string, JobTransition[]>> {
-  const out = new Map<string, JobTransition[]>();
-  if (ids.length === 0) return out;
-  const r = await q.query<TransitionRow>('SELECT job_id, from_status, to_status, at, worker, note FROM job_transitions WHERE job_id = ANY($1::uuid[]) ORDER BY id', [ids]);
-  for (const t of r.rows) {
-    const list = out.get(t.job_id) ?? [];
-    list.push(toTransition(t));
-    out.set(t.job_id, list);
-  }
-  return out;
-}
 
 async function lockJob(q: Queryable, id: string): Promise<JobRow | undefined> {
   return (await q.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 FOR UPDATE`, [id])).rows[0];
@@ -255,39 +103,7 @@ export function pgJobsRepository(db: Database): JobsRepository {
     });
 
   return {
-    async submit(s) {
-      const priceNote = `price ${formatMicros(s.quotedPriceMicros)}`;
-      // One statement (its own transaction): see migrations 0201–0205. Named, so each pooled
-      // connection parses and plans it once.
-      const r = await db.query<{ r: SubmitOutcome }>(
-        'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13) AS r',
-        [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
-          s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy, priceNote],
-        { name: 'jobs_submit' },
-      );
-      const o = r.rows[0]?.r;
-      switch (o?.outcome) {
-        case 'created':
-          return { job: createdJob(s, o, priceNote), replayed: false, rechargeRequested: o.recharge === true };
-        case 'replayed':
-          return { job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)), replayed: true, rechargeRequested: false };
-        case 'in_flight':
-          throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
-        case 'reused':
-          throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
-            idempotency_key: s.idempotencyKey, job_id: o.info?.['job_id'],
-          });
-        case 'price_above':
-          throw fail(JOBS_ERRORS.PRICE_ABOVE_MAXIMUM, `The quoted price ${formatMicros(s.quotedPriceMicros)} is above max_total_price ${formatMicros(s.maxTotalPriceMicros)}.`, {
-            quoted_price: formatMicros(s.quotedPriceMicros), max_total_price: formatMicros(s.maxTotalPriceMicros), quote: s.quote,
-          });
-        case 'refused':
-          // The billing module words the refusal (spend controls, then the balance) from the numbers the function saw.
-          throw spendRefusal(s.quotedPriceMicros, o.info ?? {});
-        default:
-          throw new Error(`jobs_submit returned ${JSON.stringify(o)}`);
-      }
-    },
+    submit: (input) => submitJob(db, input),
 
     async get(accountId, id) {
       const r = await db.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 AND j.account_id = $2`, [id, accountId]);
