@@ -1,4 +1,4 @@
--- Idempotency keys in a table of their own (docs/decisions/jobs-idempotency-key-table.md).
+-- Idempotency keys in a table of their own (docs/decisions/jobs-idempotency.md, "Why a table of its own").
 --
 -- Why: jobs had two indexes led by account_id, UNIQUE (account_id, idempotency_key) and
 -- jobs_account_list_idx (account_id, created_at DESC, id DESC). On a table without statistics

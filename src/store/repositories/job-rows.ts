@@ -31,7 +31,7 @@ export interface JobRow {
   updated_at: Date;
 }
 
-export interface TransitionRow {
+interface TransitionRow {
   job_id: string;
   from_status: JobStatus | null;
   to_status: JobStatus;
@@ -72,8 +72,7 @@ export const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
   ...(transitions === undefined ? {} : { transitions }),
 });
 
-export const toTransition = (t: TransitionRow): JobTransition => ({ from: t.from_status, to: t.to_status, at: new Date(t.at), worker: t.worker, note: t.note });
-
+const toTransition = (t: TransitionRow): JobTransition => ({ from: t.from_status, to: t.to_status, at: new Date(t.at), worker: t.worker, note: t.note });
 
 export async function transitionsOf(q: Queryable, ids: readonly string[]): Promise<Map<string, JobTransition[]>> {
   const out = new Map<string, JobTransition[]>();
