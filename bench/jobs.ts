@@ -41,6 +41,7 @@ import type { App } from '../src/http/app-types.js';
 import { JobsWorker } from '../src/jobs/jobs-worker.js';
 import { openDatabase } from '../src/store/open-database.js';
 import { pgJobsRepository } from '../src/store/repositories/jobs-repository.js';
+import { cpuSample } from './lib/cpu.js';
 
 const SUBMISSIONS = Number(process.env['BENCH_JOBS_SUBMISSIONS'] ?? 2000);
 const CONCURRENCY = Number(process.env['BENCH_JOBS_CONCURRENCY'] ?? 10);
@@ -54,10 +55,13 @@ const WORKER_TIMEOUT_MS = Number(process.env['BENCH_JOBS_WORKER_TIMEOUT_MS'] ?? 
 
 type Phase = 'httpSubmit' | 'httpBare' | 'dbSubmit' | 'dbBare';
 const PHASES: Phase[] = ['httpSubmit', 'httpBare', 'dbSubmit', 'dbBare'];
+const LABEL_OF: Record<Phase, string> = { httpSubmit: 'http submit', httpBare: 'http bare', dbSubmit: 'db submit', dbBare: 'db bare' };
 
 interface Stat { perS: number; p50: number; p99: number; ok: number }
 interface WorkerStat { perS: number; completed: number; accepted: number }
-interface Result { driver: string; phases: Record<Phase, Stat>; httpPairs: number[]; worker1: WorkerStat; worker2: WorkerStat; errors: Errors }
+/** CPU seconds a phase used over all rounds: this process, and the PostgreSQL server (null: not measurable). */
+interface Cpu { node: number; postgres: number | null }
+interface Result { driver: string; phases: Record<Phase, Stat>; cpu: Record<Phase, Cpu>; httpPairs: number[]; worker1: WorkerStat; worker2: WorkerStat; errors: Errors }
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -188,6 +192,8 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
   const config = loadConfig({
     DATA_DIR: 'memory://', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.local', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    // The submissions' group commit can be varied from outside (docs/configuration.md).
+    ...Object.fromEntries(['JOBS_SUBMIT_BATCH_MAX', 'JOBS_SUBMIT_IN_FLIGHT'].flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k] as string]]))),
   });
   // One pool, sized explicitly, shared by every phase.
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: POOL });
@@ -228,12 +234,12 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
       },
     };
     const errors = new Errors();
-    const LABEL: Record<Phase, string> = { httpSubmit: 'http submit', httpBare: 'http bare', dbSubmit: 'db submit', dbBare: 'db bare' };
     // Warm-up: JIT, statement plans, the credential cache. Its failures count as errors too.
-    for (const p of PHASES) await load(100, CONCURRENCY, (i) => tasks[p](i + 1_000_000), errors, `${LABEL[p]} (warm-up)`);
+    for (const p of PHASES) await load(100, CONCURRENCY, (i) => tasks[p](i + 1_000_000), errors, `${LABEL_OF[p]} (warm-up)`);
 
     const lat: Record<Phase, number[]> = { httpSubmit: [], httpBare: [], dbSubmit: [], dbBare: [] };
     const secs: Record<Phase, number> = { httpSubmit: 0, httpBare: 0, dbSubmit: 0, dbBare: 0 };
+    const cpu = Object.fromEntries(PHASES.map((p) => [p, { node: 0, postgres: driver === 'pg' ? 0 : null }])) as Record<Phase, Cpu>;
     // Per round: http submit/s over http bare/s of that round (seconds apart).
     const httpPairs: number[] = [];
     const per = Math.ceil(SUBMISSIONS / ROUNDS);
@@ -241,7 +247,12 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
       const rate: Partial<Record<Phase, number>> = {};
       for (let k = 0; k < PHASES.length; k++) {
         const p = PHASES[(r + k) % PHASES.length] as Phase;
-        const out = await load(per, CONCURRENCY, (i) => tasks[p](r * per + i), errors, LABEL[p]);
+        const c0 = cpuSample(driver === 'pg');
+        const out = await load(per, CONCURRENCY, (i) => tasks[p](r * per + i), errors, LABEL_OF[p]);
+        const c1 = cpuSample(driver === 'pg');
+        cpu[p].node += c1.node - c0.node;
+        // PostgreSQL on another machine (or /proc unreadable): no figure rather than a wrong one.
+        cpu[p].postgres = cpu[p].postgres === null || c0.postgres === null || c1.postgres === null ? null : cpu[p].postgres + c1.postgres - c0.postgres;
         lat[p].push(...out.lat);
         secs[p] += out.seconds;
         rate[p] = out.lat.length / out.seconds;
@@ -264,7 +275,7 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
     for (const f of failed.rows) errors.add(`job failed: ${f.code ?? '?'}`, f.n);
     const left = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed', 'failed')");
     errors.add(`job not terminal at the end (worker timeout ${WORKER_TIMEOUT_MS} ms)`, left.rows[0]?.n ?? 0);
-    return { driver, phases, httpPairs, worker1, worker2, errors };
+    return { driver, phases, cpu, httpPairs, worker1, worker2, errors };
   } finally {
     await app.close();
     await db.close();
@@ -321,6 +332,11 @@ async function main(): Promise<void> {
   console.table(rows);
   for (const r of results) {
     console.log(`${r.driver}: pairs (http submit/s ÷ http bare/s, per round): ${r.httpPairs.map((x) => x.toFixed(3)).join(' ')}`);
+    const ms = (p: Phase, k: keyof Cpu) => {
+      const v = r.cpu[p][k];
+      return v === null ? 'n/a' : ((v * 1000) / Math.max(1, r.phases[p].ok)).toFixed(3);
+    };
+    console.log(`${r.driver}: CPU ms per successful request, this process / postgres: ${PHASES.map((p) => `${LABEL_OF[p]} ${ms(p, 'node')} / ${ms(p, 'postgres')}`).join(', ')}`);
     console.log(`${r.driver}: ok requests ${PHASES.map((p) => `${p} ${r.phases[p].ok}`).join(', ')}; `
       + `worker phases completed ${r.worker1.completed}/${r.worker1.accepted} (1w), ${r.worker2.completed}/${r.worker2.accepted} (2w)`);
   }

@@ -37,6 +37,9 @@ export interface JobsSettingsFromEnv {
   readonly maxAttempts: number;
   readonly concurrency: number;
   readonly authCacheMs: number;
+  /** Group commit of submissions (src/store/repositories/group-commit.ts). */
+  readonly submitBatchMax: number;
+  readonly submitInFlight: number;
 }
 
 function int(env: Config['env'], name: string, def: number, min: number, max: number): number {
@@ -77,6 +80,8 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
     maxAttempts: int(env, 'JOBS_MAX_ATTEMPTS', 3, 1, 100),
     concurrency: int(env, 'JOBS_WORKER_CONCURRENCY', 1, 1, 64),
     authCacheMs: int(env, 'JOBS_AUTH_CACHE_MS', 1_000, 0, 60_000),
+    submitBatchMax: int(env, 'JOBS_SUBMIT_BATCH_MAX', 16, 1, 256),
+    submitInFlight: int(env, 'JOBS_SUBMIT_IN_FLIGHT', 2, 1, 64),
   };
 }
 
@@ -105,7 +110,11 @@ export function createJobsServices(config: Config, db: Database, deps: { compute
   const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
   const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), compute: poolJobsCompute(deps.compute, config.circuitLimits), media: deps.media, execution: deps.execution }));
-  const repo = pgJobsRepository(db);
+  const repo = pgJobsRepository(db, {
+    maxBatch: s.submitBatchMax,
+    maxInFlight: s.submitInFlight,
+    onBatchError: (e) => deps.log?.(e),
+  });
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID, () => new Date(), deps.billing);
   const jobsWorker = new JobsWorker(repo, registry, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,

@@ -6,7 +6,7 @@ import { PAYMENT_RAIL, type JobRecord, type JobStatus } from '../../jobs/job.js'
 import type { Claim, JobsRepository } from '../../jobs/ports.js';
 import type { Database, Queryable } from '../db.js';
 import { JOB, toJob, transitionsOf, type JobRow } from './job-rows.js';
-import { submitJob } from './jobs-submission.js';
+import { jobSubmitter, type SubmitterOptions } from './jobs-submission.js';
 
 /**
  * The worker's claim ($1 worker id, $2 lease in ms): two ordered probes, one per partial index,
@@ -46,7 +46,10 @@ async function transition(q: Queryable, id: string, from: JobStatus | null, to: 
   await q.query('INSERT INTO job_transitions (job_id, from_status, to_status, worker, note) VALUES ($1, $2, $3, $4, $5)', [id, from, to, worker, note]);
 }
 
-export function pgJobsRepository(db: Database): JobsRepository {
+/** Submissions' group commit when the caller does not say (JOBS_SUBMIT_BATCH_MAX, JOBS_SUBMIT_IN_FLIGHT). */
+export const DEFAULT_SUBMITTER: SubmitterOptions = { maxBatch: 16, maxInFlight: 2 };
+
+export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEFAULT_SUBMITTER): JobsRepository {
   const failLocked = async (q: Queryable, j: JobRow, worker: string | null, code: string, message: string): Promise<JobRecord> => {
     if (j.hold_id !== null) {
       const h = await getHold(q, j.hold_id);
@@ -103,7 +106,7 @@ export function pgJobsRepository(db: Database): JobsRepository {
     });
 
   return {
-    submit: (input) => submitJob(db, input),
+    submit: jobSubmitter(db, submitter),
 
     async get(accountId, id) {
       const r = await db.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 AND j.account_id = $2`, [id, accountId]);

@@ -1,4 +1,4 @@
-/** The job submission (jobs_submit, migrations 0201–0205) and the mapping of its outcomes. */
+/** The job submission (jobs_submit, migrations 0201–0205; batched: 0207) and the mapping of its outcomes. */
 import { checkSpend } from '../../billing/spend-controls.js';
 import { formatMicros } from '../../billing/money.js';
 import { fail, type AppError } from '../../errors/app-error.js';
@@ -6,6 +6,7 @@ import { JOBS_ERRORS } from '../../jobs/error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
 import type { SubmitInput } from '../../jobs/ports.js';
 import type { Database } from '../db.js';
+import { groupCommit } from './group-commit.js';
 import { toJob, type JobRow } from './job-rows.js';
 
 /** What `jobs_submit` (migrations 0201, 0202, 0204, 0205) returns. */
@@ -77,17 +78,80 @@ function spendRefusal(amountMicros: bigint, info: Record<string, string | null>)
   return err;
 }
 
-export async function submitJob(db: Database, s: SubmitInput): Promise<{ job: JobRecord; replayed: boolean; rechargeRequested: boolean }> {
-  const priceNote = `price ${formatMicros(s.quotedPriceMicros)}`;
-  // One statement (its own transaction): see migrations 0201–0205. Named, so each pooled
-  // connection parses and plans it once.
+export interface SubmitResult {
+  readonly job: JobRecord;
+  readonly replayed: boolean;
+  readonly rechargeRequested: boolean;
+}
+
+const priceNoteOf = (s: SubmitInput) => `price ${formatMicros(s.quotedPriceMicros)}`;
+
+/** One submission, its own transaction (one statement: see migrations 0201–0205). */
+async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | undefined> {
+  // Named, so each pooled connection parses and plans it once.
   const r = await db.query<{ r: SubmitOutcome }>(
     'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13) AS r',
     [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
-      s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy, priceNote],
+      s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy, priceNoteOf(s)],
     { name: 'jobs_submit' },
   );
-  const o = r.rows[0]?.r;
+  return r.rows[0]?.r;
+}
+
+/**
+ * Several submissions in one transaction (jobs_submit_many, migration 0207), sent in account
+ * order so that concurrent batches lock wallets in the same order; outcomes in `items`' order.
+ */
+async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<Array<SubmitOutcome | undefined>> {
+  const order = items.map((_, i) => i).sort((x, y) => {
+    const a = (items[x] as SubmitInput).accountId;
+    const b = (items[y] as SubmitInput).accountId;
+    return a < b ? -1 : a > b ? 1 : x - y;
+  });
+  const sorted = order.map((i) => items[i] as SubmitInput);
+  const col = <T>(f: (s: SubmitInput) => T): T[] => sorted.map(f);
+  const r = await db.query<{ r: Array<SubmitOutcome | null> }>(
+    `SELECT jobs_submit_many($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
+            $10::text[], $11::timestamptz[], $12::text[], $13::text[]) AS r`,
+    [col((s) => s.id), col((s) => s.accountId), col((s) => s.idempotencyKey), col((s) => s.requestHash), col((s) => s.capabilityId), col((s) => s.product),
+      col((s) => JSON.stringify(s.request)), col((s) => s.maxTotalPriceMicros.toString()), col((s) => s.quotedPriceMicros.toString()),
+      col((s) => JSON.stringify(s.quote)), col((s) => s.holdExpiresAt.toISOString()), col((s) => s.submittedBy), col(priceNoteOf)],
+    { name: 'jobs_submit_many' },
+  );
+  const outs = r.rows[0]?.r;
+  if (!Array.isArray(outs) || outs.length !== items.length) throw new Error(`jobs_submit_many returned ${JSON.stringify(outs)?.slice(0, 200)}`);
+  const byItem: Array<SubmitOutcome | undefined> = new Array(items.length);
+  order.forEach((item, k) => {
+    byItem[item] = outs[k] ?? undefined;
+  });
+  return byItem;
+}
+
+export interface SubmitterOptions {
+  /** Most submissions sent in one transaction (1: each on its own). */
+  readonly maxBatch: number;
+  /** Most submission transactions at once. */
+  readonly maxInFlight: number;
+  readonly onBatchError?: (e: unknown, size: number) => void;
+}
+
+/**
+ * The repository's `submit`: submissions that arrive while others are in the database are
+ * committed together (group-commit.ts); each caller gets its own outcome.
+ */
+export function jobSubmitter(db: Database, o: SubmitterOptions): (s: SubmitInput) => Promise<SubmitResult> {
+  const send = groupCommit<SubmitInput, SubmitOutcome | undefined>({
+    maxBatch: o.maxBatch,
+    maxInFlight: o.maxInFlight,
+    one: (s) => submitOne(db, s),
+    many: (items) => submitMany(db, items),
+    ...(o.onBatchError === undefined ? {} : { onBatchError: o.onBatchError }),
+  });
+  return async (s) => toSubmitResult(s, await send(s));
+}
+
+function toSubmitResult(s: SubmitInput, o: SubmitOutcome | undefined): SubmitResult {
+  const priceNote = priceNoteOf(s);
   switch (o?.outcome) {
     case 'created':
       return { job: createdJob(s, o, priceNote), replayed: false, rechargeRequested: o.recharge === true };
