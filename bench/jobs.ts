@@ -18,7 +18,9 @@
  * load on the shared machine affects them alike. `pg_vs_bare_insert` = http submit / http bare
  * over all rounds (HTTP on both sides); the table also shows db submit / db bare (HTTP on
  * neither side). Each round's own http ratio is printed too ("pairs"), to show how much
- * outside load moved it during the run.
+ * outside load moved it during the run. A CPU line gives each phase's CPU ms per successful
+ * request, of this process and of the PostgreSQL server's processes (bench/lib/cpu.ts; n/a for
+ * PGlite, which runs in this process): steadier than rates on a shared machine.
  *
  * Only successes count: a submission counts when it answered 202 with a new job (not a
  * replay), a bare insert when it committed; rates are successes / the phase's wall time and
