@@ -14,7 +14,7 @@ import { ConfigError, type Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { MediaService } from '../media/media-service.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
-import { pgJobsRepository } from '../store/repositories/jobs-repository.js';
+import { DEFAULT_SUBMITTER, pgJobsRepository } from '../store/repositories/jobs-repository.js';
 import { builtinCapabilities, type ExecutionForJobs } from './capabilities/index.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
@@ -80,8 +80,8 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
     maxAttempts: int(env, 'JOBS_MAX_ATTEMPTS', 3, 1, 100),
     concurrency: int(env, 'JOBS_WORKER_CONCURRENCY', 1, 1, 64),
     authCacheMs: int(env, 'JOBS_AUTH_CACHE_MS', 1_000, 0, 60_000),
-    submitBatchMax: int(env, 'JOBS_SUBMIT_BATCH_MAX', 16, 1, 256),
-    submitInFlight: int(env, 'JOBS_SUBMIT_IN_FLIGHT', 2, 1, 64),
+    submitBatchMax: int(env, 'JOBS_SUBMIT_BATCH_MAX', DEFAULT_SUBMITTER.maxBatch, 1, 256),
+    submitInFlight: int(env, 'JOBS_SUBMIT_IN_FLIGHT', DEFAULT_SUBMITTER.maxInFlight, 1, 64),
   };
 }
 

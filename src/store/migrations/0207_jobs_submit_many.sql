@@ -2,7 +2,7 @@
 --
 -- jobs_submit_many runs jobs_submit (0205) for each item, in the order given, in the one
 -- transaction of the statement that calls it, and returns the outcomes in that order. The
--- caller (src/store/repositories/submission-batcher.ts) sends the submissions that arrived while
+-- caller (src/store/repositories/group-commit.ts, jobs-submission.ts) sends the submissions that arrived while
 -- earlier ones were in the database, ordered by account: several submissions then share one
 -- round trip, one commit and one WAL flush. Each item sees the items before it (an account's
 -- wallet is debited item by item, so refusals are the same as one after another; a key seen
