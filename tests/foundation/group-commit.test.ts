@@ -92,6 +92,15 @@ describe('groupCommit', () => {
     expect(out.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['one:1', 'one:2', 'item 3 failed', 'one:4']);
   });
 
+  it('a throwing onBatchError does not leave callers waiting', async () => {
+    const s = fakeStore({ manyFails: () => true });
+    const submit = groupCommit({ maxBatch: 8, maxInFlight: 1, one: s.one, many: s.many, onBatchError: () => {
+      throw new Error('logger down');
+    } });
+    const out = await drive(s, [1, 2, 3].map(submit));
+    expect(out.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['one:1', 'one:2', 'one:3']);
+  });
+
   it('a batch answering with the wrong number of outcomes is not trusted: its items go alone', async () => {
     const s = fakeStore({ manyLength: (n) => n - 1 });
     const errors: number[] = [];

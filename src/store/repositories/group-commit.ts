@@ -44,7 +44,11 @@ export function groupCommit<I, O>(o: GroupCommitOptions<I, O>): (item: I) => Pro
       // The batch's transaction was rolled back (or its answer lost): each item on its own, so
       // that one item's failure is only its own. Idempotency keys make a repeat after a lost
       // commit answer a replay, not a second job.
-      o.onBatchError?.(e, batch.length);
+      try {
+        o.onBatchError?.(e, batch.length);
+      } catch {
+        // A failing report must not leave the batch's callers waiting.
+      }
       await Promise.all(batch.map(settle));
       return;
     }
