@@ -4,7 +4,7 @@ import { formatMicros } from '../../billing/money.js';
 import { fail, type AppError } from '../../errors/app-error.js';
 import { JOBS_ERRORS } from '../../jobs/error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
-import type { SubmitInput } from '../../jobs/ports.js';
+import type { JobsRepository, SubmitInput } from '../../jobs/ports.js';
 import type { Database } from '../db.js';
 import { groupCommit } from './group-commit.js';
 import { toJob, type JobRow } from './job-rows.js';
@@ -78,11 +78,8 @@ function spendRefusal(amountMicros: bigint, info: Record<string, string | null>)
   return err;
 }
 
-export interface SubmitResult {
-  readonly job: JobRecord;
-  readonly replayed: boolean;
-  readonly rechargeRequested: boolean;
-}
+/** What the port's `submit` answers. */
+type SubmitResult = Awaited<ReturnType<JobsRepository['submit']>>;
 
 const priceNoteOf = (s: SubmitInput) => `price ${formatMicros(s.quotedPriceMicros)}`;
 
