@@ -34,9 +34,26 @@ export interface AuthRepository {
   findSession(tokenHash: string): Promise<SessionRecord | null>;
   touchSession(id: string, now: Date, idleExpiresAt: Date): Promise<void>;
   revokeSession(id: string, now: Date): Promise<void>;
-  recentFailures(email: string, ip: string, since: Date): Promise<{ byEmail: number; byIp: number }>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  clearFailures(email: string): Promise<void>;
+  /**
+   * Counts one login attempt for the email and for the address in one atomic step, starting a
+   * fresh window for a key whose window began at or before `expiredBefore`.
+   */
+  countAttempt(email: string, ip: string, now: Date, expiredBefore: Date): Promise<LoginAttempts>;
+  /** Takes back an attempt that never reached the password check (it was throttled). */
+  refundAttempt(counted: LoginAttempts): Promise<void>;
+  /** A successful login: the email's count restarts and the address gets its attempt back. */
+  clearAttempts(counted: LoginAttempts, pruneBefore: Date): Promise<void>;
+}
+
+export interface AttemptCount {
+  readonly key: string;
+  readonly attempts: number;
+  readonly windowStartedAt: Date;
+}
+
+export interface LoginAttempts {
+  readonly email: AttemptCount;
+  readonly ip: AttemptCount;
 }
 
 export type TokenState = 'missing' | 'malformed' | 'unknown' | 'valid' | 'expired' | 'revoked';
@@ -80,21 +97,28 @@ export class SessionService {
 
   async login(email: string, password: string, ip: string): Promise<{ token: string; session: SessionRecord }> {
     const now = this.now();
-    const since = new Date(now.getTime() - this.policy.throttleWindowSeconds * 1000);
-    const f = await this.repo.recentFailures(email, ip, since);
+    const windowMs = this.policy.throttleWindowSeconds * 1000;
+    // Counted before the hash is checked, atomically, so concurrent guesses cannot all pass a
+    // check that only looked at earlier failures.
+    const counted = await this.repo.countAttempt(email, ip, now, new Date(now.getTime() - windowMs));
     // An address is shared by many users (NAT), so it gets a larger allowance than one email.
-    if (f.byEmail >= this.policy.maxFailures || f.byIp >= this.policy.maxFailures * 4) {
-      const retry = String(this.policy.throttleWindowSeconds);
-      throw fail(AUTH_ERRORS.LOGIN_THROTTLED, `Too many failed logins; retry in ${retry} s.`, { retry_after_seconds: this.policy.throttleWindowSeconds }, { 'retry-after': retry });
+    const over = [
+      counted.email.attempts > this.policy.maxFailures ? counted.email : undefined,
+      counted.ip.attempts > this.policy.maxFailures * 4 ? counted.ip : undefined,
+    ].filter((c): c is AttemptCount => c !== undefined);
+    if (over.length > 0) {
+      await this.repo.refundAttempt(counted);
+      const endsAt = Math.max(...over.map((c) => c.windowStartedAt.getTime() + windowMs));
+      const seconds = Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000));
+      const retry = String(seconds);
+      throw fail(AUTH_ERRORS.LOGIN_THROTTLED, `Too many failed logins; retry in ${retry} s.`, { retry_after_seconds: seconds }, { 'retry-after': retry });
     }
     const user = await this.repo.findUserByEmail(email);
     // Hash even for unknown emails so timing does not reveal which emails exist.
     const ok = user === null ? (await this.hasher.hash(password), false) : await this.hasher.verify(user.passwordHash, password);
-    if (user === null || !ok) {
-      await this.repo.recordFailure(email, ip);
-      throw fail(AUTH_ERRORS.INVALID_CREDENTIALS, 'Email or password is incorrect.');
-    }
-    await this.repo.clearFailures(email);
+    // A failure keeps the attempt already counted.
+    if (user === null || !ok) throw fail(AUTH_ERRORS.INVALID_CREDENTIALS, 'Email or password is incorrect.');
+    await this.repo.clearAttempts(counted, new Date(now.getTime() - windowMs));
     const token = newSecret(SESSION_PREFIX);
     const session = await this.repo.createSession({
       userId: user.id,

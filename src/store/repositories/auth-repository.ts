@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthRepository, SessionRecord, UserRecord } from '../../auth/session-service.js';
+import type { AttemptCount, AuthRepository, SessionRecord, UserRecord } from '../../auth/session-service.js';
 import type { Database } from '../db.js';
 
 interface UserRow {
@@ -96,20 +96,38 @@ export function pgAuthRepository(db: Database): AuthRepository {
     async revokeSession(id, now) {
       await db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now]);
     },
-    async recentFailures(email, ip, since) {
-      const r = await db.query<{ by_email: number; by_ip: number }>(
-        `SELECT (SELECT count(*)::int FROM login_failures WHERE lower(email) = lower($1) AND at > $3) AS by_email,
-                (SELECT count(*)::int FROM login_failures WHERE ip = $2 AND at > $3) AS by_ip`,
-        [email, ip, since],
+    async countAttempt(email, ip, now, expiredBefore) {
+      // One statement: each key's row is locked by the upsert, and every caller locks the email
+      // row before the address row, so concurrent attempts queue instead of deadlocking.
+      const r = await db.query<{ key: string; attempts: number; window_started_at: Date }>(
+        `INSERT INTO login_attempts AS a (key, attempts, window_started_at)
+         VALUES ('email:' || lower($1), 1, $3::timestamptz), ('ip:' || $2, 1, $3::timestamptz)
+         ON CONFLICT (key) DO UPDATE SET
+           attempts = CASE WHEN a.window_started_at <= $4::timestamptz THEN 1 ELSE a.attempts + 1 END,
+           window_started_at = CASE WHEN a.window_started_at <= $4::timestamptz THEN $3::timestamptz ELSE a.window_started_at END
+         RETURNING key, attempts, window_started_at`,
+        [email, ip, now, expiredBefore],
       );
-      const row = r.rows[0];
-      return { byEmail: row?.by_email ?? 0, byIp: row?.by_ip ?? 0 };
+      const count = (prefix: string): AttemptCount => {
+        const row = r.rows.find((x) => x.key.startsWith(prefix));
+        if (row === undefined) throw new Error(`login_attempts upsert returned no ${prefix} row`);
+        return { key: row.key, attempts: row.attempts, windowStartedAt: new Date(row.window_started_at) };
+      };
+      return { email: count('email:'), ip: count('ip:') };
     },
-    async recordFailure(email, ip) {
-      await db.query('INSERT INTO login_failures (email, ip) VALUES ($1, $2)', [email, ip]);
+    async refundAttempt(c) {
+      // Only within the window that counted it: a window restarted meanwhile owes nothing.
+      await db.query(
+        `UPDATE login_attempts SET attempts = GREATEST(attempts - 1, 0)
+         WHERE (key = $1 AND window_started_at = $2) OR (key = $3 AND window_started_at = $4)`,
+        [c.email.key, c.email.windowStartedAt, c.ip.key, c.ip.windowStartedAt],
+      );
     },
-    async clearFailures(email) {
-      await db.query('DELETE FROM login_failures WHERE lower(email) = lower($1)', [email]);
+    async clearAttempts(c, pruneBefore) {
+      await db.query('DELETE FROM login_attempts WHERE key = $1', [c.email.key]);
+      await db.query('UPDATE login_attempts SET attempts = GREATEST(attempts - 1, 0) WHERE key = $1 AND window_started_at = $2', [c.ip.key, c.ip.windowStartedAt]);
+      // Rows of windows long past are dead weight; a successful login is a cheap moment to drop them.
+      await db.query('DELETE FROM login_attempts WHERE window_started_at < $1', [pruneBefore]);
     },
   };
 }
