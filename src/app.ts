@@ -65,7 +65,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // avvio's 10 s default then fails a healthy start on a loaded machine.
     pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
-    trustProxy: config.env['TRUST_PROXY'] === 'true',
+    trustProxy: config.trustProxy,
     ajv: { customOptions: { allErrors: true } },
     // Router errors (bad percent-encoding, over-long path parameters) get the envelope too.
     frameworkErrors: handleFrameworkError,

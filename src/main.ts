@@ -10,6 +10,9 @@ import { checkFeatureSettings } from './config/feature-settings.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';
 import { COMMANDS } from './cli/commands.js';
+import { describeDatabase, startupFailure } from './cli/startup-report.js';
+import { unknownVariables } from './config/known-variables.js';
+import { loadBillingConfig } from './billing/billing-config.js';
 
 type Role = 'api' | 'worker' | 'all';
 
@@ -20,20 +23,43 @@ function flag(args: readonly string[], name: string): string | undefined {
   return eq?.slice(name.length + 3);
 }
 
+function unknownVariablesLine(): string | undefined {
+  const unknown = unknownVariables(process.env);
+  if (unknown.length === 0) return undefined;
+  const list = unknown.map((u) => (u.didYouMean === undefined ? u.name : `${u.name} (did you mean ${u.didYouMean}?)`)).join(', ');
+  return `ignoring unknown variables that look like qrail settings: ${list}`;
+}
+
 async function serve(config: Config, role: Role): Promise<void> {
   const app = await buildApp({ config });
+  const unknown = unknownVariablesLine();
+  if (unknown !== undefined) app.log.warn({ variables: unknownVariables(process.env).map((u) => u.name) }, unknown);
   const workers = role === 'api' ? [] : app.services.workers;
   for (const w of workers) w.start();
   let jobsServer: Server | undefined;
   if (role !== 'worker') {
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (e) {
+      // Nothing was served: stop the workers, close the store (and its data-directory lock) before the one-line exit.
+      await app.close().catch(() => undefined);
+      throw e;
+    }
     // Compute threads load their TypeScript now, not during the first optimize request.
     app.compute.warm();
     if (config.jobsPort !== undefined) {
       // The same app behind a second listener, so the two interfaces can be exposed separately.
       const server = createServer((req, res) => app.routing(req, res));
       jobsServer = server;
-      await new Promise<void>((resolve) => server.listen(config.jobsPort, config.host, resolve));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(config.jobsPort, config.host, resolve);
+        });
+      } catch (e) {
+        await app.close().catch(() => undefined);
+        throw Object.assign(e as Error, { listenPort: config.jobsPort });
+      }
       app.log.info({ port: config.jobsPort }, 'Account Jobs listener started');
     }
   } else {
@@ -41,6 +67,11 @@ async function serve(config: Config, role: Role): Promise<void> {
     // The jobs and execution workers run their heavy work on the compute threads too.
     app.compute.warm();
     app.log.info({ workers: workers.map((w) => w.name) }, 'worker role started');
+  }
+  const processor = loadBillingConfig(config).processor;
+  app.log.info({ role, database: describeDatabase(config), payment_processor: processor, docs: `${config.publicBaseUrl}/docs` }, `qrail started: ${role} role, database ${describeDatabase(config)}, payment processor ${processor}, docs ${config.publicBaseUrl}/docs`);
+  if (processor === 'sandbox') {
+    app.log.warn({ payment_processor: 'sandbox' }, 'PAYMENT PROCESSOR IS THE SANDBOX: no real card is charged and top-ups are simulated; set STRIPE_SECRET_KEY (BILLING_PROCESSOR=stripe) before taking real money');
   }
 
   let stopping = false;
@@ -73,6 +104,9 @@ const USAGE = `usage: qrail <command>
   migrate                         apply pending database migrations
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(32)}${c.summary}`).join('\n')}`;
 
+// Set once the environment parsed, so a later startup failure can name the database and address.
+let loaded: Config | undefined;
+
 async function main(argv: readonly string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   let config: Config;
@@ -85,6 +119,11 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     throw e;
+  }
+  loaded = config;
+  if (cmd !== undefined && cmd !== 'serve' && cmd !== 'help' && cmd !== '--help') {
+    const unknown = unknownVariablesLine();
+    if (unknown !== undefined) process.stderr.write(`warning: ${unknown}\n`);
   }
   switch (cmd) {
     case undefined:
@@ -125,6 +164,12 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (e: unknown) => {
+    // Whatever reaches here happened before the process was serving.
+    const line = startupFailure(e, loaded);
+    if (line !== undefined) {
+      process.stderr.write(`${line}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(1);
   },

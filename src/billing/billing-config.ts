@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { ConfigError } from '../config/config.js';
+import { ConfigError, bool } from '../config/config.js';
 
 /** Billing settings, parsed from `config.env` (see docs/billing.md for every variable). */
 export interface BillingConfig {
@@ -44,7 +44,7 @@ export function loadBillingConfig(config: Config): BillingConfig {
     // Random per process unless set: the sandbox delivers its own events in-process, and a
     // fixed public default would let anyone sign events for a sandbox deployment.
     sandboxWebhookSecret: env['SANDBOX_WEBHOOK_SECRET'] || `whsec_sbx_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(24)), (b) => b.toString(16).padStart(2, '0')).join('')}`,
-    sandboxAutoDeliver: env['SANDBOX_AUTO_DELIVER'] !== 'false',
+    sandboxAutoDeliver: bool(env, 'SANDBOX_AUTO_DELIVER', true),
     quoteTtlSeconds: int(env, 'BILLING_QUOTE_TTL_SECONDS', 600, 10, 86_400),
     sweepIntervalMs: int(env, 'BILLING_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),
     autoRechargeIntervalMs: int(env, 'BILLING_AUTO_RECHARGE_INTERVAL_MS', 10_000, 100, 3_600_000),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -33,6 +34,8 @@ export interface Config {
   readonly operatorToken: string | undefined;
   /** Worker threads for CPU-heavy requests (optimize, measured coupling); 0 = in-process. */
   readonly computeThreads: number;
+  /** Take the client address from X-Forwarded-For (behind a load balancer). */
+  readonly trustProxy: boolean;
   /** Every other variable the domains read (provider keys, processor keys, media URLs). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -58,6 +61,28 @@ function int(env: Env, name: string, def: number, min: number, max: number): num
 function str(env: Env, name: string, def: string): string {
   const raw = env[name];
   return raw === undefined || raw === '' ? def : raw;
+}
+
+/**
+ * The one parser of boolean variables: exactly `true` or `false` (a switch documented as
+ * on/off also takes `on`/`off`). Anything else stops the start naming the variable: a silently
+ * false `TRUST_PROXY=yes` puts every client behind the balancer on one rate-limit bucket.
+ */
+export function bool(env: Env, name: string, def: boolean, spelling: 'true/false' | 'on/off' = 'true/false'): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw === 'true' || (spelling === 'on/off' && raw === 'on')) return true;
+  if (raw === 'false' || (spelling === 'on/off' && raw === 'off')) return false;
+  throw new ConfigError(name, `must be ${spelling === 'on/off' ? 'on or off (or true or false)' : 'true or false'}, got "${raw}"`);
+}
+
+// An address, or a host name of RFC 1123 labels; anything else cannot be listened on.
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+function hostOf(env: Env): string {
+  const host = str(env, 'HOST', '127.0.0.1');
+  if (isIP(host) === 0 && !HOST_NAME.test(host)) throw new ConfigError('HOST', `must be an IP address or a host name, got "${host}"`);
+  return host;
 }
 
 function optUrl(env: Env, name: string, protocols: readonly string[]): string | undefined {
@@ -87,7 +112,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export function loadConfig(env: Env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
-  const host = str(env, 'HOST', '127.0.0.1');
+  const host = hostOf(env);
   const logLevel = str(env, 'LOG_LEVEL', 'info');
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const jobsPortRaw = env['JOBS_PORT'];
@@ -138,6 +163,7 @@ export function loadConfig(env: Env): Config {
     shutdownDrainDelayMs: int(env, 'SHUTDOWN_DRAIN_DELAY_MS', 2_000, 0, 120_000),
     operatorToken: operatorToken === '' ? undefined : operatorToken,
     computeThreads: int(env, 'COMPUTE_THREADS', defaultComputeThreads(), 0, 64),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
     env: Object.freeze({ ...env }),
   });
 }

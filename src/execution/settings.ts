@@ -2,7 +2,7 @@
  * Execution settings from the environment (`app.config.env`). Everything has a default;
  * the remote IonQ driver exists only when both IONQ_BASE_URL and IONQ_API_KEY are set.
  */
-import { ConfigError } from '../config/config.js';
+import { ConfigError, bool } from '../config/config.js';
 import type { DeviceStatus } from './devices/device-catalogue.js';
 import { EXECUTION_DEVICES } from './devices/device-catalogue.js';
 
@@ -45,14 +45,6 @@ function int(env: Env, name: string, def: number, min: number, max: number): num
   return v;
 }
 
-function flag(env: Env, name: string, def: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (['on', 'true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `must be on or off, got "${raw}"`);
-}
-
 function opt(env: Env, name: string): string | undefined {
   const v = env[name];
   return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -80,9 +72,9 @@ export function executionSettings(env: Env): ExecutionSettings {
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError('IONQ_BASE_URL', 'must be an http(s) URL');
   }
   return {
-    providerOneEnabled: flag(env, 'EXECUTION_PROVIDER_ONE', true),
-    providerTwoEnabled: flag(env, 'EXECUTION_PROVIDER_TWO', true),
-    emulatedHardwareEnabled: flag(env, 'EXECUTION_EMULATED_HARDWARE', true),
+    providerOneEnabled: bool(env, 'EXECUTION_PROVIDER_ONE', true, 'on/off'),
+    providerTwoEnabled: bool(env, 'EXECUTION_PROVIDER_TWO', true, 'on/off'),
+    emulatedHardwareEnabled: bool(env, 'EXECUTION_EMULATED_HARDWARE', true, 'on/off'),
     deviceStatus: parseDeviceStatus(env['EXECUTION_DEVICE_STATUS']),
     ionq: { baseUrl, apiKey: opt(env, 'IONQ_API_KEY'), target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1', timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000) },
     maxShots: int(env, 'EXECUTION_MAX_SHOTS', 100_000, 1, 1_000_000),

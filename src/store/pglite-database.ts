@@ -1,6 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Database, Queryable, QueryResult } from './db.js';
+import { lockDataDir } from './data-dir-lock.js';
 
 /**
  * Embedded PostgreSQL. One process owns the data directory; PGlite serialises
@@ -9,9 +10,17 @@ import type { Database, Queryable, QueryResult } from './db.js';
 export async function openPgliteDatabase(dataDir: string): Promise<Database> {
   const inMemory = dataDir === 'memory://' || dataDir === ':memory:';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(inMemory ? undefined : dataDir, {
-    parsers: { [types.INT8]: (v: string) => BigInt(v) },
-  });
+  // Before PGlite reads a byte: a second process on the same files would each lose the other's writes.
+  const lock = inMemory ? undefined : lockDataDir(dataDir);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(inMemory ? undefined : dataDir, {
+      parsers: { [types.INT8]: (v: string) => BigInt(v) },
+    });
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
 
   const run = async <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     const r = await c.query<R>(sql, params as unknown[] | undefined);
@@ -39,7 +48,11 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
       await db.query('SELECT 1');
     },
     async close() {
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
