@@ -5,34 +5,68 @@ import { StoreConflictError, StoreUnavailableError } from './db.js';
 // bigint (int8) columns come back as strings by default; money is int8, so parse to BigInt.
 pg.types.setTypeParser(20, (v: string) => BigInt(v));
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '08006', '08001', '08003']);
+/**
+ * "The store is not there": the server is unreachable, shutting down, killed our backend
+ * (57P01 on pg_terminate_backend), the database was dropped (3D000) or the connection broke.
+ * Each is a 503 the client may retry, never a 500. A missing table (42P01) is not among them:
+ * that is a broken deployment or a bug, and hiding it behind a retryable 503 would hide it.
+ */
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE',
+  '57P01', '57P02', '57P03', '3D000', '53300',
+  '08000', '08001', '08003', '08004', '08006', '08007', '08P01',
+]);
+
+/** Errors pg raises without a code when a connection dies or cannot be had in time. */
+const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+
+function isConnectionError(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  if (typeof err?.code === 'string' && CONNECTION_ERRORS.has(err.code)) return true;
+  return typeof err?.message === 'string' && CONNECTION_MESSAGES.test(err.message);
+}
 
 /** deadlock_detected, serialization_failure: PostgreSQL rolled the transaction back. */
 const CONFLICT_ERRORS = new Set(['40P01', '40001']);
 
 function wrap(e: unknown): unknown {
+  if (e instanceof StoreUnavailableError || e instanceof StoreConflictError) return e;
+  if (isConnectionError(e)) return new StoreUnavailableError(e);
   const code = (e as { code?: string } | null)?.code;
-  if (code === undefined) return e;
-  if (CONNECTION_ERRORS.has(code)) return new StoreUnavailableError(e);
-  if (CONFLICT_ERRORS.has(code)) return new StoreConflictError(e);
+  if (code !== undefined && CONFLICT_ERRORS.has(code)) return new StoreConflictError(e);
   return e;
+}
+
+/** Any failure to obtain a connection, whatever its code (auth, database gone, not accepting connections). */
+async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (e) {
+    throw new StoreUnavailableError(e);
+  }
 }
 
 export async function openPgDatabase(url: string, options: { schema?: string; max?: number } = {}): Promise<Database> {
   if (options.schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]*$/.test(options.schema)) throw new Error('bad schema name');
     const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
+    try {
+      await admin.connect();
+    } catch (e) {
+      throw new StoreUnavailableError(e);
+    }
     await admin.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
     await admin.end();
   }
-  const poolConfig: pg.PoolConfig = { connectionString: url, max: options.max ?? 10 };
+  // Without a connect timeout an unreachable (black-holed) server would hold every request forever;
+  // generous, because it also bounds the wait for a free pooled connection under load.
+  const poolConfig: pg.PoolConfig = { connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 15_000 };
   if (options.schema !== undefined) poolConfig.options = `-c search_path=${options.schema}`;
   const pool = new pg.Pool(poolConfig);
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
 
-  const run = async <R>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
+  const run = async <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
     try {
       const values = params as unknown[] | undefined;
       const r = options?.name === undefined ? await c.query(sql, values) : await c.query({ name: options.name, text: sql, ...(values === undefined ? {} : { values }) });
@@ -42,19 +76,29 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
     }
   };
 
+  // pool.query without its shortcut: a failure to connect is told apart from a failing statement,
+  // and a connection that broke is destroyed instead of going back to the pool.
+  const runPooled = async <R>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
+    const client = await connect(pool);
+    try {
+      const r = await run<R>(client, sql, params, options);
+      client.release();
+      return r;
+    } catch (e) {
+      client.release(e instanceof StoreUnavailableError);
+      throw e;
+    }
+  };
+
   return {
     driver: 'pg',
-    query: (sql, params, options) => run(pool, sql, params, options),
+    query: (sql, params, options) => runPooled(sql, params, options),
     async exec(sql) {
-      await run(pool, sql);
+      await runPooled(sql);
     },
     async tx(fn) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (e) {
-        throw new StoreUnavailableError(e);
-      }
+      const client = await connect(pool);
+      let broken = false;
       const q: Queryable = {
         query: (sql, params, options) => run(client, sql, params, options),
         exec: async (sql) => {
@@ -67,14 +111,16 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
         await client.query('COMMIT');
         return out;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw wrap(e);
+        const wrapped = wrap(e);
+        broken = wrapped instanceof StoreUnavailableError;
+        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        throw wrapped;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async ping() {
-      await run(pool, 'SELECT 1');
+      await runPooled('SELECT 1');
     },
     async close() {
       await pool.end();

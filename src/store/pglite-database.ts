@@ -1,6 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Database, Queryable, QueryResult } from './db.js';
+import { StoreUnavailableError } from './db.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 /**
@@ -22,17 +23,26 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
     throw e;
   }
 
+  // A closed (or closing) instance is a store that is not there: 503, like a lost PostgreSQL.
+  const gone = (e: unknown): unknown => (e instanceof Error && /^PGlite is clos(ed|ing)/.test(e.message) ? new StoreUnavailableError(e) : e);
   const run = async <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
-    const r = await c.query<R>(sql, params as unknown[] | undefined);
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    try {
+      const r = await c.query<R>(sql, params as unknown[] | undefined);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    } catch (e) {
+      throw gone(e);
+    }
   };
+  let closed = false;
 
   // Statement names (QueryOptions) are not used: PGlite's query API has none.
   return {
     driver: 'pglite',
     query: (sql, params) => run(db, sql, params),
     async exec(sql) {
-      await db.exec(sql);
+      await db.exec(sql).catch((e: unknown) => {
+        throw gone(e);
+      });
     },
     tx: (fn) =>
       db.transaction(async (t) => {
@@ -43,11 +53,15 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
           },
         };
         return fn(q);
+      }).catch((e: unknown) => {
+        throw gone(e);
       }),
     async ping() {
-      await db.query('SELECT 1');
+      await run(db, 'SELECT 1');
     },
     async close() {
+      if (closed) return;
+      closed = true;
       try {
         await db.close();
       } finally {
