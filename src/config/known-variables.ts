@@ -38,19 +38,22 @@ const FAMILIES = ['QRAIL_', 'BILLING_', 'STRIPE_', 'SANDBOX_', 'EXECUTION_', 'IO
 /** Kubernetes service links for a Service named "qrail", and variables only the test suite reads. */
 const NOT_OURS = /^QRAIL_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)?|TEST_[A-Z0-9_]+)$/;
 
-/** Levenshtein distance, stopping early once it exceeds `max`. */
+/** Edit distance counting a swap of neighbours as one edit (PROT → PORT), stopping early past `max`. */
 function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (before[j - 2] ?? 0) + 1);
       cur.push(v);
       best = Math.min(best, v);
     }
     if (best > max) return max + 1;
+    before = prev;
     prev = cur;
   }
   return prev[b.length] ?? max + 1;
