@@ -54,7 +54,10 @@ async function serve(config: Config, role: Role): Promise<void> {
       try {
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
-          server.listen(config.jobsPort, config.host, resolve);
+          server.listen(config.jobsPort, config.host, () => {
+            server.off('error', reject);
+            resolve();
+          });
         });
       } catch (e) {
         await app.close().catch(() => undefined);
