@@ -44,6 +44,10 @@ describe('operator slips', { timeout: 240_000 }, () => {
       const r = await refusal(['serve'], { DATA_DIR: dir, PORT: String(port) });
       expectOneLine(r, new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port} \\(HOST, PORT\\): .*\\[EADDRINUSE\\]$`));
       expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+      // The optional Account Jobs listener is named by its own variable (the main one listened first, so run to the end).
+      const jobs = await complete(['serve'], { DATA_DIR: dir, PORT: '0', JOBS_PORT: String(port) });
+      expectOneLine(jobs, new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port} \\(HOST, JOBS_PORT\\): .*\\[EADDRINUSE\\]$`));
+      expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     } finally {
       await new Promise((r) => blocker.close(r));
     }
