@@ -72,7 +72,11 @@ async function serve(config: Config, role: Role): Promise<void> {
     app.log.info({ workers: workers.map((w) => w.name) }, 'worker role started');
   }
   const processor = loadBillingConfig(config).processor;
-  app.log.info({ role, database: describeDatabase(config), payment_processor: processor, docs: `${config.publicBaseUrl}/docs` }, `qrail started: ${role} role, database ${describeDatabase(config)}, payment processor ${processor}, docs ${config.publicBaseUrl}/docs`);
+  // PORT=0 without PUBLIC_BASE_URL: the default base names port 0; the log names the port chosen.
+  const addr = role === 'worker' ? null : app.server.address();
+  const base = config.publicBaseUrl === `http://${config.host}:0` && typeof addr === 'object' && addr !== null ? `http://${config.host}:${addr.port}` : config.publicBaseUrl;
+  const database = describeDatabase(config);
+  app.log.info({ role, database, payment_processor: processor, docs: `${base}/docs` }, `qrail started: ${role} role, database ${database}, payment processor ${processor}, docs ${base}/docs`);
   if (processor === 'sandbox') {
     app.log.warn({ payment_processor: 'sandbox' }, 'PAYMENT PROCESSOR IS THE SANDBOX: no real card is charged and top-ups are simulated; set STRIPE_SECRET_KEY (BILLING_PROCESSOR=stripe) before taking real money');
   }

@@ -28,6 +28,9 @@ describe('one process per PGlite data directory', { timeout: 240_000 }, () => {
     const dir = tempDir('serve');
     const first = await serve({ DATA_DIR: dir });
     children.push(first);
+    // Without PUBLIC_BASE_URL the start log names the port PORT=0 chose.
+    await first.waitFor(/qrail started/);
+    expect(first.out()).toContain(`docs http://127.0.0.1:${first.port}/docs`);
     const email = `lock.${Date.now()}@example.com`;
     const reg = await request(first.port, 'POST', '/v1/auth/register', { email, password: 'lock password 1' });
     expect(reg.status).toBe(201);
