@@ -199,6 +199,38 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
     expect(await paymentIntents(u)).toBe(0);
   });
 
+  it('a refusal by the handler (4xx) is stored and replayed; a body the schema refuses stores nothing, so the key stays usable', async () => {
+    const u = await signUp(app);
+    const hold = (key: string, quoteId: string) => app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: { ...u.auth, 'idempotency-key': key }, payload: { quote_id: quoteId } });
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const first = await hold('hold-missing', missing);
+    expect(first.statusCode).toBe(404);
+    const again = await hold('hold-missing', missing);
+    expect(again.statusCode).toBe(404);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+
+    const bad = await topUp(u, 'topup-after-400', 'ten dollars');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+    const good = await topUp(u, 'topup-after-400');
+    expect(good.statusCode).toBe(200);
+    expect(good.headers['idempotent-replayed']).toBeUndefined();
+    expect(await available(u)).toBe('10.000000');
+  });
+
+  it('the OpenAPI document names the header on every idempotent operation and the replay header on its answers', async () => {
+    const doc = app.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const idempotent = ['/v1/billing/processor/payment-intent', '/v1/billing/processor/checkout-session', '/v1/billing/hardware/quote', '/v1/billing/hardware/hold', '/v1/auth/credentials', '/v1/billing/operator/credit-grant', '/v1/execute/provider-one'];
+    for (const path of idempotent) {
+      const op = doc.paths[path]?.['post'];
+      expect(op?.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'), path).toBe(true);
+      const ok = Object.entries(op?.responses ?? {}).filter(([s]) => s.startsWith('2'));
+      expect(ok.length, path).toBeGreaterThan(0);
+      for (const [, r] of ok) expect(r.headers?.['idempotent-replayed'], path).toBeDefined();
+    }
+  });
+
   it('operator credit grants honour the key (scoped to the operator)', async () => {
     const u = await signUp(app);
     const grant = () => app.inject({ method: 'POST', url: '/v1/billing/operator/credit-grant', headers: { authorization: `Bearer ${OPERATOR}`, 'idempotency-key': `grant-${u.accountId}` }, payload: { email: u.email, amount: '5.00' } });
