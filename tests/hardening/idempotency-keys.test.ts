@@ -220,7 +220,7 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
   });
 
   it('the OpenAPI document names the header on every idempotent operation and the replay header on its answers', async () => {
-    const doc = app.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const doc = app.swagger() as unknown as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
     const idempotent = ['/v1/billing/processor/payment-intent', '/v1/billing/processor/checkout-session', '/v1/billing/hardware/quote', '/v1/billing/hardware/hold', '/v1/auth/credentials', '/v1/billing/operator/credit-grant', '/v1/execute/provider-one'];
     for (const path of idempotent) {
       const op = doc.paths[path]?.['post'];
@@ -229,6 +229,15 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
       expect(ok.length, path).toBeGreaterThan(0);
       for (const [, r] of ok) expect(r.headers?.['idempotent-replayed'], path).toBeDefined();
     }
+  });
+
+  it('hashing a body nested as deep as the size limit allows does not exhaust the stack', async () => {
+    const u = await signUp(app);
+    const depth = 200_000;
+    const payload = `{"client_token":"deep-1","circuit":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const r = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: { ...u.auth, 'idempotency-key': 'deep-1', 'content-type': 'application/json' }, payload });
+    expect(r.statusCode).toBeLessThan(500);
+    expect(r.json().status).toBe('error');
   });
 
   it('operator credit grants honour the key (scoped to the operator)', async () => {

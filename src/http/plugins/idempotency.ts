@@ -38,25 +38,41 @@ export interface IdempotencyState {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Object keys sorted, so the same body sent with its fields in another order is the same request. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+type Task = { readonly v: unknown } | string;
+
+/**
+ * JSON with object keys sorted, so the same body sent with its fields in another order is the same
+ * request. Iterative: a body nested as deep as the size limit allows must not exhaust the stack.
+ */
+function canonical(root: unknown): string {
+  const out: string[] = [];
+  const stack: Task[] = [{ v: root }];
+  const pushAll = (tasks: Task[]) => { for (let i = tasks.length - 1; i >= 0; i -= 1) stack.push(tasks[i] as Task); };
+  while (stack.length > 0) {
+    const t = stack.pop() as Task;
+    if (typeof t === 'string') {
+      out.push(t);
+      continue;
+    }
+    const v = t.v;
+    if (Array.isArray(v)) {
+      const tasks: Task[] = ['['];
+      v.forEach((x, i) => tasks.push(...(i > 0 ? [','] : []), { v: x }));
+      pushAll([...tasks, ']']);
+    } else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      const tasks: Task[] = ['{'];
+      Object.keys(o).sort().filter((k) => o[k] !== undefined).forEach((k, i) => tasks.push(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`, { v: o[k] }));
+      pushAll([...tasks, '}']);
+    } else {
+      out.push(JSON.stringify(v) ?? 'null');
+    }
   }
-  return JSON.stringify(v) ?? 'null';
+  return out.join('');
 }
 
 function requestHash(req: FastifyRequest): string {
-  let body: string;
-  try {
-    body = canonical(req.body ?? null);
-  } catch {
-    // Nesting deep enough to exhaust the stack: the order-sensitive form still identifies it.
-    body = JSON.stringify(req.body ?? null);
-  }
-  return sha256(`${req.method}\n${req.routeOptions.url ?? ''}\n${canonical(req.params ?? {})}\n${body}`);
+  return sha256(`${req.method}\n${req.routeOptions.url ?? ''}\n${canonical(req.params ?? {})}\n${canonical(req.body ?? null)}`);
 }
 
 // The stored response may carry a secret (a new credential's): it is encrypted under a key only
