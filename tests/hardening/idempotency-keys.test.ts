@@ -10,7 +10,8 @@ type User = Awaited<ReturnType<typeof signUp>>;
 describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
   let app: App;
   beforeAll(async () => {
-    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: OPERATOR });
+    // Each test signs up fresh accounts: more logins a minute than the default auth bucket allows.
+    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: OPERATOR, RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
   });
   afterEach(async () => expectLedgerInvariants(app));
   afterAll(async () => app.close());
