@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { StoreUnavailableError } from '../../src/store/db.js';
+import { idempotencyRepository } from '../../src/store/repositories/idempotency-repository.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
@@ -148,6 +149,16 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
     expect(again.json().data.credited).toBe(true);
     expect(await paymentIntents(u)).toBe(2);
     expect(await available(u)).toBe('20.000000');
+  });
+
+  it('keys past retention are purged; younger ones stay', async () => {
+    const u = await signUp(app);
+    expect((await topUp(u, 'purge-old')).statusCode).toBe(200);
+    expect((await topUp(u, 'purge-young')).statusCode).toBe(200);
+    await app.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE owner = $1 AND key_hash = encode(sha256(convert_to('purge-old', 'UTF8')), 'hex')", [u.accountId]);
+    expect(await idempotencyRepository(app.db).purge()).toBeGreaterThanOrEqual(1);
+    const left = await app.db.query<{ n: string }>('SELECT count(*)::text AS n FROM idempotency_keys WHERE owner = $1', [u.accountId]);
+    expect(left.rows[0]?.n).toBe('1');
   });
 
   it('a 5xx is not stored: the retry runs again, under the same run, so the money moved once', async () => {
