@@ -18,6 +18,7 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
 import { ROUTES } from './http/routes/index.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -90,6 +91,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
   registerRateLimit(app, rateStore, config.rateLimit.perMinute);
   registerAuth(app);
+  // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.
+  registerIdempotency(app);
 
   await app.register(swagger, {
     openapi: {

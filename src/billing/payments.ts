@@ -84,12 +84,13 @@ export class Payments {
     return { setup_intent_id: si.id, client_secret: si.clientSecret, status: si.status, payment_method: si.paymentMethod, customer_id: customerId, processor: this.processor.name };
   }
 
-  async paymentIntent(accountId: string, i: { amount: string; payment_method?: string }) {
+  /** `runKey`: the Idempotency-Key run of the request, so a retried run reuses the processor's object. */
+  async paymentIntent(accountId: string, i: { amount: string; payment_method?: string }, runKey?: string) {
     const cents = chargeCents(i.amount);
     const { customerId } = await this.ensureCustomer(accountId);
     const pi = await this.processor.createPaymentIntent({
       customerId, amountCents: cents, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), offSession: false, confirm: i.payment_method !== undefined,
-      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: `topup:${accountId}:${Date.now()}:${Math.random()}`,
+      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: runKey === undefined ? `topup:${accountId}:${Date.now()}:${Math.random()}` : `topup:${accountId}:${runKey}`,
     });
     let credited = false;
     await this.db.tx(async (q) => {
@@ -105,7 +106,7 @@ export class Payments {
     };
   }
 
-  async checkoutSession(accountId: string, i: { amount: string; success_url?: string; cancel_url?: string }) {
+  async checkoutSession(accountId: string, i: { amount: string; success_url?: string; cancel_url?: string }, runKey?: string) {
     const cents = chargeCents(i.amount);
     const { customerId } = await this.ensureCustomer(accountId);
     const base = this.settings.publicBaseUrl;
@@ -114,7 +115,7 @@ export class Payments {
       successUrl: i.success_url ?? `${base}/v1/billing/processor/sandbox/return?checkout={CHECKOUT_SESSION_ID}`,
       cancelUrl: i.cancel_url ?? `${base}/v1/billing/processor/sandbox/return?cancelled=1`,
       metadata: { qrail_account_id: accountId, qrail_purpose: 'checkout' },
-      idempotencyKey: `checkout:${accountId}:${Date.now()}:${Math.random()}`,
+      idempotencyKey: runKey === undefined ? `checkout:${accountId}:${Date.now()}:${Math.random()}` : `checkout:${accountId}:${runKey}`,
     });
     await recordPayment(this.db, { id: s.id, accountId, kind: 'checkout_session', purpose: 'checkout', amountMicros: centsToMicros(cents), status: s.status });
     return {

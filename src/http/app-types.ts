@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { Services } from '../services.js';
 import type { ComputePool } from '../compute/compute-pool.js';
+import type { IdempotencyState } from './plugins/idempotency.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
 
@@ -34,10 +35,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | undefined;
     startedAt: bigint;
+    /** Set while this request holds an Idempotency-Key reservation (plugins/idempotency.ts). */
+    idempotency: IdempotencyState | undefined;
   }
   interface FastifyContextConfig {
     surface?: Surface;
     /** Rate-limit bucket; requests per minute per client in that bucket. */
     rateLimit?: { bucket: string; perMinute: number } | false;
+    /** Honour the Idempotency-Key header, keys scoped to the session's account or to the operator. */
+    idempotent?: 'account' | 'operator';
   }
 }

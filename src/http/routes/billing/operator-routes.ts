@@ -26,7 +26,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
 
   app.post('/v1/billing/operator/credit-grant', {
     preHandler: guard,
-    config: { rateLimit: false },
+    config: { rateLimit: false, idempotent: 'operator' },
     schema: {
       tags, summary: 'Promotional credit through the ledger (operator token)', security: [{ bearer: [] }],
       body: Type.Object({

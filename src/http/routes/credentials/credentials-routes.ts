@@ -84,6 +84,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
 
   app.post('/v1/auth/credentials', {
     preHandler: app.requireSession,
+    config: { idempotent: 'account' },
     schema: {
       tags: ['auth'], summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
       security: [{ bearer: [] }], body: CreateBody,

@@ -64,6 +64,7 @@ export default async function executionRoutes(app: App): Promise<void> {
   for (const provider of ['provider-one', 'provider-two'] as const) {
     app.post(`/v1/execute/${provider}`, {
       ...auth,
+      config: { idempotent: 'account' },
       schema: {
         tags, security,
         summary: provider === 'provider-one'
@@ -86,6 +87,7 @@ export default async function executionRoutes(app: App): Promise<void> {
 
   app.post('/v1/execute/provider-two/held/:job_id', {
     ...auth,
+    config: { idempotent: 'account' },
     schema: {
       tags, security,
       summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
