@@ -43,7 +43,7 @@ function post(port: number, path: string, body: unknown, headers: Record<string,
 
 /** Polls a state of the app (never a clock): resolves once `ok` holds. */
 async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((r) => setImmediate(r));
+  while (!ok()) await new Promise((r) => setTimeout(r, 10));
 }
 
 // Keeps the aggressive search busy far longer than this test may take (its budget is 60 s).
