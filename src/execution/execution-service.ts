@@ -14,7 +14,7 @@ import { getHeldJob, lockHeldJob, markHeldJobContinued, type HeldJobRecord } fro
 import { getWallet } from '../billing/store/ledger-sql.js';
 import type { Database } from '../store/db.js';
 import {
-  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed, queuePosition, setDeviceStatusOverride,
+  extendHoldExpiry, findJobByToken, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed, queuePosition, setDeviceStatusOverride, takeOverExpired,
   type ExecutionJobRow,
 } from '../store/repositories/execution-repository.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
@@ -32,6 +32,15 @@ export interface RunRequest {
   readonly device?: string;
   readonly seed?: number;
   readonly client_token: string;
+}
+
+export interface RunOptions {
+  /**
+   * A durable caller (an Account Job's re-run) adopts a simulator run still in progress under the
+   * same token: it waits for it rather than answering 409 EXECUTION_CLIENT_TOKEN_IN_PROGRESS, and
+   * runs it again itself once its lease has expired (the process running it died).
+   */
+  readonly adoptRunning?: boolean;
 }
 
 export interface ContinueRequest {
@@ -115,17 +124,47 @@ export class ExecutionService {
     return jobView(j, { queuePosition: pos, events, heldJob: held, ...(replayed === undefined ? {} : { replayed }) });
   }
 
-  /** The job the token already names: the original (same request) or 409. */
-  private async replay(accountId: string, token: string, hash: string) {
-    const prior = await findJobByToken(this.db, accountId, token);
+  /**
+   * The job the token already names: the original (same request) or 409. A simulator run still
+   * `running` is resumed here when its lease has expired (its process died: same seed, same counts,
+   * nothing charged twice); a live one answers 409 IN_PROGRESS, or is waited for when `adopt`
+   * (given the circuit and device to resume it with).
+   */
+  private async replay(accountId: string, token: string, hash: string, adopt?: { circuit: Circuit; device: ResolvedDevice; wait: boolean }) {
+    let prior = await findJobByToken(this.db, accountId, token);
     if (prior === null) return null;
     if (prior.request_hash !== hash) {
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: prior.id });
     }
-    if (prior.kind === 'simulator' && prior.status === 'running') {
-      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
+    while (prior.kind === 'simulator' && prior.status === 'running') {
+      if (adopt !== undefined) {
+        const worker = `api-${this.deps.newId().slice(0, 8)}`;
+        const taken = await takeOverExpired(this.db, prior.id, worker, this.simulatorLeaseMs);
+        if (taken !== null) {
+          if (taken.attempts > this.deps.settings.maxAttempts) {
+            await this.db.tx(async (q) => {
+              if ((await lockOwnedJob(q, taken.id, worker)) === null) return;
+              await markFailed(q, taken.id, worker, 'running', 'WORKER_LOST', `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
+            });
+          } else {
+            await this.finishSimulatorRun(taken, adopt.circuit, worker, adopt.device);
+          }
+          return this.viewOf((await getJob(this.db, prior.id)) as ExecutionJobRow, true);
+        }
+      }
+      if (adopt?.wait !== true) {
+        throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
+      }
+      // Live elsewhere (its owner heartbeats): wait for its end, or for its lease to run out.
+      await new Promise((r) => setTimeout(r, this.deps.settings.pollMs));
+      prior = (await getJob(this.db, prior.id)) as ExecutionJobRow;
     }
     return this.viewOf(prior, true);
+  }
+
+  /** A simulator run's lease at its start: its whole time budget (an in-process run cannot heartbeat) plus the lease. */
+  private get simulatorLeaseMs(): number {
+    return this.deps.settings.simulatorTimeBudgetMs + this.deps.settings.leaseMs;
   }
 
   private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
@@ -162,7 +201,7 @@ export class ExecutionService {
   }
 
   /** POST /v1/execute/{provider}: simulator runs answer with results; hardware needs a hold. */
-  async run(provider: ProviderId, accountId: string, body: RunRequest) {
+  async run(provider: ProviderId, accountId: string, body: RunRequest, opts: RunOptions = {}) {
     const deviceId = body.device ?? DEFAULT_DEVICE[provider];
     const d = await this.resolveDevice(provider, deviceId);
     const spec = d.profile.spec;
@@ -193,7 +232,8 @@ export class ExecutionService {
       });
     }
     const hash = this.deps.hash(canonical({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
-    const prior = await this.replay(accountId, body.client_token, hash);
+    const adopt = { circuit, device: d, wait: opts.adoptRunning === true };
+    const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
 
     const worker = `api-${this.deps.newId().slice(0, 8)}`;
@@ -201,10 +241,10 @@ export class ExecutionService {
     const row = await insertJob(this.db, {
       id: this.deps.newId(), accountId, clientToken: body.client_token, requestHash: hash, provider, device: spec.id, kind: 'simulator', driver: 'simulator',
       status: 'running', shots, seed, circuit: toWire(circuit), translation: null, holdId: null, estimatedMicros: 0n,
-      leaseOwner: worker, leaseMs: this.deps.settings.simulatorTimeBudgetMs + this.deps.settings.leaseMs,
+      leaseOwner: worker, leaseMs: this.simulatorLeaseMs,
     });
     if (row === null) {
-      const again = await this.replay(accountId, body.client_token, hash);
+      const again = await this.replay(accountId, body.client_token, hash, adopt);
       if (again !== null) return again;
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
     }
@@ -216,15 +256,23 @@ export class ExecutionService {
   async finishSimulatorRun(row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
     const driver = d.driver ?? this.deps.directory.drivers.simulator;
     let outcome;
+    // The run may wait for a compute thread longer than its lease: the owner keeps it alive while
+    // it lives, so only a dead owner's run is ever taken over (takeOverExpired, claimJob).
+    const leaseMs = this.deps.settings.leaseMs;
+    const beat = setInterval(() => {
+      heartbeat(this.db, row.id, worker, leaseMs).catch(() => undefined);
+    }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
       outcome = await driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) });
     } catch (e) {
+      clearInterval(beat);
       await this.db.tx(async (q) => {
         if ((await lockOwnedJob(q, row.id, worker)) === null) return;
         await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
       });
       throw e;
     }
+    clearInterval(beat);
     if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
     await this.db.tx(async (q) => {
       if ((await lockOwnedJob(q, row.id, worker)) === null) return;
