@@ -7,24 +7,26 @@
  */
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
-import { fail, isAppError } from '../errors/app-error.js';
+import { fail } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { getHeldJob, lockHeldJob, markHeldJobContinued, type HeldJobRecord } from '../billing/store/hardware-sql.js';
 import { getWallet } from '../billing/store/ledger-sql.js';
 import type { Database } from '../store/db.js';
 import {
-  extendHoldExpiry, findJobByToken, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed, queuePosition, setDeviceStatusOverride, takeOverExpired,
+  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, queuePosition, setDeviceStatusOverride,
   type ExecutionJobRow,
 } from '../store/repositories/execution-repository.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';
-import type { RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
+import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
 import { deviceView, heldOnlyView, jobView } from './views.js';
+
+export { resultJson } from './simulator-run.js';
 
 export interface RunRequest {
   readonly circuit: unknown;
@@ -73,15 +75,6 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function resultJson(r: RunResult) {
-  return {
-    counts: r.counts,
-    ...(r.probabilities === undefined ? {} : { probabilities: r.probabilities }),
-    probabilities_kind: r.probabilitiesKind ?? 'estimated',
-    notes: r.notes ?? [],
-    ...(r.meta === undefined ? {} : { meta: r.meta }),
-  };
-}
 
 export class ExecutionService {
   constructor(readonly deps: ExecutionDeps) {}
@@ -126,45 +119,20 @@ export class ExecutionService {
 
   /**
    * The job the token already names: the original (same request) or 409. A simulator run still
-   * `running` is resumed here when its lease has expired (its process died: same seed, same counts,
-   * nothing charged twice); a live one answers 409 IN_PROGRESS, or is waited for when `adopt`
-   * (given the circuit and device to resume it with).
+   * `running` is taken over when its owner died, waited for or refused while it lives (simulator-run.ts).
    */
-  private async replay(accountId: string, token: string, hash: string, adopt?: { circuit: Circuit; device: ResolvedDevice; wait: boolean }) {
-    let prior = await findJobByToken(this.db, accountId, token);
+  private async replay(accountId: string, token: string, hash: string, adopt?: Adoption) {
+    const prior = await findJobByToken(this.db, accountId, token);
     if (prior === null) return null;
     if (prior.request_hash !== hash) {
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: prior.id });
     }
-    while (prior.kind === 'simulator' && prior.status === 'running') {
-      if (adopt !== undefined) {
-        const worker = `api-${this.deps.newId().slice(0, 8)}`;
-        const taken = await takeOverExpired(this.db, prior.id, worker, this.simulatorLeaseMs);
-        if (taken !== null) {
-          if (taken.attempts > this.deps.settings.maxAttempts) {
-            await this.db.tx(async (q) => {
-              if ((await lockOwnedJob(q, taken.id, worker)) === null) return;
-              await markFailed(q, taken.id, worker, 'running', 'WORKER_LOST', `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
-            });
-          } else {
-            await this.finishSimulatorRun(taken, adopt.circuit, worker, adopt.device);
-          }
-          return this.viewOf((await getJob(this.db, prior.id)) as ExecutionJobRow, true);
-        }
-      }
-      if (adopt?.wait !== true) {
-        throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
-      }
-      // Live elsewhere (its owner heartbeats): wait for its end, or for its lease to run out.
-      await new Promise((r) => setTimeout(r, this.deps.settings.pollMs));
-      prior = (await getJob(this.db, prior.id)) as ExecutionJobRow;
-    }
-    return this.viewOf(prior, true);
+    const settled = prior.kind === 'simulator' && prior.status === 'running' ? await settleRunningSimulator(this.runDeps, prior, adopt) : prior;
+    return this.viewOf(settled, true);
   }
 
-  /** A simulator run's lease at its start: its whole time budget (an in-process run cannot heartbeat) plus the lease. */
-  private get simulatorLeaseMs(): number {
-    return this.deps.settings.simulatorTimeBudgetMs + this.deps.settings.leaseMs;
+  private get runDeps(): SimulatorRunDeps {
+    return { db: this.db, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId };
   }
 
   private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
@@ -241,7 +209,7 @@ export class ExecutionService {
     const row = await insertJob(this.db, {
       id: this.deps.newId(), accountId, clientToken: body.client_token, requestHash: hash, provider, device: spec.id, kind: 'simulator', driver: 'simulator',
       status: 'running', shots, seed, circuit: toWire(circuit), translation: null, holdId: null, estimatedMicros: 0n,
-      leaseOwner: worker, leaseMs: this.simulatorLeaseMs,
+      leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings),
     });
     if (row === null) {
       const again = await this.replay(accountId, body.client_token, hash, adopt);
@@ -254,30 +222,7 @@ export class ExecutionService {
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
   async finishSimulatorRun(row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
-    const driver = d.driver ?? this.deps.directory.drivers.simulator;
-    let outcome;
-    // The run may wait for a compute thread longer than its lease: the owner keeps it alive while
-    // it lives, so only a dead owner's run is ever taken over (takeOverExpired, claimJob).
-    const leaseMs = this.deps.settings.leaseMs;
-    const beat = setInterval(() => {
-      heartbeat(this.db, row.id, worker, leaseMs).catch(() => undefined);
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    try {
-      outcome = await driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) });
-    } catch (e) {
-      clearInterval(beat);
-      await this.db.tx(async (q) => {
-        if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-        await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
-      });
-      throw e;
-    }
-    clearInterval(beat);
-    if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
-    await this.db.tx(async (q) => {
-      if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-      await markCompleted(q, row.id, worker, resultJson(outcome.result), 0n);
-    });
+    return finishSimulatorRun(this.runDeps, row, circuit, worker, d);
   }
 
   /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
