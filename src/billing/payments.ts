@@ -77,9 +77,12 @@ export class Payments {
     return { customer_id: customerId, created, processor: this.processor.name };
   }
 
-  async setupIntent(accountId: string, i: { payment_method?: string }) {
+  async setupIntent(accountId: string, i: { payment_method?: string }, runKey?: string) {
     const { customerId } = await this.ensureCustomer(accountId);
-    const si = await this.processor.createSetupIntent({ customerId, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), metadata: { qrail_account_id: accountId } });
+    const si = await this.processor.createSetupIntent({
+      customerId, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), metadata: { qrail_account_id: accountId },
+      ...(runKey === undefined ? {} : { idempotencyKey: `setup:${accountId}:${runKey}` }),
+    });
     await this.flushSandboxEvents();
     return { setup_intent_id: si.id, client_secret: si.clientSecret, status: si.status, payment_method: si.paymentMethod, customer_id: customerId, processor: this.processor.name };
   }
@@ -124,9 +127,12 @@ export class Payments {
     };
   }
 
-  async portalSession(accountId: string, i: { return_url?: string }) {
+  async portalSession(accountId: string, i: { return_url?: string }, runKey?: string) {
     const { customerId } = await this.ensureCustomer(accountId);
-    const p = await this.processor.createPortalSession({ customerId, returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile` });
+    const p = await this.processor.createPortalSession({
+      customerId, returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile`,
+      ...(runKey === undefined ? {} : { idempotencyKey: `portal:${accountId}:${runKey}` }),
+    });
     return { portal_session_id: p.id, url: p.url, processor: this.processor.name };
   }
 

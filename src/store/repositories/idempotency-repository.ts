@@ -46,6 +46,39 @@ const PURGE = `
 DELETE FROM idempotency_keys WHERE ctid IN (
   SELECT ctid FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours' LIMIT 1000)`;
 
+// An effect is recorded after its key was first used, so it is older than retention only once its
+// key is too: a retry can no longer inherit its run token.
+const PURGE_EFFECTS = `
+DELETE FROM idempotency_effects WHERE ctid IN (
+  SELECT ctid FROM idempotency_effects WHERE created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours' LIMIT 1000)`;
+
+/** What an idempotent run created, by kind (migration 0021). */
+export type EffectKind = 'hardware_hold' | 'agent_credential';
+
+/** The object this run already created of this kind, or null. Call it inside the effect's transaction. */
+export async function findEffect(q: Queryable, runToken: string, kind: EffectKind): Promise<string | null> {
+  const r = await q.query<{ object_id: string }>('SELECT object_id FROM idempotency_effects WHERE run_token = $1 AND kind = $2 FOR UPDATE', [runToken, kind], { name: 'idem_effect_find' });
+  return r.rows[0]?.object_id ?? null;
+}
+
+/**
+ * Records `objectId` as this run's object of this kind, in the transaction that creates it, unless
+ * the run already has one: returns the object the run owns (locked until commit), `objectId` when new.
+ */
+export async function claimEffect(q: Queryable, runToken: string, kind: EffectKind, objectId: string): Promise<string> {
+  const r = await q.query<{ object_id: string }>(
+    `INSERT INTO idempotency_effects AS e (run_token, kind, object_id) VALUES ($1, $2, $3)
+     ON CONFLICT (run_token, kind) DO UPDATE SET object_id = e.object_id RETURNING object_id`,
+    [runToken, kind, objectId], { name: 'idem_effect_claim' },
+  );
+  return r.rows[0]?.object_id ?? objectId;
+}
+
+/** Points the run's effect at another object (the first one is gone or unusable). */
+export async function replaceEffect(q: Queryable, runToken: string, kind: EffectKind, objectId: string): Promise<void> {
+  await q.query('UPDATE idempotency_effects SET object_id = $3 WHERE run_token = $1 AND kind = $2', [runToken, kind, objectId], { name: 'idem_effect_replace' });
+}
+
 export interface IdempotencyRepository {
   begin(i: BeginInput): Promise<BeginOutcome>;
   /** Stores the response of the run holding `runToken`; false when another run stored first. */
@@ -91,6 +124,7 @@ export function idempotencyRepository(db: Queryable): IdempotencyRepository {
       );
     },
     async purge() {
+      await db.query(PURGE_EFFECTS);
       return (await db.query(PURGE)).rowCount;
     },
   };

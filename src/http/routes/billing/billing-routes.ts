@@ -110,7 +110,7 @@ export default async function billingRoutes(app: App): Promise<void> {
     },
   }, async (req, reply) => {
     reply.code(201);
-    return billing.hardwareHold(principalOf(req.principal).accountId, req.body as { quote_id: string; expires_in_seconds?: number });
+    return billing.hardwareHold(principalOf(req.principal).accountId, req.body as { quote_id: string; expires_in_seconds?: number }, req.idempotency?.runToken);
   });
 
   app.post('/v1/billing/hardware/hold/:job_id/release', {

@@ -35,7 +35,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Optional(Type.Object({ payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false })),
       response: { 200: okResponse(obj({ setup_intent_id: Type.String(), client_secret: Type.Union([Type.String(), Type.Null()]), status: Type.String() })), ...errors },
     },
-  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, (req.body ?? {}) as { payment_method?: string }));
+  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, (req.body ?? {}) as { payment_method?: string }, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/payment-intent', {
     ...auth,
@@ -65,7 +65,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Optional(Type.Object({ return_url: Type.Optional(Url) }, { additionalProperties: false })),
       response: { 200: okResponse(obj({ portal_session_id: Type.String(), url: Type.String() })), ...errors },
     },
-  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, (req.body ?? {}) as { return_url?: string }));
+  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, (req.body ?? {}) as { return_url?: string }, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/reconcile-checkout', {
     ...auth,

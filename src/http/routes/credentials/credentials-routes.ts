@@ -100,7 +100,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The credential would already be expired.', [{ in: 'body', path: '/expires_at', code: 'TOO_SMALL', message: 'must be in the future' }]);
       }
     }
-    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes as JobsScope[], expiresAt });
+    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes as JobsScope[], expiresAt }, req.idempotency?.runToken);
     reply.code(201).header('cache-control', 'no-store');
     return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
   });
