@@ -25,7 +25,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
   const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema };
 
   app.post('/v1/billing/operator/credit-grant', {
-    preHandler: guard,
+    onRequest: guard,
     config: { rateLimit: false },
     schema: {
       tags, summary: 'Promotional credit through the ledger (operator token)', security: [{ bearer: [] }],
@@ -43,7 +43,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/billing/operator/ledger-check', {
-    preHandler: guard,
+    onRequest: guard,
     config: { rateLimit: false },
     schema: { tags, summary: 'Reconciliation: recompute balances and check every ledger invariant (operator token)', security: [{ bearer: [] }], response: { 200: okResponse(obj({ ok: Type.Boolean(), problems: Type.Array(Type.String()) })), ...errors } },
   }, async () => ledgerCheck(app.db));

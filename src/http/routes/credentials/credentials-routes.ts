@@ -83,7 +83,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/auth/credentials', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: {
       tags: ['auth'], summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
       security: [{ bearer: [] }], body: CreateBody,
@@ -105,7 +105,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/auth/credentials', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: { tags: ['auth'], summary: 'The account’s agent credentials (never their secrets)', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ credentials: Type.Array(CredentialView) })), ...errorResponses } },
   }, async (req) => {
     const p = req.principal;
@@ -114,7 +114,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   });
 
   app.delete('/v1/auth/credentials/:credential_id', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: {
       tags: ['auth'], summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)', security: [{ bearer: [] }],
       params: Type.Object({ credential_id: Type.String({ format: 'uuid' }) }),

@@ -85,7 +85,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.post('/v1/jobs', {
     config: { surface: 'jobs' },
-    preValidation: write,
+    onRequest: write,
     schema: {
       tags: ['jobs'], summary: 'runAccountJob: submit a prepaid job (202 with the Job)', security, body: SubmitJobSchema,
       response: { 202: JobSchema, ...errors },
@@ -100,7 +100,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/jobs', {
     config: { surface: 'jobs' },
-    preValidation: read,
+    onRequest: read,
     schema: {
       tags: ['jobs'], summary: 'listAccountJobs: the account’s jobs, newest first, at most 100 per page', security,
       querystring: Type.Object({
@@ -117,7 +117,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/jobs/:job_id', {
     config: { surface: 'jobs' },
-    preValidation: read,
+    onRequest: read,
     schema: {
       tags: ['jobs'], summary: 'getAccountJob: one job of the account, with result and receipt when completed', security,
       params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
@@ -127,7 +127,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/account/balance', {
     config: { surface: 'jobs' },
-    preValidation: read,
+    onRequest: read,
     schema: {
       tags: ['jobs'], summary: 'getAccountBalance: the core balance jobs are paid from', security,
       response: { 200: Type.Object({}, { additionalProperties: true }), ...errors },
