@@ -33,7 +33,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
         email: Type.String({ format: 'email', maxLength: 254 }),
         amount: UsdIn,
         reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-        idempotency_key: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })),
+        idempotency_key: Type.Optional(Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })),
       }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ email: Type.String(), amount: Type.String(), credited: Type.Boolean() })), ...errors },
     },

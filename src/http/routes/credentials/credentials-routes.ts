@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { JOBS_SCOPES, isJobsScope, type CredentialRecord, type JobsScope } from '../../../auth/credentials.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
 
@@ -27,7 +28,8 @@ const CredentialView = Type.Object({
 const CreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: Type.Array(Type.Union(JOBS_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: JOBS_SCOPES.length, uniqueItems: true }),
+    // Repeats are checked after validation, linearly (uniqueItems is pairwise in Ajv).
+    scopes: Type.Array(Type.Union(JOBS_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: 16, description: 'Each scope at most once' }),
     expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'Optional expiry; must be in the future' })),
   },
   { additionalProperties: false },
@@ -92,6 +94,8 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   }, async (req, reply) => {
     const p = req.principal;
     if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+    const repeated = duplicateItemDetails(req.body.scopes, '/scopes');
+    if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A scope is listed more than once.', repeated);
     let expiresAt: Date | null = null;
     if (req.body.expires_at !== undefined) {
       expiresAt = new Date(req.body.expires_at);

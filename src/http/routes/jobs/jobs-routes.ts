@@ -14,9 +14,9 @@ const Price = Type.String({ pattern: '^(?:0|[1-9]\\d*)\\.\\d{6}$' });
 export const SubmitJobSchema = Type.Object(
   {
     capability_id: Type.String({ minLength: 1, maxLength: 128 }),
-    request: Type.Object({}, { additionalProperties: true, description: 'Input matching the capability’s request_schema in GET /v1/catalog' }),
+    request: Type.Object({}, { additionalProperties: true, maxProperties: 32, description: 'Input matching the capability’s request_schema in GET /v1/catalog' }),
     idempotency_key: Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' }),
-    max_total_price: Type.String({ pattern: '^(?:0|[1-9]\\d{0,5})(?:\\.\\d{1,6})?$', description: 'USD ceiling as a decimal string, at most 1.000000' }),
+    max_total_price: Type.String({ maxLength: 16, pattern: '^(?:0|[1-9]\\d{0,5})(?:\\.\\d{1,6})?$', description: 'USD ceiling as a decimal string, at most 1.000000' }),
   },
   { additionalProperties: false },
 );

@@ -58,7 +58,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             circuit: Type.Unknown({ description: 'A circuit in any accepted input form (see GET /v1/circuits/schema)' }),
             profile: Type.Optional(Type.Union([Type.Literal('safe'), Type.Literal('balanced'), Type.Literal('aggressive')], { default: 'safe' })),
             backend_hint: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('provider-one'), Type.Literal('provider-two')], { default: 'generic' })),
-            device: Type.Optional(Type.String({ description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
+            device: Type.Optional(Type.String({ maxLength: 128, description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
             output_format: Type.Optional(OutputFormat),
             include_steps: Type.Optional(Type.Boolean({ description: 'Inline the certificate steps (default true, up to 2000 steps)' })),
           },
