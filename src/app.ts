@@ -18,6 +18,7 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerTextSafety } from './http/plugins/text-safety.js';
 import { ROUTES } from './http/routes/index.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -89,6 +90,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
   registerRateLimit(app, rateStore, config.rateLimit.perMinute);
+  registerTextSafety(app);
   registerAuth(app);
 
   await app.register(swagger, {
