@@ -68,6 +68,17 @@ describe('error shapes and headers at the edges of each interface', () => {
     expect(page.headers['content-type']).toContain('text/html');
   });
 
+  it('the token endpoint answers malformed Basic credentials with an OAuth 400, not a 500', async () => {
+    for (const pair of ['a%:b', 'id:%E0%A4%A', 'id%00:secret']) {
+      const r = await app.inject({
+        method: 'POST', url: '/v1/oauth/token', payload: 'grant_type=client_credentials',
+        headers: { authorization: `Basic ${Buffer.from(pair).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(r.statusCode, pair).toBe(400);
+      expect(r.json()).toMatchObject({ error: 'invalid_request' });
+    }
+  });
+
   it('a failed login (401) carries WWW-Authenticate', async () => {
     const u = await signUp(app);
     const r = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: u.email, password: 'wrong password!' } });

@@ -56,7 +56,17 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.type('application/json; charset=utf-8').send({ error, error_description: description });
 }
 
-function clientCredentials(req: FastifyRequest, body: Record<string, unknown>): { id: string; secret: string; basic: boolean } | null | 'conflict' {
+/** RFC 6749 §2.3.1: Basic credentials are form-urlencoded; broken escapes or NUL make them malformed, not a server error. */
+function decodeBasicPart(s: string): string | undefined {
+  try {
+    const d = decodeURIComponent(s);
+    return d.includes('\u0000') ? undefined : d;
+  } catch {
+    return undefined;
+  }
+}
+
+function clientCredentials(req: FastifyRequest, body: Record<string, unknown>): { id: string; secret: string; basic: boolean } | null | 'conflict' | 'malformed' {
   const h = req.headers.authorization;
   let basic: { id: string; secret: string } | undefined;
   if (h !== undefined) {
@@ -64,7 +74,12 @@ function clientCredentials(req: FastifyRequest, body: Record<string, unknown>): 
     if (m !== null) {
       const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
       const i = decoded.indexOf(':');
-      if (i > 0) basic = { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
+      if (i > 0) {
+        const id = decodeBasicPart(decoded.slice(0, i));
+        const secret = decodeBasicPart(decoded.slice(i + 1));
+        if (id === undefined || secret === undefined) return 'malformed';
+        basic = { id, secret };
+      }
     }
   }
   const bodyId = typeof body['client_id'] === 'string' ? body['client_id'] : undefined;
@@ -148,6 +163,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     }
     const client = clientCredentials(req, body);
     if (client === 'conflict') return oauthError(reply, 400, 'invalid_request', 'Use HTTP Basic or client_secret in the body, not both.');
+    if (client === 'malformed') return oauthError(reply, 400, 'invalid_request', 'The HTTP Basic credentials are not valid form-urlencoded text.');
     if (client === null) return oauthError(reply, 401, 'invalid_client', 'Client authentication is required (HTTP Basic with client_id:client_secret, or both in the body).');
     const r = await credentials.authenticateClient(client.id, client.secret);
     if (r.state !== 'valid' || r.credential === undefined) {
