@@ -30,7 +30,7 @@ const CreateBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100 }),
     // Repeats are checked after validation, linearly (uniqueItems is pairwise in Ajv).
     scopes: Type.Array(Type.Union(JOBS_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: 16, description: 'Each scope at most once' }),
-    expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'Optional expiry; must be in the future' })),
+    expires_at: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'Optional expiry; must be in the future' })),
   },
   { additionalProperties: false },
 );
