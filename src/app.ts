@@ -12,7 +12,7 @@ import { createComputePool } from './compute/compute-pool.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';
 import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
-import { buildValidatorCompiler } from './http/plugins/validation.js';
+import { validatorFactory } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
 import { registerNotFound } from './http/plugins/not-found.js';
@@ -67,7 +67,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
     trustProxy: config.env['TRUST_PROXY'] === 'true',
-    ajv: { customOptions: { allErrors: true } },
+    // Our validator in every encapsulated context: a plugin that adds shared schemas (circuits)
+    // gets a fresh compiler from this factory, where setValidatorCompiler would leave it
+    // Fastify's default one (which silently drops unknown members and coerces body types).
+    schemaController: { compilersFactory: { buildValidator: validatorFactory } },
     // Router errors (bad percent-encoding, over-long path parameters) get the envelope too.
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<QrailTypeProvider>() as unknown as App;
@@ -82,7 +85,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // Only JSON bodies are accepted (415 otherwise); routes that take other types add their own parser.
   app.removeContentTypeParser('text/plain');
   app.addSchema(MetaSchema);
-  app.setValidatorCompiler(buildValidatorCompiler(() => app.getSchemas()));
 
   registerEnvelope(app);
   registerNotFound(app);

@@ -121,3 +121,22 @@ describe('the analyze job checks repeated devices in linear time', () => {
     expect(r.json().error.details).toEqual([expect.objectContaining({ path: '/request/devices/2', code: 'DUPLICATE_ITEM' })]);
   });
 });
+
+describe('one validator everywhere', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterAll(async () => app.close());
+
+  it('circuit routes (which add shared schemas) validate bodies as strictly as the rest: unknown members refused, no coercion', async () => {
+    for (const url of ['/v1/circuits/validate', '/v1/circuits/analyze', '/v1/circuits/optimize', '/v1/analysis/coupling']) {
+      const r = await app.inject({ method: 'POST', url, payload: { circuit: BELL, surprise: 1 } });
+      expect(r.statusCode, url).toBe(400);
+      expect(r.json().error.details, url).toEqual([expect.objectContaining({ path: '/surprise', code: 'UNKNOWN_PROPERTY' })]);
+    }
+    const coerced = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: BELL, devices: 'p1-falcon-7' } });
+    expect(coerced.statusCode).toBe(400);
+    expect(coerced.json().error.details).toEqual([expect.objectContaining({ path: '/devices', code: 'WRONG_TYPE' })]);
+  });
+});
