@@ -16,8 +16,11 @@ export interface Principal {
   readonly userCreatedAt: Date;
 }
 
-/** Which response shape a route uses: platform envelope, plain JSON (Account Jobs), or raw (ops, docs). */
-export type Surface = 'platform' | 'jobs' | 'raw';
+/**
+ * Which response shape a route uses: platform envelope, plain JSON (Account Jobs), raw (ops,
+ * docs; errors in the Jobs shape), or page (HTML pages under /v1: raw success, enveloped errors).
+ */
+export type Surface = 'platform' | 'jobs' | 'raw' | 'page';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +32,8 @@ declare module 'fastify' {
     draining: boolean;
     /** Every route registered, for the OpenAPI completeness test and 405 answers. */
     qrailRoutes: ReadonlyArray<{ method: string; url: string }>;
+    /** The surface of the routes nearest to a URL no route matched (404, 405, router errors). */
+    surfaceForUrl: (url: string) => Surface;
     requireSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     optionalSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }

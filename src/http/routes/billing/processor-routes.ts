@@ -85,7 +85,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: { rateLimit: false },
       schema: {
         tags, summary: 'Inbound processor events; verified with Stripe-Signature (t=…,v1=… HMAC-SHA256, ±300 s), deduped by event id',
-        headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
+        headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ maxLength: 4096 })) }),
         response: { 200: okResponse(obj({ received: Type.Boolean(), event_id: Type.String(), type: Type.String(), duplicate: Type.Boolean(), outcome: Type.String() })), ...errors },
       },
     }, async (req) => {

@@ -50,7 +50,7 @@ export default async function couplingRoutes(app: App): Promise<void> {
     '/v1/analysis/coupling',
     {
       config,
-      preHandler: app.optionalSession,
+      onRequest: app.optionalSession,
       schema: {
         tags,
         summary: 'Coupling of qubit pairs: qualitative (structure) or measured (concurrence, entropies, mutual information), with a reported fallback',
@@ -77,7 +77,7 @@ export default async function couplingRoutes(app: App): Promise<void> {
     '/v1/analysis/coupling/compare',
     {
       config,
-      preHandler: app.optionalSession,
+      onRequest: app.optionalSession,
       schema: {
         tags,
         summary: 'What a transformation (optimization, routing) preserves, gains or loses in coupling, pair by pair',

@@ -55,7 +55,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
   app.post(
     '/v1/circuits/optimize',
     {
-      preHandler: app.optionalSession,
+      onRequest: app.optionalSession,
       schema: {
         tags: ['circuits'],
         summary: 'Optimize a circuit; the result is returned only with a proof that it is equivalent (else 422 OPTIMIZATION_UNVERIFIED)',
@@ -64,7 +64,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             circuit: Type.Unknown({ description: 'A circuit in any accepted input form (see GET /v1/circuits/schema)' }),
             profile: Type.Optional(Type.Union([Type.Literal('safe'), Type.Literal('balanced'), Type.Literal('aggressive')], { default: 'safe' })),
             backend_hint: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('provider-one'), Type.Literal('provider-two')], { default: 'generic' })),
-            device: Type.Optional(Type.String({ description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
+            device: Type.Optional(Type.String({ maxLength: 128, description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
             output_format: Type.Optional(OutputFormat),
             include_steps: Type.Optional(Type.Boolean({ description: 'Inline the certificate steps (default true, up to 2000 steps)' })),
           },
