@@ -11,7 +11,9 @@ import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { JobsErrorSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+
+const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
 const CredentialView = Type.Object({
   credential_id: Type.String({ format: 'uuid', description: 'Also the OAuth client_id' }),
@@ -153,8 +155,10 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       response: {
         200: Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_in: Type.Integer(), scope: Type.String() }),
-        400: Type.Object({ error: Type.String(), error_description: Type.String() }),
-        401: Type.Object({ error: Type.String(), error_description: Type.String() }),
+        // RFC 6749 §5.2 errors from the grant itself; what the edge refuses first (a body too deep,
+        // NUL bytes, an unsupported media type) comes in the Jobs error shape.
+        400: Type.Union([OAuthError, JobsErrorSchema]),
+        401: Type.Union([OAuthError, JobsErrorSchema]),
       },
     },
   }, async (req, reply) => {

@@ -4,6 +4,7 @@
  */
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
+import { JobsErrorSchema } from '../../envelope-schemas.js';
 import { agentOf, requireAgent } from './agent-auth.js';
 import { LIST_MAX, type SubmitJobBody } from '../../../jobs/jobs-service.js';
 import { JOB_STATUSES } from '../../../jobs/job.js';
@@ -53,10 +54,7 @@ export const JobSchema = Type.Object(
   },
 );
 
-const JobsError = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
-  request_id: Type.String(),
-});
+const JobsError = JobsErrorSchema;
 const errors = { 400: JobsError, 401: JobsError, 403: JobsError, 404: JobsError, 409: JobsError, 429: JobsError, 503: JobsError };
 
 const CatalogEntry = Type.Object({
