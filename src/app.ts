@@ -12,12 +12,14 @@ import { createComputePool } from './compute/compute-pool.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';
 import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
-import { buildValidatorCompiler } from './http/plugins/validation.js';
+import { validatorFactory } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
+import { registerTextSafety } from './http/plugins/text-safety.js';
 import { ROUTES } from './http/routes/index.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -66,7 +68,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
     trustProxy: config.trustProxy,
-    ajv: { customOptions: { allErrors: true } },
+    // Our validator in every encapsulated context: a plugin that adds shared schemas (circuits)
+    // gets a fresh compiler from this factory, where setValidatorCompiler would leave it
+    // Fastify's default one (which silently drops unknown members and coerces body types).
+    schemaController: { compilersFactory: { buildValidator: validatorFactory } },
     // Router errors (bad percent-encoding, over-long path parameters) get the envelope too.
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<QrailTypeProvider>() as unknown as App;
@@ -81,7 +86,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // Only JSON bodies are accepted (415 otherwise); routes that take other types add their own parser.
   app.removeContentTypeParser('text/plain');
   app.addSchema(MetaSchema);
-  app.setValidatorCompiler(buildValidatorCompiler(() => app.getSchemas()));
 
   registerEnvelope(app);
   registerNotFound(app);
@@ -89,7 +93,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
   registerRateLimit(app, rateStore, config.rateLimit.perMinute);
+  registerTextSafety(app);
   registerAuth(app);
+  // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.
+  registerIdempotency(app);
 
   await app.register(swagger, {
     openapi: {

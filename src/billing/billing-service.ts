@@ -278,7 +278,8 @@ export class BillingService {
     };
   }
 
-  async hardwareHold(accountId: string, i: { quote_id: string; expires_in_seconds?: number }, now = new Date()) {
+  /** `runToken`: the Idempotency-Key run of the request; its retry after a crash gets the hold it placed. */
+  async hardwareHold(accountId: string, i: { quote_id: string; expires_in_seconds?: number }, runToken?: string, now = new Date()) {
     // No funds are reserved for a device that cannot run now (offline, maintenance, not
     // configured): the hold is refused with the continuation's 409 before the transaction.
     // Unknown or already used quotes are left to holdQuote, which names them.
@@ -289,7 +290,7 @@ export class BillingService {
     const job = await this.db.tx(async (q) => {
       const w = await lockWallet(q, accountId);
       const ttl = i.expires_in_seconds ?? Number(w.hold_expiry_seconds);
-      return holdQuote(q, { accountId, quoteId: i.quote_id, expiresAt: new Date(now.getTime() + ttl * 1000), now });
+      return holdQuote(q, { accountId, quoteId: i.quote_id, expiresAt: new Date(now.getTime() + ttl * 1000), now, runToken });
     });
     this.afterDebit(accountId);
     return { ...heldJobView(job), wallet: walletView(await getWallet(this.db, accountId)) };

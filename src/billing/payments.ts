@@ -1,4 +1,5 @@
 import { fail } from '../errors/app-error.js';
+import { unsafeTextDetails } from '../errors/unsafe-text.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import type { Database, Queryable } from '../store/db.js';
 import type { BillingConfig } from './billing-config.js';
@@ -25,6 +26,16 @@ export type AttemptOutcome = { status: 'succeeded' | 'failed'; paymentIntentId: 
 /** Posts a signed event body to this service's own webhook endpoint (set by the route plugin). */
 export type WebhookDeliverer = (rawBody: string, signature: string) => Promise<void>;
 
+/** A member of a parsed event object, own properties only: `toString` or `constructor` are never found on the prototype. */
+const own = (o: unknown, k: string): unknown => (o !== null && typeof o === 'object' && Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined);
+/** An amount in cents, already checked by parseEvent to be absent or a non-negative safe integer. */
+const cents = (o: Record<string, unknown>, ...keys: string[]): bigint => {
+  for (const k of keys) {
+    const v = own(o, k);
+    if (typeof v === 'number') return BigInt(v);
+  }
+  return 0n;
+};
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const idOf = (v: unknown): string | null => str(v) ?? (v !== null && typeof v === 'object' ? str((v as { id?: unknown }).id) : null);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,19 +88,23 @@ export class Payments {
     return { customer_id: customerId, created, processor: this.processor.name };
   }
 
-  async setupIntent(accountId: string, i: { payment_method?: string }) {
+  async setupIntent(accountId: string, i: { payment_method?: string }, runKey?: string) {
     const { customerId } = await this.ensureCustomer(accountId);
-    const si = await this.processor.createSetupIntent({ customerId, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), metadata: { qrail_account_id: accountId } });
+    const si = await this.processor.createSetupIntent({
+      customerId, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), metadata: { qrail_account_id: accountId },
+      ...(runKey === undefined ? {} : { idempotencyKey: `setup:${accountId}:${runKey}` }),
+    });
     await this.flushSandboxEvents();
     return { setup_intent_id: si.id, client_secret: si.clientSecret, status: si.status, payment_method: si.paymentMethod, customer_id: customerId, processor: this.processor.name };
   }
 
-  async paymentIntent(accountId: string, i: { amount: string; payment_method?: string }) {
+  /** `runKey`: the Idempotency-Key run of the request, so a retried run reuses the processor's object. */
+  async paymentIntent(accountId: string, i: { amount: string; payment_method?: string }, runKey?: string) {
     const cents = chargeCents(i.amount);
     const { customerId } = await this.ensureCustomer(accountId);
     const pi = await this.processor.createPaymentIntent({
       customerId, amountCents: cents, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), offSession: false, confirm: i.payment_method !== undefined,
-      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: `topup:${accountId}:${Date.now()}:${Math.random()}`,
+      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: runKey === undefined ? `topup:${accountId}:${Date.now()}:${Math.random()}` : `topup:${accountId}:${runKey}`,
     });
     let credited = false;
     await this.db.tx(async (q) => {
@@ -105,7 +120,7 @@ export class Payments {
     };
   }
 
-  async checkoutSession(accountId: string, i: { amount: string; success_url?: string; cancel_url?: string }) {
+  async checkoutSession(accountId: string, i: { amount: string; success_url?: string; cancel_url?: string }, runKey?: string) {
     const cents = chargeCents(i.amount);
     const { customerId } = await this.ensureCustomer(accountId);
     const base = this.settings.publicBaseUrl;
@@ -114,7 +129,7 @@ export class Payments {
       successUrl: i.success_url ?? `${base}/v1/billing/processor/sandbox/return?checkout={CHECKOUT_SESSION_ID}`,
       cancelUrl: i.cancel_url ?? `${base}/v1/billing/processor/sandbox/return?cancelled=1`,
       metadata: { qrail_account_id: accountId, qrail_purpose: 'checkout' },
-      idempotencyKey: `checkout:${accountId}:${Date.now()}:${Math.random()}`,
+      idempotencyKey: runKey === undefined ? `checkout:${accountId}:${Date.now()}:${Math.random()}` : `checkout:${accountId}:${runKey}`,
     });
     await recordPayment(this.db, { id: s.id, accountId, kind: 'checkout_session', purpose: 'checkout', amountMicros: centsToMicros(cents), status: s.status });
     return {
@@ -123,9 +138,12 @@ export class Payments {
     };
   }
 
-  async portalSession(accountId: string, i: { return_url?: string }) {
+  async portalSession(accountId: string, i: { return_url?: string }, runKey?: string) {
     const { customerId } = await this.ensureCustomer(accountId);
-    const p = await this.processor.createPortalSession({ customerId, returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile` });
+    const p = await this.processor.createPortalSession({
+      customerId, returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile`,
+      ...(runKey === undefined ? {} : { idempotencyKey: `portal:${accountId}:${runKey}` }),
+    });
     return { portal_session_id: p.id, url: p.url, processor: this.processor.name };
   }
 
@@ -193,7 +211,7 @@ export class Payments {
         if (o['payment_status'] !== 'paid') return 'ignored: not paid yet';
         const accountId = await this.accountFor(q, id, o);
         if (accountId === null || id === null) return 'ignored: unknown checkout session';
-        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(BigInt(Number(o['amount_total'] ?? 0))), externalRef: `checkout:${id}`, description: `checkout ${id}` });
+        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(cents(o, 'amount_total')), externalRef: `checkout:${id}`, description: `checkout ${id}` });
         await setPaymentStatus(q, id, 'paid');
         return r.credited ? 'credited' : 'already credited';
       }
@@ -203,7 +221,7 @@ export class Payments {
         if (purpose !== 'topup' && purpose !== 'auto_recharge') return 'ignored: not a qrail payment';
         const accountId = await this.accountFor(q, id, o);
         if (accountId === null || id === null) return 'ignored: unknown payment intent';
-        const received = BigInt(Number(o['amount_received'] ?? o['amount'] ?? 0));
+        const received = cents(o, 'amount_received', 'amount');
         const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(received), externalRef: `payment_intent:${id}`, description: `${purpose === 'auto_recharge' ? 'auto-recharge' : 'top-up'} ${id}` });
         await setPaymentStatus(q, id, 'succeeded');
         const attempt = str(meta['qrail_attempt_id']);
@@ -260,6 +278,13 @@ export class Payments {
   }
 }
 
+/** Amount members of event objects that reach the ledger. */
+const AMOUNT_FIELDS = ['amount', 'amount_total', 'amount_received'] as const;
+/** Year 5138: anything later is not a real event time (and would not fit a timestamp column). */
+const MAX_EVENT_SECONDS = 1e11;
+/** $10 billion: far above any charge we create, far below what a bigint micro-USD column holds. */
+const MAX_EVENT_CENTS = 1e12;
+
 function parseEvent(raw: Uint8Array): ProcessorEvent {
   let v: unknown;
   try {
@@ -267,10 +292,24 @@ function parseEvent(raw: Uint8Array): ProcessorEvent {
   } catch {
     throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body is not JSON.');
   }
-  const e = v as Partial<ProcessorEvent> | null;
-  if (e === null || typeof e !== 'object' || typeof e.id !== 'string' || e.id === '' || typeof e.type !== 'string' || typeof e.created !== 'number'
-    || e.data === null || typeof e.data !== 'object' || e.data.object === null || typeof e.data.object !== 'object') {
-    throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body is not an event with id, type, created and data.object.');
+  // Signed does not mean storable: text the database refuses, or absurd nesting, is a 400 too.
+  const unsafe = unsafeTextDetails(v, 'body');
+  if (unsafe.length > 0) throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body contains text that cannot be stored or is nested too deeply.', unsafe);
+  const id = own(v, 'id');
+  const type = own(v, 'type');
+  const created = own(v, 'created');
+  const object = own(own(v, 'data'), 'object');
+  if (typeof id !== 'string' || id === '' || id.length > 255 || typeof type !== 'string' || type === '' || type.length > 255
+    || typeof created !== 'number' || !Number.isSafeInteger(created) || created < 0 || created > MAX_EVENT_SECONDS
+    || object === null || typeof object !== 'object' || Array.isArray(object)) {
+    throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body is not an event with id, type, created (Unix seconds) and data.object.');
   }
-  return e as ProcessorEvent;
+  const badAmounts = AMOUNT_FIELDS.filter((k) => {
+    const a = own(object, k);
+    return a !== undefined && a !== null && !(typeof a === 'number' && Number.isSafeInteger(a) && a >= 0 && a <= MAX_EVENT_CENTS);
+  });
+  if (badAmounts.length > 0) {
+    throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'Event amounts must be non-negative integers (cents).', badAmounts.map((k) => ({ in: 'body', path: `/data/object/${k}`, code: 'WRONG_TYPE', message: 'must be an integer number of cents from 0 to 1000000000000' })));
+  }
+  return { id, type, created, data: { object: object as Record<string, unknown> } };
 }

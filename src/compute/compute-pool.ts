@@ -7,13 +7,18 @@
  * - A task waits in a FIFO queue while every thread is busy.
  * - A thread that dies (uncaught error, exit, out of memory, over its hard timeout) fails its
  *   task with a `ComputeWorkerError` (a 500) and is replaced when the next task needs a thread.
+ * - A task whose `signal` aborts (its HTTP client went away) is dropped from the queue, or, when
+ *   running, told to stop through a flag shared with its thread (the optimizer checks it between
+ *   rewrites); a thread that has not answered within `CANCEL_GRACE_MS` is terminated and replaced,
+ *   so abandoned work never holds a thread for the rest of its budget.
  * - `close()` fails queued and running tasks with 503 SERVICE_DRAINING and terminates the threads.
  * - `threads: 0` runs the same task functions in-process (the behaviour before the pool).
  */
 import { Worker } from 'node:worker_threads';
 import { fail } from '../errors/app-error.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
-import { COMPUTE_TASKS, type ComputeTaskName, type TaskInput, type TaskOutput } from './compute-tasks.js';
+import { COMPUTE_TASKS, type ComputeTaskName, type TaskContext, type TaskInput, type TaskOutput } from './compute-tasks.js';
+import { COMPUTE_ERRORS } from './error-codes.js';
 import { decodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
 
 export interface RunOptions {
@@ -23,7 +28,27 @@ export interface RunOptions {
    * Tasks keep their own (softer) time budgets; this is far above them.
    */
   readonly hardTimeoutMs?: number;
+  /** Aborted when nobody waits for the result any more (the client disconnected): the task is dropped or stopped. */
+  readonly signal?: AbortSignal;
 }
+
+/** What the pool did with canceled tasks (tests and diagnostics). */
+export interface PoolStats {
+  /** Tasks running in a thread now. */
+  readonly busy: number;
+  readonly queued: number;
+  /** Canceled while waiting in the queue: never started. */
+  readonly canceledQueued: number;
+  /** Canceled while running: told to stop. */
+  readonly canceledRunning: number;
+  /** Of those, stopped by themselves within the grace. */
+  readonly stoppedInGrace: number;
+  /** Of those, terminated (and later replaced) because they did not stop within the grace. */
+  readonly terminatedAfterGrace: number;
+}
+
+/** How long a running task that was told to stop may take to answer before its thread is terminated. */
+export const CANCEL_GRACE_MS = 1_000;
 
 export interface ComputePool {
   /** Worker threads; 0 = tasks run in-process on the event loop. */
@@ -31,6 +56,7 @@ export interface ComputePool {
   run<K extends ComputeTaskName>(task: K, input: TaskInput<K>, opts?: RunOptions): Promise<TaskOutput<K>>;
   /** Starts the threads now rather than on first use (the server, after it listens: a thread's start costs about a second). */
   warm(): void;
+  stats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -50,6 +76,8 @@ export class ComputeWorkerError extends Error {
   }
 }
 
+const canceled = (task: string) => fail(COMPUTE_ERRORS.COMPUTE_CANCELED, `The compute task "${task}" was canceled: its request went away.`);
+
 const closing = () => fail(HTTP_ERRORS.SERVICE_DRAINING, 'This instance is shutting down; retry the request.', undefined, { 'retry-after': '1' });
 
 interface Pending {
@@ -59,6 +87,9 @@ interface Pending {
   readonly hardTimeoutMs: number | undefined;
   readonly resolve: (v: unknown) => void;
   readonly reject: (e: unknown) => void;
+  /** Set once the caller gave up on it; its late answer is dropped. */
+  canceled: boolean;
+  detach: (() => void) | undefined;
 }
 
 interface Slot {
@@ -67,6 +98,8 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Why the thread is going away, when known before its exit event. */
   failure: string | undefined;
+  /** Shared with the thread: the id of the task it must stop (the thread reads it between steps). */
+  readonly cancelFlag: Int32Array;
 }
 
 export interface ThreadPoolOptions {
@@ -81,6 +114,7 @@ export class ThreadPool {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
+  private counts = { canceledQueued: 0, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0 };
   private readonly workerUrl: URL;
 
   constructor(private readonly opts: ThreadPoolOptions) {
@@ -93,12 +127,55 @@ export class ThreadPool {
     return this.slots.length;
   }
 
+  stats(): PoolStats {
+    return { busy: this.slots.filter((s) => s.current !== undefined).length, queued: this.queue.length, ...this.counts };
+  }
+
   run(task: string, input: unknown, opts: RunOptions = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(closing());
+    const signal = opts.signal;
+    if (signal?.aborted === true) {
+      this.counts.canceledQueued++;
+      return Promise.reject(canceled(task));
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, hardTimeoutMs: opts.hardTimeoutMs, resolve, reject });
+      const p: Pending = { id: this.nextId++, task, input, hardTimeoutMs: opts.hardTimeoutMs, resolve, reject, canceled: false, detach: undefined };
+      if (signal !== undefined) {
+        const onAbort = () => this.cancel(p);
+        signal.addEventListener('abort', onAbort, { once: true });
+        p.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.queue.push(p);
       this.pump();
     });
+  }
+
+  /** The caller gave up on `p`: drop it if queued; if running, ask its thread to stop, and terminate it past the grace. */
+  private cancel(p: Pending): void {
+    if (this.closed || p.canceled) return;
+    const q = this.queue.indexOf(p);
+    if (q >= 0) {
+      this.queue.splice(q, 1);
+      p.canceled = true;
+      this.counts.canceledQueued++;
+      p.reject(canceled(p.task));
+      return;
+    }
+    const slot = this.slots.find((s) => s.current === p);
+    if (slot === undefined) return; // already answered
+    p.canceled = true;
+    this.counts.canceledRunning++;
+    p.reject(canceled(p.task));
+    Atomics.store(slot.cancelFlag, 0, p.id);
+    // The thread stays busy until it answers (freed then) or is terminated (replaced on exit).
+    if (slot.timer !== undefined) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      if (slot.current !== p) return;
+      this.counts.terminatedAfterGrace++;
+      slot.failure = `it did not stop within ${CANCEL_GRACE_MS} ms of being canceled`;
+      void slot.worker.terminate();
+    }, CANCEL_GRACE_MS);
+    slot.timer.unref();
   }
 
   /** Starts every thread now, idle. */
@@ -123,6 +200,7 @@ export class ThreadPool {
         slot.worker.postMessage({ id: p.id, task: p.task, input: p.input } satisfies TaskRequest);
       } catch (e) {
         // Input that cannot be cloned: the caller's bug, reported as is; the thread stays free.
+        p.detach?.();
         p.reject(e);
         continue;
       }
@@ -139,17 +217,19 @@ export class ThreadPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl, { name: 'qrail-compute' });
+    const cancelFlag = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(this.workerUrl, { name: 'qrail-compute', workerData: { cancelFlag } });
     // An idle thread never keeps the process alive; a busy one does (see pump / settle).
     worker.unref();
-    const slot: Slot = { worker, current: undefined, timer: undefined, failure: undefined };
+    const slot: Slot = { worker, current: undefined, timer: undefined, failure: undefined, cancelFlag };
     this.slots.push(slot);
 
     worker.on('message', (m: TaskReply) => {
       const p = slot.current;
       if (p === undefined || m.id !== p.id) return;
       this.settle(slot);
-      if (m.ok) p.resolve(m.output);
+      if (p.canceled) this.counts.stoppedInGrace++;
+      else if (m.ok) p.resolve(m.output);
       else p.reject(decodeError(m.error, p.task));
       this.pump();
     });
@@ -157,6 +237,7 @@ export class ThreadPool {
       const p = slot.current;
       if (p === undefined) return;
       this.settle(slot);
+      if (p.canceled) this.counts.stoppedInGrace++;
       p.reject(new ComputeWorkerError(`the reply of compute task "${p.task}" could not be deserialized: ${e.message}`));
       this.pump();
     });
@@ -168,7 +249,7 @@ export class ThreadPool {
       if (i >= 0) this.slots.splice(i, 1);
       const p = slot.current;
       this.settle(slot);
-      if (p !== undefined) {
+      if (p !== undefined && !p.canceled) {
         p.reject(this.closed ? closing() : new ComputeWorkerError(`compute worker thread died (exit code ${code}) while running "${p.task}"${slot.failure === undefined ? '' : `: ${slot.failure}`}`));
       }
       // A replacement starts now if tasks are waiting, else with the next task.
@@ -178,6 +259,7 @@ export class ThreadPool {
   }
 
   private settle(slot: Slot): void {
+    slot.current?.detach?.();
     slot.current = undefined;
     if (slot.timer !== undefined) clearTimeout(slot.timer);
     slot.timer = undefined;
@@ -189,14 +271,21 @@ export class ThreadPool {
 export function createComputePool(opts: { readonly threads: number }): ComputePool {
   if (opts.threads === 0) {
     let closed = false;
+    let canceledQueued = 0;
     return {
       threads: 0,
-      async run(task, input) {
+      async run(task, input, runOpts) {
         if (closed) throw closing();
-        const fn = COMPUTE_TASKS[task] as (i: typeof input) => TaskOutput<typeof task> | Promise<TaskOutput<typeof task>>;
-        return fn(input);
+        const signal = runOpts?.signal;
+        if (signal?.aborted === true) {
+          canceledQueued++;
+          throw canceled(task);
+        }
+        const fn = COMPUTE_TASKS[task] as (i: typeof input, ctx: TaskContext) => TaskOutput<typeof task> | Promise<TaskOutput<typeof task>>;
+        return fn(input, { cancelled: () => signal?.aborted === true });
       },
       warm() {},
+      stats: () => ({ busy: 0, queued: 0, canceledQueued, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0 }),
       async close() {
         closed = true;
       },
@@ -207,6 +296,7 @@ export function createComputePool(opts: { readonly threads: number }): ComputePo
     threads: opts.threads,
     run: (task, input, runOpts) => pool.run(task, input, runOpts) as Promise<TaskOutput<typeof task>>,
     warm: () => pool.warm(),
+    stats: () => pool.stats(),
     close: () => pool.close(),
   };
 }

@@ -14,6 +14,13 @@ import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile } fro
 import { finalState, noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../simulation/index.js';
 import type { CertificateStep } from '../verification/certificate-types.js';
 
+/** What a running task may ask its runner: whether the caller gave up (checked between steps of long work). */
+export interface TaskContext {
+  readonly cancelled: () => boolean;
+}
+
+const NEVER: TaskContext = { cancelled: () => false };
+
 /** A circuit already validated by the caller, with the limits it was validated against. */
 export interface WireInput {
   readonly circuit: WireCircuitV02;
@@ -26,6 +33,8 @@ export interface OptimizeTaskInput extends WireInput {
   readonly includeSteps: boolean;
   readonly device?: string;
   readonly outputFormat?: CircuitOutputFormat;
+  /** A shorter budget than the profile's (anonymous callers, see src/http/anonymous-compute.ts). */
+  readonly timeBudgetMs?: number;
 }
 
 export interface OptimizeTaskOutput {
@@ -83,9 +92,11 @@ function fromWire(w: WireCircuitV02, limits: CircuitLimits): Circuit {
 
 const couplingDeps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
 
-function optimize(input: OptimizeTaskInput): OptimizeTaskOutput {
+function optimize(input: OptimizeTaskInput, ctx: TaskContext = NEVER): OptimizeTaskOutput {
   const r = optimizeCircuit(fromWire(input.circuit, input.limits), {
     profile: input.profile,
+    cancelled: ctx.cancelled,
+    ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
     backendHint: input.backendHint,
     includeSteps: input.includeSteps,
     ...(input.device === undefined ? {} : { device: input.device }),

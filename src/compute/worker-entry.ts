@@ -2,18 +2,21 @@
  * A compute worker thread: runs one task at a time from COMPUTE_TASKS and replies with the plain
  * result or an encoded error. Loaded by worker-bootstrap.js (which makes TypeScript importable here).
  */
-import { parentPort } from 'node:worker_threads';
-import { COMPUTE_TASKS, type ComputeTaskName } from './compute-tasks.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { COMPUTE_TASKS, type ComputeTaskName, type TaskContext } from './compute-tasks.js';
 import { encodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('src/compute/worker-entry.ts runs only inside a worker thread');
+// The pool writes here the id of the task it gave up on (a synchronous task cannot read messages).
+const cancelFlag = (workerData as { cancelFlag?: Int32Array } | null)?.cancelFlag;
 
 async function handle(msg: TaskRequest): Promise<TaskReply> {
   try {
     if (!Object.hasOwn(COMPUTE_TASKS, msg.task)) throw new Error(`unknown compute task "${msg.task}"`);
-    const run = COMPUTE_TASKS[msg.task as ComputeTaskName] as (input: unknown) => unknown;
-    return { id: msg.id, ok: true, output: await run(msg.input) };
+    const run = COMPUTE_TASKS[msg.task as ComputeTaskName] as (input: unknown, ctx: TaskContext) => unknown;
+    const ctx: TaskContext = { cancelled: () => cancelFlag !== undefined && Atomics.load(cancelFlag, 0) === msg.id };
+    return { id: msg.id, ok: true, output: await run(msg.input, ctx) };
   } catch (e) {
     return { id: msg.id, ok: false, error: encodeError(e) };
   }

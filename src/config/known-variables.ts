@@ -26,6 +26,7 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'CHAT_MAX_TOTAL_CHARS', 'CHAT_MAX_TOKENS', 'TTS_ENGINE', 'TTS_BASE_URL', 'TTS_API_KEY', 'TTS_MODEL', 'TTS_VOICES',
   'TTS_VOICE', 'TTS_TIMEOUT_MS', 'TTS_MAX_CHARS', 'TTS_MAX_CONCURRENCY', 'TTS_MAX_QUEUE', 'TTS_MAX_AUDIO_BYTES',
   'ESPEAK_PATH', 'ESPEAK_DATA_PATH', 'PATH', 'MEDIA_RATE_LIMIT_PER_MINUTE',
+  'ANON_COMPUTE_CONCURRENCY', 'ANON_COMPUTE_BUDGET_MS',
 ];
 
 /**
@@ -33,7 +34,7 @@ export const KNOWN_VARIABLES: readonly string[] = [
  * them is a slip. Generic ones (SESSION_, LOG_, DATA_) are left to the spelling check, since
  * desktops and tools set e.g. SESSION_MANAGER.
  */
-const FAMILIES = ['QRAIL_', 'BILLING_', 'STRIPE_', 'SANDBOX_', 'EXECUTION_', 'IONQ_', 'COUPLING_', 'JOBS_', 'CHAT_', 'TTS_', 'ESPEAK_', 'MEDIA_', 'LOGIN_', 'CIRCUIT_', 'RATE_LIMIT_', 'SHUTDOWN_', 'PASSWORD_ARGON2_'];
+const FAMILIES = ['QRAIL_', 'BILLING_', 'STRIPE_', 'SANDBOX_', 'EXECUTION_', 'IONQ_', 'COUPLING_', 'JOBS_', 'CHAT_', 'TTS_', 'ESPEAK_', 'MEDIA_', 'LOGIN_', 'CIRCUIT_', 'RATE_LIMIT_', 'SHUTDOWN_', 'PASSWORD_ARGON2_', 'ANON_COMPUTE_'];
 
 /** Kubernetes service links for a Service named "qrail", and variables only the test suite reads. */
 const NOT_OURS = /^QRAIL_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)?|TEST_[A-Z0-9_]+)$/;

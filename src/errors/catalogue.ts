@@ -9,6 +9,7 @@ import { EXECUTION_ERRORS } from '../execution/error-codes.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { JOBS_ERRORS } from '../jobs/error-codes.js';
 import { MEDIA_ERRORS } from '../media/error-codes.js';
+import { COMPUTE_ERRORS } from '../compute/error-codes.js';
 
 /** Every error code qrail can answer with. docs/errors.md must list each one (tested). */
 export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
@@ -22,4 +23,5 @@ export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
   BILLING_ERRORS,
   JOBS_ERRORS,
   MEDIA_ERRORS,
+  COMPUTE_ERRORS,
 ].flatMap((group) => Object.values(group as Record<string, ErrorCodeSpec>));

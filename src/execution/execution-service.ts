@@ -7,24 +7,26 @@
  */
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
-import { fail, isAppError } from '../errors/app-error.js';
+import { fail } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { getHeldJob, lockHeldJob, markHeldJobContinued, type HeldJobRecord } from '../billing/store/hardware-sql.js';
 import { getWallet } from '../billing/store/ledger-sql.js';
 import type { Database } from '../store/db.js';
 import {
-  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed, queuePosition, setDeviceStatusOverride,
+  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, queuePosition, setDeviceStatusOverride,
   type ExecutionJobRow,
 } from '../store/repositories/execution-repository.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';
-import type { RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
+import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
 import { deviceView, heldOnlyView, jobView } from './views.js';
+
+export { resultJson } from './simulator-run.js';
 
 export interface RunRequest {
   readonly circuit: unknown;
@@ -32,6 +34,15 @@ export interface RunRequest {
   readonly device?: string;
   readonly seed?: number;
   readonly client_token: string;
+}
+
+export interface RunOptions {
+  /**
+   * A durable caller (an Account Job's re-run) adopts a simulator run still in progress under the
+   * same token: it waits for it rather than answering 409 EXECUTION_CLIENT_TOKEN_IN_PROGRESS, and
+   * runs it again itself once its lease has expired (the process running it died).
+   */
+  readonly adoptRunning?: boolean;
 }
 
 export interface ContinueRequest {
@@ -64,15 +75,6 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function resultJson(r: RunResult) {
-  return {
-    counts: r.counts,
-    ...(r.probabilities === undefined ? {} : { probabilities: r.probabilities }),
-    probabilities_kind: r.probabilitiesKind ?? 'estimated',
-    notes: r.notes ?? [],
-    ...(r.meta === undefined ? {} : { meta: r.meta }),
-  };
-}
 
 export class ExecutionService {
   constructor(readonly deps: ExecutionDeps) {}
@@ -115,17 +117,22 @@ export class ExecutionService {
     return jobView(j, { queuePosition: pos, events, heldJob: held, ...(replayed === undefined ? {} : { replayed }) });
   }
 
-  /** The job the token already names: the original (same request) or 409. */
-  private async replay(accountId: string, token: string, hash: string) {
+  /**
+   * The job the token already names: the original (same request) or 409. A simulator run still
+   * `running` is taken over when its owner died, waited for or refused while it lives (simulator-run.ts).
+   */
+  private async replay(accountId: string, token: string, hash: string, adopt?: Adoption) {
     const prior = await findJobByToken(this.db, accountId, token);
     if (prior === null) return null;
     if (prior.request_hash !== hash) {
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: prior.id });
     }
-    if (prior.kind === 'simulator' && prior.status === 'running') {
-      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
-    }
-    return this.viewOf(prior, true);
+    const settled = prior.kind === 'simulator' && prior.status === 'running' ? await settleRunningSimulator(this.runDeps, prior, adopt) : prior;
+    return this.viewOf(settled, true);
+  }
+
+  private get runDeps(): SimulatorRunDeps {
+    return { db: this.db, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId };
   }
 
   private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
@@ -162,7 +169,7 @@ export class ExecutionService {
   }
 
   /** POST /v1/execute/{provider}: simulator runs answer with results; hardware needs a hold. */
-  async run(provider: ProviderId, accountId: string, body: RunRequest) {
+  async run(provider: ProviderId, accountId: string, body: RunRequest, opts: RunOptions = {}) {
     const deviceId = body.device ?? DEFAULT_DEVICE[provider];
     const d = await this.resolveDevice(provider, deviceId);
     const spec = d.profile.spec;
@@ -193,7 +200,8 @@ export class ExecutionService {
       });
     }
     const hash = this.deps.hash(canonical({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
-    const prior = await this.replay(accountId, body.client_token, hash);
+    const adopt = { circuit, device: d, wait: opts.adoptRunning === true };
+    const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
 
     const worker = `api-${this.deps.newId().slice(0, 8)}`;
@@ -201,10 +209,10 @@ export class ExecutionService {
     const row = await insertJob(this.db, {
       id: this.deps.newId(), accountId, clientToken: body.client_token, requestHash: hash, provider, device: spec.id, kind: 'simulator', driver: 'simulator',
       status: 'running', shots, seed, circuit: toWire(circuit), translation: null, holdId: null, estimatedMicros: 0n,
-      leaseOwner: worker, leaseMs: this.deps.settings.simulatorTimeBudgetMs + this.deps.settings.leaseMs,
+      leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings),
     });
     if (row === null) {
-      const again = await this.replay(accountId, body.client_token, hash);
+      const again = await this.replay(accountId, body.client_token, hash, adopt);
       if (again !== null) return again;
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
     }
@@ -214,22 +222,7 @@ export class ExecutionService {
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
   async finishSimulatorRun(row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
-    const driver = d.driver ?? this.deps.directory.drivers.simulator;
-    let outcome;
-    try {
-      outcome = await driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) });
-    } catch (e) {
-      await this.db.tx(async (q) => {
-        if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-        await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
-      });
-      throw e;
-    }
-    if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
-    await this.db.tx(async (q) => {
-      if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-      await markCompleted(q, row.id, worker, resultJson(outcome.result), 0n);
-    });
+    return finishSimulatorRun(this.runDeps, row, circuit, worker, d);
   }
 
   /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */

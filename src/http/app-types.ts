@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { Services } from '../services.js';
 import type { ComputePool } from '../compute/compute-pool.js';
+import type { IdempotencyState } from './plugins/idempotency.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
 
@@ -15,8 +16,11 @@ export interface Principal {
   readonly userCreatedAt: Date;
 }
 
-/** Which response shape a route uses: platform envelope, plain JSON (Account Jobs), or raw (ops, docs). */
-export type Surface = 'platform' | 'jobs' | 'raw';
+/**
+ * Which response shape a route uses: platform envelope, plain JSON (Account Jobs), raw (ops,
+ * docs; errors in the Jobs shape), or page (HTML pages under /v1: raw success, enveloped errors).
+ */
+export type Surface = 'platform' | 'jobs' | 'raw' | 'page';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,16 +32,22 @@ declare module 'fastify' {
     draining: boolean;
     /** Every route registered, for the OpenAPI completeness test and 405 answers. */
     qrailRoutes: ReadonlyArray<{ method: string; url: string }>;
+    /** The surface of the routes nearest to a URL no route matched (404, 405, router errors). */
+    surfaceForUrl: (url: string) => Surface;
     requireSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     optionalSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
     principal: Principal | undefined;
     startedAt: bigint;
+    /** Set while this request holds an Idempotency-Key reservation (plugins/idempotency.ts). */
+    idempotency: IdempotencyState | undefined;
   }
   interface FastifyContextConfig {
     surface?: Surface;
     /** Rate-limit bucket; requests per minute per client in that bucket. */
     rateLimit?: { bucket: string; perMinute: number } | false;
+    /** Honour the Idempotency-Key header, keys scoped to the session's account or to the operator. */
+    idempotent?: 'account' | 'operator';
   }
 }

@@ -41,3 +41,9 @@ export const errorResponses = {
   429: ErrorEnvelopeSchema,
   500: ErrorEnvelopeSchema,
 } as const;
+
+/** The error shape of the Account Jobs interface (and of raw routes' framework errors). */
+export const JobsErrorSchema = Type.Object({
+  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
+  request_id: Type.String(),
+});

@@ -37,6 +37,16 @@ export interface OptimizeOptions {
   /** Whole-circuit equivalence checker; defaults to src/verification's. */
   readonly equivalence?: EquivalenceChecker;
   readonly includeSteps?: boolean;
+  /** True once nobody waits for the result (the client went away): the search stops and nothing is proven. */
+  readonly cancelled?: () => boolean;
+}
+
+/** The caller canceled the optimization (see OptimizeOptions.cancelled); no result exists. */
+export class OptimizationCanceledError extends Error {
+  constructor() {
+    super('optimization canceled by its caller');
+    this.name = 'OptimizationCanceledError';
+  }
 }
 
 export interface ProofMethod {
@@ -100,10 +110,11 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   let timedOut = false;
   const notes: string[] = [];
 
+  const cancelled = opts.cancelled ?? (() => false);
   const rec = new Recorder(input.ops);
   rec.stopped = () => {
     if (performance.now() > searchDeadline) timedOut = true;
-    return timedOut;
+    return timedOut || cancelled();
   };
   const extra: ExtraPass[] = (opts.unsoundRules ?? OPTIMIZER_TEST_HOOKS.unsoundRules).map((u) => (r: Recorder) => {
     const hit = u.find(r.ops);
@@ -112,6 +123,8 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     return 1;
   });
   let best = runProfile(rec, profile, extra);
+  // Before the proof, the longest step after the search: nobody would read its answer.
+  if (cancelled()) throw new OptimizationCanceledError();
   if (timedOut) notes.push(`the ${profile} search stopped at its time budget (${Math.round(budget * 0.6)} ms); the best result found so far is returned`);
   const searchSteps = [...best.steps];
   let { output, replay } = finish(input, best, target);

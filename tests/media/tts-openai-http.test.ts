@@ -80,7 +80,7 @@ describe('POST /v1/tts through an OpenAI-compatible /audio/speech endpoint', () 
     const long = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: 'a'.repeat(51) } });
     expect(long.statusCode).toBe(400);
     expect(long.json().error.details).toEqual([expect.objectContaining({ path: '/text', code: 'TOO_LONG' })]);
-    const blank = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: ' \u0000\u0007 ' } });
+    const blank = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: ' \u0001\u0007 ' } });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().error.details).toEqual([expect.objectContaining({ path: '/text', code: 'EMPTY' })]);
     const speed = await app.inject({ method: 'POST', url: '/v1/tts', headers: auth, payload: { text: 'hi', speed: 5, extra: 1 } });

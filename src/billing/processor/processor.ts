@@ -45,14 +45,15 @@ export interface PaymentProcessor {
   /** Secret the webhook endpoint verifies `Stripe-Signature` with; undefined = webhooks not configured. */
   readonly webhookSecret: string | undefined;
   createCustomer(i: { accountId: string; email: string; idempotencyKey: string }): Promise<{ id: string }>;
-  createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata }): Promise<SetupIntentView>;
+  /** Every create takes the processor's idempotency key (Stripe honours one on every POST); optional where a repeat is harmless. */
+  createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata; idempotencyKey?: string }): Promise<SetupIntentView>;
   /** Declines come back as a view with `failureCode`, not as a throw; transport problems throw. */
   createPaymentIntent(i: {
     customerId: string; amountCents: bigint; paymentMethod?: string; offSession: boolean; confirm: boolean; metadata: Metadata; idempotencyKey: string;
   }): Promise<PaymentIntentView>;
   createCheckoutSession(i: { customerId: string; amountCents: bigint; successUrl: string; cancelUrl: string; metadata: Metadata; idempotencyKey: string }): Promise<CheckoutSessionView>;
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionView | null>;
-  createPortalSession(i: { customerId: string; returnUrl: string }): Promise<{ id: string; url: string }>;
+  createPortalSession(i: { customerId: string; returnUrl: string; idempotencyKey?: string }): Promise<{ id: string; url: string }>;
 }
 
 /** Processor charges must be at least $0.50 (Stripe's minimum for USD). */

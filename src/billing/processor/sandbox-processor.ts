@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { fail } from '../../errors/app-error.js';
+import { BILLING_ERRORS } from '../error-codes.js';
 import type { CheckoutSessionView, Metadata, PaymentIntentView, PaymentProcessor, SetupIntentView } from './processor.js';
 
 /** Where the sandbox keeps its objects (a table; see store/sandbox-store-sql.ts). */
 export interface SandboxStore {
   get<T>(id: string): Promise<T | null>;
   put(id: string, type: string, data: unknown): Promise<void>;
+  /** Stores the object unless `id` exists; true when stored. Atomic: of concurrent callers one wins. */
+  insert(id: string, type: string, data: unknown): Promise<boolean>;
   list<T>(type: string, where?: { delivered?: boolean }): Promise<T[]>;
 }
 
@@ -41,6 +45,21 @@ export const SANDBOX_CARDS: Readonly<Record<string, { ok: true } | { ok: false; 
 
 const rid = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
 
+/** An idempotency key's record. `pi` without `params`: written before keys were checked on every create. */
+interface StoredKey { id?: string; pi?: string; params?: string }
+
+// Stripe compares a retried request's parameters with the first one's; so does the sandbox.
+function fingerprint(operation: string, params: Record<string, unknown>): string {
+  const norm = (v: unknown): unknown => {
+    if (typeof v === 'bigint') return v.toString();
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => [k, norm(o[k])]));
+  };
+  const { idempotencyKey: _key, ...rest } = params;
+  return createHash('sha256').update(`${operation}\n${JSON.stringify(norm(rest))}`).digest('hex');
+}
+
 /**
  * The embedded processor: customers, setup and payment intents, checkout sessions with a
  * hosted page that completes the payment, portal sessions, and events signed like Stripe's.
@@ -55,6 +74,28 @@ export class SandboxProcessor implements PaymentProcessor {
     readonly webhookSecret: string,
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
+
+  /**
+   * Stripe's idempotent requests: the key names the object before it is made (so a crash between
+   * the two leaves the retry making that same id); the same key with other parameters is
+   * refused like Stripe's `idempotency_error`. No key: a new id each time.
+   */
+  private async claim(prefix: string, operation: string, params: Record<string, unknown> & { idempotencyKey?: string | undefined }): Promise<string> {
+    const key = params.idempotencyKey;
+    const id = rid(prefix);
+    if (key === undefined) return id;
+    const fp = fingerprint(operation, params);
+    if (await this.store.insert(`idem:${key}`, 'idempotency', { id, params: fp } satisfies StoredKey)) return id;
+    const prior = await this.store.get<StoredKey>(`idem:${key}`);
+    const priorId = prior?.id ?? prior?.pi;
+    if (prior === null || priorId === undefined) return id;
+    if (prior.params !== undefined && prior.params !== fp) {
+      throw fail(BILLING_ERRORS.PROCESSOR_ERROR, 'The processor refused the request: this idempotency key was used with other parameters.', {
+        processor: 'sandbox', type: 'idempotency_error', code: 'idempotency_key_in_use',
+      });
+    }
+    return priorId;
+  }
 
   private async emit(type: string, object: Record<string, unknown>): Promise<SandboxEvent> {
     const e: SandboxEvent = { id: rid('evt'), object: 'event', type, created: this.nowSeconds(), livemode: false, data: { object }, delivered: false };
@@ -71,14 +112,17 @@ export class SandboxProcessor implements PaymentProcessor {
     await this.store.put(e.id, 'event', { ...e, delivered: true });
   }
 
-  async createCustomer(i: { accountId: string; email: string }): Promise<{ id: string }> {
-    const id = rid('cus');
+  async createCustomer(i: { accountId: string; email: string; idempotencyKey?: string }): Promise<{ id: string }> {
+    const id = await this.claim('cus', 'customers.create', i);
+    if ((await this.store.get(id)) !== null) return { id };
     await this.store.put(id, 'customer', { id, object: 'customer', email: i.email, metadata: { qrail_account_id: i.accountId }, created: this.nowSeconds() });
     return { id };
   }
 
-  async createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata }): Promise<SetupIntentView> {
-    const id = rid('seti');
+  async createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata; idempotencyKey?: string }): Promise<SetupIntentView> {
+    const id = await this.claim('seti', 'setup_intents.create', i);
+    const prior = await this.store.get<{ client_secret: string; status: string; payment_method: string | null }>(id);
+    if (prior !== null) return { id, clientSecret: prior.client_secret, status: prior.status, paymentMethod: prior.payment_method, customerId: i.customerId };
     const pm = i.paymentMethod ?? null;
     const status = pm === null ? 'requires_payment_method' : 'succeeded';
     const obj = { id, object: 'setup_intent', customer: i.customerId, status, payment_method: pm, client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`, metadata: i.metadata, created: this.nowSeconds() };
@@ -91,12 +135,9 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   async createPaymentIntent(i: { customerId: string; amountCents: bigint; paymentMethod?: string; offSession: boolean; confirm: boolean; metadata: Metadata; idempotencyKey: string }): Promise<PaymentIntentView> {
-    const prior = await this.store.get<{ pi: string }>(`idem:${i.idempotencyKey}`);
-    if (prior !== null) {
-      const pi = await this.store.get<StoredPI>(prior.pi);
-      if (pi !== null) return piView(pi);
-    }
-    const id = rid('pi');
+    const id = await this.claim('pi', 'payment_intents.create', i);
+    const prior = await this.store.get<StoredPI>(id);
+    if (prior !== null) return piView(prior);
     const pm = i.paymentMethod ?? null;
     let status = 'requires_payment_method';
     let error: StoredPI['last_payment_error'] = null;
@@ -111,14 +152,15 @@ export class SandboxProcessor implements PaymentProcessor {
       last_payment_error: error, created: this.nowSeconds(),
     };
     await this.store.put(id, 'payment_intent', pi);
-    await this.store.put(`idem:${i.idempotencyKey}`, 'idempotency', { pi: id });
     if (status === 'succeeded') await this.emit('payment_intent.succeeded', { ...pi });
     else if (error !== null) await this.emit('payment_intent.payment_failed', { ...pi });
     return piView(pi);
   }
 
-  async createCheckoutSession(i: { customerId: string; amountCents: bigint; successUrl: string; cancelUrl: string; metadata: Metadata }): Promise<CheckoutSessionView> {
-    const id = rid('cs');
+  async createCheckoutSession(i: { customerId: string; amountCents: bigint; successUrl: string; cancelUrl: string; metadata: Metadata; idempotencyKey: string }): Promise<CheckoutSessionView> {
+    const id = await this.claim('cs', 'checkout.sessions.create', i);
+    const prior = await this.store.get<StoredSession>(id);
+    if (prior !== null) return sessionView(prior);
     const s: StoredSession = {
       id, object: 'checkout.session', url: `${this.baseUrl}/v1/billing/processor/sandbox/checkout/${id}`, status: 'open', payment_status: 'unpaid',
       amount_total: Number(i.amountCents), currency: 'usd', customer: i.customerId, payment_intent: null, metadata: i.metadata,
@@ -154,9 +196,9 @@ export class SandboxProcessor implements PaymentProcessor {
     return { session: sessionView(done), successUrl: s.success_url, cancelUrl: s.cancel_url, declined: null };
   }
 
-  async createPortalSession(i: { customerId: string; returnUrl: string }): Promise<{ id: string; url: string }> {
-    const id = rid('bps');
-    await this.store.put(id, 'portal_session', { id, object: 'billing_portal.session', customer: i.customerId, return_url: i.returnUrl, created: this.nowSeconds() });
+  async createPortalSession(i: { customerId: string; returnUrl: string; idempotencyKey?: string }): Promise<{ id: string; url: string }> {
+    const id = await this.claim('bps', 'billing_portal.sessions.create', i);
+    if ((await this.store.get(id)) === null) await this.store.put(id, 'portal_session', { id, object: 'billing_portal.session', customer: i.customerId, return_url: i.returnUrl, created: this.nowSeconds() });
     return { id, url: `${this.baseUrl}/v1/billing/processor/sandbox/portal/${id}` };
   }
 

@@ -47,13 +47,13 @@ export class StripeProcessor implements PaymentProcessor {
     return { id: c.id };
   }
 
-  async createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata }): Promise<SetupIntentView> {
+  async createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata; idempotencyKey?: string }): Promise<SetupIntentView> {
     const params: Record<string, unknown> = { customer: i.customerId, usage: 'off_session', metadata: { ...i.metadata } };
     if (i.paymentMethod !== undefined) {
       params['payment_method'] = i.paymentMethod;
       params['confirm'] = true;
     }
-    const si = await this.call('create a setup intent', () => this.stripe.setupIntents.create(params as never));
+    const si = await this.call('create a setup intent', () => this.stripe.setupIntents.create(params as never, keyed(i.idempotencyKey)));
     return { id: si.id, clientSecret: si.client_secret ?? null, status: si.status, paymentMethod: idOf(si.payment_method), customerId: i.customerId };
   }
 
@@ -105,11 +105,13 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
-  async createPortalSession(i: { customerId: string; returnUrl: string }): Promise<{ id: string; url: string }> {
-    const p = await this.call('create a portal session', () => this.stripe.billingPortal.sessions.create({ customer: i.customerId, return_url: i.returnUrl }));
+  async createPortalSession(i: { customerId: string; returnUrl: string; idempotencyKey?: string }): Promise<{ id: string; url: string }> {
+    const p = await this.call('create a portal session', () => this.stripe.billingPortal.sessions.create({ customer: i.customerId, return_url: i.returnUrl }, keyed(i.idempotencyKey)));
     return { id: p.id, url: p.url };
   }
 }
+
+const keyed = (idempotencyKey: string | undefined) => (idempotencyKey === undefined ? {} : { idempotencyKey });
 
 function piView(pi: Record<string, unknown>): PaymentIntentView {
   const err = pi['last_payment_error'] as { code?: string; message?: string } | null | undefined;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '../../errors/app-error.js';
 import type { Queryable } from '../../store/db.js';
+import { claimEffect, findEffect } from '../../store/repositories/idempotency-repository.js';
 import { BILLING_ERRORS } from '../error-codes.js';
 import type { DevicePrice } from '../hardware-pricing.js';
 import { quoteTotal } from '../hardware-pricing.js';
@@ -81,14 +82,22 @@ export async function findQuote(q: Queryable, accountId: string, quoteId: string
 
 /**
  * Reserves a quote's amount and creates the held job, in one transaction. One hold per
- * quote: a second hold for the same quote → 409 QUOTE_ALREADY_USED naming the job.
+ * quote: a second hold for the same quote → 409 QUOTE_ALREADY_USED naming the job — unless it
+ * is the retry of the Idempotency-Key run (`runToken`) that placed that hold and died before its
+ * answer was stored: that retry gets the held job, as the first run would have answered.
  */
-export async function holdQuote(q: Queryable, i: { accountId: string; quoteId: string; expiresAt: Date; now: Date }): Promise<HeldJobRecord> {
+export async function holdQuote(q: Queryable, i: { accountId: string; quoteId: string; expiresAt: Date; now: Date; runToken?: string | undefined }): Promise<HeldJobRecord> {
   const qr = (await q.query<QuoteRow>('SELECT * FROM billing_hardware_quotes WHERE id = $1 AND account_id = $2', [i.quoteId, i.accountId])).rows[0];
   if (qr === undefined) throw fail(BILLING_ERRORS.QUOTE_NOT_FOUND, `No quote ${i.quoteId}.`);
   const quote = toQuote(qr);
   const used = (await q.query<{ job_id: string }>('SELECT job_id FROM billing_held_jobs WHERE quote_id = $1', [quote.id])).rows[0];
-  if (used !== undefined) throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.', { job_id: used.job_id });
+  if (used !== undefined) {
+    if (i.runToken !== undefined && (await findEffect(q, i.runToken, 'hardware_hold')) === used.job_id) {
+      const mine = await getHeldJob(q, used.job_id);
+      if (mine !== null) return mine;
+    }
+    throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.', { job_id: used.job_id });
+  }
   if (quote.validUntil.getTime() < i.now.getTime()) {
     throw fail(BILLING_ERRORS.QUOTE_EXPIRED, `The quote expired at ${quote.validUntil.toISOString()}; ask for a new one.`, { valid_until: quote.validUntil.toISOString() });
   }
@@ -104,6 +113,7 @@ export async function holdQuote(q: Queryable, i: { accountId: string; quoteId: s
     [jobId, i.accountId, quote.id, holdId, quote.provider, quote.device, quote.shots, quote.tasks, quote.totalMicros.toString(), i.expiresAt],
   );
   if (r.rows[0] === undefined) throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.');
+  if (i.runToken !== undefined) await claimEffect(q, i.runToken, 'hardware_hold', jobId);
   return toHeld(r.rows[0]);
 }
 

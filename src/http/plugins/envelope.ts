@@ -18,8 +18,12 @@ export function meta(req: FastifyRequest) {
 }
 
 export function surfaceOf(req: FastifyRequest): Surface {
+  // No route matched (404, 405, router errors): the neighbouring routes' interface decides.
+  if (req.is404) return req.server.surfaceForUrl?.(req.url) ?? 'platform';
   return req.routeOptions.config?.surface ?? 'platform';
 }
+
+const isEnveloped = (s: Surface) => s === 'platform' || s === 'page';
 
 /** Maps anything thrown to an AppError without leaking internals. */
 export function toAppError(err: unknown): AppError {
@@ -60,7 +64,7 @@ export function errorBody(req: FastifyRequest, e: AppError): Record<string, unkn
   const error: Record<string, unknown> = { code: e.code, message: e.message };
   if (e.details !== undefined) error['details'] = e.details;
   const body =
-    surfaceOf(req) === 'platform'
+    isEnveloped(surfaceOf(req))
       ? { status: 'error', error, meta: meta(req) }
       : { error, request_id: req.id };
   Object.defineProperty(body, ENVELOPED, { value: true });
@@ -69,6 +73,10 @@ export function errorBody(req: FastifyRequest, e: AppError): Record<string, unkn
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  // RFC 9110 §15.5.2: every 401 names its scheme, whichever code path raised it.
+  if (e.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
+    reply.header('www-authenticate', surfaceOf(req) === 'jobs' ? 'Bearer realm="qrail-jobs"' : 'Bearer realm="qrail"');
+  }
   return reply.code(e.statusCode).type('application/json; charset=utf-8').send(errorBody(req, e));
 }
 

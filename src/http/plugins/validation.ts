@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+
+type ValidatorFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>;
 
 // ajv-formats is CommonJS; its default export differs between loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
@@ -27,6 +29,13 @@ export function buildValidatorCompiler(sharedSchemas: () => Record<string, unkno
     return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
   };
 }
+
+/**
+ * Fastify's `schemaController.compilersFactory.buildValidator`: called for the root and again
+ * for every encapsulated context that adds shared schemas, with that context's schemas.
+ */
+export const validatorFactory = ((externalSchemas: unknown) =>
+  buildValidatorCompiler(() => (externalSchemas ?? {}) as Record<string, unknown>)) as unknown as ValidatorFactory;
 
 const KEYWORD_CODES: Record<string, string> = {
   required: 'REQUIRED',

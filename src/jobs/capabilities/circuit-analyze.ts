@@ -4,6 +4,7 @@ import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.j
 import { DEVICES, PROVIDERS } from '../../execution/devices/device-catalogue.js';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import { duplicateItemDetails } from '../../errors/duplicate-items.js';
 import type { Capability } from '../capability.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
@@ -14,7 +15,8 @@ const PER_OP = 1n;
 export function circuitAnalyze(limits: CircuitLimits): Capability<{ circuit: Circuit; devices: typeof DEVICES; warnings: string[] }> {
   const props = (circuit: unknown) => ({
     circuit,
-    devices: { type: 'array', items: { type: 'string', enum: DEVICES.map((d) => d.id) }, uniqueItems: true, description: 'Only these device ids (default: every device)' },
+    // Repeats are checked in prepare, linearly (uniqueItems is pairwise in Ajv).
+    devices: { type: 'array', items: { type: 'string', enum: DEVICES.map((d) => d.id) }, maxItems: 64, description: 'Only these device ids, each at most once (default: every device)' },
   });
   return {
     id: 'circuit.analyze',
@@ -30,6 +32,8 @@ export function circuitAnalyze(limits: CircuitLimits): Capability<{ circuit: Cir
     prepare(request) {
       const { circuit, warnings } = requireCircuit(request['circuit'], limits, '/circuit');
       const wanted = request['devices'] as string[] | undefined;
+      const repeated = wanted === undefined ? [] : duplicateItemDetails(wanted, '/devices');
+      if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A device id is listed more than once.', repeated);
       if (wanted !== undefined && wanted.some((id) => !DEVICES.some((d) => d.id === id))) {
         throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Unknown device ids.', [{ path: '/devices', code: 'UNKNOWN_DEVICE', message: 'contains an unknown device id' }]);
       }

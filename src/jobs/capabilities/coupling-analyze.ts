@@ -15,7 +15,7 @@ export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSetting
   const props = (circuit: unknown) => ({
     circuit,
     mode: { type: 'string', enum: ['qualitative', 'measured', 'auto'], default: 'auto' },
-    pairs: { type: 'array', items: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 }, description: 'Qubit pairs to report (default: all)' },
+    pairs: { type: 'array', items: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 }, maxItems: 100_000, description: 'Qubit pairs to report (default: all)' },
   });
   return {
     id: 'coupling.analyze',

@@ -10,7 +10,8 @@ import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-sch
  * `run` as `POST /v1/execute/{provider}`, so a job's run is an execution job like any other.
  */
 export interface SimulatorExecution {
-  run(provider: ProviderId, accountId: string, body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string }): Promise<Record<string, unknown>>;
+  /** `adoptRunning`: a run still in progress under this token is waited for (or resumed once its lease expired), never refused. */
+  run(provider: ProviderId, accountId: string, body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string }, opts?: { adoptRunning?: boolean }): Promise<Record<string, unknown>>;
 }
 
 export interface ProviderSimulateOptions {
@@ -70,7 +71,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     async run(p, ctx) {
       const v = await execution.run(provider, ctx.accountId, {
         circuit: p.request['circuit'], shots: p.shots, device: deviceId, client_token: `job-${ctx.jobId}`, ...(p.seed === undefined ? {} : { seed: p.seed }),
-      });
+      }, { adoptRunning: true });
       const failure = v['failure'] as { code: string; message: string } | null;
       // A re-run that finds the first run failed fails the same way (uncharged).
       if (v['status'] !== 'completed' || failure !== null) {

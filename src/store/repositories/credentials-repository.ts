@@ -1,6 +1,7 @@
 import type { CredentialRecord, CredentialsRepository, JobsScope } from '../../auth/credentials.js';
 import type { SigningKey, SigningKeyStore } from '../../auth/jwt.js';
-import type { Database } from '../db.js';
+import type { Database, Queryable } from '../db.js';
+import { claimEffect, replaceEffect } from './idempotency-repository.js';
 
 interface CredentialRow {
   id: string;
@@ -38,13 +39,33 @@ export function pgCredentialsRepository(db: Database): CredentialsRepository {
   };
   return {
     async create(c) {
-      const r = await one(
-        `INSERT INTO agent_credentials (id, account_id, created_by, name, scopes, secret_hash, secret_hint, expires_at)
-         VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8) RETURNING ${COLUMNS}`,
-        [c.id, c.accountId, c.createdBy, c.name, c.scopes, c.secretHash, c.secretHint, c.expiresAt],
-      );
-      if (r === null) throw new Error('credential insert returned nothing');
-      return r;
+      const insert = async (q: Queryable): Promise<CredentialRecord> => {
+        const r = await q.query<CredentialRow>(
+          `INSERT INTO agent_credentials (id, account_id, created_by, name, scopes, secret_hash, secret_hint, expires_at)
+           VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8) RETURNING ${COLUMNS}`,
+          [c.id, c.accountId, c.createdBy, c.name, c.scopes, c.secretHash, c.secretHint, c.expiresAt],
+        );
+        if (r.rows[0] === undefined) throw new Error('credential insert returned nothing');
+        return toRecord(r.rows[0]);
+      };
+      const runToken = c.runToken;
+      if (runToken === undefined) return insert(db);
+      // The retry of a run that created its credential and died before answering: that
+      // credential's secret was never shown, so it gets the new one (decision in
+      // docs/decisions/foundation-idempotency-crash-windows.md). A credential revoked meanwhile
+      // stays revoked and the run makes a new one: still one live credential per request.
+      return db.tx(async (q) => {
+        const owned = await claimEffect(q, runToken, 'agent_credential', c.id);
+        if (owned === c.id) return insert(q);
+        const rotated = await q.query<CredentialRow>(
+          `UPDATE agent_credentials SET secret_hash = $3, secret_hint = $4
+            WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
+          [owned, c.accountId, c.secretHash, c.secretHint],
+        );
+        if (rotated.rows[0] !== undefined) return toRecord(rotated.rows[0]);
+        await replaceEffect(q, runToken, 'agent_credential', c.id);
+        return insert(q);
+      });
     },
     async list(accountId) {
       const r = await db.query<CredentialRow>(`SELECT ${COLUMNS} FROM agent_credentials WHERE account_id = $1 ORDER BY created_at DESC, id`, [accountId]);

@@ -124,6 +124,21 @@ export async function claimJob(db: Database, worker: string, leaseMs: number): P
   return { job: job as ExecutionJobRow, previousStatus: prev, holdStatus: hold_status };
 }
 
+/**
+ * Takes over a `running` job whose lease ran out (its worker or API process died): the caller
+ * becomes its owner and runs it again. Null while the lease is live or the job has ended.
+ */
+export async function takeOverExpired(db: Database, id: string, worker: string, leaseMs: number): Promise<ExecutionJobRow | null> {
+  const r = await db.query<ExecutionJobRow>(
+    `UPDATE execution_jobs SET lease_owner = $2, lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond',
+            attempts = attempts + 1, updated_at = clock_timestamp()
+      WHERE id = $1 AND status = 'running' AND lease_expires_at < clock_timestamp()
+      RETURNING *`,
+    [id, worker, leaseMs],
+  );
+  return r.rows[0] ?? null;
+}
+
 export async function heartbeat(q: Queryable, id: string, worker: string, leaseMs: number): Promise<boolean> {
   const r = await q.query(
     `UPDATE execution_jobs SET lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond'

@@ -3,6 +3,7 @@ import { checkSpend } from '../../billing/spend-controls.js';
 import { formatMicros } from '../../billing/money.js';
 import { fail, type AppError } from '../../errors/app-error.js';
 import { JOBS_ERRORS } from '../../jobs/error-codes.js';
+import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
 import type { JobsRepository, SubmitInput } from '../../jobs/ports.js';
 import type { Database } from '../db.js';
@@ -155,9 +156,9 @@ function toSubmitResult(s: SubmitInput, o: SubmitOutcome | undefined): SubmitRes
     case 'replayed':
       return { job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)), replayed: true, rechargeRequested: false };
     case 'in_flight':
-      throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
+      throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
     case 'reused':
-      throw fail(JOBS_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
+      throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
         idempotency_key: s.idempotencyKey, job_id: o.info?.['job_id'],
       });
     case 'price_above':

@@ -83,7 +83,7 @@ export default async function authRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/auth/me', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: { tags: ['auth'], summary: 'The session’s user', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ user: UserView, session_id: Type.String() })), ...errorResponses } },
   }, async (req) => {
     const p = req.principal;
@@ -95,7 +95,7 @@ export default async function authRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/auth/logout', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: { tags: ['auth'], summary: 'Revoke the current session at once', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ revoked: Type.Boolean(), session_id: Type.String() })), ...errorResponses } },
   }, async (req) => {
     const token = bearerToken(req).token;

@@ -75,7 +75,7 @@ export default async function billingRoutes(app: App): Promise<void> {
   app.get('/v1/billing/recovery-status', { ...auth, schema: { tags, security, summary: 'What happened to auto-recharge and what the owner must do', response: { 200: okResponse(obj({ state: Type.String(), summary: Type.String(), actions: Type.Array(Any) })), ...errors } } },
     async (req) => billing.autoRecharge.recoveryStatus(principalOf(req.principal).accountId));
 
-  app.post('/v1/billing/auto-recharge/test', { ...auth, schema: { tags, security, summary: 'Runs one real auto-recharge attempt against the configured processor', response: { 200: okResponse(obj({ attempt: Type.Union([AttemptView, Type.Null()]), wallet: WalletView })), ...errors } } },
+  app.post('/v1/billing/auto-recharge/test', { ...auth, config: { idempotent: 'account' as const }, schema: { tags, security, summary: 'Runs one real auto-recharge attempt against the configured processor', response: { 200: okResponse(obj({ attempt: Type.Union([AttemptView, Type.Null()]), wallet: WalletView })), ...errors } } },
     async (req) => {
       const accountId = principalOf(req.principal).accountId;
       const attempt = await billing.autoRecharge.run(accountId, 'test');
@@ -84,6 +84,7 @@ export default async function billingRoutes(app: App): Promise<void> {
 
   app.post('/v1/billing/hardware/quote', {
     ...auth,
+    config: { idempotent: 'account' as const },
     schema: {
       tags, security, summary: 'Price a hardware run: per task + per shot, valid until valid_until',
       body: Type.Object({
@@ -98,6 +99,7 @@ export default async function billingRoutes(app: App): Promise<void> {
 
   app.post('/v1/billing/hardware/hold', {
     ...auth,
+    config: { idempotent: 'account' as const },
     schema: {
       tags, security, summary: 'Reserve a quote’s amount and create a held job (job_id)',
       body: Type.Object({
@@ -108,11 +110,12 @@ export default async function billingRoutes(app: App): Promise<void> {
     },
   }, async (req, reply) => {
     reply.code(201);
-    return billing.hardwareHold(principalOf(req.principal).accountId, req.body as { quote_id: string; expires_in_seconds?: number });
+    return billing.hardwareHold(principalOf(req.principal).accountId, req.body as { quote_id: string; expires_in_seconds?: number }, req.idempotency?.runToken);
   });
 
   app.post('/v1/billing/hardware/hold/:job_id/release', {
     ...auth,
+    config: { idempotent: 'account' as const },
     schema: {
       tags, security, summary: 'Release a held job’s funds (exactly once; a second release returns the first outcome)',
       params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),

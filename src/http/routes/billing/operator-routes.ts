@@ -25,15 +25,15 @@ export default async function operatorRoutes(app: App): Promise<void> {
   const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema };
 
   app.post('/v1/billing/operator/credit-grant', {
-    preHandler: guard,
-    config: { rateLimit: false },
+    onRequest: guard,
+    config: { rateLimit: false, idempotent: 'operator' },
     schema: {
       tags, summary: 'Promotional credit through the ledger (operator token)', security: [{ bearer: [] }],
       body: Type.Object({
         email: Type.String({ format: 'email', maxLength: 254 }),
         amount: UsdIn,
         reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-        idempotency_key: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })),
+        idempotency_key: Type.Optional(Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })),
       }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ email: Type.String(), amount: Type.String(), credited: Type.Boolean() })), ...errors },
     },
@@ -43,7 +43,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/billing/operator/ledger-check', {
-    preHandler: guard,
+    onRequest: guard,
     config: { rateLimit: false },
     schema: { tags, summary: 'Reconciliation: recompute balances and check every ledger invariant (operator token)', security: [{ bearer: [] }], response: { 200: okResponse(obj({ ok: Type.Boolean(), problems: Type.Array(Type.String()) })), ...errors } },
   }, async () => ledgerCheck(app.db));

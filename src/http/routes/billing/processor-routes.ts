@@ -14,6 +14,8 @@ export default async function processorRoutes(app: App): Promise<void> {
   const payments = app.services.billing.payments;
   // onRequest, so that a missing session is a 401 before the body is validated.
   const auth = { onRequest: app.requireSession };
+  // Every POST here creates a processor object or moves money: Idempotency-Key is honoured.
+  const idem = { idempotent: 'account' as const };
 
   // The sandbox posts its signed events to our own webhook endpoint, through the full HTTP path.
   payments.deliverer = async (body, signature) => {
@@ -22,47 +24,52 @@ export default async function processorRoutes(app: App): Promise<void> {
   };
 
   app.post('/v1/billing/processor/customer', {
-    ...auth, schema: { tags, security, summary: 'Create (or return) the account’s processor customer', response: { 200: okResponse(obj({ customer_id: Type.String(), created: Type.Boolean(), processor: Type.String() })), ...errors } },
+    ...auth, config: { idempotent: 'account' as const }, schema: { tags, security, summary: 'Create (or return) the account’s processor customer', response: { 200: okResponse(obj({ customer_id: Type.String(), created: Type.Boolean(), processor: Type.String() })), ...errors } },
   }, async (req) => payments.customer(principalOf(req.principal).accountId));
 
   app.post('/v1/billing/processor/setup-intent', {
     ...auth,
+    config: idem,
     schema: {
       tags, security, summary: 'Start saving a payment method for off-session charges (auto-recharge)',
       body: Type.Optional(Type.Object({ payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false })),
       response: { 200: okResponse(obj({ setup_intent_id: Type.String(), client_secret: Type.Union([Type.String(), Type.Null()]), status: Type.String() })), ...errors },
     },
-  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, (req.body ?? {}) as { payment_method?: string }));
+  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, (req.body ?? {}) as { payment_method?: string }, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/payment-intent', {
     ...auth,
+    config: idem,
     schema: {
       tags, security, summary: 'Top up by a payment intent (credited when it succeeds; minimum 0.50)',
       body: Type.Object({ amount: ChargeIn, payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ payment_intent_id: Type.String(), status: Type.String(), credited: Type.Boolean(), wallet: WalletView })), ...errors },
     },
-  }, async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body as { amount: string; payment_method?: string }));
+  }, async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body as { amount: string; payment_method?: string }, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/checkout-session', {
     ...auth,
+    config: idem,
     schema: {
       tags, security, summary: 'Top up through a hosted checkout page (minimum 0.50)',
       body: Type.Object({ amount: ChargeIn, success_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ session_id: Type.String(), url: Type.Union([Type.String(), Type.Null()]), amount: Type.String() })), ...errors },
     },
-  }, async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body as { amount: string; success_url?: string; cancel_url?: string }));
+  }, async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body as { amount: string; success_url?: string; cancel_url?: string }, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/portal-session', {
     ...auth,
+    config: idem,
     schema: {
       tags, security, summary: 'A hosted portal page to manage payment methods',
       body: Type.Optional(Type.Object({ return_url: Type.Optional(Url) }, { additionalProperties: false })),
       response: { 200: okResponse(obj({ portal_session_id: Type.String(), url: Type.String() })), ...errors },
     },
-  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, (req.body ?? {}) as { return_url?: string }));
+  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, (req.body ?? {}) as { return_url?: string }, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/reconcile-checkout', {
     ...auth,
+    config: idem,
     schema: {
       tags, security, summary: 'Credit a paid checkout that no webhook has credited yet — never twice',
       body: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^cs_[A-Za-z0-9_]+$' }) }, { additionalProperties: false }),
@@ -78,7 +85,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: { rateLimit: false },
       schema: {
         tags, summary: 'Inbound processor events; verified with Stripe-Signature (t=…,v1=… HMAC-SHA256, ±300 s), deduped by event id',
-        headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
+        headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ maxLength: 4096 })) }),
         response: { 200: okResponse(obj({ received: Type.Boolean(), event_id: Type.String(), type: Type.String(), duplicate: Type.Boolean(), outcome: Type.String() })), ...errors },
       },
     }, async (req) => {

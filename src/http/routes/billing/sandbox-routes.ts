@@ -14,7 +14,8 @@ const page = (title: string, body: string) =>
  */
 export default async function sandboxRoutes(app: App): Promise<void> {
   const billing = app.services.billing;
-  const raw = { surface: 'raw' as const };
+  // HTML pages: their success bodies are not enveloped, their errors are (platform routes).
+  const raw = { surface: 'page' as const };
   const tags = ['billing-sandbox'];
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));

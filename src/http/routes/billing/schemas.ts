@@ -11,7 +11,7 @@ export const UsdIn = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})(?:\\.\\d{1,6})
 export const NullableUsdIn = Type.Union([UsdIn, Type.Null()]);
 /** A processor charge: whole cents. */
 export const ChargeIn = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})(?:\\.\\d{1,2})?$', maxLength: 12, description: 'USD with at most two decimals; at least "0.50"' });
-export const PaymentMethodId = Type.String({ pattern: '^pm_[A-Za-z0-9_]{1,200}$', description: 'A processor payment method id, e.g. pm_card_visa' });
+export const PaymentMethodId = Type.String({ maxLength: 203, pattern: '^pm_[A-Za-z0-9_]{1,200}$', description: 'A processor payment method id, e.g. pm_card_visa' });
 export const Iso = Type.String({ format: 'date-time' });
 export const NullableIso = Type.Union([Iso, Type.Null()]);
 

@@ -3,6 +3,7 @@ import { analyzeCircuit } from '../../../circuits/analysis/analyze.js';
 import { circuitDepth } from '../../../circuits/depth.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
 import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
 import { EXAMPLE_NAMES, getExample, isExampleName } from '../../../circuits/examples.js';
 import { GATES, NON_GATE_OPS } from '../../../circuits/gates.js';
@@ -170,7 +171,7 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         body: Type.Object(
           {
             circuit: CircuitField,
-            devices: Type.Optional(Type.Array(Type.String(), { description: 'Only these device ids (default: every device)' })),
+            devices: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 64, description: 'Only these device ids, each at most once (default: every device)' })),
           },
           { additionalProperties: false },
         ),
@@ -181,6 +182,8 @@ export default async function circuitsRoutes(app: App): Promise<void> {
       const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit');
       const wanted = req.body.devices;
       if (wanted !== undefined) {
+        const repeated = duplicateItemDetails(wanted, '/devices');
+        if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A device id is listed more than once.', repeated);
         const unknown = wanted.filter((id) => !DEVICES.some((d) => d.id === id));
         if (unknown.length > 0) {
           throw fail(HTTP_ERRORS.VALIDATION_FAILED, `Unknown device ids: ${unknown.join(', ')}`, unknown.map((id) => ({ in: 'body', path: `/devices/${wanted.indexOf(id)}`, code: 'UNKNOWN_DEVICE', message: `no device '${id}'; known: ${DEVICES.map((d) => d.id).join(', ')}` })));
@@ -199,7 +202,7 @@ export default async function circuitsRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Example circuits (bell, ghz, optimizable); all of them when name is omitted',
-        querystring: Type.Object({ name: Type.Optional(Type.String()) }),
+        querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })) }),
         response: {
           200: okResponse(
             Type.Object({

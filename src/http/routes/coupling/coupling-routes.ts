@@ -7,6 +7,7 @@ import { compareCoupling, DEFAULT_COMPARE_TOLERANCE } from '../../../coupling/co
 import { couplingSettingsFromEnv } from '../../../coupling/settings.js';
 import { fail, isAppError } from '../../../errors/app-error.js';
 import { finalState } from '../../../simulation/index.js';
+import { anonymousLimits, runForRequest } from '../../anonymous-compute.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
 import { CompareBody, CompareData, CouplingBody, CouplingData } from './schemas.js';
@@ -41,12 +42,15 @@ export default async function couplingRoutes(app: App): Promise<void> {
   const deps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
   const tags = ['coupling'];
   const config = { rateLimit: { bucket: 'coupling', perMinute: settings.ratePerMinute } };
-  const hardTimeoutMs = hardTimeoutFor(settings.timeBudgetMs);
+  anonymousLimits(app); // parsed now: a bad ANON_COMPUTE_* value stops the start, not a request
+  // Without a session the budget is at most ANON_COMPUTE_BUDGET_MS; the report says when measuring fell back.
+  const budgetFor = (cap: number | undefined) => ({ ...settings, timeBudgetMs: cap === undefined ? settings.timeBudgetMs : Math.min(settings.timeBudgetMs, cap) });
 
   app.post(
     '/v1/analysis/coupling',
     {
       config,
+      onRequest: app.optionalSession,
       schema: {
         tags,
         summary: 'Coupling of qubit pairs: qualitative (structure) or measured (concurrence, entropies, mutual information), with a reported fallback',
@@ -54,14 +58,17 @@ export default async function couplingRoutes(app: App): Promise<void> {
         response: { 200: okResponse(CouplingData), ...errorResponses },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { circuits, warnings } = requireCircuits(app, [['circuit', req.body.circuit]]);
       const mode = req.body.mode ?? 'auto';
       // Structure only is cheap and stays here; measured/auto simulate, on a compute thread.
       const report =
         mode === 'qualitative'
           ? await analyzeCoupling(circuits[0]!, { mode, pairs: req.body.pairs }, settings, deps)
-          : await app.compute.run('coupling.analyze', { circuit: toWire(circuits[0]!), limits: app.config.circuitLimits, mode, pairs: req.body.pairs, settings }, { hardTimeoutMs });
+          : await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
+              const s = budgetFor(budgetCapMs);
+              return app.compute.run('coupling.analyze', { circuit: toWire(circuits[0]!), limits: app.config.circuitLimits, mode, pairs: req.body.pairs, settings: s }, { hardTimeoutMs: hardTimeoutFor(s.timeBudgetMs), signal });
+            });
       return { ...report, warnings };
     },
   );
@@ -70,6 +77,7 @@ export default async function couplingRoutes(app: App): Promise<void> {
     '/v1/analysis/coupling/compare',
     {
       config,
+      onRequest: app.optionalSession,
       schema: {
         tags,
         summary: 'What a transformation (optimization, routing) preserves, gains or loses in coupling, pair by pair',
@@ -77,7 +85,7 @@ export default async function couplingRoutes(app: App): Promise<void> {
         response: { 200: okResponse(CompareData), ...errorResponses },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { circuits, warnings } = requireCircuits(app, [
         ['before', req.body.before],
         ['after', req.body.after],
@@ -87,11 +95,14 @@ export default async function couplingRoutes(app: App): Promise<void> {
       const result =
         mode === 'qualitative'
           ? await compareCoupling(circuits[0]!, circuits[1]!, request, settings, deps)
-          : await app.compute.run(
-              'coupling.compare',
-              { before: toWire(circuits[0]!), after: toWire(circuits[1]!), limits: app.config.circuitLimits, ...request, settings },
-              { hardTimeoutMs: 2 * hardTimeoutMs },
-            );
+          : await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
+              const s = budgetFor(budgetCapMs);
+              return app.compute.run(
+                'coupling.compare',
+                { before: toWire(circuits[0]!), after: toWire(circuits[1]!), limits: app.config.circuitLimits, ...request, settings: s },
+                { hardTimeoutMs: 2 * hardTimeoutFor(s.timeBudgetMs), signal },
+              );
+            });
       return { ...result, warnings };
     },
   );

@@ -34,6 +34,7 @@ export const CompareBody = Type.Object(
     after: CircuitField,
     qubit_map: Type.Optional(
       Type.Array(Type.Integer({ minimum: 0 }), {
+        maxItems: 4096,
         description: 'qubit_map[q] = the qubit of `after` that holds qubit q of `before` at the end of the circuit (a router’s final layout). Default: the identity.',
       }),
     ),

@@ -9,8 +9,11 @@ import { Type } from 'typebox';
 import { JOBS_SCOPES, isJobsScope, type CredentialRecord, type JobsScope } from '../../../auth/credentials.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { JobsErrorSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+
+const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
 const CredentialView = Type.Object({
   credential_id: Type.String({ format: 'uuid', description: 'Also the OAuth client_id' }),
@@ -27,8 +30,9 @@ const CredentialView = Type.Object({
 const CreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: Type.Array(Type.Union(JOBS_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: JOBS_SCOPES.length, uniqueItems: true }),
-    expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'Optional expiry; must be in the future' })),
+    // Repeats are checked after validation, linearly (uniqueItems is pairwise in Ajv).
+    scopes: Type.Array(Type.Union(JOBS_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: 16, description: 'Each scope at most once' }),
+    expires_at: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'Optional expiry; must be in the future' })),
   },
   { additionalProperties: false },
 );
@@ -54,7 +58,17 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.type('application/json; charset=utf-8').send({ error, error_description: description });
 }
 
-function clientCredentials(req: FastifyRequest, body: Record<string, unknown>): { id: string; secret: string; basic: boolean } | null | 'conflict' {
+/** RFC 6749 §2.3.1: Basic credentials are form-urlencoded; broken escapes or NUL make them malformed, not a server error. */
+function decodeBasicPart(s: string): string | undefined {
+  try {
+    const d = decodeURIComponent(s);
+    return d.includes('\u0000') ? undefined : d;
+  } catch {
+    return undefined;
+  }
+}
+
+function clientCredentials(req: FastifyRequest, body: Record<string, unknown>): { id: string; secret: string; basic: boolean } | null | 'conflict' | 'malformed' {
   const h = req.headers.authorization;
   let basic: { id: string; secret: string } | undefined;
   if (h !== undefined) {
@@ -62,7 +76,12 @@ function clientCredentials(req: FastifyRequest, body: Record<string, unknown>): 
     if (m !== null) {
       const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
       const i = decoded.indexOf(':');
-      if (i > 0) basic = { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
+      if (i > 0) {
+        const id = decodeBasicPart(decoded.slice(0, i));
+        const secret = decodeBasicPart(decoded.slice(i + 1));
+        if (id === undefined || secret === undefined) return 'malformed';
+        basic = { id, secret };
+      }
     }
   }
   const bodyId = typeof body['client_id'] === 'string' ? body['client_id'] : undefined;
@@ -83,7 +102,8 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/auth/credentials', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
+    config: { idempotent: 'account' },
     schema: {
       tags: ['auth'], summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
       security: [{ bearer: [] }], body: CreateBody,
@@ -92,6 +112,8 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   }, async (req, reply) => {
     const p = req.principal;
     if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+    const repeated = duplicateItemDetails(req.body.scopes, '/scopes');
+    if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A scope is listed more than once.', repeated);
     let expiresAt: Date | null = null;
     if (req.body.expires_at !== undefined) {
       expiresAt = new Date(req.body.expires_at);
@@ -99,13 +121,13 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The credential would already be expired.', [{ in: 'body', path: '/expires_at', code: 'TOO_SMALL', message: 'must be in the future' }]);
       }
     }
-    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes as JobsScope[], expiresAt });
+    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes as JobsScope[], expiresAt }, req.idempotency?.runToken);
     reply.code(201).header('cache-control', 'no-store');
     return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
   });
 
   app.get('/v1/auth/credentials', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: { tags: ['auth'], summary: 'The account’s agent credentials (never their secrets)', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ credentials: Type.Array(CredentialView) })), ...errorResponses } },
   }, async (req) => {
     const p = req.principal;
@@ -114,7 +136,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   });
 
   app.delete('/v1/auth/credentials/:credential_id', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: {
       tags: ['auth'], summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)', security: [{ bearer: [] }],
       params: Type.Object({ credential_id: Type.String({ format: 'uuid' }) }),
@@ -133,8 +155,10 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       response: {
         200: Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_in: Type.Integer(), scope: Type.String() }),
-        400: Type.Object({ error: Type.String(), error_description: Type.String() }),
-        401: Type.Object({ error: Type.String(), error_description: Type.String() }),
+        // RFC 6749 §5.2 errors from the grant itself; what the edge refuses first (a body too deep,
+        // NUL bytes, an unsupported media type) comes in the Jobs error shape.
+        400: Type.Union([OAuthError, JobsErrorSchema]),
+        401: Type.Union([OAuthError, JobsErrorSchema]),
       },
     },
   }, async (req, reply) => {
@@ -144,6 +168,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     }
     const client = clientCredentials(req, body);
     if (client === 'conflict') return oauthError(reply, 400, 'invalid_request', 'Use HTTP Basic or client_secret in the body, not both.');
+    if (client === 'malformed') return oauthError(reply, 400, 'invalid_request', 'The HTTP Basic credentials are not valid form-urlencoded text.');
     if (client === null) return oauthError(reply, 401, 'invalid_client', 'Client authentication is required (HTTP Basic with client_id:client_secret, or both in the body).');
     const r = await credentials.authenticateClient(client.id, client.secret);
     if (r.state !== 'valid' || r.credential === undefined) {

@@ -8,6 +8,8 @@ import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-
 
 const tags = ['execution'];
 const security = [{ bearer: [] }];
+// OpenAPI: an empty requirement makes the session optional (anonymous callers get the public view).
+const optionalSecurity = [{ bearer: [] }, {}];
 const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema, 409: ErrorEnvelopeSchema, 422: ErrorEnvelopeSchema, 502: ErrorEnvelopeSchema };
 
 const ClientToken = Type.String({
@@ -42,21 +44,21 @@ function principalOf(p: Principal | undefined): Principal {
 /** Execution endpoints of spec §4.2 (platform envelope; session required except for capabilities). */
 export default async function executionRoutes(app: App): Promise<void> {
   const svc = () => app.services.execution;
-  const auth = { preHandler: app.requireSession };
+  const auth = { onRequest: app.requireSession };
 
   app.get('/v1/execute/capabilities', {
-    preHandler: app.optionalSession,
+    onRequest: app.optionalSession,
     schema: {
-      tags, security,
+      tags, security: optionalSecurity,
       summary: 'Readiness report for the caller: every execution option with ready and the reasons when not (check before offering a choice)',
       response: { 200: okResponse(Open('session, payment, provider_one {simulator, hardware}, provider_two {simulator, hardware}, held_job_continuation, hardware_quote, hardware_hold, media')), ...errors },
     },
   }, async (req) => svc().capabilities(req.principal?.accountId));
 
   app.get('/v1/execute/provider-two/devices', {
-    preHandler: app.optionalSession,
+    onRequest: app.optionalSession,
     schema: {
-      tags, security, summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
+      tags, security: optionalSecurity, summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
       response: { 200: okResponse(Type.Object({ provider: Type.String(), devices: Type.Array(Open('A device')) })), ...errors },
     },
   }, async () => svc().devices('provider-two'));
@@ -64,6 +66,7 @@ export default async function executionRoutes(app: App): Promise<void> {
   for (const provider of ['provider-one', 'provider-two'] as const) {
     app.post(`/v1/execute/${provider}`, {
       ...auth,
+      config: { idempotent: 'account' },
       schema: {
         tags, security,
         summary: provider === 'provider-one'
@@ -86,6 +89,7 @@ export default async function executionRoutes(app: App): Promise<void> {
 
   app.post('/v1/execute/provider-two/held/:job_id', {
     ...auth,
+    config: { idempotent: 'account' },
     schema: {
       tags, security,
       summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',

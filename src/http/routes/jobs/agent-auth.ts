@@ -67,7 +67,7 @@ export async function authenticateAgent(app: App, req: FastifyRequest): Promise<
   throw invalidToken('malformed', 'The bearer token is neither a Jobs access token (JWT) nor a machine credential (qrj_…).');
 }
 
-/** preValidation hook: authenticate (401) and check the scope (403) before the body is judged. */
+/** onRequest hook: authenticate (401) and check the scope (403) before the body is even read. */
 export function requireAgent(app: App, scope: JobsScope) {
   return async (req: FastifyRequest): Promise<void> => {
     const agent = await authenticateAgent(app, req);

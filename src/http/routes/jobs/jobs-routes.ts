@@ -4,6 +4,7 @@
  */
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
+import { JobsErrorSchema } from '../../envelope-schemas.js';
 import { agentOf, requireAgent } from './agent-auth.js';
 import { LIST_MAX, type SubmitJobBody } from '../../../jobs/jobs-service.js';
 import { JOB_STATUSES } from '../../../jobs/job.js';
@@ -14,9 +15,9 @@ const Price = Type.String({ pattern: '^(?:0|[1-9]\\d*)\\.\\d{6}$' });
 export const SubmitJobSchema = Type.Object(
   {
     capability_id: Type.String({ minLength: 1, maxLength: 128 }),
-    request: Type.Object({}, { additionalProperties: true, description: 'Input matching the capability’s request_schema in GET /v1/catalog' }),
+    request: Type.Object({}, { additionalProperties: true, maxProperties: 32, description: 'Input matching the capability’s request_schema in GET /v1/catalog' }),
     idempotency_key: Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' }),
-    max_total_price: Type.String({ pattern: '^(?:0|[1-9]\\d{0,5})(?:\\.\\d{1,6})?$', description: 'USD ceiling as a decimal string, at most 1.000000' }),
+    max_total_price: Type.String({ maxLength: 16, pattern: '^(?:0|[1-9]\\d{0,5})(?:\\.\\d{1,6})?$', description: 'USD ceiling as a decimal string, at most 1.000000' }),
   },
   { additionalProperties: false },
 );
@@ -53,10 +54,7 @@ export const JobSchema = Type.Object(
   },
 );
 
-const JobsError = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
-  request_id: Type.String(),
-});
+const JobsError = JobsErrorSchema;
 const errors = { 400: JobsError, 401: JobsError, 403: JobsError, 404: JobsError, 409: JobsError, 429: JobsError, 503: JobsError };
 
 const CatalogEntry = Type.Object({
@@ -85,7 +83,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.post('/v1/jobs', {
     config: { surface: 'jobs' },
-    preValidation: write,
+    onRequest: write,
     schema: {
       tags: ['jobs'], summary: 'runAccountJob: submit a prepaid job (202 with the Job)', security, body: SubmitJobSchema,
       response: { 202: JobSchema, ...errors },
@@ -100,7 +98,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/jobs', {
     config: { surface: 'jobs' },
-    preValidation: read,
+    onRequest: read,
     schema: {
       tags: ['jobs'], summary: 'listAccountJobs: the account’s jobs, newest first, at most 100 per page', security,
       querystring: Type.Object({
@@ -117,7 +115,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/jobs/:job_id', {
     config: { surface: 'jobs' },
-    preValidation: read,
+    onRequest: read,
     schema: {
       tags: ['jobs'], summary: 'getAccountJob: one job of the account, with result and receipt when completed', security,
       params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
@@ -127,7 +125,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/account/balance', {
     config: { surface: 'jobs' },
-    preValidation: read,
+    onRequest: read,
     schema: {
       tags: ['jobs'], summary: 'getAccountBalance: the core balance jobs are paid from', security,
       response: { 200: Type.Object({}, { additionalProperties: true }), ...errors },

@@ -77,7 +77,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
   }, { additionalProperties: false });
 
   app.get('/v1/media/capabilities', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: { tags: ['media'], summary: 'Whether chat and text-to-speech are available here, and if not what to configure', security, response: { 200: okResponse(Capabilities), ...errorResponses } },
   }, async () => {
     const r = await media.readiness();
@@ -92,7 +92,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/chat', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     config: { rateLimit },
     schema: { tags: ['media'], summary: 'Send a conversation to the configured chat model; returns the reply and token usage', security, body: ChatBody, response: { 200: okResponse(ChatReply), ...mediaErrors } },
   }, async (req) => {
@@ -112,7 +112,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
   });
 
   app.post('/v1/tts', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     config: { rateLimit },
     schema: {
       tags: ['media'],
@@ -158,7 +158,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/tts/voices', {
-    preHandler: app.requireSession,
+    onRequest: app.requireSession,
     schema: { tags: ['media'], summary: 'The voices of the speech engine in use', security, response: { 200: okResponse(Type.Object({ engine: Type.String(), default_voice: Type.String(), voices: Type.Array(VoiceView) })), ...mediaErrors } },
   }, async () => {
     const v = await media.voices();

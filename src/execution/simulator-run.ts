@@ -1,0 +1,107 @@
+/**
+ * A simulator execution job's run: it happens inside the request (or Account Job) that created
+ * it, under a lease its owner renews while it lives. A run left `running` by a dead owner is
+ * taken over once its lease expired — by the execution worker's claim, or here by a retry with
+ * its client_token — and run again: the seed is stored, so the counts are the same, and settling
+ * checks the lease, so a late finish of the old owner changes nothing
+ * (docs/decisions/execution-dead-run-takeover.md).
+ */
+import type { Circuit } from '../circuits/ir.js';
+import { fail, isAppError } from '../errors/app-error.js';
+import type { Database } from '../store/db.js';
+import { getJob, heartbeat, lockOwnedJob, markCompleted, markFailed, takeOverExpired, type ExecutionJobRow } from '../store/repositories/execution-repository.js';
+import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
+import type { RunResult } from './drivers/driver.js';
+import { EXECUTION_ERRORS } from './error-codes.js';
+import type { ExecutionSettings } from './settings.js';
+
+export interface SimulatorRunDeps {
+  readonly db: Database;
+  readonly settings: ExecutionSettings;
+  readonly directory: DeviceDirectory;
+  readonly newId: () => string;
+}
+
+/** How a retry may resume a run it finds in progress: with this circuit and device; `wait` while its owner lives. */
+export interface Adoption {
+  readonly circuit: Circuit;
+  readonly device: ResolvedDevice;
+  readonly wait: boolean;
+}
+
+export function resultJson(r: RunResult) {
+  return {
+    counts: r.counts,
+    ...(r.probabilities === undefined ? {} : { probabilities: r.probabilities }),
+    probabilities_kind: r.probabilitiesKind ?? 'estimated',
+    notes: r.notes ?? [],
+    ...(r.meta === undefined ? {} : { meta: r.meta }),
+  };
+}
+
+/** A run's lease at its start: its whole time budget (an in-process run cannot heartbeat) plus the lease. */
+export function simulatorLeaseMs(settings: ExecutionSettings): number {
+  return settings.simulatorTimeBudgetMs + settings.leaseMs;
+}
+
+/** Runs a simulator job to its end (the API request, a take-over, or the worker after a crash). */
+export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
+  const { db } = deps;
+  const driver = d.driver ?? deps.directory.drivers.simulator;
+  let outcome;
+  // The run may wait for a compute thread longer than its lease: the owner keeps it alive while
+  // it lives, so only a dead owner's run is ever taken over (takeOverExpired, claimJob).
+  const leaseMs = deps.settings.leaseMs;
+  const beat = setInterval(() => {
+    heartbeat(db, row.id, worker, leaseMs).catch(() => undefined);
+  }, Math.max(50, Math.floor(leaseMs / 3)));
+  try {
+    outcome = await driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) });
+  } catch (e) {
+    clearInterval(beat);
+    await db.tx(async (q) => {
+      if ((await lockOwnedJob(q, row.id, worker)) === null) return;
+      await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
+    });
+    throw e;
+  }
+  clearInterval(beat);
+  if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
+  await db.tx(async (q) => {
+    if ((await lockOwnedJob(q, row.id, worker)) === null) return;
+    await markCompleted(q, row.id, worker, resultJson(outcome.result), 0n);
+  });
+}
+
+/**
+ * A simulator job found `running` under a client token, until it is not: taken over and run again
+ * once its lease has expired (its owner died); while the owner lives, 409 IN_PROGRESS, or waited
+ * for (polling every EXECUTION_POLL_MS) when `adopt.wait` — a durable caller such as an Account
+ * Job's re-run, which a refusal would only fail.
+ */
+export async function settleRunningSimulator(deps: SimulatorRunDeps, job: ExecutionJobRow, adopt: Adoption | undefined): Promise<ExecutionJobRow> {
+  let prior = job;
+  while (prior.status === 'running') {
+    if (adopt !== undefined) {
+      const worker = `api-${deps.newId().slice(0, 8)}`;
+      const taken = await takeOverExpired(deps.db, prior.id, worker, simulatorLeaseMs(deps.settings));
+      if (taken !== null) {
+        if (taken.attempts > deps.settings.maxAttempts) {
+          await deps.db.tx(async (q) => {
+            if ((await lockOwnedJob(q, taken.id, worker)) === null) return;
+            await markFailed(q, taken.id, worker, 'running', 'WORKER_LOST', `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
+          });
+        } else {
+          await finishSimulatorRun(deps, taken, adopt.circuit, worker, adopt.device);
+        }
+        return (await getJob(deps.db, prior.id)) as ExecutionJobRow;
+      }
+    }
+    if (adopt?.wait !== true) {
+      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
+    }
+    await new Promise((r) => setTimeout(r, deps.settings.pollMs));
+    prior = (await getJob(deps.db, prior.id)) as ExecutionJobRow;
+  }
+  return prior;
+}
