@@ -93,27 +93,29 @@ describe('the qrail process', { timeout: 180_000 }, () => {
     const { child, port } = await start({ DATA_DIR: dir, DATABASE_URL: '', SHUTDOWN_DRAIN_DELAY_MS: '1500' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
 
-    // An in-flight request: headers and half the body sent before SIGTERM.
+    // An in-flight request: its headers reach the server before SIGTERM (the server's 100 Continue
+    // says it has taken the request), its body only after the drain began.
     const body = JSON.stringify({ email: `drain.${Date.now()}@example.com`, password: 'drain password 1' });
+    const inflightReq = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/auth/register', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } });
+    const accepted = new Promise<void>((resolve) => inflightReq.on('continue', () => resolve()));
     const inflight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/auth/register', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      inflightReq.on('response', (res) => {
         let data = '';
         res.on('data', (c) => (data += c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
       });
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => req.end(body.slice(10)), 600);
+      inflightReq.on('error', reject);
     });
-    await new Promise((r) => setTimeout(r, 100));
+    inflightReq.flushHeaders();
+    await accepted;
     child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 150));
+    // Readiness fails as soon as the process has begun draining (operational routes keep answering).
+    while ((await request(port, 'GET', '/readyz')).status !== 503);
 
     const fresh = await request(port, 'GET', '/v1/auth/diagnostics');
     expect(fresh.status).toBe(503);
     expect(JSON.parse(fresh.body).error.code).toBe('SERVICE_DRAINING');
-    expect((await request(port, 'GET', '/readyz')).status).toBe(503);
-
+    inflightReq.end(body);
     const done = await inflight;
     expect(done.status).toBe(201);
     expect(JSON.parse(done.body).status).toBe('ok');
