@@ -16,6 +16,7 @@ import { buildValidatorCompiler } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
 import { registerNotFound } from './http/plugins/not-found.js';
+import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { ROUTES } from './http/routes/index.js';
@@ -80,6 +81,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   // Only JSON bodies are accepted (415 otherwise); routes that take other types add their own parser.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.addSchema(MetaSchema);
   app.setValidatorCompiler(buildValidatorCompiler(() => app.getSchemas()));
 

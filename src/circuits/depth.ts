@@ -6,10 +6,11 @@ import type { Circuit } from './ir.js';
  * also occupies its classical bit (as Qiskit counts depth). Barriers count zero and do not
  * synchronise, so they never change the depth.
  *
- * The per-wire arrays are sized by the largest index the operations use, not by the declared
- * `numQubits`/`numClbits`: validation computes the depth of circuits whose declared sizes are
- * still unchecked against the limits (e.g. `"num_qubits": 200000000` with no gates), and must
- * not allocate by them.
+ * The per-wire arrays are sized by the largest index the operations use, capped by the declared
+ * `numQubits`/`numClbits`, so neither a declared size nor an index can size an allocation beyond
+ * the other (`"qubits": 1000000000` with a measure on qubit 999999999 used to exhaust the heap).
+ * The parser computes depth only once sizes are within the deployment limits; the cap keeps
+ * any other caller safe too. Indices outside the declared sizes (not a valid IR) read as 0.
  */
 export function circuitDepth(c: Circuit): number {
   let maxQ = -1;
@@ -29,8 +30,9 @@ export function circuitDepth(c: Circuit): number {
         break;
     }
   }
-  const q = new Array<number>(maxQ + 1).fill(0);
-  const b = new Array<number>(maxC + 1).fill(0);
+  // Typed arrays ignore writes out of range, so an invalid index can never grow them either.
+  const q = new Int32Array(Math.max(0, Math.min(maxQ + 1, c.numQubits)));
+  const b = new Int32Array(Math.max(0, Math.min(maxC + 1, c.numClbits)));
   let depth = 0;
   for (const op of c.ops) {
     let level: number;

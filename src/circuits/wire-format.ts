@@ -12,6 +12,7 @@ import { barrier, circuit, gate, measure, reset, type Circuit, type Operation } 
 import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
+import { scanCircuitInput } from './scan-circuit-input.js';
 import type { WireCircuitV02, WireGate } from './wire-schema.js';
 
 export * from './wire-schema.js';
@@ -124,17 +125,25 @@ class ArrayCursor implements TokenCursor {
   }
 }
 
-/** A parameter: a number, or a string expression in radians such as "pi/4". */
-function paramValue(v: unknown): number | string {
+/** Longest parameter expression quoted back in a message. */
+const QUOTE_MAX = 40;
+const quote = (v: string): string => `'${v.length > QUOTE_MAX ? `${v.slice(0, QUOTE_MAX)}…` : v}'`;
+
+/** A parameter: a number, or a string expression in radians such as "pi/4"; otherwise the problem. */
+function paramValue(v: unknown): number | { code: CircuitProblemCode; message: string } {
   if (typeof v === 'number') return v;
-  if (typeof v !== 'string') return `must be a number or an expression string, got ${typeName(v)}`;
+  if (typeof v !== 'string') return { code: 'WRONG_TYPE', message: `a parameter must be a number or an expression string, got ${typeName(v)}` };
   try {
     const cursor = new ArrayCursor(tokenize(v));
     const e = parseExpr(cursor);
-    if (cursor.peek().type !== 'eof') return `'${v}' is not a single expression`;
+    if (cursor.peek().type !== 'eof') return { code: 'WRONG_TYPE', message: `a parameter ${quote(v)} is not a single expression` };
     return evalExpr(e, new Map());
-  } catch {
-    return `'${v}' is not an expression (use numbers, pi, + - * / ^ and sin, cos, sqrt, …)`;
+  } catch (err) {
+    // The expression bounds keep their own codes, so a client can tell "too complex" from "wrong".
+    const d = (err as { details?: unknown }).details;
+    const code = Array.isArray(d) ? (d[0] as { code?: unknown } | undefined)?.code : undefined;
+    if (code === 'EXPRESSION_TOO_DEEP' || code === 'EXPRESSION_TOO_LONG') return { code, message: `the parameter expression is too complex: ${(d as { message: string }[])[0]!.message}` };
+    return { code: 'WRONG_TYPE', message: `a parameter ${quote(v)} is not an expression (use numbers, pi, + - * / ^ and sin, cos, sqrt, …)` };
   }
 }
 
@@ -191,7 +200,7 @@ function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | 
     }
     for (const p of given) {
       const v = paramValue(p.value);
-      if (typeof v === 'string') out.push({ path: p.path, code: 'WRONG_TYPE', message: `a parameter ${v}` });
+      if (typeof v !== 'number') out.push({ path: p.path, ...v });
       else if (!Number.isFinite(v)) out.push({ path: p.path, code: 'NON_FINITE_PARAM', message: `parameters must be finite numbers, got ${String(v)}` });
       else params.push(v === 0 ? 0 : v);
     }
@@ -376,7 +385,8 @@ function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, lim
   if (count !== undefined && count > limits.maxGates) {
     out.push({ path: opsPath, code: 'TOO_MANY_GATES', message: `${count} operations is above this deployment's limit of ${limits.maxGates}` });
   }
-  if (c !== undefined) {
+  // Only a circuit within every other limit: depth allocates per wire, and the sizes are now known to be bounded.
+  if (c !== undefined && out.length === 0) {
     const depth = circuitDepth(c);
     if (depth > limits.maxDepth) {
       out.push({ path: opsPath, code: 'TOO_DEEP', message: `depth ${depth} is above this deployment's limit of ${limits.maxDepth}` });
@@ -390,6 +400,9 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
   if (!isObject(input)) {
     return { ok: false, errors: [{ path: '', code: 'WRONG_TYPE', message: `a circuit must be a JSON object, got ${typeName(input)}` }] };
   }
+  // Before any recursive or storing consumer sees the input (see scan-circuit-input.ts).
+  const shape = scanCircuitInput(input);
+  if (shape.length > 0) return { ok: false, errors: shape };
   let format: InputFormat;
   let c: Circuit | undefined;
   const warnings: string[] = [];

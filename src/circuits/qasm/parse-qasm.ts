@@ -112,6 +112,11 @@ class Parser implements TokenCursor {
       this.expect(';');
     }
     while (this.peek().type !== 'eof') this.statement();
+    // The same smallest circuit as the JSON formats (num_qubits >= 1): every consumer
+    // (optimizer, coupling, simulator, devices) may assume at least one wire.
+    if (this.numQubits === 0) {
+      throw qasmError('TOO_SMALL', 'the program declares no qubits; a circuit needs at least one (e.g. qreg q[1]; or qubit[1] q;)', this.peek());
+    }
     return circuit(this.numQubits, this.numClbits, this.ops);
   }
 
