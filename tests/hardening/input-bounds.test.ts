@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { parseCircuitInput } from '../../src/circuits/wire-format.js';
+import { AppError } from '../../src/errors/app-error.js';
+import type { App } from '../../src/http/app-types.js';
+import { buildTestApp } from '../helpers/app.js';
+import { callers, ENTRY_POINTS, expectProblem, send, type Callers } from './input-bounds-entry-points.js';
+
+/**
+ * Issue #17, defects 3, 4 and 5 (circuit part), at every entry point that takes a circuit,
+ * on the driver the suite runs on (PGlite, or PostgreSQL with DATABASE_URL): deep or long
+ * expressions, deep metadata and deep bodies, the zero-qubit circuit, NUL and lone
+ * surrogates. Each must be a 400 (validate: 200 `valid: false`) naming code and path.
+ */
+let app: App;
+let who: Callers;
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  who = await callers(app);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const qasm = (source: string) => JSON.stringify({ format: 'qasm2', source });
+const nestedMetadata = (levels: number) => {
+  let s = '"leaf"';
+  for (let i = 0; i < levels; i++) s = `{"a":${s}}`;
+  return `{"schema":"0.2","num_qubits":1,"gates":[],"metadata":${s}}`;
+};
+
+describe('defect 3: nesting and expression length are bounded, never a stack overflow', () => {
+  const cases: readonly { name: string; circuit: string; code: string; path: string }[] = [
+    { name: 'QASM parentheses 2,000 deep', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${'('.repeat(2000)}pi${')'.repeat(2000)}) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
+    { name: 'QASM pi+pi+… 30,000 terms', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${Array(30_000).fill('pi').join('+')}) q[0];`), code: 'EXPRESSION_TOO_LONG', path: '/source' },
+    { name: 'QASM signs 20,000 deep', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${'-'.repeat(20_000)}pi) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
+    { name: 'QASM pi^pi^… 10,000 deep', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${Array(10_000).fill('pi').join('^')}) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
+    { name: 'QASM sin(sin(… 3,000 deep inside a gate definition', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\ngate g(t) a { rz(${'sin('.repeat(3000)}t${')'.repeat(3000)}) a; }\ng(1) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
+    { name: 'JSON string parameter 3,000 deep', circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(3000)}pi${')'.repeat(3000)}`] }] }), code: 'EXPRESSION_TOO_DEEP', path: '/gates/0/params/0' },
+    { name: 'JSON string parameter pi+pi+… 30,000 terms', circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [{ op: 'rz', qubits: [0], params: [Array(30_000).fill('pi').join('+')] }] }), code: 'EXPRESSION_TOO_LONG', path: '/gates/0/params/0' },
+    // Within the body limit (64 levels) but beyond the circuit's own (16): the path names the first container too deep.
+    { name: 'metadata 40 deep', circuit: nestedMetadata(40), code: 'TOO_DEEPLY_NESTED', path: `/metadata${'/a'.repeat(15)}` },
+    { name: 'metadata 100 KB', circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [], metadata: { note: 'x'.repeat(100_000) } }), code: 'METADATA_TOO_LARGE', path: '/metadata' },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.code} at every entry point`, async () => {
+      for (const ep of ENTRY_POINTS) expectProblem(ep, await send(app, who, ep, c.circuit), c.code, c.path);
+    });
+  }
+
+  it('expressions and metadata within the bounds are accepted', async () => {
+    const ok = JSON.stringify({
+      schema: '0.2',
+      num_qubits: 1,
+      gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(20)}pi/4${')'.repeat(20)}`] }, { op: 'rx', qubits: [0], params: [Array(100).fill('pi/100').join('+')] }],
+      metadata: { brackets: '[[[[{{{{'.repeat(100), deep: JSON.parse(nestedMetadata(12)).metadata },
+    });
+    const r = await app.inject({ method: 'POST', url: '/v1/circuits/validate', payload: `{"circuit":${ok}}`, headers: { 'content-type': 'application/json' } });
+    expect(r.json().data, r.body).toMatchObject({ valid: true });
+    expect(r.json().data.circuit.gates[1].params[0]).toBeCloseTo(Math.PI, 9);
+  });
+
+  it('a body nested 100,000 deep is 400 JSON_TOO_DEEP in the shape of the route, before parsing', async () => {
+    const deep = `{"circuit":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const meta = `{"circuit":${nestedMetadata(5000)}}`;
+    for (const [url, headers, body] of [
+      ['/v1/circuits/validate', {}, deep],
+      ['/v1/circuits/validate', {}, meta],
+      ['/v1/circuits/optimize', {}, meta],
+      ['/v1/execute/provider-one', who.session, deep],
+    ] as const) {
+      const r = await app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
+      expect(r.statusCode, `${url}: ${r.body.slice(0, 200)}`).toBe(400);
+      expect(r.json()).toMatchObject({ status: 'error', error: { code: 'JSON_TOO_DEEP' } });
+    }
+    const jobs = await app.inject({ method: 'POST', url: '/v1/jobs', headers: { ...who.agent, 'content-type': 'application/json' }, payload: `{"capability_id":"circuit.analyze","request":${'['.repeat(100_000)}${']'.repeat(100_000)}}` });
+    expect(jobs.statusCode, jobs.body.slice(0, 200)).toBe(400);
+    expect(jobs.json()).toMatchObject({ error: { code: 'JSON_TOO_DEEP' }, request_id: expect.any(String) });
+    expect(jobs.json()).not.toHaveProperty('status');
+  });
+
+  it('the JSON depth check ignores brackets inside strings and keeps the default parser’s rules', async () => {
+    const inString = JSON.stringify({ circuit: { schema: '0.2', num_qubits: 1, gates: [], metadata: { s: '['.repeat(10_000) + '\\"{'.repeat(1000) } } });
+    const r = await app.inject({ method: 'POST', url: '/v1/circuits/validate', headers: { 'content-type': 'application/json' }, payload: inString });
+    expect(r.json().data, r.body.slice(0, 300)).toMatchObject({ valid: true });
+    const proto = await app.inject({ method: 'POST', url: '/v1/circuits/validate', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1},"circuit":{}}' });
+    expect(proto.statusCode).toBe(400);
+    const broken = await app.inject({ method: 'POST', url: '/v1/circuits/validate', headers: { 'content-type': 'application/json' }, payload: '{"circuit":' });
+    expect(broken.json()).toMatchObject({ error: { code: 'MALFORMED_JSON' } });
+    const empty = await app.inject({ method: 'POST', url: '/v1/circuits/validate', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(empty.json()).toMatchObject({ error: { code: 'MALFORMED_JSON' } });
+  });
+
+  it('in the domain: parseQasm and parseCircuitInput refuse deep expressions with their codes, without recursion limits being hit', () => {
+    expect(() => parseQasm(`OPENQASM 2.0; qreg q[1]; rz(${'('.repeat(100_000)}pi${')'.repeat(100_000)}) q[0];`)).toThrow(AppError);
+    const r = parseCircuitInput(JSON.parse(nestedMetadata(50_000)));
+    expect(r.ok ? [] : r.errors).toEqual([expect.objectContaining({ code: 'TOO_DEEPLY_NESTED' })]);
+  });
+});
+
+describe('defect 4: one rule for the smallest circuit — at least one qubit, at every entry point', () => {
+  const cases: readonly { name: string; circuit: string; path: string }[] = [
+    { name: 'OPENQASM 2.0; alone', circuit: qasm('OPENQASM 2.0;'), path: '/source' },
+    { name: 'OPENQASM 3.0; alone', circuit: JSON.stringify({ format: 'qasm3', source: 'OPENQASM 3.0;' }), path: '/source' },
+    { name: 'QASM with only a classical register', circuit: qasm('OPENQASM 2.0;\ncreg c[2];'), path: '/source' },
+    { name: 'schema 0.2 num_qubits 0', circuit: JSON.stringify({ schema: '0.2', num_qubits: 0, gates: [] }), path: '/num_qubits' },
+    { name: 'schema 0.1 qubits 0', circuit: JSON.stringify({ version: '0.1', qubits: 0, operations: [] }), path: '/qubits' },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: TOO_SMALL at ${c.path}`, async () => {
+      for (const ep of ENTRY_POINTS) expectProblem(ep, await send(app, who, ep, c.circuit), 'TOO_SMALL', c.path);
+    });
+  }
+
+  it('one qubit and no operations is the smallest valid circuit', async () => {
+    for (const circuitText of [qasm('OPENQASM 2.0;\nqreg q[1];'), JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [] })]) {
+      const r = await app.inject({ method: 'POST', url: '/v1/circuits/optimize', headers: { 'content-type': 'application/json' }, payload: `{"circuit":${circuitText}}` });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+  });
+});
+
+describe('defect 5 (circuits): NUL and lone surrogates are refused with their path before any storage', () => {
+  // JSON texts, so escapes reach the server exactly as a hostile client sends them.
+  const cases: readonly { name: string; circuit: string; path: string }[] = [
+    { name: 'NUL in a metadata value', circuit: '{"schema":"0.2","num_qubits":1,"gates":[],"metadata":{"name":"a\\u0000b"}}', path: '/metadata/name' },
+    { name: 'NUL in a metadata key', circuit: '{"schema":"0.2","num_qubits":1,"gates":[],"metadata":{"a\\u0000b":1}}', path: '/metadata/a\u0000b' },
+    { name: 'lone high surrogate in nested metadata', circuit: '{"schema":"0.2","num_qubits":1,"gates":[],"metadata":{"tags":["ok","x\\ud800"]}}', path: '/metadata/tags/1' },
+    { name: 'lone low surrogate in a metadata key', circuit: '{"schema":"0.2","num_qubits":1,"gates":[],"metadata":{"\\udc00":true}}', path: '/metadata/\udc00' },
+    { name: 'NUL in a gate name', circuit: '{"schema":"0.2","num_qubits":1,"gates":[{"op":"h\\u0000","qubits":[0]}]}', path: '/gates/0/op' },
+    { name: 'NUL in a QASM comment', circuit: '{"format":"qasm2","source":"OPENQASM 2.0;\\nqreg q[1]; // \\u0000\\nh q[0];"}', path: '/source' },
+    { name: 'lone surrogate in a QASM comment', circuit: '{"format":"qasm2","source":"OPENQASM 2.0;\\nqreg q[1]; // \\ud83d\\nh q[0];"}', path: '/source' },
+    { name: 'NUL in a legacy 0.1 metadata value', circuit: '{"version":"0.1","qubits":1,"operations":[],"metadata":{"n":"\\u0000"}}', path: '/metadata/n' },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: INVALID_CHARACTER`, async () => {
+      for (const ep of ENTRY_POINTS) expectProblem(ep, await send(app, who, ep, c.circuit), 'INVALID_CHARACTER', c.path);
+    });
+  }
+
+  it('well-formed non-ASCII text (a surrogate pair, accents) is kept and stored', async () => {
+    const text = '{"schema":"0.2","num_qubits":1,"gates":[{"op":"h","qubits":[0]}],"metadata":{"name":"caf\\u00e9 \\ud83d\\ude80"}}';
+    const v = await app.inject({ method: 'POST', url: '/v1/circuits/validate', headers: { 'content-type': 'application/json' }, payload: `{"circuit":${text}}` });
+    expect(v.json().data.circuit.metadata).toEqual({ name: 'café 🚀' });
+    const job = ENTRY_POINTS.find((e) => e.name === 'job circuit.analyze')!;
+    const r = await send(app, who, job, text);
+    expect(r.statusCode, r.body).toBe(202);
+  });
+});
