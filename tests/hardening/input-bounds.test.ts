@@ -148,3 +148,19 @@ describe('defect 5 (circuits): NUL and lone surrogates are refused with their pa
     expect(r.statusCode, r.body).toBe(202);
   });
 });
+
+describe('defect 1 (audit): a device list cannot make analyze do quadratic work', () => {
+  const bell = JSON.parse('{"schema":"0.2","num_qubits":2,"gates":[{"op":"h","qubits":[0]},{"op":"cx","qubits":[0,1]}]}') as unknown;
+
+  it('100,000 device ids are refused by the schema (TOO_MANY_ITEMS), not looked up one by one', async () => {
+    const r = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: bell, devices: Array.from({ length: 100_000 }, (_, i) => String(i)) } });
+    expect(r.statusCode, r.body.slice(0, 300)).toBe(400);
+    expect(r.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: '/devices', code: 'TOO_MANY_ITEMS' })] });
+  });
+
+  it('each unknown id is reported at its own index, repeats included', async () => {
+    const r = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: bell, devices: ['nope', 'nope'] } });
+    expect(r.statusCode, r.body.slice(0, 300)).toBe(400);
+    expect(r.json().error.details.map((d: { path: string }) => d.path)).toEqual(['/devices/0', '/devices/1']);
+  });
+});
