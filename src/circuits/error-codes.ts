@@ -50,5 +50,6 @@ export const CIRCUIT_PROBLEM_CODES = [
   'TOO_DEEPLY_NESTED',
   'METADATA_TOO_LARGE',
   'INVALID_CHARACTER',
+  'TOO_MANY_PROBLEMS',
 ] as const;
 export type CircuitProblemCode = (typeof CIRCUIT_PROBLEM_CODES)[number];

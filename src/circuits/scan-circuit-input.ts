@@ -33,31 +33,53 @@ function badCharMessage(s: string, what: string): string | undefined {
   return `${what} contains ${name} at position ${m.index}; text must be valid Unicode without NUL`;
 }
 
+interface Frame {
+  readonly value: object;
+  readonly level: number;
+  readonly parent: Frame | undefined;
+  readonly key: string;
+}
+
+/** Paths are built only for problems: most circuits are arrays of numbers, scanned without allocating. */
+function pathOf(frame: Frame | undefined, key?: string): string {
+  const parts: string[] = key === undefined ? [] : [escapePointer(key)];
+  for (let f = frame; f !== undefined && f.parent !== undefined; f = f.parent) parts.push(escapePointer(f.key));
+  return parts.length === 0 ? '' : `/${parts.reverse().join('/')}`;
+}
+
 /** Problems found, at most a few dozen (a hostile input could have millions); empty when the input is fine. */
 export function scanCircuitInput(input: unknown): ScanProblem[] {
   const out: ScanProblem[] = [];
-  const stack: { value: unknown; path: string; level: number }[] = [{ value: input, path: '', level: 0 }];
-  while (stack.length > 0 && out.length < MAX_REPORTED) {
-    const { value, path, level } = stack.pop()!;
+  const visit = (value: unknown, parent: Frame | undefined, key: string, stack: Frame[]): void => {
     if (typeof value === 'string') {
       const msg = badCharMessage(value, 'the string');
-      if (msg !== undefined) out.push({ path, code: 'INVALID_CHARACTER', message: msg });
+      if (msg !== undefined) out.push({ path: pathOf(parent, key), code: 'INVALID_CHARACTER', message: msg });
+    } else if (typeof value === 'object' && value !== null) {
+      const level = (parent?.level ?? 0) + 1;
+      const frame: Frame = { value, level, parent, key };
+      if (level > MAX_CIRCUIT_NESTING) {
+        out.push({ path: pathOf(frame), code: 'TOO_DEEPLY_NESTED', message: `a circuit may nest objects and arrays at most ${MAX_CIRCUIT_NESTING} levels deep (metadata included)` });
+      } else {
+        stack.push(frame);
+      }
+    }
+  };
+  const stack: Frame[] = [];
+  visit(input, undefined, '', stack);
+  while (stack.length > 0 && out.length < MAX_REPORTED) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length && out.length < MAX_REPORTED; i++) {
+        const el: unknown = v[i];
+        if (typeof el === 'string' || (typeof el === 'object' && el !== null)) visit(el, frame, String(i), stack);
+      }
       continue;
     }
-    if (typeof value !== 'object' || value === null) continue;
-    if (level + 1 > MAX_CIRCUIT_NESTING) {
-      out.push({ path, code: 'TOO_DEEPLY_NESTED', message: `a circuit may nest objects and arrays at most ${MAX_CIRCUIT_NESTING} levels deep (metadata included)` });
-      continue;
-    }
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}/${i}`, level: level + 1 });
-      continue;
-    }
-    for (const [k, v] of Object.entries(value)) {
-      const childPath = `${path}/${escapePointer(k)}`;
+    for (const [k, child] of Object.entries(v)) {
       const msg = badCharMessage(k, 'the property name');
-      if (msg !== undefined) out.push({ path: childPath, code: 'INVALID_CHARACTER', message: msg });
-      stack.push({ value: v, path: childPath, level: level + 1 });
+      if (msg !== undefined) out.push({ path: pathOf(frame, k), code: 'INVALID_CHARACTER', message: msg });
+      visit(child, frame, k, stack);
     }
   }
   if (out.length > 0) return out;

@@ -44,6 +44,25 @@ export const DEPRECATION_WARNING_V01 =
   'Circuit schema 0.1 is deprecated and was upgraded to 0.2; send {"schema":"0.2",…} (see GET /v1/circuits/schema).';
 
 type Problems = CircuitProblem[];
+
+/**
+ * Problems reported for one circuit at most. A 1 MB body of `"qubits":[0,0,0,…]` has half a
+ * million problems: reporting each took seconds of event loop and a 68 MB answer. The parser
+ * stops at the cap and says so with a last TOO_MANY_PROBLEMS entry.
+ */
+export const MAX_CIRCUIT_PROBLEMS = 100;
+const PROBLEM_LIMIT = Symbol('circuit problem limit');
+
+/** A problem list that aborts the parse (throws PROBLEM_LIMIT) when one more than the cap is pushed. */
+class BoundedProblems extends Array<CircuitProblem> {
+  override push(...items: CircuitProblem[]): number {
+    for (const item of items) {
+      if (this.length >= MAX_CIRCUIT_PROBLEMS) throw PROBLEM_LIMIT;
+      super.push(item);
+    }
+    return this.length;
+  }
+}
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
@@ -396,7 +415,17 @@ function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, lim
 
 /** Parses any accepted circuit input; reports every problem found, never only the first. */
 export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS): ParseCircuitResult {
-  const out: Problems = [];
+  const out: Problems = new BoundedProblems();
+  let truncated = false;
+  const bounded = (parse: () => Circuit | undefined): Circuit | undefined => {
+    try {
+      return parse();
+    } catch (e) {
+      if (e !== PROBLEM_LIMIT) throw e;
+      truncated = true;
+      return undefined;
+    }
+  };
   if (!isObject(input)) {
     return { ok: false, errors: [{ path: '', code: 'WRONG_TYPE', message: `a circuit must be a JSON object, got ${typeName(input)}` }] };
   }
@@ -412,25 +441,31 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
       return { ok: false, errors: [{ path: '/format', code: 'UNKNOWN_FORMAT', message: `unknown format ${JSON.stringify(f)}: use "qasm2" or "qasm3" (or a JSON circuit with "schema":"0.2")` }] };
     }
     format = f;
-    c = parseQasmInput(input, limits, out);
+    c = bounded(() => parseQasmInput(input, limits, out));
   } else if ('schema' in input || 'version' in input) {
     const key = 'schema' in input ? 'schema' : 'version';
     const v = input[key];
     if (v === '0.2' && key === 'schema') {
       format = 'json-0.2';
-      c = parseV02(input, out);
+      c = bounded(() => parseV02(input, out));
     } else if (v === '0.1') {
       format = 'json-0.1';
       warnings.push(DEPRECATION_WARNING_V01);
-      c = parseV01(input, out);
+      c = bounded(() => parseV01(input, out));
     } else {
       return { ok: false, errors: [{ path: `/${key}`, code: 'UNKNOWN_SCHEMA_VERSION', message: `unknown ${key} ${JSON.stringify(v)}: the current schema is "0.2" (legacy "0.1" is accepted)` }] };
     }
   } else {
     return { ok: false, errors: [{ path: '/schema', code: 'REQUIRED', message: 'a circuit needs "schema": "0.2" (or "format": "qasm2"/"qasm3" with "source")' }] };
   }
-  checkLimits(input, c, limits, format, out);
-  if (out.length > 0 || c === undefined) return { ok: false, errors: dedupe(out) };
+  // Limits are reported even when the parse stopped at the problem cap: they are usually the cause.
+  const limitProblems: Problems = [];
+  checkLimits(input, c, limits, format, limitProblems);
+  const all = [...out, ...limitProblems];
+  if (truncated) {
+    all.push({ path: '', code: 'TOO_MANY_PROBLEMS', message: `more than ${MAX_CIRCUIT_PROBLEMS} problems: the first ones are reported, the rest were not checked` });
+  }
+  if (all.length > 0 || c === undefined) return { ok: false, errors: dedupe(all) };
   return { ok: true, circuit: c, warnings, format };
 }
 

@@ -42,6 +42,7 @@ const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
   { code: 'TOO_DEEPLY_NESTED', input: v02({ metadata: { a: [[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]] } }), path: '/metadata/a/0/0/0/0/0/0/0/0/0/0/0/0/0/0' },
   { code: 'METADATA_TOO_LARGE', input: v02({ metadata: { note: 'x'.repeat(70_000) } }), path: '/metadata' },
   { code: 'INVALID_CHARACTER', input: v02({ metadata: { name: 'a\u0000b' } }), path: '/metadata/name' },
+  { code: 'TOO_MANY_PROBLEMS', input: v02({ gates: [{ op: 'barrier', qubits: Array.from({ length: 200 }, () => 0) }] }), path: '' },
 ];
 
 describe('circuit validation codes', () => {

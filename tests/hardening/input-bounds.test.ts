@@ -4,7 +4,7 @@ import { parseCircuitInput } from '../../src/circuits/wire-format.js';
 import { AppError } from '../../src/errors/app-error.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
-import { callers, ENTRY_POINTS, expectProblem, send, type Callers } from './input-bounds-entry-points.js';
+import { callers, ENTRY_POINTS, expectProblem, problemsOf, send, type Callers } from './input-bounds-entry-points.js';
 
 /**
  * Issue #17, defects 3, 4 and 5 (circuit part), at every entry point that takes a circuit,
@@ -163,4 +163,23 @@ describe('defect 1 (audit): a device list cannot make analyze do quadratic work'
     expect(r.statusCode, r.body.slice(0, 300)).toBe(400);
     expect(r.json().error.details.map((d: { path: string }) => d.path)).toEqual(['/devices/0', '/devices/1']);
   });
+});
+
+describe('defect 1 (audit): the problem list is bounded, so a small body cannot produce a huge answer', () => {
+  const zeros = `[${'0,'.repeat(300_000)}0]`;
+  const hostile = [
+    { name: 'one barrier on qubit 0 three hundred thousand times', circuit: `{"schema":"0.2","num_qubits":2,"gates":[{"op":"barrier","qubits":${zeros}}]}` },
+    { name: 'thirty thousand gates out of range', circuit: `{"schema":"0.2","num_qubits":2,"gates":[${'{"op":"x","qubits":[9]},'.repeat(30_000)}{"op":"x","qubits":[9]}]}` },
+  ];
+  for (const h of hostile) {
+    it(`${h.name}: at most 100 problems, then TOO_MANY_PROBLEMS, at every entry point`, async () => {
+      for (const ep of ENTRY_POINTS) {
+        const res = await send(app, who, ep, h.circuit);
+        const problems = problemsOf(ep, res);
+        expect(problems.length, ep.name).toBeLessThanOrEqual(101);
+        expect(problems.at(-1), ep.name).toMatchObject({ code: 'TOO_MANY_PROBLEMS', path: ep.circuitPath });
+        expect(res.body.length, ep.name).toBeLessThan(64 * 1024);
+      }
+    });
+  }
 });
