@@ -183,3 +183,29 @@ describe('defect 1 (audit): the problem list is bounded, so a small body cannot 
     });
   }
 });
+
+describe('defect 1 (audit): coupling pairs and qubit maps cannot amplify a body into a huge answer', () => {
+  const bell = '{"schema":"0.2","num_qubits":2,"gates":[{"op":"h","qubits":[0]},{"op":"cx","qubits":[0,1]}]}';
+  const post = (url: string, body: string) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: body });
+
+  it('50,000 pairs out of range: at most 100 problems, then TOO_MANY_PROBLEMS', async () => {
+    const pairs = `[${'[0,9],'.repeat(50_000)}[0,9]]`;
+    for (const [url, body] of [
+      ['/v1/analysis/coupling', `{"circuit":${bell},"mode":"qualitative","pairs":${pairs}}`],
+      ['/v1/analysis/coupling/compare', `{"before":${bell},"after":${bell},"mode":"qualitative","pairs":${pairs}}`],
+    ] as const) {
+      const r = await post(url, body);
+      expect(r.statusCode, r.body.slice(0, 200)).toBe(400);
+      const e = r.json().error;
+      expect(e.code).toBe('COUPLING_PAIR_INVALID');
+      expect(e.details.length).toBeLessThanOrEqual(101);
+      expect(e.details.at(-1)).toMatchObject({ code: 'TOO_MANY_PROBLEMS', path: '/pairs' });
+    }
+  });
+
+  it('a qubit_map longer than any circuit is refused by the schema (TOO_MANY_ITEMS)', async () => {
+    const r = await post('/v1/analysis/coupling/compare', `{"before":${bell},"after":${bell},"qubit_map":[${'9,'.repeat(100_000)}9]}`);
+    expect(r.statusCode, r.body.slice(0, 200)).toBe(400);
+    expect(r.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: '/qubit_map', code: 'TOO_MANY_ITEMS' })] });
+  });
+});
