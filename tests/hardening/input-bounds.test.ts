@@ -209,3 +209,26 @@ describe('defect 1 (audit): coupling pairs and qubit maps cannot amplify a body 
     expect(r.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: '/qubit_map', code: 'TOO_MANY_ITEMS' })] });
   });
 });
+
+describe('defect 1 (audit): inlined gate calls cannot re-evaluate parameter arithmetic without bound', () => {
+  // 16 calls of b, each evaluating 40 parameters of 99 nodes: ~63,000 nodes, above 64 × 100 allowed
+  // with CIRCUIT_MAX_GATES=100, though only 17 user-gate calls (the call bound is 800).
+  const params = Array.from({ length: 40 }, (_, i) => `p${i}`).join(',');
+  const heavy = Array(40).fill(Array(50).fill('x').join('+')).join(',');
+  const source = `OPENQASM 2.0;\nqreg q[1];\ngate a(${params}) r { }\ngate b(x) r { a(${heavy}) r; }\ngate c(x) r { b(x) r; b(x) r; b(x) r; b(x) r; }\ngate d(x) r { c(x) r; c(x) r; c(x) r; c(x) r; }\nd(1) q[0];\nx q[0];`;
+
+  it('in the domain: parseQasm stops at 64 evaluated expression terms per allowed operation', () => {
+    expect(() => parseQasm(source, { maxOps: 100 })).toThrow(/expression terms/);
+    expect(parseQasm(source, { maxOps: 1000 }).ops).toHaveLength(1);
+  });
+
+  it('over HTTP: TOO_MANY_GATES at /circuit/source, with the deployment limit scaling the budget', async () => {
+    const small = await buildTestApp({ CIRCUIT_MAX_GATES: '100' });
+    try {
+      const r = await small.inject({ method: 'POST', url: '/v1/circuits/validate', payload: { circuit: { format: 'qasm2', source } } });
+      expect(r.json().data.errors, r.body.slice(0, 300)).toEqual([expect.objectContaining({ code: 'TOO_MANY_GATES', path: '/circuit/source' })]);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -139,6 +139,19 @@ function parsePrimary(c: TokenCursor, b: Budget): Expr {
   throw qasmError('QASM_SYNTAX_ERROR', `expected an expression, found '${t.text}'`, t);
 }
 
+/** Number of nodes, i.e. the work of one `evalExpr` (iterative: callers may hold any tree). */
+export function exprSize(e: Expr): number {
+  let n = 0;
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    n++;
+    if (x.kind === 'neg' || x.kind === 'call') stack.push(x.arg);
+    else if (x.kind === 'bin') stack.push(x.left, x.right);
+  }
+  return n;
+}
+
 /** Evaluates with gate parameters bound in `env`; unknown names are QASM_UNDEFINED errors. */
 export function evalExpr(e: Expr, env: ReadonlyMap<string, number>): number {
   switch (e.kind) {
