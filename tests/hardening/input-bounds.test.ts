@@ -232,3 +232,14 @@ describe('defect 1 (audit): inlined gate calls cannot re-evaluate parameter arit
     }
   });
 });
+
+describe('defect 1 (audit): long OpenQASM name lists keep their checks (duplicate check is linear)', () => {
+  // The duplicate check was quadratic (7 s for these 400 KB). Speed is not asserted here (no timed
+  // assertions); this keeps the behaviour of the set-based check pinned.
+  const names = Array.from({ length: 60_000 }, (_, i) => `p${i}`);
+  it('a definition with 60,000 parameters parses; a repeated one is still refused at its position', () => {
+    expect(parseQasm(`OPENQASM 2.0;\nqreg q[1];\ngate g(${names.join(',')}) a { }\nx q[0];`).ops).toHaveLength(1);
+    expect(() => parseQasm(`OPENQASM 2.0;\nqreg q[1];\ngate g(${names.join(',')},p5) a { }`)).toThrow(/'p5' is listed twice/);
+    expect(() => parseQasm(`OPENQASM 2.0;\nqreg q[1];\ngate g a, b { x c; }`)).toThrow(/'c' is not a qubit argument/);
+  });
+});

@@ -247,14 +247,15 @@ class Parser implements TokenCursor {
   }
 
   private idList(close: string): string[] {
-    const names: string[] = [];
-    if (this.peek().text === close) return names;
+    // A set for the duplicate check: `names.includes` made a 400 KB list of 60 000 names take 7 s.
+    const names = new Set<string>();
+    if (this.peek().text === close) return [];
     do {
       const id = this.expectId('a name');
-      if (names.includes(id.text)) throw qasmError('QASM_SYNTAX_ERROR', `'${id.text}' is listed twice`, id);
-      names.push(id.text);
+      if (names.has(id.text)) throw qasmError('QASM_SYNTAX_ERROR', `'${id.text}' is listed twice`, id);
+      names.add(id.text);
     } while (this.accept(','));
-    return names;
+    return [...names];
   }
 
   private gateDefinition(): void {
@@ -266,6 +267,7 @@ class Parser implements TokenCursor {
       this.expect(')');
     }
     const qargs = this.idList('{');
+    const qargSet = new Set(qargs);
     if (qargs.length === 0) throw qasmError('QASM_SYNTAX_ERROR', `gate '${name.text}' needs at least one qubit argument`, name);
     this.expect('{');
     const body: BodyStmt[] = [];
@@ -290,7 +292,7 @@ class Parser implements TokenCursor {
         const args = this.argList();
         this.expect(';');
         for (const a of args) {
-          if (a.index !== undefined || !qargs.includes(a.name)) {
+          if (a.index !== undefined || !qargSet.has(a.name)) {
             throw qasmError('QASM_UNDEFINED', `'${a.name}' is not a qubit argument of gate '${name.text}'`, a.tok);
           }
         }
