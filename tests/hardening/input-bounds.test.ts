@@ -243,3 +243,18 @@ describe('defect 1 (audit): long OpenQASM name lists keep their checks (duplicat
     expect(() => parseQasm(`OPENQASM 2.0;\nqreg q[1];\ngate g a, b { x c; }`)).toThrow(/'c' is not a qubit argument/);
   });
 });
+
+describe('defect 1 (audit): a job request with a huge number of schema problems', () => {
+  const bell = '{"schema":"0.2","num_qubits":1,"gates":[]}';
+  for (const [capability, field] of [['circuit.analyze', 'devices'], ['coupling.analyze', 'pairs']] as const) {
+    it(`${capability}: 200,000 bad '${field}' items are a 400 with at most 100 problems, not a 500`, async () => {
+      const body = `{"capability_id":"${capability}","idempotency_key":"many-${field}-${process.pid}","max_total_price":"1.000000","request":{"circuit":${bell},"${field}":[${'"x",'.repeat(200_000)}"x"]}}`;
+      const r = await app.inject({ method: 'POST', url: '/v1/jobs', headers: { ...who.agent, 'content-type': 'application/json' }, payload: body });
+      expect(r.statusCode, r.body.slice(0, 300)).toBe(400);
+      const e = r.json().error;
+      expect(e.code).toBe('VALIDATION_FAILED');
+      expect(e.details.length).toBeLessThanOrEqual(101);
+      expect(e.details.at(-1)).toMatchObject({ code: 'TOO_MANY_PROBLEMS', path: '/request' });
+    });
+  }
+});
