@@ -16,6 +16,7 @@ import { validatorFactory } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
 import { registerNotFound } from './http/plugins/not-found.js';
+import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
@@ -85,6 +86,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   // Only JSON bodies are accepted (415 otherwise); routes that take other types add their own parser.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.addSchema(MetaSchema);
 
   registerEnvelope(app);

@@ -6,10 +6,10 @@ import type { Circuit } from './ir.js';
  * also occupies its classical bit (as Qiskit counts depth). Barriers count zero and do not
  * synchronise, so they never change the depth.
  *
- * The per-wire arrays are sized by the largest index the operations use, not by the declared
- * `numQubits`/`numClbits`: validation computes the depth of circuits whose declared sizes are
- * still unchecked against the limits (e.g. `"num_qubits": 200000000` with no gates), and must
- * not allocate by them.
+ * Memory is bounded by the operations, never by a declared size or by the value of an index:
+ * `"qubits": 1000000000` with one measure on qubit 999999999 used to allocate per-wire arrays
+ * of 10^9 entries (heap exhausted, process aborted). Wires are kept in a dense array while the
+ * largest index is small, in a map otherwise.
  */
 export function circuitDepth(c: Circuit): number {
   let maxQ = -1;
@@ -29,8 +29,8 @@ export function circuitDepth(c: Circuit): number {
         break;
     }
   }
-  const q = new Array<number>(maxQ + 1).fill(0);
-  const b = new Array<number>(maxC + 1).fill(0);
+  const q = wireLevels(maxQ + 1);
+  const b = wireLevels(maxC + 1);
   let depth = 0;
   for (const op of c.ops) {
     let level: number;
@@ -38,23 +38,40 @@ export function circuitDepth(c: Circuit): number {
       case 'barrier':
         continue;
       case 'measure':
-        level = 1 + Math.max(q[op.qubit] ?? 0, b[op.clbit] ?? 0);
-        q[op.qubit] = level;
-        b[op.clbit] = level;
+        level = 1 + Math.max(q.get(op.qubit), b.get(op.clbit));
+        q.set(op.qubit, level);
+        b.set(op.clbit, level);
         break;
       case 'reset':
-        level = 1 + (q[op.qubit] ?? 0);
-        q[op.qubit] = level;
+        level = 1 + q.get(op.qubit);
+        q.set(op.qubit, level);
         break;
       case 'gate': {
         let m = 0;
-        for (const x of op.qubits) m = Math.max(m, q[x] ?? 0);
+        for (const x of op.qubits) m = Math.max(m, q.get(x));
         level = m + 1;
-        for (const x of op.qubits) q[x] = level;
+        for (const x of op.qubits) q.set(x, level);
         break;
       }
     }
     if (level > depth) depth = level;
   }
   return depth;
+}
+
+/** Largest wire count kept densely (the deployment maximum of CIRCUIT_MAX_QUBITS is 1,024). */
+const DENSE_WIRES = 1 << 16;
+
+interface WireLevels {
+  get(wire: number): number;
+  set(wire: number, level: number): void;
+}
+
+function wireLevels(wires: number): WireLevels {
+  if (wires <= DENSE_WIRES) {
+    const a = new Float64Array(Math.max(0, wires));
+    return { get: (w) => a[w] ?? 0, set: (w, l) => void (a[w] = l) };
+  }
+  const m = new Map<number, number>();
+  return { get: (w) => m.get(w) ?? 0, set: (w, l) => void m.set(w, l) };
 }

@@ -12,6 +12,7 @@ import { barrier, circuit, gate, measure, reset, type Circuit, type Operation } 
 import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
+import { scanCircuitInput } from './scan-circuit-input.js';
 import type { WireCircuitV02, WireGate } from './wire-schema.js';
 
 export * from './wire-schema.js';
@@ -43,6 +44,25 @@ export const DEPRECATION_WARNING_V01 =
   'Circuit schema 0.1 is deprecated and was upgraded to 0.2; send {"schema":"0.2",…} (see GET /v1/circuits/schema).';
 
 type Problems = CircuitProblem[];
+
+/**
+ * Problems reported for one circuit at most. A 1 MB body of `"qubits":[0,0,0,…]` has half a
+ * million problems: reporting each took seconds of event loop and a 68 MB answer. The parser
+ * stops at the cap and says so with a last TOO_MANY_PROBLEMS entry.
+ */
+export const MAX_CIRCUIT_PROBLEMS = 100;
+const PROBLEM_LIMIT = Symbol('circuit problem limit');
+
+/** A problem list that aborts the parse (throws PROBLEM_LIMIT) when one more than the cap is pushed. */
+class BoundedProblems extends Array<CircuitProblem> {
+  override push(...items: CircuitProblem[]): number {
+    for (const item of items) {
+      if (this.length >= MAX_CIRCUIT_PROBLEMS) throw PROBLEM_LIMIT;
+      super.push(item);
+    }
+    return this.length;
+  }
+}
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
@@ -124,17 +144,25 @@ class ArrayCursor implements TokenCursor {
   }
 }
 
-/** A parameter: a number, or a string expression in radians such as "pi/4". */
-function paramValue(v: unknown): number | string {
+/** Longest parameter expression quoted back in a message. */
+const QUOTE_MAX = 40;
+const quote = (v: string): string => `'${v.length > QUOTE_MAX ? `${v.slice(0, QUOTE_MAX)}…` : v}'`;
+
+/** A parameter: a number, or a string expression in radians such as "pi/4"; otherwise the problem. */
+function paramValue(v: unknown): number | { code: CircuitProblemCode; message: string } {
   if (typeof v === 'number') return v;
-  if (typeof v !== 'string') return `must be a number or an expression string, got ${typeName(v)}`;
+  if (typeof v !== 'string') return { code: 'WRONG_TYPE', message: `a parameter must be a number or an expression string, got ${typeName(v)}` };
   try {
     const cursor = new ArrayCursor(tokenize(v));
     const e = parseExpr(cursor);
-    if (cursor.peek().type !== 'eof') return `'${v}' is not a single expression`;
+    if (cursor.peek().type !== 'eof') return { code: 'WRONG_TYPE', message: `a parameter ${quote(v)} is not a single expression` };
     return evalExpr(e, new Map());
-  } catch {
-    return `'${v}' is not an expression (use numbers, pi, + - * / ^ and sin, cos, sqrt, …)`;
+  } catch (err) {
+    // The expression bounds keep their own codes, so a client can tell "too complex" from "wrong".
+    const d = (err as { details?: unknown }).details;
+    const code = Array.isArray(d) ? (d[0] as { code?: unknown } | undefined)?.code : undefined;
+    if (code === 'EXPRESSION_TOO_DEEP' || code === 'EXPRESSION_TOO_LONG') return { code, message: `the parameter expression is too complex: ${(d as { message: string }[])[0]!.message}` };
+    return { code: 'WRONG_TYPE', message: `a parameter ${quote(v)} is not an expression (use numbers, pi, + - * / ^ and sin, cos, sqrt, …)` };
   }
 }
 
@@ -191,7 +219,7 @@ function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | 
     }
     for (const p of given) {
       const v = paramValue(p.value);
-      if (typeof v === 'string') out.push({ path: p.path, code: 'WRONG_TYPE', message: `a parameter ${v}` });
+      if (typeof v !== 'number') out.push({ path: p.path, ...v });
       else if (!Number.isFinite(v)) out.push({ path: p.path, code: 'NON_FINITE_PARAM', message: `parameters must be finite numbers, got ${String(v)}` });
       else params.push(v === 0 ? 0 : v);
     }
@@ -376,7 +404,8 @@ function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, lim
   if (count !== undefined && count > limits.maxGates) {
     out.push({ path: opsPath, code: 'TOO_MANY_GATES', message: `${count} operations is above this deployment's limit of ${limits.maxGates}` });
   }
-  if (c !== undefined) {
+  // Only a circuit within every other limit: depth allocates per wire, and the sizes are now known to be bounded.
+  if (c !== undefined && out.length === 0) {
     const depth = circuitDepth(c);
     if (depth > limits.maxDepth) {
       out.push({ path: opsPath, code: 'TOO_DEEP', message: `depth ${depth} is above this deployment's limit of ${limits.maxDepth}` });
@@ -386,10 +415,23 @@ function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, lim
 
 /** Parses any accepted circuit input; reports every problem found, never only the first. */
 export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS): ParseCircuitResult {
-  const out: Problems = [];
+  const out: Problems = new BoundedProblems();
+  let truncated = false;
+  const bounded = (parse: () => Circuit | undefined): Circuit | undefined => {
+    try {
+      return parse();
+    } catch (e) {
+      if (e !== PROBLEM_LIMIT) throw e;
+      truncated = true;
+      return undefined;
+    }
+  };
   if (!isObject(input)) {
     return { ok: false, errors: [{ path: '', code: 'WRONG_TYPE', message: `a circuit must be a JSON object, got ${typeName(input)}` }] };
   }
+  // Before any recursive or storing consumer sees the input (see scan-circuit-input.ts).
+  const shape = scanCircuitInput(input);
+  if (shape.length > 0) return { ok: false, errors: shape };
   let format: InputFormat;
   let c: Circuit | undefined;
   const warnings: string[] = [];
@@ -399,25 +441,31 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
       return { ok: false, errors: [{ path: '/format', code: 'UNKNOWN_FORMAT', message: `unknown format ${JSON.stringify(f)}: use "qasm2" or "qasm3" (or a JSON circuit with "schema":"0.2")` }] };
     }
     format = f;
-    c = parseQasmInput(input, limits, out);
+    c = bounded(() => parseQasmInput(input, limits, out));
   } else if ('schema' in input || 'version' in input) {
     const key = 'schema' in input ? 'schema' : 'version';
     const v = input[key];
     if (v === '0.2' && key === 'schema') {
       format = 'json-0.2';
-      c = parseV02(input, out);
+      c = bounded(() => parseV02(input, out));
     } else if (v === '0.1') {
       format = 'json-0.1';
       warnings.push(DEPRECATION_WARNING_V01);
-      c = parseV01(input, out);
+      c = bounded(() => parseV01(input, out));
     } else {
       return { ok: false, errors: [{ path: `/${key}`, code: 'UNKNOWN_SCHEMA_VERSION', message: `unknown ${key} ${JSON.stringify(v)}: the current schema is "0.2" (legacy "0.1" is accepted)` }] };
     }
   } else {
     return { ok: false, errors: [{ path: '/schema', code: 'REQUIRED', message: 'a circuit needs "schema": "0.2" (or "format": "qasm2"/"qasm3" with "source")' }] };
   }
-  checkLimits(input, c, limits, format, out);
-  if (out.length > 0 || c === undefined) return { ok: false, errors: dedupe(out) };
+  // Limits are reported even when the parse stopped at the problem cap: they are usually the cause.
+  const limitProblems: Problems = [];
+  checkLimits(input, c, limits, format, limitProblems);
+  const all = [...out, ...limitProblems];
+  if (truncated) {
+    all.push({ path: '', code: 'TOO_MANY_PROBLEMS', message: `more than ${MAX_CIRCUIT_PROBLEMS} problems: the first ones are reported, the rest were not checked` });
+  }
+  if (all.length > 0 || c === undefined) return { ok: false, errors: dedupe(all) };
   return { ok: true, circuit: c, warnings, format };
 }
 

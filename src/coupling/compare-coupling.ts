@@ -3,7 +3,7 @@ import { fail, type ErrorDetail } from '../errors/app-error.js';
 import { measureCircuit, type CouplingDeps, type CouplingMode, type CouplingSettings, type Fallback, type MeasureOutcome } from './analyze-coupling.js';
 import { COUPLING_ERRORS } from './error-codes.js';
 import { tidy } from './measured.js';
-import { resolvePairs } from './pairs.js';
+import { MAX_PAIR_PROBLEMS, resolvePairs } from './pairs.js';
 import { qualitativeCoupling, type QualitativePair } from './qualitative.js';
 import type { Pair } from './reduced-states.js';
 
@@ -84,15 +84,19 @@ export function resolveQubitMap(map: readonly number[] | undefined, before: numb
   const problems: ErrorDetail[] = [];
   if (map.length !== before) problems.push({ path, code: 'WRONG_LENGTH', message: `qubit_map needs one entry per qubit of before (${before}); got ${map.length}.` });
   const firstAt = new Map<number, number>();
-  map.forEach((t, q) => {
+  for (const [q, t] of map.entries()) {
+    if (problems.length >= MAX_PAIR_PROBLEMS) {
+      problems.push({ path, code: 'TOO_MANY_PROBLEMS', message: `more than ${MAX_PAIR_PROBLEMS} problems: the first ones are reported, the rest were not checked` });
+      break;
+    }
     if (!Number.isInteger(t) || t < 0 || t >= after) {
       problems.push({ path: `${path}/${q}`, code: 'QUBIT_OUT_OF_RANGE', message: `Qubit ${t} is not in the after circuit (qubits 0..${after - 1}).` });
-      return;
+      continue;
     }
     const seen = firstAt.get(t);
     if (seen !== undefined) problems.push({ path: `${path}/${q}`, code: 'DUPLICATE_QUBIT', message: `Qubits ${seen} and ${q} of before both map to qubit ${t} of after.` });
     else firstAt.set(t, q);
-  });
+  }
   if (problems.length > 0) throw fail(COUPLING_ERRORS.COUPLING_QUBIT_MAP_INVALID, `qubit_map is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'}).`, problems);
   return [...map];
 }

@@ -4,6 +4,7 @@ import { defineCode } from './app-error.js';
 export const HTTP_ERRORS = {
   VALIDATION_FAILED: defineCode('VALIDATION_FAILED', 400, 'The request does not match the schema; `details` lists each problem with its JSON path.'),
   MALFORMED_JSON: defineCode('MALFORMED_JSON', 400, 'The body is not valid JSON.'),
+  JSON_TOO_DEEP: defineCode('JSON_TOO_DEEP', 400, 'The request nests arrays/objects more than 64 levels deep; a JSON body is refused before parsing, anything else with `details` giving the path.'),
   BAD_REQUEST: defineCode('BAD_REQUEST', 400, 'The request is malformed in a way not covered by a more specific code (e.g. a URL with broken percent-encoding or an over-long path parameter).'),
   UNAUTHENTICATED: defineCode('UNAUTHENTICATED', 401, 'A valid bearer session is required; `details.reason` says whether it was missing, malformed, expired or revoked.'),
   FORBIDDEN: defineCode('FORBIDDEN', 403, 'The caller is authenticated but not allowed to do this.'),
@@ -20,6 +21,5 @@ export const HTTP_ERRORS = {
   IDEMPOTENCY_KEY_REUSED: defineCode('IDEMPOTENCY_KEY_REUSED', 409, 'This idempotency key was already used by this account with another request (platform: another route or body, `details.original_route`; Jobs: another capability, request or max_total_price, `details.job_id` is the original job).'),
   IDEMPOTENCY_KEY_IN_FLIGHT: defineCode('IDEMPOTENCY_KEY_IN_FLIGHT', 409, 'Another request with this idempotency key is being processed right now; retry after `Retry-After` seconds to get its response (Jobs: its job).'),
   INVALID_CHARACTERS: defineCode('INVALID_CHARACTERS', 400, 'A header, path parameter, query parameter or body string (or property name) contains U+0000 or an unpaired UTF-16 surrogate; `details` names each with `in` and `path`.'),
-  JSON_TOO_DEEP: defineCode('JSON_TOO_DEEP', 400, 'The request nests arrays/objects more than 64 levels deep; `details` gives the path where the limit was reached.'),
   FEATURE_UNAVAILABLE: defineCode('FEATURE_UNAVAILABLE', 503, 'The feature is not configured on this deployment; the message says what to configure.'),
 } as const;

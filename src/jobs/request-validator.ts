@@ -13,6 +13,13 @@ const CODES: Record<string, string> = {
   const: 'NOT_ALLOWED_VALUE', format: 'BAD_FORMAT', anyOf: 'NO_MATCHING_SCHEMA', oneOf: 'NO_MATCHING_SCHEMA',
 };
 
+/**
+ * Problems reported per request at most. With `allErrors`, 200 000 bad array items gave as many
+ * problems; spreading them into the submission's list overflowed the stack (a 500), and the
+ * answer would have been megabytes.
+ */
+export const MAX_REQUEST_PROBLEMS = 100;
+
 const esc = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Validates job requests against each capability's published schema (strict: no coercion). */
@@ -28,7 +35,12 @@ export class RequestValidator {
       this.compiled.set(schema, v);
     }
     if (v(request)) return [];
-    return (v.errors ?? []).map((e: ErrorObject) => {
+    const errors = v.errors ?? [];
+    const more: ErrorDetail[] =
+      errors.length > MAX_REQUEST_PROBLEMS
+        ? [{ in: 'body', path: root, code: 'TOO_MANY_PROBLEMS', message: `${errors.length} problems; the first ${MAX_REQUEST_PROBLEMS} are listed` }]
+        : [];
+    return errors.slice(0, MAX_REQUEST_PROBLEMS).map((e: ErrorObject): ErrorDetail => {
       let path = root + e.instancePath;
       let message = e.message ?? 'is invalid';
       const p = e.params as Record<string, unknown>;
@@ -40,6 +52,6 @@ export class RequestValidator {
         message = 'is not an allowed property';
       }
       return { in: 'body', path, code: CODES[e.keyword] ?? 'INVALID', message };
-    });
+    }).concat(more);
   }
 }

@@ -96,7 +96,8 @@ function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorde
   const prefix = k < 0 ? steps : steps.slice(0, k);
   const r = replayCertificate(input, { steps: prefix });
   const rec = new Recorder(r.ok ? r.output.ops : input.ops);
-  if (r.ok) rec.steps.push(...prefix);
+  // A loop, not a spread: one argument per step overflows the stack near 10^5 steps.
+  if (r.ok) for (const st of prefix) rec.steps.push(st);
   return rec;
 }
 

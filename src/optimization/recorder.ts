@@ -18,7 +18,8 @@ export class Recorder {
   /** An independent copy (same steps so far) to try another strategy on. */
   fork(): Recorder {
     const r = new Recorder(this.ops);
-    r.steps.push(...this.steps);
+    // A loop, not a spread: one argument per step overflows the stack near 10^5 steps.
+    for (const step of this.steps) r.steps.push(step);
     r.stopped = this.stopped;
     return r;
   }

@@ -37,6 +37,12 @@ const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
   { code: 'QASM_SYNTAX_ERROR', input: qasm2('qreg q[2];\nh q[0]\ncx q[0], q[1];'), path: '/source' },
   { code: 'QASM_UNSUPPORTED', input: qasm2('qreg q[1];\ncreg c[1];\nif (c == 1) x q[0];'), path: '/source' },
   { code: 'QASM_UNDEFINED', input: qasm2('qreg q[1];\nh r[0];'), path: '/source' },
+  { code: 'EXPRESSION_TOO_DEEP', input: v02({ gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(40)}pi${')'.repeat(40)}`] }] }), path: '/gates/0/params/0' },
+  { code: 'EXPRESSION_TOO_LONG', input: qasm2(`qreg q[1];\nrz(${Array(600).fill('pi').join('+')}) q[0];`), path: '/source' },
+  { code: 'TOO_DEEPLY_NESTED', input: v02({ metadata: { a: [[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]] } }), path: '/metadata/a/0/0/0/0/0/0/0/0/0/0/0/0/0/0' },
+  { code: 'METADATA_TOO_LARGE', input: v02({ metadata: { note: 'x'.repeat(70_000) } }), path: '/metadata' },
+  { code: 'INVALID_CHARACTER', input: v02({ metadata: { name: 'a\u0000b' } }), path: '/metadata/name' },
+  { code: 'TOO_MANY_PROBLEMS', input: v02({ gates: [{ op: 'barrier', qubits: Array.from({ length: 200 }, () => 0) }] }), path: '' },
 ];
 
 describe('circuit validation codes', () => {

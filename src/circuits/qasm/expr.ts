@@ -37,74 +37,119 @@ export interface TokenCursor {
   expect(text: string): Token;
 }
 
+/**
+ * Bounds on one expression, so that neither this recursive-descent parser nor `evalExpr`
+ * (both recurse once per nesting level, and `evalExpr` once per operator of a left-deep
+ * `pi+pi+…` chain) can exhaust the stack: a 4 KB parameter must be a 400, never a 500.
+ */
+export const MAX_EXPRESSION_DEPTH = 32;
+export const MAX_EXPRESSION_NODES = 512;
+
+interface Budget {
+  depth: number;
+  nodes: number;
+}
+
+/** Parses one expression; QASM_PARSE_ERROR (EXPRESSION_TOO_DEEP / EXPRESSION_TOO_LONG) beyond the bounds above. */
 export function parseExpr(c: TokenCursor): Expr {
-  let left = parseTerm(c);
+  return parseSum(c, { depth: 0, nodes: 0 });
+}
+
+function node<T extends Expr>(b: Budget, e: T, at: Token): T {
+  if (++b.nodes > MAX_EXPRESSION_NODES) {
+    throw qasmError('EXPRESSION_TOO_LONG', `an expression may have at most ${MAX_EXPRESSION_NODES} terms and operators`, at);
+  }
+  return e;
+}
+
+function parseSum(c: TokenCursor, b: Budget): Expr {
+  let left = parseTerm(c, b);
   for (;;) {
     const t = c.peek();
     if (t.type === 'punct' && (t.text === '+' || t.text === '-')) {
       c.next();
-      left = { kind: 'bin', op: t.text, left, right: parseTerm(c), tok: t };
+      left = node(b, { kind: 'bin', op: t.text, left, right: parseTerm(c, b), tok: t }, t);
     } else {
       return left;
     }
   }
 }
 
-function parseTerm(c: TokenCursor): Expr {
-  let left = parseUnary(c);
+function parseTerm(c: TokenCursor, b: Budget): Expr {
+  let left = parseUnary(c, b);
   for (;;) {
     const t = c.peek();
     if (t.type === 'punct' && (t.text === '*' || t.text === '/')) {
       c.next();
-      left = { kind: 'bin', op: t.text, left, right: parseUnary(c), tok: t };
+      left = node(b, { kind: 'bin', op: t.text, left, right: parseUnary(c, b), tok: t }, t);
     } else {
       return left;
     }
   }
 }
 
-function parseUnary(c: TokenCursor): Expr {
+/** Every nesting level (parentheses, calls, unary signs, `^` operands) passes through here once. */
+function parseUnary(c: TokenCursor, b: Budget): Expr {
   const t = c.peek();
+  if (++b.depth > MAX_EXPRESSION_DEPTH) {
+    throw qasmError('EXPRESSION_TOO_DEEP', `an expression may nest at most ${MAX_EXPRESSION_DEPTH} levels (parentheses, signs, powers, function calls)`, t);
+  }
+  let e: Expr;
   if (t.type === 'punct' && t.text === '-') {
     c.next();
-    return { kind: 'neg', arg: parseUnary(c) };
-  }
-  if (t.type === 'punct' && t.text === '+') {
+    e = node(b, { kind: 'neg', arg: parseUnary(c, b) }, t);
+  } else if (t.type === 'punct' && t.text === '+') {
     c.next();
-    return parseUnary(c);
+    e = parseUnary(c, b);
+  } else {
+    e = parsePower(c, b);
   }
-  return parsePower(c);
+  b.depth--;
+  return e;
 }
 
-function parsePower(c: TokenCursor): Expr {
-  const base = parsePrimary(c);
+function parsePower(c: TokenCursor, b: Budget): Expr {
+  const base = parsePrimary(c, b);
   const t = c.peek();
   if (t.type === 'punct' && (t.text === '^' || t.text === '**')) {
     c.next();
     // Right-associative and tighter than unary minus on its left: -pi^2 = -(pi^2).
-    return { kind: 'bin', op: '^', left: base, right: parseUnary(c), tok: t };
+    return node(b, { kind: 'bin', op: '^', left: base, right: parseUnary(c, b), tok: t }, t);
   }
   return base;
 }
 
-function parsePrimary(c: TokenCursor): Expr {
+function parsePrimary(c: TokenCursor, b: Budget): Expr {
   const t = c.next();
-  if (t.type === 'num') return { kind: 'num', value: Number(t.text) };
+  if (t.type === 'num') return node(b, { kind: 'num', value: Number(t.text) }, t);
   if (t.type === 'punct' && t.text === '(') {
-    const e = parseExpr(c);
+    const e = parseSum(c, b);
     c.expect(')');
     return e;
   }
   if (t.type === 'id') {
     if (FUNCTIONS[t.text] !== undefined && c.peek().text === '(') {
       c.next();
-      const arg = parseExpr(c);
+      const arg = parseSum(c, b);
       c.expect(')');
-      return { kind: 'call', fn: t.text, arg, tok: t };
+      return node(b, { kind: 'call', fn: t.text, arg, tok: t }, t);
     }
-    return { kind: 'var', name: t.text, tok: t };
+    return node(b, { kind: 'var', name: t.text, tok: t }, t);
   }
   throw qasmError('QASM_SYNTAX_ERROR', `expected an expression, found '${t.text}'`, t);
+}
+
+/** Number of nodes, i.e. the work of one `evalExpr` (iterative: callers may hold any tree). */
+export function exprSize(e: Expr): number {
+  let n = 0;
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    n++;
+    if (x.kind === 'neg' || x.kind === 'call') stack.push(x.arg);
+    else if (x.kind === 'bin') stack.push(x.left, x.right);
+  }
+  return n;
 }
 
 /** Evaluates with gate parameters bound in `env`; unknown names are QASM_UNDEFINED errors. */

@@ -16,7 +16,8 @@ interface Scan {
   lookup(want: Parity): readonly Point[];
 }
 
-const width = (ops: readonly Operation[]) => Math.max(0, ...ops.map((o) => Math.max(...qubitsOf(o)))) + 1;
+// A reduce, not a spread: one argument per operation overflows the stack near 10^5 operations.
+const width = (ops: readonly Operation[]) => ops.reduce((m, o) => Math.max(m, ...qubitsOf(o)), 0) + 1;
 
 /** `n` must be the same for scans that are compared: path variables are numbered by it. */
 function scan(ops: readonly Operation[], n = width(ops)): Scan {

@@ -15,7 +15,8 @@ export const PHASE_POLYNOMIAL_RULE = 'global:phase-polynomial';
  * local rule: justified by whole-circuit equivalence (see docs/optimizer.md).
  */
 export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'first', absorb: { seed?: number; effort?: number } = {}): number {
-  const n = Math.max(0, ...rec.ops.map((o) => (o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit))) + 1;
+  // A reduce, not a spread: one argument per operation overflows the stack near 10^5 operations.
+  const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
   const lin: bigint[] = [];
   const cst: boolean[] = [];
   let nextVar = 0;

@@ -6,7 +6,8 @@ interface Slot { at: number; q: number; cst: boolean }
 
 /** Affine parities of every wire point: for each op index, the parity key of its qubits after it. */
 function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: boolean }>; slots: Map<string, Slot[]> } {
-  const n = Math.max(0, ...rec.ops.map((o) => (o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit))) + 1;
+  // A reduce, not a spread: one argument per operation overflows the stack near 10^5 operations.
+  const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
   const lin: bigint[] = [];
   const cst: boolean[] = [];
   let v = 0;

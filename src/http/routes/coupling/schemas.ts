@@ -34,8 +34,9 @@ export const CompareBody = Type.Object(
     after: CircuitField,
     qubit_map: Type.Optional(
       Type.Array(Type.Integer({ minimum: 0 }), {
-        maxItems: 4096,
-        description: 'qubit_map[q] = the qubit of `after` that holds qubit q of `before` at the end of the circuit (a router’s final layout). Default: the identity.',
+        // One entry per qubit of `before`, so never more than the largest CIRCUIT_MAX_QUBITS allowed.
+        maxItems: 1024,
+        description: 'qubit_map[q] = the qubit of `after` that holds qubit q of `before` at the end of the circuit (a router’s final layout). Default: the identity. At most 1024 entries.',
       }),
     ),
     mode: Type.Optional(Mode),
