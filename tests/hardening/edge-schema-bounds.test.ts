@@ -102,6 +102,26 @@ describe('request schemas are bounded and linear to validate', () => {
   });
 });
 
+describe('validation answers are bounded', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('a body with a thousand schema problems lists the first 100 and says there were more', async () => {
+    const qubit_map = Array.from({ length: 1000 }, (_, i) => `q${i}`);
+    const r = await app.inject({ method: 'POST', url: '/v1/analysis/coupling/compare', payload: { before: BELL, after: BELL, qubit_map } });
+    expect(r.statusCode).toBe(400);
+    const details = r.json().error.details as { path: string; code: string }[];
+    expect(details).toHaveLength(101);
+    expect(details[0]).toMatchObject({ path: '/qubit_map/0', code: 'WRONG_TYPE' });
+    expect(details[100]).toMatchObject({ code: 'TOO_MANY_PROBLEMS' });
+  });
+});
+
 describe('the analyze job checks repeated devices in linear time', () => {
   let app: App;
   beforeAll(async () => {

@@ -61,6 +61,9 @@ function escapePointer(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** As many problems as the circuit parser lists: a large bad body must not make a larger answer. */
+export const MAX_VALIDATION_DETAILS = 100;
+
 export function validationDetails(errors: readonly Partial<ErrorObject>[], part: string) {
   const out: { in: string; path: string; code: string; message: string }[] = [];
   const seen = new Set<string>();
@@ -80,6 +83,10 @@ export function validationDetails(errors: readonly Partial<ErrorObject>[], part:
     const code = KEYWORD_CODES[e.keyword ?? ''] ?? 'INVALID';
     const key = `${path}|${code}|${message}`;
     if (seen.has(key)) continue;
+    if (out.length === MAX_VALIDATION_DETAILS) {
+      out.push({ in: part, path: '', code: 'TOO_MANY_PROBLEMS', message: `more than ${MAX_VALIDATION_DETAILS} problems: the first ones are listed` });
+      break;
+    }
     seen.add(key);
     out.push({ in: part, path, code, message });
   }
