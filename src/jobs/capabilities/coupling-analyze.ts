@@ -3,6 +3,7 @@ import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.j
 import { analyzeCoupling, type CouplingDeps, type CouplingMode } from '../../coupling/analyze-coupling.js';
 import type { CouplingSettings } from '../../coupling/analyze-coupling.js';
 import { finalState } from '../../simulation/index.js';
+import { resolvePairs } from '../../coupling/pairs.js';
 import { pow2, type Capability } from '../capability.js';
 import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
@@ -32,7 +33,10 @@ export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSetting
     onInterrupted: 'rerun',
     prepare(request) {
       const { circuit, warnings } = requireCircuit(request['circuit'], limits, '/circuit');
-      return { circuit, mode: (request['mode'] as CouplingMode | undefined) ?? 'auto', pairs: request['pairs'] as number[][] | undefined, warnings };
+      const pairs = request['pairs'] as number[][] | undefined;
+      // Pairs outside the circuit are the submitter's mistake: a 400 now, not a paid job that fails.
+      resolvePairs(pairs, circuit.numQubits, '/pairs');
+      return { circuit, mode: (request['mode'] as CouplingMode | undefined) ?? 'auto', pairs, warnings };
     },
     quote(p) {
       // Measured work is capped by the measured limit; beyond it the job falls back to qualitative.
