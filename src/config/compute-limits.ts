@@ -1,15 +1,6 @@
-import { ConfigError } from './config.js';
+import { int } from './config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw.trim());
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return v;
-}
 
 /** Limits on compute run for callers without a session (docs/decisions/compute-anonymous-limits.md). */
 export interface AnonymousComputeLimits {

@@ -49,11 +49,12 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function int(env: Env, name: string, def: number, min: number, max: number): number {
+/** The integer parser of variables: blank is the default, anything but an integer in range stops the start. */
+export function int(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw);
+  const v = Number(raw.trim());
   if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
   return v;
 }
