@@ -90,3 +90,14 @@ export function expectProblem(ep: EntryPoint, res: { statusCode: number; body: s
   const problems = problemsOf(ep, res);
   expect(problems, `${ep.name}: ${res.body.slice(0, 300)}`).toContainEqual(expect.objectContaining({ code, path: ep.circuitPath + path }));
 }
+
+/** Asserts the edge refused the request: 400 INVALID_CHARACTERS naming this path of the circuit, in the entry point's shape. */
+export function expectEdgeRefusal(ep: EntryPoint, res: { statusCode: number; body: string }, path: string): void {
+  const label = `${ep.name}: ${res.statusCode} ${res.body.slice(0, 300)}`;
+  const body = JSON.parse(res.body) as Record<string, any>;
+  expect(res.statusCode, label).toBe(400);
+  if (ep.kind === 'jobs') expect(body['request_id'], label).toEqual(expect.any(String));
+  else expect(body['status'], label).toBe('error');
+  expect(body['error']['code'], label).toBe('INVALID_CHARACTERS');
+  expect(body['error']['details'], label).toContainEqual(expect.objectContaining({ in: 'body', path: ep.circuitPath + path }));
+}

@@ -4,7 +4,7 @@ import { parseCircuitInput } from '../../src/circuits/wire-format.js';
 import { AppError } from '../../src/errors/app-error.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
-import { callers, ENTRY_POINTS, expectProblem, problemsOf, send, type Callers } from './input-bounds-entry-points.js';
+import { callers, ENTRY_POINTS, expectEdgeRefusal, expectProblem, problemsOf, send, type Callers } from './input-bounds-entry-points.js';
 
 /**
  * Issue #17, defects 3, 4 and 5 (circuit part), at every entry point that takes a circuit,
@@ -134,8 +134,13 @@ describe('defect 5 (circuits): NUL and lone surrogates are refused with their pa
     { name: 'NUL in a legacy 0.1 metadata value', circuit: '{"version":"0.1","qubits":1,"operations":[],"metadata":{"n":"\\u0000"}}', path: '/metadata/n' },
   ];
   for (const c of cases) {
-    it(`${c.name}: INVALID_CHARACTER`, async () => {
-      for (const ep of ENTRY_POINTS) expectProblem(ep, await send(app, who, ep, c.circuit), 'INVALID_CHARACTER', c.path);
+    it(`${c.name}: INVALID_CHARACTERS at the edge, INVALID_CHARACTER in the circuit parser`, async () => {
+      // Over HTTP the edge (src/http/plugins/text-safety.ts) refuses it first, in every interface's shape…
+      for (const ep of ENTRY_POINTS) expectEdgeRefusal(ep, await send(app, who, ep, c.circuit), c.path);
+      // …and the parser refuses it too, for any caller that does not come through HTTP.
+      const parsed = parseCircuitInput(JSON.parse(c.circuit));
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.errors).toContainEqual(expect.objectContaining({ code: 'INVALID_CHARACTER', path: c.path }));
     });
   }
 
@@ -158,10 +163,10 @@ describe('defect 1 (audit): a device list cannot make analyze do quadratic work'
     expect(r.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: '/devices', code: 'TOO_MANY_ITEMS' })] });
   });
 
-  it('each unknown id is reported at its own index, repeats included', async () => {
-    const r = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: bell, devices: ['nope', 'nope'] } });
+  it('each unknown id is reported at its own index (repeats are DUPLICATE_ITEM, see edge-schema-bounds)', async () => {
+    const r = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: bell, devices: ['nope', 'p1-falcon-7', 'nada'] } });
     expect(r.statusCode, r.body.slice(0, 300)).toBe(400);
-    expect(r.json().error.details.map((d: { path: string }) => d.path)).toEqual(['/devices/0', '/devices/1']);
+    expect(r.json().error.details.map((d: { path: string }) => d.path)).toEqual(['/devices/0', '/devices/2']);
   });
 });
 
