@@ -10,9 +10,16 @@ export type Schema = Record<string, unknown>;
 export interface SchemaContext {
   /** Resolves `$ref`s into `components.schemas`. */
   readonly resolve: (ref: string) => Schema | undefined;
-  /** Circuits (valid and hostile) for properties named `circuit`. */
+  /** Circuits for properties named `circuit`. */
   readonly circuits: fc.Arbitrary<unknown>;
+  /** Hostile: values outside the schema now and then at every level; otherwise only values it allows. */
+  readonly hostile: boolean;
+  /** Values that name something real (device ids), by property name, so valid requests get past lookups. */
+  readonly known?: Readonly<Record<string, readonly string[]>>;
 }
+
+/** Properties that hold a circuit in some request. */
+const CIRCUIT_PROPERTIES = new Set(['circuit', 'before', 'after']);
 
 const NASTY_STRINGS = [
   '',
@@ -120,12 +127,14 @@ function numberFor(s: Schema, integer: boolean): fc.Arbitrary<number> {
  */
 export function fromSchema(schema: Schema | undefined, ctx: SchemaContext, depth = 0, name = ''): fc.Arbitrary<unknown> {
   const valid = validFromSchema(schema, ctx, depth, name);
-  return fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: anyJson });
+  return ctx.hostile ? fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: anyJson }) : valid;
 }
 
 function validFromSchema(schema: Schema | undefined, ctx: SchemaContext, depth: number, name: string): fc.Arbitrary<unknown> {
-  if (name === 'circuit') return ctx.circuits;
-  if (schema === undefined || depth > 6) return anyJson;
+  if (CIRCUIT_PROPERTIES.has(name)) return ctx.circuits;
+  const known = ctx.known?.[name];
+  if (known !== undefined && known.length > 0) return ctx.hostile ? fc.oneof(fc.constantFrom(...known), stringFor(schema ?? {})) : fc.constantFrom(...known);
+  if (schema === undefined || depth > 6) return ctx.hostile ? anyJson : fc.constant({});
   if (typeof schema['$ref'] === 'string') return fromSchema(ctx.resolve(schema['$ref']), ctx, depth + 1, name);
   for (const k of ['anyOf', 'oneOf'] as const) {
     const alts = schema[k];
@@ -156,10 +165,11 @@ function validFromSchema(schema: Schema | undefined, ctx: SchemaContext, depth: 
       const props = (schema['properties'] ?? {}) as Record<string, Schema>;
       const required = new Set((schema['required'] ?? []) as string[]);
       const entries = Object.entries(props);
-      if (entries.length === 0) return fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 4 });
+      if (entries.length === 0) return ctx.hostile ? fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 4 }) : fc.constant({});
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of entries) record[k] = fromSchema(v, ctx, depth + 1, k);
       const optional = entries.map(([k]) => k).filter((k) => !required.has(k));
+      if (!ctx.hostile) return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
       return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) }).map((o) => o as unknown).chain((o) =>
         // Now and then an extra property the schema does not allow, or one missing required key.
         fc.constantFrom<'as-is' | 'extra' | 'drop'>('as-is', 'as-is', 'as-is', 'extra', 'drop').map((mode) => {
@@ -171,12 +181,12 @@ function validFromSchema(schema: Schema | undefined, ctx: SchemaContext, depth: 
       );
     }
     default:
-      return anyJson;
+      return ctx.hostile ? anyJson : fc.constant(null);
   }
 }
 
-/** Circuits: small valid ones in every input form, and each hostile shape the issue names. */
-export function circuitPool(): fc.Arbitrary<unknown> {
+/** Circuits: small valid ones in every input form, and (hostile) each hostile shape the issue names. */
+export function circuitPool(hostile: boolean): fc.Arbitrary<unknown> {
   const bell = {
     schema: '0.2',
     num_qubits: 2,
@@ -184,7 +194,7 @@ export function circuitPool(): fc.Arbitrary<unknown> {
     gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }],
     measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }],
   };
-  const hostile: unknown[] = [
+  const hostileCircuits: unknown[] = [
     { version: '0.1', qubits: 1_000_000_000, operations: [{ gate: 'measure', targets: [999_999_999] }] },
     { schema: '0.2', num_qubits: 1e9, gates: [], measurements: [] },
     { schema: '0.2', num_qubits: 2, num_clbits: 1e9, gates: [], measurements: [{ qubit: 0, clbit: 999_999_999 }] },
@@ -204,9 +214,10 @@ export function circuitPool(): fc.Arbitrary<unknown> {
   const valid: unknown[] = [
     bell,
     { format: 'qasm2', source: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;' },
-    { version: '0.1', qubits: 2, operations: [{ gate: 'h', targets: [0] }, { gate: 'cnot', controls: [0], targets: [1] }, { gate: 'measure', targets: [0] }] },
+    { version: '0.1', qubits: 2, operations: [{ gate: 'h', targets: [0] }, { gate: 'cx', controls: [0], targets: [1] }, { gate: 'measure', targets: [0] }] },
   ];
-  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...valid) }, { weight: 3, arbitrary: fc.constantFrom(...hostile) }, { weight: 1, arbitrary: anyJson });
+  if (!hostile) return fc.constantFrom(...valid);
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...valid) }, { weight: 3, arbitrary: fc.constantFrom(...hostileCircuits) }, { weight: 1, arbitrary: anyJson });
 }
 
 /** Path and query parameter text: plausible ids, and what a hostile client would put in a URL. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICES, PROVIDERS } from '../../src/execution/devices/device-catalogue.js';
 import type { App } from '../../src/http/app-types.js';
 import { checkJobInvariants } from '../../src/store/repositories/jobs-invariants.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -12,7 +13,7 @@ import { anyJson, circuitPool, describeValue, fromSchema, toJsonText, urlText, t
  * hostile bodies, parameters, headers, sizes and encodings, sent through the real app. Fixed
  * seed and bounded runs so CI is repeatable; FUZZ_RUNS (per operation) and FUZZ_SEED widen it.
  */
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 50);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 17);
 const SLOW_MS = 5_000;
 /** RSS may grow by this much over the run (PGlite, compute threads, caches), never more. */
@@ -27,7 +28,7 @@ interface Operation {
   readonly op: Record<string, unknown>;
 }
 
-type Auth = 'none' | 'garbage' | 'basic' | 'session' | 'jobs';
+type Auth = 'none' | 'garbage' | 'basic' | 'session' | 'jobs' | 'operator';
 
 interface FuzzRequest {
   readonly auth: Auth;
@@ -37,6 +38,24 @@ interface FuzzRequest {
   readonly idempotencyKey: string | undefined;
 }
 
+/** encodeURIComponent, except that a lone surrogate goes out as its WTF-8 bytes, as a hostile client would send it. */
+function encodeAny(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    const pair = u >= 0xd800 && u <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff;
+    if (pair) {
+      out += encodeURIComponent(s.slice(i, i + 2));
+      i++;
+    } else if (u >= 0xd800 && u <= 0xdfff) {
+      out += [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    } else {
+      out += encodeURIComponent(s[i]!);
+    }
+  }
+  return out;
+}
+
 function shapeOf(path: string): 'platform' | 'jobs' | 'oauth' | 'raw' {
   if (path === '/v1/oauth/token') return 'oauth';
   if (JOBS_PREFIXES.some((p) => path.startsWith(p))) return 'jobs';
@@ -44,38 +63,44 @@ function shapeOf(path: string): 'platform' | 'jobs' | 'oauth' | 'raw' {
   return 'raw';
 }
 
+const OPERATOR_TOKEN = 'fuzz-operator-token-0123456789abcdef';
+
 describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
   let app: App;
-  let ops: Operation[] = [];
-  let ctx: SchemaContext;
+  const ops: Operation[] = [];
+  let contexts: { hostile: SchemaContext; valid: SchemaContext };
   let agent: Agent;
-  let jobsBody: fc.Arbitrary<unknown> = fc.constant({});
+  let jobsBodies: { hostile: fc.Arbitrary<unknown>; valid: fc.Arbitrary<unknown> } = { hostile: fc.constant({}), valid: fc.constant({}) };
   let rssStart = 0;
   let rssMax = 0;
 
   beforeAll(async () => {
-    app = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000' });
+    app = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000', QRAIL_OPERATOR_TOKEN: OPERATOR_TOKEN });
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Record<string, unknown>>>; components?: { schemas?: Record<string, Schema> } };
     const schemas = doc.components?.schemas ?? {};
-    ctx = {
-      resolve: (ref) => schemas[ref.replace(/^#\/components\/schemas\//, '')],
-      circuits: circuitPool(),
+    const resolve = (ref: string) => schemas[ref.replace(/^#\/components\/schemas\//, '')];
+    const known = { device: DEVICES.map((d) => d.id), provider: PROVIDERS.map((p) => p.id) };
+    contexts = {
+      hostile: { resolve, circuits: circuitPool(true), hostile: true, known },
+      valid: { resolve, circuits: circuitPool(false), hostile: false, known },
     };
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) ops.push({ method: method.toUpperCase(), path, op });
     }
     // POST /v1/jobs gets requests for real capabilities, built from each one's request_schema.
     const catalog = (await app.inject({ method: 'GET', url: '/v1/catalog' })).json() as { capabilities: { capability_id: string; request_schema: Schema }[] };
-    jobsBody = fc.oneof(
-      ...catalog.capabilities.map((c) =>
-        fc.record({
-          capability_id: fc.constant(c.capability_id),
-          request: fromSchema(c.request_schema, ctx),
-          idempotency_key: fc.oneof(fc.uuid(), fc.constantFrom('same-key', 'k\u0000', '%00')),
-          max_total_price: fc.constantFrom('1.000000', '0.000001', '0', '1.0000001', '-1', '1e3'),
-        }),
-      ),
-    );
+    const jobsBody = (ctx: SchemaContext) =>
+      fc.oneof(
+        ...catalog.capabilities.map((c) =>
+          fc.record({
+            capability_id: fc.constant(c.capability_id),
+            request: fromSchema(c.request_schema, ctx),
+            idempotency_key: ctx.hostile ? fc.oneof(fc.uuid(), fc.constantFrom('same-key', 'k\u0000', '%00')) : fc.uuid(),
+            max_total_price: ctx.hostile ? fc.constantFrom('1.000000', '0.000001', '0', '1.0000001', '-1', '1e3') : fc.constant('1.000000'),
+          }),
+        ),
+      );
+    jobsBodies = { hostile: jobsBody(contexts.hostile), valid: jobsBody(contexts.valid) };
     agent = await newAgent(app, { fundMicros: 50_000_000n });
     rssStart = process.memoryUsage().rss;
   });
@@ -84,20 +109,51 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
     if (app !== undefined) await app.close();
   });
 
+  /** The credential a well-behaved caller of this operation would send. */
+  function rightAuth(o: Operation): Auth {
+    if (o.path.startsWith('/v1/billing/operator/')) return 'operator';
+    if (o.op['security'] === undefined) return 'none';
+    return shapeOf(o.path) === 'jobs' ? 'jobs' : 'session';
+  }
+
+  /** Half the requests follow the operation's schemas with the right credential (so they reach the handlers); half are hostile. */
   function requestArb(o: Operation): fc.Arbitrary<FuzzRequest> {
-    const parameters = (o.op['parameters'] ?? []) as { in: string; name: string; schema?: Schema }[];
+    return fc.boolean().chain((hostile) => requestArbOf(o, hostile));
+  }
+
+  function requestArbOf(o: Operation, hostile: boolean): fc.Arbitrary<FuzzRequest> {
+    const ctx = hostile ? contexts.hostile : contexts.valid;
+    const parameters = (o.op['parameters'] ?? []) as { in: string; name: string; required?: boolean; schema?: Schema }[];
     const params: Record<string, fc.Arbitrary<string>> = {};
     const query: Record<string, fc.Arbitrary<string>> = {};
+    const requiredQuery: string[] = [];
     for (const p of parameters) {
-      const valueArb = fc.oneof(fromSchema(p.schema, ctx).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')), urlText);
+      const fromIt = fromSchema(p.schema, ctx).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+      const valueArb = hostile ? fc.oneof(fromIt, urlText) : fromIt;
       if (p.in === 'path') params[p.name] = valueArb;
-      if (p.in === 'query') query[p.name] = valueArb;
+      if (p.in === 'query') {
+        query[p.name] = valueArb;
+        if (p.required === true) requiredQuery.push(p.name);
+      }
     }
     const content = ((o.op['requestBody'] as Record<string, unknown> | undefined)?.['content'] ?? {}) as Record<string, { schema?: Schema }>;
     const jsonSchema = content['application/json']?.schema;
+    const jsonBody = (jsonSchema === undefined ? (hostile ? anyJson : fc.constant({})) : fromSchema(jsonSchema, ctx)).map((value) => ({ kind: 'json' as const, value }));
+    const isJobsPost = o.method === 'POST' && o.path === '/v1/jobs';
+    const jobsBody = (hostile ? jobsBodies.hostile : jobsBodies.valid).map((value) => ({ kind: 'json' as const, value }));
+    const queryArb = fc.record(query, { requiredKeys: hostile ? [] : requiredQuery });
+    if (!hostile) {
+      return fc.record({
+        auth: fc.constant<Auth>(rightAuth(o)),
+        params: fc.record(params),
+        query: queryArb,
+        body: isJobsPost ? jobsBody : jsonBody,
+        idempotencyKey: fc.option(fc.uuid(), { nil: undefined }),
+      }) as fc.Arbitrary<FuzzRequest>;
+    }
     const body: fc.Arbitrary<FuzzRequest['body']> = fc.oneof(
-      { weight: 8, arbitrary: (jsonSchema === undefined ? anyJson : fromSchema(jsonSchema, ctx)).map((value) => ({ kind: 'json' as const, value })) },
-      { weight: o.method === 'POST' && o.path === '/v1/jobs' ? 8 : 0, arbitrary: jobsBody.map((value) => ({ kind: 'json' as const, value })) },
+      { weight: 8, arbitrary: jsonBody },
+      { weight: isJobsPost ? 8 : 0, arbitrary: jobsBody },
       { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
       {
         weight: 2,
@@ -105,29 +161,30 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
           type: fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml'),
           bytes: fc.oneof(
             fc.uint8Array({ maxLength: 256 }).map((a) => Buffer.from(a)),
-            fc.constantFrom(Buffer.from('{"a":'), Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from('{"a":"\\u0000"}'), Buffer.from('[' .repeat(100_000)), Buffer.from('{"__proto__":{"polluted":true}}'), Buffer.from('grant_type=client_credentials&client_id=%00&client_secret=x')),
+            fc.constantFrom(Buffer.from('{"a":'), Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from('{"a":"\\u0000"}'), Buffer.from('['.repeat(100_000)), Buffer.from('{"__proto__":{"polluted":true}}'), Buffer.from('grant_type=client_credentials&client_id=%00&client_secret=x')),
           ),
         }).map((r) => ({ kind: 'raw' as const, type: r.type, bytes: r.bytes })),
       },
     );
     return fc.record({
-      auth: fc.constantFrom<Auth>('none', 'garbage', 'basic', 'session', 'session', 'jobs', 'jobs'),
+      auth: fc.constantFrom<Auth>('none', 'garbage', 'basic', 'session', 'session', 'jobs', 'jobs', 'operator'),
       params: fc.record(params),
-      query: fc.record(query, { requiredKeys: [] }).chain((q) => fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { nil: undefined }).map((extra) => (extra === undefined ? q : { ...q, [extra[0]]: extra[1] }))),
+      query: queryArb.chain((q) => fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { nil: undefined }).map((extra) => (extra === undefined ? q : { ...q, [extra[0]]: extra[1] }))),
       body,
       idempotencyKey: fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k\u0000', 'x'.repeat(300), 'same-key')), { nil: undefined }),
     }) as fc.Arbitrary<FuzzRequest>;
   }
 
   async function send(o: Operation, r: FuzzRequest, session: string) {
-    let url = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(r.params[name] ?? 'x'));
-    const qs = Object.entries(r.query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+    let url = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeAny(r.params[name] ?? 'x'));
+    const qs = Object.entries(r.query).map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`).join('&');
     if (qs !== '') url += `?${qs}`;
     const headers: Record<string, string> = {};
     if (r.auth === 'garbage') headers['authorization'] = 'Bearer not-a-token';
     if (r.auth === 'basic') headers['authorization'] = 'Basic Zm9vOmJhcg==';
     if (r.auth === 'session') headers['authorization'] = session;
     if (r.auth === 'jobs') headers['authorization'] = agent.auth.authorization;
+    if (r.auth === 'operator') headers['authorization'] = `Bearer ${OPERATOR_TOKEN}`;
     if (r.idempotencyKey !== undefined) headers['idempotency-key'] = r.idempotencyKey;
     let payload: string | Buffer | undefined;
     if (r.body.kind === 'json' && o.method !== 'GET' && o.method !== 'DELETE') {
@@ -178,6 +235,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
     expect(ops.length).toBeGreaterThan(50);
     const failures: string[] = [];
     let sent = 0;
+    const reached = new Set<string>();
     for (const o of ops) {
       // A fresh session per operation: the fuzz may log out, and that must not blind later operations.
       const s = await newAgent(app, { fundMicros: 5_000_000n });
@@ -185,6 +243,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
         fc.asyncProperty(requestArb(o), async (r) => {
           const { res, ms } = await send(o, r, s.session.authorization);
           sent += 1;
+          if (res.statusCode < 300) reached.add(`${o.method} ${o.path}`);
           rssMax = Math.max(rssMax, process.memoryUsage().rss);
           const problem = check(o, res.statusCode, res.headers, res.body, ms);
           if (problem !== undefined) throw new Error(problem);
@@ -194,9 +253,14 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
       if (result.failed) failures.push(`${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}\n  counterexample: ${describeValue(result.counterexample)}`);
     }
     expect(failures).toEqual([]);
-    expect(sent).toBeGreaterThanOrEqual(ops.length);
+    expect(sent).toBe(ops.length * RUNS);
+    // The schema-following half must reach the handlers: most operations answer a 2xx at least once
+    // (the rest need ids of objects the fuzz does not create, or features not configured here).
+    expect(reached.size).toBeGreaterThanOrEqual(Math.floor(ops.length * 0.6));
+    if (process.env['FUZZ_DEBUG'] !== undefined) console.log(`2xx on ${reached.size}/${ops.length}:`, ops.map((o) => `${o.method} ${o.path}`).filter((k) => !reached.has(k)));
     expect(rssMax - rssStart).toBeLessThan(RSS_GROWTH_LIMIT);
-  });
+    // A wider FUZZ_RUNS needs more than the suite's default timeout; each request is still held to SLOW_MS.
+  }, 120_000 + RUNS * 1_000);
 
   it('leaves the ledger and the job store consistent', async () => {
     await expectLedgerInvariants(app);
