@@ -54,11 +54,15 @@ const balance = async (app: App, agent: Agent) => {
   return { available: b.available, held: b.held };
 };
 
-/** Submits, lets the worker take it, returns the stored job. */
-async function runJob(app: App, agent: Agent, capability_id: string, request: Record<string, unknown>) {
+/**
+ * Submits, lets the worker take it, returns the stored job. `storedRequest` replaces the request in
+ * the database before the worker takes it: a job stored before a submission check existed.
+ */
+async function runJob(app: App, agent: Agent, capability_id: string, request: Record<string, unknown>, storedRequest?: Record<string, unknown>) {
   const s = await submit(app, agent, { capability_id, request, idempotency_key: key(capability_id), max_total_price: '1.000000' });
   expect(s.statusCode, s.body).toBe(202);
   const id = s.json().job_id as string;
+  if (storedRequest !== undefined) await app.db.query('UPDATE jobs SET request = $1::jsonb WHERE id = $2', [JSON.stringify(storedRequest), id]);
   const step = await app.services.jobsWorker.runOnce();
   expect(step?.jobId).toBe(id);
   return (await app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: agent.auth })).json() as Record<string, any>;
@@ -139,14 +143,17 @@ describe('jobs capabilities on the compute pool', () => {
     expect(finished).toEqual(['healthz', 'job']);
   });
 
-  it('a domain error from a thread fails the job with the same error_code as in-process; nothing is charged', async () => {
-    const request = { circuit: ghz3, mode: 'measured', pairs: [[0, 7]] };
+  it('a domain error of a stored job fails it with the same error_code pooled or in-process; nothing is charged', async () => {
+    // Submission refuses pairs outside the circuit; a job stored before that check is refused by the
+    // worker's own prepare, before any thread (AppErrors crossing threads: tests/foundation/compute-pool).
+    const request = { circuit: ghz3, mode: 'measured', pairs: [[0, 1]] };
+    const stored = { ...request, pairs: [[0, 7]] };
     const results = [];
     for (const [app, agent] of [[pooled, pa], [inProcess, ia]] as const) {
       const tasks = watchTasks(app);
       const before = await balance(app, agent);
-      const j = await runJob(app, agent, 'coupling.analyze', request);
-      expect(tasks.mock.calls.map((c) => c[0])).toEqual(['coupling.analyze']);
+      const j = await runJob(app, agent, 'coupling.analyze', request, stored);
+      expect(tasks).not.toHaveBeenCalled();
       expect(j).toMatchObject({ status: 'failed', error_code: 'COUPLING_PAIR_INVALID', receipt: null });
       expect(await balance(app, agent)).toEqual(before);
       results.push({ code: j.error_code, message: j.error_message });
