@@ -9,6 +9,8 @@ import { qasmOutput, type CircuitOutputFormat } from '../circuits/qasm/export-qa
 import { parseCircuitInput, toWire, type CircuitLimits, type WireCircuitV02 } from '../circuits/wire-format.js';
 import { analyzeCoupling, type CouplingDeps, type CouplingMode, type CouplingReport, type CouplingSettings } from '../coupling/analyze-coupling.js';
 import { compareCoupling, type CouplingComparison } from '../coupling/compare-coupling.js';
+import { entangledPairs } from '../coupling/entangled-pairs.js';
+import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile } from '../optimization/optimize.js';
 import { finalState, noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../simulation/index.js';
@@ -145,9 +147,19 @@ function compare(input: CompareTaskInput): Promise<CouplingComparison> {
   );
 }
 
+export interface EntangledPairsTaskInput extends WireInput {
+  readonly timeBudgetMs?: number;
+}
+
+/** The entanglement probe of circuit analysis: a simulation, so off the event loop like the others. */
+function entangledPairsTask(input: EntangledPairsTaskInput): Promise<EntangledPairsResult> {
+  return entangledPairs(fromWire(input.circuit, input.limits), couplingDeps, input.timeBudgetMs);
+}
+
 /** Every task by name: what a worker (or the in-process runner) can be asked to run. */
 export const COMPUTE_TASKS = {
   optimize,
+  'circuit.entangled-pairs': entangledPairsTask,
   'coupling.analyze': analyze,
   'coupling.compare': compare,
   simulate: simulateTask,

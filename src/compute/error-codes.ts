@@ -5,7 +5,7 @@ export const COMPUTE_ERRORS = {
   CONCURRENCY_LIMITED: defineCode(
     'CONCURRENCY_LIMITED',
     429,
-    'Too many compute requests (optimize, coupling) in flight from this address at once; wait for one to finish and retry after `Retry-After` seconds. `details` has the limit. Account Jobs have no such limit.',
+    'Too many compute requests (optimize, coupling, analyze) without a session in flight from this address at once; wait for one to finish and retry after `Retry-After` seconds. `details` has the limit. Account Jobs have no such limit.',
   ),
   // 499 (nginx's "client closed request"): the client's own doing, so not a 5xx in logs and metrics.
   COMPUTE_CANCELED: defineCode(

@@ -19,9 +19,9 @@ export const ANALYSIS_ENTANGLEMENT_BUDGET_MS = 2_000;
  * concurrence > ε) and which are correlated at all (mutual information > ε). Only pairs whose
  * light cones meet can be either, so only those are measured.
  */
-export async function entangledPairs(c: Circuit, deps: CouplingDeps): Promise<EntangledPairsResult> {
+export async function entangledPairs(c: Circuit, deps: CouplingDeps, timeBudgetMs = ANALYSIS_ENTANGLEMENT_BUDGET_MS): Promise<EntangledPairsResult> {
   const candidates = lightConePairs(c);
-  const out = await measureCircuit(c, candidates, { measuredMaxQubits: ANALYSIS_ENTANGLEMENT_MAX_QUBITS, timeBudgetMs: ANALYSIS_ENTANGLEMENT_BUDGET_MS }, deps);
+  const out = await measureCircuit(c, candidates, { measuredMaxQubits: ANALYSIS_ENTANGLEMENT_MAX_QUBITS, timeBudgetMs: Math.min(timeBudgetMs, ANALYSIS_ENTANGLEMENT_BUDGET_MS) }, deps);
   if (!out.ok) return { pairs: undefined, reason: out.reason };
   const pairs = out.measured.pairs;
   return {

@@ -62,15 +62,21 @@ describe('anonymous compute limits', () => {
     // Coupling shares the slots.
     const coupling = await app.inject({ method: 'POST', url: '/v1/analysis/coupling', payload: { circuit: busyCircuit(4, 20), mode: 'measured' }, remoteAddress: '127.0.0.1' });
     expect(coupling.statusCode).toBe(429);
+    // So does analyze's entanglement probe (a simulation too).
+    const analyze = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: busyCircuit(4, 20) }, remoteAddress: '127.0.0.1' });
+    expect(analyze.statusCode).toBe(429);
+    expect(analyze.json().error.code).toBe('CONCURRENCY_LIMITED');
+    const analyzeSignedIn = app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: busyCircuit(4, 20) }, remoteAddress: '127.0.0.1', headers: user.auth });
 
     // Another address has its own slots: it waits for the thread instead of being refused.
     const other = app.inject({ method: 'POST', url: OPT, payload: SMALL, remoteAddress: '10.0.0.9' });
     const signedIn = app.inject({ method: 'POST', url: OPT, payload: SMALL, remoteAddress: '127.0.0.1', headers: user.auth });
-    await until(() => app.compute.stats().queued === 3);
+    await until(() => app.compute.stats().queued === 4);
     a.req.destroy();
     b.req.destroy();
     expect((await other).statusCode).toBe(200);
     expect((await signedIn).statusCode).toBe(200);
+    expect((await analyzeSignedIn).statusCode).toBe(200);
     expect(anonymousInFlight(app, '127.0.0.1')).toBe(0);
   }, 30_000);
 

@@ -19,8 +19,9 @@ import {
   requireCircuit,
   toWire,
 } from '../../../circuits/wire-format.js';
-import { entangledPairs } from '../../../coupling/entangled-pairs.js';
-import { finalState } from '../../../simulation/index.js';
+import { ANALYSIS_ENTANGLEMENT_BUDGET_MS } from '../../../coupling/entangled-pairs.js';
+import { hardTimeoutFor } from '../../../compute/compute-pool.js';
+import { runForRequest } from '../../anonymous-compute.js';
 import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
@@ -168,6 +169,8 @@ export default async function circuitsRoutes(app: App): Promise<void> {
   app.post(
     '/v1/circuits/analyze',
     {
+      // A session, when sent, lifts the anonymous compute limits of the entanglement probe.
+      onRequest: app.optionalSession,
       schema: {
         tags,
         summary: 'Analyze a circuit: counts, depth, T-count, interaction graph, per-provider/device compatibility, entanglement',
@@ -181,7 +184,7 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         response: { 200: okResponse(Type.Object({}, { additionalProperties: true })), ...errorResponses },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit');
       const wanted = req.body.devices;
       if (wanted !== undefined) {
@@ -194,7 +197,12 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         }
       }
       const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
-      const entangled = await entangledPairs(circuit, { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) });
+      // The probe simulates: on a compute thread, canceled with the request, and counted (with its
+      // budget capped) like the other anonymous compute.
+      const entangled = await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
+        const budget = Math.min(ANALYSIS_ENTANGLEMENT_BUDGET_MS, budgetCapMs ?? ANALYSIS_ENTANGLEMENT_BUDGET_MS);
+        return app.compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: budget }, { hardTimeoutMs: hardTimeoutFor(budget), signal });
+      });
       const analysis = analyzeCircuit(circuit, { devices, entangledPairs: entangled });
       return { ...analysis, providers: PROVIDERS.map((p) => ({ id: p.id, name: p.name })), warnings };
     },
