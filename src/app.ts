@@ -108,6 +108,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
+  // The reference page's own routes (its HTML, assets and the document it loads from /docs/json)
+  // answer as they are: Swagger UI cannot read a document inside the response envelope.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...route.config, surface: 'raw' };
+  });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
   app.get('/openapi.json', { config: { surface: 'raw', rateLimit: false }, schema: { hide: true } }, async () => app.swagger());

@@ -57,4 +57,18 @@ describe('operations and OpenAPI', () => {
     expect(r.headers['content-type']).toContain('text/html');
     expect(r.body.toLowerCase()).toContain('swagger');
   });
+
+  it('gives the reference page the bare OpenAPI document it loads (not wrapped in the envelope)', async () => {
+    // Swagger UI's initializer fetches ./json relative to /docs/; an enveloped document renders as
+    // "Unable to render this definition".
+    const init = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(init.statusCode).toBe(200);
+    expect(init.body).toMatch(/url:\s*resolveUrl\(['"]\.\/json['"]\)|['"]\.\/json['"]/);
+    const ui = await app.inject({ method: 'GET', url: '/docs/json' });
+    expect(ui.statusCode).toBe(200);
+    const doc = ui.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.status).toBeUndefined();
+    expect(doc).toEqual((await app.inject({ method: 'GET', url: '/openapi.json' })).json());
+  });
 });
