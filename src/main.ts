@@ -10,6 +10,7 @@ import { checkFeatureSettings } from './config/feature-settings.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';
 import { COMMANDS } from './cli/commands.js';
+import { SERVICE_VERSION } from './version.js';
 import { describeDatabase, startupFailure } from './cli/startup-report.js';
 import { unknownVariables } from './config/known-variables.js';
 import { loadBillingConfig } from './billing/billing-config.js';
@@ -106,7 +107,7 @@ async function serve(config: Config, role: Role): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-const USAGE = `usage: qrail <command>
+const USAGE = `usage: qrail <command> [options]      (-h/--help: this text, -V/--version: the version)
   serve [--role api|worker|all]   run the service (default role: all)
   migrate                         apply pending database migrations
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(32)}${c.summary}`).join('\n')}`;
@@ -114,8 +115,36 @@ ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(32)}${c.summary}`
 // Set once the environment parsed, so a later startup failure can name the database and address.
 let loaded: Config | undefined;
 
+/** Flags each built-in command takes (`--name value` or `--name=value`); anything else is refused. */
+const BUILTIN_FLAGS: Record<string, readonly string[]> = { serve: ['role'], migrate: [] };
+
+function unknownFlag(args: readonly string[], allowed: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : undefined;
+    if (name === undefined || !allowed.includes(name)) return a;
+    if (!a.includes('=')) i++; // its value
+  }
+  return undefined;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  // Help and version never start, migrate or open anything, whatever command they follow.
+  if (argv.includes('--help') || argv.includes('-h') || cmd === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (argv.includes('--version') || argv.includes('-V')) {
+    process.stdout.write(`qrail ${SERVICE_VERSION}\n`);
+    return 0;
+  }
+  const allowed = BUILTIN_FLAGS[cmd ?? 'serve'];
+  const bad = allowed === undefined ? undefined : unknownFlag(rest, allowed);
+  if (bad !== undefined) {
+    process.stderr.write(`qrail ${cmd ?? 'serve'}: unknown argument "${bad}"\n${USAGE}\n`);
+    return 2;
+  }
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -150,10 +179,6 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(applied.length === 0 ? 'database is up to date\n' : `applied ${applied.join(', ')}\n`);
       return 0;
     }
-    case 'help':
-    case '--help':
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
     default: {
       const key = [cmd, rest[0]].filter(Boolean).join(' ');
       const command = COMMANDS[key] ?? COMMANDS[cmd];
