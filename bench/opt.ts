@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { parseQasm } from '../src/circuits/qasm/parse-qasm.js';
 import { circuitMetrics, type CircuitMetrics } from '../src/optimization/metrics.js';
 import { optimizeCircuit, type Profile } from '../src/optimization/optimize.js';
+import { sharedFile } from '../tests/helpers/shared.js';
 
-const DIR = process.env['NAM_DIR'] ?? '/work/shared/benchmarks/nam';
+const DIR = process.env['NAM_DIR'] ?? sharedFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
 const names = readdirSync(DIR).filter((f) => f.endsWith('.before.qasm')).map((f) => f.slice(0, -'.before.qasm'.length)).sort();
 const load = (n: string, kind: string) => parseQasm(readFileSync(join(DIR, `${n}.${kind}.qasm`), 'utf8'));

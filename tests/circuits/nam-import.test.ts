@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sharedFile } from '../helpers/shared.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 
-const DIR = new URL('../../../shared/benchmarks/nam/', import.meta.url);
+const DIR = sharedFile('benchmarks/nam');
 
 /** Parses the table of ../shared/benchmarks/nam/README.md: circuit → [qubits, [total, cnot] × 3]. */
 function readmeTable(): Map<string, { qubits: number; counts: Record<string, [number, number]> }> {
   const rows = new Map<string, { qubits: number; counts: Record<string, [number, number]> }>();
-  for (const line of readFileSync(new URL('README.md', DIR), 'utf8').split('\n')) {
+  for (const line of readFileSync(join(DIR, 'README.md'), 'utf8').split('\n')) {
     const m = /^\| (\S+) \| (\d+) \| (\d+)\/(\d+) \| (\d+)\/(\d+) \| (\d+)\/(\d+) \|$/.exec(line);
     if (!m) continue;
     const n = m.slice(2).map(Number);
@@ -32,7 +34,7 @@ describe('Nam benchmark import', () => {
     it(`imports ${file} with the README's gate totals and CNOT count`, () => {
       const m = /^(.+)\.(before|after_light|after_heavy)\.qasm$/.exec(file)!;
       const row = table.get(m[1]!)!;
-      const c = parseQasm(readFileSync(new URL(encodeURIComponent(file), DIR), 'utf8'));
+      const c = parseQasm(readFileSync(join(DIR, file), 'utf8'));
       const [total, cnot] = row.counts[m[2]!]!;
       expect(c.numQubits).toBe(row.qubits);
       expect(c.numClbits).toBe(0);
