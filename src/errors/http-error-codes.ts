@@ -4,7 +4,7 @@ import { defineCode } from './app-error.js';
 export const HTTP_ERRORS = {
   VALIDATION_FAILED: defineCode('VALIDATION_FAILED', 400, 'The request does not match the schema; `details` lists each problem with its JSON path.'),
   MALFORMED_JSON: defineCode('MALFORMED_JSON', 400, 'The body is not valid JSON.'),
-  JSON_TOO_DEEP: defineCode('JSON_TOO_DEEP', 400, 'The request nests arrays/objects more than 64 levels deep; a JSON body is refused before parsing, anything else with `details` giving the path.'),
+  JSON_TOO_DEEP: defineCode('JSON_TOO_DEEP', 400, 'The JSON body nests arrays/objects more than 64 levels deep; refused before parsing.'),
   BAD_REQUEST: defineCode('BAD_REQUEST', 400, 'The request is malformed in a way not covered by a more specific code (e.g. a URL with broken percent-encoding or an over-long path parameter).'),
   UNAUTHENTICATED: defineCode('UNAUTHENTICATED', 401, 'A valid bearer session is required; `details.reason` says whether it was missing, malformed, expired or revoked.'),
   FORBIDDEN: defineCode('FORBIDDEN', 403, 'The caller is authenticated but not allowed to do this.'),

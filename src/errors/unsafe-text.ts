@@ -1,7 +1,5 @@
 import type { ErrorDetail } from './app-error.js';
 
-/** Deepest nesting of arrays/objects accepted in a request (the circuit formats need about 6). */
-export const JSON_MAX_DEPTH = 64;
 /** Problems reported per request; the first few say enough. */
 const MAX_PROBLEMS = 10;
 
@@ -20,27 +18,23 @@ function textProblem(s: string, where: string, path: string): ErrorDetail | null
 }
 
 /**
- * Every string (values and property names) in a parsed request part that cannot be stored,
- * and every array/object nested deeper than `maxDepth`. Iterative, so that no nesting can
- * overflow the stack; each node is visited once, so the cost is linear in the body size.
+ * Every string (values and property names) in a parsed request part that cannot be stored.
+ * Iterative, so no nesting can overflow the stack (JSON bodies are depth-limited before parsing
+ * anyway, by src/http/plugins/json-body.ts); each node is visited once: linear in the body size.
  */
-export function unsafeTextDetails(value: unknown, where: string, maxDepth = JSON_MAX_DEPTH): ErrorDetail[] {
+export function unsafeTextDetails(value: unknown, where: string): ErrorDetail[] {
   const out: ErrorDetail[] = [];
-  const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: '', depth: 0 }];
+  const stack: { v: unknown; path: string }[] = [{ v: value, path: '' }];
   while (stack.length > 0 && out.length < MAX_PROBLEMS) {
-    const { v, path, depth } = stack.pop()!;
+    const { v, path } = stack.pop()!;
     if (typeof v === 'string') {
       const p = textProblem(v, where, path);
       if (p !== null) out.push(p);
       continue;
     }
     if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) continue;
-    if (depth >= maxDepth) {
-      out.push({ in: where, path, code: 'TOO_DEEP', message: `nests arrays/objects deeper than ${maxDepth} levels` });
-      continue;
-    }
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}/${i}`, depth: depth + 1 });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}/${i}` });
       continue;
     }
     const keys = Object.keys(v);
@@ -49,7 +43,7 @@ export function unsafeTextDetails(value: unknown, where: string, maxDepth = JSON
       const at = `${path}/${escapePointer(k)}`;
       const p = textProblem(k, where, at);
       if (p !== null) out.push({ ...p, message: `property name ${p.message}` });
-      stack.push({ v: (v as Record<string, unknown>)[k], path: at, depth: depth + 1 });
+      stack.push({ v: (v as Record<string, unknown>)[k], path: at });
     }
   }
   return out;

@@ -4,15 +4,13 @@ import { unsafeTextDetails } from '../../errors/unsafe-text.js';
 import type { App } from '../app-types.js';
 
 function refuse(details: ReturnType<typeof unsafeTextDetails>) {
-  return details.some((d) => d.code === 'TOO_DEEP')
-    ? fail(HTTP_ERRORS.JSON_TOO_DEEP, 'The request nests arrays or objects too deeply.', details)
-    : fail(HTTP_ERRORS.INVALID_CHARACTERS, 'The request contains text that cannot be accepted (U+0000 or an unpaired surrogate).', details);
+  return fail(HTTP_ERRORS.INVALID_CHARACTERS, 'The request contains text that cannot be accepted (U+0000 or an unpaired surrogate).', details);
 }
 
 /**
  * Refuses, with 400 before any handler or database sees them, NUL characters and lone
- * surrogates anywhere in headers, path parameters, the query string and parsed bodies, and
- * bodies nested too deeply. Headers are checked first (onRequest: authentication reads them);
+ * surrogates anywhere in headers, path parameters, the query string and parsed bodies (a JSON
+ * body nested too deeply never gets this far: json-body.ts refuses it before parsing). Headers are checked first (onRequest: authentication reads them);
  * the rest in preValidation, i.e. after authentication and before schema validation.
  */
 export function registerTextSafety(app: App): void {
