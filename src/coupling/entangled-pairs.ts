@@ -2,6 +2,7 @@ import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import { lightConePairs } from '../circuits/analysis/entanglement.js';
 import type { Circuit } from '../circuits/ir.js';
 import { measureCircuit, type CouplingDeps } from './analyze-coupling.js';
+import { planMeasured } from './scope.js';
 
 /**
  * Below these the measures are numerical noise (concurrence is accurate to ~1e-7, entropies
@@ -13,6 +14,11 @@ export const MUTUAL_INFORMATION_EPSILON = 1e-6;
 /** Circuit analysis simulates only circuits this small: it answers every request, fast. */
 export const ANALYSIS_ENTANGLEMENT_MAX_QUBITS = 12;
 export const ANALYSIS_ENTANGLEMENT_BUDGET_MS = 2_000;
+
+/** Whether the probe would simulate this circuit at all (structure only, cheap); if not it answers at once. */
+export function entanglementProbeSimulates(c: Circuit): boolean {
+  return planMeasured(c, ANALYSIS_ENTANGLEMENT_MAX_QUBITS).ok;
+}
 
 /**
  * Which pairs the final state actually entangles (two-qubit reduced state with Wootters

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
 
@@ -68,7 +68,8 @@ describe('POST /v1/circuits/analyze: pairs the final state really entangles', ()
     expect(may).toEqual([[0, 2]]);
   });
 
-  it('says why when the circuit is out of scope (mid-circuit measurement, too many qubits)', async () => {
+  it('says why when the circuit is out of scope (mid-circuit measurement, too many qubits), answering without a compute thread', async () => {
+    const pool = vi.spyOn(app.compute, 'run');
     const mid = await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'measure', qubits: [0], clbits: [0] } as Gate, { op: 'cx', qubits: [0, 1] }]));
     expect(mid.entangled_pairs).toBeNull();
     expect(mid.correlated_pairs).toBeNull();
@@ -79,5 +80,10 @@ describe('POST /v1/circuits/analyze: pairs the final state really entangles', ()
     expect(wide.entangled_pairs).toBeNull();
     expect(wide.entangled_pairs_unavailable_reason).toMatch(/13/);
     expect(wide.possibly_entangled_pairs).toHaveLength(78);
+    // Only a probe that simulates goes to the pool (and takes an anonymous compute slot).
+    expect(pool).not.toHaveBeenCalled();
+    await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }]));
+    expect(pool.mock.calls.map((c) => c[0])).toEqual(['circuit.entangled-pairs']);
+    pool.mockRestore();
   });
 });

@@ -19,7 +19,7 @@ import {
   requireCircuit,
   toWire,
 } from '../../../circuits/wire-format.js';
-import { ANALYSIS_ENTANGLEMENT_BUDGET_MS } from '../../../coupling/entangled-pairs.js';
+import { ANALYSIS_ENTANGLEMENT_BUDGET_MS, entangledPairs, entanglementProbeSimulates } from '../../../coupling/entangled-pairs.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { runForRequest } from '../../anonymous-compute.js';
 import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
@@ -197,12 +197,14 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         }
       }
       const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
-      // The probe simulates: on a compute thread, canceled with the request, and counted (with its
-      // budget capped) like the other anonymous compute.
-      const entangled = await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
-        const budget = Math.min(ANALYSIS_ENTANGLEMENT_BUDGET_MS, budgetCapMs ?? ANALYSIS_ENTANGLEMENT_BUDGET_MS);
-        return app.compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: budget }, { hardTimeoutMs: hardTimeoutFor(budget), signal });
-      });
+      // A probe that simulates runs on a compute thread, canceled with the request and counted (its
+      // budget capped) like the other anonymous compute; one out of its scope answers at once here.
+      const entangled = !entanglementProbeSimulates(circuit)
+        ? await entangledPairs(circuit, { finalState: () => { throw new Error('the entanglement probe simulated a circuit out of its scope'); } })
+        : await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
+            const budget = Math.min(ANALYSIS_ENTANGLEMENT_BUDGET_MS, budgetCapMs ?? ANALYSIS_ENTANGLEMENT_BUDGET_MS);
+            return app.compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: budget }, { hardTimeoutMs: hardTimeoutFor(budget), signal });
+          });
       const analysis = analyzeCircuit(circuit, { devices, entangledPairs: entangled });
       return { ...analysis, providers: PROVIDERS.map((p) => ({ id: p.id, name: p.name })), warnings };
     },
