@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHan
 import { Type } from 'typebox';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import { canonicalJson } from '../../jobs/canonical.js';
 import { idempotencyRepository, type IdempotencyRepository } from '../../store/repositories/idempotency-repository.js';
 import type { App } from '../app-types.js';
 
@@ -38,41 +39,10 @@ export interface IdempotencyState {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-type Task = { readonly v: unknown } | string;
-
-/**
- * JSON with object keys sorted, so the same body sent with its fields in another order is the same
- * request. Iterative: a body nested as deep as the size limit allows must not exhaust the stack.
- */
-function canonical(root: unknown): string {
-  const out: string[] = [];
-  const stack: Task[] = [{ v: root }];
-  const pushAll = (tasks: Task[]) => { for (let i = tasks.length - 1; i >= 0; i -= 1) stack.push(tasks[i] as Task); };
-  while (stack.length > 0) {
-    const t = stack.pop() as Task;
-    if (typeof t === 'string') {
-      out.push(t);
-      continue;
-    }
-    const v = t.v;
-    if (Array.isArray(v)) {
-      const tasks: Task[] = ['['];
-      v.forEach((x, i) => tasks.push(...(i > 0 ? [','] : []), { v: x }));
-      pushAll([...tasks, ']']);
-    } else if (v !== null && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      const tasks: Task[] = ['{'];
-      Object.keys(o).sort().filter((k) => o[k] !== undefined).forEach((k, i) => tasks.push(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`, { v: o[k] }));
-      pushAll([...tasks, '}']);
-    } else {
-      out.push(JSON.stringify(v) ?? 'null');
-    }
-  }
-  return out.join('');
-}
-
 function requestHash(req: FastifyRequest): string {
-  return sha256(`${req.method}\n${req.routeOptions.url ?? ''}\n${canonical(req.params ?? {})}\n${canonical(req.body ?? null)}`);
+  // Field order does not make another request. Bodies are at most 64 levels deep (json-body.ts
+  // refuses deeper ones before parsing), so the recursive canonical form is safe here.
+  return sha256(`${req.method}\n${req.routeOptions.url ?? ''}\n${canonicalJson(req.params ?? {})}\n${canonicalJson(req.body ?? null)}`);
 }
 
 // The stored response may carry a secret (a new credential's): it is encrypted under a key only
