@@ -3,7 +3,7 @@
  * The execution domain owns the device list; until it publishes prices through
  * `HardwarePricing`, billing uses this table (see docs/decisions/billing-hardware-pricing.md).
  */
-import { hardwarePriceList } from '../execution/devices/device-catalogue.js';
+import { hardwarePriceList } from '../devices/device-catalogue.js';
 
 export interface DevicePrice {
   readonly provider: string;
@@ -18,7 +18,7 @@ export interface HardwarePricing {
   list(): readonly DevicePrice[];
 }
 
-// One price list: the device catalogue's pricing (src/execution/devices/device-catalogue.ts,
+// One price list: the device catalogue's pricing (src/devices/device-catalogue.ts,
 // `hardwarePriceList`), priced like the Braket counterparts (2024 list prices): $0.30 per
 // task; per shot $0.03 for trapped ions (IonQ Aria), $0.0009 for a superconducting grid.
 export const DEFAULT_DEVICE_PRICES: readonly DevicePrice[] = Object.freeze(hardwarePriceList());

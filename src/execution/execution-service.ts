@@ -19,7 +19,7 @@ import {
 } from '../store/repositories/execution-repository.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
-import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';
+import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';

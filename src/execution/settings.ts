@@ -3,8 +3,8 @@
  * the remote IonQ driver exists only when both IONQ_BASE_URL and IONQ_API_KEY are set.
  */
 import { ConfigError, bool } from '../config/config.js';
-import type { DeviceStatus } from './devices/device-catalogue.js';
-import { EXECUTION_DEVICES } from './devices/device-catalogue.js';
+import type { DeviceStatus } from '../devices/device-catalogue.js';
+import { EXECUTION_DEVICES } from '../devices/device-catalogue.js';
 
 export interface ExecutionSettings {
   readonly providerOneEnabled: boolean;

@@ -1,4 +1,4 @@
-import { getDevice, DEVICES, type DeviceSpec } from '../execution/devices/device-catalogue.js';
+import { getDevice, DEVICES, type DeviceSpec } from '../devices/device-catalogue.js';
 import { fail } from '../errors/app-error.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import type { Recorder } from './recorder.js';

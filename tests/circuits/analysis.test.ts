@@ -8,7 +8,7 @@ import { EXAMPLE_NAMES, getExample } from '../../src/circuits/examples.js';
 import { circuit, gate, measure, reset } from '../../src/circuits/ir.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 import { parseCircuitInput, requireCircuit } from '../../src/circuits/wire-format.js';
-import { DEVICES, getDevice } from '../../src/execution/devices/device-catalogue.js';
+import { DEVICES, getDevice } from '../../src/devices/device-catalogue.js';
 
 const example = (name: 'bell' | 'ghz' | 'optimizable') => requireCircuit(getExample(name)).circuit;
 const nam = (file: string) => parseQasm(readFileSync(sharedFile(`benchmarks/nam/${file}`), 'utf8'));

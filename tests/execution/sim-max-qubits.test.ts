@@ -3,7 +3,7 @@ import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { parseCircuitInput } from '../../src/circuits/wire-format.js';
-import { deviceProfile } from '../../src/execution/devices/device-catalogue.js';
+import { deviceProfile } from '../../src/devices/device-catalogue.js';
 import { executionSettings } from '../../src/execution/settings.js';
 import { expectWallet, ghz3 } from './helpers.js';
 

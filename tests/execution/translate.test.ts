@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { circuit, gate, measure, type Circuit, type Operation } from '../../src/circuits/ir.js';
-import { deviceProfile, getDevice, type DeviceSpec } from '../../src/execution/devices/device-catalogue.js';
+import { deviceProfile, getDevice, type DeviceSpec } from '../../src/devices/device-catalogue.js';
 import { translateForDevice } from '../../src/execution/translate/translate-for-device.js';
 import { sabreRoute } from '../../src/execution/translate/sabre.js';
 import { simulate } from '../../src/simulation/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, type GateOp } from '../../src/circuits/ir.js';
-import { getDevice } from '../../src/execution/devices/device-catalogue.js';
+import { getDevice } from '../../src/devices/device-catalogue.js';
 import { isAppError } from '../../src/errors/app-error.js';
 import { optimizeCircuit } from '../../src/optimization/optimize.js';
 import { circuitsEquivalent, gateOps, testEquivalence } from './helpers/matrix.js';

@@ -12,7 +12,7 @@
  * the request was sent is *uncertain* and fails the job without resending.
  */
 import type { Circuit } from '../../circuits/ir.js';
-import type { DeviceStatus } from '../devices/device-catalogue.js';
+import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 
 export interface IonqSettings {

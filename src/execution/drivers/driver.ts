@@ -5,7 +5,7 @@
  * `poll` for remote jobs until they finish.
  */
 import type { Circuit } from '../../circuits/ir.js';
-import type { DeviceProfile, DeviceStatus } from '../devices/device-catalogue.js';
+import type { DeviceProfile, DeviceStatus } from '../../devices/device-catalogue.js';
 import type { ExecutionFailureCode } from '../error-codes.js';
 
 export interface RunInput {

@@ -16,7 +16,7 @@ import { fail, isAppError } from '../../errors/app-error.js';
 import { Recorder } from '../../optimization/recorder.js';
 import { decomposeMultiQubit, translateGates } from '../../optimization/passes/translate.js';
 import { verifyEquivalence } from '../../verification/verify-equivalence.js';
-import type { DeviceSpec } from '../devices/device-catalogue.js';
+import type { DeviceSpec } from '../../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from '../error-codes.js';
 import { sabreRoute } from './sabre.js';
 

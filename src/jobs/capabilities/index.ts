@@ -8,7 +8,7 @@ import { couplingAnalyze } from './coupling-analyze.js';
 import { speechSynthesize } from './speech-synthesize.js';
 import type { MediaService } from '../../media/media-service.js';
 import { providerSimulate, type ProviderSimulateOptions, type SimulatorExecution } from './provider-simulate.js';
-import type { ProviderId } from '../../execution/devices/device-catalogue.js';
+import type { ProviderId } from '../../devices/device-catalogue.js';
 import type { JobsComputePort } from '../ports.js';
 
 /** The execution service and which providers it serves (both switched on by default). */

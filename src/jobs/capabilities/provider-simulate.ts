@@ -1,7 +1,7 @@
 import type { Circuit } from '../../circuits/ir.js';
 import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
 import { fail } from '../../errors/app-error.js';
-import { getDevice, type ProviderId } from '../../execution/devices/device-catalogue.js';
+import { getDevice, type ProviderId } from '../../devices/device-catalogue.js';
 import { pow2, type Capability } from '../capability.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
@@ -22,7 +22,7 @@ export interface ProviderSimulateOptions {
   readonly simMaxQubits: number;
 }
 
-/** Each provider's simulator device (src/execution/devices/device-catalogue.ts). */
+/** Each provider's simulator device (src/devices/device-catalogue.ts). */
 const SIMULATOR: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
 const DEFAULT_SHOTS = 1024;
 const BASE = 200n;

@@ -22,7 +22,7 @@ import {
 import { ANALYSIS_ENTANGLEMENT_BUDGET_MS, entangledPairs, entanglementProbeSimulates } from '../../../coupling/entangled-pairs.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { runForRequest } from '../../anonymous-compute.js';
-import { DEVICES, PROVIDERS } from '../../../execution/devices/device-catalogue.js';
+import { DEVICES, PROVIDERS } from '../../../devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, okResponse } from '../../envelope-schemas.js';
 import { OutputFormat } from './output-format.js';
