@@ -7,7 +7,7 @@ import { fail, isAppError, type ErrorDetail } from '../errors/app-error.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import { formatMicros, parseUsd } from '../billing/money.js';
 import type { Capability, CapabilityRegistry } from './capability.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import { JOBS_ERRORS } from './error-codes.js';
 import { PAYMENT_RAIL, jobView, type JobRecord } from './job.js';
 import type { JobsBillingPort, JobsRepository } from './ports.js';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHan
 import { Type } from 'typebox';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
-import { canonicalJson } from '../../jobs/canonical.js';
+import { canonicalJson } from '../../kernel/canonical-json.js';
 import { idempotencyRepository, type IdempotencyRepository } from '../../store/repositories/idempotency-repository.js';
 import type { App } from '../app-types.js';
 
