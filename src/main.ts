@@ -5,7 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { loadConfig, type Config } from './config/config.js';
+import { ConfigError } from './config/env-parser.js';
 import { checkFeatureSettings } from './config/feature-settings.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';

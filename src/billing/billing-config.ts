@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { ConfigError, bool } from '../config/config.js';
+import { ConfigError, bool, int } from '../config/env-parser.js';
 
 /** Billing settings, parsed from `config.env` (see docs/billing.md for every variable). */
 export interface BillingConfig {
@@ -12,15 +12,6 @@ export interface BillingConfig {
   readonly sweepIntervalMs: number;
   readonly autoRechargeIntervalMs: number;
   readonly publicBaseUrl: string;
-}
-
-function int(env: Config['env'], name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw);
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
-  return v;
 }
 
 export function loadBillingConfig(config: Config): BillingConfig {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.js';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/env-parser.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
 import { StoreUnavailableError } from '../store/db.js';
 

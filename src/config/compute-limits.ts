@@ -1,6 +1,4 @@
-import { int } from './config.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { int, type Env } from './env-parser.js';
 
 /** Limits on compute run for callers without a session (docs/decisions/compute-anonymous-limits.md). */
 export interface AnonymousComputeLimits {

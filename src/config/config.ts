@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { ConfigError, bool, int, optional, type Env } from './env-parser.js';
 
 /**
  * Configuration, parsed and validated once from an environment-like record.
@@ -40,41 +41,9 @@ export interface Config {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
-    super(`Invalid configuration: ${variable} ${message}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** The integer parser of variables: blank is the default, anything but an integer in range stops the start. */
-export function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw.trim());
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return v;
-}
-
 function str(env: Env, name: string, def: string): string {
   const raw = env[name];
   return raw === undefined || raw === '' ? def : raw;
-}
-
-/**
- * The one parser of boolean variables: exactly `true` or `false` (a switch documented as
- * on/off also takes `on`/`off`). Anything else stops the start naming the variable: a silently
- * false `TRUST_PROXY=yes` puts every client behind the balancer on one rate-limit bucket.
- */
-export function bool(env: Env, name: string, def: boolean, spelling: 'true/false' | 'on/off' = 'true/false'): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (raw === 'true' || (spelling === 'on/off' && raw === 'on')) return true;
-  if (raw === 'false' || (spelling === 'on/off' && raw === 'off')) return false;
-  throw new ConfigError(name, `must be ${spelling === 'on/off' ? 'on or off (or true or false)' : 'true or false'}, got "${raw}"`);
 }
 
 // An address, or a host name of RFC 1123 labels; anything else cannot be listened on.
@@ -116,8 +85,7 @@ export function loadConfig(env: Env): Config {
   const host = hostOf(env);
   const logLevel = str(env, 'LOG_LEVEL', 'info');
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
-  const jobsPortRaw = env['JOBS_PORT'];
-  const jobsPort = jobsPortRaw === undefined || jobsPortRaw === '' ? undefined : int(env, 'JOBS_PORT', 0, 1, 65535);
+  const jobsPort = optional(env, 'JOBS_PORT') === undefined ? undefined : int(env, 'JOBS_PORT', 0, 1, 65535);
   const publicBaseUrl = optUrl(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
   const idle = int(env, 'SESSION_IDLE_TTL_SECONDS', 60 * 60 * 24, 60, 60 * 60 * 24 * 90);
   const absolute = int(env, 'SESSION_ABSOLUTE_TTL_SECONDS', 60 * 60 * 24 * 14, 60, 60 * 60 * 24 * 365);

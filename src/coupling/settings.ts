@@ -1,16 +1,5 @@
-import { ConfigError } from '../config/config.js';
+import { int, type Env } from '../config/env-parser.js';
 import { DEFAULT_COUPLING_SETTINGS, type CouplingSettings } from './analyze-coupling.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw.trim());
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return v;
-}
 
 /** Most qubits an operator may allow: 2^26 amplitudes are 1 GiB of state. */
 export const MEASURED_MAX_QUBITS_CEILING = 26;

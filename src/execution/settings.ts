@@ -2,7 +2,7 @@
  * Execution settings from the environment (`app.config.env`). Everything has a default;
  * the remote IonQ driver exists only when both IONQ_BASE_URL and IONQ_API_KEY are set.
  */
-import { ConfigError, bool } from '../config/config.js';
+import { ConfigError, bool, int, optional as opt, type Env } from '../config/env-parser.js';
 import type { DeviceStatus } from '../devices/device-catalogue.js';
 import { EXECUTION_DEVICES } from '../devices/device-catalogue.js';
 
@@ -32,22 +32,6 @@ export interface ExecutionSettings {
   readonly runWindowSeconds: number;
   /** How long a remote device's reported status is reused. */
   readonly statusCacheMs: number;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw);
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return v;
-}
-
-function opt(env: Env, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
 
 export function parseDeviceStatus(raw: string | undefined): Record<string, DeviceStatus> {

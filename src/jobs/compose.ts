@@ -10,7 +10,8 @@ import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../optimization/optimize.js';
 import { DEFAULT_TIME_BUDGET_MS } from '../simulation/index.js';
 import { JobsTokens, type JobsTokenSettings } from '../auth/jwt.js';
-import { ConfigError, type Config } from '../config/config.js';
+import type { Config } from '../config/config.js';
+import { ConfigError, int } from '../config/env-parser.js';
 import type { Database } from '../store/db.js';
 import type { MediaService } from '../media/media-service.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
@@ -40,15 +41,6 @@ export interface JobsSettingsFromEnv {
   /** Group commit of submissions (src/store/repositories/group-commit.ts). */
   readonly submitBatchMax: number;
   readonly submitInFlight: number;
-}
-
-function int(env: Config['env'], name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  const v = Number(raw);
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return v;
 }
 
 export function jobsSettings(config: Config): JobsSettingsFromEnv {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config.js';
+import { ConfigError, int, optional as opt, type Env } from '../config/env-parser.js';
 
 /** How text-to-speech is chosen: `auto` = the OpenAI-compatible endpoint when configured, else local espeak-ng. */
 export type TtsEngineChoice = 'auto' | 'espeak' | 'openai' | 'off';
@@ -39,22 +39,6 @@ export interface MediaSettings {
   readonly chat: ChatSettings;
   readonly tts: TtsSettings;
   readonly ratePerMinute: number;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function opt(env: Env, name: string): string | undefined {
-  const v = env[name]?.trim();
-  return v === undefined || v === '' ? undefined : v;
-}
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = opt(env, name);
-  if (raw === undefined) return def;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const v = Number(raw);
-  if (v < min || v > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return v;
 }
 
 /** An http(s) base URL without a trailing slash; credentials in it are refused (use the *_API_KEY variable). */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComputeWorkerError, createComputePool, ThreadPool } from '../../src/compute/compute-pool.js';
 import { ComputeTaskError, decodeError, encodeError } from '../../src/compute/task-protocol.js';
-import { ConfigError, defaultComputeThreads, loadConfig } from '../../src/config/config.js';
+import { defaultComputeThreads, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/env-parser.js';
 import { AppError, isAppError } from '../../src/errors/app-error.js';
 import { DEFAULT_CIRCUIT_LIMITS } from '../../src/circuits/wire-format.js';
 

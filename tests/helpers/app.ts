@@ -10,7 +10,10 @@ import type { App } from '../../src/http/app-types.js';
  */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<App> {
   const databaseUrl = process.env['DATABASE_URL'];
+  const path = process.env['PATH'];
   const config = loadConfig({
+    // As a real process hands over its whole environment: child programs (espeak-ng) are found on PATH.
+    ...(path === undefined ? {} : { PATH: path }),
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'silent',
     SESSION_CACHE_MS: '0',

@@ -239,7 +239,7 @@ describe('POST /v1/chat when the upstream is down or not configured', () => {
   it('malformed media configuration refuses to start with a clear message', async () => {
     expect(() => createMediaService({ CHAT_BASE_URL: 'not a url' })).toThrow(/CHAT_BASE_URL must be an http\(s\) URL/);
     expect(() => createMediaService({ TTS_ENGINE: 'festival' })).toThrow(/TTS_ENGINE must be one of auto, espeak, openai, off/);
-    expect(() => createMediaService({ CHAT_TIMEOUT_MS: '5s' })).toThrow(/CHAT_TIMEOUT_MS must be a whole number/);
+    expect(() => createMediaService({ CHAT_TIMEOUT_MS: '5s' })).toThrow(/CHAT_TIMEOUT_MS must be an integer, got "5s"/);
     // …and the app itself does not start with it.
     await expect(buildTestApp({ TTS_ENGINE: 'festival' })).rejects.toThrow(/Invalid configuration: TTS_ENGINE/);
   });

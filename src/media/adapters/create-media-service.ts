@@ -1,6 +1,6 @@
 import { MediaService } from '../media-service.js';
 import { parseMediaSettings } from '../media-settings.js';
-import { EspeakEngine, probeEspeak } from './espeak-engine.js';
+import { EspeakEngine, espeakChildEnv, probeEspeak } from './espeak-engine.js';
 import { OpenAiChatUpstream } from './openai-chat-upstream.js';
 import { OpenAiSpeechEngine } from './openai-speech-engine.js';
 
@@ -12,6 +12,7 @@ export function createMediaService(env: Readonly<Record<string, string | undefin
   const s = parseMediaSettings(env);
   const c = s.chat;
   const t = s.tts;
+  const childEnv = espeakChildEnv(env);
   const chat = c.baseUrl !== undefined && c.apiKey !== undefined && c.model !== undefined
     ? new OpenAiChatUpstream({ baseUrl: c.baseUrl, apiKey: c.apiKey, timeoutMs: c.timeoutMs })
     : undefined;
@@ -21,7 +22,7 @@ export function createMediaService(env: Readonly<Record<string, string | undefin
   return new MediaService(s, {
     ...(chat === undefined ? {} : { chat }),
     ...(openaiSpeech === undefined ? {} : { openaiSpeech }),
-    espeak: new EspeakEngine({ path: t.espeakPath, timeoutMs: t.timeoutMs, maxAudioBytes: t.maxAudioBytes }),
-    probeEspeak: () => probeEspeak(t.espeakPath),
+    espeak: new EspeakEngine({ path: t.espeakPath, timeoutMs: t.timeoutMs, maxAudioBytes: t.maxAudioBytes, childEnv }),
+    probeEspeak: () => probeEspeak(t.espeakPath, childEnv),
   });
 }

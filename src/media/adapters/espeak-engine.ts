@@ -7,6 +7,24 @@ export interface EspeakOptions {
   readonly path: string;
   readonly timeoutMs: number;
   readonly maxAudioBytes: number;
+  /** What the child inherits (PATH, ESPEAK_DATA_PATH): handed over from the configuration, never read from the process here. */
+  readonly childEnv: ChildEnv;
+}
+
+/** The variables espeak-ng is started with; everything else of the service's environment (keys, URLs) stays out of the child. */
+export interface ChildEnv {
+  readonly PATH?: string;
+  readonly ESPEAK_DATA_PATH?: string;
+}
+
+/** Picks the child's variables out of the configuration's environment record. */
+export function espeakChildEnv(env: Readonly<Record<string, string | undefined>>): ChildEnv {
+  const out: { PATH?: string; ESPEAK_DATA_PATH?: string } = {};
+  const path = env['PATH'];
+  const data = env['ESPEAK_DATA_PATH'];
+  if (path !== undefined) out.PATH = path;
+  if (data !== undefined) out.ESPEAK_DATA_PATH = data;
+  return out;
 }
 
 interface ProcessResult {
@@ -27,13 +45,9 @@ class ProcessFailure extends Error {
  * ever interpreted), feeds `stdin`, and collects stdout up to `maxBytes`. The process is
  * killed on timeout or overflow.
  */
-export function runProcess(path: string, args: readonly string[], opts: { stdin?: string; timeoutMs: number; maxBytes: number }): Promise<ProcessResult> {
+export function runProcess(path: string, args: readonly string[], opts: { stdin?: string; timeoutMs: number; maxBytes: number; childEnv: ChildEnv }): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string> = { LANG: 'C.UTF-8' };
-    for (const k of ['PATH', 'ESPEAK_DATA_PATH']) {
-      const v = process.env[k];
-      if (v !== undefined) env[k] = v;
-    }
+    const env: Record<string, string> = { LANG: 'C.UTF-8', ...opts.childEnv };
     const child = spawn(path, args, { shell: false, stdio: ['pipe', 'pipe', 'pipe'], env, windowsHide: true });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -81,9 +95,9 @@ function toUpstream(e: unknown): UpstreamFailure {
 }
 
 /** Finds out whether espeak-ng runs, and its version. */
-export async function probeEspeak(path: string): Promise<EngineProbe> {
+export async function probeEspeak(path: string, childEnv: ChildEnv): Promise<EngineProbe> {
   try {
-    const r = await runProcess(path, ['--version'], { timeoutMs: 5000, maxBytes: 64 * 1024 });
+    const r = await runProcess(path, ['--version'], { timeoutMs: 5000, maxBytes: 64 * 1024, childEnv });
     const text = new TextDecoder().decode(r.stdout);
     if (r.code !== 0) return { available: false, version: null, detail: `${path} --version exited with ${r.code ?? r.signal}` };
     const v = /text-to-speech:\s*(\S+)/.exec(text)?.[1] ?? null;
@@ -116,7 +130,7 @@ export class EspeakEngine implements SpeechEngine {
   private async loadVoices(): Promise<readonly Voice[]> {
     let r: ProcessResult;
     try {
-      r = await runProcess(this.opts.path, ['--voices'], { timeoutMs: this.opts.timeoutMs, maxBytes: 1024 * 1024 });
+      r = await runProcess(this.opts.path, ['--voices'], { timeoutMs: this.opts.timeoutMs, maxBytes: 1024 * 1024, childEnv: this.opts.childEnv });
     } catch (e) {
       throw toUpstream(e);
     }
@@ -130,7 +144,7 @@ export class EspeakEngine implements SpeechEngine {
     const args = ['--stdin', '--stdout', '-b', '1', '-v', req.voice, '-s', String(espeakWordsPerMinute(req.speed))];
     let r: ProcessResult;
     try {
-      r = await runProcess(this.opts.path, args, { stdin: req.text, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxAudioBytes });
+      r = await runProcess(this.opts.path, args, { stdin: req.text, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxAudioBytes, childEnv: this.opts.childEnv });
     } catch (e) {
       throw toUpstream(e);
     }
