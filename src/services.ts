@@ -6,7 +6,7 @@ import { argon2idHasher } from './auth/password-hasher.js';
 import { pgAuthRepository } from './store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import { Metrics } from './http/plugins/metrics.js';
+import { MetricsRegistry } from './http/metrics-registry.js';
 import type { BackgroundWorker } from './worker.js';
 import { createJobsServices, type JobsServices } from './jobs/compose.js';
 import { createMediaService } from './media/adapters/create-media-service.js';
@@ -20,7 +20,7 @@ import { createExecutionServices, type ExecutionServices } from './execution/com
  */
 export interface Services extends JobsServices, ExecutionServices {
   readonly sessions: SessionService;
-  readonly metrics: Metrics;
+  readonly metrics: MetricsRegistry;
   readonly billing: BillingService;
   /** Chat and text-to-speech (issue 10); `media.readiness()` reports both. */
   readonly media: MediaService;
@@ -62,5 +62,5 @@ export async function createServices(config: Config, db: Database, compute: Comp
     },
     log: logWorkerError('jobs-worker'),
   });
-  return { sessions, metrics: new Metrics(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
+  return { sessions, metrics: new MetricsRegistry(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
 }

@@ -3,7 +3,7 @@ import type { Database } from '../store/db.js';
 import { openDatabase } from '../store/open-database.js';
 import { grantCreditByEmail, ledgerCheck } from '../billing/operator.js';
 import { isAppError } from '../errors/app-error.js';
-import type { CliCommand, CliIo } from './commands.js';
+import type { CliCommand, CliIo } from './cli-command.js';
 
 /**
  * `qrail credit grant` and `qrail ledger check`. On PostgreSQL they work on the database

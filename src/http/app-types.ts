@@ -4,7 +4,6 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { Services } from '../services.js';
 import type { ComputePool } from '../compute/compute-pool.js';
-import type { IdempotencyState } from './plugins/idempotency.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
 
@@ -14,6 +13,15 @@ export interface Principal {
   readonly sessionId: string;
   readonly email: string;
   readonly userCreatedAt: Date;
+}
+
+/** What a request holding an Idempotency-Key reservation carries (plugins/idempotency.ts). */
+export interface IdempotencyState {
+  /** Stable across retries of one request after a crash or 5xx: suffix for downstream idempotency keys. */
+  readonly runToken: string;
+  readonly owner: string;
+  readonly keyHash: string;
+  readonly secret: Buffer;
 }
 
 /**

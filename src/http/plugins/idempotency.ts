@@ -5,7 +5,7 @@ import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { idempotencyRepository, type IdempotencyRepository } from '../../store/repositories/idempotency-repository.js';
-import type { App } from '../app-types.js';
+import type { App, IdempotencyState } from '../app-types.js';
 
 /**
  * Idempotency-Key on platform POSTs (docs/decisions/foundation-idempotency-keys.md). A route opts
@@ -28,14 +28,6 @@ const ReplayedHeader = Type.Literal('true', { description: 'Present on a replay:
 
 // Headers a replay repeats; the rest (request id, rate-limit counters) belong to the new request.
 const REPLAYED_HEADERS = ['content-type', 'cache-control', 'pragma', 'location', 'retry-after', 'allow'];
-
-export interface IdempotencyState {
-  /** Stable across retries of one request after a crash or 5xx: suffix for downstream idempotency keys. */
-  readonly runToken: string;
-  readonly owner: string;
-  readonly keyHash: string;
-  readonly secret: Buffer;
-}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
