@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { circuit, gate, measure, type Circuit, type Operation } from '../../src/circuits/ir.js';
 import { deviceProfile, getDevice, type DeviceSpec } from '../../src/devices/device-catalogue.js';
 import { translateForDevice } from '../../src/execution/translate/translate-for-device.js';
-import { sabreRoute } from '../../src/execution/translate/sabre.js';
+import { sabreRoute } from '../../src/routing/sabre.js';
 import { simulate } from '../../src/simulation/index.js';
 
 const dev = (id: string): DeviceSpec => getDevice(id) ?? deviceProfile(id)!.spec;

@@ -1,6 +1,6 @@
 /**
  * Translation of a circuit to a device: place and route it on the coupling map (SABRE,
- * ./sabre.ts), then rewrite every gate into the device's native gates (the optimizer's
+ * src/routing/sabre.ts), then rewrite every gate into the device's native gates (the optimizer's
  * proven templates, src/optimization/passes/translate.ts). The result acts on the device's
  * physical qubits; the layouts say where each circuit qubit started and ended.
  *
@@ -18,7 +18,7 @@ import { decomposeMultiQubit, translateGates } from '../../optimization/passes/t
 import { verifyEquivalence } from '../../verification/verify-equivalence.js';
 import type { DeviceSpec } from '../../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from '../error-codes.js';
-import { sabreRoute } from './sabre.js';
+import { sabreRoute } from '../../routing/sabre.js';
 
 export interface TranslationVerification {
   readonly equivalent: true | 'unknown' | 'skipped';

@@ -12,8 +12,8 @@
  * route forward from a connectivity-aware guess, route the reversed circuit from where
  * that ended, and start the real pass from where the reverse one ended.
  */
-import type { Operation } from '../../circuits/ir.js';
-import { barrier, gate, measure, reset } from '../../circuits/ir.js';
+import type { Operation } from '../circuits/ir.js';
+import { barrier, gate, measure, reset } from '../circuits/ir.js';
 
 export type Edge = readonly [number, number];
 
