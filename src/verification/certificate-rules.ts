@@ -383,6 +383,37 @@ const singleQubitRun = (ops: readonly GateOp[]): number | undefined => {
   return ops.every((o) => o.qubits.length === 1 && o.qubits[0] === q) ? q : undefined;
 };
 
+/**
+ * A gate list with its SWAPs pulled to the end: each other gate renamed to the qubits that
+ * started on its wires, listed per qubit, and the qubit each wire holds at the end. A list equals
+ * its renamed gates followed by that permutation, and gates on disjoint qubits commute, so two
+ * lists with the same per-qubit sequences and the same final wires are the same operator.
+ */
+function unswapped(ops: readonly GateOp[]): { gates: number; perWire: Map<number, string[]>; wire: Map<number, number> } {
+  const wire = new Map<number, number>(); // wire -> qubit on it now (absent = its own)
+  const perWire = new Map<number, string[]>();
+  const on = (w: number) => wire.get(w) ?? w;
+  let gates = 0;
+  for (const op of ops) {
+    const [x, y] = op.qubits;
+    if (op.name === 'swap' && op.qubits.length === 2 && op.params.length === 0 && x !== y) {
+      const qx = on(x!);
+      wire.set(x!, on(y!));
+      wire.set(y!, qx);
+      continue;
+    }
+    const qs = op.qubits.map(on);
+    const key = `${op.name}(${qs.join(',')};${op.params.join(',')})`;
+    for (const q of qs) {
+      const seq = perWire.get(q);
+      if (seq === undefined) perWire.set(q, [key]);
+      else seq.push(key);
+    }
+    gates++;
+  }
+  return { gates, perWire, wire };
+}
+
 export const RULES: readonly Rule[] = [
   {
     id: 'cancel-inverse',
@@ -492,33 +523,17 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'route-swaps',
-    description: 'A two-qubit gate equals SWAPs S1…Sk, the gate on the wires its qubits were moved to, then Sk…S1.',
+    description: 'Reading every SWAP as a relabeling of the wires, two gate lists that apply the same gates in the same order on each qubit and leave every qubit on the same wire are equal.',
     check(lhs, rhs) {
-      if (lhs.length !== 1 || rhs.length % 2 !== 1 || rhs.length < 3) return false;
-      const gop = lhs[0]!;
-      const k = (rhs.length - 1) / 2;
-      const moved = rhs[k]!;
-      if (gop.qubits.length !== 2 || moved.name !== gop.name || moved.params.length !== gop.params.length) return false;
-      if (moved.params.some((p, i) => p !== gop.params[i])) return false;
-      const where = new Map<number, number>(); // logical qubit -> wire
-      const at = new Map<number, number>(); // wire -> logical qubit
-      const wireOf = (q: number) => where.get(q) ?? (at.has(q) ? -1 : q);
-      for (let i = 0; i < k; i++) {
-        const s = rhs[i]!;
-        const u = rhs[rhs.length - 1 - i]!;
-        if (s.name !== 'swap' || u.name !== 'swap' || s.qubits.length !== 2 || s.params.length || u.params.length) return false;
-        if (!(s.qubits[0] === u.qubits[0] && s.qubits[1] === u.qubits[1])) return false;
-        const [x, y] = s.qubits as [number, number];
-        if (x === y) return false;
-        const lx = at.has(x) ? at.get(x)! : x;
-        const ly = at.has(y) ? at.get(y)! : y;
-        at.set(x, ly);
-        at.set(y, lx);
-        where.set(ly, x);
-        where.set(lx, y);
+      const a = unswapped(lhs);
+      const b = unswapped(rhs);
+      if (a.gates !== b.gates || a.perWire.size !== b.perWire.size) return false;
+      for (const [q, seq] of a.perWire) {
+        const other = b.perWire.get(q);
+        if (other === undefined || other.length !== seq.length || seq.some((k, i) => k !== other[i])) return false;
       }
-      const [a, b] = gop.qubits as [number, number];
-      return moved.qubits[0] === wireOf(a) && moved.qubits[1] === wireOf(b);
+      for (const w of new Set([...a.wire.keys(), ...b.wire.keys()])) if ((a.wire.get(w) ?? w) !== (b.wire.get(w) ?? w)) return false;
+      return true;
     },
   },
   ...ALL_TEMPLATES.map(templateRule),

@@ -6,6 +6,7 @@ import {
   ALL_TEMPLATES, RULES, axisTable, blockUnitary, gateMatrix, inverseTable, phaseAngleOf, ruleById,
 } from '../../src/verification/certificate-rules.js';
 import { equalUpToGlobalPhase, unitaryOf, type CM } from './helpers/matrix.js';
+import { routeInPlace } from '../../src/routing/route-in-place.js';
 
 /**
  * Every rule of the certificate rule library, proven by exact matrix equivalence up to
@@ -183,6 +184,38 @@ describe('rule library: semantic rules and the commutation rule', () => {
     // wrong wire, or swaps not undone
     expect(r.check([gate('cx', [0, 3])], [gate('swap', [0, 1]), gate('cx', [0, 3]), gate('swap', [0, 1])])).toBe(false);
     expect(r.check([gate('cx', [0, 3])], [gate('swap', [0, 1]), gate('cx', [1, 3]), gate('swap', [1, 2])])).toBe(false);
+  });
+
+  it('route-swaps: a whole run routed by SABRE in place (SWAPs as relabelings) is accepted and equal; tampering is refused (property, 5 qubits)', () => {
+    const r = rule('route-swaps');
+    const line: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4]];
+    const names2 = ['cx', 'cz', 'crz', 'swap'];
+    const op = fc.oneof(
+      fc.record({ n: fc.constantFrom('h', 't', 'rx'), a: fc.integer({ min: 0, max: 4 }), t: angle }).map(({ n, a, t }) => gate(n, [a], n === 'rx' ? [t] : [])),
+      fc.record({ n: fc.constantFrom(...names2), a: fc.integer({ min: 0, max: 4 }), b: fc.integer({ min: 0, max: 4 }), t: angle })
+        .filter(({ a, b }) => a !== b).map(({ n, a, b, t }) => gate(n, [a, b], n === 'crz' ? [t] : [])),
+    );
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 12 }), (lhs) => {
+      const routed = routeInPlace(lhs, 5, line).ops;
+      for (const o of routed) if (o.qubits.length === 2) expect(Math.abs(o.qubits[0]! - o.qubits[1]!)).toBe(1);
+      expect(r.check(lhs, routed)).toBe(true);
+      expect(same(lhs, routed, 5)).toBe(true);
+      // soundness under tampering: whatever the rule still accepts must be the same operator
+      const swapAt = routed.findIndex((o) => o.name === 'swap');
+      const twoAt = routed.findIndex((o) => o.name === 'cx' || o.name === 'crz');
+      const tampered: GateOp[][] = [
+        routed.filter((_, i) => i !== swapAt),
+        routed.map((o, i) => (i === twoAt ? gate(o.name, [...o.qubits].reverse(), o.params) : o)),
+        ...routed.slice(1).map((_, i) => [...routed.slice(0, i), routed[i + 1]!, routed[i]!, ...routed.slice(i + 2)]),
+      ];
+      for (const t of tampered) if (r.check(lhs, t)) expect(same(lhs, t, 5)).toBe(true);
+      if (swapAt >= 0) expect(r.check(lhs, tampered[0]!)).toBe(false);
+    }), { numRuns: 150 });
+    // two gates that share a qubit may not change order; two that share none may
+    expect(r.check([gate('h', [0]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('h', [0])])).toBe(false);
+    expect(r.check([gate('h', [2]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('h', [2])])).toBe(true);
+    // the same gates and swaps, but a qubit ends on another wire
+    expect(r.check([gate('cx', [0, 2])], [gate('swap', [0, 1]), gate('cx', [1, 2])])).toBe(false);
   });
 
   it('commute-swap: accepted exchanges are identities; x-phase-flip: X D(θ) = D(−θ) X (property)', () => {
