@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/env-parser.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
 import { StoreUnavailableError } from '../store/db.js';
+import { MigrationChecksumError } from '../store/migrate.js';
 
 /**
  * What the operator reads at start: which store the process uses, and one line instead of a
@@ -54,7 +55,7 @@ function scrub(s: string): string {
  * (those keep their stack trace and exit 1).
  */
 export function startupFailure(e: unknown, config: Config | undefined): string | undefined {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError) return oneLine(e.message);
+  if (e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof MigrationChecksumError) return oneLine(e.message);
   const sys = (e ?? {}) as SysError;
   if (e instanceof StoreUnavailableError || (config?.databaseUrl !== undefined && isPgStartupError(e))) {
     const cause = e instanceof StoreUnavailableError ? (e.cause as SysError | undefined) : sys;
