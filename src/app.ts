@@ -8,7 +8,7 @@ import type { Database } from './store/db.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';
 import { createServices } from './services.js';
-import { createComputePool } from './compute/compute-pool.js';
+import { createComputePool, type ComputePool } from './compute/compute-pool.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';
 import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
@@ -33,6 +33,8 @@ export interface BuildAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Skip migrations (the CLI runs them separately). */
   readonly migrate?: boolean;
+  /** A compute pool to use instead of one made from COMPUTE_THREADS (tests); the app closes it like its own. */
+  readonly compute?: ComputePool;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -43,7 +45,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.schema === undefined ? {} : { schema: opts.schema }) }));
   // CPU-heavy work runs here, off the event loop: optimize and measured coupling requests, and the
   // jobs and execution workers' runs (handed to the services). Threads start on first use.
-  const compute = createComputePool({ threads: config.computeThreads });
+  const compute = opts.compute ?? createComputePool({ threads: config.computeThreads });
   let services: Awaited<ReturnType<typeof createServices>>;
   try {
     if (opts.migrate !== false) await migrate(db);

@@ -16,11 +16,6 @@ export function formatMicros(micros: bigint): string {
 
 const USD = /^(0|[1-9]\d{0,11})(?:\.(\d{1,6}))?$/;
 
-/** Whether `s` is a non-negative decimal USD string with at most six decimals. */
-export function isUsd(s: string): boolean {
-  return USD.test(s);
-}
-
 /** `"0.12"` → `120000n`. Throws RangeError on anything but a plain non-negative decimal with ≤ 6 decimals. */
 export function parseUsd(s: string): bigint {
   const m = USD.exec(s);
@@ -37,12 +32,4 @@ export function microsToCentsCeil(micros: bigint): bigint {
 
 export function centsToMicros(cents: bigint | number): bigint {
   return BigInt(cents) * MICROS_PER_CENT;
-}
-
-export function minBig(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
-}
-
-export function maxBig(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
 }

@@ -19,6 +19,7 @@ import { fail } from '../errors/app-error.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import { COMPUTE_TASKS, type ComputeTaskName, type TaskContext, type TaskInput, type TaskOutput } from './compute-tasks.js';
 import { COMPUTE_ERRORS } from './error-codes.js';
+import type { UnsoundRule } from '../optimization/optimize.js';
 import { decodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
 
 export interface RunOptions {
@@ -267,8 +268,18 @@ export class ThreadPool {
   }
 }
 
+export interface ComputePoolOptions {
+  readonly threads: number;
+  /**
+   * Test-only, and only with `threads: 0` (functions cannot cross to a thread): unsound rewrites
+   * the optimizer applies, so a test can show that it fails closed.
+   */
+  readonly unsoundRules?: readonly UnsoundRule[];
+}
+
 /** `threads` worker threads, or in-process execution for 0. Nothing starts until the first task. */
-export function createComputePool(opts: { readonly threads: number }): ComputePool {
+export function createComputePool(opts: ComputePoolOptions): ComputePool {
+  if (opts.unsoundRules !== undefined && opts.threads !== 0) throw new Error('unsoundRules need an in-process pool (threads: 0)');
   if (opts.threads === 0) {
     let closed = false;
     let canceledQueued = 0;
@@ -282,7 +293,7 @@ export function createComputePool(opts: { readonly threads: number }): ComputePo
           throw canceled(task);
         }
         const fn = COMPUTE_TASKS[task] as (i: typeof input, ctx: TaskContext) => TaskOutput<typeof task> | Promise<TaskOutput<typeof task>>;
-        return fn(input, { cancelled: () => signal?.aborted === true });
+        return fn(input, { cancelled: () => signal?.aborted === true, ...(opts.unsoundRules === undefined ? {} : { unsoundRules: opts.unsoundRules }) });
       },
       warm() {},
       stats: () => ({ busy: 0, queued: 0, canceledQueued, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0 }),

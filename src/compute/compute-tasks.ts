@@ -12,13 +12,15 @@ import { compareCoupling, type CouplingComparison } from '../coupling/compare-co
 import { entangledPairs } from '../coupling/entangled-pairs.js';
 import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
-import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile } from '../optimization/optimize.js';
+import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile, type UnsoundRule } from '../optimization/optimize.js';
 import { finalState, noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../simulation/index.js';
 import type { CertificateStep } from '../verification/certificate-types.js';
 
 /** What a running task may ask its runner: whether the caller gave up (checked between steps of long work). */
 export interface TaskContext {
   readonly cancelled: () => boolean;
+  /** Test-only, in-process runs: deliberately unsound rewrites planted in the optimizer to show it fails closed. */
+  readonly unsoundRules?: readonly UnsoundRule[];
 }
 
 const NEVER: TaskContext = { cancelled: () => false };
@@ -98,6 +100,7 @@ function optimize(input: OptimizeTaskInput, ctx: TaskContext = NEVER): OptimizeT
   const r = optimizeCircuit(fromWire(input.circuit, input.limits), {
     profile: input.profile,
     cancelled: ctx.cancelled,
+    ...(ctx.unsoundRules === undefined ? {} : { unsoundRules: ctx.unsoundRules }),
     ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
     backendHint: input.backendHint,
     includeSteps: input.includeSteps,

@@ -93,10 +93,6 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
   }),
 ]);
 
-export function listDevices(provider?: ProviderId): readonly DeviceSpec[] {
-  return provider === undefined ? DEVICES : DEVICES.filter((d) => d.provider === provider);
-}
-
 export function getDevice(id: string): DeviceSpec | undefined {
   return DEVICES.find((d) => d.id === id);
 }

@@ -120,7 +120,3 @@ export function isIdentity(op: GateOp): boolean {
   if (op.name === 'u3' || op.name === 'u') return isZeroAngle(op.params[0]!) && isZeroAngle(op.params[1]! + op.params[2]!);
   return false;
 }
-
-export function isTwoQubit(op: Operation): boolean {
-  return op.kind === 'gate' && op.qubits.length === 2;
-}

@@ -22,12 +22,6 @@ export interface UnsoundRule {
   find(ops: readonly Operation[]): { positions: number[]; inserted: GateOp[] } | null;
 }
 
-/**
- * Test-only injection point for the HTTP fail-closed test: rules planted here are applied
- * when a call passes no `unsoundRules`. Always empty in production code.
- */
-export const OPTIMIZER_TEST_HOOKS: { unsoundRules: UnsoundRule[] } = { unsoundRules: [] };
-
 export interface OptimizeOptions {
   readonly profile?: Profile;
   readonly backendHint?: BackendHint;
@@ -117,7 +111,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     if (performance.now() > searchDeadline) timedOut = true;
     return timedOut || cancelled();
   };
-  const extra: ExtraPass[] = (opts.unsoundRules ?? OPTIMIZER_TEST_HOOKS.unsoundRules).map((u) => (r: Recorder) => {
+  const extra: ExtraPass[] = (opts.unsoundRules ?? []).map((u) => (r: Recorder) => {
     const hit = u.find(r.ops);
     if (!hit) return 0;
     r.apply(u.claim, hit.positions, hit.inserted);

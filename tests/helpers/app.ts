@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { App } from '../../src/http/app-types.js';
 
@@ -8,7 +8,7 @@ import type { App } from '../../src/http/app-types.js';
  * Builds the real app for a test: in-memory PGlite by default, or — when DATABASE_URL
  * is set (CI runs the suite both ways) — a fresh schema on that PostgreSQL, dropped on close.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<App> {
+export async function buildTestApp(env: Record<string, string> = {}, opts: Pick<BuildAppOptions, 'compute'> = {}): Promise<App> {
   const databaseUrl = process.env['DATABASE_URL'];
   const path = process.env['PATH'];
   const config = loadConfig({
@@ -22,7 +22,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Ap
     ...env,
   });
   const schema = databaseUrl === undefined ? undefined : `t_${randomBytes(6).toString('hex')}`;
-  const app = await buildApp({ config, ...(schema === undefined ? {} : { schema }), logger: false });
+  const app = await buildApp({ config, ...opts, ...(schema === undefined ? {} : { schema }), logger: false });
   if (schema !== undefined && databaseUrl !== undefined) {
     app.addHook('onClose', async () => {
       const c = new pg.Client({ connectionString: databaseUrl });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/circuits/ir.js';
 import type { App } from '../../src/http/app-types.js';
-import { OPTIMIZER_TEST_HOOKS } from '../../src/optimization/optimize.js';
+import { createComputePool } from '../../src/compute/compute-pool.js';
 import { buildTestApp } from '../helpers/app.js';
 
 const circuit = {
@@ -21,7 +21,6 @@ beforeAll(async () => {
   app = await buildTestApp();
 });
 afterAll(async () => {
-  OPTIMIZER_TEST_HOOKS.unsoundRules = [];
   await app.close();
 });
 
@@ -83,19 +82,22 @@ describe('POST /v1/circuits/optimize', () => {
   });
 
   it('fails closed with 422 OPTIMIZATION_UNVERIFIED when a planted unsound rule fires', async () => {
-    OPTIMIZER_TEST_HOOKS.unsoundRules = [
-      {
-        claim: 'cancel-inverse',
-        find(ops: readonly Operation[]) {
-          const i = ops.findIndex((o) => o.kind === 'gate' && o.name === 'cx');
-          return i < 0 ? null : { positions: [i], inserted: [] }; // "a CNOT is the identity"
-        },
-      },
-    ];
-    // The planted rule lives in this (main) thread's module state; a compute thread has its own
-    // copy of optimize.ts and never sees it. So this app runs optimize in-process (COMPUTE_THREADS=0);
-    // every other test uses the pool, whose errors answer the same (tests/foundation/compute-http.test.ts).
-    const inProcess = await buildTestApp({ COMPUTE_THREADS: '0' });
+    // Planted through an in-process compute pool given to this app only: functions cannot cross to
+    // a compute thread, and no other app (or test) sees the rule.
+    const inProcess = await buildTestApp({}, {
+      compute: createComputePool({
+        threads: 0,
+        unsoundRules: [
+          {
+            claim: 'cancel-inverse',
+            find(ops: readonly Operation[]) {
+              const i = ops.findIndex((o) => o.kind === 'gate' && o.name === 'cx');
+              return i < 0 ? null : { positions: [i], inserted: [] }; // "a CNOT is the identity"
+            },
+          },
+        ],
+      }),
+    });
     try {
       const res = await inProcess.inject({ method: 'POST', url: '/v1/circuits/optimize', payload: { circuit, profile: 'aggressive' } });
       expect(res.statusCode).toBe(422);
@@ -105,7 +107,6 @@ describe('POST /v1/circuits/optimize', () => {
       expect(body.error.details.reason).toMatch(/certificate replay failed/);
       expect(body.data).toBeUndefined();
     } finally {
-      OPTIMIZER_TEST_HOOKS.unsoundRules = [];
       await inProcess.close();
     }
   });

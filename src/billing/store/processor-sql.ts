@@ -115,11 +115,6 @@ export async function finishAttempt(q: Queryable, id: string, o: { status: 'succ
   return r.rows[0] ?? null;
 }
 
-export async function getAttempt(q: Queryable, id: string): Promise<AttemptRow | null> {
-  const r = await q.query<AttemptRow>('SELECT * FROM billing_auto_recharge_attempts WHERE id = $1', [id]);
-  return r.rows[0] ?? null;
-}
-
 export async function listAttempts(q: Queryable, accountId: string, limit: number): Promise<AttemptRow[]> {
   const r = await q.query<AttemptRow>('SELECT * FROM billing_auto_recharge_attempts WHERE account_id = $1 ORDER BY created_at DESC, id LIMIT $2', [accountId, limit]);
   return r.rows;
