@@ -91,7 +91,7 @@ export class SessionService {
   async register(email: string, password: string): Promise<UserRecord> {
     const hash = await this.hasher.hash(password);
     const user = await this.repo.createUser(email.trim(), hash);
-    if (user === null) throw fail(AUTH_ERRORS.EMAIL_TAKEN, 'An account with this email already exists.', [{ path: '/email', code: 'EMAIL_TAKEN', message: 'is already registered' }]);
+    if (user === null) throw fail(AUTH_ERRORS.EMAIL_TAKEN, 'An account with this email already exists.', [{ path: '/email', code: AUTH_ERRORS.EMAIL_TAKEN.code, message: 'is already registered' }]);
     return user;
   }
 

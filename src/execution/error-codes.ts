@@ -1,4 +1,5 @@
 import { defineCode } from '../errors/app-error.js';
+import { codeNames } from '../errors/code-names.js';
 
 /** Error codes owned by the execution domain. Add each new code here and to docs/errors.md. */
 export const EXECUTION_ERRORS = {
@@ -32,3 +33,6 @@ export const EXECUTION_FAILURE_CODES = {
 } as const;
 
 export type ExecutionFailureCode = keyof typeof EXECUTION_FAILURE_CODES;
+
+/** The failure codes as constants (`EXECUTION_FAILURE.WORKER_LOST`). */
+export const EXECUTION_FAILURE = codeNames(EXECUTION_FAILURE_CODES);

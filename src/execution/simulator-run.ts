@@ -12,7 +12,7 @@ import type { Database } from '../store/db.js';
 import { getJob, heartbeat, lockOwnedJob, markCompleted, markFailed, takeOverExpired, type ExecutionJobRow } from '../store/repositories/execution-repository.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
 import type { RunResult } from './drivers/driver.js';
-import { EXECUTION_ERRORS } from './error-codes.js';
+import { EXECUTION_ERRORS, EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionSettings } from './settings.js';
 
 export interface SimulatorRunDeps {
@@ -61,7 +61,7 @@ export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJ
     clearInterval(beat);
     await db.tx(async (q) => {
       if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-      await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
+      await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : EXECUTION_FAILURE.EXECUTION_FAILED, isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
     });
     throw e;
   }
@@ -89,7 +89,7 @@ export async function settleRunningSimulator(deps: SimulatorRunDeps, job: Execut
         if (taken.attempts > deps.settings.maxAttempts) {
           await deps.db.tx(async (q) => {
             if ((await lockOwnedJob(q, taken.id, worker)) === null) return;
-            await markFailed(q, taken.id, worker, 'running', 'WORKER_LOST', `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
+            await markFailed(q, taken.id, worker, 'running', EXECUTION_FAILURE.WORKER_LOST, `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
           });
         } else {
           await finishSimulatorRun(deps, taken, adopt.circuit, worker, adopt.device);

@@ -1,4 +1,5 @@
 import { defineCode } from '../errors/app-error.js';
+import { codeNames } from '../errors/code-names.js';
 
 /** Error codes owned by the jobs domain. Add each new code here and to docs/errors.md. */
 export const JOBS_ERRORS = {
@@ -21,3 +22,6 @@ export const JOB_FAILURE_CODES = {
   CAPABILITY_UNAVAILABLE: 'The capability was withdrawn from the catalog after the job was queued; nothing was charged.',
   CAPABILITY_FAILED: 'The capability failed with an unexpected error; nothing was charged.',
 } as const;
+
+/** The failure codes as constants (`JOB_FAILURE.WORKER_LOST`). */
+export const JOB_FAILURE = codeNames(JOB_FAILURE_CODES);

@@ -48,7 +48,7 @@ function encodeCursor(j: JobRecord): string {
 function decodeCursor(c: string): { createdAtMicros: bigint; id: string } {
   const [at, id] = Buffer.from(c, 'base64url').toString('utf8').split('|');
   if (at === undefined || !/^\d{1,20}$/.test(at) || id === undefined || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
-    throw fail(JOBS_ERRORS.INVALID_CURSOR, 'The cursor is not one returned by GET /v1/jobs.', [{ in: 'querystring', path: '/cursor', code: 'INVALID_CURSOR', message: 'is not a valid cursor' }]);
+    throw fail(JOBS_ERRORS.INVALID_CURSOR, 'The cursor is not one returned by GET /v1/jobs.', [{ in: 'querystring', path: '/cursor', code: JOBS_ERRORS.INVALID_CURSOR.code, message: 'is not a valid cursor' }]);
   }
   return { createdAtMicros: BigInt(at), id };
 }
@@ -101,7 +101,7 @@ export class JobsService {
     const cap = this.capabilities.get(body.capability_id);
     if (cap === undefined) {
       throw fail(JOBS_ERRORS.UNKNOWN_CAPABILITY, `No capability "${body.capability_id}" in the catalog; see GET /v1/catalog.`, [
-        { in: 'body', path: '/capability_id', code: 'UNKNOWN_CAPABILITY', message: 'is not in the live catalog', known: this.capabilities.list().map((c) => c.id) },
+        { in: 'body', path: '/capability_id', code: JOBS_ERRORS.UNKNOWN_CAPABILITY.code, message: 'is not in the live catalog', known: this.capabilities.list().map((c) => c.id) },
         ...problems,
       ]);
     }

@@ -14,6 +14,7 @@
 import type { Circuit } from '../../circuits/ir.js';
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
+import { EXECUTION_FAILURE } from '../error-codes.js';
 
 export interface IonqSettings {
   /** e.g. https://api.ionq.co/v0.3 */
@@ -121,20 +122,20 @@ export class IonqDriver implements DeviceDriver {
   /** Outcome of a non-2xx answer. */
   private static refused(r: { status: number; body: unknown }, what: string): DriverOutcome {
     const why = `IonQ answered ${r.status} to ${what}: ${IonqDriver.describe(r.body)}`;
-    if (r.status === 401 || r.status === 403) return { state: 'failed', code: 'REMOTE_AUTH_FAILED', message: why };
+    if (r.status === 401 || r.status === 403) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_AUTH_FAILED, message: why };
     if (r.status === 429 || r.status >= 500) return { state: 'retry', message: why };
-    return { state: 'failed', code: 'REMOTE_REJECTED', message: why };
+    return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: why };
   }
 
   async submit(input: RunInput): Promise<DriverOutcome> {
     const body = { target: this.s.target, shots: input.shots, name: `qrail-${input.jobId}`, metadata: { qrail_job_id: input.jobId }, input: toIonqCircuit(input.circuit) };
     const r = await this.http('POST', '/jobs', body);
-    if (r.kind === 'timeout') return { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: `IonQ did not answer the submission within ${this.s.timeoutMs} ms; it may have been accepted, so it is not sent again.` };
-    if (r.kind === 'dropped') return { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: `The connection to IonQ failed during the submission (${r.message}); it is not sent again.` };
+    if (r.kind === 'timeout') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `IonQ did not answer the submission within ${this.s.timeoutMs} ms; it may have been accepted, so it is not sent again.` };
+    if (r.kind === 'dropped') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `The connection to IonQ failed during the submission (${r.message}); it is not sent again.` };
     if (r.kind === 'refused') return { state: 'retry', message: `IonQ could not be reached (${r.message}).` };
     if (r.status < 200 || r.status >= 300) return IonqDriver.refused(r, 'the submission');
     const b = r.body as { id?: unknown; status?: unknown } | null;
-    if (b === null || typeof b.id !== 'string') return { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: 'IonQ accepted the submission but returned no job id.' };
+    if (b === null || typeof b.id !== 'string') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: 'IonQ accepted the submission but returned no job id.' };
     return { state: 'pending', remoteJobId: b.id, remoteStatus: typeof b.status === 'string' ? b.status : 'submitted' };
   }
 
@@ -147,7 +148,7 @@ export class IonqDriver implements DeviceDriver {
     const status = job?.status ?? 'unknown';
     if (status === 'failed' || status === 'canceled') {
       const f = job?.failure;
-      return { state: 'failed', code: 'REMOTE_JOB_FAILED', message: `IonQ job ${remoteJobId} ${status}${f?.code ? ` (${f.code})` : ''}${f?.error ? `: ${f.error}` : ''}.` };
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IonQ job ${remoteJobId} ${status}${f?.code ? ` (${f.code})` : ''}${f?.error ? `: ${f.error}` : ''}.` };
     }
     if (status !== 'completed') return { state: 'pending', remoteJobId, remoteStatus: status };
     const res = await this.http('GET', `/jobs/${id}/results`);
@@ -155,7 +156,7 @@ export class IonqDriver implements DeviceDriver {
     if (res.status < 200 || res.status >= 300) return IonqDriver.refused(res, `GET /jobs/${remoteJobId}/results`);
     const hist = res.body as Record<string, number> | null;
     if (hist === null || typeof hist !== 'object' || Object.values(hist).some((p) => typeof p !== 'number')) {
-      return { state: 'failed', code: 'REMOTE_JOB_FAILED', message: 'IonQ returned results that are not a histogram.' };
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: 'IonQ returned results that are not a histogram.' };
     }
     const counts = histogramToCounts(hist, input.circuit, input.shots);
     return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta: { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target } } };

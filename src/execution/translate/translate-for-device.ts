@@ -15,6 +15,7 @@ import { circuit, gate, measure, reset } from '../../circuits/ir.js';
 import { fail, isAppError } from '../../errors/app-error.js';
 import { Recorder } from '../../optimization/recorder.js';
 import { decomposeMultiQubit, translateGates } from '../../optimization/passes/translate.js';
+import { OPTIMIZATION_ERRORS } from '../../optimization/error-codes.js';
 import { verifyEquivalence } from '../../verification/verify-equivalence.js';
 import type { DeviceSpec } from '../../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from '../error-codes.js';
@@ -176,7 +177,7 @@ export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOpt
       verification,
     };
   } catch (e) {
-    if (isAppError(e) && e.code === 'OPTIMIZATION_TARGET_UNSUPPORTED') throw untranslatable(e.message, { device: d.id, ...(e.details as object) });
+    if (isAppError(e) && e.code === OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED.code) throw untranslatable(e.message, { device: d.id, ...(e.details as object) });
     throw e;
   }
 }

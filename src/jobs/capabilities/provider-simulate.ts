@@ -3,6 +3,7 @@ import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.j
 import { fail } from '../../errors/app-error.js';
 import { getDevice, type ProviderId } from '../../devices/device-catalogue.js';
 import { pow2, type Capability } from '../capability.js';
+import { JOB_FAILURE } from '../error-codes.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
 /**
@@ -75,7 +76,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
       const failure = v['failure'] as { code: string; message: string } | null;
       // A re-run that finds the first run failed fails the same way (uncharged).
       if (v['status'] !== 'completed' || failure !== null) {
-        throw fail({ code: failure?.code ?? 'CAPABILITY_FAILED', status: 422, description: '' }, failure?.message ?? `The execution run ended ${String(v['status'])}.`, { execution_job_id: v['job_id'] });
+        throw fail({ code: failure?.code ?? JOB_FAILURE.CAPABILITY_FAILED, status: 422, description: '' }, failure?.message ?? `The execution run ended ${String(v['status'])}.`, { execution_job_id: v['job_id'] });
       }
       return {
         execution_job_id: v['job_id'],

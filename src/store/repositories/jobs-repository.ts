@@ -3,6 +3,7 @@ import { BILLING_ERRORS } from '../../billing/error-codes.js';
 import { formatMicros } from '../../billing/money.js';
 import { isAppError } from '../../errors/app-error.js';
 import { PAYMENT_RAIL, type JobRecord, type JobStatus } from '../../jobs/job.js';
+import { JOB_FAILURE } from '../../jobs/error-codes.js';
 import type { Claim, JobsRepository } from '../../jobs/ports.js';
 import type { Database, Queryable } from '../db.js';
 import { JOB, toJob, transitionsOf, type JobRow } from './job-rows.js';
@@ -77,7 +78,7 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
         cap = await captureHold(q, { holdId: j.hold_id, amountMicros: BigInt(j.reserved_price_micros), description });
       } catch (e) {
         if (isAppError(e) && e.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) {
-          return failLocked(q, j, worker, 'HOLD_EXPIRED', 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
+          return failLocked(q, j, worker, JOB_FAILURE.HOLD_EXPIRED, 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
         }
         throw e;
       }
