@@ -5,6 +5,7 @@ import type { App } from '../../src/http/app-types.js';
 import { claimJob, markSubmitStarted } from '../../src/store/repositories/execution-repository.js';
 import { FakeIonq } from './fake-ionq.js';
 import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** The IonQ v0.3 driver against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
 describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
@@ -38,13 +39,13 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
   /** Runs the worker until the job is terminal (parked remote jobs become due after a few ms). */
   async function settle(id: string) {
     const outcomes: string[] = [];
-    for (let i = 0; i < 200; i++) {
+    return waitFor(async () => {
       outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
       const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
-      if (st === 'completed' || st === 'failed') return outcomes;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
+      return (st === 'completed' || st === 'failed') && outcomes;
+    }, { intervalMs: 5 }).catch(() => {
+      throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
+    });
   }
 
   async function job(u: { auth: { authorization: string } }, id: string) {
@@ -182,10 +183,11 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
     const { u, held } = await heldRemoteJob();
     await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'crash-1' } });
     // A worker claims it and records the submission start… then dies before sending.
-    const claim = await claimJob(app.db, 'doomed-worker', 50);
+    const claim = await claimJob(app.db, 'doomed-worker', 60_000);
     expect(claim?.job.id).toBe(held.job_id);
     expect(await markSubmitStarted(app.db, held.job_id, 'doomed-worker')).toBe(true);
-    await new Promise((r) => setTimeout(r, 120)); // its lease runs out
+    // Its lease runs out (forced rather than waited for).
+    await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [held.job_id]);
     const before = fake.submissions;
     await app.services.executionWorker.drain();
     expect(fake.submissions - before).toBe(0);

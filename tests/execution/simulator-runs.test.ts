@@ -72,9 +72,10 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
     const { held } = await quoteAndHold(app, u.auth, 'p2-grid-9', 50);
     await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'die-1', seed: 5 } });
     // Worker A claims it and dies (no heartbeat, no result).
-    expect((await claimJob(app.db, 'worker-A', 100))?.job.id).toBe(held.job_id);
+    expect((await claimJob(app.db, 'worker-A', 60_000))?.job.id).toBe(held.job_id);
     expect(await app.services.executionWorker.drain()).toEqual([]); // still leased by A
-    await new Promise((r) => setTimeout(r, 150));
+    // A's lease runs out (forced rather than waited for).
+    await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [held.job_id]);
     expect(await app.services.executionWorker.drain()).toEqual([{ jobId: held.job_id, outcome: 'completed' }]);
     const j = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${held.job_id}`, headers: u.auth })).json().data;
     expect(j).toMatchObject({ status: 'completed', cost: { actual: '0.345000' } });
@@ -91,7 +92,7 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
       kind: 'simulator', driver: 'simulator', status: 'running', shots: 64, seed: 99, circuit: bell, translation: null, holdId: null, estimatedMicros: 0n, leaseOwner: 'api-gone', leaseMs: 1,
     });
     expect(row?.status).toBe('running');
-    await new Promise((r) => setTimeout(r, 20));
+    await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [row!.id]);
     expect(await app.services.executionWorker.drain()).toEqual([{ jobId: row!.id, outcome: 'completed' }]);
     const j = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${row!.id}`, headers: u.auth })).json().data;
     expect(j).toMatchObject({ status: 'completed', seed: 99 });

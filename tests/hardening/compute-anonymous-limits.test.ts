@@ -10,6 +10,7 @@ import { anonymousInFlight } from '../../src/http/anonymous-compute.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { busyCircuit } from '../helpers/circuits.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const apps: App[] = [];
 afterEach(async () => {
@@ -33,9 +34,7 @@ function post(port: number, path: string, body: unknown): { req: ClientRequest; 
   return { req, answer };
 }
 
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((r) => setTimeout(r, 10));
-}
+const until = (ok: () => boolean) => waitFor(ok, { what: 'the pool state' });
 
 const LONG = { circuit: busyCircuit(10, 3_000, 11), profile: 'aggressive', include_steps: false };
 const SMALL = { circuit: busyCircuit(4, 40, 3), profile: 'safe', include_steps: false };

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
 import { busyCircuit } from '../helpers/circuits.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const apps: App[] = [];
 afterEach(async () => {
@@ -42,9 +43,7 @@ function post(port: number, path: string, body: unknown, headers: Record<string,
 }
 
 /** Polls a state of the app (never a clock): resolves once `ok` holds. */
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((r) => setTimeout(r, 10));
-}
+const until = (ok: () => boolean) => waitFor(ok, { what: 'the pool state' });
 
 // Keeps the aggressive search busy far longer than this test may take (its budget is 60 s).
 const LONG = { circuit: busyCircuit(10, 3_000, 11), profile: 'aggressive', include_steps: false };

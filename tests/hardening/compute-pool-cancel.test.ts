@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ThreadPool } from '../../src/compute/compute-pool.js';
 import { isAppError } from '../../src/errors/app-error.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const WORKER = new URL('./fixtures/cancel-aware-worker.js', import.meta.url);
 const pools: ThreadPool[] = [];
@@ -18,9 +19,7 @@ afterEach(async () => {
   for (const p of pools.splice(0)) await p.close();
 });
 
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((r) => setTimeout(r, 10));
-}
+const until = (ok: () => boolean) => waitFor(ok, { what: 'the pool state' });
 
 const canceledCode = (e: unknown) => (isAppError(e) ? e.code : String(e));
 

@@ -15,6 +15,7 @@ import { getExample } from '../../src/circuits/examples.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, type Agent } from '../jobs/helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const CHILD = new URL('./fixtures/execution-child.ts', import.meta.url).pathname;
 const onPg = process.env['DATABASE_URL'] !== undefined;
@@ -39,13 +40,7 @@ async function killMidRun(env: Record<string, string>): Promise<void> {
 }
 
 /** Polls a step that answers null while nothing is due (a lease not yet expired). */
-async function untilDue<T>(step: () => Promise<T | null>): Promise<T> {
-  for (;;) {
-    const r = await step();
-    if (r !== null) return r;
-    await new Promise((res) => setTimeout(res, 20));
-  }
-}
+const untilDue = <T>(step: () => Promise<T | null>) => waitFor(step, { intervalMs: 20, what: 'a due step' });
 
 describe('an execution job whose worker was SIGKILLed mid-run', () => {
   const dirs: string[] = [];

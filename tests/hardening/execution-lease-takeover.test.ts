@@ -9,6 +9,7 @@ import { getExample } from '../../src/circuits/examples.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectAllInvariants, key } from '../jobs/helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const apps: App[] = [];
 afterEach(async () => {
@@ -32,11 +33,7 @@ describe('a simulator run whose owner died', () => {
 
     const body = { circuit: getExample('bell'), shots: 300, seed: 9, client_token: key('takeover') };
     const first = app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: body });
-    let row: { id: string; status: string } | undefined;
-    while (row === undefined) {
-      row = (await app.db.query<{ id: string; status: string }>('SELECT id, status FROM execution_jobs WHERE client_token = $1', [body.client_token])).rows[0];
-      if (row === undefined) await new Promise((r) => setTimeout(r, 10));
-    }
+    const row = await waitFor(async () => (await app.db.query<{ id: string; status: string }>('SELECT id, status FROM execution_jobs WHERE client_token = $1', [body.client_token])).rows[0], { what: 'the running job row' });
     expect(row.status).toBe('running');
 
     const live = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: body });

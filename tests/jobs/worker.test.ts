@@ -5,6 +5,7 @@ import { JobsWorker, type JobsWorkerOptions } from '../../src/jobs/jobs-worker.j
 import { pgJobsRepository } from '../../src/store/repositories/jobs-repository.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('the durable worker: leases, crashes, recovery, never charged twice', () => {
   let app: App;
@@ -125,7 +126,7 @@ describe('the durable worker: leases, crashes, recovery, never charged twice', (
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await submit(app, a, { capability_id: 'test.echo', request: { text: `bg${i}`, sleep_ms: 5 }, idempotency_key: key(), max_total_price: '1' })).json().job_id);
     for (const id of ids) {
-      for (let i = 0; i < 500 && (await job(id)).status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(async () => (await job(id)).status === 'completed', { intervalMs: 20, what: `job ${id} completed` });
       expect((await job(id)).status).toBe('completed');
     }
     await bg.stop();
