@@ -42,7 +42,7 @@ import { loadConfig } from '../src/config/config.js';
 import type { App } from '../src/http/app-types.js';
 import { JobsWorker } from '../src/jobs/jobs-worker.js';
 import { openDatabase } from '../src/store/open-database.js';
-import { pgJobsRepository } from '../src/store/repositories/jobs-repository.js';
+import { pgJobsRepository } from '../src/store/jobs/jobs-repository.js';
 import { cpuSample } from './lib/cpu.js';
 
 const SUBMISSIONS = Number(process.env['BENCH_JOBS_SUBMISSIONS'] ?? 2000);

@@ -6,7 +6,7 @@
  * account's side (session, wallet, spend controls, holds).
  */
 import type { Database } from '../store/db.js';
-import { deviceStatusOverrides, queueDepths } from '../store/repositories/execution-repository.js';
+import { deviceStatusOverrides, queueDepths } from '../store/execution/execution-repository.js';
 import { deviceProfiles, deviceProfile, type DeviceProfile, type DeviceStatus, type ProviderId } from './devices/device-catalogue.js';
 import type { DeviceDriver } from './drivers/driver.js';
 import type { ExecutionSettings } from './settings.js';

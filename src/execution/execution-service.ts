@@ -16,7 +16,7 @@ import type { Database } from '../store/db.js';
 import {
   extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, queuePosition, setDeviceStatusOverride,
   type ExecutionJobRow,
-} from '../store/repositories/execution-repository.js';
+} from '../store/execution/execution-repository.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';

@@ -17,7 +17,7 @@ import type { Database } from '../store/db.js';
 import {
   claimJob, heartbeat, lockOwnedJob, markCompleted, markFailed, markSubmitStarted, parkJob,
   type ExecutionClaim, type ExecutionJobRow,
-} from '../store/repositories/execution-repository.js';
+} from '../store/execution/execution-repository.js';
 import type { BackgroundWorker } from '../worker.js';
 import type { DeviceDirectory } from './device-directory.js';
 import type { DriverOutcome, RunInput } from './drivers/driver.js';

@@ -9,7 +9,7 @@
 import type { Circuit } from '../circuits/ir.js';
 import { fail, isAppError } from '../errors/app-error.js';
 import type { Database } from '../store/db.js';
-import { getJob, heartbeat, lockOwnedJob, markCompleted, markFailed, takeOverExpired, type ExecutionJobRow } from '../store/repositories/execution-repository.js';
+import { getJob, heartbeat, lockOwnedJob, markCompleted, markFailed, takeOverExpired, type ExecutionJobRow } from '../store/execution/execution-repository.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
 import type { RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS } from './error-codes.js';

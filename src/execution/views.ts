@@ -1,7 +1,7 @@
 /** Wire views of devices and execution jobs (platform envelope `data`). */
 import { formatMicros } from '../billing/money.js';
 import type { HeldJobRecord } from '../billing/store/hardware-sql.js';
-import type { ExecutionJobRow } from '../store/repositories/execution-repository.js';
+import type { ExecutionJobRow } from '../store/execution/execution-repository.js';
 import type { ResolvedDevice } from './device-directory.js';
 
 export const BIT_ORDER = 'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order).';

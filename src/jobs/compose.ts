@@ -14,7 +14,7 @@ import { ConfigError, type Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { MediaService } from '../media/media-service.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
-import { DEFAULT_SUBMITTER, pgJobsRepository } from '../store/repositories/jobs-repository.js';
+import { DEFAULT_SUBMITTER, pgJobsRepository } from '../store/jobs/jobs-repository.js';
 import { builtinCapabilities, type ExecutionForJobs } from './capabilities/index.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
@@ -37,7 +37,7 @@ export interface JobsSettingsFromEnv {
   readonly maxAttempts: number;
   readonly concurrency: number;
   readonly authCacheMs: number;
-  /** Group commit of submissions (src/store/repositories/group-commit.ts). */
+  /** Group commit of submissions (src/store/jobs/group-commit.ts). */
   readonly submitBatchMax: number;
   readonly submitInFlight: number;
 }

@@ -76,7 +76,7 @@ export interface Claim {
 }
 
 /**
- * Storage port of the jobs domain (src/store/repositories/jobs-repository.ts). Each method
+ * Storage port of the jobs domain (src/store/jobs/jobs-repository.ts). Each method
  * is one transaction; money moves through the billing ledger inside the same transaction.
  */
 export interface JobsRepository {

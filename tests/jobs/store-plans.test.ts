@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import type { Queryable } from '../../src/store/db.js';
-import { checkJobInvariants } from '../../src/store/repositories/jobs-invariants.js';
-import { CLAIM_JOB_SQL } from '../../src/store/repositories/jobs-repository.js';
+import { checkJobInvariants } from '../../src/store/jobs/jobs-invariants.js';
+import { CLAIM_JOB_SQL } from '../../src/store/jobs/jobs-repository.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, withTestCapabilities, type Agent } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueHolds } from '../../src/billing/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { JobsWorker, type JobsWorkerOptions } from '../../src/jobs/jobs-worker.js';
-import { pgJobsRepository } from '../../src/store/repositories/jobs-repository.js';
+import { pgJobsRepository } from '../../src/store/jobs/jobs-repository.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
 
