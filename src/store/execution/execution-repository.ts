@@ -2,70 +2,33 @@
  * SQL of the execution domain (tables of migration 0300). Every function takes the
  * caller's `Queryable`, so a job row and its money movement commit together.
  */
-import type { Database, Queryable } from '../db.js';
+import { EXECUTION_STATE_MACHINE, type ExecutionJob, type ExecutionStatus, type NewExecutionJob } from '../../execution/execution-job.js';
+import type { ExecutionClaim } from '../../execution/ports.js';
+import type { Queryable } from '../db.js';
+import { claimNext, defineQueueTable, defer, finish, heartbeat as queueHeartbeat, lockOwned, recordTransition, SqlExpr, takeOver } from '../queue/pg-queue.js';
 
-export type ExecutionStatus = 'queued' | 'running' | 'completed' | 'failed';
+/** The execution_jobs table on the one queue (src/store/queue/pg-queue.ts). */
+export const EXECUTION_QUEUE = defineQueueTable<ExecutionStatus>({
+  table: 'execution_jobs',
+  events: 'execution_job_events',
+  machine: EXECUTION_STATE_MACHINE,
+  columns: (a) => `${a}.*`,
+  // A remote job already accepted by the provider is polled, not run: polls are not attempts.
+  resumes: 'j.remote_job_id IS NOT NULL',
+  onClaim: ['started_at = COALESCE(j.started_at, clock_timestamp())'],
+  onFinish: ['finished_at = clock_timestamp()'],
+});
 
-export interface ExecutionJobRow {
-  id: string;
-  account_id: string;
-  client_token: string;
-  request_hash: string;
-  provider: string;
-  device: string;
-  kind: 'simulator' | 'hardware';
-  driver: 'simulator' | 'emulated' | 'remote';
-  status: ExecutionStatus;
-  shots: number;
-  seed: string | number | bigint;
-  circuit: unknown;
-  translation: Record<string, unknown> | null;
-  hold_id: string | null;
-  estimated_micros: string | number | bigint;
-  actual_micros: string | number | bigint | null;
-  result: Record<string, unknown> | null;
-  error_code: string | null;
-  error_message: string | null;
-  remote_job_id: string | null;
-  remote_submit_started_at: Date | null;
-  remote_failures: number;
-  attempts: number;
-  lease_owner: string | null;
-  lease_expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-}
+/** The worker's claim ($1 worker id, $2 lease in ms); tests EXPLAIN it. */
+export const CLAIM_EXECUTION_JOB_SQL = EXECUTION_QUEUE.claimSql;
 
-export interface NewExecutionJob {
-  readonly id: string;
-  readonly accountId: string;
-  readonly clientToken: string;
-  readonly requestHash: string;
-  readonly provider: string;
-  readonly device: string;
-  readonly kind: 'simulator' | 'hardware';
-  readonly driver: 'simulator' | 'emulated' | 'remote';
-  readonly status: 'queued' | 'running';
-  readonly shots: number;
-  readonly seed: number;
-  readonly circuit: unknown;
-  readonly translation: unknown;
-  readonly holdId: string | null;
-  readonly estimatedMicros: bigint;
-  /** For a run the API process does itself: its lease. */
-  readonly leaseOwner?: string;
-  readonly leaseMs?: number;
-}
-
-export async function addEvent(q: Queryable, jobId: string, from: string | null, to: string, worker: string | null, note: string | null): Promise<void> {
-  await q.query('INSERT INTO execution_job_events (job_id, from_status, to_status, worker, note) VALUES ($1, $2, $3, $4, $5)', [jobId, from, to, worker, note]);
+export async function addEvent(q: Queryable, jobId: string, from: ExecutionStatus | null, to: ExecutionStatus, worker: string | null, note: string | null): Promise<void> {
+  await recordTransition(q, EXECUTION_QUEUE, jobId, from, to, worker, note);
 }
 
 /** Inserts the job unless the account already used the client token; null then. */
-export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJobRow | null> {
-  const r = await q.query<ExecutionJobRow>(
+export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJob | null> {
+  const r = await q.query<ExecutionJob>(
     `INSERT INTO execution_jobs (id, account_id, client_token, request_hash, provider, device, kind, driver, status, shots, seed, circuit,
         translation, hold_id, estimated_micros, attempts, lease_owner, lease_expires_at, started_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
@@ -81,95 +44,52 @@ export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<Execu
   return row ?? null;
 }
 
-export async function findJobByToken(q: Queryable, accountId: string, clientToken: string): Promise<ExecutionJobRow | null> {
-  const r = await q.query<ExecutionJobRow>('SELECT * FROM execution_jobs WHERE account_id = $1 AND client_token = $2', [accountId, clientToken]);
+export async function findJobByToken(q: Queryable, accountId: string, clientToken: string): Promise<ExecutionJob | null> {
+  const r = await q.query<ExecutionJob>('SELECT * FROM execution_jobs WHERE account_id = $1 AND client_token = $2', [accountId, clientToken]);
   return r.rows[0] ?? null;
 }
 
-export async function getJob(q: Queryable, id: string): Promise<ExecutionJobRow | null> {
-  const r = await q.query<ExecutionJobRow>('SELECT * FROM execution_jobs WHERE id = $1', [id]);
+export async function getJob(q: Queryable, id: string): Promise<ExecutionJob | null> {
+  const r = await q.query<ExecutionJob>('SELECT * FROM execution_jobs WHERE id = $1', [id]);
   return r.rows[0] ?? null;
-}
-
-export interface ExecutionClaim {
-  readonly job: ExecutionJobRow;
-  readonly previousStatus: ExecutionStatus;
-  readonly holdStatus: string | null;
 }
 
 /**
- * Claims the oldest job that is queued, or running with an expired lease (a worker died, or
- * a remote job is due for its next poll). Attempts count runs, not polls.
+ * Claims a running job whose lease expired (a worker died, or a remote job is due for its next
+ * poll), oldest lease first, else the oldest queued job. Attempts count runs, not polls.
  */
-export async function claimJob(db: Database, worker: string, leaseMs: number): Promise<ExecutionClaim | null> {
-  const r = await db.query<ExecutionJobRow & { prev: ExecutionStatus; hold_status: string | null }>(
-    `WITH c AS (
-       SELECT id, status AS prev FROM execution_jobs
-        WHERE status = 'queued' OR (status = 'running' AND lease_expires_at < clock_timestamp())
-        ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED),
-     u AS (
-       UPDATE execution_jobs j SET status = 'running', lease_owner = $1,
-              lease_expires_at = clock_timestamp() + $2::int * interval '1 millisecond',
-              attempts = CASE WHEN j.remote_job_id IS NULL THEN j.attempts + 1 ELSE j.attempts END,
-              started_at = COALESCE(j.started_at, clock_timestamp()), updated_at = clock_timestamp()
-         FROM c WHERE j.id = c.id
-       RETURNING j.*, c.prev)
-     SELECT u.*, h.status AS hold_status FROM u LEFT JOIN billing_holds h ON h.id = u.hold_id`,
-    [worker, leaseMs],
-  );
-  const row = r.rows[0];
+export async function claimJob(q: Queryable, worker: string, leaseMs: number): Promise<ExecutionClaim | null> {
+  const row = await claimNext<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, worker, leaseMs);
   if (row === undefined) return null;
-  if (row.prev === 'queued') await addEvent(db, row.id, 'queued', 'running', worker, null);
   const { prev, hold_status, ...job } = row;
-  return { job: job as ExecutionJobRow, previousStatus: prev, holdStatus: hold_status };
+  return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status };
 }
 
 /**
  * Takes over a `running` job whose lease ran out (its worker or API process died): the caller
  * becomes its owner and runs it again. Null while the lease is live or the job has ended.
  */
-export async function takeOverExpired(db: Database, id: string, worker: string, leaseMs: number): Promise<ExecutionJobRow | null> {
-  const r = await db.query<ExecutionJobRow>(
-    `UPDATE execution_jobs SET lease_owner = $2, lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond',
-            attempts = attempts + 1, updated_at = clock_timestamp()
-      WHERE id = $1 AND status = 'running' AND lease_expires_at < clock_timestamp()
-      RETURNING *`,
-    [id, worker, leaseMs],
-  );
-  return r.rows[0] ?? null;
+export async function takeOverExpired(q: Queryable, id: string, worker: string, leaseMs: number): Promise<ExecutionJob | null> {
+  return (await takeOver<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, id, worker, leaseMs)) ?? null;
 }
 
-export async function heartbeat(q: Queryable, id: string, worker: string, leaseMs: number): Promise<boolean> {
-  const r = await q.query(
-    `UPDATE execution_jobs SET lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond'
-      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
-    [id, worker, leaseMs],
-  );
-  return r.rowCount > 0;
+export function heartbeat(q: Queryable, id: string, worker: string, leaseMs: number): Promise<boolean> {
+  return queueHeartbeat(q, EXECUTION_QUEUE, id, worker, leaseMs);
 }
 
 /** Locks the job row if this worker still holds it (inside the settling transaction). */
-export async function lockOwnedJob(q: Queryable, id: string, worker: string): Promise<ExecutionJobRow | null> {
-  const r = await q.query<ExecutionJobRow>(`SELECT * FROM execution_jobs WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE`, [id, worker]);
-  return r.rows[0] ?? null;
+export async function lockOwnedJob(q: Queryable, id: string, worker: string): Promise<ExecutionJob | null> {
+  return (await lockOwned<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, id, worker)) ?? null;
 }
 
+/** running → completed (the caller holds the row through lockOwnedJob). */
 export async function markCompleted(q: Queryable, id: string, worker: string, result: unknown, actualMicros: bigint): Promise<void> {
-  await q.query(
-    `UPDATE execution_jobs SET status = 'completed', result = $2, actual_micros = $3, lease_owner = NULL, lease_expires_at = NULL,
-       finished_at = clock_timestamp(), updated_at = clock_timestamp() WHERE id = $1`,
-    [id, JSON.stringify(result), actualMicros.toString()],
-  );
-  await addEvent(q, id, 'running', 'completed', worker, null);
+  await finish(q, EXECUTION_QUEUE, id, 'running', 'completed', worker, { result: JSON.stringify(result), actual_micros: actualMicros.toString() });
 }
 
+/** → failed, nothing charged (the caller holds the row through lockOwnedJob). */
 export async function markFailed(q: Queryable, id: string, worker: string | null, from: ExecutionStatus, code: string, message: string): Promise<void> {
-  await q.query(
-    `UPDATE execution_jobs SET status = 'failed', error_code = $2, error_message = $3, actual_micros = 0, lease_owner = NULL, lease_expires_at = NULL,
-       finished_at = clock_timestamp(), updated_at = clock_timestamp() WHERE id = $1`,
-    [id, code, message],
-  );
-  await addEvent(q, id, from, 'failed', worker, code);
+  await finish(q, EXECUTION_QUEUE, id, from, 'failed', worker, { error_code: code, error_message: message, actual_micros: 0 }, code);
 }
 
 /** Written before a remote submission is sent: a job resumed with this set and no remote id was maybe submitted. */
@@ -184,20 +104,16 @@ export async function markSubmitStarted(q: Queryable, id: string, worker: string
 
 /** Parks a running job until `afterMs` (remote poll, or a retry after a transient failure). */
 export async function parkJob(q: Queryable, id: string, worker: string, o: { afterMs: number; remoteJobId?: string; failed?: boolean; clearSubmit?: boolean; note?: string | undefined }): Promise<boolean> {
-  const r = await q.query(
-    `UPDATE execution_jobs SET lease_owner = NULL, lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond',
-       remote_job_id = COALESCE($4, remote_job_id), remote_failures = remote_failures + CASE WHEN $5 THEN 1 ELSE 0 END,
-       remote_submit_started_at = CASE WHEN $6 THEN NULL ELSE remote_submit_started_at END,
-       attempts = CASE WHEN $6 THEN GREATEST(attempts - 1, 0) ELSE attempts END, updated_at = clock_timestamp()
-      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
-    [id, worker, o.afterMs, o.remoteJobId ?? null, o.failed === true, o.clearSubmit === true],
-  );
-  if (r.rowCount > 0 && o.note !== undefined) await addEvent(q, id, 'running', 'running', worker, o.note);
-  return r.rowCount > 0;
+  return defer(q, EXECUTION_QUEUE, id, worker, o.afterMs, {
+    ...(o.remoteJobId === undefined ? {} : { remote_job_id: o.remoteJobId }),
+    ...(o.failed === true ? { remote_failures: new SqlExpr('remote_failures + 1') } : {}),
+    // The submission did not happen: it may be sent again, and this claim was not a run.
+    ...(o.clearSubmit === true ? { remote_submit_started_at: null, attempts: new SqlExpr('GREATEST(attempts - 1, 0)') } : {}),
+  }, o.note);
 }
 
 /** 1-based position among the device's queued jobs (oldest first); null when not queued. */
-export async function queuePosition(q: Queryable, job: ExecutionJobRow): Promise<number | null> {
+export async function queuePosition(q: Queryable, job: ExecutionJob): Promise<number | null> {
   if (job.status !== 'queued') return null;
   const r = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM execution_jobs WHERE device = $1 AND status = 'queued' AND (created_at, id) < ($2, $3)`,
