@@ -2,8 +2,8 @@
  * The one job queue's worker loop (DESIGN §4, §8), for every kind of durable work: Account
  * Jobs (src/jobs/jobs-worker.ts) and execution jobs (src/execution/execution-worker.ts) are
  * handlers plugged into it. It claims an item under a lease (the store's claim takes a lease-
- * expired item first, else the oldest queued one, FOR UPDATE SKIP LOCKED), gives up on an item
- * run too often, renews the lease while the handler works, and polls when idle.
+ * expired item first, else the oldest queued one, skipping rows other workers hold locked),
+ * gives up on an item run too often, renews the lease while the handler works, and polls when idle.
  *
  * What a lease guarantees: only its holder can move the item on (every store write checks the
  * lease owner and the item's state), so a worker that stalled past its lease finds the item
