@@ -40,9 +40,9 @@ import { getExample } from '../src/circuits/examples.js';
 import { isAppError } from '../src/errors/app-error.js';
 import { loadConfig } from '../src/config/config.js';
 import type { App } from '../src/http/app-types.js';
-import { JobsWorker } from '../src/jobs/jobs-worker.js';
+import { createJobsWorker } from '../src/jobs/jobs-worker.js';
 import { openDatabase } from '../src/store/open-database.js';
-import { pgJobsRepository } from '../src/store/repositories/jobs-repository.js';
+import { pgJobsRepository } from '../src/store/jobs/jobs-repository.js';
 import { cpuSample } from './lib/cpu.js';
 
 const SUBMISSIONS = Number(process.env['BENCH_JOBS_SUBMISSIONS'] ?? 2000);
@@ -159,7 +159,7 @@ async function workerRate(app: App, auth: BenchAgent[], loops: number, errors: E
     allDone = resolve;
   });
   if (pending.size === 0) allDone();
-  const w = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, {
+  const w = createJobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, {
     id: `bench-${loops}`, leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: loops,
     onError: (e) => errors.add(`${label}: worker error ${e instanceof Error ? e.message.slice(0, 60) : String(e)}`),
     afterTransition: (jobId, status) => {
@@ -268,7 +268,7 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
     })) as Record<Phase, Stat>;
 
     // Drain what the submission phases queued, then time the worker on fresh jobs.
-    const drain = new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: 'drain', leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: 2 });
+    const drain = createJobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: 'drain', leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: 2 });
     await drain.drain(100_000);
     const worker1 = await workerRate(app, auth, 1, errors);
     const worker2 = await workerRate(app, auth, 2, errors);

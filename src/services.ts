@@ -13,6 +13,9 @@ import { createMediaService } from './media/adapters/create-media-service.js';
 import type { MediaService } from './media/media-service.js';
 import { createBillingService, type BillingService } from './billing/billing-service.js';
 import { createExecutionServices, type ExecutionServices } from './execution/compose.js';
+import { pgExecutionStore } from './store/execution/pg-execution-store.js';
+import { pgJobsRepository } from './store/jobs/jobs-repository.js';
+import { pgCredentialsRepository, pgSigningKeyStore } from './store/repositories/credentials-repository.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
@@ -48,9 +51,10 @@ export async function createServices(config: Config, db: Database, compute: Comp
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
   const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } });
   const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
-  const executionServices = createExecutionServices(config, db, { billing, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
+  const executionServices = createExecutionServices(config, pgExecutionStore(db), { billing, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
   const { settings } = executionServices.execution.deps;
-  const jobsServices = createJobsServices(config, db, {
+  const jobsStores = { jobs: (batching: Parameters<typeof pgJobsRepository>[1]) => pgJobsRepository(db, batching), credentials: pgCredentialsRepository(db), signingKeys: pgSigningKeyStore(db) };
+  const jobsServices = createJobsServices(config, jobsStores, {
     compute,
     media,
     billing,

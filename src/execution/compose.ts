@@ -1,7 +1,7 @@
 /**
  * The execution part of the composition root (`src/services.ts` calls this): settings,
  * drivers (the IonQ driver only when IONQ_BASE_URL and IONQ_API_KEY are set), the device
- * directory, the service and its worker. Local simulations (simulator and emulated devices,
+ * directory, the service and its worker (on the one queue), over the store it is given. Local simulations (simulator and emulated devices,
  * from the API and the worker) run on the app's compute pool.
  */
 import { randomInt, randomUUID, createHash } from 'node:crypto';
@@ -9,12 +9,12 @@ import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
-import type { Database } from '../store/db.js';
 import { IonqDriver } from './adapters/ionq-driver.js';
 import { DeviceDirectory } from './device-directory.js';
 import { emulatedDriver, simulatorDriver, type LocalSimulator } from './drivers/local-drivers.js';
 import { ExecutionService } from './execution-service.js';
-import { ExecutionWorker } from './execution-worker.js';
+import { createExecutionWorker, type ExecutionWorker } from './execution-worker.js';
+import type { ExecutionStore } from './ports.js';
 import { executionSettings } from './settings.js';
 
 export interface ExecutionBillingPort {
@@ -55,17 +55,17 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
     );
 }
 
-export function createExecutionServices(config: Config, db: Database, deps: { billing: ExecutionBillingPort; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
+export function createExecutionServices(config: Config, store: ExecutionStore, deps: { billing: ExecutionBillingPort; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
   const settings = executionSettings(config.env);
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
-  const directory = new DeviceDirectory(db, settings, {
+  const directory = new DeviceDirectory(store, settings, {
     simulator: simulatorDriver(local),
     emulated: emulatedDriver(local),
     remote: baseUrl !== undefined && apiKey !== undefined ? new IonqDriver({ baseUrl, apiKey, target, timeoutMs }) : undefined,
   });
   const execution = new ExecutionService({
-    db,
+    store,
     settings,
     directory,
     circuitLimits: config.circuitLimits,
@@ -81,7 +81,7 @@ export function createExecutionServices(config: Config, db: Database, deps: { bi
     state: (provider, device) => execution.hardwareDeviceState(provider, device),
     assertHoldable: (provider, device) => execution.assertHoldable(provider, device),
   });
-  const executionWorker = new ExecutionWorker(db, settings, directory, execution, {
+  const executionWorker = createExecutionWorker(store, settings, directory, execution, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,
     onError: deps.log ?? (() => undefined),
   });

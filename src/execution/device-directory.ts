@@ -5,10 +5,9 @@
  * provider's own report), and queue depth. Account-independent; capabilities add the
  * account's side (session, wallet, spend controls, holds).
  */
-import type { Database } from '../store/db.js';
-import { deviceStatusOverrides, queueDepths } from '../store/repositories/execution-repository.js';
 import { deviceProfiles, deviceProfile, type DeviceProfile, type DeviceStatus, type ProviderId } from '../devices/device-catalogue.js';
 import type { DeviceDriver } from './drivers/driver.js';
+import type { ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 
 export type ReasonCode =
@@ -46,7 +45,7 @@ export interface Drivers {
 export class DeviceDirectory {
   private remoteStatus: { at: number; value: { status: DeviceStatus; detail: string } | null } | undefined;
 
-  constructor(private readonly db: Database, private readonly settings: ExecutionSettings, readonly drivers: Drivers, private readonly now: () => number = Date.now) {}
+  constructor(private readonly store: Pick<ExecutionStore, 'deviceStatusOverrides' | 'queueDepths'>, private readonly settings: ExecutionSettings, readonly drivers: Drivers, private readonly now: () => number = Date.now) {}
 
   private providerEnabled(p: ProviderId): boolean {
     return p === 'provider-one' ? this.settings.providerOneEnabled : this.settings.providerTwoEnabled;
@@ -102,7 +101,7 @@ export class DeviceDirectory {
   }
 
   async list(provider?: ProviderId): Promise<ResolvedDevice[]> {
-    const [overrides, depths] = await Promise.all([deviceStatusOverrides(this.db), queueDepths(this.db)]);
+    const [overrides, depths] = await Promise.all([this.store.deviceStatusOverrides(), this.store.queueDepths()]);
     const out: ResolvedDevice[] = [];
     for (const p of deviceProfiles(provider).map((x) => this.capped(x))) {
       const { reasons, driver } = this.configuration(p);

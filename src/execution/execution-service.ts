@@ -10,17 +10,13 @@ import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-for
 import { fail } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
-import { getHeldJob, lockHeldJob, markHeldJobContinued, type HeldJobRecord } from '../billing/store/hardware-sql.js';
-import { getWallet } from '../billing/store/ledger-sql.js';
-import type { Database } from '../store/db.js';
-import {
-  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, queuePosition, setDeviceStatusOverride,
-  type ExecutionJobRow,
-} from '../store/repositories/execution-repository.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
+import type { ExecutionJob } from './execution-job.js';
+import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
 import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
@@ -52,7 +48,7 @@ export interface ContinueRequest {
 }
 
 export interface ExecutionDeps {
-  readonly db: Database;
+  readonly store: ExecutionStore;
   readonly settings: ExecutionSettings;
   readonly directory: DeviceDirectory;
   readonly circuitLimits: CircuitLimits;
@@ -68,19 +64,11 @@ export interface ExecutionDeps {
 
 const DEFAULT_DEVICE: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
 
-/** Canonical JSON (sorted keys) for request hashes. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
-}
-
-
 export class ExecutionService {
   constructor(readonly deps: ExecutionDeps) {}
 
-  private get db(): Database {
-    return this.deps.db;
+  private get store(): ExecutionStore {
+    return this.deps.store;
   }
 
   async devices(provider: ProviderId) {
@@ -89,7 +77,7 @@ export class ExecutionService {
 
   /** Operator: set or clear (null) a device's status override. */
   async setDeviceStatus(device: string, status: DeviceStatus | null, note: string | null = null): Promise<void> {
-    await setDeviceStatusOverride(this.db, device, status, note);
+    await this.store.setDeviceStatusOverride(device, status, note);
   }
 
   async capabilities(accountId: string | undefined) {
@@ -97,22 +85,21 @@ export class ExecutionService {
     let account: AccountState | undefined;
     if (accountId !== undefined) {
       const [wallet, hardwareAllowed, held] = await Promise.all([
-        getWallet(this.db, accountId),
+        this.store.wallet(accountId),
         this.deps.hardwareAllowed(accountId),
-        this.db.query<{ job_id: string; device: string; expires_at: Date }>(
-          `SELECT job_id, device, expires_at FROM billing_held_jobs WHERE account_id = $1 AND status = 'held' AND expires_at > now() ORDER BY created_at`, [accountId]),
+        this.store.openHeldJobs(accountId),
       ]);
-      account = { accountId, availableMicros: wallet.availableMicros, heldMicros: wallet.heldMicros, hardwareAllowed, openHeldJobs: held.rows };
+      account = { accountId, availableMicros: wallet.availableMicros, heldMicros: wallet.heldMicros, hardwareAllowed, openHeldJobs: held };
     }
     const media = this.deps.mediaReadiness === undefined ? null : await this.deps.mediaReadiness().catch(() => null);
     return buildCapabilities(devices, account, media);
   }
 
-  private async viewOf(j: ExecutionJobRow, replayed?: boolean) {
+  private async viewOf(j: ExecutionJob, replayed?: boolean) {
     const [pos, events, held] = await Promise.all([
-      queuePosition(this.db, j),
-      jobEvents(this.db, j.id),
-      j.kind === 'hardware' ? getHeldJob(this.db, j.id) : Promise.resolve(null),
+      this.store.queuePosition(j),
+      this.store.jobEvents(j.id),
+      j.kind === 'hardware' ? this.store.heldJob(j.id) : Promise.resolve(null),
     ]);
     return jobView(j, { queuePosition: pos, events, heldJob: held, ...(replayed === undefined ? {} : { replayed }) });
   }
@@ -122,7 +109,7 @@ export class ExecutionService {
    * `running` is taken over when its owner died, waited for or refused while it lives (simulator-run.ts).
    */
   private async replay(accountId: string, token: string, hash: string, adopt?: Adoption) {
-    const prior = await findJobByToken(this.db, accountId, token);
+    const prior = await this.store.findJobByToken(accountId, token);
     if (prior === null) return null;
     if (prior.request_hash !== hash) {
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: prior.id });
@@ -132,7 +119,7 @@ export class ExecutionService {
   }
 
   private get runDeps(): SimulatorRunDeps {
-    return { db: this.db, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId };
+    return { store: this.store, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId };
   }
 
   private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
@@ -199,14 +186,14 @@ export class ExecutionService {
         device: spec.id, num_qubits: circuit.numQubits, max_qubits: spec.numQubits,
       });
     }
-    const hash = this.deps.hash(canonical({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    const hash = this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const adopt = { circuit, device: d, wait: opts.adoptRunning === true };
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
 
     const worker = `api-${this.deps.newId().slice(0, 8)}`;
     const seed = body.seed ?? this.deps.randomSeed();
-    const row = await insertJob(this.db, {
+    const row = await this.store.insertJob({
       id: this.deps.newId(), accountId, clientToken: body.client_token, requestHash: hash, provider, device: spec.id, kind: 'simulator', driver: 'simulator',
       status: 'running', shots, seed, circuit: toWire(circuit), translation: null, holdId: null, estimatedMicros: 0n,
       leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings),
@@ -217,16 +204,16 @@ export class ExecutionService {
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
     }
     await this.finishSimulatorRun(row, circuit, worker, d);
-    return this.viewOf((await getJob(this.db, row.id)) as ExecutionJobRow, false);
+    return this.viewOf((await this.store.getJob(row.id)) as ExecutionJob, false);
   }
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
-  async finishSimulatorRun(row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
+  async finishSimulatorRun(row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
     return finishSimulatorRun(this.runDeps, row, circuit, worker, d);
   }
 
   /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
-  private static refuseNotContinuable(held: HeldJobRecord): void {
+  private static refuseNotContinuable(held: HeldJob): void {
     const expired = held.status === 'held' && held.expiresAt.getTime() <= Date.now();
     if (held.status === 'held' && !expired) return;
     const status = expired ? 'expired' : held.status;
@@ -236,11 +223,11 @@ export class ExecutionService {
   /** POST /v1/execute/provider-two/held/{job_id}: the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
-    const hash = this.deps.hash(canonical({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
 
-    const held = await getHeldJob(this.db, jobId);
+    const held = await this.store.heldJob(jobId);
     if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
     ExecutionService.refuseNotContinuable(held);
     const d = await this.resolveDevice('provider-two', held.device);
@@ -252,15 +239,15 @@ export class ExecutionService {
     const translation = translateForDevice(circuit, d.profile.spec);
     const seed = body.seed ?? this.deps.randomSeed();
     const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
-    const row = await this.db.tx(async (q) => {
+    const row = await this.store.tx(async (t) => {
       // The lock order of every held-job change (wallet, held job, hold: see lockHeldJob); a
       // release or expiry that committed while this request was translating is seen here.
-      const current = await lockHeldJob(q, accountId, jobId);
+      const current = await t.lockHeldJob(accountId, jobId);
       if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
       ExecutionService.refuseNotContinuable(current);
-      const taken = await markHeldJobContinued(q, jobId);
+      const taken = await t.markHeldJobContinued(jobId);
       if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
-      const r = await insertJob(q, {
+      const r = await t.insertJob({
         id: jobId, accountId, clientToken: body.client_token, requestHash: hash, provider: 'provider-two', device: held.device, kind: 'hardware',
         driver: d.profile.driver === 'remote' ? 'remote' : 'emulated', status: 'queued', shots: held.shots, seed, circuit: toWire(circuit),
         translation: {
@@ -276,7 +263,7 @@ export class ExecutionService {
         holdId: held.holdId, estimatedMicros: perTask,
       });
       if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
-      await extendHoldExpiry(q, held.holdId, this.deps.settings.runWindowSeconds);
+      await t.extendHoldExpiry(held.holdId, this.deps.settings.runWindowSeconds);
       return r;
     });
     this.deps.afterDebit(accountId);
@@ -285,10 +272,10 @@ export class ExecutionService {
 
   /** GET /v1/execute/{provider}/{job_id}: an execution job, or a held job not continued yet. */
   async job(accountId: string, jobId: string, provider: ProviderId = 'provider-two') {
-    const j = await getJob(this.db, jobId);
+    const j = await this.store.getJob(jobId);
     if (j !== null && j.account_id === accountId && j.provider === provider) return this.viewOf(j);
     if (j === null && provider === 'provider-two') {
-      const held = await getHeldJob(this.db, jobId);
+      const held = await this.store.heldJob(jobId);
       if (held !== null && held.accountId === accountId) return heldOnlyView(held);
     }
     throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);

@@ -1,8 +1,8 @@
 /**
- * The execution worker: claims queued hardware jobs (and remote jobs due for a poll, and
- * jobs whose worker died) under a lease, runs them on their device's driver, and settles
- * the hold in the same transaction that stores the outcome — capture on completion,
- * release on failure — so a job is charged at most once and never left half settled.
+ * Execution jobs on the one queue (src/queue/queue-worker.ts): what a claimed hardware job (or
+ * remote job due for a poll, or a run whose owner died) does. It runs on its device's driver,
+ * and the hold is settled in the same transaction that stores the outcome — capture on
+ * completion, release on failure — so a job is charged at most once and never left half settled.
  *
  * Restarts: a job's seed is fixed at submission, so an emulated run repeated after a
  * crash gives the same counts and is charged once (the capture happens with the status
@@ -12,17 +12,13 @@
  */
 import { parseCircuitInput } from '../circuits/wire-format.js';
 import { isAppError } from '../errors/app-error.js';
-import { captureHold, releaseHold } from '../billing/store/ledger-sql.js';
-import type { Database } from '../store/db.js';
-import {
-  claimJob, heartbeat, lockOwnedJob, markCompleted, markFailed, markSubmitStarted, parkJob,
-  type ExecutionClaim, type ExecutionJobRow,
-} from '../store/repositories/execution-repository.js';
-import type { BackgroundWorker } from '../worker.js';
+import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
 import type { DeviceDirectory } from './device-directory.js';
 import type { DriverOutcome, RunInput } from './drivers/driver.js';
 import type { ExecutionFailureCode } from './error-codes.js';
+import type { ExecutionJob } from './execution-job.js';
 import { resultJson, type ExecutionService } from './execution-service.js';
+import type { ExecutionClaim, ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 
 export interface ExecutionWorkerOptions {
@@ -31,94 +27,40 @@ export interface ExecutionWorkerOptions {
 }
 
 export type ExecutionStep = { readonly jobId: string; readonly outcome: 'completed' | 'failed' | 'parked' | 'lease_lost' } | null;
+type Step = NonNullable<ExecutionStep>;
 
-export class ExecutionWorker implements BackgroundWorker {
-  readonly name = 'execution-worker';
-  private loop: Promise<void> | undefined;
-  private stopping = false;
-  private wake: (() => void) | undefined;
+export type ExecutionWorker = QueueWorker<ExecutionClaim, Step>;
 
+export function createExecutionWorker(store: ExecutionStore, settings: ExecutionSettings, directory: DeviceDirectory, service: ExecutionService, opts: ExecutionWorkerOptions): ExecutionWorker {
+  return new QueueWorker(store, new ExecutionHandler(store, settings, directory, service, opts), {
+    name: 'execution-worker',
+    id: opts.id,
+    leaseMs: settings.leaseMs,
+    pollMs: settings.pollMs,
+    maxAttempts: settings.maxAttempts,
+    concurrency: 1,
+    ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+  });
+}
+
+class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   constructor(
-    private readonly db: Database,
+    private readonly store: ExecutionStore,
     private readonly settings: ExecutionSettings,
     private readonly directory: DeviceDirectory,
     private readonly service: ExecutionService,
     private readonly opts: ExecutionWorkerOptions,
   ) {}
 
-  start(): void {
-    if (this.loop !== undefined) return;
-    this.stopping = false;
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let did: ExecutionStep = null;
-      try {
-        did = await this.runOnce(`${this.opts.id}/loop`);
-      } catch (e) {
-        this.opts.onError?.(e);
-      }
-      if (did === null && !this.stopping) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(() => { this.wake = undefined; resolve(); }, this.settings.pollMs);
-          this.wake = () => { clearTimeout(t); this.wake = undefined; resolve(); };
-        });
-      }
-    }
-  }
-
-  /** Claims and processes at most one job; null when nothing is due. */
-  async runOnce(workerId = `${this.opts.id}/once`): Promise<ExecutionStep> {
-    const claim = await claimJob(this.db, workerId, this.settings.leaseMs);
-    if (claim === null) return null;
-    return this.process(claim, workerId);
-  }
-
-  /** Runs until nothing is due (tests, CLI). */
-  async drain(max = 1_000): Promise<ExecutionStep[]> {
-    const out: ExecutionStep[] = [];
-    for (let i = 0; i < max; i++) {
-      const s = await this.runOnce();
-      if (s === null) break;
-      out.push(s);
-    }
-    return out;
-  }
-
   /** Fails the job and releases its hold, in one transaction. */
-  private async failed(job: ExecutionJobRow, worker: string, code: ExecutionFailureCode | string, message: string): Promise<ExecutionStep> {
-    const ok = await this.db.tx(async (q) => {
-      if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
-      if (job.hold_id !== null) {
-        const h = await q.query<{ status: string }>('SELECT status FROM billing_holds WHERE id = $1', [job.hold_id]);
-        if (h.rows[0]?.status === 'pending') await releaseHold(q, { holdId: job.hold_id, reason: `execution job failed: ${code}` });
-      }
-      await markFailed(q, job.id, worker, 'running', code, message);
-      return true;
-    });
+  private async failed(job: ExecutionJob, worker: string, code: ExecutionFailureCode | string, message: string): Promise<Step> {
+    const ok = await this.store.fail(job, worker, code, message);
     return { jobId: job.id, outcome: ok ? 'failed' : 'lease_lost' };
   }
 
-  private async completed(job: ExecutionJobRow, worker: string, outcome: Extract<DriverOutcome, { state: 'completed' }>): Promise<ExecutionStep> {
-    const actual = BigInt(job.estimated_micros);
+  private async completed(job: ExecutionJob, worker: string, outcome: Extract<DriverOutcome, { state: 'completed' }>): Promise<Step> {
     try {
-      const ok = await this.db.tx(async (q) => {
-        if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
-        if (job.hold_id !== null) {
-          await captureHold(q, { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
-        }
-        await markCompleted(q, job.id, worker, resultJson(outcome.result), actual);
-        return true;
-      });
+      const ok = await this.store.complete(job, worker, resultJson(outcome.result), BigInt(job.estimated_micros));
       return { jobId: job.id, outcome: ok ? 'completed' : 'lease_lost' };
     } catch (e) {
       if (isAppError(e) && e.code === 'HOLD_NOT_PENDING') return this.failed(job, worker, 'HOLD_LAPSED', 'The hold was no longer pending when the run finished (it expired or was settled); nothing was charged.');
@@ -126,8 +68,15 @@ export class ExecutionWorker implements BackgroundWorker {
     }
   }
 
-  private async process(claim: ExecutionClaim, worker: string): Promise<ExecutionStep> {
+  giveUp(claim: ExecutionClaim, lease: Lease): Promise<Step> {
     const { job } = claim;
+    const message = job.kind === 'simulator' ? 'The run was interrupted too many times.' : `The job was interrupted ${job.attempts - 1} times; giving up.`;
+    return this.failed(job, lease.worker, 'WORKER_LOST', message);
+  }
+
+  async handle(claim: ExecutionClaim, lease: Lease): Promise<Step> {
+    const { job } = claim;
+    const worker = lease.worker;
     if (job.kind === 'simulator') return this.resumeSimulator(job, worker);
     if (claim.holdStatus !== 'pending') return this.failed(job, worker, 'HOLD_LAPSED', `The hold is ${claim.holdStatus ?? 'missing'}; the job was not run and nothing was charged.`);
     const d = await this.directory.get(job.device);
@@ -143,30 +92,22 @@ export class ExecutionWorker implements BackgroundWorker {
     const input: RunInput = { jobId: job.id, device: d.profile, circuit: parsed.circuit, shots: job.shots, seed: Number(job.seed) };
     const driver = d.driver;
 
-    let outcome: DriverOutcome;
-    const beat = setInterval(() => {
-      heartbeat(this.db, job.id, worker, this.settings.leaseMs).catch((e: unknown) => this.opts.onError?.(e, job.id));
-    }, Math.max(50, Math.floor(this.settings.leaseMs / 3)));
+    let outcome: DriverOutcome | 'lease_lost';
     try {
-      if (driver.kind === 'remote') {
-        if (job.remote_job_id !== null) outcome = await driver.poll!(job.remote_job_id, input);
-        else if (job.remote_submit_started_at !== null) {
-          outcome = { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: 'The worker stopped while submitting to the remote provider; the job is not sent again.' };
-        } else {
-          if (!(await markSubmitStarted(this.db, job.id, worker))) return { jobId: job.id, outcome: 'lease_lost' };
-          outcome = await driver.submit(input);
+      outcome = await lease.keep(async (): Promise<DriverOutcome | 'lease_lost'> => {
+        if (driver.kind !== 'remote') return driver.submit(input);
+        if (job.remote_job_id !== null) return driver.poll!(job.remote_job_id, input);
+        if (job.remote_submit_started_at !== null) {
+          return { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: 'The worker stopped while submitting to the remote provider; the job is not sent again.' };
         }
-      } else {
-        if (job.attempts > this.settings.maxAttempts) {
-          outcome = { state: 'failed', code: 'WORKER_LOST', message: `The job was interrupted ${job.attempts - 1} times; giving up.` };
-        } else outcome = await driver.submit(input);
-      }
+        if (!(await this.store.markSubmitStarted(job.id, worker))) return 'lease_lost';
+        return driver.submit(input);
+      });
     } catch (e) {
-      clearInterval(beat);
       this.opts.onError?.(e, job.id);
       return this.failed(job, worker, isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The run failed unexpectedly.');
     }
-    clearInterval(beat);
+    if (outcome === 'lease_lost') return { jobId: job.id, outcome: 'lease_lost' };
 
     switch (outcome.state) {
       case 'completed':
@@ -174,7 +115,7 @@ export class ExecutionWorker implements BackgroundWorker {
       case 'failed':
         return this.failed(job, worker, outcome.code, outcome.message);
       case 'pending': {
-        const ok = await parkJob(this.db, job.id, worker, { afterMs: this.settings.remotePollMs, remoteJobId: outcome.remoteJobId, note: job.remote_job_id === null ? `submitted as ${outcome.remoteJobId}` : undefined });
+        const ok = await this.store.park(job.id, worker, { afterMs: this.settings.remotePollMs, remoteJobId: outcome.remoteJobId, note: job.remote_job_id === null ? `submitted as ${outcome.remoteJobId}` : undefined });
         return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
       }
       case 'retry': {
@@ -182,18 +123,17 @@ export class ExecutionWorker implements BackgroundWorker {
           return this.failed(job, worker, 'REMOTE_UNAVAILABLE', `The remote provider kept failing (${job.remote_failures + 1} times): ${outcome.message}`);
         }
         const backoff = Math.min(this.settings.remotePollMs * 2 ** job.remote_failures, 10 * 60_000);
-        const ok = await parkJob(this.db, job.id, worker, { afterMs: backoff, failed: true, clearSubmit: job.remote_job_id === null, note: `transient: ${outcome.message}` });
+        const ok = await this.store.park(job.id, worker, { afterMs: backoff, failed: true, clearSubmit: job.remote_job_id === null, note: `transient: ${outcome.message}` });
         return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
       }
     }
   }
 
   /** A simulator run whose API request died mid-run: run it again (same seed) to its end. */
-  private async resumeSimulator(job: ExecutionJobRow, worker: string): Promise<ExecutionStep> {
+  private async resumeSimulator(job: ExecutionJob, worker: string): Promise<Step> {
     const d = await this.directory.get(job.device);
     const parsed = parseCircuitInput(job.circuit);
     if (d === undefined || !parsed.ok) return this.failed(job, worker, 'EXECUTION_FAILED', 'The simulator job could not be resumed.');
-    if (job.attempts > this.settings.maxAttempts) return this.failed(job, worker, 'WORKER_LOST', 'The run was interrupted too many times.');
     try {
       await this.service.finishSimulatorRun(job, parsed.circuit, worker, d);
     } catch {

@@ -4,19 +4,20 @@
  * taken over once its lease expired — by the execution worker's claim, or here by a retry with
  * its client_token — and run again: the seed is stored, so the counts are the same, and settling
  * checks the lease, so a late finish of the old owner changes nothing
- * (docs/decisions/execution-dead-run-takeover.md).
+ * (docs/decisions/execution-dead-run-takeover.md). Its lease is the one queue's (src/queue/queue-worker.ts).
  */
 import type { Circuit } from '../circuits/ir.js';
 import { fail, isAppError } from '../errors/app-error.js';
-import type { Database } from '../store/db.js';
-import { getJob, heartbeat, lockOwnedJob, markCompleted, markFailed, takeOverExpired, type ExecutionJobRow } from '../store/repositories/execution-repository.js';
+import { leaseOf } from '../queue/queue-worker.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
 import type { RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS, EXECUTION_FAILURE } from './error-codes.js';
+import type { ExecutionJob } from './execution-job.js';
+import type { ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 
 export interface SimulatorRunDeps {
-  readonly db: Database;
+  readonly store: ExecutionStore;
   readonly settings: ExecutionSettings;
   readonly directory: DeviceDirectory;
   readonly newId: () => string;
@@ -45,32 +46,21 @@ export function simulatorLeaseMs(settings: ExecutionSettings): number {
 }
 
 /** Runs a simulator job to its end (the API request, a take-over, or the worker after a crash). */
-export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJobRow, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
-  const { db } = deps;
+export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
+  const { store } = deps;
   const driver = d.driver ?? deps.directory.drivers.simulator;
   let outcome;
   // The run may wait for a compute thread longer than its lease: the owner keeps it alive while
-  // it lives, so only a dead owner's run is ever taken over (takeOverExpired, claimJob).
-  const leaseMs = deps.settings.leaseMs;
-  const beat = setInterval(() => {
-    heartbeat(db, row.id, worker, leaseMs).catch(() => undefined);
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  // it lives, so only a dead owner's run is ever taken over (takeOver, the queue's claim).
+  const lease = leaseOf(store, row.id, worker, deps.settings.leaseMs);
   try {
-    outcome = await driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) });
+    outcome = await lease.keep(() => driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) }));
   } catch (e) {
-    clearInterval(beat);
-    await db.tx(async (q) => {
-      if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-      await markFailed(q, row.id, worker, 'running', isAppError(e) ? e.code : EXECUTION_FAILURE.EXECUTION_FAILED, isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
-    });
+    await store.fail(row, worker, isAppError(e) ? e.code : EXECUTION_FAILURE.EXECUTION_FAILED, isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
     throw e;
   }
-  clearInterval(beat);
   if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
-  await db.tx(async (q) => {
-    if ((await lockOwnedJob(q, row.id, worker)) === null) return;
-    await markCompleted(q, row.id, worker, resultJson(outcome.result), 0n);
-  });
+  await store.complete(row, worker, resultJson(outcome.result), 0n);
 }
 
 /**
@@ -79,29 +69,26 @@ export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJ
  * for (polling every EXECUTION_POLL_MS) when `adopt.wait` — a durable caller such as an Account
  * Job's re-run, which a refusal would only fail.
  */
-export async function settleRunningSimulator(deps: SimulatorRunDeps, job: ExecutionJobRow, adopt: Adoption | undefined): Promise<ExecutionJobRow> {
+export async function settleRunningSimulator(deps: SimulatorRunDeps, job: ExecutionJob, adopt: Adoption | undefined): Promise<ExecutionJob> {
   let prior = job;
   while (prior.status === 'running') {
     if (adopt !== undefined) {
       const worker = `api-${deps.newId().slice(0, 8)}`;
-      const taken = await takeOverExpired(deps.db, prior.id, worker, simulatorLeaseMs(deps.settings));
+      const taken = await deps.store.takeOver(prior.id, worker, simulatorLeaseMs(deps.settings));
       if (taken !== null) {
         if (taken.attempts > deps.settings.maxAttempts) {
-          await deps.db.tx(async (q) => {
-            if ((await lockOwnedJob(q, taken.id, worker)) === null) return;
-            await markFailed(q, taken.id, worker, 'running', EXECUTION_FAILURE.WORKER_LOST, `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
-          });
+          await deps.store.fail(taken, worker, EXECUTION_FAILURE.WORKER_LOST, `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
         } else {
           await finishSimulatorRun(deps, taken, adopt.circuit, worker, adopt.device);
         }
-        return (await getJob(deps.db, prior.id)) as ExecutionJobRow;
+        return (await deps.store.getJob(prior.id)) as ExecutionJob;
       }
     }
     if (adopt?.wait !== true) {
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is still in progress; retry shortly.', { job_id: prior.id }, { 'retry-after': '1' });
     }
     await new Promise((r) => setTimeout(r, deps.settings.pollMs));
-    prior = (await getJob(deps.db, prior.id)) as ExecutionJobRow;
+    prior = (await deps.store.getJob(prior.id)) as ExecutionJob;
   }
   return prior;
 }

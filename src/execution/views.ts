@@ -1,8 +1,8 @@
 /** Wire views of devices and execution jobs (platform envelope `data`). */
 import { formatMicros } from '../billing/money.js';
-import type { HeldJobRecord } from '../billing/store/hardware-sql.js';
-import type { ExecutionJobRow } from '../store/repositories/execution-repository.js';
 import type { ResolvedDevice } from './device-directory.js';
+import type { ExecutionJob } from './execution-job.js';
+import type { HeldJob } from './ports.js';
 
 export const BIT_ORDER = 'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order).';
 
@@ -47,11 +47,11 @@ const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).
 export interface JobViewExtras {
   readonly queuePosition: number | null;
   readonly events: ReadonlyArray<{ from_status: string | null; to_status: string; at: Date; note: string | null }>;
-  readonly heldJob: HeldJobRecord | null;
+  readonly heldJob: HeldJob | null;
   readonly replayed?: boolean;
 }
 
-export function jobView(j: ExecutionJobRow, x: JobViewExtras) {
+export function jobView(j: ExecutionJob, x: JobViewExtras) {
   const result = j.result as { counts?: Record<string, number>; probabilities?: Record<string, number>; probabilities_kind?: string; notes?: string[]; meta?: Record<string, unknown> } | null;
   const tr = j.translation as Record<string, unknown> | null;
   const urlProvider = j.provider === 'provider-one' ? 'provider-one' : 'provider-two';
@@ -97,7 +97,7 @@ export function jobView(j: ExecutionJobRow, x: JobViewExtras) {
 }
 
 /** A held job not (yet) continued: its billing state, in the job view's shape. */
-export function heldOnlyView(h: HeldJobRecord) {
+export function heldOnlyView(h: HeldJob) {
   return {
     job_id: h.jobId,
     provider: h.provider,

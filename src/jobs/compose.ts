@@ -1,27 +1,25 @@
 /**
  * The Account Jobs part of the composition root (`src/services.ts` calls this): reads the
- * JOBS_* settings and wires the services to their store adapters, and the capabilities'
- * CPU-heavy work (optimize, measured coupling, simulate) to the app's compute pool.
+ * JOBS_* settings and wires the services to the store adapters it is given, the worker to the
+ * one queue, and the capabilities' CPU-heavy work (optimize, measured coupling, simulate) to
+ * the app's compute pool.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { CredentialService } from '../auth/credentials.js';
+import { CredentialService, type CredentialsRepository } from '../auth/credentials.js';
 import { toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../optimization/optimize.js';
 import { DEFAULT_TIME_BUDGET_MS } from '../simulation/index.js';
-import { JobsTokens, type JobsTokenSettings } from '../auth/jwt.js';
+import { JobsTokens, type JobsTokenSettings, type SigningKeyStore } from '../auth/jwt.js';
 import type { Config } from '../config/config.js';
 import { ConfigError, int } from '../config/env-parser.js';
-import type { Database } from '../store/db.js';
 import type { MediaService } from '../media/media-service.js';
-import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
-import { DEFAULT_SUBMITTER, pgJobsRepository } from '../store/repositories/jobs-repository.js';
 import { builtinCapabilities, type ExecutionForJobs } from './capabilities/index.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from './capability.js';
 import { JobsService } from './jobs-service.js';
-import { JobsWorker } from './jobs-worker.js';
-import type { JobsBillingPort, JobsComputePort } from './ports.js';
+import { createJobsWorker, type JobsWorker } from './jobs-worker.js';
+import { DEFAULT_SUBMIT_BATCHING, type JobsBillingPort, type JobsComputePort, type JobsRepository, type SubmitBatching } from './ports.js';
 
 export interface JobsServices {
   readonly jobs: JobsService;
@@ -38,7 +36,7 @@ export interface JobsSettingsFromEnv {
   readonly maxAttempts: number;
   readonly concurrency: number;
   readonly authCacheMs: number;
-  /** Group commit of submissions (src/store/repositories/group-commit.ts). */
+  /** Group commit of submissions (src/store/jobs/group-commit.ts). */
   readonly submitBatchMax: number;
   readonly submitInFlight: number;
 }
@@ -72,8 +70,8 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
     maxAttempts: int(env, 'JOBS_MAX_ATTEMPTS', 3, 1, 100),
     concurrency: int(env, 'JOBS_WORKER_CONCURRENCY', 1, 1, 64),
     authCacheMs: int(env, 'JOBS_AUTH_CACHE_MS', 1_000, 0, 60_000),
-    submitBatchMax: int(env, 'JOBS_SUBMIT_BATCH_MAX', DEFAULT_SUBMITTER.maxBatch, 1, 256),
-    submitInFlight: int(env, 'JOBS_SUBMIT_IN_FLIGHT', DEFAULT_SUBMITTER.maxInFlight, 1, 64),
+    submitBatchMax: int(env, 'JOBS_SUBMIT_BATCH_MAX', DEFAULT_SUBMIT_BATCHING.maxBatch, 1, 256),
+    submitInFlight: int(env, 'JOBS_SUBMIT_IN_FLIGHT', DEFAULT_SUBMIT_BATCHING.maxInFlight, 1, 64),
   };
 }
 
@@ -96,19 +94,26 @@ export function poolJobsCompute(compute: ComputePool, limits: CircuitLimits): Jo
   };
 }
 
-export function createJobsServices(config: Config, db: Database, deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void }): JobsServices {
+/** The jobs domain's storage, built by the composition root (src/services.ts) from the store's adapters. */
+export interface JobsStores {
+  jobs(batching: SubmitBatching & { readonly onBatchError?: (e: unknown) => void }): JobsRepository;
+  readonly credentials: CredentialsRepository;
+  readonly signingKeys: SigningKeyStore;
+}
+
+export function createJobsServices(config: Config, stores: JobsStores, deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void }): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
-  const credentials = new CredentialService(pgCredentialsRepository(db), sha256, randomUUID, s.authCacheMs);
-  const jobsTokens = new JobsTokens(s.tokens, pgSigningKeyStore(db), credentials, randomUUID);
+  const credentials = new CredentialService(stores.credentials, sha256, randomUUID, s.authCacheMs);
+  const jobsTokens = new JobsTokens(s.tokens, stores.signingKeys, credentials, randomUUID);
   const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), compute: poolJobsCompute(deps.compute, config.circuitLimits), media: deps.media, execution: deps.execution }));
-  const repo = pgJobsRepository(db, {
+  const repo = stores.jobs({
     maxBatch: s.submitBatchMax,
     maxInFlight: s.submitInFlight,
     onBatchError: (e) => deps.log?.(e),
   });
   const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID, () => new Date(), deps.billing);
-  const jobsWorker = new JobsWorker(repo, registry, {
+  const jobsWorker = createJobsWorker(repo, registry, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,
     leaseMs: s.leaseMs,
     pollMs: s.pollMs,

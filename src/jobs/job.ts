@@ -1,32 +1,34 @@
 /**
  * The Job record and its wire form (spec §2.2). States (DESIGN §4):
  * quoted → reserved → queued → running → result_saved → completed, and failed from any
- * non-terminal state (hold released, error_code set).
+ * non-terminal state (hold released, error_code set): JOB_STATE_MACHINE.
  */
 import { formatMicros } from '../billing/money.js';
+import { defineStateMachine } from '../queue/state-machine.js';
 import type { Product } from './capability.js';
 
 export const JOB_STATUSES = ['quoted', 'reserved', 'queued', 'running', 'result_saved', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-const NEXT: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
-  quoted: ['reserved', 'failed'],
-  reserved: ['queued', 'failed'],
-  queued: ['running', 'failed'],
-  // running → running: re-run after the previous worker's lease expired.
-  running: ['running', 'result_saved', 'failed'],
-  result_saved: ['completed', 'failed'],
-  completed: [],
-  failed: [],
-};
-
-export function canTransition(from: JobStatus, to: JobStatus): boolean {
-  return NEXT[from].includes(to);
-}
-
-export function isTerminal(s: JobStatus): boolean {
-  return s === 'completed' || s === 'failed';
-}
+/** The one definition of a job's states and moves: the worker and the store check every transition against it. */
+export const JOB_STATE_MACHINE = defineStateMachine<JobStatus>({
+  name: 'job',
+  states: JOB_STATUSES,
+  initial: ['quoted'],
+  queued: 'queued',
+  leased: ['running', 'result_saved'],
+  terminal: ['completed', 'failed'],
+  next: {
+    quoted: ['reserved', 'failed'],
+    reserved: ['queued', 'failed'],
+    queued: ['running', 'failed'],
+    // running → running: re-run after the previous worker's lease expired.
+    running: ['running', 'result_saved', 'failed'],
+    result_saved: ['completed', 'failed'],
+    completed: [],
+    failed: [],
+  },
+});
 
 export const PAYMENT_RAIL = 'account_core_balance';
 

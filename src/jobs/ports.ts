@@ -4,6 +4,7 @@ import type { CouplingReport, CouplingRequest, CouplingSettings } from '../coupl
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import type { BackendHint, ProofMethod, Profile } from '../optimization/optimize.js';
 import type { SimulationResult } from '../simulation/index.js';
+import type { QueueClaim, QueuePort } from '../queue/queue-worker.js';
 import type { Product } from './capability.js';
 import type { JobRecord } from './job.js';
 
@@ -45,6 +46,17 @@ export interface JobsComputePort {
   simulate(circuit: Circuit, opts: JobSimulateOptions): Promise<SimulationResult>;
 }
 
+/** How submissions are committed together (src/store/jobs/group-commit.ts). */
+export interface SubmitBatching {
+  /** Most submissions sent in one transaction (1: each on its own). */
+  readonly maxBatch: number;
+  /** Most submission transactions at once. */
+  readonly maxInFlight: number;
+}
+
+/** JOBS_SUBMIT_BATCH_MAX and JOBS_SUBMIT_IN_FLIGHT when not set. */
+export const DEFAULT_SUBMIT_BATCHING: SubmitBatching = { maxBatch: 16, maxInFlight: 2 };
+
 export interface SubmitInput {
   readonly id: string;
   readonly accountId: string;
@@ -67,7 +79,7 @@ export interface ListQuery {
   readonly before?: { readonly createdAtMicros: bigint; readonly id: string };
 }
 
-export interface Claim {
+export interface Claim extends QueueClaim {
   readonly job: JobRecord;
   /** The status before this claim: `queued`, or `running` / `result_saved` when a lease expired. */
   readonly previousStatus: 'queued' | 'running' | 'result_saved';
@@ -76,10 +88,11 @@ export interface Claim {
 }
 
 /**
- * Storage port of the jobs domain (src/store/repositories/jobs-repository.ts). Each method
- * is one transaction; money moves through the billing ledger inside the same transaction.
+ * Storage port of the jobs domain (src/store/jobs/jobs-repository.ts). Each method is one
+ * transaction; money moves through the billing ledger inside the same transaction. Its claim
+ * and heartbeat are the one queue's (src/store/queue/pg-queue.ts).
  */
-export interface JobsRepository {
+export interface JobsRepository extends QueuePort<Claim> {
   /**
    * DESIGN §4 submission after validation and quoting: idempotency lookup (same hash →
    * the original job, `replayed`; other hash → 409; concurrent → 409 in flight) → price
@@ -92,11 +105,8 @@ export interface JobsRepository {
   list(accountId: string, q: ListQuery): Promise<JobRecord[]>;
   balance(accountId: string): Promise<{ availableMicros: bigint; heldMicros: bigint }>;
 
-  /** Claims a job whose lease expired (oldest lease first), else the oldest queued job (FOR UPDATE SKIP LOCKED). */
-  claim(worker: string, leaseMs: number): Promise<Claim | null>;
   /** Records the re-run of a `running` job whose previous worker lost its lease. */
   markRerun(jobId: string, worker: string): Promise<void>;
-  heartbeat(jobId: string, worker: string, leaseMs: number): Promise<boolean>;
   /** running → result_saved if the lease is still this worker's. */
   saveResult(jobId: string, worker: string, result: Record<string, unknown>, leaseMs: number): Promise<boolean>;
   /** result_saved → completed: captures the hold (≤ reserved), writes the receipt. Null if the lease is lost. */

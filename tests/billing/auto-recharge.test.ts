@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { placeHold } from '../../src/billing/ledger.js';
 import { rechargeAmountCents } from '../../src/billing/auto-recharge.js';
-import { checkJobInvariants } from '../../src/store/repositories/jobs-invariants.js';
+import { checkJobInvariants } from '../../src/store/jobs/jobs-invariants.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 import { key, newAgent, submit, withTestCapabilities } from '../jobs/helpers.js';

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
+import { EXECUTION_QUEUE } from '../../src/store/execution/execution-repository.js';
+import { checkTransitions } from '../../src/store/queue/queue-invariants.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 
 export const bell = {
@@ -34,7 +36,8 @@ export async function expectWallet(app: App, auth: { authorization: string }, av
  * Execution jobs ↔ holds (DESIGN §3 for hardware runs): a completed hardware job has exactly
  * one capture, of its actual cost, at most the hold; a failed or unfinished one has none; a
  * simulator run has no hold and costs nothing; a held job's state matches its hold's; the last
- * stored event is the job's status. Returns nothing; fails the test with every violation.
+ * stored event is the job's status, and every event is a transition the state machine allows.
+ * Returns nothing; fails the test with every violation.
  */
 export async function expectExecutionInvariants(app: App): Promise<void> {
   const problems: string[] = [];
@@ -73,6 +76,7 @@ export async function expectExecutionInvariants(app: App): Promise<void> {
     } else if (h.hold_status !== want[h.status]) problems.push(`held job ${h.job_id} is ${h.status} but its hold is ${h.hold_status}`);
     if (h.status !== 'continued' && h.run) problems.push(`held job ${h.job_id} is ${h.status} but was run`);
   }
+  problems.push(...(await checkTransitions(app.db, EXECUTION_QUEUE)));
   expect(problems).toEqual([]);
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
-import { claimJob, markSubmitStarted } from '../../src/store/repositories/execution-repository.js';
+import { claimJob, markSubmitStarted } from '../../src/store/execution/execution-repository.js';
 import { FakeIonq } from './fake-ionq.js';
 import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 import { waitFor } from '../helpers/wait-for.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
-import { claimJob, insertJob } from '../../src/store/repositories/execution-repository.js';
+import { claimJob, insertJob } from '../../src/store/execution/execution-repository.js';
 import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 
 describe('simulator runs on both providers, client tokens, restarts', () => {

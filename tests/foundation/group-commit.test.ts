@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupCommit } from '../../src/store/repositories/group-commit.js';
+import { groupCommit } from '../../src/store/jobs/group-commit.js';
 
 /** A fake store: records what went alone and what went together; each call answers when released. */
 function fakeStore(opts: { manyFails?: (items: readonly number[]) => boolean; oneFails?: (item: number) => boolean; manyLength?: (n: number) => number } = {}) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICES, PROVIDERS } from '../../src/devices/device-catalogue.js';
 import type { App } from '../../src/http/app-types.js';
-import { checkJobInvariants } from '../../src/store/repositories/jobs-invariants.js';
+import { checkJobInvariants } from '../../src/store/jobs/jobs-invariants.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 import { newAgent, type Agent } from '../jobs/helpers.js';

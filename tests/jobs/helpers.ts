@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { checkJobInvariants } from '../../src/store/repositories/jobs-invariants.js';
+import { checkJobInvariants } from '../../src/store/jobs/jobs-invariants.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 import { signUp } from '../helpers/app.js';
 import { testCapabilities } from './fixtures/test-capabilities.js';

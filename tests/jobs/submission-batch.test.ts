@@ -1,5 +1,5 @@
 /**
- * Group commit of submissions (migration 0207, src/store/repositories/group-commit.ts) on the
+ * Group commit of submissions (migration 0207, src/store/jobs/group-commit.ts) on the
  * real database: a batch is one transaction (its jobs share one xmin), its items behave as if
  * submitted one after another, a failing batch is retried item by item, and concurrent batches
  * over the same wallets do not deadlock.
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors/app-error.js';
 import type { App } from '../../src/http/app-types.js';
 import type { SubmitInput } from '../../src/jobs/ports.js';
-import { pgJobsRepository } from '../../src/store/repositories/jobs-repository.js';
+import { pgJobsRepository } from '../../src/store/jobs/jobs-repository.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
 

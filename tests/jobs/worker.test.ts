@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueHolds } from '../../src/billing/ledger.js';
 import type { App } from '../../src/http/app-types.js';
-import { JobsWorker, type JobsWorkerOptions } from '../../src/jobs/jobs-worker.js';
-import { pgJobsRepository } from '../../src/store/repositories/jobs-repository.js';
+import { createJobsWorker, type JobsWorkerOptions } from '../../src/jobs/jobs-worker.js';
+import { pgJobsRepository } from '../../src/store/jobs/jobs-repository.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -12,7 +12,7 @@ describe('the durable worker: leases, crashes, recovery, never charged twice', (
   let a: Agent;
   let runs: Map<string, number>;
   const worker = (id: string, o: Partial<JobsWorkerOptions> = {}) =>
-    new JobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id, leaseMs: 60_000, pollMs: 20, maxAttempts: 3, concurrency: 1, ...o });
+    createJobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id, leaseMs: 60_000, pollMs: 20, maxAttempts: 3, concurrency: 1, ...o });
   /** A worker that "dies" (throws, leaving its lease) right after storing `at`. */
   const dying = (at: string) => worker(`doomed-${at}`, { afterTransition: (_id, s) => { if (s === at) throw new Error(`simulated crash after ${s}`); } });
   const expireLeases = () => app.db.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE status IN ('running', 'result_saved')");

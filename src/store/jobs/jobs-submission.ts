@@ -5,7 +5,7 @@ import { fail, type AppError } from '../../errors/app-error.js';
 import { JOBS_ERRORS } from '../../jobs/error-codes.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
-import type { JobsRepository, SubmitInput } from '../../jobs/ports.js';
+import type { JobsRepository, SubmitBatching, SubmitInput } from '../../jobs/ports.js';
 import type { Database } from '../db.js';
 import { groupCommit } from './group-commit.js';
 import { toJob, type JobRow } from './job-rows.js';
@@ -125,11 +125,7 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
   return byItem;
 }
 
-export interface SubmitterOptions {
-  /** Most submissions sent in one transaction (1: each on its own). */
-  readonly maxBatch: number;
-  /** Most submission transactions at once. */
-  readonly maxInFlight: number;
+export interface SubmitterOptions extends SubmitBatching {
   readonly onBatchError?: (e: unknown, size: number) => void;
 }
 

@@ -1,10 +1,12 @@
 import type { Queryable } from '../db.js';
+import { checkTransitions } from '../queue/queue-invariants.js';
+import { JOBS_QUEUE } from './jobs-repository.js';
 
 /**
  * Jobs ↔ ledger consistency (DESIGN §3, §4): every completed job has exactly one capture of
  * at most its reserved price and one receipt; every failed job has no capture; a job still
- * in progress has an uncaptured hold; the last stored transition is the job's status; each
- * job has exactly its own idempotency-key row.
+ * in progress has an uncaptured hold; the last stored transition is the job's status, and every
+ * transition is one the state machine allows; each job has exactly its own idempotency-key row.
  * Returns one line per violation; empty = consistent.
  */
 export async function checkJobInvariants(q: Queryable): Promise<string[]> {
@@ -48,5 +50,6 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
       WHERE k.account_id <> j.account_id OR k.idempotency_key <> j.idempotency_key`,
   );
   for (const k of keys.rows) problems.push(`job ${k.id}: ${k.why}`);
+  problems.push(...(await checkTransitions(q, JOBS_QUEUE)));
   return problems;
 }

@@ -41,7 +41,8 @@ interface TransitionRow {
 }
 
 // Every job read returns created_at in exact microseconds too, for the list cursor.
-export const JOB = `j.*, (extract(epoch from j.created_at) * 1000000)::bigint AS created_us`;
+export const jobColumns = (a: string): string => `${a}.*, (extract(epoch from ${a}.created_at) * 1000000)::bigint AS created_us`;
+export const JOB = jobColumns('j');
 
 export const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
   id: r.id,

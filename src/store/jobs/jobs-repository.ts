@@ -2,53 +2,28 @@ import { captureHold, getHold, getWallet, releaseHold } from '../../billing/ledg
 import { BILLING_ERRORS } from '../../billing/error-codes.js';
 import { formatMicros } from '../../billing/money.js';
 import { isAppError } from '../../errors/app-error.js';
-import { PAYMENT_RAIL, type JobRecord, type JobStatus } from '../../jobs/job.js';
+import { JOB_STATE_MACHINE, PAYMENT_RAIL, type JobRecord, type JobStatus } from '../../jobs/job.js';
+import { DEFAULT_SUBMIT_BATCHING, type Claim, type JobsRepository } from '../../jobs/ports.js';
+import { isTerminal } from '../../queue/state-machine.js';
 import { JOB_FAILURE } from '../../jobs/error-codes.js';
-import type { Claim, JobsRepository } from '../../jobs/ports.js';
 import type { Database, Queryable } from '../db.js';
-import { JOB, toJob, transitionsOf, type JobRow } from './job-rows.js';
+import { advance, claimNext, defineQueueTable, finish, heartbeat, lockItem, recordTransition } from '../queue/pg-queue.js';
+import { JOB, jobColumns, toJob, transitionsOf, type JobRow } from './job-rows.js';
 import { jobSubmitter, type SubmitterOptions } from './jobs-submission.js';
 
-/**
- * The worker's claim ($1 worker id, $2 lease in ms): two ordered probes, one per partial index,
- * each stopping at its first unlocked row. With an OR in one WHERE the planner ORs two bitmap
- * scans and sorts every queued job per claim (120 ms a claim at a backlog of 130,000). A job
- * whose lease expired comes first: it is work already started (a result_saved one only needs
- * its capture), so recovering it is not delayed behind a backlog; the queued probe runs only
- * when there is none.
- */
-export const CLAIM_JOB_SQL = `WITH expired AS (
-     SELECT id, status AS prev FROM jobs
-      WHERE status IN ('running', 'result_saved') AND lease_expires_at < clock_timestamp()
-      ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED),
-   queued AS (
-     SELECT id, status AS prev FROM jobs
-      WHERE status = 'queued' AND NOT EXISTS (SELECT 1 FROM expired)
-      ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED),
-   c AS (SELECT id, prev FROM expired UNION ALL SELECT id, prev FROM queued),
-   u AS (
-     UPDATE jobs j SET lease_owner = $1, lease_expires_at = clock_timestamp() + $2::int * interval '1 millisecond',
-            status = CASE WHEN c.prev = 'result_saved' THEN 'result_saved' ELSE 'running' END,
-            attempts = CASE WHEN c.prev = 'result_saved' THEN j.attempts ELSE j.attempts + 1 END,
-            updated_at = clock_timestamp()
-       FROM c WHERE j.id = c.id
-     RETURNING j.*, c.prev),
-   t AS (
-     INSERT INTO job_transitions (job_id, from_status, to_status, worker)
-     SELECT id, prev, 'running', $1 FROM u WHERE prev = 'queued')
-   SELECT u.*, (extract(epoch from u.created_at) * 1000000)::bigint AS created_us, h.status AS hold_status
-     FROM u LEFT JOIN billing_holds h ON h.id = u.hold_id`;
+/** The jobs table on the one queue (src/store/queue/pg-queue.ts). */
+export const JOBS_QUEUE = defineQueueTable<JobStatus>({
+  table: 'jobs',
+  events: 'job_transitions',
+  machine: JOB_STATE_MACHINE,
+  columns: jobColumns,
+});
 
-async function lockJob(q: Queryable, id: string): Promise<JobRow | undefined> {
-  return (await q.query<JobRow>(`SELECT ${JOB} FROM jobs j WHERE j.id = $1 FOR UPDATE`, [id])).rows[0];
-}
-
-async function transition(q: Queryable, id: string, from: JobStatus | null, to: JobStatus, worker: string | null, note: string | null = null): Promise<void> {
-  await q.query('INSERT INTO job_transitions (job_id, from_status, to_status, worker, note) VALUES ($1, $2, $3, $4, $5)', [id, from, to, worker, note]);
-}
+/** The worker's claim ($1 worker id, $2 lease in ms); tests EXPLAIN it. */
+export const CLAIM_JOB_SQL = JOBS_QUEUE.claimSql;
 
 /** Submissions' group commit when the caller does not say (JOBS_SUBMIT_BATCH_MAX, JOBS_SUBMIT_IN_FLIGHT). */
-export const DEFAULT_SUBMITTER: SubmitterOptions = { maxBatch: 16, maxInFlight: 2 };
+export const DEFAULT_SUBMITTER: SubmitterOptions = DEFAULT_SUBMIT_BATCHING;
 
 export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEFAULT_SUBMITTER): JobsRepository {
   const failLocked = async (q: Queryable, j: JobRow, worker: string | null, code: string, message: string): Promise<JobRecord> => {
@@ -57,18 +32,12 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       if (h?.status === 'pending') await releaseHold(q, { holdId: j.hold_id, reason: `job ${j.id} failed: ${code}` });
       if (h?.status === 'captured') throw new Error(`job ${j.id} cannot fail: its hold was captured`);
     }
-    const r = await q.query<JobRow>(
-      `UPDATE jobs j SET status = 'failed', error_code = $2, error_message = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp()
-        WHERE j.id = $1 RETURNING ${JOB}`,
-      [j.id, code, message],
-    );
-    await transition(q, j.id, j.status, 'failed', worker, code);
-    return toJob(r.rows[0] as JobRow);
+    return toJob(await finish<JobRow, JobStatus>(q, JOBS_QUEUE, j.id, j.status, 'failed', worker, { error_code: code, error_message: message }, code));
   };
 
   const completeGeneral = (jobId: string, worker: string): Promise<JobRecord | null> =>
     db.tx(async (q) => {
-      const j = await lockJob(q, jobId);
+      const j = await lockItem<JobRow, JobStatus>(q, JOBS_QUEUE, jobId);
       if (j === undefined) return null;
       if (j.status === 'completed') return toJob(j);
       if (j.status !== 'result_saved' || j.lease_owner !== worker || j.hold_id === null) return null;
@@ -97,13 +66,7 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
         ledger_transfer_ids: cap.transferIds,
         issued_at: new Date().toISOString(),
       };
-      const r = await q.query<JobRow>(
-        `UPDATE jobs j SET status = 'completed', receipt = $2::jsonb, receipt_reference = $3, lease_owner = NULL, lease_expires_at = NULL,
-                updated_at = clock_timestamp() WHERE j.id = $1 RETURNING ${JOB}`,
-        [j.id, JSON.stringify(receipt), reference],
-      );
-      await transition(q, j.id, 'result_saved', 'completed', worker, `captured ${receipt.amount_captured}`);
-      return toJob(r.rows[0] as JobRow);
+      return toJob(await finish<JobRow, JobStatus>(q, JOBS_QUEUE, j.id, 'result_saved', 'completed', worker, { receipt: JSON.stringify(receipt), receipt_reference: reference }, `captured ${receipt.amount_captured}`));
     });
 
   return {
@@ -143,39 +106,19 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
     },
 
     async claim(worker, leaseMs): Promise<Claim | null> {
-      const r = await db.query<JobRow & { prev: Claim['previousStatus']; hold_status: string | null }>(
-        CLAIM_JOB_SQL,
-        [worker, leaseMs],
-      );
-      const row = r.rows[0];
+      const row = await claimNext<JobRow, JobStatus>(db, JOBS_QUEUE, worker, leaseMs);
       if (row === undefined) return null;
-      return { job: toJob(row), previousStatus: row.prev, holdStatus: row.hold_status };
+      const job = toJob(row);
+      return { id: job.id, attempts: job.attempts, job, previousStatus: row.prev as Claim['previousStatus'], holdStatus: row.hold_status };
     },
 
     async markRerun(jobId, worker) {
-      await transition(db, jobId, 'running', 'running', worker, 'previous worker lost its lease; running again');
+      await recordTransition(db, JOBS_QUEUE, jobId, 'running', 'running', worker, 'previous worker lost its lease; running again');
     },
 
-    async heartbeat(jobId, worker, leaseMs) {
-      const r = await db.query(
-        `UPDATE jobs SET lease_expires_at = clock_timestamp() + $3::int * interval '1 millisecond'
-          WHERE id = $1 AND lease_owner = $2 AND status IN ('running', 'result_saved')`,
-        [jobId, worker, leaseMs],
-      );
-      return r.rowCount > 0;
-    },
+    heartbeat: (jobId, worker, leaseMs) => heartbeat(db, JOBS_QUEUE, jobId, worker, leaseMs),
 
-    async saveResult(jobId, worker, result, leaseMs) {
-      const r = await db.query(
-        `WITH u AS (
-           UPDATE jobs SET status = 'result_saved', result = $3::jsonb, lease_expires_at = clock_timestamp() + $4::int * interval '1 millisecond',
-                  updated_at = clock_timestamp()
-            WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING id)
-         INSERT INTO job_transitions (job_id, from_status, to_status, worker) SELECT id, 'running', 'result_saved', $2 FROM u RETURNING job_id`,
-        [jobId, worker, JSON.stringify(result), leaseMs],
-      );
-      return r.rows.length > 0;
-    },
+    saveResult: (jobId, worker, result, leaseMs) => advance(db, JOBS_QUEUE, jobId, worker, 'running', 'result_saved', { result: JSON.stringify(result) }, leaseMs),
 
     async complete(jobId, worker) {
       // The ordinary path is one statement (migration 0203); a hold that is no longer pending
@@ -189,9 +132,9 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
 
     fail: (jobId, worker, code, message) =>
       db.tx(async (q) => {
-        const j = await lockJob(q, jobId);
+        const j = await lockItem<JobRow, JobStatus>(q, JOBS_QUEUE, jobId);
         if (j === undefined) return null;
-        if (j.status === 'completed' || j.status === 'failed') return worker === null ? toJob(j) : null;
+        if (isTerminal(JOB_STATE_MACHINE, j.status)) return worker === null ? toJob(j) : null;
         if (worker !== null && j.lease_owner !== worker) return null;
         return failLocked(q, j, worker, code, message);
       }),

@@ -1,0 +1,87 @@
+/**
+ * An execution job as stored (migration 0300; field names are the columns') and its states:
+ * simulator runs start `running` inside the request that made them; hardware runs start
+ * `queued` for the worker. A `running` job may stay `running` across claims (a remote job
+ * parked between polls, a run taken over after its owner died).
+ */
+import { defineStateMachine } from '../queue/state-machine.js';
+
+export const EXECUTION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+/** The one definition of an execution job's states and moves: the worker and the store check every transition against it. */
+export const EXECUTION_STATE_MACHINE = defineStateMachine<ExecutionStatus>({
+  name: 'execution job',
+  states: EXECUTION_STATUSES,
+  initial: ['queued', 'running'],
+  queued: 'queued',
+  leased: ['running'],
+  terminal: ['completed', 'failed'],
+  next: {
+    queued: ['running'],
+    // running → running: a remote job parked until its next poll (the note says why).
+    running: ['running', 'completed', 'failed'],
+    completed: [],
+    failed: [],
+  },
+});
+
+export interface ExecutionJob {
+  id: string;
+  account_id: string;
+  client_token: string;
+  request_hash: string;
+  provider: string;
+  device: string;
+  kind: 'simulator' | 'hardware';
+  driver: 'simulator' | 'emulated' | 'remote';
+  status: ExecutionStatus;
+  shots: number;
+  seed: string | number | bigint;
+  circuit: unknown;
+  translation: Record<string, unknown> | null;
+  hold_id: string | null;
+  estimated_micros: string | number | bigint;
+  actual_micros: string | number | bigint | null;
+  result: Record<string, unknown> | null;
+  error_code: string | null;
+  error_message: string | null;
+  remote_job_id: string | null;
+  remote_submit_started_at: Date | null;
+  remote_failures: number;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface NewExecutionJob {
+  readonly id: string;
+  readonly accountId: string;
+  readonly clientToken: string;
+  readonly requestHash: string;
+  readonly provider: string;
+  readonly device: string;
+  readonly kind: 'simulator' | 'hardware';
+  readonly driver: 'simulator' | 'emulated' | 'remote';
+  readonly status: 'queued' | 'running';
+  readonly shots: number;
+  readonly seed: number;
+  readonly circuit: unknown;
+  readonly translation: unknown;
+  readonly holdId: string | null;
+  readonly estimatedMicros: bigint;
+  /** For a run the API process does itself: its lease. */
+  readonly leaseOwner?: string;
+  readonly leaseMs?: number;
+}
+
+export interface ExecutionEvent {
+  readonly from_status: string | null;
+  readonly to_status: string;
+  readonly at: Date;
+  readonly note: string | null;
+}

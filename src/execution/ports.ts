@@ -1,0 +1,92 @@
+/**
+ * What the execution domain needs from storage (src/store/execution/pg-execution-store.ts
+ * implements it over migration 0300's tables and billing's held jobs and ledger). Execution
+ * jobs run on the one queue (src/queue/queue-worker.ts): the store's claim and heartbeat are
+ * the queue's.
+ */
+import type { DeviceStatus } from '../devices/device-catalogue.js';
+import type { ExecutionEvent, ExecutionJob, ExecutionStatus, NewExecutionJob } from './execution-job.js';
+import type { QueueClaim, QueuePort } from '../queue/queue-worker.js';
+
+/** Billing's held job (a hold for a hardware run, waiting to be continued), as execution reads it. */
+export interface HeldJob {
+  readonly jobId: string;
+  readonly accountId: string;
+  readonly holdId: string;
+  readonly provider: string;
+  readonly device: string;
+  readonly shots: number;
+  readonly tasks: number;
+  readonly amountMicros: bigint;
+  readonly status: 'held' | 'continued' | 'released' | 'expired';
+  readonly expiresAt: Date;
+  readonly createdAt: Date;
+}
+
+export interface ExecutionClaim extends QueueClaim {
+  readonly job: ExecutionJob;
+  readonly previousStatus: ExecutionStatus;
+  /** Status of the job's hold when claimed (`pending` unless it lapsed meanwhile); null without one. */
+  readonly holdStatus: string | null;
+}
+
+/** The continuation's transaction: the held job locked, continued and run as one change. */
+export interface ExecutionTx {
+  /** The held job under lock (wallet, then held job: the lock order of every held-job change); null if the account has none. */
+  lockHeldJob(accountId: string, jobId: string): Promise<HeldJob | null>;
+  /** held → continued; null when it was not `held` any more. */
+  markHeldJobContinued(jobId: string): Promise<HeldJob | null>;
+  insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
+  /** A continued hold keeps its funds for the run window: its expiry moves out to `seconds` from now. */
+  extendHoldExpiry(holdId: string, seconds: number): Promise<void>;
+}
+
+export type DeviceOverride = { readonly status: DeviceStatus; readonly note: string | null };
+
+/** Options of parking a running job until it is due again (a remote poll, a retry's backoff). */
+export interface ParkOptions {
+  readonly afterMs: number;
+  readonly remoteJobId?: string;
+  /** A transient failure: counted in remote_failures. */
+  readonly failed?: boolean;
+  /** The submission did not happen: clear its start mark and do not count the attempt. */
+  readonly clearSubmit?: boolean;
+  readonly note?: string | undefined;
+}
+
+export interface ExecutionStore extends QueuePort<ExecutionClaim> {
+  /** Runs `fn` in one transaction. */
+  tx<T>(fn: (t: ExecutionTx) => Promise<T>): Promise<T>;
+
+  /** Inserts the job unless the account already used its client token; null then. */
+  insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
+  getJob(id: string): Promise<ExecutionJob | null>;
+  findJobByToken(accountId: string, clientToken: string): Promise<ExecutionJob | null>;
+  /** 1-based position among the device's queued jobs (oldest first); null when not queued. */
+  queuePosition(job: ExecutionJob): Promise<number | null>;
+  jobEvents(id: string): Promise<ExecutionEvent[]>;
+
+  /** A running job whose lease expired (its owner died), now leased to `worker` with an attempt counted; null while the lease lives. */
+  takeOver(id: string, worker: string, leaseMs: number): Promise<ExecutionJob | null>;
+  /** Written before a remote submission is sent; false if `worker` lost the lease. */
+  markSubmitStarted(id: string, worker: string): Promise<boolean>;
+  park(id: string, worker: string, o: ParkOptions): Promise<boolean>;
+  /**
+   * running → completed with its result and cost, capturing the hold (if any) in the same
+   * transaction, if `worker` still holds the lease; false when it does not. A hold that is not
+   * pending any more throws HOLD_NOT_PENDING (nothing written).
+   */
+  complete(job: ExecutionJob, worker: string, result: unknown, actualMicros: bigint): Promise<boolean>;
+  /** running → failed, releasing a pending hold in the same transaction, if `worker` still holds the lease. */
+  fail(job: ExecutionJob, worker: string, code: string, message: string): Promise<boolean>;
+
+  /** Jobs waiting or running per device. */
+  queueDepths(): Promise<Map<string, { queued: number; running: number }>>;
+  deviceStatusOverrides(): Promise<Map<string, DeviceOverride>>;
+  setDeviceStatusOverride(device: string, status: DeviceStatus | null, note: string | null): Promise<void>;
+
+  heldJob(jobId: string): Promise<HeldJob | null>;
+  /** Held jobs of the account that can still be continued. */
+  openHeldJobs(accountId: string): Promise<Array<{ job_id: string; device: string; expires_at: Date }>>;
+  wallet(accountId: string): Promise<{ availableMicros: bigint; heldMicros: bigint }>;
+}

@@ -1,0 +1,169 @@
+/**
+ * The one job queue's worker loop (DESIGN §4, §8), for every kind of durable work: Account
+ * Jobs (src/jobs/jobs-worker.ts) and execution jobs (src/execution/execution-worker.ts) are
+ * handlers plugged into it. It claims an item under a lease (the store's claim takes a lease-
+ * expired item first, else the oldest queued one, skipping rows other workers hold locked),
+ * gives up on an item run too often, renews the lease while the handler works, and polls when idle.
+ *
+ * What a lease guarantees: only its holder can move the item on (every store write checks the
+ * lease owner and the item's state), so a worker that stalled past its lease finds the item
+ * taken and changes nothing (`lease_lost`); a terminal state is written once, by the holder,
+ * in the transaction that moves the item's money.
+ */
+import type { BackgroundWorker } from '../worker.js';
+
+export interface QueueClaim {
+  readonly id: string;
+  /**
+   * Runs of the item so far, this claim's included. A claim that only resumes work already
+   * done (a saved result to settle, a remote job to poll) does not count as a run.
+   */
+  readonly attempts: number;
+}
+
+/** The queue's storage (src/store/queue/pg-queue.ts implements it for each kind's table). */
+export interface QueuePort<C extends QueueClaim> {
+  /** The next claimable item, leased to `worker` for `leaseMs`; null when nothing is due. */
+  claim(worker: string, leaseMs: number): Promise<C | null>;
+  /** Extends the lease if `worker` still holds it; false once it does not. */
+  heartbeat(id: string, worker: string, leaseMs: number): Promise<boolean>;
+}
+
+/** The claim's lease, as a handler sees it. */
+export interface Lease {
+  readonly worker: string;
+  /** True once a heartbeat found the lease taken over (another worker claimed the item after it expired). */
+  readonly lost: boolean;
+  /** Runs `work`, renewing the lease every third of its length until `work` settles. */
+  keep<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** What one kind of item does once claimed. */
+export interface QueueHandler<C extends QueueClaim, O> {
+  /** Takes the item to its next stored state under the lease: terminal, or parked until later. */
+  handle(claim: C, lease: Lease): Promise<O>;
+  /** The item was run more than `maxAttempts` times (its workers kept dying): fail it, releasing its money. */
+  giveUp(claim: C, lease: Lease): Promise<O>;
+}
+
+export interface QueueWorkerOptions {
+  /** The background worker's name (`services.workers`, logs). */
+  readonly name: string;
+  /** Identity written into the lease (unique per process; each loop adds `/n`). */
+  readonly id: string;
+  readonly leaseMs: number;
+  /** Idle wait between claims that found nothing. */
+  readonly pollMs: number;
+  /** Runs of one item before it is given up. */
+  readonly maxAttempts: number;
+  /** Parallel claim loops in this process. */
+  readonly concurrency: number;
+  readonly onError?: (e: unknown, itemId?: string) => void;
+}
+
+/**
+ * The lease `worker` holds on item `id`, renewed by `keep`. Also for work that holds a lease
+ * outside the worker loop (a simulator run inside its API request).
+ */
+export function leaseOf(store: Pick<QueuePort<QueueClaim>, 'heartbeat'>, id: string, worker: string, leaseMs: number, onError?: (e: unknown, itemId?: string) => void): Lease {
+  let lost = false;
+  return {
+    worker,
+    get lost() {
+      return lost;
+    },
+    async keep<T>(work: () => Promise<T>): Promise<T> {
+      const beat = setInterval(() => {
+        store.heartbeat(id, worker, leaseMs).then((held) => {
+          if (held) return;
+          // Someone else holds it now: stop renewing; the handler's next write finds the lease lost.
+          lost = true;
+          clearInterval(beat);
+        }, (e: unknown) => onError?.(e, id));
+      }, Math.max(50, Math.floor(leaseMs / 3)));
+      try {
+        return await work();
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  };
+}
+
+export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
+  readonly name: string;
+  private loops: Promise<void>[] = [];
+  private stopping = false;
+  private readonly wakers = new Set<() => void>();
+
+  constructor(
+    private readonly store: QueuePort<C>,
+    private readonly handler: QueueHandler<C, O>,
+    private readonly opts: QueueWorkerOptions,
+  ) {
+    this.name = opts.name;
+  }
+
+  start(): void {
+    if (this.loops.length > 0) return;
+    this.stopping = false;
+    for (let i = 0; i < this.opts.concurrency; i++) this.loops.push(this.loop(`${this.opts.id}/${i}`));
+  }
+
+  /** Stops claiming and waits for the items in hand. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const w of this.wakers) w();
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  /** Claims and handles at most one item; null when nothing was due. A handler's error propagates. */
+  async runOnce(workerId = `${this.opts.id}/once`): Promise<O | null> {
+    const claim = await this.store.claim(workerId, this.opts.leaseMs);
+    if (claim === null) return null;
+    const lease = this.lease(claim.id, workerId);
+    if (claim.attempts > this.opts.maxAttempts) return this.handler.giveUp(claim, lease);
+    return this.handler.handle(claim, lease);
+  }
+
+  /** Runs until nothing is due (tests, CLI). Returns the outcomes in order. */
+  async drain(max = 10_000): Promise<O[]> {
+    const out: O[] = [];
+    for (let i = 0; i < max; i++) {
+      const o = await this.runOnce();
+      if (o === null) break;
+      out.push(o);
+    }
+    return out;
+  }
+
+  private lease(id: string, worker: string): Lease {
+    return leaseOf(this.store, id, worker, this.opts.leaseMs, this.opts.onError);
+  }
+
+  private async loop(workerId: string): Promise<void> {
+    while (!this.stopping) {
+      let did: O | null = null;
+      try {
+        did = await this.runOnce(workerId);
+      } catch (e) {
+        this.opts.onError?.(e);
+      }
+      if (did === null && !this.stopping) await this.idle();
+    }
+  }
+
+  /** Waits `pollMs`, or less when stop() wakes it. */
+  private idle(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(t);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const t = setTimeout(wake, this.opts.pollMs);
+      this.wakers.add(wake);
+    });
+  }
+}

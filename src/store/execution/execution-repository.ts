@@ -1,0 +1,177 @@
+/**
+ * SQL of the execution domain (tables of migration 0300). Every function takes the
+ * caller's `Queryable`, so a job row and its money movement commit together.
+ */
+import { EXECUTION_STATE_MACHINE, type ExecutionJob, type ExecutionStatus, type NewExecutionJob } from '../../execution/execution-job.js';
+import type { ExecutionClaim } from '../../execution/ports.js';
+import type { Queryable } from '../db.js';
+import { claimNext, defineQueueTable, defer, finish, heartbeat as queueHeartbeat, lockOwned, recordTransition, SqlExpr, takeOver } from '../queue/pg-queue.js';
+
+/** The execution_jobs table on the one queue (src/store/queue/pg-queue.ts). */
+export const EXECUTION_QUEUE = defineQueueTable<ExecutionStatus>({
+  table: 'execution_jobs',
+  events: 'execution_job_events',
+  machine: EXECUTION_STATE_MACHINE,
+  columns: (a) => `${a}.*`,
+  // A remote job already accepted by the provider is polled, not run: polls are not attempts.
+  resumes: 'j.remote_job_id IS NOT NULL',
+  onClaim: ['started_at = COALESCE(j.started_at, clock_timestamp())'],
+  onFinish: ['finished_at = clock_timestamp()'],
+});
+
+/** The worker's claim ($1 worker id, $2 lease in ms); tests EXPLAIN it. */
+export const CLAIM_EXECUTION_JOB_SQL = EXECUTION_QUEUE.claimSql;
+
+export async function addEvent(q: Queryable, jobId: string, from: ExecutionStatus | null, to: ExecutionStatus, worker: string | null, note: string | null): Promise<void> {
+  await recordTransition(q, EXECUTION_QUEUE, jobId, from, to, worker, note);
+}
+
+/** Inserts the job unless the account already used the client token; null then. */
+export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJob | null> {
+  const r = await q.query<ExecutionJob>(
+    `INSERT INTO execution_jobs (id, account_id, client_token, request_hash, provider, device, kind, driver, status, shots, seed, circuit,
+        translation, hold_id, estimated_micros, attempts, lease_owner, lease_expires_at, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+        CASE WHEN $17::text IS NULL THEN NULL ELSE clock_timestamp() + $18::int * interval '1 millisecond' END,
+        CASE WHEN $9 = 'running' THEN clock_timestamp() ELSE NULL END)
+     ON CONFLICT (account_id, client_token) DO NOTHING RETURNING *`,
+    [j.id, j.accountId, j.clientToken, j.requestHash, j.provider, j.device, j.kind, j.driver, j.status, j.shots, j.seed,
+      JSON.stringify(j.circuit), j.translation === null ? null : JSON.stringify(j.translation), j.holdId, j.estimatedMicros.toString(),
+      j.status === 'running' ? 1 : 0, j.leaseOwner ?? null, j.leaseMs ?? 0],
+  );
+  const row = r.rows[0];
+  if (row !== undefined) await addEvent(q, row.id, null, row.status, j.leaseOwner ?? null, 'submitted');
+  return row ?? null;
+}
+
+export async function findJobByToken(q: Queryable, accountId: string, clientToken: string): Promise<ExecutionJob | null> {
+  const r = await q.query<ExecutionJob>('SELECT * FROM execution_jobs WHERE account_id = $1 AND client_token = $2', [accountId, clientToken]);
+  return r.rows[0] ?? null;
+}
+
+export async function getJob(q: Queryable, id: string): Promise<ExecutionJob | null> {
+  const r = await q.query<ExecutionJob>('SELECT * FROM execution_jobs WHERE id = $1', [id]);
+  return r.rows[0] ?? null;
+}
+
+/**
+ * Claims a running job whose lease expired (a worker died, or a remote job is due for its next
+ * poll), oldest lease first, else the oldest queued job. Attempts count runs, not polls.
+ */
+export async function claimJob(q: Queryable, worker: string, leaseMs: number): Promise<ExecutionClaim | null> {
+  const row = await claimNext<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, worker, leaseMs);
+  if (row === undefined) return null;
+  const { prev, hold_status, ...job } = row;
+  return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status };
+}
+
+/**
+ * Takes over a `running` job whose lease ran out (its worker or API process died): the caller
+ * becomes its owner and runs it again. Null while the lease is live or the job has ended.
+ */
+export async function takeOverExpired(q: Queryable, id: string, worker: string, leaseMs: number): Promise<ExecutionJob | null> {
+  return (await takeOver<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, id, worker, leaseMs)) ?? null;
+}
+
+export function heartbeat(q: Queryable, id: string, worker: string, leaseMs: number): Promise<boolean> {
+  return queueHeartbeat(q, EXECUTION_QUEUE, id, worker, leaseMs);
+}
+
+/** Locks the job row if this worker still holds it (inside the settling transaction). */
+export async function lockOwnedJob(q: Queryable, id: string, worker: string): Promise<ExecutionJob | null> {
+  return (await lockOwned<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, id, worker)) ?? null;
+}
+
+/** running → completed (the caller holds the row through lockOwnedJob). */
+export async function markCompleted(q: Queryable, id: string, worker: string, result: unknown, actualMicros: bigint): Promise<void> {
+  await finish(q, EXECUTION_QUEUE, id, 'running', 'completed', worker, { result: JSON.stringify(result), actual_micros: actualMicros.toString() });
+}
+
+/** → failed, nothing charged (the caller holds the row through lockOwnedJob). */
+export async function markFailed(q: Queryable, id: string, worker: string | null, from: ExecutionStatus, code: string, message: string): Promise<void> {
+  await finish(q, EXECUTION_QUEUE, id, from, 'failed', worker, { error_code: code, error_message: message, actual_micros: 0 }, code);
+}
+
+/** Written before a remote submission is sent: a job resumed with this set and no remote id was maybe submitted. */
+export async function markSubmitStarted(q: Queryable, id: string, worker: string): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE execution_jobs SET remote_submit_started_at = clock_timestamp(), updated_at = clock_timestamp()
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running' AND remote_job_id IS NULL`,
+    [id, worker],
+  );
+  return r.rowCount > 0;
+}
+
+/** Parks a running job until `afterMs` (remote poll, or a retry after a transient failure). */
+export async function parkJob(q: Queryable, id: string, worker: string, o: { afterMs: number; remoteJobId?: string; failed?: boolean; clearSubmit?: boolean; note?: string | undefined }): Promise<boolean> {
+  return defer(q, EXECUTION_QUEUE, id, worker, o.afterMs, {
+    ...(o.remoteJobId === undefined ? {} : { remote_job_id: o.remoteJobId }),
+    ...(o.failed === true ? { remote_failures: new SqlExpr('remote_failures + 1') } : {}),
+    // The submission did not happen: it may be sent again, and this claim was not a run.
+    ...(o.clearSubmit === true ? { remote_submit_started_at: null, attempts: new SqlExpr('GREATEST(attempts - 1, 0)') } : {}),
+  }, o.note);
+}
+
+/** 1-based position among the device's queued jobs (oldest first); null when not queued. */
+export async function queuePosition(q: Queryable, job: ExecutionJob): Promise<number | null> {
+  if (job.status !== 'queued') return null;
+  const r = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM execution_jobs WHERE device = $1 AND status = 'queued' AND (created_at, id) < ($2, $3)`,
+    [job.device, job.created_at, job.id],
+  );
+  return (r.rows[0]?.n ?? 0) + 1;
+}
+
+/** Jobs waiting or running per device. */
+export async function queueDepths(q: Queryable): Promise<Map<string, { queued: number; running: number }>> {
+  const r = await q.query<{ device: string; queued: number; running: number }>(
+    `SELECT device, count(*) FILTER (WHERE status = 'queued')::int AS queued, count(*) FILTER (WHERE status = 'running')::int AS running
+       FROM execution_jobs WHERE status IN ('queued', 'running') GROUP BY device`,
+  );
+  return new Map(r.rows.map((x) => [x.device, { queued: x.queued, running: x.running }]));
+}
+
+export async function jobEvents(q: Queryable, id: string): Promise<Array<{ from_status: string | null; to_status: string; at: Date; note: string | null }>> {
+  const r = await q.query<{ from_status: string | null; to_status: string; at: Date; note: string | null }>(
+    'SELECT from_status, to_status, at, note FROM execution_job_events WHERE job_id = $1 ORDER BY id',
+    [id],
+  );
+  return r.rows;
+}
+
+/**
+ * A continued hardware job keeps its funds while it waits and runs: its hold's expiry is
+ * moved out to the run window (billing's sweeper only expires pending holds past expiry).
+ */
+export async function extendHoldExpiry(q: Queryable, holdId: string, seconds: number): Promise<void> {
+  await q.query(
+    `UPDATE billing_holds SET expires_at = GREATEST(expires_at, now() + $2::int * interval '1 second') WHERE id = $1 AND status = 'pending'`,
+    [holdId, seconds],
+  );
+}
+
+/** Held jobs of the account that can still be continued. */
+export async function openHeldJobs(q: Queryable, accountId: string): Promise<Array<{ job_id: string; device: string; expires_at: Date }>> {
+  const r = await q.query<{ job_id: string; device: string; expires_at: Date }>(
+    `SELECT job_id, device, expires_at FROM billing_held_jobs WHERE account_id = $1 AND status = 'held' AND expires_at > now() ORDER BY created_at`,
+    [accountId],
+  );
+  return r.rows;
+}
+
+export async function deviceStatusOverrides(q: Queryable): Promise<Map<string, { status: 'online' | 'offline' | 'maintenance'; note: string | null }>> {
+  const r = await q.query<{ device: string; status: 'online' | 'offline' | 'maintenance'; note: string | null }>('SELECT device, status, note FROM execution_device_status');
+  return new Map(r.rows.map((x) => [x.device, { status: x.status, note: x.note }]));
+}
+
+export async function setDeviceStatusOverride(q: Queryable, device: string, status: 'online' | 'offline' | 'maintenance' | null, note: string | null): Promise<void> {
+  if (status === null) {
+    await q.query('DELETE FROM execution_device_status WHERE device = $1', [device]);
+    return;
+  }
+  await q.query(
+    `INSERT INTO execution_device_status (device, status, note) VALUES ($1, $2, $3)
+     ON CONFLICT (device) DO UPDATE SET status = EXCLUDED.status, note = EXCLUDED.note, updated_at = now()`,
+    [device, status, note],
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * The execution domain's store (src/execution/ports.ts) over PostgreSQL/PGlite: its jobs on the
+ * one queue (execution-repository.ts), billing's held jobs and ledger for the money a job
+ * settles. A job's money moves in the transaction that stores its terminal state, under the
+ * lease check, so it is captured or released once.
+ */
+import { captureHold, getWallet, releaseHold } from '../../billing/store/ledger-sql.js';
+import { getHeldJob, lockHeldJob, markHeldJobContinued } from '../../billing/store/hardware-sql.js';
+import type { ExecutionStore, ExecutionTx } from '../../execution/ports.js';
+import type { Database, Queryable } from '../db.js';
+import {
+  claimJob, deviceStatusOverrides, extendHoldExpiry, findJobByToken, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed,
+  markSubmitStarted, openHeldJobs, parkJob, queueDepths, queuePosition, setDeviceStatusOverride, takeOverExpired,
+} from './execution-repository.js';
+
+function txOf(q: Queryable): ExecutionTx {
+  return {
+    lockHeldJob: (accountId, jobId) => lockHeldJob(q, accountId, jobId),
+    markHeldJobContinued: (jobId) => markHeldJobContinued(q, jobId),
+    insertJob: (j) => insertJob(q, j),
+    extendHoldExpiry: (holdId, seconds) => extendHoldExpiry(q, holdId, seconds),
+  };
+}
+
+export function pgExecutionStore(db: Database): ExecutionStore {
+  return {
+    tx: (fn) => db.tx((q) => fn(txOf(q))),
+    claim: (worker, leaseMs) => claimJob(db, worker, leaseMs),
+    heartbeat: (id, worker, leaseMs) => heartbeat(db, id, worker, leaseMs),
+    insertJob: (j) => insertJob(db, j),
+    getJob: (id) => getJob(db, id),
+    findJobByToken: (accountId, token) => findJobByToken(db, accountId, token),
+    queuePosition: (job) => queuePosition(db, job),
+    jobEvents: (id) => jobEvents(db, id),
+    takeOver: (id, worker, leaseMs) => takeOverExpired(db, id, worker, leaseMs),
+    markSubmitStarted: (id, worker) => markSubmitStarted(db, id, worker),
+    park: (id, worker, o) => parkJob(db, id, worker, o),
+
+    complete: (job, worker, result, actual) =>
+      db.tx(async (q) => {
+        if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
+        if (job.hold_id !== null) {
+          await captureHold(q, { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
+        }
+        await markCompleted(q, job.id, worker, result, actual);
+        return true;
+      }),
+
+    fail: (job, worker, code, message) =>
+      db.tx(async (q) => {
+        if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
+        if (job.hold_id !== null) {
+          const h = await q.query<{ status: string }>('SELECT status FROM billing_holds WHERE id = $1', [job.hold_id]);
+          if (h.rows[0]?.status === 'pending') await releaseHold(q, { holdId: job.hold_id, reason: `execution job failed: ${code}` });
+        }
+        await markFailed(q, job.id, worker, 'running', code, message);
+        return true;
+      }),
+
+    queueDepths: () => queueDepths(db),
+    deviceStatusOverrides: () => deviceStatusOverrides(db),
+    setDeviceStatusOverride: (device, status, note) => setDeviceStatusOverride(db, device, status, note),
+    heldJob: (jobId) => getHeldJob(db, jobId),
+    openHeldJobs: (accountId) => openHeldJobs(db, accountId),
+    wallet: (accountId) => getWallet(db, accountId),
+  };
+}
