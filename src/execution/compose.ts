@@ -9,6 +9,7 @@ import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
+import { sqlExecutionBilling } from '../store/billing/execution-billing.js';
 import type { Database } from '../store/db.js';
 import { IonqDriver } from './adapters/ionq-driver.js';
 import { DeviceDirectory } from './device-directory.js';
@@ -71,6 +72,7 @@ export function createExecutionServices(config: Config, db: Database, deps: { bi
     circuitLimits: config.circuitLimits,
     hardwareAllowed: async (accountId) => (await deps.billing.spendControls(accountId)).hardware_allowed,
     afterDebit: (accountId) => deps.billing.afterDebit(accountId),
+    billing: sqlExecutionBilling(db),
     ...(deps.mediaReadiness === undefined ? {} : { mediaReadiness: deps.mediaReadiness }),
     hash: (s) => createHash('sha256').update(s).digest('hex'),
     newId: randomUUID,

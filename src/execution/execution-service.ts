@@ -10,13 +10,13 @@ import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-for
 import { fail } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
-import { getHeldJob, lockHeldJob, markHeldJobContinued, type HeldJobRecord } from '../billing/store/hardware-sql.js';
-import { getWallet } from '../billing/store/ledger-sql.js';
+import type { HeldJobRecord } from '../billing/records.js';
 import type { Database } from '../store/db.js';
 import {
-  extendHoldExpiry, findJobByToken, getJob, insertJob, jobEvents, queuePosition, setDeviceStatusOverride,
+  findJobByToken, getJob, insertJob, jobEvents, queuePosition, setDeviceStatusOverride,
   type ExecutionJobRow,
 } from '../store/repositories/execution-repository.js';
+import type { ExecutionBilling } from './billing-port.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from './devices/device-catalogue.js';
@@ -60,6 +60,8 @@ export interface ExecutionDeps {
   readonly hardwareAllowed: (accountId: string) => Promise<boolean>;
   /** Called after a transaction that took funds (auto-recharge). */
   readonly afterDebit: (accountId: string) => void;
+  /** Wallets, held jobs and hold settlement (billing owns them). */
+  readonly billing: ExecutionBilling;
   readonly mediaReadiness?: () => Promise<unknown>;
   readonly hash: (s: string) => string;
   readonly newId: () => string;
@@ -97,12 +99,11 @@ export class ExecutionService {
     let account: AccountState | undefined;
     if (accountId !== undefined) {
       const [wallet, hardwareAllowed, held] = await Promise.all([
-        getWallet(this.db, accountId),
+        this.deps.billing.wallet(accountId),
         this.deps.hardwareAllowed(accountId),
-        this.db.query<{ job_id: string; device: string; expires_at: Date }>(
-          `SELECT job_id, device, expires_at FROM billing_held_jobs WHERE account_id = $1 AND status = 'held' AND expires_at > now() ORDER BY created_at`, [accountId]),
+        this.deps.billing.openHeldJobs(accountId),
       ]);
-      account = { accountId, availableMicros: wallet.availableMicros, heldMicros: wallet.heldMicros, hardwareAllowed, openHeldJobs: held.rows };
+      account = { accountId, availableMicros: wallet.availableMicros, heldMicros: wallet.heldMicros, hardwareAllowed, openHeldJobs: held };
     }
     const media = this.deps.mediaReadiness === undefined ? null : await this.deps.mediaReadiness().catch(() => null);
     return buildCapabilities(devices, account, media);
@@ -112,7 +113,7 @@ export class ExecutionService {
     const [pos, events, held] = await Promise.all([
       queuePosition(this.db, j),
       jobEvents(this.db, j.id),
-      j.kind === 'hardware' ? getHeldJob(this.db, j.id) : Promise.resolve(null),
+      j.kind === 'hardware' ? this.deps.billing.getHeldJob(j.id) : Promise.resolve(null),
     ]);
     return jobView(j, { queuePosition: pos, events, heldJob: held, ...(replayed === undefined ? {} : { replayed }) });
   }
@@ -240,7 +241,7 @@ export class ExecutionService {
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
 
-    const held = await getHeldJob(this.db, jobId);
+    const held = await this.deps.billing.getHeldJob(jobId);
     if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
     ExecutionService.refuseNotContinuable(held);
     const d = await this.resolveDevice('provider-two', held.device);
@@ -255,10 +256,10 @@ export class ExecutionService {
     const row = await this.db.tx(async (q) => {
       // The lock order of every held-job change (wallet, held job, hold: see lockHeldJob); a
       // release or expiry that committed while this request was translating is seen here.
-      const current = await lockHeldJob(q, accountId, jobId);
+      const current = await this.deps.billing.lockHeldJob(q, accountId, jobId);
       if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
       ExecutionService.refuseNotContinuable(current);
-      const taken = await markHeldJobContinued(q, jobId);
+      const taken = await this.deps.billing.markHeldJobContinued(q, jobId);
       if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
       const r = await insertJob(q, {
         id: jobId, accountId, clientToken: body.client_token, requestHash: hash, provider: 'provider-two', device: held.device, kind: 'hardware',
@@ -276,7 +277,7 @@ export class ExecutionService {
         holdId: held.holdId, estimatedMicros: perTask,
       });
       if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
-      await extendHoldExpiry(q, held.holdId, this.deps.settings.runWindowSeconds);
+      await this.deps.billing.extendHold(q, held.holdId, this.deps.settings.runWindowSeconds);
       return r;
     });
     this.deps.afterDebit(accountId);
@@ -288,7 +289,7 @@ export class ExecutionService {
     const j = await getJob(this.db, jobId);
     if (j !== null && j.account_id === accountId && j.provider === provider) return this.viewOf(j);
     if (j === null && provider === 'provider-two') {
-      const held = await getHeldJob(this.db, jobId);
+      const held = await this.deps.billing.getHeldJob(jobId);
       if (held !== null && held.accountId === accountId) return heldOnlyView(held);
     }
     throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);

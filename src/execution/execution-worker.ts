@@ -12,7 +12,6 @@
  */
 import { parseCircuitInput } from '../circuits/wire-format.js';
 import { isAppError } from '../errors/app-error.js';
-import { captureHold, releaseHold } from '../billing/store/ledger-sql.js';
 import type { Database } from '../store/db.js';
 import {
   claimJob, heartbeat, lockOwnedJob, markCompleted, markFailed, markSubmitStarted, parkJob,
@@ -98,10 +97,7 @@ export class ExecutionWorker implements BackgroundWorker {
   private async failed(job: ExecutionJobRow, worker: string, code: ExecutionFailureCode | string, message: string): Promise<ExecutionStep> {
     const ok = await this.db.tx(async (q) => {
       if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
-      if (job.hold_id !== null) {
-        const h = await q.query<{ status: string }>('SELECT status FROM billing_holds WHERE id = $1', [job.hold_id]);
-        if (h.rows[0]?.status === 'pending') await releaseHold(q, { holdId: job.hold_id, reason: `execution job failed: ${code}` });
-      }
+      if (job.hold_id !== null) await this.service.deps.billing.releaseIfPending(q, job.hold_id, `execution job failed: ${code}`);
       await markFailed(q, job.id, worker, 'running', code, message);
       return true;
     });
@@ -114,7 +110,7 @@ export class ExecutionWorker implements BackgroundWorker {
       const ok = await this.db.tx(async (q) => {
         if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
         if (job.hold_id !== null) {
-          await captureHold(q, { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
+          await this.service.deps.billing.captureHold(q, { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
         }
         await markCompleted(q, job.id, worker, resultJson(outcome.result), actual);
         return true;

@@ -1,6 +1,6 @@
 /** Wire views of devices and execution jobs (platform envelope `data`). */
 import { formatMicros } from '../billing/money.js';
-import type { HeldJobRecord } from '../billing/store/hardware-sql.js';
+import type { HeldJobRecord } from '../billing/records.js';
 import type { ExecutionJobRow } from '../store/repositories/execution-repository.js';
 import type { ResolvedDevice } from './device-directory.js';
 
