@@ -21,9 +21,9 @@ RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
   SELECT p_enabled AND p_paused_at IS NULL AND p_threshold IS NOT NULL AND p_recharge_to IS NOT NULL AND p_available < p_threshold
 $$;
 
--- The outbox flag after a balance change (written in the change's own transaction; the
--- recharge runs after commit). Set once when due, kept otherwise. A SQL expression function,
--- so the planner inlines it into each UPDATE that uses it.
+-- The outbox flag after a change of available (written in the change's own transaction; the
+-- recharge runs after commit): set once when due, kept otherwise. Every UPDATE of a wallet's
+-- balances below sets it through this function, a SQL expression the planner inlines.
 CREATE FUNCTION ledger_recharge_requested_at(p_enabled boolean, p_paused_at timestamptz, p_threshold bigint, p_recharge_to bigint, p_available bigint, p_requested_at timestamptz)
 RETURNS timestamptz LANGUAGE sql STABLE AS $$
   SELECT CASE WHEN ledger_recharge_due(p_enabled, p_paused_at, p_threshold, p_recharge_to, p_available) THEN COALESCE(p_requested_at, now()) ELSE p_requested_at END
@@ -47,19 +47,6 @@ BEGIN
 END;
 $$;
 
--- available += p_available, held += p_held on a wallet the caller has locked; returns available after.
-CREATE FUNCTION ledger_move_wallet(p_account uuid, p_available bigint, p_held bigint) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-  v_after bigint;
-BEGIN
-  UPDATE billing_wallets x SET available_micros = x.available_micros + p_available, held_micros = x.held_micros + p_held, updated_at = now(),
-    ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros + p_available, x.ar_requested_at)
-  WHERE x.account_id = p_account
-  RETURNING x.available_micros INTO v_after;
-  RETURN v_after;
-END;
-$$;
-
 -- Moves p_amount from available to held and records the hold, after the spend controls and the
 -- balance allow it. Checks, in this order (the owner hears of the limit they set before "top
 -- up"): hardware allowed, per-job maximum, daily limit, monthly limit (both windows: pending +
@@ -79,26 +66,51 @@ CREATE FUNCTION ledger_place_hold(
 #variable_conflict use_column
 DECLARE
   w billing_wallets%ROWTYPE;
-  v_hold uuid;
-  v_transfer uuid;
+  v_hold uuid := gen_random_uuid();
+  v_transfer uuid := gen_random_uuid();
+  v_available text := 'acct:' || p_account::text || ':available';
+  v_held text := 'acct:' || p_account::text || ':held';
+  v_checked boolean := false;
   v_today bigint := 0;
   v_month bigint := 0;
   v_amount text;
-  v_available text;
-  v_held text;
 BEGIN
   IF p_amount < 0 THEN
     error := json_build_object('code', 'INVALID_AMOUNT', 'message', 'A hold amount must not be negative.');
     RETURN;
   END IF;
-  UPDATE billing_wallets x SET available_micros = x.available_micros - p_amount, held_micros = x.held_micros + p_amount, updated_at = now(),
-    ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros - p_amount, x.ar_requested_at)
-  WHERE x.account_id = p_account AND x.daily_limit_micros IS NULL AND x.monthly_limit_micros IS NULL
-    AND (x.hardware_allowed OR p_kind <> 'hardware')
-    AND p_amount <= COALESCE(x.per_job_max_micros, p_amount) AND p_amount <= x.available_micros
-  RETURNING x.available_micros, x.ar_requested_at IS NOT NULL INTO available_after, recharge;
+  -- At most twice: the fast path, then (if it did not apply) the same statement after the slow
+  -- path's checks passed. The debit, hold, transfer and entries are one statement: the inserts
+  -- read the UPDATE's row, so they happen exactly when the debit does.
+  LOOP
+    WITH d AS (
+      UPDATE billing_wallets x SET available_micros = x.available_micros - p_amount, held_micros = x.held_micros + p_amount, updated_at = now(),
+        ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros - p_amount, x.ar_requested_at)
+      WHERE x.account_id = p_account
+        AND (v_checked OR (x.daily_limit_micros IS NULL AND x.monthly_limit_micros IS NULL
+                           AND (x.hardware_allowed OR p_kind <> 'hardware')
+                           AND p_amount <= COALESCE(x.per_job_max_micros, p_amount) AND p_amount <= x.available_micros))
+      RETURNING x.available_micros, x.ar_requested_at IS NOT NULL AS recharge),
+    h AS (
+      INSERT INTO billing_holds (id, account_id, kind, ref_id, description, product, provider, amount_micros, status, expires_at, created_at)
+      SELECT v_hold, p_account, p_kind, p_ref, p_description, p_product, p_provider, p_amount, 'pending', p_expires, p_now FROM d),
+    t AS (
+      INSERT INTO ledger_transfers (id, kind, from_account, to_account, amount_micros, account_id, hold_id, description)
+      SELECT v_transfer, 'hold', v_available, v_held, p_amount, p_account, v_hold, p_description FROM d),
+    e AS (
+      INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
+      SELECT v_transfer, v_available, p_account, -p_amount FROM d
+      UNION ALL SELECT v_transfer, v_held, p_account, p_amount FROM d)
+    SELECT d.available_micros, d.recharge INTO available_after, recharge FROM d;
+    IF FOUND THEN
+      hold_id := v_hold;
+      RETURN;
+    END IF;
+    IF v_checked THEN
+      RAISE EXCEPTION 'wallet of % vanished under its lock', p_account;
+    END IF;
 
-  IF NOT FOUND THEN
+    -- Slow path: a window to sum, or the fast check failed. Lock, sum, find the limit to name.
     SELECT * INTO w FROM billing_wallets x WHERE x.account_id = p_account FOR UPDATE;
     IF NOT FOUND THEN
       -- No wallet yet: the defaults (no limits, hardware allowed, nothing available) apply.
@@ -139,26 +151,8 @@ BEGIN
     IF error IS NOT NULL THEN
       RETURN;
     END IF;
-    UPDATE billing_wallets x SET available_micros = x.available_micros - p_amount, held_micros = x.held_micros + p_amount, updated_at = now(),
-      ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros - p_amount, x.ar_requested_at)
-    WHERE x.account_id = p_account
-    RETURNING x.available_micros, x.ar_requested_at IS NOT NULL INTO available_after, recharge;
-  END IF;
-
-  v_hold := gen_random_uuid();
-  v_transfer := gen_random_uuid();
-  v_available := 'acct:' || p_account::text || ':available';
-  v_held := 'acct:' || p_account::text || ':held';
-  -- Foreign keys are checked at the end of the statement, so the CTEs' order does not matter.
-  WITH h AS (
-    INSERT INTO billing_holds (id, account_id, kind, ref_id, description, product, provider, amount_micros, status, expires_at, created_at)
-    VALUES (v_hold, p_account, p_kind, p_ref, p_description, p_product, p_provider, p_amount, 'pending', p_expires, p_now)),
-  t AS (
-    INSERT INTO ledger_transfers (id, kind, from_account, to_account, amount_micros, account_id, hold_id, description)
-    VALUES (v_transfer, 'hold', v_available, v_held, p_amount, p_account, v_hold, p_description))
-  INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
-  VALUES (v_transfer, v_available, p_account, -p_amount), (v_transfer, v_held, p_account, p_amount);
-  hold_id := v_hold;
+    v_checked := true;
+  END LOOP;
 END;
 $$;
 
@@ -282,16 +276,22 @@ BEGIN
     INSERT INTO ledger_transfers (id, kind, from_account, to_account, amount_micros, account_id, hold_id, description)
     SELECT v_capture, 'capture', v_held, 'platform:revenue', p_amount, h.account_id, h.id, p_description
     UNION ALL
-    SELECT v_release, 'release', v_held, v_available, v_rest, h.account_id, h.id, 'unused part of hold: ' || p_description WHERE v_rest > 0)
-  INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
-  SELECT v_capture, v_held, h.account_id, -p_amount
-  UNION ALL SELECT v_capture, 'platform:revenue', NULL, p_amount
-  UNION ALL SELECT v_release, v_held, h.account_id, -v_rest WHERE v_rest > 0
-  UNION ALL SELECT v_release, v_available, h.account_id, v_rest WHERE v_rest > 0;
-  balance_after := ledger_move_wallet(h.account_id, v_rest, -h.amount_micros);
+    SELECT v_release, 'release', v_held, v_available, v_rest, h.account_id, h.id, 'unused part of hold: ' || p_description WHERE v_rest > 0),
+  e AS (
+    INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
+    SELECT v_capture, v_held, h.account_id, -p_amount
+    UNION ALL SELECT v_capture, 'platform:revenue', NULL, p_amount
+    UNION ALL SELECT v_release, v_held, h.account_id, -v_rest WHERE v_rest > 0
+    UNION ALL SELECT v_release, v_available, h.account_id, v_rest WHERE v_rest > 0),
+  w AS (
+    UPDATE billing_wallets x SET available_micros = x.available_micros + v_rest, held_micros = x.held_micros - h.amount_micros, updated_at = now(),
+      ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros + v_rest, x.ar_requested_at)
+    WHERE x.account_id = h.account_id
+    RETURNING x.available_micros)
   UPDATE billing_holds x SET status = 'captured', captured_micros = p_amount, released_micros = v_rest, resolved_at = now(),
-    resolution_reason = p_description, capture_balance_after_micros = balance_after
-  WHERE x.id = h.id;
+    resolution_reason = p_description, capture_balance_after_micros = (SELECT w.available_micros FROM w)
+  WHERE x.id = h.id
+  RETURNING x.capture_balance_after_micros INTO balance_after;
   transfer_ids := CASE WHEN v_rest > 0 THEN ARRAY[v_capture, v_release] ELSE ARRAY[v_capture] END;
   captured := p_amount;
   released := v_rest;
@@ -341,10 +341,14 @@ BEGIN
   v_available := 'acct:' || h.account_id::text || ':available';
   WITH t AS (
     INSERT INTO ledger_transfers (id, kind, from_account, to_account, amount_micros, account_id, hold_id, description)
-    VALUES (v_transfer, CASE WHEN v_as = 'expired' THEN 'expire' ELSE 'release' END, v_held, v_available, h.amount_micros, h.account_id, h.id, v_reason))
-  INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
-  VALUES (v_transfer, v_held, h.account_id, -h.amount_micros), (v_transfer, v_available, h.account_id, h.amount_micros);
-  PERFORM ledger_move_wallet(h.account_id, h.amount_micros, -h.amount_micros);
+    VALUES (v_transfer, CASE WHEN v_as = 'expired' THEN 'expire' ELSE 'release' END, v_held, v_available, h.amount_micros, h.account_id, h.id, v_reason)),
+  e AS (
+    INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
+    VALUES (v_transfer, v_held, h.account_id, -h.amount_micros), (v_transfer, v_available, h.account_id, h.amount_micros)),
+  w AS (
+    UPDATE billing_wallets x SET available_micros = x.available_micros + h.amount_micros, held_micros = x.held_micros - h.amount_micros, updated_at = now(),
+      ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros + h.amount_micros, x.ar_requested_at)
+    WHERE x.account_id = h.account_id)
   UPDATE billing_holds x SET status = v_as, released_micros = x.amount_micros, resolved_at = now(), resolution_reason = v_reason WHERE x.id = h.id;
   transfer_id := v_transfer;
   released := h.amount_micros;
@@ -389,11 +393,16 @@ BEGIN
   v_available := 'acct:' || h.account_id::text || ':available';
   WITH t AS (
     INSERT INTO ledger_transfers (id, kind, from_account, to_account, amount_micros, account_id, hold_id, description)
-    VALUES (v_transfer, 'refund', 'platform:revenue', v_available, p_amount, h.account_id, h.id, p_reason))
-  INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
-  VALUES (v_transfer, 'platform:revenue', NULL, -p_amount), (v_transfer, v_available, h.account_id, p_amount);
-  balance_after := ledger_move_wallet(h.account_id, p_amount, 0);
-  UPDATE billing_holds x SET refunded_micros = x.refunded_micros + p_amount WHERE x.id = h.id;
+    VALUES (v_transfer, 'refund', 'platform:revenue', v_available, p_amount, h.account_id, h.id, p_reason)),
+  e AS (
+    INSERT INTO ledger_entries (transfer_id, ledger_account, account_id, amount_micros)
+    VALUES (v_transfer, 'platform:revenue', NULL, -p_amount), (v_transfer, v_available, h.account_id, p_amount)),
+  b AS (
+    UPDATE billing_holds x SET refunded_micros = x.refunded_micros + p_amount WHERE x.id = h.id)
+  UPDATE billing_wallets x SET available_micros = x.available_micros + p_amount, updated_at = now(),
+    ar_requested_at = ledger_recharge_requested_at(x.ar_enabled, x.ar_paused_at, x.ar_threshold_micros, x.ar_recharge_to_micros, x.available_micros + p_amount, x.ar_requested_at)
+  WHERE x.account_id = h.account_id
+  RETURNING x.available_micros INTO balance_after;
   transfer_id := v_transfer;
   refunded := p_amount;
 END;
