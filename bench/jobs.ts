@@ -35,7 +35,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { grantCredit } from '../src/billing/ledger.js';
+import { grantCredit } from '../src/store/billing/ledger-sql.js';
 import { getExample } from '../src/circuits/examples.js';
 import { isAppError } from '../src/errors/app-error.js';
 import { loadConfig } from '../src/config/config.js';

@@ -11,7 +11,8 @@ import type { BackgroundWorker } from './worker.js';
 import { createJobsServices, type JobsServices } from './jobs/compose.js';
 import { createMediaService } from './media/adapters/create-media-service.js';
 import type { MediaService } from './media/media-service.js';
-import { createBillingService, type BillingService } from './billing/billing-service.js';
+import { BillingService } from './billing/billing-service.js';
+import { sqlBillingPorts } from './store/billing/sql-billing-ports.js';
 import { createExecutionServices, type ExecutionServices } from './execution/compose.js';
 import { pgExecutionStore } from './store/execution/pg-execution-store.js';
 import { pgJobsRepository } from './store/jobs/jobs-repository.js';
@@ -45,7 +46,7 @@ export async function createServices(config: Config, db: Database, compute: Comp
     maxFailures: config.loginThrottle.maxFailures,
     throttleWindowSeconds: config.loginThrottle.windowSeconds,
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
-  const billing = createBillingService(config, db);
+  const billing = new BillingService(config, sqlBillingPorts(db));
   const media = createMediaService(config.env);
   // Background workers run outside any request: they log through their own pino logger
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.

@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { fail, isAppError } from '../errors/app-error.js';
-import type { Database, Queryable } from '../store/db.js';
 import type { BackgroundWorker } from '../worker.js';
 import type { BillingConfig } from './billing-config.js';
 import { BILLING_ERRORS } from './error-codes.js';
 import { MICROS_PER_CENT, centsToMicros, formatMicros, microsToCentsCeil } from './money.js';
-import type { AttemptOutcome, Payments } from './payments.js';
+import type { Payments } from './payments.js';
+import type { BillingPorts, BillingTx } from './ports.js';
 import { PROCESSOR_MINIMUM_CENTS } from './processor/processor.js';
+import type { AttemptOutcome, AttemptRow } from './records.js';
 import { startOfUtcMonth } from './spend-controls.js';
-import { creditPayment, lockWallet, readWalletRow } from './store/ledger-sql.js';
-import {
-  finishAttempt, listAttempts, rechargedSince, recordPayment, recordSkippedAttempt, requestedRecharges, startAttempt, type AttemptRow,
-} from './store/processor-sql.js';
 import { attemptView } from './views.js';
 
 /** Consecutive failed attempts after which auto-recharge pauses until the owner acts. */
@@ -41,17 +38,21 @@ export function rechargeAmountCents(i: { availableMicros: bigint; rechargeToMicr
  * FAILURES_BEFORE_PAUSE failures in a row.
  */
 export class AutoRecharge {
-  constructor(private readonly db: Database, private readonly payments: Payments, private readonly settings: BillingConfig) {}
+  constructor(private readonly ports: BillingPorts, private readonly payments: Payments, private readonly settings: BillingConfig) {}
+
+  private get auto(): BillingTx {
+    return this.ports.uow.autocommit;
+  }
 
   async runIfRequested(accountId: string): Promise<void> {
-    const w = await readWalletRow(this.db, accountId);
+    const w = await this.ports.ledger.readWallet(this.auto, accountId);
     if (w?.ar_requested_at != null) await this.run(accountId, 'threshold');
   }
 
   /** Runs every requested recharge (the worker's loop body); returns how many attempts ran. */
   async runRequested(limit = 50): Promise<number> {
     let n = 0;
-    for (const accountId of await requestedRecharges(this.db, limit)) {
+    for (const accountId of await this.ports.wallets.requestedRecharges(this.auto, limit)) {
       if ((await this.run(accountId, 'threshold').catch(() => null)) !== null) n += 1;
     }
     return n;
@@ -62,13 +63,14 @@ export class AutoRecharge {
    * (returns null otherwise). `test`: always one real attempt against the processor.
    */
   async run(accountId: string, trigger: 'threshold' | 'test', now = new Date()) {
-    const prepared = await this.db.tx(async (q) => {
-      const w = await lockWallet(q, accountId);
+    const { ledger, wallets, payments } = this.ports;
+    const prepared = await this.ports.uow.run(async (tx) => {
+      const w = await ledger.lockWallet(tx, accountId);
       const available = BigInt(w.available_micros);
-      const clear = () => q.query('UPDATE billing_wallets SET ar_requested_at = NULL WHERE account_id = $1', [accountId]);
+      const clear = () => wallets.clearRechargeRequest(tx, accountId);
       if (trigger === 'threshold') {
-        const due = w.ar_enabled && w.ar_paused_at === null && w.ar_threshold_micros !== null && w.ar_recharge_to_micros !== null && available < BigInt(w.ar_threshold_micros);
-        if (!due) {
+        // The ledger's own trigger, evaluated on the locked row.
+        if (!w.recharge_due) {
           await clear();
           return null;
         }
@@ -77,18 +79,18 @@ export class AutoRecharge {
       if (pm === null) {
         if (trigger === 'test') throw fail(BILLING_ERRORS.NO_PAYMENT_METHOD, 'No saved payment method to charge.');
         await clear();
-        return { skipped: await recordSkippedAttempt(q, { id: randomUUID(), accountId, trigger, amountMicros: 0n, availableBeforeMicros: available, code: 'no_payment_method', message: 'No saved payment method.' }) };
+        return { skipped: await payments.recordSkippedAttempt(tx, { id: randomUUID(), accountId, trigger, amountMicros: 0n, availableBeforeMicros: available, code: 'no_payment_method', message: 'No saved payment method.' }) };
       }
       const cap = w.ar_monthly_cap_micros === null ? null : BigInt(w.ar_monthly_cap_micros);
       const cents = rechargeAmountCents({
         availableMicros: available, rechargeToMicros: w.ar_recharge_to_micros === null ? null : BigInt(w.ar_recharge_to_micros), capMicros: cap,
-        usedThisMonthMicros: cap === null ? 0n : await rechargedSince(q, accountId, startOfUtcMonth(now)),
+        usedThisMonthMicros: cap === null ? 0n : await payments.rechargedSince(tx, accountId, startOfUtcMonth(now)),
       });
       await clear();
       if (cents === null) {
-        return { skipped: await recordSkippedAttempt(q, { id: randomUUID(), accountId, trigger, amountMicros: 0n, availableBeforeMicros: available, code: 'monthly_cap_reached', message: `The monthly cap ${formatMicros(cap ?? 0n)} is reached.` }) };
+        return { skipped: await payments.recordSkippedAttempt(tx, { id: randomUUID(), accountId, trigger, amountMicros: 0n, availableBeforeMicros: available, code: 'monthly_cap_reached', message: `The monthly cap ${formatMicros(cap ?? 0n)} is reached.` }) };
       }
-      const attempt = await startAttempt(q, { id: randomUUID(), accountId, trigger, amountMicros: centsToMicros(cents), availableBeforeMicros: available });
+      const attempt = await payments.startAttempt(tx, { id: randomUUID(), accountId, trigger, amountMicros: centsToMicros(cents), availableBeforeMicros: available });
       if (attempt === null) return null; // another attempt is in flight
       return { attempt, pm, cents, customerId: w.processor_customer_id };
     });
@@ -96,8 +98,8 @@ export class AutoRecharge {
     if ('skipped' in prepared) return attemptView(prepared.skipped);
 
     await this.charge(accountId, prepared.attempt.id, prepared.cents, prepared.pm, prepared.customerId);
-    const final = await this.db.query<AttemptRow>('SELECT * FROM billing_auto_recharge_attempts WHERE id = $1', [prepared.attempt.id]);
-    return attemptView(final.rows[0] as AttemptRow);
+    const final = await payments.getAttempt(this.auto, prepared.attempt.id);
+    return attemptView(final as AttemptRow);
   }
 
   /**
@@ -122,17 +124,17 @@ export class AutoRecharge {
     } catch (e) {
       outcome = { status: 'failed', paymentIntentId: null, code: 'processor_error', message: isAppError(e) ? e.message : 'processor unreachable' };
     }
-    await this.db.tx(async (q) => {
-      await lockWallet(q, accountId);
+    await this.ports.uow.run(async (tx) => {
+      await this.ports.ledger.lockWallet(tx, accountId);
       if (piId !== null) {
-        await recordPayment(q, { id: piId, accountId, kind: 'payment_intent', purpose: 'auto_recharge', amountMicros: centsToMicros(cents), status: outcome?.status ?? 'processing' });
-        await q.query('UPDATE billing_auto_recharge_attempts SET payment_intent_id = $2 WHERE id = $1', [attemptId, piId]);
+        await this.ports.payments.recordPayment(tx, { id: piId, accountId, kind: 'payment_intent', purpose: 'auto_recharge', amountMicros: centsToMicros(cents), status: outcome?.status ?? 'processing' });
+        await this.ports.payments.setAttemptPaymentIntent(tx, attemptId, piId);
       }
       if (outcome === null) return;
       if (outcome.status === 'succeeded' && piId !== null) {
-        await creditPayment(q, { accountId, amountMicros: centsToMicros(cents), externalRef: `payment_intent:${piId}`, description: `auto-recharge ${piId}` });
+        await this.ports.ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(cents), externalRef: `payment_intent:${piId}`, description: `auto-recharge ${piId}` });
       }
-      await this.applyOutcome(q, accountId, attemptId, outcome);
+      await this.applyOutcome(tx, accountId, attemptId, outcome);
     });
     await this.payments.flushSandboxEvents();
   }
@@ -143,53 +145,48 @@ export class AutoRecharge {
    * the processor returns the original payment — and settled. Returns how many it settled.
    */
   async recoverStale(now = new Date(), olderThanMs = 10 * 60_000): Promise<number> {
-    const r = await this.db.query<AttemptRow>(
-      `SELECT * FROM billing_auto_recharge_attempts WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT 50`,
-      [new Date(now.getTime() - olderThanMs)],
-    );
+    const stale = await this.ports.payments.staleAttempts(this.auto, new Date(now.getTime() - olderThanMs), 50);
     let n = 0;
-    for (const a of r.rows) {
-      const w = await readWalletRow(this.db, a.account_id);
+    for (const a of stale) {
+      const w = await this.ports.ledger.readWallet(this.auto, a.account_id);
       const pm = w?.ar_payment_method ?? w?.default_payment_method ?? null;
       if (pm === null) {
-        await this.db.tx((q) => this.applyOutcome(q, a.account_id, a.id, { status: 'failed', paymentIntentId: a.payment_intent_id, code: 'no_payment_method', message: 'No saved payment method.' }));
+        await this.ports.uow.run((tx) => this.applyOutcome(tx, a.account_id, a.id, { status: 'failed', paymentIntentId: a.payment_intent_id, code: 'no_payment_method', message: 'No saved payment method.' }));
       } else {
         await this.charge(a.account_id, a.id, BigInt(a.amount_micros) / MICROS_PER_CENT, pm, w?.processor_customer_id ?? null);
       }
-      const after = await this.db.query<{ status: string }>('SELECT status FROM billing_auto_recharge_attempts WHERE id = $1', [a.id]);
-      if (after.rows[0]?.status !== 'pending') n += 1;
+      const after = await this.ports.payments.getAttempt(this.auto, a.id);
+      if (after?.status !== 'pending') n += 1;
     }
     return n;
   }
 
   /** Records an attempt's outcome once and keeps the failure streak / pause in step. */
-  async applyOutcome(q: Queryable, accountId: string, attemptId: string, o: AttemptOutcome): Promise<void> {
+  async applyOutcome(tx: BillingTx, accountId: string, attemptId: string, o: AttemptOutcome): Promise<void> {
     // Wallet first, then the attempt: the same lock order as every other money movement.
-    await lockWallet(q, accountId);
-    const row = await finishAttempt(q, attemptId, o);
+    const w = await this.ports.ledger.lockWallet(tx, accountId);
+    const row = await this.ports.payments.finishAttempt(tx, attemptId, o);
     if (row === null) return; // already final (a webhook or the synchronous answer got there first)
     if (o.status === 'succeeded') {
-      await q.query(`UPDATE billing_wallets SET ar_consecutive_failures = 0, ar_paused_at = CASE WHEN $2 = 'test' THEN NULL ELSE ar_paused_at END,
-        ar_pause_reason = CASE WHEN $2 = 'test' THEN NULL ELSE ar_pause_reason END WHERE account_id = $1`, [accountId, row.trigger]);
+      // A successful test charge is how an owner proves a new card: it resumes a paused auto-recharge.
+      await this.ports.wallets.setRechargeHealth(tx, accountId, { consecutiveFailures: 0, pause: row.trigger === 'test' ? 'resume' : 'keep' });
     } else {
-      await q.query(
-        `UPDATE billing_wallets SET ar_consecutive_failures = ar_consecutive_failures + 1,
-           ar_paused_at = CASE WHEN ar_consecutive_failures + 1 >= $2 AND ar_paused_at IS NULL THEN now() ELSE ar_paused_at END,
-           ar_pause_reason = CASE WHEN ar_consecutive_failures + 1 >= $2 AND ar_paused_at IS NULL THEN $3 ELSE ar_pause_reason END
-         WHERE account_id = $1`,
-        [accountId, FAILURES_BEFORE_PAUSE, `${FAILURES_BEFORE_PAUSE} failed attempts in a row (last: ${o.code ?? 'failed'})`],
-      );
+      const failures = Number(w.ar_consecutive_failures) + 1;
+      const pause = failures >= FAILURES_BEFORE_PAUSE && w.ar_paused_at === null
+        ? { reason: `${FAILURES_BEFORE_PAUSE} failed attempts in a row (last: ${o.code ?? 'failed'})` }
+        : 'keep' as const;
+      await this.ports.wallets.setRechargeHealth(tx, accountId, { consecutiveFailures: failures, pause });
     }
   }
 
   async attempts(accountId: string, limit: number) {
-    return { attempts: (await listAttempts(this.db, accountId, limit)).map(attemptView) };
+    return { attempts: (await this.ports.payments.listAttempts(this.auto, accountId, limit)).map(attemptView) };
   }
 
   /** What happened to auto-recharge and what the owner must do about it. */
   async recoveryStatus(accountId: string) {
-    const w = await readWalletRow(this.db, accountId);
-    const last = (await listAttempts(this.db, accountId, 1))[0];
+    const w = await this.ports.ledger.readWallet(this.auto, accountId);
+    const last = (await this.ports.payments.listAttempts(this.auto, accountId, 1))[0];
     const failures = Number(w?.ar_consecutive_failures ?? 0);
     const pm = w?.ar_payment_method ?? w?.default_payment_method ?? null;
     const actions: Array<{ action: string; how: string }> = [];

@@ -1,23 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import { fail } from '../errors/app-error.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
-import type { Database } from '../store/db.js';
 import type { BackgroundWorker } from '../worker.js';
 import { AutoRecharge } from './auto-recharge.js';
 import { loadBillingConfig, type BillingConfig } from './billing-config.js';
 import { BILLING_ERRORS } from './error-codes.js';
-import { tablePricing, type HardwareDeviceGate, type HardwarePricing } from './hardware-pricing.js';
-import { HoldExpirySweeper } from './hold-expiry.js';
+import { holdQuote, releaseHeldJob } from './hardware-holds.js';
+import { quoteTotal, tablePricing, type HardwareDeviceGate, type HardwarePricing } from './hardware-pricing.js';
+import { HoldExpirySweeper, expireDueHolds } from './hold-expiry.js';
 import { formatMicros, parseUsd } from './money.js';
+import { grantCreditByEmail, ledgerCheck } from './operator.js';
 import { Payments } from './payments.js';
+import type { BillingPorts, BillingTx } from './ports.js';
 import type { PaymentProcessor } from './processor/processor.js';
 import { SandboxProcessor } from './processor/sandbox-processor.js';
 import { StripeProcessor } from './processor/stripe-processor.js';
+import type { HoldKind, HoldStatus } from './records.js';
 import { startOfUtcDay, startOfUtcMonth } from './spend-controls.js';
-import { balanceMoves, largestJobs, listHolds, spendBy, spendPerDay } from './store/dashboard-sql.js';
-import { createQuote, findQuote, getHeldJob, holdQuote, releaseHeldJob } from './store/hardware-sql.js';
-import { getWallet, lockWallet, readWalletRow, spentSince, type HoldKind, type HoldStatus } from './store/ledger-sql.js';
-import { sqlSandboxStore } from './store/sandbox-store-sql.js';
 import { heldJobView, holdListView, quoteView, spendControlsView, walletView } from './views.js';
 
 export interface SpendControlsPatch {
@@ -50,19 +50,42 @@ export class BillingService {
   /** Device states from the execution domain (attached by its composition); none → price list only. */
   private deviceGate: HardwareDeviceGate | undefined;
 
-  constructor(readonly config: Config, readonly db: Database, readonly pricing: HardwarePricing = tablePricing()) {
+  /**
+   * `ports`: the store's implementations (src/store/billing/), given by the composition root.
+   * `newId`: ids of held jobs.
+   */
+  constructor(readonly config: Config, readonly ports: BillingPorts, readonly pricing: HardwarePricing = tablePricing(), private readonly newId: () => string = randomUUID) {
     this.settings = loadBillingConfig(config);
     if (this.settings.processor === 'stripe' && this.settings.stripe !== undefined) {
       this.processor = new StripeProcessor(this.settings.stripe);
       this.sandbox = undefined;
     } else {
-      this.sandbox = new SandboxProcessor(sqlSandboxStore(db), this.settings.publicBaseUrl, this.settings.sandboxWebhookSecret);
+      this.sandbox = new SandboxProcessor(ports.sandbox, this.settings.publicBaseUrl, this.settings.sandboxWebhookSecret);
       this.processor = this.sandbox;
     }
-    this.payments = new Payments(db, this.processor, this.settings);
-    this.autoRecharge = new AutoRecharge(db, this.payments, this.settings);
-    this.payments.onPaymentOutcome = (q, accountId, attemptId, outcome) => this.autoRecharge.applyOutcome(q, accountId, attemptId, outcome);
-    this.workers = [new HoldExpirySweeper(db, this.settings.sweepIntervalMs), this.autoRecharge.worker()];
+    this.payments = new Payments(ports, this.processor, this.settings);
+    this.autoRecharge = new AutoRecharge(ports, this.payments, this.settings);
+    this.payments.onPaymentOutcome = (tx, accountId, attemptId, outcome) => this.autoRecharge.applyOutcome(tx, accountId, attemptId, outcome);
+    this.workers = [new HoldExpirySweeper(ports, this.settings.sweepIntervalMs), this.autoRecharge.worker()];
+  }
+
+  private get auto(): BillingTx {
+    return this.ports.uow.autocommit;
+  }
+
+  /** Expires the pending holds past their expiry now (the sweeper's pass; tests and the CLI call it directly). */
+  expireDueHolds(opts: { now?: Date; limit?: number } = {}): Promise<string[]> {
+    return expireDueHolds(this.ports, opts);
+  }
+
+  /** Operator: promotional credit to the account of a user (CLI and operator endpoint). */
+  grantCreditByEmail(i: { email: string; amount: string; reason?: string; idempotencyKey?: string }) {
+    return grantCreditByEmail(this.ports, i);
+  }
+
+  /** Operator: reconciliation of the whole ledger. */
+  ledgerCheck() {
+    return ledgerCheck(this.ports);
   }
 
   /** The execution composition attaches its device states here (quotes show them, holds check them). */
@@ -83,8 +106,8 @@ export class BillingService {
    * for hardware through quote/hold right now, and why not.
    */
   async readiness(accountId: string) {
-    const w = await readWalletRow(this.db, accountId);
-    const wallet = await getWallet(this.db, accountId);
+    const w = await this.ports.ledger.readWallet(this.auto, accountId);
+    const wallet = await this.ports.ledger.wallet(this.auto, accountId);
     const hardwareAllowed = w?.hardware_allowed ?? true;
     const reasons: string[] = [];
     if (!hardwareAllowed) reasons.push('hardware spending is turned off in the spend controls (PATCH /v1/billing/spend-controls {"hardware_allowed":true})');
@@ -101,11 +124,11 @@ export class BillingService {
   }
 
   async wallet(accountId: string) {
-    return walletView(await getWallet(this.db, accountId));
+    return walletView(await this.ports.ledger.wallet(this.auto, accountId));
   }
 
   async profile(p: { accountId: string; userId: string; email: string }) {
-    const w = await readWalletRow(this.db, p.accountId);
+    const w = await this.ports.ledger.readWallet(this.auto, p.accountId);
     return {
       account_id: p.accountId,
       user_id: p.userId,
@@ -121,24 +144,22 @@ export class BillingService {
   }
 
   async spendControls(accountId: string, now = new Date()) {
-    const w = await readWalletRow(this.db, accountId);
-    const [today, month] = await Promise.all([spentSince(this.db, accountId, startOfUtcDay(now)), spentSince(this.db, accountId, startOfUtcMonth(now))]);
+    const { ledger } = this.ports;
+    const w = await ledger.readWallet(this.auto, accountId);
+    const [today, month] = await Promise.all([ledger.spentSince(this.auto, accountId, startOfUtcDay(now)), ledger.spentSince(this.auto, accountId, startOfUtcMonth(now))]);
     return spendControlsView(w, today, month);
   }
 
   async summary(accountId: string, now = new Date()) {
-    const wallet = await getWallet(this.db, accountId);
+    const wallet = await this.ports.ledger.wallet(this.auto, accountId);
     const controls = await this.spendControls(accountId, now);
-    const open = await this.db.query<{ n: number; s: string }>(
-      `SELECT count(*)::int AS n, COALESCE(SUM(amount_micros), 0)::text AS s FROM billing_holds WHERE account_id = $1 AND status = 'pending'`,
-      [accountId],
-    );
+    const open = await this.ports.reports.openHolds(this.auto, accountId);
     const recovery = await this.autoRecharge.recoveryStatus(accountId);
     return {
       wallet: walletView(wallet, now),
       spend: { today: controls.spent_today, this_month: controls.spent_this_month },
       limits: { daily_limit: controls.daily_limit, monthly_limit: controls.monthly_limit, per_job_max: controls.per_job_max, hardware_allowed: controls.hardware_allowed },
-      open_holds: { count: open.rows[0]?.n ?? 0, amount: formatMicros(BigInt(open.rows[0]?.s ?? '0')) },
+      open_holds: { count: open.count, amount: formatMicros(open.amountMicros) },
       auto_recharge: { enabled: controls.auto_recharge.enabled, state: recovery.state },
       processor: this.processor.name,
     };
@@ -162,8 +183,8 @@ export class BillingService {
     const rechargeTo = money('/auto_recharge/recharge_to', ar.recharge_to);
     const cap = money('/auto_recharge/monthly_cap', ar.monthly_cap);
 
-    await this.db.tx(async (q) => {
-      const w = await lockWallet(q, accountId);
+    await this.ports.uow.run(async (tx) => {
+      const w = await this.ports.ledger.lockWallet(tx, accountId);
       const next = {
         daily: daily === undefined ? w.daily_limit_micros : daily,
         monthly: monthly === undefined ? w.monthly_limit_micros : monthly,
@@ -190,20 +211,12 @@ export class BillingService {
       }
       // Re-enabling or changing the payment method is how an owner resumes a paused auto-recharge.
       const resume = ar.enabled === true || (ar.payment_method !== undefined && ar.payment_method !== w.ar_payment_method);
-      const str = (v: bigint | string | null) => (v === null ? null : BigInt(v).toString());
-      await q.query(
-        `UPDATE billing_wallets SET daily_limit_micros = $2, monthly_limit_micros = $3, per_job_max_micros = $4, hardware_allowed = $5,
-           hold_expiry_seconds = $6, ar_enabled = $7, ar_threshold_micros = $8, ar_recharge_to_micros = $9, ar_monthly_cap_micros = $10,
-           ar_payment_method = $11,
-           ar_paused_at = CASE WHEN $12 THEN NULL ELSE ar_paused_at END,
-           ar_pause_reason = CASE WHEN $12 THEN NULL ELSE ar_pause_reason END,
-           ar_consecutive_failures = CASE WHEN $12 THEN 0 ELSE ar_consecutive_failures END,
-           ar_requested_at = CASE WHEN $7 AND $8::bigint IS NOT NULL AND available_micros < $8::bigint THEN COALESCE(ar_requested_at, now()) ELSE NULL END,
-           updated_at = now()
-         WHERE account_id = $1`,
-        [accountId, str(next.daily), str(next.monthly), str(next.perJob), next.hardware, next.expiry, next.enabled,
-          str(next.threshold), str(next.rechargeTo), str(next.cap), next.pm, resume],
-      );
+      const big = (v: bigint | string | null) => (v === null ? null : BigInt(v));
+      await this.ports.wallets.saveSpendControls(tx, accountId, {
+        dailyLimitMicros: big(next.daily), monthlyLimitMicros: big(next.monthly), perJobMaxMicros: big(next.perJob), hardwareAllowed: next.hardware,
+        holdExpirySeconds: next.expiry,
+        autoRecharge: { enabled: next.enabled, thresholdMicros: big(next.threshold), rechargeToMicros: big(next.rechargeTo), monthlyCapMicros: big(next.cap), paymentMethod: next.pm },
+      }, resume);
     });
     return this.spendControls(accountId);
   }
@@ -214,7 +227,7 @@ export class BillingService {
       if (!/^\d{1,18}$/.test(o.cursor)) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Bad cursor.', [{ in: 'querystring', path: '/cursor', code: 'INVALID', message: 'is not a cursor from a previous page' }]);
       beforeSeq = BigInt(o.cursor);
     }
-    const rows = await listHolds(this.db, accountId, { limit: o.limit + 1, ...(o.status ? { status: o.status } : {}), ...(o.kind ? { kind: o.kind } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
+    const rows = await this.ports.reports.listHolds(this.auto, accountId, { limit: o.limit + 1, ...(o.status ? { status: o.status } : {}), ...(o.kind ? { kind: o.kind } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
     const page = rows.slice(0, o.limit);
     const last = page[page.length - 1];
     return { jobs: page.map(holdListView), next_cursor: rows.length > o.limit && last !== undefined ? BigInt(last.seq).toString() : null };
@@ -223,13 +236,14 @@ export class BillingService {
   async dashboard(accountId: string, days: number, now = new Date()) {
     const end = startOfUtcDay(now);
     const from = new Date(end.getTime() - (days - 1) * 86_400_000);
+    const { reports, ledger } = this.ports;
     const [perDay, byProduct, byProvider, largest, moves, wallet] = await Promise.all([
-      spendPerDay(this.db, accountId, from),
-      spendBy(this.db, accountId, from, 'product'),
-      spendBy(this.db, accountId, from, 'provider'),
-      largestJobs(this.db, accountId, from, 10),
-      balanceMoves(this.db, accountId, from),
-      getWallet(this.db, accountId),
+      reports.spendPerDay(this.auto, accountId, from),
+      reports.spendBy(this.auto, accountId, from, 'product'),
+      reports.spendBy(this.auto, accountId, from, 'provider'),
+      reports.largestJobs(this.auto, accountId, from, 10),
+      reports.balanceMoves(this.auto, accountId, from),
+      ledger.wallet(this.auto, accountId),
     ]);
     const dates = Array.from({ length: days }, (_, i) => new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10));
     const spendMap = new Map(perDay.map((d) => [d.day, d]));
@@ -268,9 +282,14 @@ export class BillingService {
     }
     // A quote is only a price: it is given for a device that is down too, and says so.
     const state = await this.deviceGate?.state(i.provider, i.device);
-    const quote = await this.db.tx(async (q) => {
-      await q.query('INSERT INTO billing_wallets (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
-      return createQuote(q, { accountId, price, shots: i.shots, tasks: i.tasks ?? 1, validUntil: new Date(now.getTime() + this.settings.quoteTtlSeconds * 1000) });
+    const tasks = i.tasks ?? 1;
+    const figures = quoteTotal(price, i.shots, tasks);
+    const quote = await this.ports.uow.run(async (tx) => {
+      await this.ports.ledger.ensureWallet(tx, accountId);
+      return this.ports.hardware.createQuote(tx, {
+        accountId, provider: price.provider, device: price.device, shots: i.shots, tasks, ...figures,
+        validUntil: new Date(now.getTime() + this.settings.quoteTtlSeconds * 1000),
+      });
     });
     return {
       ...quoteView(quote),
@@ -283,33 +302,31 @@ export class BillingService {
     // No funds are reserved for a device that cannot run now (offline, maintenance, not
     // configured): the hold is refused with the continuation's 409 before the transaction.
     // Unknown or already used quotes are left to holdQuote, which names them.
+    const { ledger, hardware, uow } = this.ports;
     if (this.deviceGate !== undefined) {
-      const found = await findQuote(this.db, accountId, i.quote_id);
-      if (found !== null && found.heldJobId === null) await this.deviceGate.assertHoldable(found.quote.provider, found.quote.device);
+      const quote = await hardware.quote(this.auto, accountId, i.quote_id);
+      if (quote !== null && (await hardware.heldJobOfQuote(this.auto, quote.id)) === null) await this.deviceGate.assertHoldable(quote.provider, quote.device);
     }
-    const job = await this.db.tx(async (q) => {
-      const w = await lockWallet(q, accountId);
+    const job = await uow.run(async (tx) => {
+      const w = await ledger.lockWallet(tx, accountId);
       const ttl = i.expires_in_seconds ?? Number(w.hold_expiry_seconds);
-      return holdQuote(q, { accountId, quoteId: i.quote_id, expiresAt: new Date(now.getTime() + ttl * 1000), now, runToken });
+      return holdQuote({ ledger, hardware, newId: this.newId }, tx, { accountId, quoteId: i.quote_id, expiresAt: new Date(now.getTime() + ttl * 1000), now, runToken });
     });
     this.afterDebit(accountId);
-    return { ...heldJobView(job), wallet: walletView(await getWallet(this.db, accountId)) };
+    return { ...heldJobView(job), wallet: walletView(await ledger.wallet(this.auto, accountId)) };
   }
 
   async hardwareRelease(accountId: string, jobId: string) {
-    const existing = await getHeldJob(this.db, jobId);
+    const { ledger, hardware, uow } = this.ports;
+    const existing = await hardware.getHeldJob(this.auto, jobId);
     if (existing === null) throw fail(BILLING_ERRORS.HOLD_NOT_FOUND, `No held job ${jobId}.`);
     if (existing.accountId !== accountId) throw fail(HTTP_ERRORS.FORBIDDEN, 'This held job belongs to another account.');
-    const { job, release } = await this.db.tx((q) => releaseHeldJob(q, { accountId, jobId, reason: 'released by owner' }));
+    const { job, release } = await uow.run((tx) => releaseHeldJob({ ledger, hardware }, tx, { accountId, jobId, reason: 'released by owner' }));
     return {
       ...heldJobView(job),
       released: formatMicros(release.releasedMicros),
       already_released: release.alreadyReleased,
-      wallet: walletView(await getWallet(this.db, accountId)),
+      wallet: walletView(await ledger.wallet(this.auto, accountId)),
     };
   }
-}
-
-export function createBillingService(config: Config, db: Database): BillingService {
-  return new BillingService(config, db);
 }

@@ -1,17 +1,14 @@
 import { fail } from '../errors/app-error.js';
 import { unsafeTextDetails } from '../errors/unsafe-text.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
-import type { Database, Queryable } from '../store/db.js';
 import type { BillingConfig } from './billing-config.js';
 import { BILLING_ERRORS } from './error-codes.js';
 import { MICROS_PER_CENT, centsToMicros, formatMicros, parseUsd } from './money.js';
 import { PROCESSOR_MAXIMUM_CENTS, PROCESSOR_MINIMUM_CENTS, type PaymentProcessor } from './processor/processor.js';
 import type { SandboxProcessor } from './processor/sandbox-processor.js';
 import { signatureHeader, verifySignature } from './processor/webhook-signature.js';
-import { creditPayment, getWallet, readWalletRow } from './store/ledger-sql.js';
-import {
-  accountByCustomer, claimEvent, eventOutcome, findPayment, recordPayment, saveCustomer, setDefaultPaymentMethod, setEventOutcome, setPaymentStatus,
-} from './store/processor-sql.js';
+import type { BillingPorts, BillingTx } from './ports.js';
+import type { AttemptOutcome } from './records.js';
 import { walletView } from './views.js';
 
 export interface ProcessorEvent {
@@ -20,8 +17,6 @@ export interface ProcessorEvent {
   readonly created: number;
   readonly data: { readonly object: Record<string, unknown> };
 }
-
-export type AttemptOutcome = { status: 'succeeded' | 'failed'; paymentIntentId: string | null; code?: string | null; message?: string | null };
 
 /** Posts a signed event body to this service's own webhook endpoint (set by the route plugin). */
 export type WebhookDeliverer = (rawBody: string, signature: string) => Promise<void>;
@@ -65,9 +60,13 @@ export function chargeCents(amount: string, path = '/amount'): bigint {
 export class Payments {
   deliverer: WebhookDeliverer | undefined;
   /** Auto-recharge attempt outcomes learnt from webhooks, applied in the webhook's transaction. */
-  onPaymentOutcome: (q: Queryable, accountId: string, attemptId: string, o: AttemptOutcome) => Promise<void> = async () => undefined;
+  onPaymentOutcome: (tx: BillingTx, accountId: string, attemptId: string, o: AttemptOutcome) => Promise<void> = async () => undefined;
 
-  constructor(private readonly db: Database, readonly processor: PaymentProcessor, private readonly settings: BillingConfig) {}
+  constructor(private readonly ports: BillingPorts, readonly processor: PaymentProcessor, private readonly settings: BillingConfig) {}
+
+  private get auto(): BillingTx {
+    return this.ports.uow.autocommit;
+  }
 
   get sandbox(): SandboxProcessor | undefined {
     return this.processor.name === 'sandbox' ? (this.processor as SandboxProcessor) : undefined;
@@ -75,11 +74,11 @@ export class Payments {
 
   /** The account's processor customer, created on first use. */
   async ensureCustomer(accountId: string): Promise<{ customerId: string; created: boolean }> {
-    const w = await readWalletRow(this.db, accountId);
+    const w = await this.ports.ledger.readWallet(this.auto, accountId);
     if (w?.processor_customer_id) return { customerId: w.processor_customer_id, created: false };
-    const u = await this.db.query<{ email: string }>('SELECT email FROM users WHERE account_id = $1 ORDER BY created_at LIMIT 1', [accountId]);
-    const c = await this.processor.createCustomer({ accountId, email: u.rows[0]?.email ?? '', idempotencyKey: `customer:${accountId}` });
-    const effective = await saveCustomer(this.db, accountId, c.id);
+    const email = await this.ports.accounts.emailOf(this.auto, accountId);
+    const c = await this.processor.createCustomer({ accountId, email: email ?? '', idempotencyKey: `customer:${accountId}` });
+    const effective = await this.ports.wallets.saveCustomer(this.auto, accountId, c.id);
     return { customerId: effective, created: effective === c.id };
   }
 
@@ -107,16 +106,16 @@ export class Payments {
       metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: runKey === undefined ? `topup:${accountId}:${Date.now()}:${Math.random()}` : `topup:${accountId}:${runKey}`,
     });
     let credited = false;
-    await this.db.tx(async (q) => {
-      await recordPayment(q, { id: pi.id, accountId, kind: 'payment_intent', purpose: 'topup', amountMicros: centsToMicros(cents), status: pi.status });
+    await this.ports.uow.run(async (tx) => {
+      await this.ports.payments.recordPayment(tx, { id: pi.id, accountId, kind: 'payment_intent', purpose: 'topup', amountMicros: centsToMicros(cents), status: pi.status });
       if (pi.status === 'succeeded') {
-        credited = (await creditPayment(q, { accountId, amountMicros: centsToMicros(pi.amountCents), externalRef: `payment_intent:${pi.id}`, description: `top-up ${pi.id}` })).credited;
+        credited = (await this.ports.ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(pi.amountCents), externalRef: `payment_intent:${pi.id}`, description: `top-up ${pi.id}` })).credited;
       }
     });
     await this.flushSandboxEvents();
     return {
       payment_intent_id: pi.id, client_secret: pi.clientSecret, status: pi.status, amount: formatMicros(centsToMicros(cents)), currency: 'USD' as const,
-      credited, failure_code: pi.failureCode, failure_message: pi.failureMessage, wallet: walletView(await getWallet(this.db, accountId)),
+      credited, failure_code: pi.failureCode, failure_message: pi.failureMessage, wallet: walletView(await this.ports.ledger.wallet(this.auto, accountId)),
     };
   }
 
@@ -131,7 +130,7 @@ export class Payments {
       metadata: { qrail_account_id: accountId, qrail_purpose: 'checkout' },
       idempotencyKey: runKey === undefined ? `checkout:${accountId}:${Date.now()}:${Math.random()}` : `checkout:${accountId}:${runKey}`,
     });
-    await recordPayment(this.db, { id: s.id, accountId, kind: 'checkout_session', purpose: 'checkout', amountMicros: centsToMicros(cents), status: s.status });
+    await this.ports.payments.recordPayment(this.auto, { id: s.id, accountId, kind: 'checkout_session', purpose: 'checkout', amountMicros: centsToMicros(cents), status: s.status });
     return {
       session_id: s.id, url: s.url, status: s.status, payment_status: s.paymentStatus, amount: formatMicros(centsToMicros(cents)), currency: 'USD' as const,
       expires_at: s.expiresAt?.toISOString() ?? null, processor: this.processor.name,
@@ -153,22 +152,22 @@ export class Payments {
    * (in any order, even concurrently) credit once.
    */
   async reconcileCheckout(accountId: string, sessionId: string) {
-    const row = await findPayment(this.db, sessionId);
+    const row = await this.ports.payments.findPayment(this.auto, sessionId);
     if (row === null || row.kind !== 'checkout_session') throw fail(BILLING_ERRORS.CHECKOUT_NOT_FOUND, `No checkout session ${sessionId}.`);
     if (row.account_id !== accountId) throw fail(HTTP_ERRORS.FORBIDDEN, 'This checkout session belongs to another account.');
     const s = await this.processor.retrieveCheckoutSession(sessionId);
     if (s === null) throw fail(BILLING_ERRORS.CHECKOUT_NOT_FOUND, `The processor has no checkout session ${sessionId}.`);
     let credited = false;
     if (s.paymentStatus === 'paid') {
-      credited = await this.db.tx(async (q) => {
-        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(s.amountTotalCents), externalRef: `checkout:${s.id}`, description: `checkout ${s.id}` });
-        await setPaymentStatus(q, s.id, 'paid');
+      credited = await this.ports.uow.run(async (tx) => {
+        const r = await this.ports.ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(s.amountTotalCents), externalRef: `checkout:${s.id}`, description: `checkout ${s.id}` });
+        await this.ports.payments.setPaymentStatus(tx, s.id, 'paid');
         return r.credited;
       });
     }
     return {
       session_id: s.id, status: s.status, payment_status: s.paymentStatus, amount: formatMicros(centsToMicros(s.amountTotalCents)),
-      credited, already_credited: s.paymentStatus === 'paid' && !credited, wallet: walletView(await getWallet(this.db, accountId)),
+      credited, already_credited: s.paymentStatus === 'paid' && !credited, wallet: walletView(await this.ports.ledger.wallet(this.auto, accountId)),
     };
   }
 
@@ -179,29 +178,30 @@ export class Payments {
     verifySignature(raw, signature, secret, nowSeconds);
     const event = parseEvent(raw);
     const objectId = idOf(event.data.object);
-    return this.db.tx(async (q) => {
-      const fresh = await claimEvent(q, { id: event.id, type: event.type, objectId, created: new Date(event.created * 1000) });
-      if (!fresh) return { received: true, event_id: event.id, type: event.type, duplicate: true, outcome: (await eventOutcome(q, event.id)) ?? 'processing' };
-      const outcome = await this.apply(q, event);
-      await setEventOutcome(q, event.id, outcome);
+    return this.ports.uow.run(async (tx) => {
+      const fresh = await this.ports.payments.claimEvent(tx, { id: event.id, type: event.type, objectId, created: new Date(event.created * 1000) });
+      if (!fresh) return { received: true, event_id: event.id, type: event.type, duplicate: true, outcome: (await this.ports.payments.eventOutcome(tx, event.id)) ?? 'processing' };
+      const outcome = await this.apply(tx, event);
+      await this.ports.payments.setEventOutcome(tx, event.id, outcome);
       return { received: true, event_id: event.id, type: event.type, duplicate: false, outcome };
     });
   }
 
   /** Which account an object's money belongs to: our own record first, else metadata matching the customer. */
-  private async accountFor(q: Queryable, objectId: string | null, o: Record<string, unknown>): Promise<string | null> {
+  private async accountFor(tx: BillingTx, objectId: string | null, o: Record<string, unknown>): Promise<string | null> {
     if (objectId !== null) {
-      const row = await findPayment(q, objectId);
+      const row = await this.ports.payments.findPayment(tx, objectId);
       if (row !== null) return row.account_id;
     }
     const meta = (o['metadata'] ?? {}) as Record<string, unknown>;
     const claimed = str(meta['qrail_account_id']);
     const customer = idOf(o['customer']);
     if (claimed === null || customer === null || !UUID.test(claimed)) return null;
-    return (await accountByCustomer(q, customer)) === claimed ? claimed : null;
+    return (await this.ports.wallets.accountByCustomer(tx, customer)) === claimed ? claimed : null;
   }
 
-  private async apply(q: Queryable, e: ProcessorEvent): Promise<string> {
+  private async apply(tx: BillingTx, e: ProcessorEvent): Promise<string> {
+    const { ledger, payments, wallets } = this.ports;
     const o = e.data.object;
     const id = idOf(o);
     const meta = (o['metadata'] ?? {}) as Record<string, unknown>;
@@ -209,49 +209,49 @@ export class Payments {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         if (o['payment_status'] !== 'paid') return 'ignored: not paid yet';
-        const accountId = await this.accountFor(q, id, o);
+        const accountId = await this.accountFor(tx, id, o);
         if (accountId === null || id === null) return 'ignored: unknown checkout session';
-        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(cents(o, 'amount_total')), externalRef: `checkout:${id}`, description: `checkout ${id}` });
-        await setPaymentStatus(q, id, 'paid');
+        const r = await ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(cents(o, 'amount_total')), externalRef: `checkout:${id}`, description: `checkout ${id}` });
+        await payments.setPaymentStatus(tx, id, 'paid');
         return r.credited ? 'credited' : 'already credited';
       }
       case 'payment_intent.succeeded': {
         const purpose = str(meta['qrail_purpose']);
         if (purpose === 'checkout') return 'ignored: credited through its checkout session';
         if (purpose !== 'topup' && purpose !== 'auto_recharge') return 'ignored: not a qrail payment';
-        const accountId = await this.accountFor(q, id, o);
+        const accountId = await this.accountFor(tx, id, o);
         if (accountId === null || id === null) return 'ignored: unknown payment intent';
         const received = cents(o, 'amount_received', 'amount');
-        const r = await creditPayment(q, { accountId, amountMicros: centsToMicros(received), externalRef: `payment_intent:${id}`, description: `${purpose === 'auto_recharge' ? 'auto-recharge' : 'top-up'} ${id}` });
-        await setPaymentStatus(q, id, 'succeeded');
+        const r = await ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(received), externalRef: `payment_intent:${id}`, description: `${purpose === 'auto_recharge' ? 'auto-recharge' : 'top-up'} ${id}` });
+        await payments.setPaymentStatus(tx, id, 'succeeded');
         const attempt = str(meta['qrail_attempt_id']);
-        if (purpose === 'auto_recharge' && attempt !== null) await this.onPaymentOutcome(q, accountId, attempt, { status: 'succeeded', paymentIntentId: id });
+        if (purpose === 'auto_recharge' && attempt !== null) await this.onPaymentOutcome(tx, accountId, attempt, { status: 'succeeded', paymentIntentId: id });
         return r.credited ? 'credited' : 'already credited';
       }
       case 'payment_intent.payment_failed': {
-        const accountId = await this.accountFor(q, id, o);
+        const accountId = await this.accountFor(tx, id, o);
         if (accountId === null || id === null) return 'ignored: unknown payment intent';
         const err = (o['last_payment_error'] ?? {}) as Record<string, unknown>;
         const attempt = str(meta['qrail_attempt_id']);
         if (str(meta['qrail_purpose']) === 'auto_recharge' && attempt !== null) {
-          await this.onPaymentOutcome(q, accountId, attempt, { status: 'failed', paymentIntentId: id, code: str(err['code']) ?? 'payment_failed', message: str(err['message']) });
+          await this.onPaymentOutcome(tx, accountId, attempt, { status: 'failed', paymentIntentId: id, code: str(err['code']) ?? 'payment_failed', message: str(err['message']) });
         }
         // A late failure never overwrites a success (out-of-order delivery).
-        await q.query(`UPDATE billing_processor_payments SET status = 'failed', updated_at = now() WHERE id = $1 AND status <> 'succeeded'`, [id]);
+        await payments.markPaymentFailed(tx, id);
         return 'recorded failure';
       }
       case 'setup_intent.succeeded': {
         const customer = idOf(o['customer']);
         const pm = idOf(o['payment_method']);
-        const accountId = customer === null ? null : await accountByCustomer(q, customer);
+        const accountId = customer === null ? null : await wallets.accountByCustomer(tx, customer);
         if (accountId === null || pm === null) return 'ignored: unknown customer';
-        return (await setDefaultPaymentMethod(q, accountId, pm, new Date(e.created * 1000))) ? 'default payment method set' : 'ignored: older than the current default';
+        return (await wallets.setDefaultPaymentMethod(tx, accountId, pm, new Date(e.created * 1000))) ? 'default payment method set' : 'ignored: older than the current default';
       }
       case 'customer.updated': {
         const pm = idOf(((o['invoice_settings'] ?? {}) as Record<string, unknown>)['default_payment_method']);
-        const accountId = id === null ? null : await accountByCustomer(q, id);
+        const accountId = id === null ? null : await wallets.accountByCustomer(tx, id);
         if (accountId === null || pm === null) return 'ignored';
-        return (await setDefaultPaymentMethod(q, accountId, pm, new Date(e.created * 1000))) ? 'default payment method set' : 'ignored: older than the current default';
+        return (await wallets.setDefaultPaymentMethod(tx, accountId, pm, new Date(e.created * 1000))) ? 'default payment method set' : 'ignored: older than the current default';
       }
       default:
         return 'ignored: event type not used';

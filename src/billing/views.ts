@@ -1,9 +1,5 @@
 import { formatMicros } from './money.js';
-import type { Wallet } from './store/ledger-sql.js';
-import type { WalletRow } from './store/ledger-sql.js';
-import type { HeldJobRecord, QuoteRecord } from './store/hardware-sql.js';
-import type { AttemptRow } from './store/processor-sql.js';
-import type { HoldListRow } from './store/dashboard-sql.js';
+import type { AttemptRow, HeldJobRecord, HoldListRow, QuoteRecord, Wallet, WalletState } from './records.js';
 
 /** Wire shapes: money as six-decimal strings, times as ISO 8601, snake_case. */
 const m = (v: bigint | string | number | null | undefined): string | null => (v === null || v === undefined ? null : formatMicros(BigInt(v)));
@@ -19,7 +15,7 @@ export function walletView(w: Wallet, asOf: Date = new Date()) {
   };
 }
 
-export function spendControlsView(w: WalletRow | null, spentToday: bigint, spentMonth: bigint) {
+export function spendControlsView(w: WalletState | null, spentToday: bigint, spentMonth: bigint) {
   return {
     daily_limit: m(w?.daily_limit_micros),
     monthly_limit: m(w?.monthly_limit_micros),

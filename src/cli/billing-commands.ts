@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
+import { sqlBillingPorts } from '../store/billing/sql-billing-ports.js';
 import { openDatabase } from '../store/open-database.js';
 import { grantCreditByEmail, ledgerCheck } from '../billing/operator.js';
 import { isAppError } from '../errors/app-error.js';
@@ -83,7 +84,7 @@ export function creditGrantCommand(deps: BillingCliDeps = {}): CliCommand {
       let data: Record<string, unknown>;
       if (direct(config, deps)) {
         try {
-          data = await withDb(config, deps, (db) => grantCreditByEmail(db, { email, amount, ...(reason ? { reason } : {}), ...(key ? { idempotencyKey: key } : {}) }));
+          data = await withDb(config, deps, (db) => grantCreditByEmail(sqlBillingPorts(db), { email, amount, ...(reason ? { reason } : {}), ...(key ? { idempotencyKey: key } : {}) }));
         } catch (e) {
           if (isAppError(e)) {
             io.err(`${e.code}: ${e.message}\n`);
@@ -115,7 +116,7 @@ export function ledgerCheckCommand(deps: BillingCliDeps = {}): CliCommand {
       const f = flags(args);
       let result: { ok: boolean; problems: string[]; checked: unknown };
       if (direct(config, deps)) {
-        result = await withDb(config, deps, (db) => ledgerCheck(db));
+        result = await withDb(config, deps, (db) => ledgerCheck(sqlBillingPorts(db)));
       } else {
         const r = await viaService(config, f, io, deps, 'GET', '/v1/billing/operator/ledger-check');
         if (r === null) return 2;

@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import { placeHold } from '../../src/billing/ledger.js';
 import { rechargeAmountCents } from '../../src/billing/auto-recharge.js';
 import { checkJobInvariants } from '../../src/store/jobs/jobs-invariants.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
-import { expectLedgerInvariants } from '../helpers/ledger.js';
+import { expectLedgerInvariants, placeHold } from '../helpers/ledger.js';
 import { key, newAgent, submit, withTestCapabilities } from '../jobs/helpers.js';
 
 describe('auto-recharge (sandbox processor)', () => {

@@ -171,7 +171,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
 
     const q2 = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 200 } })).json().data;
     const held = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: q2.quote_id, expires_in_seconds: 60 } })).json().data;
-    const { expireDueHolds } = await import('../../src/billing/ledger.js');
+    const { expireDueHolds } = await import('../helpers/ledger.js');
     const swept = await expireDueHolds(app.db, { now: new Date(Date.now() + 61_000) });
     expect(swept).toContain(held.hold_id);
     const jobs = (await app.inject({ method: 'GET', url: '/v1/billing/jobs?kind=hardware', headers: u.auth })).json().data.jobs;
@@ -202,7 +202,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
   it('dashboard: spend per day and per product/provider, largest jobs, balance history', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 10_000_000n);
-    const { captureHold, placeHold } = await import('../../src/billing/ledger.js');
+    const { captureHold, placeHold } = await import('../helpers/ledger.js');
     const later = new Date(Date.now() + 3600_000);
     for (const [amount, product, provider] of [[1_000_000n, 'product-one', 'provider-one'], [2_500_000n, 'product-one', 'provider-two'], [300_000n, 'product-two', null]] as const) {
       await app.db.tx(async (q) => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import { captureHold, expireDueHolds, getHold, getWallet, placeHold, releaseHold } from '../../src/billing/ledger.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
-import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
+import { captureHold, expectLedgerInvariants, expireDueHolds, fundAccount, getHold, getWallet, placeHold, releaseHold } from '../helpers/ledger.js';
 
 // On PGlite one process owns the data and serialises transactions, so this runs there too
 // (trivially serial); on PostgreSQL (DATABASE_URL) the 50 transactions really race for the

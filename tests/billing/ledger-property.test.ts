@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import {
   captureHold, checkLedgerInvariants, expireDueHolds, getHold, getWallet, grantCredit, placeHold, refundCapture, releaseHold,
-} from '../../src/billing/ledger.js';
+} from '../helpers/ledger.js';
 import { buildTestApp } from '../helpers/app.js';
 
 type Op =

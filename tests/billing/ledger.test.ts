@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import {
-  captureHold, checkLedgerInvariants, expireDueHolds, formatMicros, getHold, getWallet, grantCredit, parseUsd, placeHold, refundCapture, releaseHold,
-} from '../../src/billing/ledger.js';
+import { formatMicros, parseUsd } from '../../src/billing/money.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
-import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
+import {
+  captureHold, checkLedgerInvariants, expectLedgerInvariants, expireDueHolds, fundAccount, getHold, getWallet, grantCredit, placeHold, refundCapture, releaseHold,
+} from '../helpers/ledger.js';
 
 const later = () => new Date(Date.now() + 3600_000);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
-import { expireDueHolds } from '../../src/billing/ledger.js';
+import { expireDueHolds } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 

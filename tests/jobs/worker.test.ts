@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueHolds } from '../../src/billing/ledger.js';
+import { expireDueHolds } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { createJobsWorker, type JobsWorkerOptions } from '../../src/jobs/jobs-worker.js';
 import { pgJobsRepository } from '../../src/store/jobs/jobs-repository.js';

@@ -1,16 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fail } from '../../errors/app-error.js';
 import { BILLING_ERRORS } from '../error-codes.js';
+import type { SandboxStore } from '../ports.js';
 import type { CheckoutSessionView, Metadata, PaymentIntentView, PaymentProcessor, SetupIntentView } from './processor.js';
-
-/** Where the sandbox keeps its objects (a table; see store/sandbox-store-sql.ts). */
-export interface SandboxStore {
-  get<T>(id: string): Promise<T | null>;
-  put(id: string, type: string, data: unknown): Promise<void>;
-  /** Stores the object unless `id` exists; true when stored. Atomic: of concurrent callers one wins. */
-  insert(id: string, type: string, data: unknown): Promise<boolean>;
-  list<T>(type: string, where?: { delivered?: boolean }): Promise<T[]>;
-}
 
 export interface SandboxEvent {
   readonly id: string;

@@ -139,26 +139,6 @@ export async function jobEvents(q: Queryable, id: string): Promise<Array<{ from_
   return r.rows;
 }
 
-/**
- * A continued hardware job keeps its funds while it waits and runs: its hold's expiry is
- * moved out to the run window (billing's sweeper only expires pending holds past expiry).
- */
-export async function extendHoldExpiry(q: Queryable, holdId: string, seconds: number): Promise<void> {
-  await q.query(
-    `UPDATE billing_holds SET expires_at = GREATEST(expires_at, now() + $2::int * interval '1 second') WHERE id = $1 AND status = 'pending'`,
-    [holdId, seconds],
-  );
-}
-
-/** Held jobs of the account that can still be continued. */
-export async function openHeldJobs(q: Queryable, accountId: string): Promise<Array<{ job_id: string; device: string; expires_at: Date }>> {
-  const r = await q.query<{ job_id: string; device: string; expires_at: Date }>(
-    `SELECT job_id, device, expires_at FROM billing_held_jobs WHERE account_id = $1 AND status = 'held' AND expires_at > now() ORDER BY created_at`,
-    [accountId],
-  );
-  return r.rows;
-}
-
 export async function deviceStatusOverrides(q: Queryable): Promise<Map<string, { status: 'online' | 'offline' | 'maintenance'; note: string | null }>> {
   const r = await q.query<{ device: string; status: 'online' | 'offline' | 'maintenance'; note: string | null }>('SELECT device, status, note FROM execution_device_status');
   return new Map(r.rows.map((x) => [x.device, { status: x.status, note: x.note }]));

@@ -4,21 +4,23 @@
  * settles. A job's money moves in the transaction that stores its terminal state, under the
  * lease check, so it is captured or released once.
  */
-import { captureHold, getWallet, releaseHold } from '../../billing/store/ledger-sql.js';
-import { getHeldJob, lockHeldJob, markHeldJobContinued } from '../../billing/store/hardware-sql.js';
+import { sqlHardwareStore } from '../billing/hardware-sql.js';
+import { sqlLedger } from '../billing/ledger-sql.js';
+import { billingTx } from '../billing/unit-of-work.js';
 import type { ExecutionStore, ExecutionTx } from '../../execution/ports.js';
 import type { Database, Queryable } from '../db.js';
 import {
-  claimJob, deviceStatusOverrides, extendHoldExpiry, findJobByToken, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed,
-  markSubmitStarted, openHeldJobs, parkJob, queueDepths, queuePosition, setDeviceStatusOverride, takeOverExpired,
+  claimJob, deviceStatusOverrides, findJobByToken, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed,
+  markSubmitStarted, parkJob, queueDepths, queuePosition, setDeviceStatusOverride, takeOverExpired,
 } from './execution-repository.js';
 
 function txOf(q: Queryable): ExecutionTx {
   return {
-    lockHeldJob: (accountId, jobId) => lockHeldJob(q, accountId, jobId),
-    markHeldJobContinued: (jobId) => markHeldJobContinued(q, jobId),
+    // Held jobs and holds are billing's: reached through billing's store, in this transaction.
+    lockHeldJob: (accountId, jobId) => sqlHardwareStore.lockHeldJob(billingTx(q), accountId, jobId),
+    markHeldJobContinued: (jobId) => sqlHardwareStore.markHeldJobContinued(billingTx(q), jobId),
     insertJob: (j) => insertJob(q, j),
-    extendHoldExpiry: (holdId, seconds) => extendHoldExpiry(q, holdId, seconds),
+    extendHoldExpiry: (holdId, seconds) => sqlLedger.extendHold(billingTx(q), holdId, seconds),
   };
 }
 
@@ -40,7 +42,7 @@ export function pgExecutionStore(db: Database): ExecutionStore {
       db.tx(async (q) => {
         if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
         if (job.hold_id !== null) {
-          await captureHold(q, { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
+          await sqlLedger.captureHold(billingTx(q), { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
         }
         await markCompleted(q, job.id, worker, result, actual);
         return true;
@@ -50,8 +52,7 @@ export function pgExecutionStore(db: Database): ExecutionStore {
       db.tx(async (q) => {
         if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
         if (job.hold_id !== null) {
-          const h = await q.query<{ status: string }>('SELECT status FROM billing_holds WHERE id = $1', [job.hold_id]);
-          if (h.rows[0]?.status === 'pending') await releaseHold(q, { holdId: job.hold_id, reason: `execution job failed: ${code}` });
+          await sqlLedger.releaseIfPending(billingTx(q), job.hold_id, `execution job failed: ${code}`);
         }
         await markFailed(q, job.id, worker, 'running', code, message);
         return true;
@@ -60,8 +61,8 @@ export function pgExecutionStore(db: Database): ExecutionStore {
     queueDepths: () => queueDepths(db),
     deviceStatusOverrides: () => deviceStatusOverrides(db),
     setDeviceStatusOverride: (device, status, note) => setDeviceStatusOverride(db, device, status, note),
-    heldJob: (jobId) => getHeldJob(db, jobId),
-    openHeldJobs: (accountId) => openHeldJobs(db, accountId),
-    wallet: (accountId) => getWallet(db, accountId),
+    heldJob: (jobId) => sqlHardwareStore.getHeldJob(billingTx(db), jobId),
+    openHeldJobs: (accountId) => sqlHardwareStore.openHeldJobs(billingTx(db), accountId),
+    wallet: (accountId) => sqlLedger.wallet(billingTx(db), accountId),
   };
 }

@@ -1,11 +1,9 @@
-import { captureHold, getHold, getWallet, releaseHold } from '../../billing/ledger.js';
-import { BILLING_ERRORS } from '../../billing/error-codes.js';
-import { formatMicros } from '../../billing/money.js';
-import { isAppError } from '../../errors/app-error.js';
-import { JOB_STATE_MACHINE, PAYMENT_RAIL, type JobRecord, type JobStatus } from '../../jobs/job.js';
+import { JOB_STATE_MACHINE, type JobRecord, type JobStatus } from '../../jobs/job.js';
 import { DEFAULT_SUBMIT_BATCHING, type Claim, type JobsRepository } from '../../jobs/ports.js';
 import { isTerminal } from '../../queue/state-machine.js';
 import { JOB_FAILURE } from '../../jobs/error-codes.js';
+import { ledgerError, type LedgerRefusal } from '../billing/ledger-error.js';
+import { getWallet, releaseIfPending } from '../billing/ledger-sql.js';
 import type { Database, Queryable } from '../db.js';
 import { advance, claimNext, defineQueueTable, finish, heartbeat, lockItem, recordTransition } from '../queue/pg-queue.js';
 import { JOB, jobColumns, toJob, transitionsOf, type JobRow } from './job-rows.js';
@@ -28,45 +26,21 @@ export const DEFAULT_SUBMITTER: SubmitterOptions = DEFAULT_SUBMIT_BATCHING;
 export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEFAULT_SUBMITTER): JobsRepository {
   const failLocked = async (q: Queryable, j: JobRow, worker: string | null, code: string, message: string): Promise<JobRecord> => {
     if (j.hold_id !== null) {
-      const h = await getHold(q, j.hold_id);
-      if (h?.status === 'pending') await releaseHold(q, { holdId: j.hold_id, reason: `job ${j.id} failed: ${code}` });
-      if (h?.status === 'captured') throw new Error(`job ${j.id} cannot fail: its hold was captured`);
+      // Released if pending; one already released or expired stays so; a captured one is a bug.
+      const refused = await releaseIfPending(q, j.hold_id, `job ${j.id} failed: ${code}`);
+      if (refused?.code === 'HOLD_NOT_PENDING') throw new Error(`job ${j.id} cannot fail: its hold was captured`);
     }
     return toJob(await finish<JobRow, JobStatus>(q, JOBS_QUEUE, j.id, j.status, 'failed', worker, { error_code: code, error_message: message }, code));
   };
 
-  const completeGeneral = (jobId: string, worker: string): Promise<JobRecord | null> =>
+  /** The hold lapsed before the charge (jobs_complete moved nothing): the job fails, nothing charged, no result given. */
+  const failLapsed = (jobId: string, worker: string): Promise<JobRecord | null> =>
     db.tx(async (q) => {
       const j = await lockItem<JobRow, JobStatus>(q, JOBS_QUEUE, jobId);
       if (j === undefined) return null;
       if (j.status === 'completed') return toJob(j);
       if (j.status !== 'result_saved' || j.lease_owner !== worker || j.hold_id === null) return null;
-      const description = `job ${j.id} (${j.capability_id})`;
-      let cap;
-      try {
-        cap = await captureHold(q, { holdId: j.hold_id, amountMicros: BigInt(j.reserved_price_micros), description });
-      } catch (e) {
-        if (isAppError(e) && e.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) {
-          return failLocked(q, j, worker, JOB_FAILURE.HOLD_EXPIRED, 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
-        }
-        throw e;
-      }
-      const reference = `rcpt_${j.id.replace(/-/g, '')}`;
-      const receipt = {
-        receipt_reference: reference,
-        job_id: j.id,
-        capability_id: j.capability_id,
-        payment_rail: PAYMENT_RAIL,
-        currency: 'USD',
-        amount_reserved: formatMicros(BigInt(j.reserved_price_micros)),
-        amount_captured: formatMicros(cap.capturedMicros),
-        amount_released: formatMicros(cap.releasedMicros),
-        balance_after: formatMicros(cap.balanceAfterMicros),
-        hold_id: j.hold_id,
-        ledger_transfer_ids: cap.transferIds,
-        issued_at: new Date().toISOString(),
-      };
-      return toJob(await finish<JobRow, JobStatus>(q, JOBS_QUEUE, j.id, 'result_saved', 'completed', worker, { receipt: JSON.stringify(receipt), receipt_reference: reference }, `captured ${receipt.amount_captured}`));
+      return failLocked(q, j, worker, JOB_FAILURE.HOLD_EXPIRED, 'The reservation expired before the job could be charged; nothing was charged and the result is withheld.');
     });
 
   return {
@@ -121,13 +95,15 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
     saveResult: (jobId, worker, result, leaseMs) => advance(db, JOBS_QUEUE, jobId, worker, 'running', 'result_saved', { result: JSON.stringify(result) }, leaseMs),
 
     async complete(jobId, worker) {
-      // The ordinary path is one statement (migration 0203); a hold that is no longer pending
-      // takes the general path below.
-      const r = await db.query<{ r: { outcome: 'completed' | 'lease_lost' | 'fallback'; job?: unknown } }>('SELECT jobs_complete($1, $2) AS r', [jobId, worker]);
+      // One statement (migrations 0203, 0401): the capture goes through the ledger's ledger_capture.
+      const r = await db.query<{ r: { outcome: 'completed' | 'lease_lost' | 'hold_lapsed'; job?: unknown; error?: string } }>('SELECT jobs_complete($1, $2) AS r', [jobId, worker]);
       const o = r.rows[0]?.r;
       if (o?.outcome === 'completed') return toJob(o.job as JobRow);
       if (o?.outcome === 'lease_lost') return null;
-      return completeGeneral(jobId, worker);
+      if (o?.outcome !== 'hold_lapsed' || o.error === undefined) throw new Error(`jobs_complete returned ${JSON.stringify(o)}`);
+      const refusal = JSON.parse(o.error) as LedgerRefusal;
+      if (refusal.code === 'HOLD_NOT_PENDING') return failLapsed(jobId, worker);
+      throw ledgerError(refusal);
     },
 
     fail: (jobId, worker, code, message) =>

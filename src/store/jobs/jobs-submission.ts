@@ -1,16 +1,14 @@
-/** The job submission (jobs_submit, migrations 0201–0205; batched: 0207) and the mapping of its outcomes. */
-import { checkSpend } from '../../billing/spend-controls.js';
-import { formatMicros } from '../../billing/money.js';
-import { fail, type AppError } from '../../errors/app-error.js';
-import { JOBS_ERRORS } from '../../jobs/error-codes.js';
+/** The job submission (jobs_submit, migrations 0201–0205 and 0401; batched: 0207, 0401) and the mapping of its outcomes. */
+import { AppError, fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
 import type { JobsRepository, SubmitBatching, SubmitInput } from '../../jobs/ports.js';
+import { ledgerError } from '../billing/ledger-error.js';
 import type { Database } from '../db.js';
 import { groupCommit } from './group-commit.js';
 import { toJob, type JobRow } from './job-rows.js';
 
-/** What `jobs_submit` (migrations 0201, 0202, 0204, 0205) returns. */
+/** What `jobs_submit` (migrations 0201, 0202, 0204, 0205, 0401) returns. */
 interface SubmitOutcome {
   outcome: 'created' | 'replayed' | 'reused' | 'in_flight' | 'price_above' | 'refused';
   /** replayed: the stored row. */
@@ -23,15 +21,20 @@ interface SubmitOutcome {
   at?: Array<number | string>;
   /** created: the wallet asks for an auto-recharge after this hold (`ar_requested_at` set). */
   recharge?: boolean | null;
+  /** created: the `quoted` transition's note (the price, worded by the function). */
+  note?: string;
+  /** reused: the job the key names. */
   info?: Record<string, string | null>;
+  /** price_above, refused: the refusal as the function worded it (json text). */
+  error?: string;
 }
 
 const dateOfMicros = (us: bigint): Date => new Date(Number(us / 1000n));
 
 /** The job a "created" outcome stands for: the submission plus the generated fields. */
-function createdJob(s: SubmitInput, o: SubmitOutcome, priceNote: string): JobRecord {
-  const { hold_id: holdId, created_us: createdUs, updated_us: updatedUs, at } = o;
-  if (holdId === undefined || createdUs === undefined || updatedUs === undefined || at?.length !== 3) {
+function createdJob(s: SubmitInput, o: SubmitOutcome): JobRecord {
+  const { hold_id: holdId, created_us: createdUs, updated_us: updatedUs, at, note: priceNote } = o;
+  if (holdId === undefined || createdUs === undefined || updatedUs === undefined || at?.length !== 3 || priceNote === undefined) {
     throw new Error(`jobs_submit returned an incomplete job: ${JSON.stringify(o)}`);
   }
   const times = at.map((us) => dateOfMicros(BigInt(us)));
@@ -68,29 +71,16 @@ function createdJob(s: SubmitInput, o: SubmitOutcome, priceNote: string): JobRec
 
 const toTransitionJson = (t: NonNullable<SubmitOutcome['transitions']>[number]): JobTransition => ({ from: t.f, to: t.t, at: new Date(t.at), worker: t.w, note: t.n });
 
-function spendRefusal(amountMicros: bigint, info: Record<string, string | null>): AppError {
-  const opt = (k: string) => (info[k] === null || info[k] === undefined ? null : BigInt(info[k] as string));
-  const err = checkSpend(
-    { perJobMaxMicros: opt('per_job_max'), dailyLimitMicros: opt('daily_limit'), monthlyLimitMicros: opt('monthly_limit'), hardwareAllowed: true, holdExpirySeconds: 0 },
-    { amountMicros, kind: 'job', spentTodayMicros: opt('spent_today') ?? 0n, spentMonthMicros: opt('spent_month') ?? 0n, availableMicros: opt('available') ?? 0n },
-  );
-  // The function and checkSpend apply the same rules; disagreeing would be a bug, not a refusal.
-  if (err === null) throw new Error(`jobs_submit refused a hold that checkSpend allows: ${JSON.stringify(info)}`);
-  return err;
-}
-
 /** What the port's `submit` answers. */
 type SubmitResult = Awaited<ReturnType<JobsRepository['submit']>>;
-
-const priceNoteOf = (s: SubmitInput) => `price ${formatMicros(s.quotedPriceMicros)}`;
 
 /** One submission, its own transaction (one statement: see migrations 0201–0205). */
 async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | undefined> {
   // Named, so each pooled connection parses and plans it once.
   const r = await db.query<{ r: SubmitOutcome }>(
-    'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13) AS r',
+    'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12) AS r',
     [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
-      s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy, priceNoteOf(s)],
+      s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy],
     { name: 'jobs_submit' },
   );
   return r.rows[0]?.r;
@@ -110,10 +100,10 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
   const col = <T>(f: (s: SubmitInput) => T): T[] => sorted.map(f);
   const r = await db.query<{ r: Array<SubmitOutcome | null> }>(
     `SELECT jobs_submit_many($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
-            $10::text[], $11::timestamptz[], $12::text[], $13::text[]) AS r`,
+            $10::text[], $11::timestamptz[], $12::text[]) AS r`,
     [col((s) => s.id), col((s) => s.accountId), col((s) => s.idempotencyKey), col((s) => s.requestHash), col((s) => s.capabilityId), col((s) => s.product),
       col((s) => JSON.stringify(s.request)), col((s) => s.maxTotalPriceMicros.toString()), col((s) => s.quotedPriceMicros.toString()),
-      col((s) => JSON.stringify(s.quote)), col((s) => s.holdExpiresAt.toISOString()), col((s) => s.submittedBy), col(priceNoteOf)],
+      col((s) => JSON.stringify(s.quote)), col((s) => s.holdExpiresAt.toISOString()), col((s) => s.submittedBy)],
     { name: 'jobs_submit_many' },
   );
   const outs = r.rows[0]?.r;
@@ -144,11 +134,17 @@ export function jobSubmitter(db: Database, o: SubmitterOptions): (s: SubmitInput
   return async (s) => toSubmitResult(s, await send(s));
 }
 
+/** A refusal worded by the function (the ledger's spend controls, the price ceiling), as an AppError. */
+function refusal(o: SubmitOutcome, extraDetails?: Record<string, unknown>): AppError {
+  if (o.error === undefined) throw new Error(`jobs_submit refused without an error: ${JSON.stringify(o)}`);
+  const e = ledgerError(o.error);
+  return extraDetails === undefined ? e : new AppError(e.code, e.statusCode, e.message, { details: { ...(e.details as object), ...extraDetails } });
+}
+
 function toSubmitResult(s: SubmitInput, o: SubmitOutcome | undefined): SubmitResult {
-  const priceNote = priceNoteOf(s);
   switch (o?.outcome) {
     case 'created':
-      return { job: createdJob(s, o, priceNote), replayed: false, rechargeRequested: o.recharge === true };
+      return { job: createdJob(s, o), replayed: false, rechargeRequested: o.recharge === true };
     case 'replayed':
       return { job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)), replayed: true, rechargeRequested: false };
     case 'in_flight':
@@ -158,12 +154,11 @@ function toSubmitResult(s: SubmitInput, o: SubmitOutcome | undefined): SubmitRes
         idempotency_key: s.idempotencyKey, job_id: o.info?.['job_id'],
       });
     case 'price_above':
-      throw fail(JOBS_ERRORS.PRICE_ABOVE_MAXIMUM, `The quoted price ${formatMicros(s.quotedPriceMicros)} is above max_total_price ${formatMicros(s.maxTotalPriceMicros)}.`, {
-        quoted_price: formatMicros(s.quotedPriceMicros), max_total_price: formatMicros(s.maxTotalPriceMicros), quote: s.quote,
-      });
+      // The price ceiling is checked (and worded) by jobs_submit alone; the quote is the caller's.
+      throw refusal(o, { quote: s.quote });
     case 'refused':
-      // The billing module words the refusal (spend controls, then the balance) from the numbers the function saw.
-      throw spendRefusal(s.quotedPriceMicros, o.info ?? {});
+      // Spend controls and balance, checked and worded by the ledger (ledger_place_hold).
+      throw refusal(o);
     default:
       throw new Error(`jobs_submit returned ${JSON.stringify(o)}`);
   }

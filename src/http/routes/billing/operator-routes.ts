@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { fail } from '../../../errors/app-error.js';
 import { BILLING_ERRORS } from '../../../billing/error-codes.js';
-import { grantCreditByEmail, ledgerCheck } from '../../../billing/operator.js';
 import type { App } from '../../app-types.js';
 import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
 import { bearerToken } from '../../plugins/auth.js';
@@ -39,12 +38,12 @@ export default async function operatorRoutes(app: App): Promise<void> {
     },
   }, async (req) => {
     const b = req.body as { email: string; amount: string; reason?: string; idempotency_key?: string };
-    return grantCreditByEmail(app.db, { email: b.email, amount: b.amount, ...(b.reason ? { reason: b.reason } : {}), ...(b.idempotency_key ? { idempotencyKey: b.idempotency_key } : {}) });
+    return app.services.billing.grantCreditByEmail({ email: b.email, amount: b.amount, ...(b.reason ? { reason: b.reason } : {}), ...(b.idempotency_key ? { idempotencyKey: b.idempotency_key } : {}) });
   });
 
   app.get('/v1/billing/operator/ledger-check', {
     onRequest: guard,
     config: { rateLimit: false },
     schema: { tags, summary: 'Reconciliation: recompute balances and check every ledger invariant (operator token)', security: [{ bearer: [] }], response: { 200: okResponse(obj({ ok: Type.Boolean(), problems: Type.Array(Type.String()) })), ...errors } },
-  }, async () => ledgerCheck(app.db));
+  }, async () => app.services.billing.ledgerCheck());
 }

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../store/db.js';
-import type { SandboxStore } from '../processor/sandbox-processor.js';
+import type { SandboxStore } from '../../billing/ports.js';
+import type { Queryable } from '../db.js';
 
 /** The sandbox processor's objects, one JSON document per row. */
 export function sqlSandboxStore(db: Queryable): SandboxStore {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../store/db.js';
+import type { Queryable } from '../db.js';
 
 /**
  * Reconciliation (DESIGN §3): recomputes every balance from the entries and checks the

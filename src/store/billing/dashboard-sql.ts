@@ -1,8 +1,9 @@
-import type { Queryable } from '../../store/db.js';
-import type { HoldKind, HoldStatus } from './ledger-sql.js';
-
-export interface DayAmount { day: string; amount: bigint; count: number }
-export interface GroupAmount { key: string | null; amount: bigint; count: number }
+/** The BillingReports port (src/billing/ports.ts): dashboard figures, the holds list and reconciliation. */
+import type { BillingReports } from '../../billing/ports.js';
+import type { DayAmount, GroupAmount, HoldKind, HoldListRow, HoldStatus, LargestJob } from '../../billing/records.js';
+import type { Queryable } from '../db.js';
+import { checkLedgerInvariants } from './invariants-sql.js';
+import { queryable } from './unit-of-work.js';
 
 const d = (x: unknown): string => (x instanceof Date ? x.toISOString().slice(0, 10) : String(x).slice(0, 10));
 
@@ -29,11 +30,6 @@ export async function spendBy(q: Queryable, accountId: string, from: Date, by: '
     [accountId, from],
   );
   return r.rows.map((x) => ({ key: x.key, amount: BigInt(x.amount), count: Number(x.n) }));
-}
-
-export interface LargestJob {
-  hold_id: string; kind: HoldKind; ref_id: string; description: string; product: string | null; provider: string | null;
-  captured_micros: bigint; refunded_micros: bigint; created_at: Date; resolved_at: Date | null;
 }
 
 export async function largestJobs(q: Queryable, accountId: string, from: Date, limit: number): Promise<LargestJob[]> {
@@ -68,11 +64,6 @@ export async function balanceMoves(q: Queryable, accountId: string, from: Date):
   };
 }
 
-export interface HoldListRow {
-  seq: bigint; id: string; kind: HoldKind; ref_id: string; description: string; product: string | null; provider: string | null; amount_micros: bigint;
-  status: HoldStatus; captured_micros: bigint; released_micros: bigint; refunded_micros: bigint; expires_at: Date; created_at: Date; resolved_at: Date | null;
-}
-
 /** The account's holds, newest first, with a keyset cursor (`seq` of the last row seen). */
 export async function listHolds(q: Queryable, accountId: string, o: { limit: number; status?: HoldStatus; kind?: HoldKind; beforeSeq?: bigint }): Promise<HoldListRow[]> {
   const params: unknown[] = [accountId];
@@ -97,3 +88,25 @@ export async function listHolds(q: Queryable, accountId: string, o: { limit: num
   );
   return r.rows;
 }
+
+export const sqlBillingReports: BillingReports = {
+  spendPerDay: (tx, accountId, from) => spendPerDay(queryable(tx), accountId, from),
+  spendBy: (tx, accountId, from, by) => spendBy(queryable(tx), accountId, from, by),
+  largestJobs: (tx, accountId, from, limit) => largestJobs(queryable(tx), accountId, from, limit),
+  balanceMoves: (tx, accountId, from) => balanceMoves(queryable(tx), accountId, from),
+  listHolds: (tx, accountId, o) => listHolds(queryable(tx), accountId, o),
+  async openHolds(tx, accountId) {
+    const r = await queryable(tx).query<{ n: number; s: string }>(
+      `SELECT count(*)::int AS n, COALESCE(SUM(amount_micros), 0)::text AS s FROM billing_holds WHERE account_id = $1 AND status = 'pending'`,
+      [accountId],
+    );
+    return { count: r.rows[0]?.n ?? 0, amountMicros: BigInt(r.rows[0]?.s ?? '0') };
+  },
+  ledgerProblems: (tx) => checkLedgerInvariants(queryable(tx)),
+  async ledgerCounts(tx) {
+    const r = await queryable(tx).query<{ transfers: number; holds: number; wallets: number }>(
+      `SELECT (SELECT count(*)::int FROM ledger_transfers) AS transfers, (SELECT count(*)::int FROM billing_holds) AS holds, (SELECT count(*)::int FROM billing_wallets) AS wallets`,
+    );
+    return r.rows[0] ?? { transfers: 0, holds: 0, wallets: 0 };
+  },
+};

@@ -1,0 +1,63 @@
+/** Held jobs (DESIGN §8): a quote's amount reserved for a hardware run that execution continues later. */
+import { fail } from '../errors/app-error.js';
+import { BILLING_ERRORS } from './error-codes.js';
+import type { BillingTx, HardwareStore, Ledger } from './ports.js';
+import type { HeldJobRecord, ReleaseResult } from './records.js';
+
+/**
+ * Reserves a quote's amount and creates the held job, in the caller's transaction. One hold
+ * per quote: a second hold for the same quote → 409 QUOTE_ALREADY_USED naming the job — unless
+ * it is the retry of the Idempotency-Key run (`runToken`) that placed that hold and died before
+ * its answer was stored: that retry gets the held job, as the first run would have answered.
+ */
+export async function holdQuote(
+  p: { ledger: Ledger; hardware: HardwareStore; newId: () => string },
+  tx: BillingTx,
+  i: { accountId: string; quoteId: string; expiresAt: Date; now: Date; runToken?: string | undefined },
+): Promise<HeldJobRecord> {
+  const quote = await p.hardware.quote(tx, i.accountId, i.quoteId);
+  if (quote === null) throw fail(BILLING_ERRORS.QUOTE_NOT_FOUND, `No quote ${i.quoteId}.`);
+  const used = await p.hardware.heldJobOfQuote(tx, quote.id);
+  if (used !== null) {
+    if (i.runToken !== undefined && (await p.hardware.heldJobOfRun(tx, i.runToken)) === used) {
+      const mine = await p.hardware.getHeldJob(tx, used);
+      if (mine !== null) return mine;
+    }
+    throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.', { job_id: used });
+  }
+  if (quote.validUntil.getTime() < i.now.getTime()) {
+    throw fail(BILLING_ERRORS.QUOTE_EXPIRED, `The quote expired at ${quote.validUntil.toISOString()}; ask for a new one.`, { valid_until: quote.validUntil.toISOString() });
+  }
+  const jobId = p.newId();
+  const { holdId } = await p.ledger.placeHold(tx, {
+    accountId: i.accountId, amountMicros: quote.totalMicros, kind: 'hardware', refId: jobId,
+    description: `hardware ${quote.provider}/${quote.device}: ${quote.tasks} task(s) × ${quote.shots} shots`,
+    expiresAt: i.expiresAt, product: 'product-one', provider: quote.provider, now: i.now,
+  });
+  const job = await p.hardware.insertHeldJob(tx, {
+    jobId, accountId: i.accountId, quoteId: quote.id, holdId, provider: quote.provider, device: quote.device,
+    shots: quote.shots, tasks: quote.tasks, amountMicros: quote.totalMicros, expiresAt: i.expiresAt,
+  });
+  if (job === null) throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.');
+  if (i.runToken !== undefined) await p.hardware.recordRunHeldJob(tx, i.runToken, jobId);
+  return job;
+}
+
+/**
+ * Releases a held job's funds — exactly once. Releasing again returns the first outcome
+ * (`alreadyReleased: true`); a job execution already continued (captured) → 409. The state
+ * is read under `lockHeldJob`, so a continuation committed a moment earlier is seen.
+ */
+export async function releaseHeldJob(
+  p: { ledger: Ledger; hardware: HardwareStore },
+  tx: BillingTx,
+  i: { accountId: string; jobId: string; reason: string },
+): Promise<{ job: HeldJobRecord; release: ReleaseResult }> {
+  const job = await p.hardware.lockHeldJob(tx, i.accountId, i.jobId);
+  if (job === null) throw fail(BILLING_ERRORS.HOLD_NOT_FOUND, `No held job ${i.jobId}.`);
+  if (job.status === 'continued') {
+    throw fail(BILLING_ERRORS.HOLD_NOT_PENDING, 'The held job was already continued: it is queued or running, and its funds are settled when it finishes.', { status: 'continued', job_id: job.jobId });
+  }
+  const release = await p.ledger.releaseHold(tx, { holdId: job.holdId, reason: i.reason, accountId: i.accountId });
+  return { job: await p.hardware.resolveHeldJob(tx, i.jobId, release.status), release };
+}
