@@ -7,7 +7,7 @@ import type { Config } from './config/config.js';
 import type { Database } from './store/db.js';
 import { openDatabase } from './store/open-database.js';
 import { migrate } from './store/migrate.js';
-import { createServices } from './services.js';
+import { createServices } from './composition/services.js';
 import { createComputePool, type ComputePool } from './compute/compute-pool.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';

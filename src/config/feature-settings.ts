@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { loadBillingConfig } from '../billing/billing-config.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { executionSettings } from '../execution/settings.js';
-import { jobsSettings } from '../jobs/compose.js';
+import { jobsSettings } from '../composition/jobs.js';
 import { parseMediaSettings } from '../media/media-settings.js';
 
 /** Throws the `ConfigError` of the first bad feature variable. */

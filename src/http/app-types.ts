@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import type { QrailTypeProvider } from './type-provider.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import type { ComputePool } from '../compute/compute-pool.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;

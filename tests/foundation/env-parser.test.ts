@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { loadBillingConfig } from '../../src/billing/billing-config.js';
 import { couplingSettingsFromEnv } from '../../src/coupling/settings.js';
 import { executionSettings } from '../../src/execution/settings.js';
-import { jobsSettings } from '../../src/jobs/compose.js';
+import { jobsSettings } from '../../src/composition/jobs.js';
 import { parseMediaSettings } from '../../src/media/media-settings.js';
 import { anonymousComputeLimits } from '../../src/config/compute-limits.js';
 

@@ -9,13 +9,13 @@ import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
-import { IonqDriver } from './adapters/ionq-driver.js';
-import { DeviceDirectory } from './device-directory.js';
-import { emulatedDriver, simulatorDriver, type LocalSimulator } from './drivers/local-drivers.js';
-import { ExecutionService } from './execution-service.js';
-import { createExecutionWorker, type ExecutionWorker } from './execution-worker.js';
-import type { ExecutionStore } from './ports.js';
-import { executionSettings } from './settings.js';
+import { IonqDriver } from '../execution/adapters/ionq-driver.js';
+import { DeviceDirectory } from '../execution/device-directory.js';
+import { emulatedDriver, simulatorDriver, type LocalSimulator } from '../execution/drivers/local-drivers.js';
+import { ExecutionService } from '../execution/execution-service.js';
+import { createExecutionWorker, type ExecutionWorker } from '../execution/execution-worker.js';
+import type { ExecutionStore } from '../execution/ports.js';
+import { executionSettings } from '../execution/settings.js';
 
 export interface ExecutionBillingPort {
   spendControls(accountId: string): Promise<{ hardware_allowed: boolean }>;

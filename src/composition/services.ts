@@ -1,22 +1,22 @@
-import type { Config } from './config/config.js';
-import type { ComputePool } from './compute/compute-pool.js';
-import type { Database } from './store/db.js';
-import { SessionService } from './auth/session-service.js';
-import { argon2idHasher } from './auth/password-hasher.js';
-import { pgAuthRepository } from './store/repositories/auth-repository.js';
+import type { Config } from '../config/config.js';
+import type { ComputePool } from '../compute/compute-pool.js';
+import type { Database } from '../store/db.js';
+import { SessionService } from '../auth/session-service.js';
+import { argon2idHasher } from '../auth/password-hasher.js';
+import { pgAuthRepository } from '../store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import { MetricsRegistry } from './http/metrics-registry.js';
-import type { BackgroundWorker } from './worker.js';
-import { createJobsServices, type JobsServices } from './jobs/compose.js';
-import { createMediaService } from './media/adapters/create-media-service.js';
-import type { MediaService } from './media/media-service.js';
-import { BillingService } from './billing/billing-service.js';
-import { sqlBillingPorts } from './store/billing/sql-billing-ports.js';
-import { createExecutionServices, type ExecutionServices } from './execution/compose.js';
-import { pgExecutionStore } from './store/execution/pg-execution-store.js';
-import { pgJobsRepository } from './store/jobs/jobs-repository.js';
-import { pgCredentialsRepository, pgSigningKeyStore } from './store/repositories/credentials-repository.js';
+import { MetricsRegistry } from '../http/metrics-registry.js';
+import type { BackgroundWorker } from '../worker.js';
+import { createJobsServices, type JobsServices } from './jobs.js';
+import { createMediaService } from '../media/adapters/create-media-service.js';
+import type { MediaService } from '../media/media-service.js';
+import { BillingService } from '../billing/billing-service.js';
+import { sqlBillingPorts } from '../store/billing/sql-billing-ports.js';
+import { createExecutionServices, type ExecutionServices } from './execution.js';
+import { pgExecutionStore } from '../store/execution/pg-execution-store.js';
+import { pgJobsRepository } from '../store/jobs/jobs-repository.js';
+import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.

@@ -14,12 +14,12 @@ import { JobsTokens, type JobsTokenSettings, type SigningKeyStore } from '../aut
 import type { Config } from '../config/config.js';
 import { ConfigError, int } from '../config/env-parser.js';
 import type { MediaService } from '../media/media-service.js';
-import { builtinCapabilities, type ExecutionForJobs } from './capabilities/index.js';
+import { builtinCapabilities, type ExecutionForJobs } from '../jobs/capabilities/index.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
-import { CapabilityRegistry } from './capability.js';
-import { JobsService } from './jobs-service.js';
-import { createJobsWorker, type JobsWorker } from './jobs-worker.js';
-import { DEFAULT_SUBMIT_BATCHING, type JobsBillingPort, type JobsComputePort, type JobsRepository, type SubmitBatching } from './ports.js';
+import { CapabilityRegistry } from '../jobs/capability.js';
+import { JobsService } from '../jobs/jobs-service.js';
+import { createJobsWorker, type JobsWorker } from '../jobs/jobs-worker.js';
+import { DEFAULT_SUBMIT_BATCHING, type JobsBillingPort, type JobsComputePort, type JobsRepository, type SubmitBatching } from '../jobs/ports.js';
 
 export interface JobsServices {
   readonly jobs: JobsService;
