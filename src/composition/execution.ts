@@ -1,8 +1,9 @@
 /**
  * The execution part of the composition root (`src/services.ts` calls this): settings,
  * drivers (the IonQ driver only when IONQ_BASE_URL and IONQ_API_KEY are set), the device
- * directory, the service and its worker (on the one queue), over the store it is given. Local simulations (simulator and emulated devices,
- * from the API and the worker) run on the app's compute pool.
+ * directory, the service and its worker (on the one queue), over the store it is given.
+ * Local simulations (simulator and emulated devices, from the API and the worker) run on the
+ * app's compute pool.
  */
 import { randomInt, randomUUID, createHash } from 'node:crypto';
 import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { pino } from 'pino';
 import { MetricsRegistry } from '../http/metrics-registry.js';
 import type { BackgroundWorker } from '../worker.js';
-import { createJobsServices, type JobsServices } from './jobs.js';
+import { createJobsServices, type JobsServices, type JobsStores } from './jobs.js';
 import { createMediaService } from '../media/adapters/create-media-service.js';
 import type { MediaService } from '../media/media-service.js';
 import { BillingService } from '../billing/billing-service.js';
@@ -54,7 +54,7 @@ export async function createServices(config: Config, db: Database, compute: Comp
   const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
   const executionServices = createExecutionServices(config, pgExecutionStore(db), { billing, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
   const { settings } = executionServices.execution.deps;
-  const jobsStores = { jobs: (batching: Parameters<typeof pgJobsRepository>[1]) => pgJobsRepository(db, batching), credentials: pgCredentialsRepository(db), signingKeys: pgSigningKeyStore(db) };
+  const jobsStores: JobsStores = { jobs: (batching) => pgJobsRepository(db, batching), credentials: pgCredentialsRepository(db), signingKeys: pgSigningKeyStore(db) };
   const jobsServices = createJobsServices(config, jobsStores, {
     compute,
     media,
