@@ -9,7 +9,7 @@ import { BILLING_ERRORS } from './error-codes.js';
 import { holdQuote, releaseHeldJob } from './hardware-holds.js';
 import { quoteTotal, tablePricing, type HardwareDeviceGate, type HardwarePricing } from './hardware-pricing.js';
 import { HoldExpirySweeper, expireDueHolds } from './hold-expiry.js';
-import { formatMicros, parseUsd } from './money.js';
+import { formatMicros } from './money.js';
 import { grantCreditByEmail, ledgerCheck } from './operator.js';
 import { Payments } from './payments.js';
 import type { BillingPorts, BillingTx } from './ports.js';
@@ -17,26 +17,8 @@ import type { PaymentProcessor } from './processor/processor.js';
 import { SandboxProcessor } from './processor/sandbox-processor.js';
 import { StripeProcessor } from './processor/stripe-processor.js';
 import type { HoldKind, HoldStatus } from './records.js';
-import { startOfUtcDay, startOfUtcMonth } from './spend-controls.js';
+import { nextSpendControls, parseSpendControlsPatch, startOfUtcDay, startOfUtcMonth, type SpendControlsPatch } from './spend-controls.js';
 import { heldJobView, holdListView, quoteView, spendControlsView, walletView } from './views.js';
-
-export interface SpendControlsPatch {
-  daily_limit?: string | null;
-  monthly_limit?: string | null;
-  per_job_max?: string | null;
-  hardware_allowed?: boolean;
-  hold_expiry_seconds?: number;
-  auto_recharge?: {
-    enabled?: boolean;
-    threshold?: string | null;
-    recharge_to?: string | null;
-    monthly_cap?: string | null;
-    payment_method?: string | null;
-  };
-}
-
-const invalid = (path: string, message: string) =>
-  fail(HTTP_ERRORS.VALIDATION_FAILED, 'Request body failed validation.', [{ in: 'body', path, code: 'INVALID', message }]);
 
 /** Billing wired to its adapters; routes reach it as `app.services.billing`. */
 export class BillingService {
@@ -167,56 +149,10 @@ export class BillingService {
 
   /** PATCH: every field optional; null clears a limit; unknown fields are refused by the schema. */
   async patchSpendControls(accountId: string, patch: SpendControlsPatch) {
-    const money = (path: string, v: string | null | undefined): bigint | null | undefined => {
-      if (v === undefined || v === null) return v;
-      try {
-        return parseUsd(v);
-      } catch {
-        throw invalid(path, 'must be a USD amount with at most six decimals');
-      }
-    };
-    const daily = money('/daily_limit', patch.daily_limit);
-    const monthly = money('/monthly_limit', patch.monthly_limit);
-    const perJob = money('/per_job_max', patch.per_job_max);
-    const ar = patch.auto_recharge ?? {};
-    const threshold = money('/auto_recharge/threshold', ar.threshold);
-    const rechargeTo = money('/auto_recharge/recharge_to', ar.recharge_to);
-    const cap = money('/auto_recharge/monthly_cap', ar.monthly_cap);
-
+    const parsed = parseSpendControlsPatch(patch);
     await this.ports.uow.run(async (tx) => {
-      const w = await this.ports.ledger.lockWallet(tx, accountId);
-      const next = {
-        daily: daily === undefined ? w.daily_limit_micros : daily,
-        monthly: monthly === undefined ? w.monthly_limit_micros : monthly,
-        perJob: perJob === undefined ? w.per_job_max_micros : perJob,
-        hardware: patch.hardware_allowed ?? w.hardware_allowed,
-        expiry: patch.hold_expiry_seconds ?? Number(w.hold_expiry_seconds),
-        enabled: ar.enabled ?? w.ar_enabled,
-        threshold: threshold === undefined ? w.ar_threshold_micros : threshold,
-        rechargeTo: rechargeTo === undefined ? w.ar_recharge_to_micros : rechargeTo,
-        cap: cap === undefined ? w.ar_monthly_cap_micros : cap,
-        pm: ar.payment_method === undefined ? w.ar_payment_method : ar.payment_method,
-      };
-      if (next.daily !== null && next.monthly !== null && BigInt(next.daily) > BigInt(next.monthly)) {
-        throw invalid(patch.daily_limit !== undefined ? '/daily_limit' : '/monthly_limit', 'the daily limit cannot be above the monthly limit');
-      }
-      if (next.enabled) {
-        if (next.threshold === null) throw invalid('/auto_recharge/threshold', 'is required when auto-recharge is enabled');
-        if (next.rechargeTo === null) throw invalid('/auto_recharge/recharge_to', 'is required when auto-recharge is enabled');
-        if (BigInt(next.rechargeTo) <= BigInt(next.threshold)) throw invalid('/auto_recharge/recharge_to', 'must be above the threshold');
-        if (next.cap !== null && BigInt(next.cap) < 500_000n) throw invalid('/auto_recharge/monthly_cap', 'must be at least 0.50 (the processor minimum)');
-        if (next.pm === null && w.default_payment_method === null) {
-          throw invalid('/auto_recharge/payment_method', 'no saved payment method: set one here, or save a card through a setup intent or the portal first');
-        }
-      }
-      // Re-enabling or changing the payment method is how an owner resumes a paused auto-recharge.
-      const resume = ar.enabled === true || (ar.payment_method !== undefined && ar.payment_method !== w.ar_payment_method);
-      const big = (v: bigint | string | null) => (v === null ? null : BigInt(v));
-      await this.ports.wallets.saveSpendControls(tx, accountId, {
-        dailyLimitMicros: big(next.daily), monthlyLimitMicros: big(next.monthly), perJobMaxMicros: big(next.perJob), hardwareAllowed: next.hardware,
-        holdExpirySeconds: next.expiry,
-        autoRecharge: { enabled: next.enabled, thresholdMicros: big(next.threshold), rechargeToMicros: big(next.rechargeTo), monthlyCapMicros: big(next.cap), paymentMethod: next.pm },
-      }, resume);
+      const { settings, resume } = nextSpendControls(await this.ports.ledger.lockWallet(tx, accountId), patch, parsed);
+      await this.ports.wallets.saveSpendControls(tx, accountId, settings, resume);
     });
     return this.spendControls(accountId);
   }
