@@ -21,7 +21,6 @@ import {
 import type { BackgroundWorker } from '../worker.js';
 import type { DeviceDirectory } from './device-directory.js';
 import type { DriverOutcome, RunInput } from './drivers/driver.js';
-import type { ExecutionFailureCode } from './error-codes.js';
 import { resultJson, type ExecutionService } from './execution-service.js';
 import type { ExecutionSettings } from './settings.js';
 
@@ -95,7 +94,7 @@ export class ExecutionWorker implements BackgroundWorker {
   }
 
   /** Fails the job and releases its hold, in one transaction. */
-  private async failed(job: ExecutionJobRow, worker: string, code: ExecutionFailureCode | string, message: string): Promise<ExecutionStep> {
+  private async failed(job: ExecutionJobRow, worker: string, code: string, message: string): Promise<ExecutionStep> {
     const ok = await this.db.tx(async (q) => {
       if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
       if (job.hold_id !== null) {

@@ -273,7 +273,7 @@ async function lockHold(q: Queryable, holdId: string, accountId?: string): Promi
 async function transferIdsOf(q: Queryable, holdId: string, kinds: readonly TransferKind[]): Promise<string[]> {
   const r = await q.query<{ id: string }>(
     `SELECT id FROM ledger_transfers WHERE hold_id = $1 AND kind = ANY($2::text[]) ORDER BY created_at, kind`,
-    [holdId, kinds as unknown as string[]],
+    [holdId, kinds],
   );
   return r.rows.map((x) => x.id);
 }

@@ -121,7 +121,7 @@ export async function claimJob(db: Database, worker: string, leaseMs: number): P
   if (row === undefined) return null;
   if (row.prev === 'queued') await addEvent(db, row.id, 'queued', 'running', worker, null);
   const { prev, hold_status, ...job } = row;
-  return { job: job as ExecutionJobRow, previousStatus: prev, holdStatus: hold_status };
+  return { job, previousStatus: prev, holdStatus: hold_status };
 }
 
 /**

@@ -69,7 +69,7 @@ function createdJob(s: SubmitInput, o: SubmitOutcome, priceNote: string): JobRec
 const toTransitionJson = (t: NonNullable<SubmitOutcome['transitions']>[number]): JobTransition => ({ from: t.f, to: t.t, at: new Date(t.at), worker: t.w, note: t.n });
 
 function spendRefusal(amountMicros: bigint, info: Record<string, string | null>): AppError {
-  const opt = (k: string) => (info[k] === null || info[k] === undefined ? null : BigInt(info[k] as string));
+  const opt = (k: string) => (info[k] === null || info[k] === undefined ? null : BigInt(info[k]));
   const err = checkSpend(
     { perJobMaxMicros: opt('per_job_max'), dailyLimitMicros: opt('daily_limit'), monthlyLimitMicros: opt('monthly_limit'), hardwareAllowed: true, holdExpirySeconds: 0 },
     { amountMicros, kind: 'job', spentTodayMicros: opt('spent_today') ?? 0n, spentMonthMicros: opt('spent_month') ?? 0n, availableMicros: opt('available') ?? 0n },
@@ -118,7 +118,7 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
   );
   const outs = r.rows[0]?.r;
   if (!Array.isArray(outs) || outs.length !== items.length) throw new Error(`jobs_submit_many returned ${JSON.stringify(outs)?.slice(0, 200)}`);
-  const byItem: Array<SubmitOutcome | undefined> = new Array(items.length);
+  const byItem = new Array<SubmitOutcome | undefined>(items.length);
   order.forEach((item, k) => {
     byItem[item] = outs[k] ?? undefined;
   });

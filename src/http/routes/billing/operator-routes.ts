@@ -38,7 +38,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
       response: { 200: okResponse(obj({ email: Type.String(), amount: Type.String(), credited: Type.Boolean() })), ...errors },
     },
   }, async (req) => {
-    const b = req.body as { email: string; amount: string; reason?: string; idempotency_key?: string };
+    const b = req.body;
     return grantCreditByEmail(app.db, { email: b.email, amount: b.amount, ...(b.reason ? { reason: b.reason } : {}), ...(b.idempotency_key ? { idempotencyKey: b.idempotency_key } : {}) });
   });
 
