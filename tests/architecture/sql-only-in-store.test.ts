@@ -57,9 +57,10 @@ describe('SQL only in src/store', () => {
     for (const p of prose) expect(sqlInSource('src/x.ts', `export const m = ${p};`), p).toEqual([]);
   });
 
-  it('a new file with SQL is not excused by the allowlist of today', () => {
-    const fresh = unexcused([...sqlInSource('src/jobs/leak.ts', SNIPPET), ...scanned()], knownOffenders().sql);
+  it('a new file with SQL is not excused by the allowlist of today (a listed one is, until it is fixed)', () => {
+    const fresh = unexcused(sqlInSource('src/jobs/leak.ts', SNIPPET), knownOffenders().sql);
     expect(fresh.map((f) => `${f.file}:${f.line}`)).toEqual(['src/jobs/leak.ts:6', 'src/jobs/leak.ts:8']);
+    expect(unexcused(sqlInSource('src/jobs/leak.ts', SNIPPET), ['src/jobs/leak.ts'])).toEqual([]);
   });
 
   it('the lint rule reports the same snippet outside src/store and nothing inside it', () => {
