@@ -8,17 +8,19 @@ import { forbiddenImportsInSource, knownOffenders, readRepoFile, tsFilesUnder, t
 // SQL folder (issue #18). The same judgement runs in `npm run lint` (architecture/domain-imports).
 
 let scan: Finding[] | undefined;
-const scanned = (): Finding[] => (scan ??= tsFilesUnder('src').filter(isDomainFile).flatMap((f) => forbiddenImportsInSource(f, readRepoFile(f))));
+const scanned = (): Finding[] =>
+  (scan ??= tsFilesUnder('src')
+    .filter(isDomainFile)
+    .flatMap((f) => forbiddenImportsInSource(f, readRepoFile(f))));
 
-const unexcused = (findings: readonly Finding[], allow: Readonly<Record<string, readonly string[]>>): Finding[] =>
-  findings.filter((f) => !(allow[f.file] ?? []).includes(f.what));
+const unexcused = (findings: readonly Finding[], allow: Readonly<Record<string, readonly string[]>>): Finding[] => findings.filter((f) => !(allow[f.file] ?? []).includes(f.what));
 
 const SNIPPET = [
   "import type { FastifyInstance } from 'fastify';",
   "import { readFile } from 'node:fs/promises';",
   "import { gates } from '../circuits/gates.js';",
   "export { openDatabase } from '../store/open-database.js';",
-  'export const load = () => import(\'pg\');',
+  "export const load = () => import('pg');",
   'export type App = FastifyInstance;',
   'export const r = readFile;',
   'export const g = gates;',
@@ -32,7 +34,9 @@ describe('domain folders keep I/O and the store out', () => {
 
   it('every known offender still offends, so the allowlist only shrinks', () => {
     const seen = new Set(scanned().map((f) => `${f.file} -> ${f.what}`));
-    const stale = Object.entries(knownOffenders().imports).flatMap(([file, targets]) => targets.map((t) => `${file} -> ${t}`)).filter((e) => !seen.has(e));
+    const stale = Object.entries(knownOffenders().imports)
+      .flatMap(([file, targets]) => targets.map((t) => `${file} -> ${t}`))
+      .filter((e) => !seen.has(e));
     expect(stale, 'fixed: remove these from tests/architecture/known-offenders.json').toEqual([]);
   });
 

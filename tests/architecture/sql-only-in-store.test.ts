@@ -8,7 +8,10 @@ import { knownOffenders, readRepoFile, sqlInSource, tsFilesUnder, type Finding }
 // debt on the day this landed; any other file with SQL fails here, naming file:line.
 
 let scan: Finding[] | undefined;
-const scanned = (): Finding[] => (scan ??= tsFilesUnder('src').filter(isOutsideStore).flatMap((f) => sqlInSource(f, readRepoFile(f))));
+const scanned = (): Finding[] =>
+  (scan ??= tsFilesUnder('src')
+    .filter(isOutsideStore)
+    .flatMap((f) => sqlInSource(f, readRepoFile(f))));
 
 /** Findings in files the allowlist does not excuse. */
 const unexcused = (findings: readonly Finding[], allowed: readonly string[]): Finding[] => findings.filter((f) => !allowed.includes(f.file));

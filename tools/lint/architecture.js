@@ -106,8 +106,7 @@ const domainImports = {
     docs: { description: 'Domain folders do not import I/O libraries, the store or the HTTP layer (issue #18)' },
     schema: [{ type: 'object', properties: { allow: { type: 'object' } }, additionalProperties: false }],
     messages: {
-      forbidden:
-        "{{file}} is domain code and may not import '{{specifier}}' ({{target}}): define a port in the domain and implement it under src/store or an adapters folder",
+      forbidden: "{{file}} is domain code and may not import '{{specifier}}' ({{target}}): define a port in the domain and implement it under src/store or an adapters folder",
     },
   },
   create(context) {
