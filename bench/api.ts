@@ -16,7 +16,7 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 async function startServer(kind: 'platform' | 'bare'): Promise<{ child: ChildProcess; info: { port: number; token?: string } }> {
   const server = fileURLToPath(new URL('./api-server.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', server, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const rl = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> });
+  const rl = createInterface({ input: child.stdout });
   const line = await new Promise<string>((resolve, reject) => {
     rl.once('line', resolve);
     child.once('exit', (c) => reject(new Error(`${kind} server exited with ${c}`)));

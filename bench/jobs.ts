@@ -116,7 +116,8 @@ async function load(n: number, c: number, task: (i: number) => Promise<Outcome>,
 function acceptedJob(r: { statusCode: number; headers: Record<string, unknown> }): { id: string } | { error: string } {
   if (r.statusCode !== 202) return { error: String(r.statusCode) };
   if (r.headers['idempotent-replayed'] === 'true') return { error: '202 replay' };
-  const id = String(r.headers['location'] ?? '').split('/').pop() ?? '';
+  const location = r.headers['location'];
+  const id = typeof location === 'string' ? (location.split('/').pop() ?? '') : '';
   return id === '' ? { error: '202 without location' } : { id };
 }
 
@@ -195,7 +196,7 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
     DATA_DIR: 'memory://', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.local', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     // The submissions' group commit can be varied from outside (docs/configuration.md).
-    ...Object.fromEntries(['JOBS_SUBMIT_BATCH_MAX', 'JOBS_SUBMIT_IN_FLIGHT'].flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k] as string]]))),
+    ...Object.fromEntries(['JOBS_SUBMIT_BATCH_MAX', 'JOBS_SUBMIT_IN_FLIGHT'].flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]]))),
   });
   // One pool, sized explicitly, shared by every phase.
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: POOL });

@@ -77,7 +77,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     schemaController: { compilersFactory: { buildValidator: validatorFactory } },
     // Router errors (bad percent-encoding, over-long path parameters) get the envelope too.
     frameworkErrors: handleFrameworkError,
-  }).withTypeProvider<QrailTypeProvider>() as unknown as App;
+  }).withTypeProvider<QrailTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('db', db);

@@ -27,7 +27,7 @@ export function loadBillingConfig(config: Config): BillingConfig {
     webhookSecret: env['STRIPE_WEBHOOK_SECRET'] === '' ? undefined : env['STRIPE_WEBHOOK_SECRET'],
     ...(env['STRIPE_API_HOST'] ? { host: env['STRIPE_API_HOST'] } : {}),
     ...(env['STRIPE_API_PORT'] ? { port: int(env, 'STRIPE_API_PORT', 443, 1, 65535) } : {}),
-    ...(protocol === 'http' || protocol === 'https' ? { protocol: protocol as 'http' | 'https' } : {}),
+    ...(protocol === 'http' || protocol === 'https' ? ({ protocol } as const) : {}),
   };
   return {
     processor: chosen,

@@ -51,7 +51,7 @@ type Problems = CircuitProblem[];
  * stops at the cap and says so with a last TOO_MANY_PROBLEMS entry.
  */
 export const MAX_CIRCUIT_PROBLEMS = 100;
-const PROBLEM_LIMIT = Symbol('circuit problem limit');
+const PROBLEM_LIMIT = new Error('circuit problem limit');
 
 /** A problem list that aborts the parse (throws PROBLEM_LIMIT) when one more than the cap is pushed. */
 class BoundedProblems extends Array<CircuitProblem> {
@@ -100,7 +100,7 @@ function arrayField(obj: Record<string, unknown>, key: string, path: string, req
     out.push({ path: `${path}/${key}`, code: 'WRONG_TYPE', message: `'${key}' must be an array, got ${typeName(v)}` });
     return undefined;
   }
-  return v.map((value, i) => ({ value, path: `${path}/${key}/${i}` }));
+  return (v as unknown[]).map((value, i) => ({ value, path: `${path}/${key}/${i}` }));
 }
 
 /** A non-negative integer size field; undefined when unusable. */

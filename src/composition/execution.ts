@@ -1,5 +1,5 @@
 /**
- * The execution part of the composition root (`src/services.ts` calls this): settings,
+ * The execution part of the composition root (`src/composition/services.ts` calls this): settings,
  * drivers (the IonQ driver only when IONQ_BASE_URL and IONQ_API_KEY are set), the device
  * directory, the service and its worker (on the one queue), over the store it is given.
  * Local simulations (simulator and emulated devices, from the API and the worker) run on the

@@ -333,7 +333,7 @@ export async function reducedStates(
     set(0, 2, (singles.cRe[b] as number) - (pb.flipRe[a] as number), (singles.cIm[b] as number) - (pb.flipIm[a] as number));
     set(0, 3, r03, i03);
     set(1, 2, r12, i12);
-    return { n: 4, re, im } as ComplexMatrix;
+    return { n: 4, re, im };
   });
 
   for (let q = 0; q < n; q++) {

@@ -53,7 +53,7 @@ export interface JobViewExtras {
 
 export function jobView(j: ExecutionJob, x: JobViewExtras) {
   const result = j.result as { counts?: Record<string, number>; probabilities?: Record<string, number>; probabilities_kind?: string; notes?: string[]; meta?: Record<string, unknown> } | null;
-  const tr = j.translation as Record<string, unknown> | null;
+  const tr = j.translation;
   const urlProvider = j.provider === 'provider-one' ? 'provider-one' : 'provider-two';
   return {
     job_id: j.id,

@@ -66,7 +66,7 @@ export class CapabilityRegistry {
   register<P>(c: Capability<P>): void {
     if (!ID.test(c.id) || c.id.length > 128) throw new Error(`capability id ${c.id} is not a lowercase dotted name`);
     if (this.byId.has(c.id)) throw new Error(`capability ${c.id} registered twice`);
-    this.byId.set(c.id, c as Capability);
+    this.byId.set(c.id, c);
   }
 
   /** Removes a capability from the catalog (tests; queued jobs of it then fail as CAPABILITY_UNAVAILABLE). */

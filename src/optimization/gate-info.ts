@@ -87,7 +87,7 @@ const INV: Readonly<Record<string, string>> = { s: 'sdg', sdg: 's', t: 'tdg', td
 const SYM: Readonly<Record<string, number>> = { cz: 2, swap: 2, ccz: 3, ccx: 2 };
 
 function sameSet(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
+  return a.length === b.length && [...a].sort((x, y) => x - y).join() === [...b].sort((x, y) => x - y).join();
 }
 
 export function sameQubits(a: GateOp, b: GateOp): boolean {

@@ -245,8 +245,8 @@ function sameQubits(name: string, a: readonly number[], b: readonly number[]): b
   const sym = SYMMETRIC[name];
   if (!sym) return false;
   for (let i = 0; i < a.length; i++) if (!sym.includes(i) && a[i] !== b[i]) return false;
-  const sa = sym.map((i) => a[i]).sort();
-  const sb = sym.map((i) => b[i]).sort();
+  const sa = sym.map((i) => a[i] ?? -1).sort((x, y) => x - y);
+  const sb = sym.map((i) => b[i] ?? -1).sort((x, y) => x - y);
   return sa.every((q, i) => q === sb[i]);
 }
 

@@ -221,7 +221,7 @@ describe('auto-recharge (sandbox processor)', () => {
       held = [];
       const burst = await Promise.all(Array.from({ length: 6 }, () => submit(slow, b, echo())));
       expect(burst.map((r) => r.statusCode)).toEqual([202, 202, 202, 202, 202, 202]);
-      const racing = held as string[];
+      const racing = held;
       held = null;
       expect(racing).toEqual(Array.from({ length: 6 }, () => b.accountId));
       await Promise.all(racing.map((id) => runIfRequested(id)));

@@ -49,7 +49,7 @@ describe('ledger property: random credit/hold/capture/release/expire/refund sequ
         const accountId = randomUUID();
         await app.db.query('INSERT INTO accounts (id) VALUES ($1)', [accountId]);
         const m = new Model();
-        const code = async (p: Promise<unknown>): Promise<string | null> => p.then(() => null, (e: { code?: string }) => e.code ?? String(e));
+        const code = async (p: Promise<unknown>): Promise<string | null> => p.then(() => null, (e: unknown) => (e as { code?: string }).code ?? String(e));
         for (const o of ops) {
           const h = m.holds.length === 0 ? undefined : m.holds[('i' in o ? o.i : 0) % m.holds.length];
           switch (o.op) {

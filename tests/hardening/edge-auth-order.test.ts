@@ -15,7 +15,7 @@ const isJobsPath = (p: string) => /^\/v1\/(jobs|account|catalog)(\/|$)/.test(p);
 
 function expectUnauthorized(r: { statusCode: number; headers: Record<string, unknown>; json: () => any }, path: string): void {
   expect(r.statusCode, path).toBe(401);
-  expect(String(r.headers['www-authenticate'] ?? ''), path).toMatch(/^Bearer realm="qrail(-jobs)?"/);
+  expect(r.headers['www-authenticate'], path).toMatch(/^Bearer realm="qrail(-jobs)?"/);
   const b = r.json();
   expect(b.error.code, path).toBe('UNAUTHENTICATED');
   // A 401 says why the token failed (details.reason), never which body fields were wrong.

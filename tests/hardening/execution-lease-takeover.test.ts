@@ -29,7 +29,7 @@ describe('a simulator run whose owner died', () => {
     (app.compute as { run: typeof run }).run = (async (task: string, input: never, opts?: never) => {
       if (task === 'simulate' && calls++ === 0) await released;
       return run(task as never, input, opts);
-    }) as typeof run;
+    });
 
     const body = { circuit: getExample('bell'), shots: 300, seed: 9, client_token: key('takeover') };
     const first = app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: body });

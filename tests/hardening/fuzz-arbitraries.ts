@@ -106,7 +106,7 @@ function stringFor(s: Schema): fc.Arbitrary<string> {
   if (s['format'] === 'uri') return fc.webUrl();
   if (typeof s['pattern'] === 'string') {
     try {
-      return fc.stringMatching(new RegExp(s['pattern'] as string)).filter((x) => x.length >= min && x.length <= max + 64);
+      return fc.stringMatching(new RegExp(s['pattern'])).filter((x) => x.length >= min && x.length <= max + 64);
     } catch {
       // A pattern fast-check cannot invert: fall back to plain strings.
     }

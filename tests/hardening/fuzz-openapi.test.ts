@@ -76,7 +76,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
 
   beforeAll(async () => {
     app = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000', QRAIL_OPERATOR_TOKEN: OPERATOR_TOKEN });
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Record<string, unknown>>>; components?: { schemas?: Record<string, Schema> } };
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, Record<string, unknown>>>; components?: { schemas?: Record<string, Schema> } }>();
     const schemas = doc.components?.schemas ?? {};
     const resolve = (ref: string) => schemas[ref.replace(/^#\/components\/schemas\//, '')];
     const known = { device: DEVICES.map((d) => d.id), provider: PROVIDERS.map((p) => p.id) };
@@ -88,7 +88,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
       for (const [method, op] of Object.entries(methods)) ops.push({ method: method.toUpperCase(), path, op });
     }
     // POST /v1/jobs gets requests for real capabilities, built from each one's request_schema.
-    const catalog = (await app.inject({ method: 'GET', url: '/v1/catalog' })).json() as { capabilities: { capability_id: string; request_schema: Schema }[] };
+    const catalog = (await app.inject({ method: 'GET', url: '/v1/catalog' })).json<{ capabilities: { capability_id: string; request_schema: Schema }[] }>();
     const jobsBody = (ctx: SchemaContext) =>
       fc.oneof(
         ...catalog.capabilities.map((c) =>
@@ -149,7 +149,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
         query: queryArb,
         body: isJobsPost ? jobsBody : jsonBody,
         idempotencyKey: fc.option(fc.uuid(), { nil: undefined }),
-      }) as fc.Arbitrary<FuzzRequest>;
+      });
     }
     const body: fc.Arbitrary<FuzzRequest['body']> = fc.oneof(
       { weight: 8, arbitrary: jsonBody },
@@ -172,7 +172,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
       query: queryArb.chain((q) => fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { nil: undefined }).map((extra) => (extra === undefined ? q : { ...q, [extra[0]]: extra[1] }))),
       body,
       idempotencyKey: fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k\u0000', 'x'.repeat(300), 'same-key')), { nil: undefined }),
-    }) as fc.Arbitrary<FuzzRequest>;
+    });
   }
 
   async function send(o: Operation, r: FuzzRequest, session: string) {

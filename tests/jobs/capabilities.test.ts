@@ -42,7 +42,7 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
     expect(await app.services.jobsWorker.runOnce()).toEqual({ jobId: queued['job_id'], status: 'completed' });
     const got = await call('GET', (queued['retrieval_url'] as string).replace('http://qrail.test', ''));
     expect(got.status).toBe(200);
-    const done = got.body as Record<string, any>;
+    const done = got.body;
     expect(done.status).toBe('completed');
     expect(done.receipt.amount_captured).toBe(queued['quoted_price']);
     const after = (await call('GET', '/v1/account/balance')).body;

@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 const balance = async (app: App, agent: Agent) => {
-  const b = (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: agent.auth })).json() as { available: string; held: string };
+  const b = (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: agent.auth })).json<{ available: string; held: string }>();
   return { available: b.available, held: b.held };
 };
 
@@ -65,7 +65,7 @@ async function runJob(app: App, agent: Agent, capability_id: string, request: Re
   if (storedRequest !== undefined) await app.db.query('UPDATE jobs SET request = $1::jsonb WHERE id = $2', [JSON.stringify(storedRequest), id]);
   const step = await app.services.jobsWorker.runOnce();
   expect(step?.jobId).toBe(id);
-  return (await app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: agent.auth })).json() as Record<string, any>;
+  return (await app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: agent.auth })).json<Record<string, any>>();
 }
 
 /** A copy without `elapsed_ms` fields (at any depth): the only figures allowed to differ between runs. */

@@ -15,7 +15,8 @@ export interface StripeSettings {
 type StripeClient = InstanceType<typeof Stripe>;
 
 const num = (v: unknown): bigint => BigInt(typeof v === 'number' || typeof v === 'string' || typeof v === 'bigint' ? v : 0);
-const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : v !== null && typeof v === 'object' && 'id' in v ? String((v as { id: unknown }).id) : null);
+const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
+const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : v !== null && typeof v === 'object' && 'id' in v ? String(v.id) : null);
 
 /** Stripe through its official SDK; keys from the environment (see docs/billing.md). */
 export class StripeProcessor implements PaymentProcessor {
@@ -29,7 +30,7 @@ export class StripeProcessor implements PaymentProcessor {
     if (s.host !== undefined) opts['host'] = s.host;
     if (s.port !== undefined) opts['port'] = s.port;
     if (s.protocol !== undefined) opts['protocol'] = s.protocol;
-    this.stripe = new Stripe(s.secretKey, opts as ConstructorParameters<typeof Stripe>[1]);
+    this.stripe = new Stripe(s.secretKey, opts);
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -91,7 +92,7 @@ export class StripeProcessor implements PaymentProcessor {
         line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: Number(i.amountCents), product_data: { name: 'qrail account credit' } } }],
         metadata: { ...i.metadata },
         payment_intent_data: { metadata: { ...i.metadata, qrail_purpose: 'checkout' }, setup_future_usage: 'off_session' },
-      } as never, { idempotencyKey: i.idempotencyKey }));
+      }, { idempotencyKey: i.idempotencyKey }));
     return sessionView(cs as unknown as Record<string, unknown>);
   }
 
@@ -124,8 +125,8 @@ function piView(pi: Record<string, unknown>): PaymentIntentView {
 
 function sessionView(cs: Record<string, unknown>): CheckoutSessionView {
   return {
-    id: String(cs['id']), url: typeof cs['url'] === 'string' ? cs['url'] : null, status: String(cs['status'] ?? 'open'),
-    paymentStatus: String(cs['payment_status'] ?? 'unpaid'), amountTotalCents: num(cs['amount_total']), customerId: idOf(cs['customer']),
+    id: String(cs['id']), url: typeof cs['url'] === 'string' ? cs['url'] : null, status: str(cs['status'], 'open'),
+    paymentStatus: str(cs['payment_status'], 'unpaid'), amountTotalCents: num(cs['amount_total']), customerId: idOf(cs['customer']),
     paymentIntentId: idOf(cs['payment_intent']), metadata: (cs['metadata'] ?? {}) as Metadata,
     expiresAt: typeof cs['expires_at'] === 'number' ? new Date(cs['expires_at'] * 1000) : null,
   };

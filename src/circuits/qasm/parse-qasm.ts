@@ -496,16 +496,16 @@ class Parser implements TokenCursor {
         throw qasmError('QASM_UNSUPPORTED', `'${m.kind}' on this gate has no equivalent in the gate catalogue`, m.tok);
       }
     }
-    const target = gateSpec(resolved!.name)!;
+    const target = gateSpec(resolved.name)!;
     if (qubits.length !== target.arity) {
-      throw qasmError('WRONG_ARITY', `gate '${resolved!.name}' acts on ${target.arity} qubits, got ${qubits.length}`, name);
+      throw qasmError('WRONG_ARITY', `gate '${resolved.name}' acts on ${target.arity} qubits, got ${qubits.length}`, name);
     }
     checkDistinct(qubits, name);
-    for (const p of resolved!.params) {
+    for (const p of resolved.params) {
       if (!Number.isFinite(p)) throw qasmError('NON_FINITE_PARAM', `gate '${name.text}' has a non-finite parameter`, name);
     }
     // -0 and 0 are the same angle; keep one spelling so round trips compare equal.
-    this.emit(gate(resolved!.name, qubits, resolved!.params.map((p) => (p === 0 ? 0 : p))), name);
+    this.emit(gate(resolved.name, qubits, resolved.params.map((p) => (p === 0 ? 0 : p))), name);
   }
 }
 

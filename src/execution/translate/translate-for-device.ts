@@ -62,7 +62,7 @@ function relabel(ops: readonly Operation[], map: (q: number) => number): Operati
   return ops.map((op) => {
     switch (op.kind) {
       case 'gate': return gate(op.name, op.qubits.map(map), op.params);
-      case 'barrier': return { kind: 'barrier', qubits: op.qubits.map(map) } as Operation;
+      case 'barrier': return { kind: 'barrier', qubits: op.qubits.map(map) };
       case 'measure': return measure(map(op.qubit), op.clbit);
       case 'reset': return reset(map(op.qubit));
     }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, fail, isAppError } from '../../errors/app-error.js';
+import { type AppError, fail, isAppError } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import { StoreConflictError, StoreUnavailableError } from '../../store/db.js';
 import { SERVICE_VERSION } from '../../version.js';
@@ -85,7 +85,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, e: AppError)
  * error handler runs (a URL with broken percent-encoding, a path parameter over the
  * router's length limit). Without it Fastify answers them with its own non-envelope JSON.
  */
-export function handleFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   // No onRequest hook ran for this request: start its clock and echo its id here.
   req.startedAt = process.hrtime.bigint();
   reply.header('x-request-id', req.id);
@@ -95,7 +95,8 @@ export function handleFrameworkError(err: FastifyError, req: FastifyRequest, rep
       : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? fail(HTTP_ERRORS.BAD_REQUEST, 'A path parameter in the URL is too long.')
         : toAppError(err);
-  return sendError(req, reply, e);
+  // Fastify ignores this hook's result; the reply is thenable only for awaiting its send.
+  void sendError(req, reply, e);
 }
 
 export function registerEnvelope(app: App): void {

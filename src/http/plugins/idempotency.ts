@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
@@ -96,7 +96,7 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
     }
   };
 
-  const onSend: onSendHookHandler = async (req, reply, payload) => {
+  const onSend: onSendAsyncHookHandler = async (req, reply, payload) => {
     const st = req.idempotency;
     if (st === undefined) return payload;
     req.idempotency = undefined;
@@ -129,7 +129,7 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
       if (status.startsWith('2')) response[status] = { ...r, headers: { 'idempotent-replayed': ReplayedHeader } };
     }
     route.schema = { ...schema, response, headers: { ...headers, type: 'object', properties: { ...headers.properties, 'idempotency-key': IdempotencyKeyHeader } } };
-    route.preHandler = [...asArray(route.preHandler), preHandler as preHandlerHookHandler];
+    route.preHandler = [...asArray(route.preHandler), preHandler];
     route.onSend = [...asArray(route.onSend), onSend];
   });
 }

@@ -44,6 +44,7 @@ export function registerJsonBody(app: App): void {
       done(fail(HTTP_ERRORS.JSON_TOO_DEEP, `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`), undefined);
       return;
     }
-    defaultParser(req, text, done);
+    // Fastify's default JSON parser is callback-style (it answers through `done`); its type also allows a promise.
+    void defaultParser(req, text, done);
   });
 }

@@ -43,7 +43,7 @@ export function circuitAnalyze(limits: CircuitLimits): Capability<{ circuit: Cir
     quote: (p) => ({ priceMicros: BASE + PER_OP * BigInt(p.circuit.ops.length), breakdown: { base: '0.000200', operations: p.circuit.ops.length } }),
     async run(p) {
       const analysis = analyzeCircuit(p.circuit, { devices: p.devices });
-      return { ...analysis, providers: PROVIDERS.map((x) => ({ id: x.id, name: x.name })), warnings: p.warnings } as unknown as Record<string, unknown>;
+      return { ...analysis, providers: PROVIDERS.map((x) => ({ id: x.id, name: x.name })), warnings: p.warnings };
     },
   };
 }

@@ -29,7 +29,7 @@ export function circuitOptimize(limits: CircuitLimits, compute: JobsComputePort)
     },
     requestSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SCHEMA) },
     validationSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SHALLOW) },
-    example: { circuit: getExample('optimizable') as unknown as Record<string, unknown>, profile: 'balanced', backend_hint: 'generic' },
+    example: { circuit: getExample('optimizable'), profile: 'balanced', backend_hint: 'generic' },
     onInterrupted: 'rerun',
     prepare(request) {
       const { circuit, warnings } = requireCircuit(request['circuit'], limits, '/circuit');
@@ -53,7 +53,7 @@ export function circuitOptimize(limits: CircuitLimits, compute: JobsComputePort)
         timed_out: r.timedOut,
         notes: [...r.notes],
         warnings: p.warnings,
-      } as unknown as Record<string, unknown>;
+      };
     },
   };
 }

@@ -48,7 +48,7 @@ export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSetting
       const request = { mode: p.mode, pairs: p.pairs, pairsPath: '/request/pairs' };
       // Structure only is cheap and stays here; measured/auto simulate, through the compute port.
       const report = p.mode === 'qualitative' ? await analyzeCoupling(p.circuit, request, settings, deps) : await compute.analyzeCoupling(p.circuit, request, settings);
-      return { ...report, warnings: p.warnings } as unknown as Record<string, unknown>;
+      return { ...report, warnings: p.warnings };
     },
   };
 }

@@ -29,7 +29,7 @@ async function readLimited(res: Response, max: number): Promise<Uint8Array> {
     throw new UpstreamFailure('too_large', `response of ${declared} bytes exceeds ${max}`, { status: res.status });
   }
   if (res.body === null) return new Uint8Array(0);
-  const reader = res.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
   for (;;) {

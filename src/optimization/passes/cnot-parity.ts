@@ -58,7 +58,7 @@ function scan(ops: readonly Operation[], n = width(ops)): Scan {
       index = new Map();
       for (const p of list) {
         let bySeg = index.get(p.seg);
-        if (!bySeg) index.set(p.seg, (bySeg = new Map()));
+        if (!bySeg) index.set(p.seg, (bySeg = new Map<bigint, Point[]>()));
         const l = bySeg.get(p.lin);
         if (l) l.push(p);
         else bySeg.set(p.lin, [p]);

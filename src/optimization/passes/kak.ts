@@ -192,7 +192,7 @@ export function synthesize2q(u: C4, pair: readonly [number, number], styles: rea
   for (let k = k0; k <= 3; k++) {
     const circuits: GateOp[][] = [];
     const seen = new Set<string>();
-    for (const c of candidates(k as 0 | 1 | 2 | 3, su, pu, pair, styles)) {
+    for (const c of candidates(k, su, pu, pair, styles)) {
       const key = JSON.stringify(c);
       if (seen.has(key)) continue;
       seen.add(key);

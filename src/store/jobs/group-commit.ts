@@ -21,8 +21,9 @@ export interface GroupCommitOptions<I, O> {
 
 interface Waiting<I, O> {
   readonly item: I;
-  resolve(o: O): void;
-  reject(e: unknown): void;
+  // Properties, not methods: they are the promise's own callbacks, passed on unbound.
+  readonly resolve: (o: O) => void;
+  readonly reject: (e: unknown) => void;
 }
 
 export function groupCommit<I, O>(o: GroupCommitOptions<I, O>): (item: I) => Promise<O> {

@@ -31,7 +31,7 @@ function lin(a: M, ca: C2, b: M, cb: C2): M {
 /** exp(-i θ/2 P) = cos(θ/2) I − i sin(θ/2) P */
 const rot = (p: M, t: number): M => lin(ID, [Math.cos(t / 2), 0], p, [0, -Math.sin(t / 2)]);
 const phase = (t: number): M => [[[1, 0], [0, 0]], [[0, 0], [Math.cos(t), Math.sin(t)]]];
-const mm = (a: M, b: M): M => a.map((r, i) => b[0]!.map((_, j) => r.reduce<C2>((s, v, k) => [s[0] + v[0] * b[k]![j]![0] - v[1] * b[k]![j]![1], s[1] + v[0] * b[k]![j]![1] + v[1] * b[k]![j]![0]], [0, 0])));
+const mm = (a: M, b: M): M => a.map((r) => b[0]!.map((_, j) => r.reduce<C2>((s, v, k) => [s[0] + v[0] * b[k]![j]![0] - v[1] * b[k]![j]![1], s[1] + v[0] * b[k]![j]![1] + v[1] * b[k]![j]![0]], [0, 0])));
 const kron = (a: M, b: M): M => {
   const out: M = [];
   for (let i = 0; i < a.length; i++) for (let k = 0; k < b.length; k++) {

@@ -117,6 +117,6 @@ export default async function authRoutes(app: App): Promise<void> {
       if (s.revokedAt !== null) out['revoked_at'] = s.revokedAt.toISOString();
     }
     if ('expiredBy' in check && check.expiredBy !== undefined) out['expired_by'] = check.expiredBy;
-    return out as never;
+    return out;
   });
 }

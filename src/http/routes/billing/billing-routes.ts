@@ -53,7 +53,7 @@ export default async function billingRoutes(app: App): Promise<void> {
       querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ currency: Type.Literal('USD'), spend_per_day: Type.Array(obj({ date: Type.String(), spend: Money, jobs: Type.Integer() })) })), ...errors },
     },
-  }, async (req) => billing.dashboard(principalOf(req.principal).accountId, (req.query as { days: number }).days));
+  }, async (req) => billing.dashboard(principalOf(req.principal).accountId, req.query.days));
 
   app.get('/v1/billing/spend-controls', { ...auth, schema: { tags, security, summary: 'Spend limits, hardware policy, hold expiry and auto-recharge settings', response: { 200: okResponse(SpendControlsView), ...errors } } },
     async (req) => billing.spendControls(principalOf(req.principal).accountId));
@@ -70,7 +70,7 @@ export default async function billingRoutes(app: App): Promise<void> {
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ attempts: Type.Array(AttemptView) })), ...errors },
     },
-  }, async (req) => billing.autoRecharge.attempts(principalOf(req.principal).accountId, (req.query as { limit: number }).limit));
+  }, async (req) => billing.autoRecharge.attempts(principalOf(req.principal).accountId, req.query.limit));
 
   app.get('/v1/billing/recovery-status', { ...auth, schema: { tags, security, summary: 'What happened to auto-recharge and what the owner must do', response: { 200: okResponse(obj({ state: Type.String(), summary: Type.String(), actions: Type.Array(Any) })), ...errors } } },
     async (req) => billing.autoRecharge.recoveryStatus(principalOf(req.principal).accountId));
@@ -95,7 +95,7 @@ export default async function billingRoutes(app: App): Promise<void> {
       }, { additionalProperties: false }),
       response: { 200: okResponse(QuoteView), ...errors },
     },
-  }, async (req) => billing.hardwareQuote(principalOf(req.principal).accountId, req.body as { provider: string; device: string; shots: number; tasks?: number }));
+  }, async (req) => billing.hardwareQuote(principalOf(req.principal).accountId, req.body));
 
   app.post('/v1/billing/hardware/hold', {
     ...auth,
@@ -110,7 +110,7 @@ export default async function billingRoutes(app: App): Promise<void> {
     },
   }, async (req, reply) => {
     reply.code(201);
-    return billing.hardwareHold(principalOf(req.principal).accountId, req.body as { quote_id: string; expires_in_seconds?: number }, req.idempotency?.runToken);
+    return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken);
   });
 
   app.post('/v1/billing/hardware/hold/:job_id/release', {
@@ -121,5 +121,5 @@ export default async function billingRoutes(app: App): Promise<void> {
       params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
       response: { 200: okResponse(HeldJobView), ...errors },
     },
-  }, async (req) => billing.hardwareRelease(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id));
+  }, async (req) => billing.hardwareRelease(principalOf(req.principal).accountId, req.params.job_id));
 }

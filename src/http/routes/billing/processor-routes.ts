@@ -35,7 +35,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Optional(Type.Object({ payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false })),
       response: { 200: okResponse(obj({ setup_intent_id: Type.String(), client_secret: Type.Union([Type.String(), Type.Null()]), status: Type.String() })), ...errors },
     },
-  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, (req.body ?? {}) as { payment_method?: string }, req.idempotency?.runToken));
+  }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, req.body ?? {}, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/payment-intent', {
     ...auth,
@@ -45,7 +45,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Object({ amount: ChargeIn, payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ payment_intent_id: Type.String(), status: Type.String(), credited: Type.Boolean(), wallet: WalletView })), ...errors },
     },
-  }, async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body as { amount: string; payment_method?: string }, req.idempotency?.runToken));
+  }, async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/checkout-session', {
     ...auth,
@@ -55,7 +55,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Object({ amount: ChargeIn, success_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ session_id: Type.String(), url: Type.Union([Type.String(), Type.Null()]), amount: Type.String() })), ...errors },
     },
-  }, async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body as { amount: string; success_url?: string; cancel_url?: string }, req.idempotency?.runToken));
+  }, async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/portal-session', {
     ...auth,
@@ -65,7 +65,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Optional(Type.Object({ return_url: Type.Optional(Url) }, { additionalProperties: false })),
       response: { 200: okResponse(obj({ portal_session_id: Type.String(), url: Type.String() })), ...errors },
     },
-  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, (req.body ?? {}) as { return_url?: string }, req.idempotency?.runToken));
+  }, async (req) => payments.portalSession(principalOf(req.principal).accountId, req.body ?? {}, req.idempotency?.runToken));
 
   app.post('/v1/billing/processor/reconcile-checkout', {
     ...auth,
@@ -75,7 +75,7 @@ export default async function processorRoutes(app: App): Promise<void> {
       body: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^cs_[A-Za-z0-9_]+$' }) }, { additionalProperties: false }),
       response: { 200: okResponse(obj({ session_id: Type.String(), payment_status: Type.String(), credited: Type.Boolean(), already_credited: Type.Boolean(), wallet: WalletView })), ...errors },
     },
-  }, async (req) => payments.reconcileCheckout(principalOf(req.principal).accountId, (req.body as { session_id: string }).session_id));
+  }, async (req) => payments.reconcileCheckout(principalOf(req.principal).accountId, req.body.session_id));
 
   // The webhook needs the exact bytes that were signed: a scope with a raw-body parser only.
   await app.register(async (scope) => {

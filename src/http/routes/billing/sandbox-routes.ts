@@ -26,7 +26,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
 
   app.get('/v1/billing/processor/sandbox/checkout/:id', { config: raw, schema: { tags, summary: 'Sandbox hosted checkout page', params: Type.Object({ id: Type.String({ maxLength: 128 }) }) } }, async (req, reply) => {
     const sb = billing.sandbox;
-    const s = sb === undefined ? null : await sb.retrieveCheckoutSession((req.params as { id: string }).id);
+    const s = sb === undefined ? null : await sb.retrieveCheckoutSession(req.params.id);
     if (s === null) return notFound(reply);
     const amount = formatMicros(centsToMicros(s.amountTotalCents)).slice(0, -4);
     const body = s.paymentStatus === 'paid'
@@ -45,7 +45,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
     const sb = billing.sandbox;
     const body = (req.body ?? {}) as { card?: unknown };
     const card = typeof body.card === 'string' ? body.card : 'pm_card_visa';
-    const r = sb === undefined ? null : await sb.completeCheckout((req.params as { id: string }).id, card);
+    const r = sb === undefined ? null : await sb.completeCheckout(req.params.id, card);
     if (r === null) return notFound(reply);
     if (r.declined !== null) return reply.code(402).type('text/html; charset=utf-8').send(page('Payment declined', `<p>${esc(r.declined)}</p><p><a href="${esc(r.session.url ?? '')}">Try again</a></p>`));
     await billing.payments.flushSandboxEvents();
@@ -54,7 +54,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
 
   app.get('/v1/billing/processor/sandbox/portal/:id', { config: raw, schema: { tags, summary: 'Sandbox hosted portal page', params: Type.Object({ id: Type.String({ maxLength: 128 }) }) } }, async (req, reply) => {
     const sb = billing.sandbox;
-    const p = sb === undefined ? null : await sb.portalSession((req.params as { id: string }).id);
+    const p = sb === undefined ? null : await sb.portalSession(req.params.id);
     if (p === null) return notFound(reply);
     return reply.type('text/html; charset=utf-8').send(page('qrail billing portal (sandbox)', `
 <form method="post" action="/v1/billing/processor/sandbox/portal/${esc(p.id)}/payment-method">
@@ -69,7 +69,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
     const sb = billing.sandbox;
     const body = (req.body ?? {}) as { payment_method?: unknown };
     const pm = typeof body.payment_method === 'string' && /^pm_[A-Za-z0-9_]{1,200}$/.test(body.payment_method) ? body.payment_method : 'pm_card_visa';
-    const id = (req.params as { id: string }).id;
+    const id = req.params.id;
     if (sb === undefined || !(await sb.portalSetDefault(id, pm))) return notFound(reply);
     await billing.payments.flushSandboxEvents();
     const p = await sb.portalSession(id);
@@ -80,7 +80,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
     config: raw,
     schema: { tags, summary: 'Default landing page after a sandbox checkout', querystring: Type.Object({ checkout: Type.Optional(Type.String({ maxLength: 128 })), cancelled: Type.Optional(Type.String({ maxLength: 8 })) }) },
   }, async (req, reply) => {
-    const q = req.query as { checkout?: string; cancelled?: string };
+    const q = req.query;
     const msg = q.cancelled !== undefined ? 'Checkout cancelled.' : `Payment received${q.checkout ? ` (${esc(q.checkout)})` : ''}. Your balance is credited by the webhook; POST /v1/billing/processor/reconcile-checkout makes sure.`;
     return reply.type('text/html; charset=utf-8').send(page('qrail', `<p>${msg}</p>`));
   });

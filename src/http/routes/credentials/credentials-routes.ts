@@ -48,7 +48,7 @@ function view(c: CredentialRecord, now = Date.now()) {
     expires_at: c.expiresAt?.toISOString() ?? null,
     revoked_at: c.revokedAt?.toISOString() ?? null,
     last_used_at: c.lastUsedAt?.toISOString() ?? null,
-    status: status as 'active' | 'expired' | 'revoked',
+    status,
   };
 }
 
@@ -121,7 +121,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The credential would already be expired.', [{ in: 'body', path: '/expires_at', code: 'TOO_SMALL', message: 'must be in the future' }]);
       }
     }
-    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes as JobsScope[], expiresAt }, req.idempotency?.runToken);
+    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes, expiresAt }, req.idempotency?.runToken);
     reply.code(201).header('cache-control', 'no-store');
     return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
   });
@@ -177,10 +177,10 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     let scopes: JobsScope[] | undefined;
     if (typeof body['scope'] === 'string' && body['scope'].trim() !== '') {
       const asked = body['scope'].trim().split(/\s+/);
-      if (!asked.every(isJobsScope) || !asked.every((s) => r.credential?.scopes.includes(s as JobsScope))) {
+      if (!asked.every(isJobsScope) || !asked.every((s) => r.credential?.scopes.includes(s))) {
         return oauthError(reply, 400, 'invalid_scope', `The requested scope exceeds the credential's scopes (${r.credential.scopes.join(' ')}).`);
       }
-      scopes = asked as JobsScope[];
+      scopes = asked;
     }
     const t = await jobsTokens.issue(r.credential, scopes);
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

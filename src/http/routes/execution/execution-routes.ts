@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
-import type { ContinueRequest, RunRequest } from '../../../execution/execution-service.js';
+import type { RunRequest } from '../../../execution/execution-service.js';
 import type { App, Principal } from '../../app-types.js';
 import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
 
@@ -98,7 +98,7 @@ export default async function executionRoutes(app: App): Promise<void> {
       response: { 202: okResponse(JobView), 200: okResponse(JobView), ...errors },
     },
   }, async (req, reply) => {
-    const view = await svc().continueHeld(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, req.body as ContinueRequest);
+    const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);
     reply.code(view.replayed === true ? 200 : 202);
     return view;
   });

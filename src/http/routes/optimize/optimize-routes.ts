@@ -121,7 +121,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             digest: cert.digest,
             step_count: cert.stepCount,
             global_steps: cert.globalSteps,
-            ...(inline ? { steps: cert.steps!.map((s) => ({ ...s })) } : {}),
+            ...(inline ? { steps: cert.steps.map((s) => ({ ...s })) } : {}),
           },
         },
         timed_out: r.timedOut,
