@@ -96,6 +96,9 @@ describe('the OpenAPI document is complete', () => {
     expect(submit['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/JobsError401' });
     expect(op('post', '/v1/billing/hardware/hold')['responses']['201'].headers).toHaveProperty('Idempotent-Replayed');
     expect(statuses('get', '/healthz')).not.toContain('429');
+    // Idempotency-Key: reused with another request, or still in flight.
+    expect(statuses('post', '/v1/billing/processor/payment-intent')).toContain('409');
+    expect(op('post', '/v1/billing/processor/payment-intent')['responses']['409'].headers).toHaveProperty('Retry-After');
   });
 
   it('gives each interface its error shape with the catalogue’s codes as an enum', () => {

@@ -90,6 +90,8 @@ function derivedStatuses(method: string, op: Json, facts: RouteFacts): number[] 
     out.push(413);
     if (!facts.anyContentType) out.push(415);
   }
+  // An Idempotency-Key reused with another request, or still in flight.
+  if (facts.idempotent) out.push(409);
   if (facts.rateLimited) out.push(429);
   // Draining refuses every request but the raw ones (probes, OAuth, docs) with 503.
   if (facts.surface !== 'raw') out.push(503);
@@ -149,7 +151,7 @@ function finishOperation(path: string, method: string, op: Json): void {
       }
       if (r['description'] === undefined || r['description'] === 'Default Response') r['description'] = ERROR_TEXT[status] ?? `HTTP ${status}`;
     }
-    // The route's own header declarations (x-*) stay; the edge's headers are the components.
+    // Headers a route declares itself stay; the edge's are the shared components.
     r['headers'] = { ...(r['headers'] as Json | undefined), ...headersFor(status, facts, jobsSubmit) };
   }
   op['responses'] = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));

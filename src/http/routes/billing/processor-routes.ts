@@ -73,7 +73,8 @@ export default async function processorRoutes(app: App): Promise<void> {
     schema: {
       tags, security, operationId: 'reconcileCheckout', summary: 'Credit a paid checkout that no webhook has credited yet — never twice',
       body: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^cs_[A-Za-z0-9_]+$' }) }, { additionalProperties: false }),
-      response: { 200: okResponse(ReconcileView, 'The checkout and whether this call credited it'), ...errors(404, 502) },
+      // 403 another account's checkout; 404 unknown checkout.
+      response: { 200: okResponse(ReconcileView, 'The checkout and whether this call credited it'), ...errors(403, 404, 502) },
     },
   }, async (req) => payments.reconcileCheckout(principalOf(req.principal).accountId, (req.body as { session_id: string }).session_id));
 

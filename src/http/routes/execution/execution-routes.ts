@@ -101,8 +101,8 @@ export default async function executionRoutes(app: App): Promise<void> {
       response: {
         202: okResponse(JobView, 'Translated, proven equivalent and queued'),
         200: okResponse(JobView, 'The job this client_token already continued (replayed: true)'),
-        // 403 held job of another account; 404 no such held job; 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
-        ...errors(403, 404, 409, 422),
+        // 404 no such held job (or another account's); 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
+        ...errors(404, 409, 422),
       },
     },
   }, async (req, reply) => {
