@@ -11,6 +11,8 @@ import { createServices } from './composition/services.js';
 import { createComputePool, type ComputePool } from './compute/compute-pool.js';
 import type { App } from './http/app-types.js';
 import { MetaSchema } from './http/envelope-schemas.js';
+import { API_COMPONENTS } from './http/openapi/components.js';
+import { openapiOptions } from './http/openapi/openapi-document.js';
 import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
 import { validatorFactory } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
@@ -22,7 +24,6 @@ import { registerAuth } from './http/plugins/auth.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerTextSafety } from './http/plugins/text-safety.js';
 import { ROUTES } from './http/routes/index.js';
-import { SERVICE_VERSION } from './version.js';
 
 export interface BuildAppOptions {
   readonly config: Config;
@@ -38,6 +39,8 @@ export interface BuildAppOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const serializeAsBuilt = (data: unknown): string => JSON.stringify(data);
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const { config } = opts;
@@ -74,7 +77,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // Our validator in every encapsulated context: a plugin that adds shared schemas (circuits)
     // gets a fresh compiler from this factory, where setValidatorCompiler would leave it
     // Fastify's default one (which silently drops unknown members and coerces body types).
-    schemaController: { compilersFactory: { buildValidator: validatorFactory } },
+    // Responses are serialised as the handlers build them: response schemas document the API
+    // (and a test checks real answers against them) but never filter or coerce an answer.
+    schemaController: { compilersFactory: { buildValidator: validatorFactory, buildSerializer: () => () => serializeAsBuilt } },
     // Router errors (bad percent-encoding, over-long path parameters) get the envelope too.
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<QrailTypeProvider>();
@@ -90,6 +95,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
   app.addSchema(MetaSchema);
+  for (const s of API_COMPONENTS) app.addSchema(s);
 
   registerEnvelope(app);
   registerNotFound(app);
@@ -102,14 +108,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.
   registerIdempotency(app);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'qrail', version: SERVICE_VERSION, description: 'Quantum circuits, execution and prepaid billing. Platform responses use the {status, data|error, meta} envelope; the Account Jobs interface uses plain JSON.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
-  });
+  await app.register(swagger, openapiOptions(config));
   // The reference page's own routes (its HTML, assets and the document it loads from /docs/json)
   // answer as they are: Swagger UI cannot read a document inside the response envelope.
   app.addHook('onRoute', (route) => {

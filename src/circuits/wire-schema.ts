@@ -6,19 +6,35 @@
  */
 import { Type, type Static } from 'typebox';
 import { GATES, NON_GATE_OPS } from './gates.js';
+import { MAX_METADATA_CHARS } from './scan-circuit-input.js';
+
+/*
+ * Size bounds valid for every deployment, so that a client can check a circuit before sending it
+ * (the deployment's own limits are in GET /v1/circuits/schema): the highest CIRCUIT_MAX_QUBITS and
+ * CIRCUIT_MAX_GATES a deployment may set, and the largest body it may accept (BODY_LIMIT_BYTES).
+ */
+const MAX_QUBITS_ANY_DEPLOYMENT = 1024;
+const MAX_OPERATIONS_ANY_DEPLOYMENT = 10_000_000;
+const MAX_TEXT_ANY_DEPLOYMENT = 64 * 1024 * 1024;
+const MAX_GATE_PARAMS = [...GATES.values()].reduce((m, g) => Math.max(m, g.params), 0);
+const MAX_OP_NAME = [...GATES.keys(), ...NON_GATE_OPS].reduce((m, n) => Math.max(m, n.length), 0);
 
 const Index = Type.Integer({ minimum: 0 });
+const Indices = (description?: string) => Type.Array(Index, { maxItems: MAX_QUBITS_ANY_DEPLOYMENT, ...(description === undefined ? {} : { description }) });
 const Param = Type.Union([
   Type.Number({ description: 'An angle in radians' }),
-  Type.String({ description: 'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"' }),
+  Type.String({ maxLength: MAX_TEXT_ANY_DEPLOYMENT, description: 'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"' }),
 ]);
+const Params = (description?: string) => Type.Array(Param, { maxItems: MAX_GATE_PARAMS, ...(description === undefined ? {} : { description }) });
+/** Free-form, kept as given; its JSON is at most MAX_METADATA_CHARS characters, so it has at most that many members. */
+const Metadata = (description?: string) => Type.Record(Type.String(), Type.Unknown(), { maxProperties: MAX_METADATA_CHARS, ...(description === undefined ? {} : { description }) });
 const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
 
 export const WireGateSchema = Type.Object(
   {
     op: Type.String({ enum: OP_NAMES, description: 'A catalogue gate, or measure, reset, barrier' }),
-    qubits: Type.Array(Index, { description: 'Qubit indices; their number is the gate arity (barrier: any, at least one)' }),
-    params: Type.Optional(Type.Array(Param, { description: 'Exactly the gate parameter count; omitted for none' })),
+    qubits: Indices('Qubit indices; their number is the gate arity (barrier: any, at least one)'),
+    params: Type.Optional(Params('Exactly the gate parameter count; omitted for none')),
     clbits: Type.Optional(Type.Array(Index, { minItems: 1, maxItems: 1, description: 'measure only: the classical bit written' })),
   },
   { additionalProperties: false },
@@ -34,19 +50,19 @@ export const CircuitV02Schema = Type.Object(
     schema: Type.Literal('0.2'),
     num_qubits: Type.Integer({ minimum: 1 }),
     num_clbits: Type.Optional(Type.Integer({ minimum: 0, description: 'Default 0' })),
-    gates: Type.Array(WireGateSchema, { description: 'In program order' }),
-    measurements: Type.Optional(Type.Array(WireMeasurementSchema, { description: 'Default []' })),
-    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form, kept as given' })),
+    gates: Type.Array(WireGateSchema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT, description: 'In program order' }),
+    measurements: Type.Optional(Type.Array(WireMeasurementSchema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT, description: 'Default []' })),
+    metadata: Type.Optional(Metadata('Free-form, kept as given')),
   },
   { additionalProperties: false, $id: 'CircuitV02', title: 'qrail circuit, wire format schema 0.2' },
 );
 
 export const WireOperationV01Schema = Type.Object(
   {
-    gate: Type.String({ description: 'A catalogue gate or measure, reset, barrier' }),
-    targets: Type.Array(Index),
-    controls: Type.Optional(Type.Array(Index, { description: 'Prepended to targets: cx is controls [c], targets [t]' })),
-    params: Type.Optional(Type.Array(Param)),
+    gate: Type.String({ maxLength: MAX_OP_NAME, description: 'A catalogue gate or measure, reset, barrier' }),
+    targets: Indices(),
+    controls: Type.Optional(Indices('Prepended to targets: cx is controls [c], targets [t]')),
+    params: Type.Optional(Params()),
   },
   { additionalProperties: false },
 );
@@ -55,8 +71,8 @@ export const CircuitV01Schema = Type.Object(
   {
     version: Type.Literal('0.1'),
     qubits: Type.Integer({ minimum: 1 }),
-    operations: Type.Array(WireOperationV01Schema),
-    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    operations: Type.Array(WireOperationV01Schema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT }),
+    metadata: Type.Optional(Metadata()),
   },
   {
     additionalProperties: false,
@@ -69,7 +85,7 @@ export const CircuitV01Schema = Type.Object(
 export const QasmInputSchema = Type.Object(
   {
     format: Type.Union([Type.Literal('qasm2'), Type.Literal('qasm3')]),
-    source: Type.String({ description: 'OpenQASM 2.0 or 3.0 program text' }),
+    source: Type.String({ maxLength: MAX_TEXT_ANY_DEPLOYMENT, description: 'OpenQASM 2.0 or 3.0 program text' }),
   },
   { additionalProperties: false, $id: 'QasmInput', title: 'A circuit as OpenQASM source' },
 );

@@ -57,5 +57,7 @@ declare module 'fastify' {
     rateLimit?: { bucket: string; perMinute: number } | false;
     /** Honour the Idempotency-Key header, keys scoped to the session's account or to the operator. */
     idempotent?: 'account' | 'operator';
+    /** The route parses any Content-Type itself (so never answers 415); for the OpenAPI document. */
+    anyContentType?: boolean;
   }
 }

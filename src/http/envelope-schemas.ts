@@ -1,49 +1,43 @@
 import { Type, type TSchema } from 'typebox';
+import { errorSchemaId, type ErrorInterface } from './openapi/error-schemas.js';
 
 export const MetaSchema = Type.Object(
   {
     version: Type.String(),
     request_id: Type.String(),
-    processing_time_ms: Type.Number(),
+    processing_time_ms: Type.Number({ minimum: 0 }),
   },
-  { $id: 'Meta' },
+  { $id: 'Meta', additionalProperties: false },
 );
 
-export const ErrorDetailSchema = Type.Object(
-  {
-    path: Type.Optional(Type.String({ description: 'JSON Pointer into the request part' })),
-    in: Type.Optional(Type.String()),
-    code: Type.Optional(Type.String()),
-    message: Type.String(),
-  },
-  { additionalProperties: true },
-);
-
-export const ErrorEnvelopeSchema = Type.Object({
-  status: Type.Literal('error'),
-  error: Type.Object({
-    code: Type.String({ description: 'Stable SCREAMING_SNAKE code, see docs/errors.md' }),
-    message: Type.String(),
-    details: Type.Optional(Type.Unknown()),
-  }),
-  meta: Type.Ref('Meta'),
-});
-
-/** The 200 schema of a platform route: `{status:'ok', data, meta}`. */
-export function okResponse<T extends TSchema>(data: T) {
-  return Type.Object({ status: Type.Literal('ok'), data, meta: Type.Ref('Meta') });
+/** The 2xx schema of a platform route: `{status:'ok', data, meta}`; `description` is the response's. */
+export function okResponse<T extends TSchema>(data: T, description?: string) {
+  return Type.Object(
+    { status: Type.Literal('ok'), data, meta: Type.Ref('Meta') },
+    { additionalProperties: false, ...(description === undefined ? {} : { description }) },
+  );
 }
 
-/** Common error responses for OpenAPI. */
-export const errorResponses = {
-  400: ErrorEnvelopeSchema,
-  401: ErrorEnvelopeSchema,
-  429: ErrorEnvelopeSchema,
-  500: ErrorEnvelopeSchema,
-} as const;
+/**
+ * Error statuses a platform route answers beyond those of the edge (400, 401 with a session,
+ * 413/415 with a body, 429, 500, 503), which the OpenAPI document adds itself
+ * (src/http/openapi/finish-document.ts). The body is the interface's error shape.
+ */
+export function errors(...statuses: number[]) {
+  return errorRefs('platform', statuses);
+}
 
-/** The error shape of the Account Jobs interface (and of raw routes' framework errors). */
-export const JobsErrorSchema = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
-  request_id: Type.String(),
-});
+/** The same for an Account Jobs route (`{error, request_id}` bodies). */
+export function jobsErrors(...statuses: number[]) {
+  return errorRefs('jobs', statuses);
+}
+
+function errorRefs(iface: ErrorInterface, statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, Type.Ref(errorSchemaId(iface, s))]));
+}
+
+/** A response with no body (a redirect). */
+export const noBody = (description: string) => ({ description, type: 'null' as const });
+
+/** An HTML page. */
+export const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });

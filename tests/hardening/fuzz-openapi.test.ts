@@ -112,7 +112,8 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
   /** The credential a well-behaved caller of this operation would send. */
   function rightAuth(o: Operation): Auth {
     if (o.path.startsWith('/v1/billing/operator/')) return 'operator';
-    if (o.op['security'] === undefined) return 'none';
+    const security = o.op['security'];
+    if (!Array.isArray(security) || security.length === 0) return 'none';
     return shapeOf(o.path) === 'jobs' ? 'jobs' : 'session';
   }
 

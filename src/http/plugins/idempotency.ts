@@ -24,8 +24,6 @@ export const IdempotencyKeyHeader = Type.String({
     + '409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h.',
 });
 
-const ReplayedHeader = Type.Literal('true', { description: 'Present on a replay: this is the stored answer of the first request with this Idempotency-Key (any status, not only 2xx).' });
-
 // Headers a replay repeats; the rest (request id, rate-limit counters) belong to the new request.
 const REPLAYED_HEADERS = ['content-type', 'cache-control', 'pragma', 'location', 'retry-after', 'allow'];
 
@@ -122,13 +120,10 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
 
   app.addHook('onRoute', (route) => {
     if (route.config?.idempotent === undefined) return;
+    // The Idempotent-Replayed response header is documented with the others (src/http/openapi).
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     const headers = (schema['headers'] ?? Type.Object({})) as { properties?: Record<string, unknown> };
-    const response = { ...(schema['response'] as Record<string, object> | undefined) };
-    for (const [status, r] of Object.entries(response)) {
-      if (status.startsWith('2')) response[status] = { ...r, headers: { 'idempotent-replayed': ReplayedHeader } };
-    }
-    route.schema = { ...schema, response, headers: { ...headers, type: 'object', properties: { ...headers.properties, 'idempotency-key': IdempotencyKeyHeader } } };
+    route.schema = { ...schema, headers: { ...headers, type: 'object', properties: { ...headers.properties, 'idempotency-key': IdempotencyKeyHeader } } };
     route.preHandler = [...asArray(route.preHandler), preHandler];
     route.onSend = [...asArray(route.onSend), onSend];
   });

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
+import { Obj } from '../../schema-helpers.js';
 import { bearerToken } from '../../plugins/auth.js';
 
 export const PASSWORD_MIN = 8;
@@ -16,28 +17,28 @@ const Credentials = Type.Object(
   { additionalProperties: false },
 );
 
-const UserView = Type.Object({
+const UserView = Obj({
   user_id: Type.String({ format: 'uuid' }),
   account_id: Type.String({ format: 'uuid' }),
   email: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
 });
 
-const SessionView = Type.Object({
-  token: Type.String({ description: 'Opaque bearer token (qrs_ + 256 random bits). Shown once.' }),
+const SessionView = Obj({
+  token: Type.String({ pattern: '^qrs_[A-Za-z0-9_-]{43}$', description: 'Opaque bearer token (qrs_ + 256 random bits). Shown once.' }),
   token_type: Type.Literal('Bearer'),
-  session_id: Type.String(),
+  session_id: Type.String({ format: 'uuid' }),
   expires_at: Type.String({ format: 'date-time', description: 'When it expires if idle (sliding)' }),
   absolute_expires_at: Type.String({ format: 'date-time' }),
   user: UserView,
 });
 
-const Diagnostics = Type.Object({
+const Diagnostics = Obj({
   token_present: Type.Boolean(),
   token_state: Type.Union(['missing', 'malformed', 'unknown', 'valid', 'expired', 'revoked'].map((s) => Type.Literal(s))),
   valid: Type.Boolean(),
-  session_id: Type.Optional(Type.String()),
-  expired_by: Type.Optional(Type.String()),
+  session_id: Type.Optional(Type.String({ format: 'uuid' })),
+  expired_by: Type.Optional(Type.Union([Type.Literal('idle'), Type.Literal('absolute')])),
   expires_at: Type.Optional(Type.String({ format: 'date-time' })),
   absolute_expires_at: Type.Optional(Type.String({ format: 'date-time' })),
   revoked_at: Type.Optional(Type.String({ format: 'date-time' })),
@@ -58,7 +59,7 @@ export default async function authRoutes(app: App): Promise<void> {
 
   app.post('/v1/auth/register', {
     config: { rateLimit: authLimit },
-    schema: { tags: ['auth'], summary: 'Create a user and its account', body: Credentials, response: { 201: okResponse(UserView), ...errorResponses } },
+    schema: { tags: ['auth'], operationId: 'registerUser', summary: 'Create a user and its account', body: Credentials, response: { 201: okResponse(UserView, 'The user and its new account'), ...errors(409) } },
   }, async (req, reply) => {
     const u = await app.services.sessions.register(req.body.email, req.body.password);
     reply.code(201);
@@ -67,7 +68,11 @@ export default async function authRoutes(app: App): Promise<void> {
 
   app.post('/v1/auth/login', {
     config: { rateLimit: authLimit },
-    schema: { tags: ['auth'], summary: 'Log in; returns a bearer session token at data.token', body: Credentials, response: { 200: okResponse(SessionView), ...errorResponses } },
+    schema: {
+      tags: ['auth'], operationId: 'login', summary: 'Log in; returns a bearer session token at data.token', body: Credentials,
+      // 401 INVALID_CREDENTIALS (not a token problem, so declared here); 429 also LOGIN_THROTTLED.
+      response: { 200: okResponse(SessionView, 'A new session: its token is shown once'), ...errors(401) },
+    },
   }, async (req) => {
     const { token, session } = await app.services.sessions.login(req.body.email, req.body.password, req.ip);
     const user = await app.services.sessions.user(session.userId);
@@ -84,7 +89,7 @@ export default async function authRoutes(app: App): Promise<void> {
 
   app.get('/v1/auth/me', {
     onRequest: app.requireSession,
-    schema: { tags: ['auth'], summary: 'The session’s user', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ user: UserView, session_id: Type.String() })), ...errorResponses } },
+    schema: { tags: ['auth'], operationId: 'getCurrentUser', summary: 'The session’s user', security: [{ session: [] }], response: { 200: okResponse(Obj({ user: UserView, session_id: Type.String({ format: 'uuid' }) }), 'The user of the session') } },
   }, async (req) => {
     const p = req.principal;
     if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
@@ -96,7 +101,7 @@ export default async function authRoutes(app: App): Promise<void> {
 
   app.post('/v1/auth/logout', {
     onRequest: app.requireSession,
-    schema: { tags: ['auth'], summary: 'Revoke the current session at once', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ revoked: Type.Boolean(), session_id: Type.String() })), ...errorResponses } },
+    schema: { tags: ['auth'], operationId: 'logout', summary: 'Revoke the current session at once', security: [{ session: [] }], response: { 200: okResponse(Obj({ revoked: Type.Literal(true), session_id: Type.String({ format: 'uuid' }) }), 'The session is revoked') } },
   }, async (req) => {
     const token = bearerToken(req).token;
     if (token !== undefined) await app.services.sessions.logout(token);
@@ -104,7 +109,7 @@ export default async function authRoutes(app: App): Promise<void> {
   });
 
   app.get('/v1/auth/diagnostics', {
-    schema: { tags: ['auth'], summary: 'Whether a token was sent and its state; never returns a secret', response: { 200: okResponse(Diagnostics) } },
+    schema: { tags: ['auth'], operationId: 'getTokenDiagnostics', summary: 'Whether a token was sent and its state; never returns a secret', response: { 200: okResponse(Diagnostics, 'The state of the bearer token sent (if any)') } },
   }, async (req) => {
     const b = bearerToken(req);
     const check = b.present && b.token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(b.token);

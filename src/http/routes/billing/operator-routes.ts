@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { fail } from '../../../errors/app-error.js';
 import { BILLING_ERRORS } from '../../../billing/error-codes.js';
 import type { App } from '../../app-types.js';
-import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { UsdIn, obj } from './schemas.js';
+import { CreditGrantView, LedgerCheckView, UsdIn } from './schemas.js';
 
 /**
  * Operator endpoints for `qrail credit grant` and `qrail ledger check` against a running
@@ -21,20 +21,21 @@ export default async function operatorRoutes(app: App): Promise<void> {
     if (!ok) throw fail(BILLING_ERRORS.OPERATOR_FORBIDDEN, 'Operator token required (Authorization: Bearer <QRAIL_OPERATOR_TOKEN>).');
   };
   const tags = ['operator'];
-  const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema };
+  const security = [{ operatorToken: [] }];
 
   app.post('/v1/billing/operator/credit-grant', {
     onRequest: guard,
     config: { rateLimit: false, idempotent: 'operator' },
     schema: {
-      tags, summary: 'Promotional credit through the ledger (operator token)', security: [{ bearer: [] }],
+      tags, operationId: 'grantCredit', summary: 'Promotional credit through the ledger (operator token)', security,
       body: Type.Object({
         email: Type.String({ format: 'email', maxLength: 254 }),
         amount: UsdIn,
         reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
         idempotency_key: Type.Optional(Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })),
       }, { additionalProperties: false }),
-      response: { 200: okResponse(obj({ email: Type.String(), amount: Type.String(), credited: Type.Boolean() })), ...errors },
+      // 403 without the operator token; 404 no user with that email.
+      response: { 200: okResponse(CreditGrantView, 'The grant (credited false when its idempotency key was already granted)'), ...errors(403, 404) },
     },
   }, async (req) => {
     const b = req.body as { email: string; amount: string; reason?: string; idempotency_key?: string };
@@ -44,6 +45,9 @@ export default async function operatorRoutes(app: App): Promise<void> {
   app.get('/v1/billing/operator/ledger-check', {
     onRequest: guard,
     config: { rateLimit: false },
-    schema: { tags, summary: 'Reconciliation: recompute balances and check every ledger invariant (operator token)', security: [{ bearer: [] }], response: { 200: okResponse(obj({ ok: Type.Boolean(), problems: Type.Array(Type.String()) })), ...errors } },
+    schema: {
+      tags, operationId: 'checkLedger', summary: 'Reconciliation: recompute balances and check every ledger invariant (operator token)', security,
+      response: { 200: okResponse(LedgerCheckView, 'The invariants checked and every problem found'), ...errors(403) },
+    },
   }, async () => app.services.billing.ledgerCheck());
 }

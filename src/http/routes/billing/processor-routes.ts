@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
-import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
+import { REQUEST_BODY } from '../../openapi/finish-document.js';
 import { principalOf } from './billing-routes.js';
-import { ChargeIn, PaymentMethodId, WalletView, obj } from './schemas.js';
+import { ChargeIn, CheckoutView, CustomerView, PaymentIntentView, PaymentMethodId, PortalView, ProcessorEventSchema, ReconcileView, SetupIntentView, WebhookView } from './schemas.js';
 
-const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema, 409: ErrorEnvelopeSchema, 502: ErrorEnvelopeSchema, 503: ErrorEnvelopeSchema };
-const security = [{ bearer: [] }];
+const security = [{ session: [] }];
 const tags = ['billing-processor'];
 const Url = Type.String({ format: 'uri', maxLength: 2048 });
 
@@ -24,16 +24,16 @@ export default async function processorRoutes(app: App): Promise<void> {
   };
 
   app.post('/v1/billing/processor/customer', {
-    ...auth, config: { idempotent: 'account' as const }, schema: { tags, security, summary: 'Create (or return) the account’s processor customer', response: { 200: okResponse(obj({ customer_id: Type.String(), created: Type.Boolean(), processor: Type.String() })), ...errors } },
+    ...auth, config: { idempotent: 'account' as const }, schema: { tags, security, operationId: 'createProcessorCustomer', summary: 'Create (or return) the account’s processor customer', response: { 200: okResponse(CustomerView, 'The processor customer of the account'), ...errors(502) } },
   }, async (req) => payments.customer(principalOf(req.principal).accountId));
 
   app.post('/v1/billing/processor/setup-intent', {
     ...auth,
     config: idem,
     schema: {
-      tags, security, summary: 'Start saving a payment method for off-session charges (auto-recharge)',
+      tags, security, operationId: 'createSetupIntent', summary: 'Start saving a payment method for off-session charges (auto-recharge)',
       body: Type.Optional(Type.Object({ payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false })),
-      response: { 200: okResponse(obj({ setup_intent_id: Type.String(), client_secret: Type.Union([Type.String(), Type.Null()]), status: Type.String() })), ...errors },
+      response: { 200: okResponse(SetupIntentView, 'The setup intent (confirm it with client_secret on the processor’s client)'), ...errors(502) },
     },
   }, async (req) => payments.setupIntent(principalOf(req.principal).accountId, req.body ?? {}, req.idempotency?.runToken));
 
@@ -41,9 +41,9 @@ export default async function processorRoutes(app: App): Promise<void> {
     ...auth,
     config: idem,
     schema: {
-      tags, security, summary: 'Top up by a payment intent (credited when it succeeds; minimum 0.50)',
+      tags, security, operationId: 'createPaymentIntent', summary: 'Top up by a payment intent (credited when it succeeds; minimum 0.50)',
       body: Type.Object({ amount: ChargeIn, payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false }),
-      response: { 200: okResponse(obj({ payment_intent_id: Type.String(), status: Type.String(), credited: Type.Boolean(), wallet: WalletView })), ...errors },
+      response: { 200: okResponse(PaymentIntentView, 'The payment intent; credited tells whether the wallet has the money'), ...errors(502) },
     },
   }, async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken));
 
@@ -51,9 +51,9 @@ export default async function processorRoutes(app: App): Promise<void> {
     ...auth,
     config: idem,
     schema: {
-      tags, security, summary: 'Top up through a hosted checkout page (minimum 0.50)',
+      tags, security, operationId: 'createCheckoutSession', summary: 'Top up through a hosted checkout page (minimum 0.50)',
       body: Type.Object({ amount: ChargeIn, success_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }, { additionalProperties: false }),
-      response: { 200: okResponse(obj({ session_id: Type.String(), url: Type.Union([Type.String(), Type.Null()]), amount: Type.String() })), ...errors },
+      response: { 200: okResponse(CheckoutView, 'The checkout session: send the customer to url'), ...errors(502) },
     },
   }, async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken));
 
@@ -61,9 +61,9 @@ export default async function processorRoutes(app: App): Promise<void> {
     ...auth,
     config: idem,
     schema: {
-      tags, security, summary: 'A hosted portal page to manage payment methods',
+      tags, security, operationId: 'createPortalSession', summary: 'A hosted portal page to manage payment methods',
       body: Type.Optional(Type.Object({ return_url: Type.Optional(Url) }, { additionalProperties: false })),
-      response: { 200: okResponse(obj({ portal_session_id: Type.String(), url: Type.String() })), ...errors },
+      response: { 200: okResponse(PortalView, 'The portal session: send the customer to url'), ...errors(502) },
     },
   }, async (req) => payments.portalSession(principalOf(req.principal).accountId, req.body ?? {}, req.idempotency?.runToken));
 
@@ -71,9 +71,10 @@ export default async function processorRoutes(app: App): Promise<void> {
     ...auth,
     config: idem,
     schema: {
-      tags, security, summary: 'Credit a paid checkout that no webhook has credited yet — never twice',
+      tags, security, operationId: 'reconcileCheckout', summary: 'Credit a paid checkout that no webhook has credited yet — never twice',
       body: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^cs_[A-Za-z0-9_]+$' }) }, { additionalProperties: false }),
-      response: { 200: okResponse(obj({ session_id: Type.String(), payment_status: Type.String(), credited: Type.Boolean(), already_credited: Type.Boolean(), wallet: WalletView })), ...errors },
+      // 403 another account's checkout; 404 unknown checkout.
+      response: { 200: okResponse(ReconcileView, 'The checkout and whether this call credited it'), ...errors(403, 404, 502) },
     },
   }, async (req) => payments.reconcileCheckout(principalOf(req.principal).accountId, req.body.session_id));
 
@@ -82,11 +83,14 @@ export default async function processorRoutes(app: App): Promise<void> {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     scope.post('/v1/billing/processor/webhook', {
-      config: { rateLimit: false },
+      config: { rateLimit: false, anyContentType: true },
       schema: {
-        tags, summary: 'Inbound processor events; verified with Stripe-Signature (t=…,v1=… HMAC-SHA256, ±300 s), deduped by event id',
+        tags, operationId: 'receiveProcessorWebhook', security: [{ processorSignature: [] }],
+        summary: 'Inbound processor events; verified with Stripe-Signature (t=…,v1=… HMAC-SHA256, ±300 s), deduped by event id',
         headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ maxLength: 4096 })) }),
-        response: { 200: okResponse(obj({ received: Type.Boolean(), event_id: Type.String(), type: Type.String(), duplicate: Type.Boolean(), outcome: Type.String() })), ...errors },
+        // The exact bytes are verified before they are parsed: documented, not validated by the edge.
+        [REQUEST_BODY]: { required: true, content: { 'application/json': { schema: ProcessorEventSchema } } },
+        response: { 200: okResponse(WebhookView, 'The event was applied (or was a duplicate)') },
       },
     }, async (req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

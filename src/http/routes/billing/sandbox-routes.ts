@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { formatMicros, centsToMicros } from '../../../billing/money.js';
+import { htmlPage, noBody } from '../../envelope-schemas.js';
+import { REQUEST_BODY } from '../../openapi/finish-document.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, body: string) =>
@@ -17,14 +19,26 @@ export default async function sandboxRoutes(app: App): Promise<void> {
   // HTML pages: their success bodies are not enveloped, their errors are (platform routes).
   const raw = { surface: 'page' as const };
   const tags = ['billing-sandbox'];
+  const page404 = htmlPage('No such sandbox page (or the processor is not the sandbox)');
+  // A form post from the page itself: the card (or payment method) chosen.
+  const form = (field: string, values: string[]) => ({
+    required: false,
+    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: false, properties: { [field]: { type: 'string', maxLength: 203, examples: values } } } } },
+  });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  const notFound = (reply: { code: (n: number) => { type: (t: string) => { send: (b: string) => unknown } } }) =>
+  const notFound = (reply: { code: (n: 404) => { type: (t: string) => { send: (b: string) => unknown } } }) =>
     reply.code(404).type('text/html; charset=utf-8').send(page('Not found', '<p>No such sandbox page (or the processor is not the sandbox).</p>'));
 
-  app.get('/v1/billing/processor/sandbox/checkout/:id', { config: raw, schema: { tags, summary: 'Sandbox hosted checkout page', params: Type.Object({ id: Type.String({ maxLength: 128 }) }) } }, async (req, reply) => {
+  app.get('/v1/billing/processor/sandbox/checkout/:id', {
+    config: raw,
+    schema: {
+      tags, operationId: 'getSandboxCheckoutPage', summary: 'Sandbox hosted checkout page', params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
+      response: { 200: htmlPage('The checkout page with its Pay button'), 404: page404 },
+    },
+  }, async (req, reply) => {
     const sb = billing.sandbox;
     const s = sb === undefined ? null : await sb.retrieveCheckoutSession(req.params.id);
     if (s === null) return notFound(reply);
@@ -40,7 +54,12 @@ export default async function sandboxRoutes(app: App): Promise<void> {
 
   app.post('/v1/billing/processor/sandbox/checkout/:id/pay', {
     config: raw,
-    schema: { tags, summary: 'Sandbox: pay a checkout (fires checkout.session.completed); redirects to success_url', params: Type.Object({ id: Type.String({ maxLength: 128 }) }) },
+    schema: {
+      tags, operationId: 'paySandboxCheckout', summary: 'Sandbox: pay a checkout (fires checkout.session.completed); redirects to success_url',
+      params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
+      [REQUEST_BODY]: form('card', ['pm_card_visa', 'pm_card_chargeDeclined']),
+      response: { 303: noBody('Paid: on to success_url (Location)'), 402: htmlPage('The card was declined'), 404: page404 },
+    },
   }, async (req, reply) => {
     const sb = billing.sandbox;
     const body = (req.body ?? {}) as { card?: unknown };
@@ -52,7 +71,13 @@ export default async function sandboxRoutes(app: App): Promise<void> {
     return reply.redirect(r.successUrl.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(r.session.id)), 303);
   });
 
-  app.get('/v1/billing/processor/sandbox/portal/:id', { config: raw, schema: { tags, summary: 'Sandbox hosted portal page', params: Type.Object({ id: Type.String({ maxLength: 128 }) }) } }, async (req, reply) => {
+  app.get('/v1/billing/processor/sandbox/portal/:id', {
+    config: raw,
+    schema: {
+      tags, operationId: 'getSandboxPortalPage', summary: 'Sandbox hosted portal page', params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
+      response: { 200: htmlPage('The portal page'), 404: page404 },
+    },
+  }, async (req, reply) => {
     const sb = billing.sandbox;
     const p = sb === undefined ? null : await sb.portalSession(req.params.id);
     if (p === null) return notFound(reply);
@@ -64,7 +89,12 @@ export default async function sandboxRoutes(app: App): Promise<void> {
 
   app.post('/v1/billing/processor/sandbox/portal/:id/payment-method', {
     config: raw,
-    schema: { tags, summary: 'Sandbox: set the default card (fires customer.updated); redirects to return_url', params: Type.Object({ id: Type.String({ maxLength: 128 }) }) },
+    schema: {
+      tags, operationId: 'setSandboxPaymentMethod', summary: 'Sandbox: set the default card (fires customer.updated); redirects to return_url',
+      params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
+      [REQUEST_BODY]: form('payment_method', ['pm_card_visa', 'pm_card_mastercard', 'pm_card_chargeDeclined']),
+      response: { 303: noBody('Saved: on to return_url (Location)'), 404: page404 },
+    },
   }, async (req, reply) => {
     const sb = billing.sandbox;
     const body = (req.body ?? {}) as { payment_method?: unknown };
@@ -78,7 +108,11 @@ export default async function sandboxRoutes(app: App): Promise<void> {
 
   app.get('/v1/billing/processor/sandbox/return', {
     config: raw,
-    schema: { tags, summary: 'Default landing page after a sandbox checkout', querystring: Type.Object({ checkout: Type.Optional(Type.String({ maxLength: 128 })), cancelled: Type.Optional(Type.String({ maxLength: 8 })) }) },
+    schema: {
+      tags, operationId: 'getSandboxReturnPage', summary: 'Default landing page after a sandbox checkout',
+      querystring: Type.Object({ checkout: Type.Optional(Type.String({ maxLength: 128 })), cancelled: Type.Optional(Type.String({ maxLength: 8 })) }),
+      response: { 200: htmlPage('A page saying the payment was received (or cancelled)') },
+    },
   }, async (req, reply) => {
     const q = req.query;
     const msg = q.cancelled !== undefined ? 'Checkout cancelled.' : `Payment received${q.checkout ? ` (${esc(q.checkout)})` : ''}. Your balance is credited by the webhook; POST /v1/billing/processor/reconcile-checkout makes sure.`;

@@ -9,63 +9,18 @@ import { EXAMPLE_NAMES, getExample, isExampleName } from '../../../circuits/exam
 import { GATES, NON_GATE_OPS } from '../../../circuits/gates.js';
 import type { Circuit } from '../../../circuits/ir.js';
 import { qasmOutput } from '../../../circuits/qasm/export-qasm.js';
-import {
-  CircuitInputSchema,
-  CircuitV01Schema,
-  CircuitV02Schema,
-  parseCircuitInput,
-  prefixProblems,
-  QasmInputSchema,
-  requireCircuit,
-  toWire,
-} from '../../../circuits/wire-format.js';
+import { CircuitInputSchema, parseCircuitInput, prefixProblems, requireCircuit, toWire } from '../../../circuits/wire-format.js';
 import { ANALYSIS_ENTANGLEMENT_BUDGET_MS, entangledPairs, entanglementProbeSimulates } from '../../../coupling/entangled-pairs.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { runForRequest } from '../../anonymous-compute.js';
 import { DEVICES, PROVIDERS } from '../../../devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
 import { OutputFormat } from './output-format.js';
+import { circuitField, ExampleData, SchemaData, ValidateData } from './schemas.js';
 
 /** Far above the catalogue's size; bounds the work done for a `devices` filter. */
 const MAX_DEVICE_IDS = 64;
-
-const CircuitField = Type.Unknown({
-  description:
-    'A circuit: wire format schema 0.2 (`{"schema":"0.2","num_qubits",…}`), legacy 0.1, or `{"format":"qasm2"|"qasm3","source":"…"}`. ' +
-    'The full JSON Schema is served by GET /v1/circuits/schema (components CircuitV02, CircuitV01, QasmInput).',
-});
-
-const Problem = Type.Object(
-  {
-    path: Type.String({ description: 'JSON Pointer into the request body, e.g. /circuit/gates/3/qubits/1' }),
-    code: Type.String(),
-    message: Type.String(),
-    line: Type.Optional(Type.Integer()),
-    column: Type.Optional(Type.Integer()),
-  },
-  { additionalProperties: true },
-);
-
-const Summary = Type.Object({
-  input_format: Type.String({ description: 'json-0.2, json-0.1, qasm2 or qasm3' }),
-  num_qubits: Type.Integer(),
-  num_clbits: Type.Integer(),
-  operation_count: Type.Integer(),
-  gate_count: Type.Integer(),
-  two_qubit_count: Type.Integer(),
-  measurement_count: Type.Integer(),
-  depth: Type.Integer(),
-});
-
-const ValidateData = Type.Object({
-  valid: Type.Boolean(),
-  errors: Type.Array(Problem),
-  warnings: Type.Array(Type.String()),
-  circuit: Type.Optional(Type.Unknown({ description: 'The normalized 0.2 circuit (valid circuits only)' })),
-  qasm: Type.Optional(Type.String({ description: 'OpenQASM text when output_format is qasm2 or qasm3' })),
-  summary: Type.Optional(Summary),
-});
 
 /** Arity of the operations that are not unitary gates (the wire format's `measurements` and `op` entries). */
 const NON_GATE_ARITY = [
@@ -100,35 +55,15 @@ function summary(c: Circuit, inputFormat: string) {
 export default async function circuitsRoutes(app: App): Promise<void> {
   const limits = app.config.circuitLimits;
   const tags = ['circuits'];
-  for (const s of [CircuitV02Schema, CircuitV01Schema, QasmInputSchema]) app.addSchema(s);
 
   app.get(
     '/v1/circuits/schema',
     {
       schema: {
         tags,
+        operationId: 'getCircuitSchema',
         summary: 'The circuit wire format (schema 0.2) as JSON Schema, with the gate catalogue and this deployment’s limits',
-        response: {
-          200: okResponse(
-            Type.Object({
-              current_schema: Type.Literal('0.2'),
-              accepted: Type.Array(Type.String()),
-              json_schema: Type.Unknown(),
-              gates: Type.Array(Type.Object({ name: Type.String(), arity: Type.Integer(), params: Type.Integer(), origin: Type.String() })),
-              non_gate_operations: Type.Array(Type.String()),
-              operations: Type.Array(
-                Type.Object({
-                  name: Type.String(),
-                  qubits: Type.Union([Type.Integer(), Type.Literal('any')], { description: 'qubits it acts on; barrier takes one or more' }),
-                  clbits: Type.Integer(),
-                  params: Type.Integer(),
-                }),
-                { description: 'measure, reset and barrier with their arity (wire format: measurements[] and gates[] entries)' },
-              ),
-              limits: Type.Object({ max_qubits: Type.Integer(), max_gates: Type.Integer(), max_depth: Type.Integer() }),
-            }),
-          ),
-        },
+        response: { 200: okResponse(SchemaData, 'The wire format, the gate catalogue and this deployment’s circuit limits') },
       },
     },
     async () => ({
@@ -147,9 +82,10 @@ export default async function circuitsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'validateCircuit',
         summary: 'Validate a circuit: every problem with a JSON path and a stable code (an invalid circuit is a 200 with valid=false)',
-        body: Type.Object({ circuit: CircuitField, output_format: Type.Optional(OutputFormat) }, { additionalProperties: false }),
-        response: { 200: okResponse(ValidateData), ...errorResponses },
+        body: Type.Object({ circuit: circuitField(), output_format: Type.Optional(OutputFormat) }, { additionalProperties: false }),
+        response: { 200: okResponse(ValidateData, 'Whether the circuit is valid: the normalized circuit and a summary, or every problem at its path') },
       },
     },
     async (req) => {
@@ -173,15 +109,17 @@ export default async function circuitsRoutes(app: App): Promise<void> {
       onRequest: app.optionalSession,
       schema: {
         tags,
+        operationId: 'analyzeCircuit',
         summary: 'Analyze a circuit: counts, depth, T-count, interaction graph, per-provider/device compatibility, entanglement',
+        security: [{ session: [] }, {}],
         body: Type.Object(
           {
-            circuit: CircuitField,
+            circuit: circuitField(),
             devices: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: MAX_DEVICE_IDS, description: `Only these device ids, each at most once (default: every device; at most ${MAX_DEVICE_IDS})` })),
           },
           { additionalProperties: false },
         ),
-        response: { 200: okResponse(Type.Object({}, { additionalProperties: true })), ...errorResponses },
+        response: { 200: okResponse(Type.Ref('CircuitAnalysis'), 'The analysis') },
       },
     },
     async (req, reply) => {
@@ -215,18 +153,10 @@ export default async function circuitsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getCircuitExamples',
         summary: 'Example circuits (bell, ghz, optimizable); all of them when name is omitted',
-        querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })) }),
-        response: {
-          200: okResponse(
-            Type.Object({
-              names: Type.Array(Type.String()),
-              examples: Type.Array(Type.Object({ name: Type.String(), circuit: Type.Unknown() })),
-              circuit: Type.Optional(Type.Unknown({ description: 'The named example (when name is given)' })),
-            }),
-          ),
-          404: errorResponses[400],
-        },
+        querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64, description: `One of ${EXAMPLE_NAMES.join(', ')}` })) }),
+        response: { 200: okResponse(ExampleData, 'The examples (the named one also at circuit)'), ...errors(404) },
       },
     },
     async (req) => {

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { Circuit } from '../../../circuits/ir.js';
 import { CIRCUITS_ERRORS } from '../../../circuits/error-codes.js';
 import { requireCircuit, toWire } from '../../../circuits/wire-format.js';
@@ -9,8 +10,8 @@ import { fail, isAppError } from '../../../errors/app-error.js';
 import { finalState } from '../../../simulation/index.js';
 import { anonymousLimits, runForRequest } from '../../anonymous-compute.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, okResponse } from '../../envelope-schemas.js';
-import { CompareBody, CompareData, CouplingBody, CouplingData } from './schemas.js';
+import { okResponse } from '../../envelope-schemas.js';
+import { CompareBody, CompareData, CouplingBody } from './schemas.js';
 
 /**
  * Parses several circuit fields and reports the problems of all of them in one
@@ -53,9 +54,11 @@ export default async function couplingRoutes(app: App): Promise<void> {
       onRequest: app.optionalSession,
       schema: {
         tags,
+        operationId: 'analyzeCoupling',
         summary: 'Coupling of qubit pairs: qualitative (structure) or measured (concurrence, entropies, mutual information), with a reported fallback',
+        security: [{ session: [] }, {}],
         body: CouplingBody,
-        response: { 200: okResponse(CouplingData), ...errorResponses },
+        response: { 200: okResponse(Type.Ref('CouplingReport'), 'The coupling report') },
       },
     },
     async (req, reply) => {
@@ -80,9 +83,11 @@ export default async function couplingRoutes(app: App): Promise<void> {
       onRequest: app.optionalSession,
       schema: {
         tags,
+        operationId: 'compareCoupling',
         summary: 'What a transformation (optimization, routing) preserves, gains or loses in coupling, pair by pair',
+        security: [{ session: [] }, {}],
         body: CompareBody,
-        response: { 200: okResponse(CompareData), ...errorResponses },
+        response: { 200: okResponse(CompareData, 'Pair by pair: preserved, changed, gained, lost or uncoupled') },
       },
     },
     async (req, reply) => {

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
+import { circuitField } from '../circuits/schemas.js';
+import { MapOf, Obj } from '../../schema-helpers.js';
 
 /** Request and response schemas of the coupling endpoints (also the OpenAPI contract). */
 
-export const CircuitField = Type.Unknown({
-  description:
-    'A circuit: wire format schema 0.2, legacy 0.1, or `{"format":"qasm2"|"qasm3","source":"…"}` ' +
-    '(JSON Schema at GET /v1/circuits/schema). Problems are reported as 400 CIRCUIT_INVALID with paths under this field.',
-});
+export const CircuitField = circuitField(
+  'A circuit: wire format schema 0.2, legacy 0.1, or OpenQASM source. Problems are reported as 400 CIRCUIT_INVALID with paths under this field.',
+);
 
 export const Mode = Type.Union([Type.Literal('qualitative'), Type.Literal('measured'), Type.Literal('auto')], {
   description: 'qualitative: structure only; measured: from the final state, falling back to qualitative when out of scope; auto (default): measured when in scope, qualitative otherwise',
@@ -48,7 +48,7 @@ export const CompareBody = Type.Object(
 
 const PairOut = Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 });
 
-const Fallback = Type.Object({
+const Fallback = Obj({
   requested: Type.Union([Type.Literal('measured'), Type.Literal('auto')]),
   reason_code: Type.Union(
     ['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'].map((c) => Type.Literal(c)),
@@ -56,15 +56,15 @@ const Fallback = Type.Object({
   reason: Type.String(),
 });
 
-export const Qualitative = Type.Object({
-  interaction_graph: Type.Object({
+export const Qualitative = Obj({
+  interaction_graph: Obj({
     num_qubits: Type.Integer(),
-    edges: Type.Array(Type.Object({ qubits: PairOut, weight: Type.Integer(), gates: Type.Record(Type.String(), Type.Integer()) })),
+    edges: Type.Array(Obj({ qubits: PairOut, weight: Type.Integer(), gates: MapOf(Type.Integer({ minimum: 1 }), '^[a-z0-9_]+$', 'Two-qubit operations on the pair, by gate name') })),
   }),
   components: Type.Array(Type.Array(Type.Integer()), { description: 'Connected components of the interaction graph' }),
   light_cones: Type.Array(Type.Array(Type.Integer()), { description: 'light_cones[q]: the initial qubits that can influence qubit q at the end' }),
   pairs: Type.Array(
-    Type.Object({
+    Obj({
       qubits: PairOut,
       interaction_weight: Type.Integer(),
       light_cone_overlap: Type.Number(),
@@ -75,10 +75,10 @@ export const Qualitative = Type.Object({
   pairs_may_be_entangled: Type.Integer(),
 });
 
-const Measured = Type.Object({
+const Measured = Obj({
   entropies_bits: Type.Array(Type.Number(), { description: 'Single-qubit von Neumann entropy, bits; index = qubit' }),
   pairs: Type.Array(
-    Type.Object({
+    Obj({
       qubits: PairOut,
       concurrence: Type.Number(),
       mutual_information_bits: Type.Number(),
@@ -88,24 +88,24 @@ const Measured = Type.Object({
   simulated_qubits: Type.Array(Type.Integer(), { description: 'Qubits gates act on; all others are exactly |0⟩' }),
 });
 
-export const CouplingData = Type.Object({
+export const CouplingData = Obj({
   mode_requested: Mode,
   mode_used: Type.Union([Type.Literal('qualitative'), Type.Literal('measured')]),
   fallback: Type.Optional(Fallback),
   num_qubits: Type.Integer(),
   pairs_scope: Type.Union([Type.Literal('all'), Type.Literal('requested')]),
-  limits: Type.Object({ measured_max_qubits: Type.Integer(), time_budget_ms: Type.Integer() }),
+  limits: Obj({ measured_max_qubits: Type.Integer(), time_budget_ms: Type.Integer() }),
   qualitative: Qualitative,
   measured: Type.Optional(Measured),
   warnings: Type.Array(Type.String()),
-});
+}, { $id: 'CouplingReport', description: 'Coupling of qubit pairs: qualitative always, measured when in scope, and why it fell back' });
 
-const Delta = Type.Object({ before: Type.Number(), after: Type.Number(), delta: Type.Number() });
-const Side = Type.Object({ num_qubits: Type.Integer(), mode_used: Type.Union([Type.Literal('qualitative'), Type.Literal('measured')]), fallback: Type.Optional(Fallback) });
-const QualSide = Type.Object({ may_be_entangled: Type.Boolean(), score: Type.Number() });
+const Delta = Obj({ before: Type.Number(), after: Type.Number(), delta: Type.Number() });
+const Side = Obj({ num_qubits: Type.Integer(), mode_used: Type.Union([Type.Literal('qualitative'), Type.Literal('measured')]), fallback: Type.Optional(Fallback) });
+const QualSide = Obj({ may_be_entangled: Type.Boolean(), score: Type.Number() });
 const Status = Type.Union(['preserved', 'changed', 'gained', 'lost', 'uncoupled'].map((s) => Type.Literal(s)));
 
-export const CompareData = Type.Object({
+export const CompareData = Obj({
   mode_requested: Mode,
   basis: Type.Union([Type.Literal('measured'), Type.Literal('qualitative')], { description: 'measured when both circuits were measured' }),
   tolerance: Type.Number(),
@@ -113,7 +113,7 @@ export const CompareData = Type.Object({
   qubit_map: Type.Array(Type.Integer()),
   before: Side,
   after: Side,
-  summary: Type.Object({
+  summary: Obj({
     pairs: Type.Integer(),
     preserved: Type.Integer(),
     changed: Type.Integer(),
@@ -122,15 +122,15 @@ export const CompareData = Type.Object({
     uncoupled: Type.Integer(),
   }),
   entropies: Type.Optional(
-    Type.Array(Type.Object({ qubit: Type.Integer(), after_qubit: Type.Integer(), before: Type.Number(), after: Type.Number(), delta: Type.Number() })),
+    Type.Array(Obj({ qubit: Type.Integer(), after_qubit: Type.Integer(), before: Type.Number(), after: Type.Number(), delta: Type.Number() })),
   ),
   pairs: Type.Array(
-    Type.Object({
+    Obj({
       qubits: PairOut,
       after_qubits: PairOut,
       status: Status,
-      qualitative: Type.Object({ before: QualSide, after: QualSide }),
-      measured: Type.Optional(Type.Object({ concurrence: Delta, mutual_information_bits: Delta })),
+      qualitative: Obj({ before: QualSide, after: QualSide }),
+      measured: Type.Optional(Obj({ concurrence: Delta, mutual_information_bits: Delta })),
     }),
   ),
   warnings: Type.Array(Type.String()),

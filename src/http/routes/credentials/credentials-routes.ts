@@ -11,14 +11,32 @@ import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
 import type { App } from '../../app-types.js';
-import { JobsErrorSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
+import { REQUEST_BODY } from '../../openapi/finish-document.js';
+import { Obj } from '../../schema-helpers.js';
 
-const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
+const OAuthError = Obj(
+  {
+    error: Type.Union(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e)), { description: 'RFC 6749 §5.2 error code' }),
+    error_description: Type.String(),
+  },
+  { description: 'An OAuth 2 error (RFC 6749 §5.2)' },
+);
 
-const CredentialView = Type.Object({
+const TokenRequest = Type.Object(
+  {
+    grant_type: Type.Literal('client_credentials'),
+    client_id: Type.Optional(Type.String({ maxLength: 128, description: 'The credential id (or send it with HTTP Basic)' })),
+    client_secret: Type.Optional(Type.String({ maxLength: 256, description: 'The qrj_ secret (or send it with HTTP Basic, not both)' })),
+    scope: Type.Optional(Type.String({ maxLength: 64, description: 'Space-separated subset of the credential’s scopes (default: all of them)' })),
+  },
+  { additionalProperties: false },
+);
+
+const CredentialView = Obj({
   credential_id: Type.String({ format: 'uuid', description: 'Also the OAuth client_id' }),
   name: Type.String(),
-  scopes: Type.Array(Type.String()),
+  scopes: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
   secret_hint: Type.String({ description: 'Last four characters of the secret' }),
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -105,9 +123,19 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     onRequest: app.requireSession,
     config: { idempotent: 'account' },
     schema: {
-      tags: ['auth'], summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
-      security: [{ bearer: [] }], body: CreateBody,
-      response: { 201: okResponse(Type.Intersect([CredentialView, Type.Object({ secret: Type.String(), client_id: Type.String(), token_endpoint: Type.String() })])), ...errorResponses },
+      tags: ['auth'], operationId: 'createAgentCredential', summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
+      security: [{ session: [] }], body: CreateBody,
+      response: {
+        201: okResponse(
+          Obj({
+            ...CredentialView.properties,
+            secret: Type.String({ pattern: '^qrj_', description: 'The machine credential: a bearer token of the Account Jobs interface and the OAuth client_secret. Shown once.' }),
+            client_id: Type.String({ format: 'uuid', description: 'The OAuth client_id (the credential id)' }),
+            token_endpoint: Type.String({ format: 'uri' }),
+          }),
+          'The new credential with its secret (shown once)',
+        ),
+      },
     },
   }, async (req, reply) => {
     const p = req.principal;
@@ -128,7 +156,10 @@ export default async function credentialsRoutes(app: App): Promise<void> {
 
   app.get('/v1/auth/credentials', {
     onRequest: app.requireSession,
-    schema: { tags: ['auth'], summary: 'The account’s agent credentials (never their secrets)', security: [{ bearer: [] }], response: { 200: okResponse(Type.Object({ credentials: Type.Array(CredentialView) })), ...errorResponses } },
+    schema: {
+      tags: ['auth'], operationId: 'listAgentCredentials', summary: 'The account’s agent credentials (never their secrets)', security: [{ session: [] }],
+      response: { 200: okResponse(Obj({ credentials: Type.Array(CredentialView) }), 'Every credential of the account, revoked and expired ones included') },
+    },
   }, async (req) => {
     const p = req.principal;
     if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
@@ -138,9 +169,9 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   app.delete('/v1/auth/credentials/:credential_id', {
     onRequest: app.requireSession,
     schema: {
-      tags: ['auth'], summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)', security: [{ bearer: [] }],
+      tags: ['auth'], operationId: 'revokeAgentCredential', summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)', security: [{ session: [] }],
       params: Type.Object({ credential_id: Type.String({ format: 'uuid' }) }),
-      response: { 200: okResponse(Type.Object({ credential: CredentialView })), ...errorResponses },
+      response: { 200: okResponse(Obj({ credential: CredentialView }), 'The credential, revoked'), ...errors(404) },
     },
   }, async (req) => {
     const p = req.principal;
@@ -151,14 +182,29 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   app.post('/v1/oauth/token', {
     config: { surface: 'raw', rateLimit: { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute * 10 } },
     schema: {
-      tags: ['auth'], summary: 'OAuth 2 client-credentials grant: a short-lived JWT access token for the Jobs audience (RFC 6749 §4.4, RFC 9068)',
-      consumes: ['application/x-www-form-urlencoded', 'application/json'],
+      tags: ['auth'], operationId: 'issueAccessToken',
+      summary: 'OAuth 2 client-credentials grant: a short-lived JWT access token for the Jobs audience (RFC 6749 §4.4, RFC 9068)',
+      security: [{ clientBasic: [] }, {}],
+      // The handler reads the form itself (RFC 6749 answers, not the validator's): documented, not validated.
+      [REQUEST_BODY]: {
+        required: true,
+        content: { 'application/x-www-form-urlencoded': { schema: TokenRequest }, 'application/json': { schema: TokenRequest } },
+      },
       response: {
-        200: Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_in: Type.Integer(), scope: Type.String() }),
+        200: Obj(
+          {
+            access_token: Type.String({ description: 'A JWT (RFC 9068) for the Account Jobs interface' }),
+            token_type: Type.Literal('Bearer'),
+            expires_in: Type.Integer({ minimum: 1, description: 'Seconds' }),
+            scope: Type.String({ description: 'Space-separated scopes granted' }),
+          },
+          { description: 'An access token' },
+        ),
         // RFC 6749 §5.2 errors from the grant itself; what the edge refuses first (a body too deep,
         // NUL bytes, an unsupported media type) comes in the Jobs error shape.
-        400: Type.Union([OAuthError, JobsErrorSchema]),
-        401: Type.Union([OAuthError, JobsErrorSchema]),
+        400: { description: 'The grant is malformed (OAuth error) or the edge refused the request (Jobs error shape)', content: { 'application/json': { schema: Type.Union([OAuthError, Type.Ref('JobsError400')]) } } },
+        401: { description: 'Client authentication failed (WWW-Authenticate: Basic)', content: { 'application/json': { schema: OAuthError } } },
+        503: { description: 'The database is unreachable; retry', content: { 'application/json': { schema: Type.Ref('JobsError503') } } },
       },
     },
   }, async (req, reply) => {
@@ -189,7 +235,21 @@ export default async function credentialsRoutes(app: App): Promise<void> {
 
   app.get('/.well-known/jwks.json', {
     config: { surface: 'raw' },
-    schema: { tags: ['auth'], summary: 'Public keys of the Jobs token issuer (RFC 7517)', response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) } },
+    schema: {
+      tags: ['auth'], operationId: 'getJwks', summary: 'Public keys of the Jobs token issuer (RFC 7517)',
+      response: {
+        200: Obj(
+          {
+            keys: Type.Array(Obj({
+              kty: Type.String(), crv: Type.Optional(Type.String()), x: Type.Optional(Type.String()), y: Type.Optional(Type.String()),
+              n: Type.Optional(Type.String()), e: Type.Optional(Type.String()),
+              kid: Type.String(), alg: Type.String(), use: Type.Literal('sig'),
+            })),
+          },
+          { description: 'The JSON Web Key Set of the issuer' },
+        ),
+      },
+    },
   }, async (_req, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return jobsTokens.jwks();
@@ -197,7 +257,24 @@ export default async function credentialsRoutes(app: App): Promise<void> {
 
   app.get('/.well-known/oauth-authorization-server', {
     config: { surface: 'raw' },
-    schema: { tags: ['auth'], summary: 'Metadata of the Jobs token issuer (RFC 8414)', response: { 200: Type.Object({}, { additionalProperties: true }) } },
+    schema: {
+      tags: ['auth'], operationId: 'getAuthorizationServerMetadata', summary: 'Metadata of the Jobs token issuer (RFC 8414)',
+      response: {
+        200: Obj(
+          {
+            issuer: Type.String({ format: 'uri' }),
+            token_endpoint: Type.String({ format: 'uri' }),
+            jwks_uri: Type.String({ format: 'uri' }),
+            grant_types_supported: Type.Array(Type.Literal('client_credentials')),
+            token_endpoint_auth_methods_supported: Type.Array(Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')])),
+            scopes_supported: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
+            response_types_supported: Type.Array(Type.Literal('token')),
+            jobs_audience: Type.String({ description: 'The `aud` of the access tokens it issues' }),
+          },
+          { description: 'RFC 8414 authorization server metadata' },
+        ),
+      },
+    },
   }, async () => ({
     issuer: app.config.publicBaseUrl,
     token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token`,

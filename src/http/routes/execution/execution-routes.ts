@@ -4,19 +4,20 @@ import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import type { RunRequest } from '../../../execution/execution-service.js';
 import type { App, Principal } from '../../app-types.js';
-import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
+import { Obj } from '../../schema-helpers.js';
+import { circuitField } from '../circuits/schemas.js';
 
 const tags = ['execution'];
-const security = [{ bearer: [] }];
+const security = [{ session: [] }];
 // OpenAPI: an empty requirement makes the session optional (anonymous callers get the public view).
-const optionalSecurity = [{ bearer: [] }, {}];
-const errors = { ...errorResponses, 403: ErrorEnvelopeSchema, 404: ErrorEnvelopeSchema, 409: ErrorEnvelopeSchema, 422: ErrorEnvelopeSchema, 502: ErrorEnvelopeSchema };
+const optionalSecurity = [{ session: [] }, {}];
 
 const ClientToken = Type.String({
   minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$',
   description: 'Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job)',
 });
-const Circuit = Type.Unknown({ description: 'A circuit in any accepted input form (wire format 0.2, legacy 0.1, or {format, source} OpenQASM)' });
+const Circuit = circuitField();
 
 const RunBody = Type.Object({
   circuit: Circuit,
@@ -32,8 +33,7 @@ const ContinueBody = Type.Object({
   client_token: ClientToken,
 }, { additionalProperties: false });
 
-const Open = (description: string) => Type.Object({}, { additionalProperties: true, description });
-const JobView = Open('An execution job: status, queue_position, results (counts with bit_order), translation, cost {estimated, actual}, failure {code, message}, events');
+const JobView = Type.Ref('ExecutionJob');
 const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
 
 function principalOf(p: Principal | undefined): Principal {
@@ -49,17 +49,18 @@ export default async function executionRoutes(app: App): Promise<void> {
   app.get('/v1/execute/capabilities', {
     onRequest: app.optionalSession,
     schema: {
-      tags, security: optionalSecurity,
+      tags, security: optionalSecurity, operationId: 'getExecutionCapabilities',
       summary: 'Readiness report for the caller: every execution option with ready and the reasons when not (check before offering a choice)',
-      response: { 200: okResponse(Open('session, payment, provider_one {simulator, hardware}, provider_two {simulator, hardware}, held_job_continuation, hardware_quote, hardware_hold, media')), ...errors },
+      response: { 200: okResponse(Type.Ref('ExecutionCapabilities'), 'Every option with ready and, when not, the reasons') },
     },
   }, async (req) => svc().capabilities(req.principal?.accountId));
 
   app.get('/v1/execute/provider-two/devices', {
     onRequest: app.optionalSession,
     schema: {
-      tags, security: optionalSecurity, summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
-      response: { 200: okResponse(Type.Object({ provider: Type.String(), devices: Type.Array(Open('A device')) })), ...errors },
+      tags, security: optionalSecurity, operationId: 'listProviderTwoDevices',
+      summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
+      response: { 200: okResponse(Obj({ provider: Type.Literal('provider-two'), devices: Type.Array(Type.Ref('ExecutionDevice')) }), 'The devices of Provider Two') },
     },
   }, async () => svc().devices('provider-two'));
 
@@ -68,21 +69,23 @@ export default async function executionRoutes(app: App): Promise<void> {
       ...auth,
       config: { idempotent: 'account' },
       schema: {
-        tags, security,
+        tags, security, operationId: provider === 'provider-one' ? 'runOnProviderOne' : 'runOnProviderTwo',
         summary: provider === 'provider-one'
           ? 'Run a circuit on Provider One (simulator); answers with the results'
           : 'Run a circuit on Provider Two: the local simulator answers with the results; hardware answers 409 EXECUTION_HOLD_REQUIRED with the quote → hold → continue steps',
         body: RunBody,
-        response: { 200: okResponse(JobView), ...errors },
+        // 404 unknown device; 409 hold required, device unavailable, client token reused or in progress; 422 limits.
+        response: { 200: okResponse(JobView, 'The job: a simulator run is completed (or failed) in this answer'), ...errors(404, 409, 422) },
       },
     }, async (req) => svc().run(provider, principalOf(req.principal).accountId, req.body as RunRequest));
 
     app.get(`/v1/execute/${provider}/:job_id`, {
       ...auth,
       schema: {
-        tags, security, summary: 'Read an execution job (or a held job not yet continued)',
+        tags, security, operationId: provider === 'provider-one' ? 'getProviderOneJob' : 'getProviderTwoJob',
+        summary: 'Read an execution job (or a held job not yet continued)',
         params: JobParams,
-        response: { 200: okResponse(JobView), ...errors },
+        response: { 200: okResponse(JobView, 'The job as it is now'), ...errors(404) },
       },
     }, async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, provider));
   }
@@ -91,11 +94,16 @@ export default async function executionRoutes(app: App): Promise<void> {
     ...auth,
     config: { idempotent: 'account' },
     schema: {
-      tags, security,
+      tags, security, operationId: 'continueHeldJob',
       summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
       params: JobParams,
       body: ContinueBody,
-      response: { 202: okResponse(JobView), 200: okResponse(JobView), ...errors },
+      response: {
+        202: okResponse(JobView, 'Translated, proven equivalent and queued'),
+        200: okResponse(JobView, 'The job this client_token already continued (replayed: true)'),
+        // 404 no such held job (or another account's); 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
+        ...errors(404, 409, 422),
+      },
     },
   }, async (req, reply) => {
     const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);

@@ -4,13 +4,11 @@
  */
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
-import { JobsErrorSchema } from '../../envelope-schemas.js';
+import { jobsErrors } from '../../envelope-schemas.js';
+import { Obj } from '../../schema-helpers.js';
+import { JobListSchema } from './schemas.js';
 import { agentOf, requireAgent } from './agent-auth.js';
 import { LIST_MAX, type SubmitJobBody } from '../../../jobs/jobs-service.js';
-import { JOB_STATUSES } from '../../../jobs/job.js';
-
-const Open = Type.Object({}, { additionalProperties: true });
-const Price = Type.String({ pattern: '^(?:0|[1-9]\\d*)\\.\\d{6}$' });
 
 export const SubmitJobSchema = Type.Object(
   {
@@ -22,71 +20,29 @@ export const SubmitJobSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const Transition = Type.Object({
-  from: Type.Union([Type.String(), Type.Null()]),
-  to: Type.String(),
-  at: Type.String({ format: 'date-time' }),
-  note: Type.Optional(Type.String()),
-});
-
-export const JobSchema = Type.Object(
-  {
-    job_id: Type.String({ format: 'uuid' }),
-    status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s))),
-    capability_id: Type.String(),
-    product: Type.Optional(Type.Union([Type.Literal('product-one'), Type.Literal('product-two'), Type.Literal('robotics')])),
-    payment_rail: Type.Literal('account_core_balance'),
-    quoted_price: Price,
-    reserved_price: Price,
-    max_total_price: Type.Optional(Price),
-    retrieval_url: Type.String({ format: 'uri' }),
-    receipt_reference: Type.Union([Type.String(), Type.Null()]),
-    idempotency_key: Type.Optional(Type.String()),
-    quote: Type.Optional(Open),
-    result: Type.Optional(Type.Union([Open, Type.Null()])),
-    receipt: Type.Optional(Type.Union([Open, Type.Null()])),
-    error_code: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    error_message: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    attempts: Type.Optional(Type.Integer()),
-    created_at: Type.Optional(Type.String({ format: 'date-time' })),
-    updated_at: Type.Optional(Type.String({ format: 'date-time' })),
-    transitions: Type.Optional(Type.Array(Transition)),
-  },
-);
-
-const JobsError = JobsErrorSchema;
-const errors = { 400: JobsError, 401: JobsError, 403: JobsError, 404: JobsError, 409: JobsError, 429: JobsError, 503: JobsError };
-
-const CatalogEntry = Type.Object({
-  capability_id: Type.String(),
-  product: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  payment_rail: Type.String(),
-  pricing: Open,
-  request_schema: Open,
-  example: Open,
-  on_interrupted: Type.String(),
-});
-
-const security = [{ bearer: [] }];
+const read = [{ jobsToken: [] }, { jobsOAuth: ['jobs:read'] }];
+const write = [{ jobsToken: [] }, { jobsOAuth: ['jobs:write'] }];
 
 export default async function jobsRoutes(app: App): Promise<void> {
   const jobs = app.services.jobs;
-  const read = requireAgent(app, 'jobs:read');
-  const write = requireAgent(app, 'jobs:write');
+  const canRead = requireAgent(app, 'jobs:read');
+  const canWrite = requireAgent(app, 'jobs:write');
 
   app.get('/v1/catalog', {
     config: { surface: 'jobs' },
-    schema: { tags: ['jobs'], summary: 'The live catalog of job capabilities, with pricing rules and request schemas (public)', response: { 200: Type.Object({ capabilities: Type.Array(CatalogEntry) }), 429: JobsError } },
+    schema: {
+      tags: ['jobs'], operationId: 'listCapabilities', summary: 'The live catalog of job capabilities, with pricing rules and request schemas (public)',
+      response: { 200: Obj({ capabilities: Type.Array(Type.Ref('CatalogEntry')) }, { description: 'Every capability with its price formula, request schema and a complete example body' }) },
+    },
   }, async () => ({ capabilities: jobs.catalog() }));
 
   app.post('/v1/jobs', {
     config: { surface: 'jobs' },
-    onRequest: write,
+    onRequest: canWrite,
     schema: {
-      tags: ['jobs'], summary: 'runAccountJob: submit a prepaid job (202 with the Job)', security, body: SubmitJobSchema,
-      response: { 202: JobSchema, ...errors },
+      tags: ['jobs'], operationId: 'runAccountJob', summary: 'Submit a prepaid job: quoted, funds reserved and queued in one step (202 with the Job)', security: write, body: SubmitJobSchema,
+      // 403 scope; 409 idempotency key reused or in flight, price above max_total_price, balance, spend limits.
+      response: { 202: Type.Ref('Job', { description: 'The job, queued (or, for a retried idempotency key, as it is now)' }), ...jobsErrors(403, 409) },
     },
   }, async (req, reply) => {
     const agent = agentOf(req);
@@ -98,15 +54,15 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/jobs', {
     config: { surface: 'jobs' },
-    onRequest: read,
+    onRequest: canRead,
     schema: {
-      tags: ['jobs'], summary: 'listAccountJobs: the account’s jobs, newest first, at most 100 per page', security,
+      tags: ['jobs'], operationId: 'listAccountJobs', summary: 'The account’s jobs, newest first, at most 100 per page', security: read,
       querystring: Type.Object({
         idempotency_key: Type.Optional(Type.String({ maxLength: 128 })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' })),
         cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
       }, { additionalProperties: false }),
-      response: { 200: Type.Object({ jobs: Type.Array(JobSchema, { maxItems: LIST_MAX }), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors },
+      response: { 200: { ...JobListSchema, description: 'A page of jobs' }, ...jobsErrors(403) },
     },
   }, async (req) => {
     const r = await jobs.list(agentOf(req).accountId, { idempotencyKey: req.query.idempotency_key, limit: req.query.limit, cursor: req.query.cursor });
@@ -115,20 +71,20 @@ export default async function jobsRoutes(app: App): Promise<void> {
 
   app.get('/v1/jobs/:job_id', {
     config: { surface: 'jobs' },
-    onRequest: read,
+    onRequest: canRead,
     schema: {
-      tags: ['jobs'], summary: 'getAccountJob: one job of the account, with result and receipt when completed', security,
+      tags: ['jobs'], operationId: 'getAccountJob', summary: 'One job of the account, with result and receipt when completed', security: read,
       params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
-      response: { 200: JobSchema, ...errors },
+      response: { 200: Type.Ref('Job', { description: 'The job as it is now' }), ...jobsErrors(403, 404) },
     },
   }, async (req) => jobs.view(await jobs.get(agentOf(req).accountId, req.params.job_id.toLowerCase())));
 
   app.get('/v1/account/balance', {
     config: { surface: 'jobs' },
-    onRequest: read,
+    onRequest: canRead,
     schema: {
-      tags: ['jobs'], summary: 'getAccountBalance: the core balance jobs are paid from', security,
-      response: { 200: Type.Object({}, { additionalProperties: true }), ...errors },
+      tags: ['jobs'], operationId: 'getAccountBalance', summary: 'The core balance jobs are paid from', security: read,
+      response: { 200: Type.Ref('AccountBalance', { description: 'The balance now' }), ...jobsErrors(403) },
     },
   }, async (req) => jobs.balance(agentOf(req).accountId));
 }

@@ -1,36 +1,37 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
-import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
+import { Obj } from '../../schema-helpers.js';
 import { wantsRawWav } from './accept.js';
 
 const Reasons = Type.Array(Type.String(), { description: 'Empty when ready; otherwise what an operator must configure' });
 
-const Capabilities = Type.Object({
-  chat: Type.Object({
+const Capabilities = Obj({
+  chat: Obj({
     ready: Type.Boolean(),
     reasons: Reasons,
     model: Type.Union([Type.String(), Type.Null()]),
-    limits: Type.Object({ max_messages: Type.Integer(), max_message_chars: Type.Integer(), max_total_chars: Type.Integer(), max_tokens: Type.Integer() }),
+    limits: Obj({ max_messages: Type.Integer(), max_message_chars: Type.Integer(), max_total_chars: Type.Integer(), max_tokens: Type.Integer() }),
   }),
-  tts: Type.Object({
+  tts: Obj({
     ready: Type.Boolean(),
     reasons: Reasons,
     engine: Type.Union([Type.Literal('espeak'), Type.Literal('openai'), Type.Null()], { description: 'The engine that serves (or would serve) speech' }),
     formats: Type.Array(Type.String()),
-    limits: Type.Object({ max_chars: Type.Integer(), min_speed: Type.Number(), max_speed: Type.Number() }),
+    limits: Obj({ max_chars: Type.Integer(), min_speed: Type.Number(), max_speed: Type.Number() }),
   }),
 });
 
-const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
+const Usage = Obj({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
 
-const ChatReply = Type.Object({
-  reply: Type.Object({ role: Type.Literal('assistant'), content: Type.String() }),
+const ChatReply = Obj({
+  reply: Obj({ role: Type.Literal('assistant'), content: Type.String() }),
   finish_reason: Type.Union([Type.String(), Type.Null()]),
   model: Type.String(),
   usage: Type.Union([Usage, Type.Null()], { description: 'Token usage as the upstream reported it; null if it did not' }),
 });
 
-const SpeechJson = Type.Object({
+const SpeechJson = Obj({
   audio_base64: Type.String({ description: 'WAV file, base64' }),
   mime_type: Type.Literal('audio/wav'),
   engine: Type.Union([Type.Literal('espeak'), Type.Literal('openai')]),
@@ -42,21 +43,22 @@ const SpeechJson = Type.Object({
   bits_per_sample: Type.Integer(),
 });
 
-const VoiceView = Type.Object({
+const VoiceView = Obj({
   id: Type.String(),
   name: Type.String(),
   language: Type.Union([Type.String(), Type.Null()]),
   gender: Type.Union([Type.String(), Type.Null()]),
 });
 
-const mediaErrors = { ...errorResponses, 422: ErrorEnvelopeSchema, 502: ErrorEnvelopeSchema, 503: ErrorEnvelopeSchema, 504: ErrorEnvelopeSchema } as const;
+// 422 upstream refused the request; 502 upstream failed; 504 it timed out (503 not configured or busy is the edge's).
+const mediaErrors = errors(422, 502, 504);
 
 /** Chat and text-to-speech (spec §4.2 Media), available by deployment configuration. */
 export default async function mediaRoutes(app: App): Promise<void> {
   const media = app.services.media;
   const s = media.settings;
   const rateLimit = { bucket: 'media', perMinute: s.ratePerMinute };
-  const security = [{ bearer: [] }];
+  const security = [{ session: [] }];
 
   const ChatBody = Type.Object({
     messages: Type.Array(
@@ -78,7 +80,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
 
   app.get('/v1/media/capabilities', {
     onRequest: app.requireSession,
-    schema: { tags: ['media'], summary: 'Whether chat and text-to-speech are available here, and if not what to configure', security, response: { 200: okResponse(Capabilities), ...errorResponses } },
+    schema: { tags: ['media'], operationId: 'getMediaCapabilities', summary: 'Whether chat and text-to-speech are available here, and if not what to configure', security, response: { 200: okResponse(Capabilities, 'Chat and speech readiness with their limits') } },
   }, async () => {
     const r = await media.readiness();
     return {
@@ -94,7 +96,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
   app.post('/v1/chat', {
     onRequest: app.requireSession,
     config: { rateLimit },
-    schema: { tags: ['media'], summary: 'Send a conversation to the configured chat model; returns the reply and token usage', security, body: ChatBody, response: { 200: okResponse(ChatReply), ...mediaErrors } },
+    schema: { tags: ['media'], operationId: 'createChatReply', summary: 'Send a conversation to the configured chat model; returns the reply and token usage', security, body: ChatBody, response: { 200: okResponse(ChatReply, 'The model’s reply'), ...mediaErrors } },
   }, async (req) => {
     const b = req.body;
     const out = await media.chat({
@@ -116,6 +118,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
     config: { rateLimit },
     schema: {
       tags: ['media'],
+      operationId: 'synthesizeSpeech',
       summary: 'Speak text; WAV as base64 in the envelope, or raw audio/wav bytes when Accept: audio/wav',
       security,
       body: TtsBody,
@@ -124,7 +127,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
           description: 'WAV audio: base64 inside the envelope (application/json), or the file itself when Accept prefers audio/wav',
           content: {
             'application/json': { schema: okResponse(SpeechJson) },
-            'audio/wav': { schema: { type: 'string', format: 'binary' } },
+            'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } },
           },
         },
         ...mediaErrors,
@@ -159,7 +162,7 @@ export default async function mediaRoutes(app: App): Promise<void> {
 
   app.get('/v1/tts/voices', {
     onRequest: app.requireSession,
-    schema: { tags: ['media'], summary: 'The voices of the speech engine in use', security, response: { 200: okResponse(Type.Object({ engine: Type.String(), default_voice: Type.String(), voices: Type.Array(VoiceView) })), ...mediaErrors } },
+    schema: { tags: ['media'], operationId: 'listVoices', summary: 'The voices of the speech engine in use', security, response: { 200: okResponse(Obj({ engine: Type.Union([Type.Literal('espeak'), Type.Literal('openai')]), default_voice: Type.String(), voices: Type.Array(VoiceView) }), 'The voices'), ...mediaErrors } },
   }, async () => {
     const v = await media.voices();
     return { engine: v.engine, default_voice: v.defaultVoice, voices: v.voices.map((x) => ({ ...x })) };

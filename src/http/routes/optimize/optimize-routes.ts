@@ -4,43 +4,9 @@ import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
 import { anonymousLimits, runForRequest } from '../../anonymous-compute.js';
 import type { App } from '../../app-types.js';
-import { ErrorEnvelopeSchema, errorResponses, okResponse } from '../../envelope-schemas.js';
+import { errors, okResponse } from '../../envelope-schemas.js';
 import { OutputFormat } from '../circuits/output-format.js';
-
-const Metrics = Type.Object({
-  total: Type.Integer({ description: 'Gates (measure/reset/barrier excluded)' }),
-  two_qubit: Type.Integer(),
-  t_count: Type.Integer({ description: 't/tdg plus z-rotations by odd multiples of π/4' }),
-  depth: Type.Integer(),
-});
-
-const OptimizeData = Type.Object({
-  circuit: Type.Unknown({ description: 'The optimized circuit, wire format 0.2' }),
-  qasm: Type.Optional(Type.String({ description: 'The optimized circuit as OpenQASM when output_format is qasm2 or qasm3' })),
-  profile: Type.String(),
-  backend_hint: Type.String(),
-  device: Type.Union([Type.String(), Type.Null()]),
-  metrics_before: Metrics,
-  metrics_after: Metrics,
-  passes: Type.Array(Type.String()),
-  proof: Type.Object({
-    verified: Type.Literal(true),
-    methods: Type.Array(Type.Object({ method: Type.String(), checked: Type.String() }, { additionalProperties: true })),
-    certificate: Type.Object(
-      {
-        digest: Type.String({ description: 'sha256 of the canonical certificate' }),
-        step_count: Type.Integer(),
-        global_steps: Type.Integer(),
-        steps: Type.Optional(Type.Array(Type.Unknown())),
-      },
-      { additionalProperties: false },
-    ),
-  }),
-  timed_out: Type.Boolean(),
-  notes: Type.Array(Type.String()),
-  warnings: Type.Array(Type.String()),
-  elapsed_ms: Type.Number(),
-});
+import { circuitField, OptimizeData } from '../circuits/schemas.js';
 
 /** Max steps inlined in the response; larger certificates are summarised by digest and count. */
 const INLINE_STEPS = 2_000;
@@ -58,10 +24,12 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       onRequest: app.optionalSession,
       schema: {
         tags: ['circuits'],
+        operationId: 'optimizeCircuit',
         summary: 'Optimize a circuit; the result is returned only with a proof that it is equivalent (else 422 OPTIMIZATION_UNVERIFIED)',
+        security: [{ session: [] }, {}],
         body: Type.Object(
           {
-            circuit: Type.Unknown({ description: 'A circuit in any accepted input form (see GET /v1/circuits/schema)' }),
+            circuit: circuitField(),
             profile: Type.Optional(Type.Union([Type.Literal('safe'), Type.Literal('balanced'), Type.Literal('aggressive')], { default: 'safe' })),
             backend_hint: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('provider-one'), Type.Literal('provider-two')], { default: 'generic' })),
             device: Type.Optional(Type.String({ maxLength: 128, description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
@@ -70,7 +38,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
           },
           { additionalProperties: false },
         ),
-        response: { 200: okResponse(OptimizeData), ...errorResponses, 422: ErrorEnvelopeSchema },
+        response: { 200: okResponse(OptimizeData, 'The optimized circuit with its proof of equivalence'), ...errors(422) },
       },
     },
     async (req, reply) => {

@@ -1,0 +1,165 @@
+import { Type } from 'typebox';
+import { BIT_ORDER } from '../../../execution/views.js';
+import { BITSTRING, Iso, MapOf, Nullable, NullableIso, NullableUsd, Obj, Usd } from '../../schema-helpers.js';
+
+/** Response schemas of the execution endpoints (src/execution/views.ts and capabilities.ts build them). */
+
+const Str = Type.String();
+const Strings = Type.Array(Type.String());
+const Provider = Type.Union([Type.Literal('provider-one'), Type.Literal('provider-two')]);
+const Kind = Type.Union([Type.Literal('simulator'), Type.Literal('hardware')]);
+const Driver = Type.Union(['simulator', 'emulated', 'remote'].map((d) => Type.Literal(d)));
+const DeviceStatus = Type.Union(['online', 'offline', 'maintenance'].map((s) => Type.Literal(s)));
+
+export const ReasonSchema = Obj(
+  {
+    code: Type.Union(
+      ['no_session', 'provider_not_configured', 'credentials_missing', 'device_offline', 'wallet_not_funded', 'hardware_disabled_by_spend_controls', 'quote_hold_required'].map((c) => Type.Literal(c)),
+    ),
+    message: Str,
+  },
+  { $id: 'ExecutionReason', description: 'Why an option is not ready: a stable code and what to do' },
+);
+const Reasons = Type.Array(Type.Ref('ExecutionReason'));
+
+export const ExecutionResultsSchema = Obj(
+  {
+    counts: MapOf(Type.Integer({ minimum: 0 }), BITSTRING, 'Shots per measured bitstring (see bit_order)'),
+    bit_order: Type.Literal(BIT_ORDER),
+    shots: Type.Integer({ minimum: 1 }),
+    probabilities: Type.Optional(MapOf(Type.Number({ minimum: 0, maximum: 1 }), BITSTRING, 'Probability per bitstring (exact for the noiseless simulator on small circuits)')),
+    probabilities_kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated'), Type.Literal('omitted')], { description: 'exact: from the state vector; estimated: from the counts; omitted: too many outcomes' }),
+    notes: Strings,
+    meta: Type.Optional(
+      Obj({
+        seed: Type.Optional(Type.Integer()),
+        simulator: Type.Optional(Str),
+        trajectories: Type.Optional(Type.Integer({ minimum: 0 })),
+        remote_provider: Type.Optional(Type.Literal('ionq')),
+        remote_job_id: Type.Optional(Str),
+        target: Type.Optional(Str),
+      }),
+    ),
+  },
+  { $id: 'ExecutionResults', description: 'Measurement results of a completed run' },
+);
+
+const Layout = MapOf(Type.Integer({ minimum: 0 }), '^(0|[1-9][0-9]*)$', 'Circuit qubit → physical qubit');
+
+export const TranslationSchema = Obj(
+  {
+    initial_layout: Layout,
+    final_layout: Layout,
+    swaps_inserted: Type.Integer({ minimum: 0 }),
+    gates_before: Type.Integer({ minimum: 0 }),
+    gates_after: Type.Integer({ minimum: 0 }),
+    two_qubit_gates_after: Type.Integer({ minimum: 0 }),
+    verification: Obj({
+      equivalent: Type.Union([Type.Literal(true), Type.Literal('unknown'), Type.Literal('skipped')]),
+      method: Str,
+      checked: Str,
+      reason: Type.Optional(Str),
+    }),
+  },
+  { $id: 'ExecutionTranslation', description: 'How a hardware run was placed, routed and rewritten into native gates, and the proof it is equivalent' },
+);
+
+export const ExecutionJobSchema = Obj(
+  {
+    job_id: Type.String({ format: 'uuid' }),
+    provider: Provider,
+    device: Str,
+    kind: Kind,
+    driver: Nullable(Driver),
+    status: Type.Union(['queued', 'running', 'completed', 'failed', 'held', 'continued', 'released', 'expired'].map((s) => Type.Literal(s)), {
+      description: 'queued → running → completed | failed; a held job not continued: held, released or expired',
+    }),
+    client_token: Nullable(Str),
+    shots: Type.Integer({ minimum: 1 }),
+    seed: Nullable(Type.Integer()),
+    queue_position: Nullable(Type.Integer({ minimum: 1 })),
+    results: Nullable(Type.Ref('ExecutionResults')),
+    translation: Nullable(Type.Ref('ExecutionTranslation')),
+    cost: Obj({ currency: Type.Literal('USD'), estimated: Usd, actual: NullableUsd, hold_id: Nullable(Str), held: NullableUsd }),
+    failure: Nullable(Obj({ code: Str, message: Str })),
+    remote: Nullable(Obj({ provider: Type.Literal('ionq'), job_id: Nullable(Str) })),
+    created_at: NullableIso,
+    started_at: NullableIso,
+    finished_at: NullableIso,
+    expires_at: Type.Optional(Iso),
+    events: Type.Array(Obj({ from: Nullable(Str), to: Str, at: Iso, note: Nullable(Str) })),
+    links: Obj({ self: Str, continue: Type.Optional(Str), release: Type.Optional(Str) }),
+    replayed: Type.Optional(Type.Boolean({ description: 'true when this answer is the job a client_token already created' })),
+  },
+  { $id: 'ExecutionJob', description: 'An execution job: status, queue position, results (counts with bit_order), translation, cost and failure' },
+);
+
+export const DeviceSchema = Obj(
+  {
+    id: Str,
+    provider: Provider,
+    name: Str,
+    kind: Kind,
+    driver: Driver,
+    num_qubits: Type.Integer({ minimum: 1 }),
+    topology: Str,
+    native_gates: Strings,
+    coupling_map: Nullable(Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 })), 'Coupled physical qubit pairs; null when all-to-all'),
+    supports_mid_circuit_measurement: Type.Boolean(),
+    supports_reset: Type.Boolean(),
+    status: DeviceStatus,
+    status_detail: Nullable(Str),
+    available: Type.Boolean(),
+    reasons: Reasons,
+    queue_depth: Type.Integer({ minimum: 0 }),
+    queue: Obj({ queued: Type.Integer({ minimum: 0 }), running: Type.Integer({ minimum: 0 }) }),
+    requires_hold: Type.Boolean(),
+    pricing: Nullable(Obj({ currency: Type.Literal('USD'), per_task: Usd, per_shot: Usd, formula: Str })),
+    calibration: Nullable(
+      Obj({
+        calibrated_at: Iso,
+        t1_us: Type.Array(Type.Number()),
+        t2_us: Type.Array(Type.Number()),
+        gate_time_1q_ns: Type.Number(),
+        gate_time_2q_ns: Type.Number(),
+        error_1q: Type.Array(Type.Number()),
+        error_2q: Type.Union([Type.Number(), MapOf(Type.Number(), '^[0-9]+-[0-9]+$')], { description: 'Per coupled pair "a-b", or one figure for all-to-all devices' }),
+        readout_error: Type.Array(Type.Number()),
+      }),
+    ),
+  },
+  { $id: 'ExecutionDevice' },
+);
+
+const DeviceOption = Obj({ device: Str, status: DeviceStatus, ready: Type.Boolean(), reasons: Reasons });
+const Option = Obj({
+  ready: Type.Boolean(),
+  reasons: Reasons,
+  endpoint: Str,
+  devices: Type.Array(DeviceOption),
+  requires: Type.Optional(Type.Array(Type.Union([Type.Literal('quote'), Type.Literal('hold')]))),
+});
+const Readiness = Obj({ ready: Type.Boolean(), reasons: Reasons, endpoint: Str });
+const MediaReadiness = Obj({
+  chat: Obj({ ready: Type.Boolean(), reasons: Strings, model: Nullable(Str) }),
+  tts: Obj({ ready: Type.Boolean(), reasons: Strings, engine: Nullable(Type.Union([Type.Literal('espeak'), Type.Literal('openai')])) }),
+});
+
+export const CapabilitiesSchema = Obj(
+  {
+    session: Obj({ authenticated: Type.Boolean(), account_id: Nullable(Type.String({ format: 'uuid' })) }),
+    payment: Obj({ ready: Type.Boolean(), reasons: Reasons, available: NullableUsd, held: NullableUsd, note: Str }),
+    provider_one: Obj({ simulator: Option, hardware: Option }),
+    provider_two: Obj({ simulator: Option, hardware: Option }),
+    held_job_continuation: Obj({
+      ready: Type.Boolean(),
+      reasons: Reasons,
+      endpoint: Str,
+      held_jobs: Type.Array(Obj({ job_id: Type.String({ format: 'uuid' }), device: Str, expires_at: Iso, ready: Type.Boolean(), reasons: Reasons })),
+    }),
+    hardware_quote: Readiness,
+    hardware_hold: Readiness,
+    media: MediaReadiness,
+  },
+  { $id: 'ExecutionCapabilities', description: 'Every execution option for this caller with ready and, when not, the reasons' },
+);
