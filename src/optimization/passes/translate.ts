@@ -4,9 +4,8 @@ import { OPTIMIZATION_ERRORS } from '../error-codes.js';
 import { g, PI, normAngle } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { runMatrix, zyz } from '../su2.js';
-import { runFrom } from './resynth-1q.js';
+import { runFrom, withinTolerance } from './resynth-1q.js';
 
-const near0 = (a: number) => Math.abs(normAngle(a)) < 1e-9;
 
 /** Two-qubit gates written with CX and one-qubit gates (each checked by `resynth-2q`). */
 export function viaCx(op: GateOp): GateOp[] | undefined {
@@ -38,23 +37,31 @@ function cxNative(op: GateOp, native: ReadonlySet<string>): GateOp[] | undefined
   return undefined;
 }
 
-/** One-qubit unitary in the target's native rotations, or undefined if none fits. */
-function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>): GateOp[] | undefined {
+/**
+ * One-qubit unitary in the target's native rotations, or undefined if none fits. Shortcuts (dropping a
+ * rotation within `tol` of 0, one sx for θ ≈ π/2) are used only when the result still reproduces the run
+ * within the recorder's tolerance; otherwise the general form, exact up to float noise.
+ */
+function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>, tol: number): GateOp[] | undefined {
   const q = ops[0]!.qubits[0]!;
   const m = runMatrix(ops);
-  if (!m) return undefined;
+  if (!m || !native.has('rz')) return undefined;
   const [th, ph, la] = zyz(m);
-  const rz = (a: number) => (near0(a) ? [] : [g('rz', [q], [normAngle(a)])]);
-  if (!native.has('rz')) return undefined;
-  if (near0(th)) return rz(ph + la);
-  if (native.has('ry')) return [...rz(la), g('ry', [q], [th]), ...rz(ph)];
-  if (native.has('rx')) return [...rz(la - PI / 2), g('rx', [q], [th]), ...rz(ph + PI / 2)];
-  if (native.has('sx')) {
-    if (native.has('x') && Math.abs(th - PI) < 1e-9) return [...rz(la + PI), g('x', [q]), ...rz(ph)];
-    if (Math.abs(th - PI / 2) < 1e-9) return [...rz(la - PI / 2), g('sx', [q]), ...rz(ph + PI / 2)];
-    return [...rz(la), g('sx', [q]), ...rz(th + PI), g('sx', [q]), ...rz(ph + PI)];
-  }
-  return undefined;
+  const forms = (eps: number): GateOp[] | undefined => {
+    const near0 = (a: number) => Math.abs(normAngle(a)) <= eps;
+    const rz = (a: number) => (near0(a) ? [] : [g('rz', [q], [normAngle(a)])]);
+    if (near0(th)) return rz(ph + la);
+    if (native.has('ry')) return [...rz(la), g('ry', [q], [th]), ...rz(ph)];
+    if (native.has('rx')) return [...rz(la - PI / 2), g('rx', [q], [th]), ...rz(ph + PI / 2)];
+    if (native.has('sx')) {
+      if (native.has('x') && Math.abs(th - PI) <= eps) return [...rz(la + PI), g('x', [q]), ...rz(ph)];
+      if (Math.abs(th - PI / 2) <= eps) return [...rz(la - PI / 2), g('sx', [q]), ...rz(ph + PI / 2)];
+      return [...rz(la), g('sx', [q]), ...rz(th + PI), g('sx', [q]), ...rz(ph + PI)];
+    }
+    return undefined;
+  };
+  const short = forms(tol);
+  return short && withinTolerance(m, short, tol) ? short : forms(0);
 }
 
 const unsupported = (name: string, native: ReadonlySet<string>) =>
@@ -103,7 +110,7 @@ export function translateGates(rec: Recorder, native: ReadonlySet<string>): void
     const run = runFrom(rec, i);
     const ops = run.map((p) => rec.ops[p] as GateOp);
     if (ops.every((o) => native.has(o.name))) continue;
-    const out = synth1q(ops, native);
+    const out = synth1q(ops, native, rec.tol);
     if (!out) throw unsupported(ops.find((o) => !native.has(o.name))!.name, native);
     rec.apply('resynth-1q', run, out);
     i += out.length - 1;
