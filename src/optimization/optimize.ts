@@ -10,6 +10,7 @@ import { PROFILE_PASSES, runProfile, type ExtraPass, type Profile } from './pipe
 import { Recorder } from './recorder.js';
 import { resolveTarget, translateToTarget, type BackendHint } from './target.js';
 import { defaultEquivalence } from './default-equivalence.js';
+import { impreciseAngles } from './passes/normalize-angles.js';
 
 export type { Profile } from './pipeline.js';
 export type { BackendHint } from './target.js';
@@ -123,6 +124,10 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     r.apply(u.claim, hit.positions, hit.inserted);
     return 1;
   });
+  const imprecise = impreciseAngles(input.ops);
+  if (imprecise > 0) {
+    notes.push(`${imprecise} gate parameter(s) of magnitude ≥ 2^23 rad: a double that large is coarser than the proof tolerance (1e-9), so each was taken as the exact binary value given and reduced exactly modulo its period`);
+  }
   let best = runProfile(rec, profile, extra);
   // Before the proof, the longest step after the search: nobody would read its answer.
   if (cancelled()) throw new OptimizationCanceledError();

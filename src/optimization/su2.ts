@@ -105,7 +105,11 @@ export function zyz(m: M2): [number, number, number] {
   const argD = Math.atan2(m[7], m[6]);
   if (c < 1e-12) return [0, 0, argD - argA];
   if (a < 1e-12) return [PI, argC - argB - PI, 0].map((x, i) => (i === 1 ? x : x)) as [number, number, number];
-  return [theta, argC - argA, argB - argA - PI];
+  const phi = argC - argA;
+  // φ and λ alone are ill-conditioned when sin(θ/2) is tiny (a 1e-16 error in c's real part moves
+  // argC by 1e-7), but φ+λ is then well-conditioned from d: taking λ from it keeps the big entries exact
+  if (a >= c) return [theta, phi, argD - argA - phi];
+  return [theta, phi, argB - argA - PI];
 }
 
 const WORD_GATES = ['h', 's', 'sdg', 't', 'tdg', 'z', 'x'];
