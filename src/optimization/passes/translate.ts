@@ -5,6 +5,7 @@ import { g, PI, normAngle } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { runMatrix, zyz } from '../su2.js';
 import { runFrom, withinTolerance } from './resynth-1q.js';
+import { ccxCircuit, multiQubitCircuit } from './multi-qubit.js';
 
 
 /** Two-qubit gates written with CX and one-qubit gates (each checked by `resynth-2q`). */
@@ -24,6 +25,17 @@ export function viaCx(op: GateOp): GateOp[] | undefined {
     case 'rzz': return [g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b])];
     case 'rxx': return [g('h', [a]), g('h', [b]), g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b]), g('h', [a]), g('h', [b])];
     case 'ryy': return [g('rx', [a], [PI / 2]), g('rx', [b], [PI / 2]), g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b]), g('rx', [a], [-PI / 2]), g('rx', [b], [-PI / 2])];
+    // √X = H·S·H exactly, so controlled-√X = H_b · CP(π/2) · H_b
+    case 'csx': return [g('h', [b]), ...viaCx(g('cp', [a, b], [PI / 2]))!, g('h', [b])];
+    case 'cu3': case 'cu': {
+      // controlled e^{iγ}·u3(θ,φ,λ) = phase γ on the control, then the ABC form A·X·B·X·C with A·B·C = I
+      const [th = 0, ph = 0, la = 0, ga = 0] = op.params;
+      return [
+        ...(ga === 0 ? [] : [g('p', [a], [ga])]),
+        g('p', [a], [(la + ph) / 2]), g('p', [b], [(la - ph) / 2]), g('cx', [a, b]),
+        g('u3', [b], [-th / 2, 0, -(ph + la) / 2]), g('cx', [a, b]), g('u3', [b], [th / 2, ph, 0]),
+      ];
+    }
     default: return undefined;
   }
 }
@@ -67,18 +79,24 @@ function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>, tol: numbe
 const unsupported = (name: string, native: ReadonlySet<string>) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED, `Gate ${name} has no translation to the native gates ${[...native].join(', ')}`, { gate: name, native_gates: [...native] });
 
-/** Three-qubit gates (ccx, ccz) into CX + one-qubit gates, unless native. */
+/**
+ * Gates on three or more qubits into CX + one-qubit gates, unless native: ccx and ccz by their proven
+ * templates, every other one (cswap, rccx, rc3x, c3x, c3sqrtx, c4x) by `decompose-multi-qubit`.
+ */
 export function decomposeMultiQubit(rec: Recorder, native: ReadonlySet<string>): void {
   for (let i = 0; i < rec.ops.length; i++) {
     const op = rec.ops[i]!;
     if (op.kind !== 'gate' || op.qubits.length < 3 || native.has(op.name)) continue;
-    if (op.name !== 'ccx' && op.name !== 'ccz') throw unsupported(op.name, native);
-    const [a, b, c] = op.qubits as [number, number, number];
-    const T = (n: string, ...q: number[]) => g(n, q);
-    const out = op.name === 'ccx'
-      ? [T('h', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('h', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)]
-      : [T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)];
-    rec.apply(`template:${op.name}-decompose`, [i], out);
+    if (op.name === 'ccx' || op.name === 'ccz') {
+      const [a, b, c] = op.qubits as [number, number, number];
+      const out = ccxCircuit(a, b, c);
+      // CCZ is the Toffoli without the target's Hadamards (first and tenth gate)
+      rec.apply(`template:${op.name}-decompose`, [i], op.name === 'ccx' ? out : out.filter((_, k) => k !== 0 && k !== 10));
+      continue;
+    }
+    const out = multiQubitCircuit(op);
+    if (!out) throw unsupported(op.name, native);
+    rec.apply('decompose-multi-qubit', [i], out);
   }
 }
 

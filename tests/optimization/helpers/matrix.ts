@@ -80,15 +80,37 @@ export function small(name: string, p: readonly number[] = []): M {
     case 'rxx': return expPP(X, a); case 'ryy': return expPP(Y, a); case 'rzz': return expPP(Z, a);
     case 'ccx': return ctrl(ctrl(X)); case 'ccz': return ctrl(ctrl(Z));
     case 'cswap': return ctrl(SWAP);
+    case 'c3x': return ctrl(ctrl(ctrl(X)));
+    case 'c4x': return ctrl(ctrl(ctrl(ctrl(X))));
+    case 'c3sqrtx': return ctrl(ctrl(ctrl(scale(rot(X, PI / 2), PI / 4))));
     default: throw new Error(`test helper: no matrix for ${name}`);
   }
+}
+
+/**
+ * The relative-phase Toffolis are defined by their qelib1.inc bodies (written here from the include
+ * file's text: u2(0,π) and u1(±π/4) on the target around CNOTs).
+ */
+function qelib1Body(op: GateOp): GateOp[] | undefined {
+  const G = (name: string, qubits: number[], params: number[] = []): GateOp => ({ kind: 'gate', name, qubits, params });
+  const u2 = (q: number) => G('u2', [q], [0, Math.PI]);
+  const u1 = (q: number, s: number) => G('u1', [q], [(s * Math.PI) / 4]);
+  const [a = 0, b = 0, c = 0, d = 0] = op.qubits;
+  if (op.name === 'rccx') return [u2(c), u1(c, 1), G('cx', [b, c]), u1(c, -1), G('cx', [a, c]), u1(c, 1), G('cx', [b, c]), u1(c, -1), u2(c)];
+  if (op.name === 'rc3x') {
+    return [
+      u2(d), u1(d, 1), G('cx', [c, d]), u1(d, -1), u2(d), G('cx', [a, d]), u1(d, 1), G('cx', [b, d]), u1(d, -1), G('cx', [a, d]),
+      u1(d, 1), G('cx', [b, d]), u1(d, -1), u2(d), u1(d, 1), G('cx', [c, d]), u1(d, -1), u2(d),
+    ];
+  }
+  return undefined;
 }
 
 /** Unitary of a gate list on n qubits (qubit 0 most significant), by applying gates to columns. */
 export function unitaryOf(ops: readonly GateOp[], n: number): CM {
   const d = 1 << n;
   const u = eye(n);
-  for (const op of ops) {
+  for (const op of ops.flatMap((o) => qelib1Body(o) ?? [o])) {
     const g = small(op.name, op.params);
     const k = op.qubits.length;
     const bit = (q: number) => n - 1 - q;
