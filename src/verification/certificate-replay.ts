@@ -1,6 +1,6 @@
 import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { commutes, ruleById } from './certificate-rules.js';
-import { isGlobalRule, type Certificate, type CertificateStep } from './certificate-types.js';
+import { isGlobalRule, REORDER_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
 import { CERTIFICATE_BUDGET } from './numeric-policy.js';
 
 /**
@@ -40,6 +40,38 @@ export function sameOp(a: Operation, b: Operation): boolean {
     case 'barrier':
       return b.kind === 'barrier' && a.qubits.length === b.qubits.length && a.qubits.every((q, i) => q === b.qubits[i]);
   }
+}
+
+/** Wires (qubits as q<i>, clbits as c<i>) an op touches: ops on disjoint wires commute. */
+function wiresOf(op: Operation): string[] {
+  switch (op.kind) {
+    case 'gate': case 'barrier': return op.qubits.map((q) => `q${q}`);
+    case 'measure': return [`q${op.qubit}`, `c${op.clbit}`];
+    case 'reset': return [`q${op.qubit}`];
+  }
+}
+
+/** Why a `reorder` step is not an instance (see CertificateStep.order), or undefined. */
+function reorderProblem(ops: readonly Operation[], step: CertificateStep): string | undefined {
+  const order = step.order;
+  if (!order || step.positions.length || step.replaced.length || step.inserted.length || step.insertAt !== undefined || step.anchor !== undefined) {
+    return 'a reorder step carries only an order';
+  }
+  if (order.length !== ops.length) return 'the order is not a permutation of the op list';
+  const seen = new Uint8Array(ops.length);
+  for (const i of order) {
+    if (!Number.isInteger(i) || i < 0 || i >= ops.length || seen[i]) return 'the order is not a permutation of the op list';
+    seen[i] = 1;
+  }
+  // on every wire, the ops touching it must come in their original order
+  const last = new Map<string, number>();
+  for (const i of order) {
+    for (const w of wiresOf(ops[i]!)) {
+      if ((last.get(w) ?? -1) > i) return `op ${i} moves past an earlier op on wire ${w}`;
+      last.set(w, i);
+    }
+  }
+  return undefined;
 }
 
 /** A problem (string), or the step's numeric deviation (0 for exact and global steps). */
@@ -88,6 +120,14 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
   let deviation = 0;
   for (let s = 0; s < certificate.steps.length; s++) {
     const step = certificate.steps[s]!;
+    if (step.rule === REORDER_RULE) {
+      const why = reorderProblem(ops, step);
+      if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
+      ops = step.order!.map((i) => ops[i]!);
+      localSteps++;
+      continue;
+    }
+    if (step.order !== undefined) return { ok: false, reason: `step ${s} (${step.rule}): only a reorder step may carry an order`, stepIndex: s };
     const problem = checkStep(ops, step, original.numQubits);
     if (typeof problem === 'string') return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
     deviation += problem;
