@@ -1,5 +1,6 @@
 import type { GateOp } from '../circuits/ir.js';
 import { g, PI } from './gate-info.js';
+import { addAngles } from '../verification/numeric-policy.js';
 
 /** Small 2×2 complex algebra for one-qubit resynthesis (the passes' own; the checker has its own). */
 export type M2 = [number, number, number, number, number, number, number, number]; // a b c d as re,im pairs
@@ -26,7 +27,7 @@ export function mat1(op: GateOp): M2 | undefined {
   const ph = (t: number): M2 => [1, 0, 0, 0, 0, 0, Math.cos(t), Math.sin(t)];
   const u3 = (th: number, p: number, l: number): M2 => [
     Math.cos(th / 2), 0, -Math.cos(l) * Math.sin(th / 2), -Math.sin(l) * Math.sin(th / 2),
-    Math.cos(p) * Math.sin(th / 2), Math.sin(p) * Math.sin(th / 2), Math.cos(p + l) * Math.cos(th / 2), Math.sin(p + l) * Math.cos(th / 2),
+    Math.cos(p) * Math.sin(th / 2), Math.sin(p) * Math.sin(th / 2), Math.cos(addAngles(p, l)) * Math.cos(th / 2), Math.sin(addAngles(p, l)) * Math.cos(th / 2),
   ];
   switch (op.name) {
     case 'id': case 'u0': return [1, 0, 0, 0, 0, 0, 1, 0];

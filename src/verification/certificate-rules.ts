@@ -89,7 +89,7 @@ function u3m(th: number, ph: number, la: number): Mat {
   const si = Math.sin(th / 2);
   return [
     [c(co), cmul(expi(la), c(-si))],
-    [cmul(expi(ph), c(si)), cmul(expi(ph + la), c(co))],
+    [cmul(expi(ph), c(si)), cmul(expi(addAngles(ph, la)), c(co))],
   ];
 }
 const diag1 = (t: number): Mat => [[c(1), c(0)], [c(0), expi(t)]];

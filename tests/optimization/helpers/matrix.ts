@@ -46,7 +46,8 @@ const kron = (a: M, b: M): M => {
 };
 const scale = (m: M, t: number): M => m.map((r) => r.map((v) => [v[0] * Math.cos(t) - v[1] * Math.sin(t), v[0] * Math.sin(t) + v[1] * Math.cos(t)] as C2));
 const H = lin(X, [Math.SQRT1_2, 0], Z, [Math.SQRT1_2, 0]);
-const u3 = (t: number, p: number, l: number): M => mm(phase(p + Math.PI / 2), mm(rot(X, t), phase(l - Math.PI / 2)));
+// one angle per factor: p + π/2 would lose a huge p's value in the addition
+const u3 = (t: number, p: number, l: number): M => mm(phase(p), mm(phase(Math.PI / 2), mm(rot(X, t), mm(phase(-Math.PI / 2), phase(l)))));
 const ctrl = (u: M): M => {
   const d = u.length;
   const out: M = [...Array(2 * d)].map((_, i) => [...Array(2 * d)].map((_, j) => [i === j && i < d ? 1 : 0, 0] as C2));
@@ -169,4 +170,20 @@ export function circuitsEquivalent(a: Circuit, b: Circuit): boolean {
 export function testEquivalence(a: Circuit, b: Circuit) {
   const ok = circuitsEquivalent(a, b);
   return { equivalent: ok, method: 'unitary' as const, checked: `test-helper unitary of ${a.numQubits} qubits`, elapsedMs: 0, ...(ok ? {} : { reason: 'unitaries differ' }) };
+}
+
+/** The matrix of any catalogue gate (first qubit most significant), rccx/rc3x from their qelib1 bodies. */
+export function gateMatrixOf(op: GateOp): { re: Float64Array; im: Float64Array; k: number } {
+  const k = op.qubits.length;
+  const d = 1 << k;
+  if (qelib1Body(op)) {
+    const local = { ...op, qubits: [...Array(k).keys()] };
+    const u = unitaryOf([local], k);
+    return { re: u.re, im: u.im, k };
+  }
+  const m = small(op.name, op.params);
+  const re = new Float64Array(d * d);
+  const im = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) { re[i * d + j] = m[i]![j]![0]; im[i * d + j] = m[i]![j]![1]; }
+  return { re, im, k };
 }
