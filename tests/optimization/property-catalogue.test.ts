@@ -13,10 +13,12 @@ import { gateMatrixOf } from './helpers/matrix.js';
  * compared with the input by a state-vector simulator written here (independent of
  * src/simulation): unitary circuits on random input states up to one global phase, circuits
  * with mid-circuit measurement by their exact distribution of classical outcomes.
- * OPT_PROPERTY_RUNS (circuits) and OPT_PROPERTY_SEED widen or move the run.
+ * OPT_PROPERTY_RUNS (circuits), OPT_PROPERTY_QUBITS (widest circuit) and OPT_PROPERTY_SEED widen or move the run.
  */
 const RUNS = Number(process.env['OPT_PROPERTY_RUNS'] ?? 24);
 const SEED = Number(process.env['OPT_PROPERTY_SEED'] ?? 23);
+/** Widest circuit; above 12 qubits the checker proves by path sums instead of whole unitaries. */
+const MAX_QUBITS = Number(process.env['OPT_PROPERTY_QUBITS'] ?? 5);
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -46,7 +48,7 @@ function angle(r: () => number): number {
 const NAMES = [...GATES.keys()];
 
 function randomCircuit(r: () => number, mid: boolean): Circuit {
-  const n = 1 + Math.floor(r() * 5);
+  const n = 1 + Math.floor(r() * MAX_QUBITS);
   const names = NAMES.filter((g) => GATES.get(g)!.arity <= n);
   const ops: Operation[] = [];
   const len = 1 + Math.floor(r() * 22);
