@@ -100,6 +100,7 @@ function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorde
   const rec = new Recorder(r.ok ? r.output.ops : input.ops);
   // A loop, not a spread: one argument per step overflows the stack near 10^5 steps.
   if (r.ok) for (const st of prefix) rec.steps.push(st);
+  if (r.ok) rec.charge(r.deviation);
   return rec;
 }
 
@@ -113,6 +114,8 @@ interface SegmentContext {
   readonly budgetMs: number;
   /** How methods and notes name this part: '' for a whole circuit, 'segment k: ' otherwise. */
   readonly label: string;
+  /** Rounding the earlier segments of the same certificate already spent (one budget for all). */
+  readonly spent: number;
 }
 
 interface SegmentResult {
@@ -139,6 +142,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     if (performance.now() > searchDeadline) timedOut = true;
     return timedOut || ctx.cancelled();
   };
+  rec.charge(ctx.spent);
   let best = runProfile(rec, ctx.profile, ctx.extra);
   // Before the proof, the longest step after the search: nobody would read its answer.
   if (ctx.cancelled()) throw new OptimizationCanceledError();
@@ -162,6 +166,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     // by replay alone); anything else — and any refutation above — fails closed
     if (!timedOut && eq.elapsedMs < 0.9 * remaining) throw unverified(why, { method: eq.method });
     best = localPrefix(input, searchSteps);
+    best.charge(ctx.spent);
     ({ output, replay } = finish(input, best, ctx.target));
     timedOut = true;
     notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
@@ -206,7 +211,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   let replay: SegmentResult['replay'] | undefined;
   const methods: ProofMethod[] = [];
   if (!plan) {
-    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '' });
+    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0 });
     ({ output, timedOut, replay } = r);
     steps = [...r.steps];
     methods.push(...r.methods);
@@ -220,6 +225,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     const outOps: Operation[] = [];
     let from = 0;
     let gatesLeft = input.ops.filter((o) => o.kind === 'gate').length;
+    let spent = 0;
     plan.segments.forEach(([a, b], k) => {
       for (let i = from; i < a; i++) outOps.push(reordered[i]!);
       from = b;
@@ -230,8 +236,9 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
         return;
       }
       const left = Math.max(0, budget - (performance.now() - t0));
-      const r = optimizeSegment(segIn, { ...ctx, budgetMs: (left * gates) / Math.max(1, gatesLeft), label: `segment ${k} (ops ${a}–${b - 1} after reordering): ` });
+      const r = optimizeSegment(segIn, { ...ctx, budgetMs: (left * gates) / Math.max(1, gatesLeft), label: `segment ${k} (ops ${a}–${b - 1} after reordering): `, spent });
       gatesLeft -= gates;
+      spent += r.replay.deviation;
       const offset = outOps.length;
       for (const st of r.steps) steps.push(shifted(st, offset));
       for (const op of r.output.ops) outOps.push(op);

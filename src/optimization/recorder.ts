@@ -24,6 +24,12 @@ export class Recorder {
     this.ops = [...ops];
   }
 
+  /** Counts a deviation against the certificate budget (also what earlier parts of one certificate spent). */
+  charge(deviation: number): void {
+    this.deviation += deviation;
+    if (this.deviation > CERTIFICATE_BUDGET / 2) this.tol = 0;
+  }
+
   /** An independent copy (same steps so far) to try another strategy on. */
   fork(): Recorder {
     const r = new Recorder(this.ops);
@@ -41,8 +47,7 @@ export class Recorder {
     const replaced = pos.map((p) => this.ops[p]!);
     const step = { rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]) };
     this.steps.push(Object.freeze(anchor === 'last' ? { ...step, anchor } : step));
-    this.deviation += stepDeviation(rule, replaced, inserted);
-    if (this.deviation > CERTIFICATE_BUDGET / 2) this.tol = 0;
+    this.charge(stepDeviation(rule, replaced, inserted));
     const removed = new Set(pos);
     const at = anchor === 'last' ? pos[pos.length - 1] : pos[0];
     const next: Operation[] = [];

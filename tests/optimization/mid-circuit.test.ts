@@ -59,6 +59,20 @@ describe('mid-circuit measurement and reset', () => {
     expect(() => optimizeCircuit(c, { profile: 'balanced', equivalence: refute })).toThrow(/segment 0/);
   });
 
+  it('all segments share one rounding budget: the joined certificate stays within it', () => {
+    // 20 segments of 40 near-misses (rz(π/4 + 9e-13) ≈ t): each segment alone fits, together they would not
+    const ops: Operation[] = [];
+    for (let s = 0; s < 20; s++) {
+      for (let i = 0; i < 40; i++) ops.push(gate('h', [0]), gate('rz', [0], [Math.PI / 4 + 9e-13]));
+      ops.push(measure(0, 0));
+    }
+    const big = circuit(1, 1, ops);
+    const r = optimizeCircuit(big, { profile: 'balanced' });
+    const replay = replayCertificate(big, { steps: r.proof.certificate.steps! }, r.circuit);
+    expect(replay.ok).toBe(true);
+    expect(r.circuit.ops.some((o) => o.kind === 'gate' && o.name === 't')).toBe(true);
+  });
+
   it('translates each segment to a provider and keeps barriers on their wires', () => {
     const b = circuit(2, 1, [gate('h', [0]), barrier([0, 1]), gate('cx', [0, 1]), measure(0, 0), gate('x', [0]), gate('cy', [1, 0])]);
     const r = optimizeCircuit(b, { profile: 'aggressive', backendHint: 'provider-two' });
