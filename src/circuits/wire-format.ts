@@ -340,7 +340,7 @@ function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   return circuit(nq, nc, ops, metadata as Record<string, unknown>);
 }
 
-function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems): Circuit | undefined {
+function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems, warnings: string[]): Circuit | undefined {
   checkKeys(obj, ['format', 'source'], '', out);
   const source = obj['source'];
   if (typeof source !== 'string') {
@@ -349,7 +349,7 @@ function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out
   }
   if (out.length > 0) return undefined;
   try {
-    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates });
+    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates, warnings });
   } catch (e) {
     const details = (e as { details?: unknown }).details;
     if (!Array.isArray(details)) throw e;
@@ -441,7 +441,7 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
       return { ok: false, errors: [{ path: '/format', code: 'UNKNOWN_FORMAT', message: `unknown format ${JSON.stringify(f)}: use "qasm2" or "qasm3" (or a JSON circuit with "schema":"0.2")` }] };
     }
     format = f;
-    c = bounded(() => parseQasmInput(input, limits, out));
+    c = bounded(() => parseQasmInput(input, limits, out, warnings));
   } else if ('schema' in input || 'version' in input) {
     const key = 'schema' in input ? 'schema' : 'version';
     const v = input[key];

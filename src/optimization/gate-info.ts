@@ -1,4 +1,5 @@
 import type { GateOp, Operation } from '../circuits/ir.js';
+import { APPROX_EPS, reduceAngle } from '../verification/numeric-policy.js';
 
 /**
  * What the passes know about gates. Deliberately a separate table from the certificate
@@ -6,7 +7,8 @@ import type { GateOp, Operation } from '../circuits/ir.js';
  * checker rejects instead of a wrong answer.
  */
 export const PI = Math.PI;
-export const EPS = 1e-9;
+/** The passes' rounding tolerance on angles: numeric-policy.ts's, far below the proof's. */
+export const EPS = APPROX_EPS;
 
 const NAMED_PHASE: Readonly<Record<string, number>> = { t: PI / 4, s: PI / 2, z: PI, sdg: -PI / 2, tdg: -PI / 4 };
 
@@ -19,26 +21,23 @@ export function phaseOf(op: Operation): number | undefined {
   return undefined;
 }
 
-/** Angle reduced to (-π, π]. */
+/** Angle reduced exactly to (-π, π] (numeric-policy.ts; huge doubles keep their exact value). */
 export function normAngle(a: number): number {
-  let x = a % (2 * PI);
-  if (x <= -PI) x += 2 * PI;
-  if (x > PI) x -= 2 * PI;
-  return x;
+  return reduceAngle(a);
 }
 
-export function isZeroAngle(a: number): boolean {
-  return Math.abs(normAngle(a)) < EPS;
+/** Whether a phase angle is 0 within `tol` (the recorder's tolerance: 0 once its rounding budget is spent). */
+export function isZeroAngle(a: number, tol: number = EPS): boolean {
+  return Math.abs(normAngle(a)) <= tol;
 }
 
-/** The cheapest single gate for a phase angle: a named Clifford+T gate when there is one. */
-export function phaseGate(q: number, angle: number, family: 'named' | 'rz' = 'named'): GateOp | undefined {
+/** The cheapest single gate for a phase angle: a named Clifford+T gate when there is one (within `tol`). */
+export function phaseGate(q: number, angle: number, family: 'named' | 'rz' = 'named', tol: number = EPS): GateOp | undefined {
   const a = normAngle(angle);
-  if (Math.abs(a) < EPS) return undefined;
+  if (Math.abs(a) <= tol) return undefined;
   if (family === 'named') {
-    const k = a / (PI / 4);
-    const r = Math.round(k);
-    if (Math.abs(k - r) < 1e-9) {
+    const r = Math.round(a / (PI / 4));
+    if (Math.abs(a - r * (PI / 4)) <= tol) {
       const name = ({ 1: 't', 2: 's', 4: 'z', [-4]: 'z', [-2]: 'sdg', [-1]: 'tdg' } as Record<number, string>)[r];
       if (name) return g(name, [q]);
       return g('rz', [q], [r * (PI / 4)]);
@@ -108,15 +107,13 @@ export const ROT_PERIOD: Readonly<Record<string, number>> = {
   rx: 2 * PI, ry: 2 * PI, rzz: 2 * PI, rxx: 2 * PI, ryy: 2 * PI, cp: 2 * PI, cu1: 2 * PI, crx: 4 * PI, cry: 4 * PI, crz: 4 * PI,
 };
 
-export function isIdentity(op: GateOp): boolean {
+export function isIdentity(op: GateOp, tol: number = EPS): boolean {
   if (op.name === 'id' || op.name === 'u0') return true;
   const ph = phaseOf(op);
-  if (ph !== undefined) return isZeroAngle(ph);
+  if (ph !== undefined) return isZeroAngle(ph, tol);
   const per = ROT_PERIOD[op.name];
-  if (per !== undefined) {
-    const x = ((op.params[0]! % per) + per) % per;
-    return x < EPS || per - x < EPS;
-  }
-  if (op.name === 'u3' || op.name === 'u') return isZeroAngle(op.params[0]!) && isZeroAngle(op.params[1]! + op.params[2]!);
+  if (per !== undefined) return Math.abs(reduceAngle(op.params[0]!, per)) <= tol;
+  // u3(θ, φ, λ) is within about (|θ| + |φ+λ|)/2 of the identity up to phase
+  if (op.name === 'u3' || op.name === 'u') return Math.abs(normAngle(op.params[0]!)) + Math.abs(normAngle(normAngle(op.params[1]!) + normAngle(op.params[2]!))) <= tol;
   return false;
 }

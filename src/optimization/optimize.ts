@@ -2,14 +2,16 @@ import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/
 import { fail } from '../errors/app-error.js';
 import { certificateDigest } from '../verification/certificate-digest.js';
 import { replayCertificate } from '../verification/certificate-replay.js';
-import { isGlobalRule, type CertificateStep } from '../verification/certificate-types.js';
+import { isGlobalRule, REORDER_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import { circuitMetrics, type CircuitMetrics } from './metrics.js';
 import { PROFILE_PASSES, runProfile, type ExtraPass, type Profile } from './pipeline.js';
 import { Recorder } from './recorder.js';
-import { resolveTarget, translateToTarget, type BackendHint } from './target.js';
+import { resolveTarget, translateToTarget, type BackendHint, type Target } from './target.js';
+import { planSegments } from './segments.js';
 import { defaultEquivalence } from './default-equivalence.js';
+import { impreciseAngles } from './passes/normalize-angles.js';
 
 export type { Profile } from './pipeline.js';
 export type { BackendHint } from './target.js';
@@ -71,7 +73,7 @@ const unverified = (reason: string, extra: Record<string, unknown> = {}) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED, `The optimized circuit could not be verified: ${reason}`, { reason, ...extra });
 
 /** Translates to the target and replays the certificate; a replay failure fails closed. */
-function finish(input: Circuit, rec: Recorder, target: ReturnType<typeof resolveTarget>): { output: Circuit; replay: Extract<ReturnType<typeof replayCertificate>, { ok: true }> } {
+function finish(input: Circuit, rec: Recorder, target: Target): { output: Circuit; replay: Extract<ReturnType<typeof replayCertificate>, { ok: true }> } {
   rec.stopped = () => false; // translation is required for a correct target, never cut short
   translateToTarget(rec, target, input.numQubits);
   const output = withOps(input, rec.ops);
@@ -92,7 +94,90 @@ function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorde
   const rec = new Recorder(r.ok ? r.output.ops : input.ops);
   // A loop, not a spread: one argument per step overflows the stack near 10^5 steps.
   if (r.ok) for (const st of prefix) rec.steps.push(st);
+  if (r.ok) rec.charge(r.deviation);
   return rec;
+}
+
+interface SegmentContext {
+  readonly profile: Profile;
+  readonly target: Target;
+  readonly extra: readonly ExtraPass[];
+  readonly cancelled: () => boolean;
+  readonly check: EquivalenceChecker;
+  /** Wall-clock budget for this unitary circuit (search 60 %, proof the rest). */
+  readonly budgetMs: number;
+  /** How methods and notes name this part: '' for a whole circuit, 'segment k: ' otherwise. */
+  readonly label: string;
+  /** Rounding the earlier segments of the same certificate already spent (one budget for all). */
+  readonly spent: number;
+}
+
+interface SegmentResult {
+  readonly output: Circuit;
+  readonly steps: readonly CertificateStep[];
+  readonly methods: readonly ProofMethod[];
+  readonly timedOut: boolean;
+  readonly notes: readonly string[];
+  readonly replay: Extract<ReturnType<typeof replayCertificate>, { ok: true }>;
+}
+
+/**
+ * Optimizes and proves one circuit that the whole-circuit check can compare (no mid-circuit
+ * measurement or reset): search, translation, certificate replay, whole-circuit equivalence, and
+ * the time-out fallback to the local prefix. Fails closed with OPTIMIZATION_UNVERIFIED.
+ */
+function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
+  const t0 = performance.now();
+  const searchDeadline = t0 + ctx.budgetMs * 0.6;
+  let timedOut = false;
+  const notes: string[] = [];
+  const rec = new Recorder(input.ops);
+  rec.stopped = () => {
+    if (performance.now() > searchDeadline) timedOut = true;
+    return timedOut || ctx.cancelled();
+  };
+  rec.charge(ctx.spent);
+  let best = runProfile(rec, ctx.profile, ctx.extra);
+  // Before the proof, the longest step after the search: nobody would read its answer.
+  if (ctx.cancelled()) throw new OptimizationCanceledError();
+  if (timedOut) notes.push(`${ctx.label}the ${ctx.profile} search stopped at its time budget (${Math.round(ctx.budgetMs * 0.6)} ms); the best result found so far is returned`);
+  const searchSteps = [...best.steps];
+  let { output, replay } = finish(input, best, ctx.target);
+  const methods: ProofMethod[] = [];
+  const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
+  let eq: EquivalenceResult;
+  try {
+    eq = ctx.check(input, output, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
+  } catch (e) {
+    eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
+  }
+  if (eq.equivalent === false) throw unverified(`${ctx.label}whole-circuit equivalence check refuted the result: ${eq.reason ?? eq.checked}`, { method: eq.method });
+  if (eq.equivalent === true) {
+    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: `${ctx.label}${eq.checked}`, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
+  } else if (replay.globalSteps > 0) {
+    const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
+    // only running out of time falls back (to the local steps before the first global one, proven
+    // by replay alone); anything else — and any refutation above — fails closed
+    if (!timedOut && eq.elapsedMs < 0.9 * remaining) throw unverified(why, { method: eq.method });
+    best = localPrefix(input, searchSteps);
+    best.charge(ctx.spent);
+    ({ output, replay } = finish(input, best, ctx.target));
+    timedOut = true;
+    notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
+  } else {
+    notes.push(`${ctx.label}whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
+  }
+  return { output, steps: best.steps, methods, timedOut, notes, replay };
+}
+
+/** A step moved `offset` ops to the right (its segment's place in the whole op list). */
+function shifted(step: CertificateStep, offset: number): CertificateStep {
+  if (offset === 0) return step;
+  return Object.freeze({
+    ...step,
+    positions: Object.freeze(step.positions.map((p) => p + offset)),
+    ...(step.insertAt === undefined ? {} : { insertAt: step.insertAt + offset }),
+  });
 }
 
 export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
@@ -101,56 +186,73 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   const hint = opts.backendHint ?? 'generic';
   const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
   const target = resolveTarget(hint, opts.device, input.numQubits);
-  const searchDeadline = t0 + budget * 0.6;
-  let timedOut = false;
   const notes: string[] = [];
-
-  const cancelled = opts.cancelled ?? (() => false);
-  const rec = new Recorder(input.ops);
-  rec.stopped = () => {
-    if (performance.now() > searchDeadline) timedOut = true;
-    return timedOut || cancelled();
-  };
   const extra: ExtraPass[] = (opts.unsoundRules ?? []).map((u) => (r: Recorder) => {
     const hit = u.find(r.ops);
     if (!hit) return 0;
     r.apply(u.claim, hit.positions, hit.inserted);
     return 1;
   });
-  let best = runProfile(rec, profile, extra);
-  // Before the proof, the longest step after the search: nobody would read its answer.
-  if (cancelled()) throw new OptimizationCanceledError();
-  if (timedOut) notes.push(`the ${profile} search stopped at its time budget (${Math.round(budget * 0.6)} ms); the best result found so far is returned`);
-  const searchSteps = [...best.steps];
-  let { output, replay } = finish(input, best, target);
-  const methods: ProofMethod[] = [replayMethod(replay)];
-  const remaining = Math.max(1_000, budget - (performance.now() - t0));
-  const check = opts.equivalence ?? defaultEquivalence;
-  let eq: EquivalenceResult;
-  try {
-    eq = check(input, output, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
-  } catch (e) {
-    eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
+  const imprecise = impreciseAngles(input.ops);
+  if (imprecise > 0) {
+    notes.push(`${imprecise} gate parameter(s) of magnitude ≥ 2^23 rad: a double that large is coarser than the proof tolerance (1e-9), so each was taken as the exact binary value given and reduced exactly modulo its period`);
   }
-  if (eq.equivalent === false) throw unverified(`whole-circuit equivalence check refuted the result: ${eq.reason ?? eq.checked}`, { method: eq.method });
-  if (eq.equivalent === true) {
-    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: eq.checked, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
-  } else if (replay.globalSteps > 0) {
-    const why = `global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
-    // only running out of time falls back (to the local steps before the first global one, proven
-    // by replay alone); anything else — and any refutation above — fails closed
-    if (!timedOut && eq.elapsedMs < 0.9 * remaining) throw unverified(why, { method: eq.method });
-    best = localPrefix(input, searchSteps);
-    ({ output, replay } = finish(input, best, target));
-    methods.splice(0, methods.length, replayMethod(replay));
-    timedOut = true;
-    notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
+  const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence };
+  const plan = planSegments(input.ops);
+  let output: Circuit;
+  let steps: CertificateStep[];
+  let timedOut = false;
+  let replay: SegmentResult['replay'] | undefined;
+  const methods: ProofMethod[] = [];
+  if (!plan) {
+    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0 });
+    ({ output, timedOut, replay } = r);
+    steps = [...r.steps];
+    methods.push(...r.methods);
+    notes.push(...r.notes);
   } else {
-    notes.push(`whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
+    // Mid-circuit measurement or reset: the unitary segments between them are optimized and proven
+    // one by one (the checker compares unitary circuits only); a reorder step first makes each
+    // segment contiguous, then each segment's steps are shifted to its place in the whole list.
+    const reordered = plan.order.map((i) => input.ops[i]!);
+    steps = plan.order.some((v, k) => v !== k) ? [Object.freeze({ rule: REORDER_RULE, positions: [], replaced: [], inserted: [], order: plan.order })] : [];
+    const outOps: Operation[] = [];
+    let from = 0;
+    let gatesLeft = input.ops.filter((o) => o.kind === 'gate').length;
+    let spent = 0;
+    plan.segments.forEach(([a, b], k) => {
+      for (let i = from; i < a; i++) outOps.push(reordered[i]!);
+      from = b;
+      const segIn = withOps(input, reordered.slice(a, b));
+      const gates = segIn.ops.filter((o) => o.kind === 'gate').length;
+      if (gates === 0) {
+        for (const op of segIn.ops) outOps.push(op);
+        return;
+      }
+      const left = Math.max(0, budget - (performance.now() - t0));
+      const r = optimizeSegment(segIn, { ...ctx, budgetMs: (left * gates) / Math.max(1, gatesLeft), label: `segment ${k} (ops ${a}–${b - 1} after reordering): `, spent });
+      gatesLeft -= gates;
+      spent += r.replay.deviation;
+      const offset = outOps.length;
+      for (const st of r.steps) steps.push(shifted(st, offset));
+      for (const op of r.output.ops) outOps.push(op);
+      timedOut ||= r.timedOut;
+      methods.push(...r.methods.map((m) => ({ ...m, segment: k })));
+      notes.push(...r.notes);
+    });
+    for (let i = from; i < reordered.length; i++) outOps.push(reordered[i]!);
+    output = withOps(input, outOps);
+    notes.push(`mid-circuit measurement or reset: the ${plan.segments.length} unitary segments between them were optimized and proven separately`);
   }
-  const certificate = { steps: best.steps };
-
-  const stepsOut = opts.includeSteps === false ? {} : { steps: best.steps };
+  if (!replay) {
+    // the segments' certificates, joined, replayed against the whole input
+    const whole = replayCertificate(input, { steps }, output);
+    if (!whole.ok) throw unverified(`certificate replay failed: ${whole.reason}`, { method: 'certificate-replay' });
+    replay = whole;
+  }
+  methods.unshift(replayMethod(replay));
+  const certificate = { steps };
+  const stepsOut = opts.includeSteps === false ? {} : { steps };
   return {
     circuit: output,
     metricsBefore: circuitMetrics(input),
@@ -159,7 +261,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     proof: {
       verified: true,
       methods,
-      certificate: { digest: certificateDigest(certificate), stepCount: best.steps.length, globalSteps: replay.globalSteps, ...stepsOut },
+      certificate: { digest: certificateDigest(certificate), stepCount: steps.length, globalSteps: replay.globalSteps, ...stepsOut },
     },
     timedOut,
     notes,

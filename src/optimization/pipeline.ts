@@ -8,6 +8,7 @@ import { propagateNots } from './passes/x-propagation.js';
 import { relocateBlockingPhases } from './passes/phase-relocate.js';
 import { cancelCnotsByParity } from './passes/cnot-parity.js';
 import { resynthesizeBlocks } from './passes/resynth-2q.js';
+import { normalizeAngles } from './passes/normalize-angles.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -94,6 +95,8 @@ function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly
 }
 
 export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {
+  // first of all: no pass may add a huge angle to another (the sum would lose the result)
+  normalizeAngles(rec);
   if (profile === 'safe') {
     fixpoint(rec, safeRound, extra);
     return rec;

@@ -1,5 +1,7 @@
 import type { GateOp, Operation } from '../circuits/ir.js';
 import type { CertificateStep } from '../verification/certificate-types.js';
+import { APPROX_EPS, CERTIFICATE_BUDGET } from '../verification/numeric-policy.js';
+import { stepDeviation } from './step-deviation.js';
 
 /**
  * The working op list of one optimization run. Every change goes through `apply`, which
@@ -10,9 +12,22 @@ export class Recorder {
   readonly steps: CertificateStep[] = [];
   /** Optional veto, used by the time budget: when it returns true no more rewrites happen. */
   stopped: () => boolean = () => false;
+  /** Sum of the local steps' numeric deviations so far (the passes' estimate of what the replayer will count). */
+  deviation = 0;
+  /**
+   * The rounding tolerance passes may use now: APPROX_EPS until half the certificate budget is
+   * spent, then 0 (only exact rewrites), so the replayer's sum never reaches the budget.
+   */
+  tol: number = APPROX_EPS;
 
   constructor(ops: readonly Operation[]) {
     this.ops = [...ops];
+  }
+
+  /** Counts a deviation against the certificate budget (also what earlier parts of one certificate spent). */
+  charge(deviation: number): void {
+    this.deviation += deviation;
+    if (this.deviation > CERTIFICATE_BUDGET / 2) this.tol = 0;
   }
 
   /** An independent copy (same steps so far) to try another strategy on. */
@@ -21,6 +36,8 @@ export class Recorder {
     // A loop, not a spread: one argument per step overflows the stack near 10^5 steps.
     for (const step of this.steps) r.steps.push(step);
     r.stopped = this.stopped;
+    r.deviation = this.deviation;
+    r.tol = this.tol;
     return r;
   }
 
@@ -30,6 +47,7 @@ export class Recorder {
     const replaced = pos.map((p) => this.ops[p]!);
     const step = { rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]) };
     this.steps.push(Object.freeze(anchor === 'last' ? { ...step, anchor } : step));
+    this.charge(stepDeviation(rule, replaced, inserted));
     const removed = new Set(pos);
     const at = anchor === 'last' ? pos[pos.length - 1] : pos[0];
     const next: Operation[] = [];
@@ -43,6 +61,8 @@ export class Recorder {
   /** Takes over another fork's state (its steps extend ours). */
   adopt(other: Recorder): void {
     this.ops = other.ops;
+    this.deviation = other.deviation;
+    this.tol = other.tol;
     this.steps.splice(0, this.steps.length, ...other.steps);
   }
 

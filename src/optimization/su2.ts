@@ -1,5 +1,6 @@
 import type { GateOp } from '../circuits/ir.js';
 import { g, PI } from './gate-info.js';
+import { addAngles } from '../verification/numeric-policy.js';
 
 /** Small 2×2 complex algebra for one-qubit resynthesis (the passes' own; the checker has its own). */
 export type M2 = [number, number, number, number, number, number, number, number]; // a b c d as re,im pairs
@@ -26,7 +27,7 @@ export function mat1(op: GateOp): M2 | undefined {
   const ph = (t: number): M2 => [1, 0, 0, 0, 0, 0, Math.cos(t), Math.sin(t)];
   const u3 = (th: number, p: number, l: number): M2 => [
     Math.cos(th / 2), 0, -Math.cos(l) * Math.sin(th / 2), -Math.sin(l) * Math.sin(th / 2),
-    Math.cos(p) * Math.sin(th / 2), Math.sin(p) * Math.sin(th / 2), Math.cos(p + l) * Math.cos(th / 2), Math.sin(p + l) * Math.cos(th / 2),
+    Math.cos(p) * Math.sin(th / 2), Math.sin(p) * Math.sin(th / 2), Math.cos(addAngles(p, l)) * Math.cos(th / 2), Math.sin(addAngles(p, l)) * Math.cos(th / 2),
   ];
   switch (op.name) {
     case 'id': case 'u0': return [1, 0, 0, 0, 0, 0, 1, 0];
@@ -105,7 +106,11 @@ export function zyz(m: M2): [number, number, number] {
   const argD = Math.atan2(m[7], m[6]);
   if (c < 1e-12) return [0, 0, argD - argA];
   if (a < 1e-12) return [PI, argC - argB - PI, 0].map((x, i) => (i === 1 ? x : x)) as [number, number, number];
-  return [theta, argC - argA, argB - argA - PI];
+  const phi = argC - argA;
+  // φ and λ alone are ill-conditioned when sin(θ/2) is tiny (a 1e-16 error in c's real part moves
+  // argC by 1e-7), but φ+λ is then well-conditioned from d: taking λ from it keeps the big entries exact
+  if (a >= c) return [theta, phi, argD - argA - phi];
+  return [theta, phi, argB - argA - PI];
 }
 
 const WORD_GATES = ['h', 's', 'sdg', 't', 'tdg', 'z', 'x'];

@@ -1,6 +1,7 @@
 import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { commutes, ruleById } from './certificate-rules.js';
-import { isGlobalRule, type Certificate, type CertificateStep } from './certificate-types.js';
+import { isGlobalRule, REORDER_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
+import { CERTIFICATE_BUDGET } from './numeric-policy.js';
 
 /**
  * The certificate replayer: replays the recorded rewrite steps on the original circuit
@@ -8,7 +9,15 @@ import { isGlobalRule, type Certificate, type CertificateStep } from './certific
  * the result is exactly the claimed output. It shares no code with the passes.
  */
 export type ReplayResult =
-  | { readonly ok: true; readonly output: Circuit; readonly localSteps: number; readonly globalSteps: number; readonly globalRules: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly output: Circuit;
+      readonly localSteps: number;
+      readonly globalSteps: number;
+      readonly globalRules: readonly string[];
+      /** Sum of the local steps' numeric deviations (operator norm, up to phase); at most CERTIFICATE_BUDGET. */
+      readonly deviation: number;
+    }
   | { readonly ok: false; readonly reason: string; readonly stepIndex?: number };
 
 export function sameOp(a: Operation, b: Operation): boolean {
@@ -33,7 +42,40 @@ export function sameOp(a: Operation, b: Operation): boolean {
   }
 }
 
-function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): string | undefined {
+/** Wires (qubits as q<i>, clbits as c<i>) an op touches: ops on disjoint wires commute. */
+function wiresOf(op: Operation): string[] {
+  switch (op.kind) {
+    case 'gate': case 'barrier': return op.qubits.map((q) => `q${q}`);
+    case 'measure': return [`q${op.qubit}`, `c${op.clbit}`];
+    case 'reset': return [`q${op.qubit}`];
+  }
+}
+
+/** Why a `reorder` step is not an instance (see CertificateStep.order), or undefined. */
+function reorderProblem(ops: readonly Operation[], step: CertificateStep): string | undefined {
+  const order = step.order;
+  if (!order || step.positions.length || step.replaced.length || step.inserted.length || step.insertAt !== undefined || step.anchor !== undefined) {
+    return 'a reorder step carries only an order';
+  }
+  if (order.length !== ops.length) return 'the order is not a permutation of the op list';
+  const seen = new Uint8Array(ops.length);
+  for (const i of order) {
+    if (!Number.isInteger(i) || i < 0 || i >= ops.length || seen[i]) return 'the order is not a permutation of the op list';
+    seen[i] = 1;
+  }
+  // on every wire, the ops touching it must come in their original order
+  const last = new Map<string, number>();
+  for (const i of order) {
+    for (const w of wiresOf(ops[i]!)) {
+      if ((last.get(w) ?? -1) > i) return `op ${i} moves past an earlier op on wire ${w}`;
+      last.set(w, i);
+    }
+  }
+  return undefined;
+}
+
+/** A problem (string), or the step's numeric deviation (0 for exact and global steps). */
+function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): string | number {
   const { positions, replaced, inserted } = step;
   if (step.anchor !== undefined && step.anchor !== 'first' && step.anchor !== 'last') return 'unknown anchor';
   if (step.insertAt !== undefined) {
@@ -50,7 +92,7 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   for (const g of inserted) {
     if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
   }
-  if (isGlobalRule(step.rule)) return undefined;
+  if (isGlobalRule(step.rule)) return 0;
   const rule = ruleById(step.rule);
   if (!rule) return `rule ${step.rule} is not in the proven rule library`;
   if (replaced.some((o) => o.kind !== 'gate')) return 'a local rule matched a non-gate op';
@@ -67,7 +109,7 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
     }
   }
   if (!rule.check(replaced as GateOp[], inserted)) return `the step is not an instance of rule ${step.rule}`;
-  return undefined;
+  return rule.deviation ? rule.deviation(replaced as GateOp[], inserted) : 0;
 }
 
 export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit): ReplayResult {
@@ -75,10 +117,24 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
   let localSteps = 0;
   let globalSteps = 0;
   const globalRules = new Set<string>();
+  let deviation = 0;
   for (let s = 0; s < certificate.steps.length; s++) {
     const step = certificate.steps[s]!;
+    if (step.rule === REORDER_RULE) {
+      const why = reorderProblem(ops, step);
+      if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
+      ops = step.order!.map((i) => ops[i]!);
+      localSteps++;
+      continue;
+    }
+    if (step.order !== undefined) return { ok: false, reason: `step ${s} (${step.rule}): only a reorder step may carry an order`, stepIndex: s };
     const problem = checkStep(ops, step, original.numQubits);
-    if (problem) return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
+    if (typeof problem === 'string') return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
+    deviation += problem;
+    // each step is within the budget alone; together they must be too, or the certificate proves nothing
+    if (deviation > CERTIFICATE_BUDGET) {
+      return { ok: false, reason: `step ${s} (${step.rule}): the steps' numeric deviations add up to ${deviation.toExponential(3)}, above the certificate budget ${CERTIFICATE_BUDGET}`, stepIndex: s };
+    }
     const removed = new Set(step.positions);
     const at = step.insertAt ?? (step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0]);
     const next: Operation[] = [];
@@ -102,5 +158,5 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
       return { ok: false, reason: 'replaying the certificate does not reproduce the claimed output' };
     }
   }
-  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules] };
+  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation };
 }

@@ -1,4 +1,6 @@
 import type { GateOp, Operation } from '../circuits/ir.js';
+import { embed, gateMatrix as checkerMatrix, identityMatrix, matMul, type CMatrix } from './gate-matrices.js';
+import { addAngles, CERTIFICATE_BUDGET, rotationDistance } from './numeric-policy.js';
 
 /**
  * The rule library the certificate replayer accepts. It is the checker's own code:
@@ -12,14 +14,13 @@ import type { GateOp, Operation } from '../circuits/ir.js';
 export type C = readonly [number, number];
 export type Mat = readonly C[][];
 
-const EPS = 1e-9;
 const PI = Math.PI;
 
 // ---------- angles ----------
 
+/** a ≡ b modulo the period, within the certificate budget (numeric-policy.ts), reducing each exactly. */
 export function angleEq(a: number, b: number, period: number): boolean {
-  const d = (((a - b) % period) + period) % period;
-  return d < EPS || period - d < EPS;
+  return rotationDistance(a, b, period) <= CERTIFICATE_BUDGET;
 }
 
 const FIXED_PHASE: Readonly<Record<string, number>> = { z: PI, s: PI / 2, sdg: -PI / 2, t: PI / 4, tdg: -PI / 4 };
@@ -88,7 +89,7 @@ function u3m(th: number, ph: number, la: number): Mat {
   const si = Math.sin(th / 2);
   return [
     [c(co), cmul(expi(la), c(-si))],
-    [cmul(expi(ph), c(si)), cmul(expi(ph + la), c(co))],
+    [cmul(expi(ph), c(si)), cmul(expi(addAngles(ph, la)), c(co))],
   ];
 }
 const diag1 = (t: number): Mat => [[c(1), c(0)], [c(0), expi(t)]];
@@ -198,6 +199,35 @@ export function blockUnitary(ops: readonly GateOp[], local: readonly number[]): 
   return acc;
 }
 
+/**
+ * min over φ of the Frobenius norm ‖a − e^{iφ}b‖ (φ = arg tr(b†a)): an upper bound of the operator-norm
+ * distance up to phase, which is what the certificate budget counts. Infinity when the sizes differ.
+ */
+export function distanceUpToPhase(a: Mat, b: Mat): number {
+  if (a.length !== b.length) return Infinity;
+  let tr = 0;
+  let ti = 0;
+  for (let i = 0; i < a.length; i++)
+    for (let j = 0; j < a.length; j++) {
+      const x = a[i]![j]!;
+      const y = b[i]![j]!;
+      tr += y[0] * x[0] + y[1] * x[1];
+      ti += y[0] * x[1] - y[1] * x[0];
+    }
+  const n = Math.hypot(tr, ti);
+  const [pr, pi] = n === 0 ? [1, 0] : [tr / n, ti / n];
+  let sum = 0;
+  for (let i = 0; i < a.length; i++)
+    for (let j = 0; j < a.length; j++) {
+      const x = a[i]![j]!;
+      const y = b[i]![j]!;
+      const dr = x[0] - (pr * y[0] - pi * y[1]);
+      const di = x[1] - (pr * y[1] + pi * y[0]);
+      sum += dr * dr + di * di;
+    }
+  return Math.sqrt(sum);
+}
+
 export function equalUpToPhase(a: Mat, b: Mat, eps = 1e-8): boolean {
   let bi = 0;
   let bj = 0;
@@ -228,6 +258,16 @@ export interface Rule {
   readonly description: string;
   /** True when `lhs` (the gathered matched ops) may be replaced by `rhs`. */
   check(lhs: readonly GateOp[], rhs: readonly GateOp[]): boolean;
+  /**
+   * For rules that compare angles or matrices numerically: how far `rhs` is from `lhs` (operator norm,
+   * up to phase; an upper bound). The replayer adds these up against CERTIFICATE_BUDGET. Absent = exact.
+   */
+  deviation?(lhs: readonly GateOp[], rhs: readonly GateOp[]): number;
+}
+
+/** A numeric rule: an instance when its distance fits the certificate budget; the distance is counted. */
+function measured(id: string, description: string, distance: (lhs: readonly GateOp[], rhs: readonly GateOp[]) => number): Rule {
+  return { id, description, check: (l, r) => distance(l, r) <= CERTIFICATE_BUDGET, deviation: distance };
 }
 
 const SELF_INVERSE = new Set(['x', 'y', 'z', 'h', 'cx', 'cy', 'cz', 'ch', 'swap', 'ccx', 'ccz', 'cswap']);
@@ -256,17 +296,18 @@ const ROTATION_PERIOD: Readonly<Record<string, number>> = {
   crx: 4 * PI, cry: 4 * PI, crz: 4 * PI,
 };
 
-function isIdentityGate(op: GateOp): boolean {
-  if (op.name === 'id' || op.name === 'u0') return true;
+/** How far a gate is from the identity up to phase (Infinity for gates that are not rotations). */
+function identityDistance(op: GateOp): number {
+  if (op.name === 'id' || op.name === 'u0') return 0;
   const ph = phaseAngleOf(op);
-  if (ph !== undefined) return angleEq(ph, 0, 2 * PI);
+  if (ph !== undefined) return rotationDistance(ph, 0);
   const per = ROTATION_PERIOD[op.name];
-  if (per !== undefined) return angleEq(op.params[0] ?? NaN, 0, per);
-  if (op.name === 'u3' || op.name === 'u') {
-    const [a = NaN, b = NaN, d = NaN] = op.params;
-    return angleEq(a, 0, 2 * PI) && angleEq(b + d, 0, 2 * PI);
+  if (per !== undefined) return op.params.length === 1 ? rotationDistance(op.params[0]!, 0, per) : Infinity;
+  if ((op.name === 'u3' || op.name === 'u') && op.qubits.length === 1) {
+    const m = oneQubit('u3', op.params);
+    return m ? distanceUpToPhase(m, oneQubit('id', [])!) : Infinity;
   }
-  return false;
+  return Infinity;
 }
 
 /** A fixed circuit identity over qubit variables, matched by unification. */
@@ -349,7 +390,7 @@ function unify(pattern: readonly TemplateOp[], ops: readonly GateOp[], env: Map<
     const o = ops[i]!;
     if (p.name !== o.name || p.q.length !== o.qubits.length) return false;
     const pp = p.params ?? [];
-    if (pp.length !== o.params.length || pp.some((v, k) => Math.abs(v - o.params[k]!) > EPS)) return false;
+    if (pp.length !== o.params.length || pp.some((v, k) => v !== o.params[k]!)) return false;
     for (let k = 0; k < p.q.length; k++) {
       const v = p.q[k]!;
       const q = o.qubits[k]!;
@@ -414,6 +455,23 @@ function unswapped(ops: readonly GateOp[]): { gates: number; perWire: Map<number
   return { gates, perWire, wire };
 }
 
+/** Distance up to phase between one multi-qubit gate and a gate list on its qubits, with the verification matrices. */
+function multiQubitDistance(op: GateOp, rhs: readonly GateOp[]): number {
+  const local = op.qubits;
+  const width = local.length;
+  const g = checkerMatrix(op.name, op.params);
+  if (!g || g.dim !== 1 << width) return Infinity;
+  let acc: CMatrix = identityMatrix(1 << width);
+  for (const o of rhs) {
+    const m = checkerMatrix(o.name, o.params);
+    const pos = o.qubits.map((q) => local.indexOf(q));
+    if (!m || pos.some((p) => p < 0) || m.dim !== 1 << pos.length) return Infinity;
+    acc = matMul(embed(m, pos, width), acc);
+  }
+  const toMat = (m: CMatrix): Mat => [...Array(m.dim).keys()].map((r) => [...Array(m.dim).keys()].map((c) => [m.re[r * m.dim + c]!, m.im[r * m.dim + c]!] as C));
+  return distanceUpToPhase(toMat(g), toMat(acc));
+}
+
 export const RULES: readonly Rule[] = [
   {
     id: 'cancel-inverse',
@@ -426,76 +484,62 @@ export const RULES: readonly Rule[] = [
       return ok && sameQubits(a.name, a.qubits, b.qubits);
     },
   },
-  {
-    id: 'merge-phase',
-    description: 'Two one-qubit diagonal gates on one qubit merge into one with the summed angle (or vanish).',
-    check(lhs, rhs) {
-      if (lhs.length !== 2 || rhs.length > 1) return false;
-      const [a, b] = lhs as [GateOp, GateOp];
-      const x = phaseAngleOf(a);
-      const y = phaseAngleOf(b);
-      if (x === undefined || y === undefined || a.qubits[0] !== b.qubits[0]) return false;
-      if (rhs.length === 0) return angleEq(x + y, 0, 2 * PI);
-      const r = rhs[0]!;
-      const z = phaseAngleOf(r);
-      return z !== undefined && r.qubits[0] === a.qubits[0] && angleEq(x + y, z, 2 * PI);
+  measured('merge-phase', 'Two one-qubit diagonal gates on one qubit merge into one with the summed angle (or vanish).', (lhs, rhs) => {
+    if (lhs.length !== 2 || rhs.length > 1) return Infinity;
+    const [a, b] = lhs as [GateOp, GateOp];
+    const x = phaseAngleOf(a);
+    const y = phaseAngleOf(b);
+    if (x === undefined || y === undefined || a.qubits[0] !== b.qubits[0]) return Infinity;
+    if (rhs.length === 0) return rotationDistance(addAngles(x, y), 0);
+    const r = rhs[0]!;
+    const z = phaseAngleOf(r);
+    return z !== undefined && r.qubits[0] === a.qubits[0] ? rotationDistance(addAngles(x, y), z) : Infinity;
+  }),
+  measured('rename-phase', 'A one-qubit diagonal gate may be written as any other with the same angle.', (lhs, rhs) => {
+    if (lhs.length !== 1 || rhs.length !== 1) return Infinity;
+    const x = phaseAngleOf(lhs[0]!);
+    const y = phaseAngleOf(rhs[0]!);
+    return x !== undefined && y !== undefined && lhs[0]!.qubits[0] === rhs[0]!.qubits[0] ? rotationDistance(x, y) : Infinity;
+  }),
+  measured('merge-rotation', 'Two rotations of one family on the same qubits merge into one with the summed angle.', (lhs, rhs) => {
+    if (lhs.length !== 2 || rhs.length !== 1) return Infinity;
+    const [a, b] = lhs as [GateOp, GateOp];
+    const r = rhs[0]!;
+    const per = ROTATION_PERIOD[a.name];
+    if (per === undefined || a.name !== b.name || r.name !== a.name) return Infinity;
+    const same = (u: readonly number[], v: readonly number[]) => u.length === v.length && u.every((q, i) => q === v[i]);
+    if (!same(a.qubits, b.qubits) || !same(a.qubits, r.qubits)) return Infinity;
+    if (a.params.length !== 1 || b.params.length !== 1 || r.params.length !== 1) return Infinity;
+    return rotationDistance(addAngles(a.params[0]!, b.params[0]!, per), r.params[0]!, per);
+  }),
+  measured('drop-identity', 'A gate equal to the identity up to global phase is removed.', (lhs, rhs) =>
+    lhs.length === 1 && rhs.length === 0 ? identityDistance(lhs[0]!) : Infinity),
+  measured('resynth-1q', 'A run of one-qubit gates on one qubit is replaced by any run with the same 2×2 unitary up to phase.', (lhs, rhs) => {
+    const q = singleQubitRun(lhs);
+    if (q === undefined || lhs.length === 0) return Infinity;
+    if (rhs.length > 0 && singleQubitRun(rhs) !== q) return Infinity;
+    const a = blockUnitary(lhs, [q]);
+    const b = blockUnitary(rhs, [q]);
+    return a && b ? distanceUpToPhase(a, b) : Infinity;
+  }),
+  measured('resynth-2q', 'A block of gates on two qubits is replaced by any block with the same 4×4 unitary up to phase.', (lhs, rhs) => {
+    const qs = [...new Set(lhs.flatMap((o) => o.qubits))];
+    if (qs.length < 1 || qs.length > 2) return Infinity;
+    if (rhs.some((o) => o.qubits.some((q) => !qs.includes(q)))) return Infinity;
+    const a = blockUnitary(lhs, qs);
+    const b = blockUnitary(rhs, qs);
+    return a && b ? distanceUpToPhase(a, b) : Infinity;
+  }),
+  measured(
+    'decompose-multi-qubit',
+    'One gate on 3 to 5 qubits is replaced by gates on the same qubits with the same unitary up to phase (the verification gate matrices).',
+    (lhs, rhs) => {
+      if (lhs.length !== 1) return Infinity;
+      const qs = lhs[0]!.qubits;
+      if (qs.length < 3 || qs.length > 5) return Infinity;
+      return multiQubitDistance(lhs[0]!, rhs);
     },
-  },
-  {
-    id: 'rename-phase',
-    description: 'A one-qubit diagonal gate may be written as any other with the same angle.',
-    check(lhs, rhs) {
-      if (lhs.length !== 1 || rhs.length !== 1) return false;
-      const x = phaseAngleOf(lhs[0]!);
-      const y = phaseAngleOf(rhs[0]!);
-      return x !== undefined && y !== undefined && lhs[0]!.qubits[0] === rhs[0]!.qubits[0] && angleEq(x, y, 2 * PI);
-    },
-  },
-  {
-    id: 'merge-rotation',
-    description: 'Two rotations of one family on the same qubits merge into one with the summed angle.',
-    check(lhs, rhs) {
-      if (lhs.length !== 2 || rhs.length !== 1) return false;
-      const [a, b] = lhs as [GateOp, GateOp];
-      const r = rhs[0]!;
-      const per = ROTATION_PERIOD[a.name];
-      if (per === undefined || a.name !== b.name || r.name !== a.name) return false;
-      const same = (u: readonly number[], v: readonly number[]) => u.length === v.length && u.every((q, i) => q === v[i]);
-      if (!same(a.qubits, b.qubits) || !same(a.qubits, r.qubits)) return false;
-      return angleEq(a.params[0]! + b.params[0]!, r.params[0]!, per);
-    },
-  },
-  {
-    id: 'drop-identity',
-    description: 'A gate equal to the identity up to global phase is removed.',
-    check(lhs, rhs) {
-      return lhs.length === 1 && rhs.length === 0 && isIdentityGate(lhs[0]!);
-    },
-  },
-  {
-    id: 'resynth-1q',
-    description: 'A run of one-qubit gates on one qubit is replaced by any run with the same 2×2 unitary up to phase.',
-    check(lhs, rhs) {
-      const q = singleQubitRun(lhs);
-      if (q === undefined || lhs.length === 0) return false;
-      if (rhs.length > 0 && singleQubitRun(rhs) !== q) return false;
-      const a = blockUnitary(lhs, [q]);
-      const b = blockUnitary(rhs, [q]);
-      return !!a && !!b && equalUpToPhase(a, b);
-    },
-  },
-  {
-    id: 'resynth-2q',
-    description: 'A block of gates on two qubits is replaced by any block with the same 4×4 unitary up to phase.',
-    check(lhs, rhs) {
-      const qs = [...new Set(lhs.flatMap((o) => o.qubits))];
-      if (qs.length < 1 || qs.length > 2) return false;
-      if (rhs.some((o) => o.qubits.some((q) => !qs.includes(q)))) return false;
-      const a = blockUnitary(lhs, qs);
-      const b = blockUnitary(rhs, qs);
-      return !!a && !!b && equalUpToPhase(a, b);
-    },
-  },
+  ),
   {
     id: 'commute-swap',
     description: 'Two gates that commute (by the commutation rule) may be exchanged.',
@@ -519,6 +563,9 @@ export const RULES: readonly Rule[] = [
       const a = phaseAngleOf(d);
       const b = phaseAngleOf(d2);
       return a !== undefined && b !== undefined && angleEq(a, -b, 2 * PI);
+    },
+    deviation(lhs, rhs) {
+      return rotationDistance(phaseAngleOf(lhs[1]!)!, -phaseAngleOf(rhs[0]!)!);
     },
   },
   {

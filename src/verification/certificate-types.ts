@@ -24,7 +24,16 @@ export interface CertificateStep {
   readonly anchor?: 'first' | 'last';
   /** Global steps only: insert the new ops before this index of the current list (may equal its length). */
   readonly insertAt?: number;
+  /**
+   * The `reorder` rule only (positions, replaced and inserted empty): the new op list is
+   * `order.map((i) => ops[i])`. An instance when `order` is a permutation that keeps, on every qubit
+   * and every clbit, the ops touching it in their order — the same circuit DAG, so the same operation.
+   */
+  readonly order?: readonly number[];
 }
+
+/** The rule id of a reordering step (see CertificateStep.order). */
+export const REORDER_RULE = 'reorder';
 
 export interface Certificate {
   readonly steps: readonly CertificateStep[];

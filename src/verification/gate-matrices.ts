@@ -9,6 +9,8 @@
  * (not merely up to global phase), because controlled forms depend on them.
  */
 
+import { addAngles } from './numeric-policy.js';
+
 /** A square complex matrix, row-major: entry (r, c) is at r * dim + c. */
 export interface CMatrix {
   readonly dim: number;
@@ -158,7 +160,7 @@ function u3(theta: number, phi: number, lambda: number): CMatrix {
   const s = Math.sin(theta / 2);
   return fromRows([
     [real(c), cmul(real(-s), cis(lambda))],
-    [cmul(real(s), cis(phi)), cmul(real(c), cis(phi + lambda))],
+    [cmul(real(s), cis(phi)), cmul(real(c), cis(addAngles(phi, lambda)))],
   ]);
 }
 /** exp(-i θ/2 P⊗P) for a Pauli P: cos(θ/2) I − i sin(θ/2) P⊗P. */

@@ -18,6 +18,7 @@ import { BatchSimulator, ColumnSimulator } from './unitary-simulators.js';
 const BATCH = 8;
 const BATCH_MIN_QUBITS = 6;
 import { basisLabel, gateShapeProblem, prepareCircuits, trimNote } from './prepare-circuits.js';
+import { PROOF_EPS } from './numeric-policy.js';
 
 export interface UnitaryOptions {
   /** Tolerance on ‖W e_j − λ e_j‖₂ per column, and on |λ_j − λ_0|. Default 1e-9. */
@@ -28,7 +29,7 @@ export interface UnitaryOptions {
   readonly timeBudgetMs?: number;
 }
 
-export const DEFAULT_EPSILON = 1e-9;
+export const DEFAULT_EPSILON = PROOF_EPS;
 export const DEFAULT_MAX_UNITARY_QUBITS = 12;
 function result(
   equivalent: true | false | 'unknown',

@@ -154,6 +154,36 @@ describe('rule library: semantic rules and the commutation rule', () => {
     expect(ruleById('resynth-2q')!.check([gate('cx', [0, 1])], [gate('cx', [1, 0])])).toBe(false);
   });
 
+  it("decompose-multi-qubit: the verification gate matrices of every 3-5 qubit gate agree with the tests', so accepted instances are identities", () => {
+    covered.add('decompose-multi-qubit');
+    const r = rule('decompose-multi-qubit');
+    const pick = [gate('h', [0]), gate('cx', [1, 0]), gate('t', [2]), gate('cx', [2, 1]), gate('rz', [0], [0.3]), gate('ccx', [0, 2, 1])];
+    for (const [name, spec] of GATES) {
+      if (spec.arity < 3) continue;
+      const qs = [...Array(spec.arity).keys()].reverse();
+      const op = gate(name, qs);
+      // an instance: the gate conjugated by something on its qubits is the same gate (rhs = P·op·P⁻¹ with P = I here)
+      expect(r.check([op], [op]), name).toBe(true);
+      // the checker's matrix (through the rule) equals the tests' own: lhs vs an rhs known equal by the tests
+      const rhs = [...pick.filter((o) => o.qubits.every((q) => q < spec.arity)), op];
+      const inverse = [...pick.filter((o) => o.qubits.every((q) => q < spec.arity))].reverse().map((o) => (o.name === 't' ? gate('tdg', o.qubits) : o.name === 'rz' ? gate('rz', o.qubits, [-o.params[0]!]) : o));
+      const full = [...inverse, ...rhs];
+      expect(same([op], full, spec.arity), name).toBe(true);
+      expect(r.check([op], full), name).toBe(true);
+      expect(r.check([op], [...full, gate('t', [0])]), name).toBe(false);
+    }
+    // qelib1.inc's own c3sqrtx body is the 3-controlled √X†: not the catalogue gate
+    const h = gate('h', [3]);
+    const gray = (sign: number) => [h, gate('cu1', [0, 3], [(sign * Math.PI) / 8]), h, gate('cx', [0, 1]), h, gate('cu1', [1, 3], [(-sign * Math.PI) / 8]), h, gate('cx', [0, 1]),
+      h, gate('cu1', [1, 3], [(sign * Math.PI) / 8]), h, gate('cx', [1, 2]), h, gate('cu1', [2, 3], [(-sign * Math.PI) / 8]), h, gate('cx', [0, 2]),
+      h, gate('cu1', [2, 3], [(sign * Math.PI) / 8]), h, gate('cx', [1, 2]), h, gate('cu1', [2, 3], [(-sign * Math.PI) / 8]), h, gate('cx', [0, 2]),
+      h, gate('cu1', [2, 3], [(sign * Math.PI) / 8]), h];
+    expect(r.check([gate('c3sqrtx', [0, 1, 2, 3])], gray(1))).toBe(true);
+    expect(r.check([gate('c3sqrtx', [0, 1, 2, 3])], gray(-1))).toBe(false);
+    expect(r.check([gate('ccx', [0, 1, 2])], [gate('cx', [0, 1]), gate('cx', [1, 2])])).toBe(false);
+    expect(r.check([gate('cx', [0, 1])], [gate('cx', [0, 1])])).toBe(false); // two qubits: resynth-2q's business
+  });
+
   it('commutation axes: each gate commutes with the stated Pauli on each qubit', () => {
     const pauli: Record<string, string> = { Z: 'z', X: 'x', Y: 'y' };
     for (const [name, axes] of Object.entries(axisTable())) {

@@ -12,12 +12,15 @@ import { gateSpec } from '../gates.js';
 import { evalExpr, exprSize, parseExpr, type Expr, type TokenCursor } from './expr.js';
 import { applyCtrl, applyInv, QASM_ALIASES } from './gate-modifiers.js';
 import { qasmError, tokenize, type Token } from './lexer.js';
+import { c3sqrtxBodyWarning } from './c3sqrtx-body.js';
 
 export interface QasmParseOptions {
   /** Registers adding up to more qubits are rejected early (TOO_MANY_QUBITS). */
   readonly maxQubits?: number;
   /** Stops expansion (broadcasts, inlined gates) beyond this many operations (TOO_MANY_GATES). */
   readonly maxOps?: number;
+  /** Collects warnings about the program (e.g. a c3sqrtx body that is not the catalogue gate). */
+  readonly warnings?: string[];
 }
 
 const DEFAULT_MAX_QUBITS = 1 << 20;
@@ -71,6 +74,7 @@ class Parser implements TokenCursor {
   private expansions = 0;
   /** Expression nodes evaluated so far (see EVAL_NODES_PER_OP). */
   private evaluated = 0;
+  readonly warnings: string[] = [];
 
   constructor(
     private readonly tokens: readonly Token[],
@@ -307,6 +311,15 @@ class Parser implements TokenCursor {
       if (std.arity !== qargs.length || std.params !== params.length) {
         throw qasmError('QASM_SYNTAX_ERROR', `gate '${name.text}' redefines the standard gate with ${params.length} parameters and ${qargs.length} qubits (expected ${std.params} and ${std.arity})`, name);
       }
+      if (canonical === 'c3sqrtx' && body.every((b) => b.kind === 'call' && b.mods.length === 0)) {
+        try {
+          const calls = body.map((b) => b.kind === 'call' ? { name: QASM_ALIASES[b.name.text] ?? b.name.text, params: b.params.map((p) => evalExpr(p, EMPTY_ENV)), args: b.args.map((a) => qargs.indexOf(a.name)) } : { name: '', params: [], args: [] });
+          const w = c3sqrtxBodyWarning(calls);
+          if (w) this.warnings.push(w);
+        } catch {
+          // a body this check cannot evaluate claims nothing: the catalogue meaning is used, silently as before
+        }
+      }
       return;
     }
     if (this.userGates.has(name.text)) throw qasmError('QASM_SYNTAX_ERROR', `gate '${name.text}' is already defined`, name);
@@ -522,5 +535,7 @@ function checkDistinct(qubits: readonly number[], at: Token): void {
 /** Parses OpenQASM 2.0 or 3.0 source into a circuit; throws AppError QASM_PARSE_ERROR (400) with line/column. */
 export function parseQasm(source: string, options: QasmParseOptions = {}): Circuit {
   const parser = new Parser(tokenize(source), options.maxQubits ?? DEFAULT_MAX_QUBITS, options.maxOps ?? DEFAULT_MAX_OPS);
-  return parser.parse();
+  const c = parser.parse();
+  options.warnings?.push(...parser.warnings);
+  return c;
 }

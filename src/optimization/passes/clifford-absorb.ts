@@ -1,4 +1,4 @@
-import { normAngle, PI } from '../gate-info.js';
+import { EPS, normAngle, PI } from '../gate-info.js';
 
 export interface Coef { sum: number; lin: bigint; changed: boolean }
 
@@ -43,7 +43,7 @@ export const LINES: readonly (readonly number[])[] = (() => {
   return out;
 })();
 
-const zero = (a: number) => Math.abs(normAngle(a)) < 1e-9;
+const zero = (a: number) => Math.abs(normAngle(a)) <= EPS;
 const nz = (a: number) => (zero(a) ? 0 : 1);
 
 /** Deterministic PRNG (mulberry32): the search is reproducible run to run. */

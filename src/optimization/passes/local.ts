@@ -1,13 +1,14 @@
 import type { GateOp } from '../../circuits/ir.js';
 import { commute, isIdentity, isInversePair, overlaps, phaseGate, phaseOf, ROT_PERIOD, g } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
+import { addAngles } from '../../verification/numeric-policy.js';
 
 /** Removes gates equal to the identity up to global phase. Returns the number of rewrites. */
 export function dropIdentities(rec: Recorder): number {
   let n = 0;
   for (let i = 0; i < rec.ops.length && !rec.stopped(); ) {
     const op = rec.ops[i]!;
-    if (op.kind === 'gate' && isIdentity(op)) {
+    if (op.kind === 'gate' && isIdentity(op, rec.tol)) {
       rec.apply('drop-identity', [i], []);
       n++;
     } else i++;
@@ -22,7 +23,7 @@ export function normalizePhases(rec: Recorder): number {
     const op = rec.ops[i]!;
     const a = phaseOf(op);
     if (a === undefined || op.kind !== 'gate') continue;
-    const best = phaseGate(op.qubits[0]!, a);
+    const best = phaseGate(op.qubits[0]!, a, 'named', rec.tol);
     if (!best) {
       rec.apply('drop-identity', [i], []);
       i--;
@@ -38,17 +39,17 @@ export function normalizePhases(rec: Recorder): number {
 }
 
 /** The rewrite of a pair (a earlier, b later) on the same qubits, if any. */
-function pairRewrite(a: GateOp, b: GateOp): { rule: string; out: GateOp[] } | undefined {
+function pairRewrite(a: GateOp, b: GateOp, tol: number): { rule: string; out: GateOp[] } | undefined {
   if (isInversePair(a, b)) return { rule: 'cancel-inverse', out: [] };
   const pa = phaseOf(a);
   const pb = phaseOf(b);
   if (pa !== undefined && pb !== undefined && a.qubits[0] === b.qubits[0]) {
-    const m = phaseGate(a.qubits[0]!, pa + pb);
+    const m = phaseGate(a.qubits[0]!, addAngles(pa, pb), 'named', tol);
     return { rule: 'merge-phase', out: m ? [m] : [] };
   }
   const per = ROT_PERIOD[a.name];
   if (per !== undefined && a.name === b.name && a.qubits.every((q, i) => q === b.qubits[i])) {
-    return { rule: 'merge-rotation', out: [g(a.name, a.qubits, [a.params[0]! + b.params[0]!])] };
+    return { rule: 'merge-rotation', out: [g(a.name, a.qubits, [addAngles(a.params[0]!, b.params[0]!, per)])] };
   }
   return undefined;
 }
@@ -67,7 +68,7 @@ export function cancelAndMerge(rec: Recorder, commuting: boolean): number {
       const b = rec.ops[j]!;
       if (!overlaps(a, b)) continue;
       if (b.kind === 'gate' && b.qubits.length === a.qubits.length && b.qubits.every((q) => a.qubits.includes(q))) {
-        const rw = pairRewrite(a, b);
+        const rw = pairRewrite(a, b, rec.tol);
         if (rw) {
           rec.apply(rw.rule, [i, j], rw.out);
           n++;

@@ -1,7 +1,9 @@
 import type { GateOp } from '../../circuits/ir.js';
-import { g, PI, phaseGate, phaseOf } from '../gate-info.js';
+import { EPS, g, PI, phaseGate, phaseOf } from '../gate-info.js';
+import { FLOAT_NOISE } from '../../verification/numeric-policy.js';
+import { flatDistance } from '../step-deviation.js';
 import type { Recorder } from '../recorder.js';
-import { cliffordTWords, phaseKey, runMatrix, zyz } from '../su2.js';
+import { cliffordTWords, phaseKey, runMatrix, zyz, type M2 } from '../su2.js';
 
 const CLIFFORD_T = new Set(['h', 's', 'sdg', 't', 'tdg', 'z', 'x', 'id']);
 
@@ -13,7 +15,13 @@ const CLIFFORD_T = new Set(['h', 's', 'sdg', 't', 'tdg', 'z', 'x', 'id']);
 export function isCliffordT(op: GateOp): boolean {
   if (CLIFFORD_T.has(op.name)) return true;
   const a = phaseOf(op);
-  return a !== undefined && Math.abs(a / (PI / 4) - Math.round(a / (PI / 4))) < 1e-9;
+  return a !== undefined && Math.abs(a - Math.round(a / (PI / 4)) * (PI / 4)) <= EPS;
+}
+
+/** Whether gates reproduce m up to phase within the recorder's tolerance (or float noise once it is 0). */
+export function withinTolerance(m: M2, ops: readonly GateOp[], tol: number): boolean {
+  const n = runMatrix(ops);
+  return !!n && flatDistance(m, n) <= Math.max(tol, FLOAT_NOISE);
 }
 
 /** Positions of the maximal run of one-qubit gates on q starting at i. */
@@ -47,14 +55,16 @@ export function resynthesizeRuns(rec: Recorder): number {
     const q = ops[0]!.qubits[0]!;
     let out: GateOp[] | undefined;
     const word = words.get(phaseKey(m));
-    if (word && word.length < ops.length) out = word.map((name) => g(name, [q]));
-    else if (!word && ops.some((o) => !isCliffordT(o))) {
+    // the word table is keyed by a rounded matrix: a word is used only if it reproduces the run
+    const exactWord = word && withinTolerance(m, word.map((name) => g(name, [q])), rec.tol) ? word : undefined;
+    if (exactWord && exactWord.length < ops.length) out = exactWord.map((name) => g(name, [q]));
+    else if (!exactWord && ops.some((o) => !isCliffordT(o))) {
       const [th, ph, la] = zyz(m);
-      if (Math.abs(th) < 1e-12) {
-        const p = phaseGate(q, ph + la);
+      if (Math.abs(th) <= rec.tol) {
+        const p = phaseGate(q, ph + la, 'named', rec.tol);
         out = p ? [p] : [];
       } else out = [g('u3', [q], [th, ph, la])];
-      if (out.length >= ops.length) out = undefined;
+      if (out.length >= ops.length || !withinTolerance(m, out, rec.tol)) out = undefined;
     }
     if (out) {
       rec.apply('resynth-1q', run, out);

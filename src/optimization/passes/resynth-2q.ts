@@ -5,6 +5,8 @@ import { minimalCnots, toSU4 } from '../su4.js';
 import { gatherAnchor } from './gather.js';
 import { blockMatrix, synthesize2q } from './kak.js';
 import { isCliffordT } from './resynth-1q.js';
+import { flatDistance } from '../step-deviation.js';
+import { FLOAT_NOISE } from '../../verification/numeric-policy.js';
 
 /** Ops on a block's wires that did not join it and that later members must commute past. */
 const MAX_SKIPPED = 6;
@@ -92,6 +94,13 @@ function bestFor(block: readonly GateOp[], pair: readonly [number, number]): rea
   return best;
 }
 
+/** The candidate's unitary is the block's within the recorder's tolerance (KAK numerics can miss by more). */
+function reproduces(block: readonly GateOp[], cand: readonly GateOp[], pair: readonly [number, number], tol: number): boolean {
+  const u = blockMatrix(block, pair);
+  const v = blockMatrix(cand, pair);
+  return !!u && !!v && flatDistance(u, v) <= Math.max(tol, FLOAT_NOISE);
+}
+
 /**
  * Two-qubit block resynthesis (aggressive): each maximal block on one pair of qubits whose
  * unitary needs fewer CNOTs (or fewer gates) than it has is replaced by a minimal-CNOT
@@ -107,8 +116,9 @@ export function resynthesizeBlocks(rec: Recorder): number {
     if (!positions) continue;
     const block = positions.map((p) => rec.ops[p] as GateOp);
     for (const o of block) seen.add(o);
-    const best = bestFor(block, head.qubits as readonly [number, number]);
-    if (!best) continue;
+    const pair = head.qubits as readonly [number, number];
+    const best = bestFor(block, pair);
+    if (!best || !reproduces(block, best, pair, rec.tol)) continue;
     const anchor = gatherAnchor(rec, positions);
     if (!anchor) continue;
     rec.apply('resynth-2q', positions, best.map((o) => g(o.name, o.qubits, o.params)), anchor);

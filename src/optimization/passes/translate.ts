@@ -4,9 +4,9 @@ import { OPTIMIZATION_ERRORS } from '../error-codes.js';
 import { g, PI, normAngle } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { runMatrix, zyz } from '../su2.js';
-import { runFrom } from './resynth-1q.js';
+import { runFrom, withinTolerance } from './resynth-1q.js';
+import { ccxCircuit, multiQubitCircuit } from './multi-qubit.js';
 
-const near0 = (a: number) => Math.abs(normAngle(a)) < 1e-9;
 
 /** Two-qubit gates written with CX and one-qubit gates (each checked by `resynth-2q`). */
 export function viaCx(op: GateOp): GateOp[] | undefined {
@@ -25,6 +25,17 @@ export function viaCx(op: GateOp): GateOp[] | undefined {
     case 'rzz': return [g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b])];
     case 'rxx': return [g('h', [a]), g('h', [b]), g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b]), g('h', [a]), g('h', [b])];
     case 'ryy': return [g('rx', [a], [PI / 2]), g('rx', [b], [PI / 2]), g('cx', [a, b]), g('rz', [b], [t]), g('cx', [a, b]), g('rx', [a], [-PI / 2]), g('rx', [b], [-PI / 2])];
+    // √X = H·S·H exactly, so controlled-√X = H_b · CP(π/2) · H_b
+    case 'csx': return [g('h', [b]), ...viaCx(g('cp', [a, b], [PI / 2]))!, g('h', [b])];
+    case 'cu3': case 'cu': {
+      // controlled e^{iγ}·u3(θ,φ,λ) = phase γ on the control, then the ABC form A·X·B·X·C with A·B·C = I
+      const [th = 0, ph = 0, la = 0, ga = 0] = op.params;
+      return [
+        ...(ga === 0 ? [] : [g('p', [a], [ga])]),
+        g('p', [a], [(la + ph) / 2]), g('p', [b], [(la - ph) / 2]), g('cx', [a, b]),
+        g('u3', [b], [-th / 2, 0, -(ph + la) / 2]), g('cx', [a, b]), g('u3', [b], [th / 2, ph, 0]),
+      ];
+    }
     default: return undefined;
   }
 }
@@ -38,40 +49,54 @@ function cxNative(op: GateOp, native: ReadonlySet<string>): GateOp[] | undefined
   return undefined;
 }
 
-/** One-qubit unitary in the target's native rotations, or undefined if none fits. */
-function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>): GateOp[] | undefined {
+/**
+ * One-qubit unitary in the target's native rotations, or undefined if none fits. Shortcuts (dropping a
+ * rotation within `tol` of 0, one sx for θ ≈ π/2) are used only when the result still reproduces the run
+ * within the recorder's tolerance; otherwise the general form, exact up to float noise.
+ */
+function synth1q(ops: readonly GateOp[], native: ReadonlySet<string>, tol: number): GateOp[] | undefined {
   const q = ops[0]!.qubits[0]!;
   const m = runMatrix(ops);
-  if (!m) return undefined;
+  if (!m || !native.has('rz')) return undefined;
   const [th, ph, la] = zyz(m);
-  const rz = (a: number) => (near0(a) ? [] : [g('rz', [q], [normAngle(a)])]);
-  if (!native.has('rz')) return undefined;
-  if (near0(th)) return rz(ph + la);
-  if (native.has('ry')) return [...rz(la), g('ry', [q], [th]), ...rz(ph)];
-  if (native.has('rx')) return [...rz(la - PI / 2), g('rx', [q], [th]), ...rz(ph + PI / 2)];
-  if (native.has('sx')) {
-    if (native.has('x') && Math.abs(th - PI) < 1e-9) return [...rz(la + PI), g('x', [q]), ...rz(ph)];
-    if (Math.abs(th - PI / 2) < 1e-9) return [...rz(la - PI / 2), g('sx', [q]), ...rz(ph + PI / 2)];
-    return [...rz(la), g('sx', [q]), ...rz(th + PI), g('sx', [q]), ...rz(ph + PI)];
-  }
-  return undefined;
+  const forms = (eps: number): GateOp[] | undefined => {
+    const near0 = (a: number) => Math.abs(normAngle(a)) <= eps;
+    const rz = (a: number) => (near0(a) ? [] : [g('rz', [q], [normAngle(a)])]);
+    if (near0(th)) return rz(ph + la);
+    if (native.has('ry')) return [...rz(la), g('ry', [q], [th]), ...rz(ph)];
+    if (native.has('rx')) return [...rz(la - PI / 2), g('rx', [q], [th]), ...rz(ph + PI / 2)];
+    if (native.has('sx')) {
+      if (native.has('x') && Math.abs(th - PI) <= eps) return [...rz(la + PI), g('x', [q]), ...rz(ph)];
+      if (Math.abs(th - PI / 2) <= eps) return [...rz(la - PI / 2), g('sx', [q]), ...rz(ph + PI / 2)];
+      return [...rz(la), g('sx', [q]), ...rz(th + PI), g('sx', [q]), ...rz(ph + PI)];
+    }
+    return undefined;
+  };
+  const short = forms(tol);
+  return short && withinTolerance(m, short, tol) ? short : forms(0);
 }
 
 const unsupported = (name: string, native: ReadonlySet<string>) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED, `Gate ${name} has no translation to the native gates ${[...native].join(', ')}`, { gate: name, native_gates: [...native] });
 
-/** Three-qubit gates (ccx, ccz) into CX + one-qubit gates, unless native. */
+/**
+ * Gates on three or more qubits into CX + one-qubit gates, unless native: ccx and ccz by their proven
+ * templates, every other one (cswap, rccx, rc3x, c3x, c3sqrtx, c4x) by `decompose-multi-qubit`.
+ */
 export function decomposeMultiQubit(rec: Recorder, native: ReadonlySet<string>): void {
   for (let i = 0; i < rec.ops.length; i++) {
     const op = rec.ops[i]!;
     if (op.kind !== 'gate' || op.qubits.length < 3 || native.has(op.name)) continue;
-    if (op.name !== 'ccx' && op.name !== 'ccz') throw unsupported(op.name, native);
-    const [a, b, c] = op.qubits as [number, number, number];
-    const T = (n: string, ...q: number[]) => g(n, q);
-    const out = op.name === 'ccx'
-      ? [T('h', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('h', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)]
-      : [T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)];
-    rec.apply(`template:${op.name}-decompose`, [i], out);
+    if (op.name === 'ccx' || op.name === 'ccz') {
+      const [a, b, c] = op.qubits as [number, number, number];
+      const out = ccxCircuit(a, b, c);
+      // CCZ is the Toffoli without the target's Hadamards (first and tenth gate)
+      rec.apply(`template:${op.name}-decompose`, [i], op.name === 'ccx' ? out : out.filter((_, k) => k !== 0 && k !== 10));
+      continue;
+    }
+    const out = multiQubitCircuit(op);
+    if (!out) throw unsupported(op.name, native);
+    rec.apply('decompose-multi-qubit', [i], out);
   }
 }
 
@@ -103,7 +128,7 @@ export function translateGates(rec: Recorder, native: ReadonlySet<string>): void
     const run = runFrom(rec, i);
     const ops = run.map((p) => rec.ops[p] as GateOp);
     if (ops.every((o) => native.has(o.name))) continue;
-    const out = synth1q(ops, native);
+    const out = synth1q(ops, native, rec.tol);
     if (!out) throw unsupported(ops.find((o) => !native.has(o.name))!.name, native);
     rec.apply('resynth-1q', run, out);
     i += out.length - 1;

@@ -6,6 +6,7 @@
  * the checker's own matrices in tests/verification.
  */
 import type { GateOp } from '../../circuits/ir.js';
+import { turnsOf } from '../numeric-policy.js';
 
 export type Prim =
   | { readonly k: 'x'; readonly q: number }
@@ -15,22 +16,21 @@ export type Prim =
   /** Multiplies by e^{2πi·turns} when every qubit in qs is 1. */
   | { readonly k: 'ph'; readonly qs: readonly number[]; readonly turns: number };
 
-const TAU = 2 * Math.PI;
 const x = (q: number): Prim => ({ k: 'x', q });
 const cx = (c: number, t: number): Prim => ({ k: 'mcx', cs: [c], t });
 const h = (q: number): Prim => ({ k: 'h', q });
 const ph = (turns: number, ...qs: number[]): Prim => ({ k: 'ph', qs, turns });
-/** rz(θ) up to global phase, i.e. p(θ). */
-const rz = (theta: number, q: number): Prim => ph(theta / TAU, q);
+/** rz(θ) up to global phase, i.e. p(θ). Turns come from the exact reduction, so huge angles keep their value. */
+const rz = (theta: number, q: number): Prim => ph(turnsOf(theta), q);
 const rx = (theta: number, q: number): Prim[] => [h(q), rz(theta, q), h(q)];
 // ry = S·rx·S†: in time order S†, rx, S.
 const ry = (theta: number, q: number): Prim[] => [ph(-0.25, q), ...rx(theta, q), ph(0.25, q)];
 /** crz(θ): with the control set, −θ/2 on target 0 and +θ/2 on target 1. */
-const crz = (theta: number, c: number, t: number): Prim[] => [ph(-theta / (2 * TAU), c), ph(theta / TAU, c, t)];
+const crz = (theta: number, c: number, t: number): Prim[] => [ph(-turnsOf(theta, 0.5), c), ph(turnsOf(theta), c, t)];
 const cry = (theta: number, c: number, t: number): Prim[] => [ph(-0.25, t), h(t), ...crz(theta, c, t), h(t), ph(0.25, t)];
 /** Controlled e^{iγ}·u3(θ,φ,λ), with u3 = e^{i(φ+λ)/2} rz(φ) ry(θ) rz(λ). */
 const cu = (theta: number, phi: number, lambda: number, gamma: number, c: number, t: number): Prim[] => [
-  ph((gamma + (phi + lambda) / 2) / TAU, c),
+  ph(turnsOf(gamma) + turnsOf(phi, 0.5) + turnsOf(lambda, 0.5), c),
   ...crz(lambda, c, t),
   ...cry(theta, c, t),
   ...crz(phi, c, t),
@@ -79,7 +79,7 @@ export function gatePrims(g: GateOp): Prim[] | undefined {
     case 'crz': return want(2, 1) ? crz(t0, a, b) : undefined;
     case 'cu1':
     case 'cp':
-      return want(2, 1) ? [ph(t0 / TAU, a, b)] : undefined;
+      return want(2, 1) ? [ph(turnsOf(t0), a, b)] : undefined;
     case 'cu3': return want(2, 3) ? cu(t0, t1, t2, 0, a, b) : undefined;
     case 'cu': return want(2, 4) ? cu(t0, t1, t2, t3, a, b) : undefined;
     case 'rzz': return want(2, 1) ? rzz(t0, a, b) : undefined;

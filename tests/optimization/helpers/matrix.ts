@@ -46,7 +46,8 @@ const kron = (a: M, b: M): M => {
 };
 const scale = (m: M, t: number): M => m.map((r) => r.map((v) => [v[0] * Math.cos(t) - v[1] * Math.sin(t), v[0] * Math.sin(t) + v[1] * Math.cos(t)] as C2));
 const H = lin(X, [Math.SQRT1_2, 0], Z, [Math.SQRT1_2, 0]);
-const u3 = (t: number, p: number, l: number): M => mm(phase(p + Math.PI / 2), mm(rot(X, t), phase(l - Math.PI / 2)));
+// one angle per factor: p + π/2 would lose a huge p's value in the addition
+const u3 = (t: number, p: number, l: number): M => mm(phase(p), mm(phase(Math.PI / 2), mm(rot(X, t), mm(phase(-Math.PI / 2), phase(l)))));
 const ctrl = (u: M): M => {
   const d = u.length;
   const out: M = [...Array(2 * d)].map((_, i) => [...Array(2 * d)].map((_, j) => [i === j && i < d ? 1 : 0, 0] as C2));
@@ -80,15 +81,37 @@ export function small(name: string, p: readonly number[] = []): M {
     case 'rxx': return expPP(X, a); case 'ryy': return expPP(Y, a); case 'rzz': return expPP(Z, a);
     case 'ccx': return ctrl(ctrl(X)); case 'ccz': return ctrl(ctrl(Z));
     case 'cswap': return ctrl(SWAP);
+    case 'c3x': return ctrl(ctrl(ctrl(X)));
+    case 'c4x': return ctrl(ctrl(ctrl(ctrl(X))));
+    case 'c3sqrtx': return ctrl(ctrl(ctrl(scale(rot(X, PI / 2), PI / 4))));
     default: throw new Error(`test helper: no matrix for ${name}`);
   }
+}
+
+/**
+ * The relative-phase Toffolis are defined by their qelib1.inc bodies (written here from the include
+ * file's text: u2(0,π) and u1(±π/4) on the target around CNOTs).
+ */
+function qelib1Body(op: GateOp): GateOp[] | undefined {
+  const G = (name: string, qubits: number[], params: number[] = []): GateOp => ({ kind: 'gate', name, qubits, params });
+  const u2 = (q: number) => G('u2', [q], [0, Math.PI]);
+  const u1 = (q: number, s: number) => G('u1', [q], [(s * Math.PI) / 4]);
+  const [a = 0, b = 0, c = 0, d = 0] = op.qubits;
+  if (op.name === 'rccx') return [u2(c), u1(c, 1), G('cx', [b, c]), u1(c, -1), G('cx', [a, c]), u1(c, 1), G('cx', [b, c]), u1(c, -1), u2(c)];
+  if (op.name === 'rc3x') {
+    return [
+      u2(d), u1(d, 1), G('cx', [c, d]), u1(d, -1), u2(d), G('cx', [a, d]), u1(d, 1), G('cx', [b, d]), u1(d, -1), G('cx', [a, d]),
+      u1(d, 1), G('cx', [b, d]), u1(d, -1), u2(d), u1(d, 1), G('cx', [c, d]), u1(d, -1), u2(d),
+    ];
+  }
+  return undefined;
 }
 
 /** Unitary of a gate list on n qubits (qubit 0 most significant), by applying gates to columns. */
 export function unitaryOf(ops: readonly GateOp[], n: number): CM {
   const d = 1 << n;
   const u = eye(n);
-  for (const op of ops) {
+  for (const op of ops.flatMap((o) => qelib1Body(o) ?? [o])) {
     const g = small(op.name, op.params);
     const k = op.qubits.length;
     const bit = (q: number) => n - 1 - q;
@@ -147,4 +170,20 @@ export function circuitsEquivalent(a: Circuit, b: Circuit): boolean {
 export function testEquivalence(a: Circuit, b: Circuit) {
   const ok = circuitsEquivalent(a, b);
   return { equivalent: ok, method: 'unitary' as const, checked: `test-helper unitary of ${a.numQubits} qubits`, elapsedMs: 0, ...(ok ? {} : { reason: 'unitaries differ' }) };
+}
+
+/** The matrix of any catalogue gate (first qubit most significant), rccx/rc3x from their qelib1 bodies. */
+export function gateMatrixOf(op: GateOp): { re: Float64Array; im: Float64Array; k: number } {
+  const k = op.qubits.length;
+  const d = 1 << k;
+  if (qelib1Body(op)) {
+    const local = { ...op, qubits: [...Array(k).keys()] };
+    const u = unitaryOf([local], k);
+    return { re: u.re, im: u.im, k };
+  }
+  const m = small(op.name, op.params);
+  const re = new Float64Array(d * d);
+  const im = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) { re[i * d + j] = m[i]![j]![0]; im[i * d + j] = m[i]![j]![1]; }
+  return { re, im, k };
 }
