@@ -15,7 +15,6 @@ import { isAppError } from '../errors/app-error.js';
 import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
 import type { DeviceDirectory } from './device-directory.js';
 import type { DriverOutcome, RunInput } from './drivers/driver.js';
-import type { ExecutionFailureCode } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import { resultJson, type ExecutionService } from './execution-service.js';
 import type { ExecutionClaim, ExecutionStore } from './ports.js';
@@ -53,7 +52,7 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   ) {}
 
   /** Fails the job and releases its hold, in one transaction. */
-  private async failed(job: ExecutionJob, worker: string, code: ExecutionFailureCode | string, message: string): Promise<Step> {
+  private async failed(job: ExecutionJob, worker: string, code: string, message: string): Promise<Step> {
     const ok = await this.store.fail(job, worker, code, message);
     return { jobId: job.id, outcome: ok ? 'failed' : 'lease_lost' };
   }

@@ -63,7 +63,7 @@ export function planSegments(ops: readonly Operation[]): SegmentPlan | undefined
   const segBuckets: number[][] = Array.from({ length: last + 1 }, () => []);
   const cutBuckets: number[][] = Array.from({ length: last + 2 }, () => []);
   ops.forEach((_, i) => {
-    if (segOf[i] !== undefined) segBuckets[segOf[i]!]!.push(i);
+    if (segOf[i] !== undefined) segBuckets[segOf[i]]!.push(i);
     else cutBuckets[cutOf[i]! + 1]!.push(i);
   });
   const order: number[] = [...cutBuckets[0]!];

@@ -56,7 +56,7 @@ describe.skipIf(SKIP)(`the /docs reference page in Chromium${SKIP ? ` (skipped: 
     await page.locator('.swagger-ui .opblock-tag-section').first().waitFor({ timeout: 60_000 });
     expect(await page.locator('.swagger-ui .info .title').innerText()).toContain('qrail');
     expect(await page.getByText('Unable to render this definition').count()).toBe(0);
-    const doc = (await app.inject({ method: 'GET', url: '/docs/json' })).json() as { tags: { name: string }[]; paths: Record<string, Record<string, { tags?: string[] }>> };
+    const doc = (await app.inject({ method: 'GET', url: '/docs/json' })).json<{ tags: { name: string }[]; paths: Record<string, Record<string, { tags?: string[] }>> }>();
     const tags = await page.locator('.swagger-ui .opblock-tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-tag')));
     expect(tags).toEqual(doc.tags.map((t) => t.name));
     // Every operation of the document is on the page, under its tag.

@@ -16,7 +16,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export async function openapiDocument(app: App): Promise<OpenApiDocument> {
   const r = await app.inject({ method: 'GET', url: '/openapi.json' });
   if (r.statusCode !== 200) throw new Error(`GET /openapi.json answered ${r.statusCode}`);
-  return r.json() as OpenApiDocument;
+  return r.json<OpenApiDocument>();
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -79,7 +79,8 @@ export class ResponseChecker {
       if (header['required'] === true && headers[name.toLowerCase()] === undefined) problems.push(`${where}: required header ${name} missing`);
     }
     const content = declared['content'] as Record<string, { schema?: Json }> | undefined;
-    const type = String(headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const ct = headers['content-type'];
+    const type = (typeof ct === 'string' ? ct : '').split(';')[0]?.trim() ?? '';
     if (content === undefined) {
       if (body !== '') problems.push(`${where}: a body (${type}) where the document declares none`);
       return problems;

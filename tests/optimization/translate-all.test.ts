@@ -51,7 +51,7 @@ describe('every catalogue gate to every target', () => {
         for (const o of ops) expect(t.native, `${name} on ${t.label} left ${o.name}`).toContain(o.name);
         if (t.device?.couplingMap) {
           const edges = new Set(t.device.couplingMap.flatMap(([a, b]) => [`${a},${b}`, `${b},${a}`]));
-          for (const o of ops.filter((x) => x.qubits.length === 2)) expect(edges.has(o.qubits.join(',')), `${name}: ${o.qubits}`).toBe(true);
+          for (const o of ops.filter((x) => x.qubits.length === 2)) expect(edges.has(o.qubits.join(',')), `${name}: ${o.qubits.join(',')}`).toBe(true);
         }
         expect(circuitsEquivalent(c, r.circuit), `${name} on ${t.label}`).toBe(true);
       }

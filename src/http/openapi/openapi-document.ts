@@ -63,7 +63,7 @@ export function openapiOptions(config: Config): SwaggerOptions {
       components: { securitySchemes: securitySchemes(config) as never, headers: RESPONSE_HEADERS as never },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
-    transform: annotateRoute as never,
+    transform: annotateRoute,
     transformObject: finishDocument as never,
   };
 }

@@ -5,7 +5,7 @@ import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { idempotencyRepository, type IdempotencyRepository } from '../../store/repositories/idempotency-repository.js';
-import type { App, IdempotencyState } from '../app-types.js';
+import type { App } from '../app-types.js';
 
 /**
  * Idempotency-Key on platform POSTs (docs/decisions/foundation-idempotency-keys.md). A route opts

@@ -108,7 +108,7 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
   );
   const outs = r.rows[0]?.r;
   if (!Array.isArray(outs) || outs.length !== items.length) throw new Error(`jobs_submit_many returned ${JSON.stringify(outs)?.slice(0, 200)}`);
-  const byItem: Array<SubmitOutcome | undefined> = new Array(items.length);
+  const byItem = new Array<SubmitOutcome | undefined>(items.length);
   order.forEach((item, k) => {
     byItem[item] = outs[k] ?? undefined;
   });

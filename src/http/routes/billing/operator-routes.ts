@@ -38,7 +38,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
       response: { 200: okResponse(CreditGrantView, 'The grant (credited false when its idempotency key was already granted)'), ...errors(403, 404) },
     },
   }, async (req) => {
-    const b = req.body as { email: string; amount: string; reason?: string; idempotency_key?: string };
+    const b = req.body;
     return app.services.billing.grantCreditByEmail({ email: b.email, amount: b.amount, ...(b.reason ? { reason: b.reason } : {}), ...(b.idempotency_key ? { idempotencyKey: b.idempotency_key } : {}) });
   });
 
