@@ -4,6 +4,9 @@
  * Each is checked against its schema by Redocly's lint and by tests/foundation/openapi-document.test.ts.
  */
 
+import { CIRCUITS_ERRORS } from '../../circuits/error-codes.js';
+import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+
 type Examples = Record<string, { summary: string; value: unknown }>;
 
 export interface OperationExamples {
@@ -49,7 +52,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           value: {
             status: 'error',
             error: {
-              code: 'VALIDATION_FAILED',
+              code: HTTP_ERRORS.VALIDATION_FAILED.code,
               message: 'Request body failed validation.',
               details: [
                 { in: 'body', path: '/extra', code: 'UNKNOWN_PROPERTY', message: 'is not an allowed property' },
@@ -126,7 +129,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           value: {
             status: 'error',
             error: {
-              code: 'CIRCUIT_INVALID',
+              code: CIRCUITS_ERRORS.CIRCUIT_INVALID.code,
               message: "The circuit is not valid (1 problem): unknown gate 'foo'",
               details: [{ path: '/circuit/source', code: 'UNKNOWN_GATE', message: "unknown gate 'foo'", line: 4, column: 1 }],
             },
@@ -250,7 +253,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           summary: 'The same key with another body',
           value: {
             error: {
-              code: 'IDEMPOTENCY_KEY_REUSED',
+              code: HTTP_ERRORS.IDEMPOTENCY_KEY_REUSED.code,
               message: 'This idempotency key was already used with another capability_id, request or max_total_price.',
               details: { idempotency_key: 'guide-bell-0001', job_id: JOB_ID },
             },

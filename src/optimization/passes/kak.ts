@@ -4,7 +4,7 @@ import { cliffordTWords, equalUpToPhase2, mat1, mul2, phaseKey, runMatrix, zyz, 
 import {
   equalUpToPhase4, eye4, factorLocal, interactionCoefficients, kakParts, kron2, localEquivalences, minimalCnots, mul4, toSU4, type C4, type KakParts,
 } from '../su4.js';
-import { viaCx } from './translate.js';
+import { viaCx } from './via-cx.js';
 
 /**
  * Two-qubit synthesis with the fewest CNOTs (KAK): the count comes from the Makhlin-type

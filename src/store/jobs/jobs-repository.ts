@@ -1,3 +1,4 @@
+import { BILLING_ERRORS } from '../../billing/error-codes.js';
 import { JOB_STATE_MACHINE, type JobRecord, type JobStatus } from '../../jobs/job.js';
 import { DEFAULT_SUBMIT_BATCHING, type Claim, type JobsRepository } from '../../jobs/ports.js';
 import { isTerminal } from '../../queue/state-machine.js';
@@ -28,7 +29,7 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
     if (j.hold_id !== null) {
       // Released if pending; one already released or expired stays so; a captured one is a bug.
       const refused = await releaseIfPending(q, j.hold_id, `job ${j.id} failed: ${code}`);
-      if (refused?.code === 'HOLD_NOT_PENDING') throw new Error(`job ${j.id} cannot fail: its hold was captured`);
+      if (refused?.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) throw new Error(`job ${j.id} cannot fail: its hold was captured`);
     }
     return toJob(await finish<JobRow, JobStatus>(q, JOBS_QUEUE, j.id, j.status, 'failed', worker, { error_code: code, error_message: message }, code));
   };
@@ -102,7 +103,7 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       if (o?.outcome === 'lease_lost') return null;
       if (o?.outcome !== 'hold_lapsed' || o.error === undefined) throw new Error(`jobs_complete returned ${JSON.stringify(o)}`);
       const refusal = JSON.parse(o.error) as LedgerRefusal;
-      if (refusal.code === 'HOLD_NOT_PENDING') return failLapsed(jobId, worker);
+      if (refusal.code === BILLING_ERRORS.HOLD_NOT_PENDING.code) return failLapsed(jobId, worker);
       throw ledgerError(refusal);
     },
 
