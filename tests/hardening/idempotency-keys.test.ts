@@ -239,7 +239,7 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
       expect(op?.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'), path).toBe(true);
       const ok = Object.entries(op?.responses ?? {}).filter(([s]) => s.startsWith('2'));
       expect(ok.length, path).toBeGreaterThan(0);
-      for (const [, r] of ok) expect(r.headers?.['idempotent-replayed'], path).toBeDefined();
+      for (const [, r] of ok) expect(r.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/Idempotent-Replayed' });
     }
   });
 
