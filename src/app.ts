@@ -100,7 +100,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerTextSafety(app);
   registerAuth(app);
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.
-  registerIdempotency(app);
+  registerIdempotency(app, services.idempotency);
 
   await app.register(swagger, {
     openapi: {

@@ -9,6 +9,7 @@ import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
+import type { Idempotency } from '../idempotency/idempotency.js';
 import { IonqDriver } from './adapters/ionq-driver.js';
 import { DeviceDirectory } from './device-directory.js';
 import { emulatedDriver, simulatorDriver, type LocalSimulator } from './drivers/local-drivers.js';
@@ -55,7 +56,7 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
     );
 }
 
-export function createExecutionServices(config: Config, store: ExecutionStore, deps: { billing: ExecutionBillingPort; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
+export function createExecutionServices(config: Config, store: ExecutionStore, deps: { billing: ExecutionBillingPort; idempotency: Pick<Idempotency, 'lookup'>; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
   const settings = executionSettings(config.env);
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
@@ -66,6 +67,7 @@ export function createExecutionServices(config: Config, store: ExecutionStore, d
   });
   const execution = new ExecutionService({
     store,
+    idempotency: deps.idempotency,
     settings,
     directory,
     circuitLimits: config.circuitLimits,
