@@ -82,7 +82,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
   }, async () => ({ capabilities: jobs.catalog() }));
 
   app.post('/v1/jobs', {
-    config: { surface: 'jobs' },
+    config: { surface: 'jobs', idempotencyField: 'idempotency_key' },
     onRequest: write,
     schema: {
       tags: ['jobs'], summary: 'runAccountJob: submit a prepaid job (202 with the Job)', security, body: SubmitJobSchema,
