@@ -106,7 +106,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerTextSafety(app);
   registerAuth(app);
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.
-  registerIdempotency(app);
+  registerIdempotency(app, services.idempotency);
 
   await app.register(swagger, openapiOptions(config));
   // The reference page's own routes (its HTML, assets and the document it loads from /docs/json)

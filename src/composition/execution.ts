@@ -10,6 +10,7 @@ import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
+import type { Idempotency } from '../idempotency/idempotency.js';
 import { IonqDriver } from '../execution/adapters/ionq-driver.js';
 import { DeviceDirectory } from '../execution/device-directory.js';
 import { emulatedDriver, simulatorDriver, type LocalSimulator } from '../execution/drivers/local-drivers.js';
@@ -56,7 +57,7 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
     );
 }
 
-export function createExecutionServices(config: Config, store: ExecutionStore, deps: { billing: ExecutionBillingPort; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
+export function createExecutionServices(config: Config, store: ExecutionStore, deps: { billing: ExecutionBillingPort; idempotency: Pick<Idempotency, 'lookup'>; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
   const settings = executionSettings(config.env);
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
@@ -67,6 +68,7 @@ export function createExecutionServices(config: Config, store: ExecutionStore, d
   });
   const execution = new ExecutionService({
     store,
+    idempotency: deps.idempotency,
     settings,
     directory,
     circuitLimits: config.circuitLimits,

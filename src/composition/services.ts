@@ -17,6 +17,8 @@ import { createExecutionServices, type ExecutionServices } from './execution.js'
 import { pgExecutionStore } from '../store/execution/pg-execution-store.js';
 import { pgJobsRepository } from '../store/jobs/jobs-repository.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
+import type { Idempotency } from '../idempotency/idempotency.js';
+import { idempotencyRepository } from '../store/repositories/idempotency-repository.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
@@ -26,6 +28,8 @@ export interface Services extends JobsServices, ExecutionServices {
   readonly sessions: SessionService;
   readonly metrics: MetricsRegistry;
   readonly billing: BillingService;
+  /** The one idempotency mechanism: the Idempotency-Key header's plugin and execution's client tokens use it. */
+  readonly idempotency: Idempotency;
   /** Chat and text-to-speech (issue 10); `media.readiness()` reports both. */
   readonly media: MediaService;
   /** Started by `serve --role worker|all`. */
@@ -47,12 +51,13 @@ export async function createServices(config: Config, db: Database, compute: Comp
     throttleWindowSeconds: config.loginThrottle.windowSeconds,
   }, (secret) => createHash('sha256').update(secret).digest('hex'));
   const billing = new BillingService(config, sqlBillingPorts(db));
+  const idempotency = idempotencyRepository(db);
   const media = createMediaService(config.env);
   // Background workers run outside any request: they log through their own pino logger
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
   const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } });
   const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
-  const executionServices = createExecutionServices(config, pgExecutionStore(db), { billing, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
+  const executionServices = createExecutionServices(config, pgExecutionStore(db), { billing, idempotency, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
   const { settings } = executionServices.execution.deps;
   const jobsStores: JobsStores = { jobs: (batching) => pgJobsRepository(db, batching), credentials: pgCredentialsRepository(db), signingKeys: pgSigningKeyStore(db) };
   const jobsServices = createJobsServices(config, jobsStores, {
@@ -67,5 +72,5 @@ export async function createServices(config: Config, db: Database, compute: Comp
     },
     log: logWorkerError('jobs-worker'),
   });
-  return { sessions, metrics: new MetricsRegistry(), billing, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
+  return { sessions, metrics: new MetricsRegistry(), billing, idempotency, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
 }

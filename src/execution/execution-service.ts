@@ -3,13 +3,16 @@
  * hardware through quote → hold → held job → continue → queued → running → completed or
  * failed. Simulator runs answer at once; hardware jobs are durable rows the worker runs.
  * A client token makes every submission idempotent per account: the same token never
- * runs or charges twice, and another request under it is refused.
+ * runs or charges twice, and another request under it is refused. Tokens are keys of the one
+ * idempotency mechanism (scope 'execution'): looked up here, claimed and recorded by the store
+ * in the transaction that inserts the job.
  */
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
+import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
@@ -49,6 +52,8 @@ export interface ContinueRequest {
 
 export interface ExecutionDeps {
   readonly store: ExecutionStore;
+  /** Where client tokens are looked up (scope 'execution'). */
+  readonly idempotency: Pick<Idempotency, 'lookup'>;
   readonly settings: ExecutionSettings;
   readonly directory: DeviceDirectory;
   readonly circuitLimits: CircuitLimits;
@@ -109,11 +114,15 @@ export class ExecutionService {
    * `running` is taken over when its owner died, waited for or refused while it lives (simulator-run.ts).
    */
   private async replay(accountId: string, token: string, hash: string, adopt?: Adoption) {
-    const prior = await this.store.findJobByToken(accountId, token);
-    if (prior === null) return null;
-    if (prior.request_hash !== hash) {
-      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: prior.id });
+    const found = await this.deps.idempotency.lookup({ scope: 'execution', owner: accountId, keyHash: idempotencyHash(token), requestHash: hash });
+    if (found.kind === 'new') return null;
+    if (found.kind === 'reused') {
+      throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_REUSED, 'This client_token was already used for a different request.', { job_id: found.ref });
     }
+    if (found.kind === 'in_flight') throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
+    // Tokens are recorded with their job, so a recorded one always names it.
+    const prior = found.ref === null ? null : await this.store.getJob(found.ref);
+    if (prior === null) throw new Error(`a client token of account ${accountId} names no job`);
     const settled = prior.kind === 'simulator' && prior.status === 'running' ? await settleRunningSimulator(this.runDeps, prior, adopt) : prior;
     return this.viewOf(settled, true);
   }

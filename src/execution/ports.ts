@@ -36,6 +36,7 @@ export interface ExecutionTx {
   lockHeldJob(accountId: string, jobId: string): Promise<HeldJob | null>;
   /** held → continued; null when it was not `held` any more. */
   markHeldJobContinued(jobId: string): Promise<HeldJob | null>;
+  /** As the store's insertJob, in this transaction. */
   insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
   /** A continued hold keeps its funds for the run window: its expiry moves out to `seconds` from now. */
   extendHoldExpiry(holdId: string, seconds: number): Promise<void>;
@@ -58,10 +59,12 @@ export interface ExecutionStore extends QueuePort<ExecutionClaim> {
   /** Runs `fn` in one transaction. */
   tx<T>(fn: (t: ExecutionTx) => Promise<T>): Promise<T>;
 
-  /** Inserts the job unless the account already used its client token; null then. */
+  /**
+   * Inserts the job and records its client token (one transaction), unless the token is already
+   * recorded or being recorded by a concurrent request; null then (look the token up again).
+   */
   insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
   getJob(id: string): Promise<ExecutionJob | null>;
-  findJobByToken(accountId: string, clientToken: string): Promise<ExecutionJob | null>;
   /** 1-based position among the device's queued jobs (oldest first); null when not queued. */
   queuePosition(job: ExecutionJob): Promise<number | null>;
   jobEvents(id: string): Promise<ExecutionEvent[]>;

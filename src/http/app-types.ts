@@ -24,6 +24,14 @@ export interface IdempotencyState {
   readonly secret: Buffer;
 }
 
+/** What keeps a POST route idempotent (plugins/idempotency.ts): the header, a body field, or nothing (both null). */
+export interface IdempotentRoute {
+  /** Idempotency-Key honoured, keys scoped to the account or to the operator. */
+  readonly header: 'account' | 'operator' | null;
+  /** The required body field its domain keys the request by, in the same mechanism. */
+  readonly field: 'idempotency_key' | 'client_token' | null;
+}
+
 /**
  * Which response shape a route uses: platform envelope, plain JSON (Account Jobs), raw (ops,
  * docs; errors in the Jobs shape), or page (HTML pages under /v1: raw success, enveloped errors).
@@ -40,6 +48,8 @@ declare module 'fastify' {
     draining: boolean;
     /** Every route registered, for the OpenAPI completeness test and 405 answers. */
     qrailRoutes: ReadonlyArray<{ method: string; url: string }>;
+    /** Every POST route, by `POST <url>`, with what keeps it idempotent (plugins/idempotency.ts). */
+    idempotentRoutes: ReadonlyMap<string, IdempotentRoute>;
     /** The surface of the routes nearest to a URL no route matched (404, 405, router errors). */
     surfaceForUrl: (url: string) => Surface;
     requireSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -59,5 +69,7 @@ declare module 'fastify' {
     idempotent?: 'account' | 'operator';
     /** The route parses any Content-Type itself (so never answers 415); for the OpenAPI document. */
     anyContentType?: boolean;
+    /** The required body field that carries the request's own idempotency key (kept by its domain in the same mechanism). */
+    idempotencyField?: 'idempotency_key' | 'client_token';
   }
 }

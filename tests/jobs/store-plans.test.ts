@@ -43,20 +43,21 @@ describe('Account Jobs queries stay O(1) per job as the history grows', () => {
   });
 
   it('an idempotency key is found through its own primary key on a table without statistics', async () => {
-    // jobs_key_outcome's lookup as the function runs it: a generic plan, cached by a pooled
-    // connection for its lifetime, made while the tables have no statistics (a new database,
-    // PGlite, autovacuum off). On jobs this tied with jobs_account_list_idx and was filtered.
-    const source = (await app.db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE proname = 'jobs_key_outcome'")).rows[0]?.src ?? '';
-    expect(source).toContain('SELECT k.job_id INTO v_job FROM job_idempotency_keys k WHERE k.account_id = p_account AND k.idempotency_key = p_key');
-    const asQuery = 'SELECT k.job_id FROM job_idempotency_keys k WHERE k.account_id = $1::uuid AND k.idempotency_key = $2::text';
-    const stats = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stats WHERE tablename IN ('jobs', 'job_idempotency_keys')");
+    // The claim's lookup as the function runs it (idempotency_lookup, called by jobs_submit): a
+    // generic plan, cached by a pooled connection for its lifetime, made while the tables have no
+    // statistics (a new database, PGlite, autovacuum off). On jobs this tied with
+    // jobs_account_list_idx and was filtered (migration 0205).
+    const source = (await app.db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE proname = 'idempotency_lookup'")).rows[0]?.src ?? '';
+    expect(source).toContain('SELECT * INTO k FROM idempotency_keys x WHERE x.owner = p_owner AND x.scope = p_scope AND x.key_hash = p_key_hash');
+    const asQuery = 'SELECT * FROM idempotency_keys x WHERE x.owner = $1::text AND x.scope = $2::text AND x.key_hash = $3::text';
+    const stats = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stats WHERE tablename IN ('jobs', 'idempotency_keys')");
     expect(stats.rows[0]?.n).toBe(0);
     const nodes = await inRolledBackTx(app, async (q) => {
       await q.exec('SET LOCAL plan_cache_mode = force_generic_plan');
-      return explain(q, asQuery, [a.accountId, 'no-such-key'], false);
+      return explain(q, asQuery, [a.accountId, 'jobs', 'no-such-key'], false);
     });
     const scans = nodes.filter((n) => String(n['Node Type']).includes('Scan'));
-    expect(scans.map((n) => n['Index Name'])).toEqual(['job_idempotency_keys_pkey']);
+    expect(scans.map((n) => n['Index Name'])).toEqual(['idempotency_keys_pkey']);
     // The list filter by key goes the same way: one key row, then the job by its primary key.
     const list = await app.inject({ method: 'GET', url: `/v1/jobs?idempotency_key=no-such-key`, headers: a.auth });
     expect(list.json().jobs).toEqual([]);
@@ -64,7 +65,7 @@ describe('Account Jobs queries stay O(1) per job as the history grows', () => {
 
   it('the invariants notice a job without its key row', async () => {
     const problems = await inRolledBackTx(app, async (q) => {
-      await q.query('DELETE FROM job_idempotency_keys WHERE job_id = (SELECT id FROM jobs WHERE account_id = $1 LIMIT 1)', [a.accountId]);
+      await q.query("DELETE FROM idempotency_keys WHERE scope = 'jobs' AND ref = (SELECT id FROM jobs WHERE account_id = $1 LIMIT 1)", [a.accountId]);
       return checkJobInvariants(q);
     });
     expect(problems).toHaveLength(1);

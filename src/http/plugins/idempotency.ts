@@ -1,17 +1,21 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
+import { idempotencyHash, type Idempotency } from '../../idempotency/idempotency.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { idempotencyRepository, type IdempotencyRepository } from '../../store/repositories/idempotency-repository.js';
-import type { App } from '../app-types.js';
+import type { App, IdempotentRoute } from '../app-types.js';
 
 /**
- * Idempotency-Key on platform POSTs (docs/decisions/foundation-idempotency-keys.md). A route opts
+ * Idempotency-Key on platform POSTs (docs/decisions/foundation-idempotency-keys.md), on the one
+ * mechanism (scope 'header'; docs/decisions/foundation-idempotency-one-mechanism.md). A route opts
  * in with `config.idempotent`: 'account' (keys scoped to the session's account) or 'operator'.
  * The key is reserved before the handler runs and the response stored after it (onSend); the
- * handler's own effects are made idempotent per run with `req.idempotency.runToken`.
+ * handler's own effects are made idempotent per run with `req.idempotency.runToken`. A route whose
+ * body carries its own key (Account Jobs' idempotency_key, execution's client_token, kept by its
+ * domain in the same mechanism) says so with `config.idempotencyField`; every POST is listed in
+ * `app.idempotentRoutes` with what keeps it idempotent.
  */
 
 /** A request holding a reservation longer than this may be taken over by a retry of itself. */
@@ -27,12 +31,11 @@ export const IdempotencyKeyHeader = Type.String({
 // Headers a replay repeats; the rest (request id, rate-limit counters) belong to the new request.
 const REPLAYED_HEADERS = ['content-type', 'cache-control', 'pragma', 'location', 'retry-after', 'allow'];
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 function requestHash(req: FastifyRequest): string {
   // Field order does not make another request. Bodies are at most 64 levels deep (json-body.ts
   // refuses deeper ones before parsing), so the recursive canonical form is safe here.
-  return sha256(`${req.method}\n${req.routeOptions.url ?? ''}\n${canonicalJson(req.params ?? {})}\n${canonicalJson(req.body ?? null)}`);
+  return idempotencyHash(`${req.method}\n${req.routeOptions.url ?? ''}\n${canonicalJson(req.params ?? {})}\n${canonicalJson(req.body ?? null)}`);
 }
 
 // The stored response may carry a secret (a new credential's): it is encrypted under a key only
@@ -59,8 +62,10 @@ function asArray<T>(h: T | T[] | undefined): T[] {
   return h === undefined ? [] : Array.isArray(h) ? h : [h];
 }
 
-export function registerIdempotency(app: App, repo: IdempotencyRepository = idempotencyRepository(app.db)): void {
+export function registerIdempotency(app: App, idempotency: Idempotency): void {
   app.decorateRequest('idempotency', undefined);
+  const routes = new Map<string, IdempotentRoute>();
+  app.decorate('idempotentRoutes', routes);
   let lastPurge = 0;
 
   const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -73,13 +78,14 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
     if (owner === undefined) return;
     if (Date.now() - lastPurge > 60_000) {
       lastPurge = Date.now();
-      await repo.purge().catch((err: unknown) => req.log.warn({ err }, 'idempotency purge failed'));
+      await idempotency.purge().catch((err: unknown) => req.log.warn({ err }, 'idempotency purge failed'));
     }
-    const keyHash = sha256(raw);
+    const keyHash = idempotencyHash(raw);
     const secret = responseKey(raw, owner);
-    const out = await repo.begin({ owner, keyHash, requestHash: requestHash(req), route: `${req.method} ${req.routeOptions.url ?? ''}`, leaseSeconds: IDEMPOTENCY_LEASE_SECONDS });
+    const out = await idempotency.reserve({ scope: 'header', owner, keyHash, requestHash: requestHash(req), route: `${req.method} ${req.routeOptions.url ?? ''}`, leaseSeconds: IDEMPOTENCY_LEASE_SECONDS });
     switch (out.kind) {
-      case 'reserved':
+      case 'new':
+        if (out.runToken === null) throw new Error('a reservation without a run token');
         req.idempotency = { runToken: out.runToken, owner, keyHash, secret };
         return;
       case 'in_flight':
@@ -87,6 +93,7 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
       case 'reused':
         throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used with another request (route or body); use a new key for a new request.', { idempotency_key: raw, original_route: out.route });
       case 'replay': {
+        if (out.response === null || out.statusCode === null) throw new Error('a replay without a stored response');
         const stored = JSON.parse(open(secret, out.response)) as { h: Record<string, string>; b: string };
         for (const [k, v] of Object.entries(stored.h)) reply.header(k, v);
         return reply.code(out.statusCode).header('idempotent-replayed', 'true').send(stored.b);
@@ -100,7 +107,7 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
     req.idempotency = undefined;
     try {
       if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-        await repo.fail(st.owner, st.keyHash, st.runToken);
+        await idempotency.finish({ scope: 'header', owner: st.owner, keyHash: st.keyHash, runToken: st.runToken }, null);
         return payload;
       }
       const headers: Record<string, string> = {};
@@ -109,7 +116,7 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
         if (v !== undefined) headers[h] = String(v);
       }
       const body = typeof payload === 'string' ? payload : payload.toString('utf8');
-      await repo.complete(st.owner, st.keyHash, st.runToken, reply.statusCode, seal(st.secret, JSON.stringify({ h: headers, b: body })));
+      await idempotency.finish({ scope: 'header', owner: st.owner, keyHash: st.keyHash, runToken: st.runToken }, { statusCode: reply.statusCode, response: seal(st.secret, JSON.stringify({ h: headers, b: body })) });
     } catch (err) {
       // The effect happened: the client still gets its answer. The key stays in progress until its
       // lease lapses; a retry then runs again under the same run token (see the decision).
@@ -119,6 +126,15 @@ export function registerIdempotency(app: App, repo: IdempotencyRepository = idem
   };
 
   app.addHook('onRoute', (route) => {
+    const field = route.config?.idempotencyField;
+    if (field !== undefined) {
+      // The field is the domain's key: a body that may omit it would make the route non-idempotent.
+      const body = (route.schema as { body?: { required?: unknown } } | undefined)?.body;
+      if (!Array.isArray(body?.required) || !body.required.includes(field)) throw new Error(`${route.url}: config.idempotencyField '${field}' is not a required body field`);
+    }
+    if (asArray(route.method).includes('POST')) {
+      routes.set(`POST ${route.url}`, { header: route.config?.idempotent ?? null, field: field ?? null });
+    }
     if (route.config?.idempotent === undefined) return;
     // The Idempotent-Replayed response header is documented with the others (src/http/openapi).
     const schema = (route.schema ?? {}) as Record<string, unknown>;

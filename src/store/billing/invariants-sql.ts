@@ -91,11 +91,17 @@ export async function checkLedgerInvariants(q: Queryable): Promise<string[]> {
     }
   }
 
-  // A processor payment or checkout credited twice is impossible by the unique index; check anyway.
+  // A processor payment, checkout or keyed grant credited twice is impossible while every keyed
+  // credit claims its key (ledger_credit through idempotency_claim, migration 0503); check anyway.
   for (const r of await rows<{ k: string; n: number }>(
     `SELECT idempotency_key AS k, count(*)::int AS n FROM ledger_transfers WHERE idempotency_key IS NOT NULL
       GROUP BY idempotency_key HAVING count(*) > 1 LIMIT 20`,
   )) problems.push(`external reference ${r.k} credited ${r.n} times`);
+  for (const r of await rows<{ id: string; k: string }>(
+    `SELECT t.id, t.idempotency_key AS k FROM ledger_transfers t
+      WHERE t.idempotency_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM idempotency_keys i WHERE i.scope = 'ledger' AND i.ref = t.id)
+      LIMIT 20`,
+  )) problems.push(`transfer ${r.id} (${r.k}) has no key row in idempotency_keys`);
 
   return problems;
 }

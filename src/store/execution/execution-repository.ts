@@ -26,27 +26,33 @@ export async function addEvent(q: Queryable, jobId: string, from: ExecutionStatu
   await recordTransition(q, EXECUTION_QUEUE, jobId, from, to, worker, note);
 }
 
-/** Inserts the job unless the account already used the client token; null then. */
+/**
+ * Inserts the job and records its client token in the one idempotency table (scope 'execution',
+ * migrations 0500, 0502), unless the token is recorded already or a concurrent transaction is
+ * recording it: null then. `q` must be a transaction (the claim's lock lasts until its end).
+ */
 export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJob | null> {
+  const claim = await q.query<{ outcome: string }>(
+    "SELECT outcome FROM idempotency_claim($1::text, 'execution', idempotency_hash($2), $3, NULL, NULL, false)",
+    [j.accountId, j.clientToken, j.requestHash],
+  );
+  if (claim.rows[0]?.outcome !== 'new') return null;
   const r = await q.query<ExecutionJob>(
     `INSERT INTO execution_jobs (id, account_id, client_token, request_hash, provider, device, kind, driver, status, shots, seed, circuit,
         translation, hold_id, estimated_micros, attempts, lease_owner, lease_expires_at, started_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
         CASE WHEN $17::text IS NULL THEN NULL ELSE clock_timestamp() + $18::int * interval '1 millisecond' END,
         CASE WHEN $9 = 'running' THEN clock_timestamp() ELSE NULL END)
-     ON CONFLICT (account_id, client_token) DO NOTHING RETURNING *`,
+     RETURNING *`,
     [j.id, j.accountId, j.clientToken, j.requestHash, j.provider, j.device, j.kind, j.driver, j.status, j.shots, j.seed,
       JSON.stringify(j.circuit), j.translation === null ? null : JSON.stringify(j.translation), j.holdId, j.estimatedMicros.toString(),
       j.status === 'running' ? 1 : 0, j.leaseOwner ?? null, j.leaseMs ?? 0],
   );
   const row = r.rows[0];
-  if (row !== undefined) await addEvent(q, row.id, null, row.status, j.leaseOwner ?? null, 'submitted');
-  return row ?? null;
-}
-
-export async function findJobByToken(q: Queryable, accountId: string, clientToken: string): Promise<ExecutionJob | null> {
-  const r = await q.query<ExecutionJob>('SELECT * FROM execution_jobs WHERE account_id = $1 AND client_token = $2', [accountId, clientToken]);
-  return r.rows[0] ?? null;
+  if (row === undefined) throw new Error(`execution job ${j.id} was not inserted`);
+  await q.query("SELECT idempotency_record($1::text, 'execution', idempotency_hash($2), $3, $4)", [j.accountId, j.clientToken, j.requestHash, row.id]);
+  await addEvent(q, row.id, null, row.status, j.leaseOwner ?? null, 'submitted');
+  return row;
 }
 
 export async function getJob(q: Queryable, id: string): Promise<ExecutionJob | null> {

@@ -10,7 +10,7 @@ import { billingTx } from '../billing/unit-of-work.js';
 import type { ExecutionStore, ExecutionTx } from '../../execution/ports.js';
 import type { Database, Queryable } from '../db.js';
 import {
-  claimJob, deviceStatusOverrides, findJobByToken, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed,
+  claimJob, deviceStatusOverrides, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed,
   markSubmitStarted, parkJob, queueDepths, queuePosition, setDeviceStatusOverride, takeOverExpired,
 } from './execution-repository.js';
 
@@ -29,9 +29,8 @@ export function pgExecutionStore(db: Database): ExecutionStore {
     tx: (fn) => db.tx((q) => fn(txOf(q))),
     claim: (worker, leaseMs) => claimJob(db, worker, leaseMs),
     heartbeat: (id, worker, leaseMs) => heartbeat(db, id, worker, leaseMs),
-    insertJob: (j) => insertJob(db, j),
+    insertJob: (j) => db.tx((q) => insertJob(q, j)),
     getJob: (id) => getJob(db, id),
-    findJobByToken: (accountId, token) => findJobByToken(db, accountId, token),
     queuePosition: (job) => queuePosition(db, job),
     jobEvents: (id) => jobEvents(db, id),
     takeOver: (id, worker, leaseMs) => takeOverExpired(db, id, worker, leaseMs),

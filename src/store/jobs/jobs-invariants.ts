@@ -39,15 +39,16 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
         if (j.hold_status !== 'pending' && j.hold_status !== 'expired') bad(`hold ${j.hold_status ?? 'missing'}`);
     }
   }
-  // Idempotency (migration 0205): each job is found by exactly its own key, and by no other.
+  // Idempotency (migrations 0500, 0501): each job is found by exactly its own key, and by no
+  // other, with the job's request hash (the key decides replay or 409 by it).
   const keys = await q.query<{ id: string; why: string }>(
     `SELECT j.id, 'no key row for its (account, idempotency_key)' AS why
-       FROM jobs j LEFT JOIN job_idempotency_keys k ON k.account_id = j.account_id AND k.idempotency_key = j.idempotency_key
-      WHERE k.job_id IS DISTINCT FROM j.id
+       FROM jobs j LEFT JOIN idempotency_keys k ON k.owner = j.account_id::text AND k.scope = 'jobs' AND k.key_hash = idempotency_hash(j.idempotency_key)
+      WHERE k.ref IS DISTINCT FROM j.id OR k.request_hash IS DISTINCT FROM j.request_hash OR k.state IS DISTINCT FROM 'done'
      UNION ALL
-     SELECT k.job_id, 'a key row of another account or key' AS why
-       FROM job_idempotency_keys k JOIN jobs j ON j.id = k.job_id
-      WHERE k.account_id <> j.account_id OR k.idempotency_key <> j.idempotency_key`,
+     SELECT k.ref, 'a key row of another account or key, or of no job' AS why
+       FROM idempotency_keys k LEFT JOIN jobs j ON j.id = k.ref
+      WHERE k.scope = 'jobs' AND (j.id IS NULL OR k.owner <> j.account_id::text OR k.key_hash <> idempotency_hash(j.idempotency_key))`,
   );
   for (const k of keys.rows) problems.push(`job ${k.id}: ${k.why}`);
   problems.push(...(await checkTransitions(q, JOBS_QUEUE)));

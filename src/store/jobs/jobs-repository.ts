@@ -59,11 +59,11 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       let from = 'jobs j';
       let where = 'j.account_id = $1';
       if (lq.idempotencyKey !== undefined) {
-        // From the key table's primary key to the job's (migration 0205): the only plan there
+        // From the key's primary key to the job's (migrations 0205, 0501): the only plan there
         // is, where a filter on jobs could scan the account's whole history.
         params.push(lq.idempotencyKey);
-        from = 'job_idempotency_keys k JOIN jobs j ON j.id = k.job_id';
-        where = `k.account_id = $1 AND k.idempotency_key = $${params.length}`;
+        from = 'idempotency_keys k JOIN jobs j ON j.id = k.ref';
+        where = `k.owner = $1::text AND k.scope = 'jobs' AND k.key_hash = idempotency_hash($${params.length}::text)`;
       }
       if (lq.before !== undefined) {
         params.push(lq.before.createdAtMicros.toString(), lq.before.id);

@@ -67,7 +67,7 @@ export default async function executionRoutes(app: App): Promise<void> {
   for (const provider of ['provider-one', 'provider-two'] as const) {
     app.post(`/v1/execute/${provider}`, {
       ...auth,
-      config: { idempotent: 'account' },
+      config: { idempotent: 'account', idempotencyField: 'client_token' },
       schema: {
         tags, security, operationId: provider === 'provider-one' ? 'runOnProviderOne' : 'runOnProviderTwo',
         summary: provider === 'provider-one'
@@ -92,7 +92,7 @@ export default async function executionRoutes(app: App): Promise<void> {
 
   app.post('/v1/execute/provider-two/held/:job_id', {
     ...auth,
-    config: { idempotent: 'account' },
+    config: { idempotent: 'account', idempotencyField: 'client_token' },
     schema: {
       tags, security, operationId: 'continueHeldJob',
       summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',

@@ -37,7 +37,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
   }, async () => ({ capabilities: jobs.catalog() }));
 
   app.post('/v1/jobs', {
-    config: { surface: 'jobs' },
+    config: { surface: 'jobs', idempotencyField: 'idempotency_key' },
     onRequest: canWrite,
     schema: {
       tags: ['jobs'], operationId: 'runAccountJob', summary: 'Submit a prepaid job: quoted, funds reserved and queued in one step (202 with the Job)', security: write, body: SubmitJobSchema,
