@@ -66,7 +66,10 @@ const ratio = median(ratios);
 console.log(`pairs (platform/bare rps): ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
 
 console.log('route                         rps        p50 ms   p99 ms   errors');
-for (const [name, r] of [['GET /v1/auth/me (platform)', p], ['GET /bare (bare fastify)', b]] as const) {
+for (const [name, r] of [
+  ['GET /v1/auth/me (platform)', p],
+  ['GET /bare (bare fastify)', b],
+] as const) {
   console.log(`${name.padEnd(30)}${r.rps.toFixed(0).padStart(8)}${r.p50Ms.toFixed(2).padStart(10)}${r.p99Ms.toFixed(2).padStart(9)}${String(r.errors).padStart(9)}`);
 }
 if (p.errors > 0 || b.errors > 0) {

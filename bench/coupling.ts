@@ -48,29 +48,70 @@ function pairMatrixOnePass(st: PureState, a: number, b: number): ComplexMatrix {
   const size = re.length;
   const A = 1 << a;
   const B = 1 << b;
-  let d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-  let r01 = 0, i01 = 0, r02 = 0, i02 = 0, r03 = 0, i03 = 0, r12 = 0, i12 = 0, r13 = 0, i13 = 0, r23 = 0, i23 = 0;
+  let d0 = 0,
+    d1 = 0,
+    d2 = 0,
+    d3 = 0;
+  let r01 = 0,
+    i01 = 0,
+    r02 = 0,
+    i02 = 0,
+    r03 = 0,
+    i03 = 0,
+    r12 = 0,
+    i12 = 0,
+    r13 = 0,
+    i13 = 0,
+    r23 = 0,
+    i23 = 0;
   for (let hi = 0; hi < size; hi += 2 * B) {
     for (let mid = hi; mid < hi + B; mid += 2 * A) {
       for (let i = mid; i < mid + A; i++) {
-        const x0 = re[i]!, y0 = im[i]!, x1 = re[i + A]!, y1 = im[i + A]!, x2 = re[i + B]!, y2 = im[i + B]!, x3 = re[i + A + B]!, y3 = im[i + A + B]!;
-        d0 += x0 * x0 + y0 * y0; d1 += x1 * x1 + y1 * y1; d2 += x2 * x2 + y2 * y2; d3 += x3 * x3 + y3 * y3;
-        r01 += x0 * x1 + y0 * y1; i01 += y0 * x1 - x0 * y1;
-        r02 += x0 * x2 + y0 * y2; i02 += y0 * x2 - x0 * y2;
-        r03 += x0 * x3 + y0 * y3; i03 += y0 * x3 - x0 * y3;
-        r12 += x1 * x2 + y1 * y2; i12 += y1 * x2 - x1 * y2;
-        r13 += x1 * x3 + y1 * y3; i13 += y1 * x3 - x1 * y3;
-        r23 += x2 * x3 + y2 * y3; i23 += y2 * x3 - x2 * y3;
+        const x0 = re[i]!,
+          y0 = im[i]!,
+          x1 = re[i + A]!,
+          y1 = im[i + A]!,
+          x2 = re[i + B]!,
+          y2 = im[i + B]!,
+          x3 = re[i + A + B]!,
+          y3 = im[i + A + B]!;
+        d0 += x0 * x0 + y0 * y0;
+        d1 += x1 * x1 + y1 * y1;
+        d2 += x2 * x2 + y2 * y2;
+        d3 += x3 * x3 + y3 * y3;
+        r01 += x0 * x1 + y0 * y1;
+        i01 += y0 * x1 - x0 * y1;
+        r02 += x0 * x2 + y0 * y2;
+        i02 += y0 * x2 - x0 * y2;
+        r03 += x0 * x3 + y0 * y3;
+        i03 += y0 * x3 - x0 * y3;
+        r12 += x1 * x2 + y1 * y2;
+        i12 += y1 * x2 - x1 * y2;
+        r13 += x1 * x3 + y1 * y3;
+        i13 += y1 * x3 - x1 * y3;
+        r23 += x2 * x3 + y2 * y3;
+        i23 += y2 * x3 - x2 * y3;
       }
     }
   }
   const mre = new Float64Array(16);
   const mim = new Float64Array(16);
   const set = (i: number, j: number, r: number, m: number) => {
-    mre[i * 4 + j] = r; mim[i * 4 + j] = m; mre[j * 4 + i] = r; mim[j * 4 + i] = -m;
+    mre[i * 4 + j] = r;
+    mim[i * 4 + j] = m;
+    mre[j * 4 + i] = r;
+    mim[j * 4 + i] = -m;
   };
-  set(0, 0, d0, 0); set(1, 1, d1, 0); set(2, 2, d2, 0); set(3, 3, d3, 0);
-  set(0, 1, r01, i01); set(0, 2, r02, i02); set(0, 3, r03, i03); set(1, 2, r12, i12); set(1, 3, r13, i13); set(2, 3, r23, i23);
+  set(0, 0, d0, 0);
+  set(1, 1, d1, 0);
+  set(2, 2, d2, 0);
+  set(3, 3, d3, 0);
+  set(0, 1, r01, i01);
+  set(0, 2, r02, i02);
+  set(0, 3, r03, i03);
+  set(1, 2, r12, i12);
+  set(1, 3, r13, i13);
+  set(2, 3, r23, i23);
   return { n: 4, re: mre, im: mim };
 }
 
@@ -79,11 +120,18 @@ function baseline(st: PureState, pairs: readonly Pair[]): { entropies: number[];
   const entropies: number[] = [];
   for (let q = 0; q < n; q++) {
     const Q = 1 << q;
-    let p1 = 0, cr = 0, ci = 0;
+    let p1 = 0,
+      cr = 0,
+      ci = 0;
     for (let i = 0; i < st.re.length; i++) {
       if (i & Q) continue;
-      const x0 = st.re[i]!, y0 = st.im[i]!, x1 = st.re[i + Q]!, y1 = st.im[i + Q]!;
-      p1 += x1 * x1 + y1 * y1; cr += x0 * x1 + y0 * y1; ci += y0 * x1 - x0 * y1;
+      const x0 = st.re[i]!,
+        y0 = st.im[i]!,
+        x1 = st.re[i + Q]!,
+        y1 = st.im[i + Q]!;
+      p1 += x1 * x1 + y1 * y1;
+      cr += x0 * x1 + y0 * y1;
+      ci += y0 * x1 - x0 * y1;
     }
     entropies.push(qubitEntropyBits(1 - p1, p1, cr, ci));
   }

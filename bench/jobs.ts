@@ -59,11 +59,31 @@ type Phase = 'httpSubmit' | 'httpBare' | 'dbSubmit' | 'dbBare';
 const PHASES: Phase[] = ['httpSubmit', 'httpBare', 'dbSubmit', 'dbBare'];
 const LABEL_OF: Record<Phase, string> = { httpSubmit: 'http submit', httpBare: 'http bare', dbSubmit: 'db submit', dbBare: 'db bare' };
 
-interface Stat { perS: number; p50: number; p99: number; ok: number }
-interface WorkerStat { perS: number; completed: number; accepted: number }
+interface Stat {
+  perS: number;
+  p50: number;
+  p99: number;
+  ok: number;
+}
+interface WorkerStat {
+  perS: number;
+  completed: number;
+  accepted: number;
+}
 /** CPU seconds a phase used over all rounds: this process, and the PostgreSQL server (null: not measurable). */
-interface Cpu { node: number; postgres: number | null }
-interface Result { driver: string; phases: Record<Phase, Stat>; cpu: Record<Phase, Cpu>; httpPairs: number[]; worker1: WorkerStat; worker2: WorkerStat; errors: Errors }
+interface Cpu {
+  node: number;
+  postgres: number | null;
+}
+interface Result {
+  driver: string;
+  phases: Record<Phase, Stat>;
+  cpu: Record<Phase, Cpu>;
+  httpPairs: number[];
+  worker1: WorkerStat;
+  worker2: WorkerStat;
+  errors: Errors;
+}
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -95,20 +115,22 @@ async function load(n: number, c: number, task: (i: number) => Promise<Outcome>,
   const lat: number[] = [];
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: c }, async () => {
-    while (next < n) {
-      const i = next++;
-      const s = performance.now();
-      let out: Outcome;
-      try {
-        out = await task(i);
-      } catch (e) {
-        out = isAppError(e) ? e.code : e instanceof Error ? e.name : 'exception';
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (next < n) {
+        const i = next++;
+        const s = performance.now();
+        let out: Outcome;
+        try {
+          out = await task(i);
+        } catch (e) {
+          out = isAppError(e) ? e.code : e instanceof Error ? e.name : 'exception';
+        }
+        if (out === null) lat.push(performance.now() - s);
+        else errors.add(`${label}: ${out}`);
       }
-      if (out === null) lat.push(performance.now() - s);
-      else errors.add(`${label}: ${out}`);
-    }
-  }));
+    }),
+  );
   return { lat, seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -121,7 +143,11 @@ function acceptedJob(r: { statusCode: number; headers: Record<string, unknown> }
   return id === '' ? { error: '202 without location' } : { id };
 }
 
-interface BenchAgent { authorization: string; accountId: string; credentialId: string }
+interface BenchAgent {
+  authorization: string;
+  accountId: string;
+  credentialId: string;
+}
 
 async function agents(app: App): Promise<BenchAgent[]> {
   const out: BenchAgent[] = [];
@@ -130,7 +156,9 @@ async function agents(app: App): Promise<BenchAgent[]> {
     const password = 'bench password 123';
     await app.inject({ method: 'POST', url: '/v1/auth/register', payload: { email, password } });
     const login = (await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password } })).json().data;
-    const cred = (await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: { authorization: `Bearer ${login.token}` }, payload: { name: 'bench', scopes: ['jobs:read', 'jobs:write'] } })).json().data;
+    const cred = (
+      await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: { authorization: `Bearer ${login.token}` }, payload: { name: 'bench', scopes: ['jobs:read', 'jobs:write'] } })
+    ).json().data;
     await app.db.tx((q) => grantCredit(q, { accountId: login.user.account_id, amountMicros: 1_000_000_000n, reason: 'bench' }));
     out.push({ authorization: `Bearer ${cred.secret}`, accountId: login.user.account_id, credentialId: cred.credential_id });
   }
@@ -145,12 +173,18 @@ async function workerRate(app: App, auth: BenchAgent[], loops: number, errors: E
   const label = `worker ${loops}w`;
   const body = (i: number) => ({ capability_id: 'circuit.analyze', request: { circuit: getExample('bell') }, idempotency_key: `w${loops}-${i}-${randomUUID().slice(0, 8)}`, max_total_price: '0.01' });
   const ids = new Set<string>();
-  await load(WORKER_JOBS, CONCURRENCY, async (i) => {
-    const a = acceptedJob(await app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: auth[i % auth.length]?.authorization ?? '' }, payload: body(i) }));
-    if ('error' in a) return a.error;
-    ids.add(a.id);
-    return null;
-  }, errors, `${label} submit`);
+  await load(
+    WORKER_JOBS,
+    CONCURRENCY,
+    async (i) => {
+      const a = acceptedJob(await app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: auth[i % auth.length]?.authorization ?? '' }, payload: body(i) }));
+      if ('error' in a) return a.error;
+      ids.add(a.id);
+      return null;
+    },
+    errors,
+    `${label} submit`,
+  );
 
   // The worker reports each stored transition; the phase ends when the last accepted job is terminal.
   const pending = new Set(ids);
@@ -161,7 +195,11 @@ async function workerRate(app: App, auth: BenchAgent[], loops: number, errors: E
   });
   if (pending.size === 0) allDone();
   const w = createJobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, {
-    id: `bench-${loops}`, leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: loops,
+    id: `bench-${loops}`,
+    leaseMs: 60_000,
+    pollMs: 5,
+    maxAttempts: 3,
+    concurrency: loops,
     onError: (e) => errors.add(`${label}: worker error ${e instanceof Error ? e.message.slice(0, 60) : String(e)}`),
     afterTransition: (jobId, status) => {
       if ((status === 'completed' || status === 'failed') && pending.delete(jobId)) {
@@ -193,7 +231,11 @@ async function workerRate(app: App, auth: BenchAgent[], loops: number, errors: E
 
 async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Result> {
   const config = loadConfig({
-    DATA_DIR: 'memory://', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.local', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://bench.local',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     // The submissions' group commit can be varied from outside (docs/configuration.md).
     ...Object.fromEntries(['JOBS_SUBMIT_BATCH_MAX', 'JOBS_SUBMIT_IN_FLIGHT'].flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]]))),
@@ -263,10 +305,12 @@ async function run(driver: 'pglite' | 'pg', databaseUrl?: string): Promise<Resul
       httpPairs.push((rate.httpSubmit ?? 0) / (rate.httpBare ?? 1));
     }
     // Successes only: failed requests are neither in the rate nor in the percentiles.
-    const phases = Object.fromEntries(PHASES.map((p) => {
-      const s = [...lat[p]].sort((a, b) => a - b);
-      return [p, { perS: s.length / secs[p], p50: pct(s, 50), p99: pct(s, 99), ok: s.length }];
-    })) as Record<Phase, Stat>;
+    const phases = Object.fromEntries(
+      PHASES.map((p) => {
+        const s = [...lat[p]].sort((a, b) => a - b);
+        return [p, { perS: s.length / secs[p], p50: pct(s, 50), p99: pct(s, 99), ok: s.length }];
+      }),
+    ) as Record<Phase, Stat>;
 
     // Drain what the submission phases queued, then time the worker on fresh jobs.
     const drain = createJobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id: 'drain', leaseMs: 60_000, pollMs: 5, maxAttempts: 3, concurrency: 2 });
@@ -305,7 +349,7 @@ async function main(): Promise<void> {
       u.pathname = `/${dbName}`;
       results.push(await run('pg', u.toString()));
     } catch (e) {
-      process.stderr.write(`PostgreSQL part failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      process.stderr.write(`PostgreSQL part failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       runErrors.add('pg: the PostgreSQL part did not run (see stderr)');
     } finally {
       if (created) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
@@ -329,9 +373,11 @@ async function main(): Promise<void> {
     'done/s 2w': round(r.worker2.perS),
     errors: r.errors.total,
   }));
-  console.log(`bench:jobs — ${SUBMISSIONS} requests per phase in ${ROUNDS} interleaved rounds, ${CONCURRENCY} in flight, pool ${POOL}, ${AGENTS} agents; `
-    + `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side; pairs = the http ratio of each round; `
-    + 'rates and percentiles count successful requests only; done/s counts jobs stored as completed.');
+  console.log(
+    `bench:jobs — ${SUBMISSIONS} requests per phase in ${ROUNDS} interleaved rounds, ${CONCURRENCY} in flight, pool ${POOL}, ${AGENTS} agents; ` +
+      `worker phases ${WORKER_JOBS} jobs (circuit.analyze on a Bell circuit). http = in-process HTTP (app.inject); ratio = submit / bare insert on the same side; pairs = the http ratio of each round; ` +
+      'rates and percentiles count successful requests only; done/s counts jobs stored as completed.',
+  );
   console.table(rows);
   for (const r of results) {
     console.log(`${r.driver}: pairs (http submit/s ÷ http bare/s, per round): ${r.httpPairs.map((x) => x.toFixed(3)).join(' ')}`);
@@ -340,8 +386,10 @@ async function main(): Promise<void> {
       return v === null ? 'n/a' : ((v * 1000) / Math.max(1, r.phases[p].ok)).toFixed(3);
     };
     console.log(`${r.driver}: CPU ms per successful request, this process / postgres: ${PHASES.map((p) => `${LABEL_OF[p]} ${ms(p, 'node')} / ${ms(p, 'postgres')}`).join(', ')}`);
-    console.log(`${r.driver}: ok requests ${PHASES.map((p) => `${p} ${r.phases[p].ok}`).join(', ')}; `
-      + `worker phases completed ${r.worker1.completed}/${r.worker1.accepted} (1w), ${r.worker2.completed}/${r.worker2.accepted} (2w)`);
+    console.log(
+      `${r.driver}: ok requests ${PHASES.map((p) => `${p} ${r.phases[p].ok}`).join(', ')}; ` +
+        `worker phases completed ${r.worker1.completed}/${r.worker1.accepted} (1w), ${r.worker2.completed}/${r.worker2.accepted} (2w)`,
+    );
   }
   const errors = runErrors.total + results.reduce((n, r) => n + r.errors.total, 0);
   if (errors > 0) {
@@ -351,14 +399,16 @@ async function main(): Promise<void> {
   }
   const pgR = results.find((r) => r.driver === 'pg');
   const lite = results.find((r) => r.driver === 'pglite');
-  console.log(JSON.stringify({
-    bench: 'jobs',
-    pg_submit_per_s: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS),
-    pg_p99_ms: pgR === undefined ? null : round(pgR.phases.httpSubmit.p99, 2),
-    pg_vs_bare_insert: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS / pgR.phases.httpBare.perS, 3),
-    pglite_submit_per_s: lite === undefined ? null : round(lite.phases.httpSubmit.perS),
-    errors,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'jobs',
+      pg_submit_per_s: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS),
+      pg_p99_ms: pgR === undefined ? null : round(pgR.phases.httpSubmit.p99, 2),
+      pg_vs_bare_insert: pgR === undefined ? null : round(pgR.phases.httpSubmit.perS / pgR.phases.httpBare.perS, 3),
+      pglite_submit_per_s: lite === undefined ? null : round(lite.phases.httpSubmit.perS),
+      errors,
+    }),
+  );
 }
 
 await main();

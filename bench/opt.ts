@@ -11,11 +11,23 @@ import { sharedFile } from '../tests/helpers/shared.js';
 
 const DIR = process.env['NAM_DIR'] ?? sharedFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
-const names = readdirSync(DIR).filter((f) => f.endsWith('.before.qasm')).map((f) => f.slice(0, -'.before.qasm'.length)).sort();
+const names = readdirSync(DIR)
+  .filter((f) => f.endsWith('.before.qasm'))
+  .map((f) => f.slice(0, -'.before.qasm'.length))
+  .sort();
 const load = (n: string, kind: string) => parseQasm(readFileSync(join(DIR, `${n}.${kind}.qasm`), 'utf8'));
 const cx = (m: CircuitMetrics) => m.two_qubit;
 
-interface Row { name: string; profile: Profile; m?: CircuitMetrics; ms: number; verified: boolean; method: string; timedOut: boolean; error?: string }
+interface Row {
+  name: string;
+  profile: Profile;
+  m?: CircuitMetrics;
+  ms: number;
+  verified: boolean;
+  method: string;
+  timedOut: boolean;
+  error?: string;
+}
 const rows: Row[] = [];
 const nam: Record<string, { before: CircuitMetrics; light: CircuitMetrics; heavy: CircuitMetrics }> = {};
 
@@ -27,7 +39,11 @@ for (const name of names) {
     try {
       const r = optimizeCircuit(input, { profile, includeSteps: false });
       const ms = performance.now() - t0;
-      const method = r.proof.methods.map((m) => m.method).filter((m) => m !== 'certificate-replay').join('+') || 'certificate';
+      const method =
+        r.proof.methods
+          .map((m) => m.method)
+          .filter((m) => m !== 'certificate-replay')
+          .join('+') || 'certificate';
       rows.push({ name, profile, m: r.metricsAfter, ms, verified: r.proof.verified, method: `replay+${method}`, timedOut: r.timedOut });
     } catch (e) {
       rows.push({ name, profile, ms: performance.now() - t0, verified: false, method: '-', timedOut: false, error: (e as Error).message });
@@ -36,7 +52,9 @@ for (const name of names) {
 }
 
 const pad = (s: unknown, n: number) => String(s).padStart(n);
-console.log(`${'circuit'.padEnd(16)}${pad('profile', 11)}${pad('total', 7)}${pad('cx', 6)}${pad('T', 6)}${pad('ms', 8)}  ${'proof'.padEnd(24)}${pad('before', 8)}${pad('light', 7)}${pad('heavy', 7)}${pad('h.cx', 6)}${pad('h.T', 6)}`);
+console.log(
+  `${'circuit'.padEnd(16)}${pad('profile', 11)}${pad('total', 7)}${pad('cx', 6)}${pad('T', 6)}${pad('ms', 8)}  ${'proof'.padEnd(24)}${pad('before', 8)}${pad('light', 7)}${pad('heavy', 7)}${pad('h.cx', 6)}${pad('h.T', 6)}`,
+);
 for (const r of rows) {
   const n = nam[r.name]!;
   const status = r.error ? `UNVERIFIED ${r.error.slice(0, 60)}` : `${r.verified ? 'verified' : 'NO'} ${r.method}${r.timedOut ? ' (timeout)' : ''}`;
@@ -49,10 +67,14 @@ const of = (p: Profile) => rows.filter((r) => r.profile === p);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const total = (p: Profile) => sum(of(p).map((r) => r.m?.total ?? nam[r.name]!.before.total));
 const aggr = of('aggressive');
-const balancedWorseThanLight = of('balanced').filter((r) => !r.m || r.m.total > nam[r.name]!.light.total).map((r) => r.name);
+const balancedWorseThanLight = of('balanced')
+  .filter((r) => !r.m || r.m.total > nam[r.name]!.light.total)
+  .map((r) => r.name);
 const aggrTWorse = aggr.filter((r) => !r.m || r.m.t_count > nam[r.name]!.heavy.t_count).map((r) => r.name);
 const adder = aggr.find((r) => r.name === 'adder_8');
-console.log(`balanced worse than Nam light: ${balancedWorseThanLight.join(', ') || 'none'}; aggressive T-count worse than Nam heavy: ${aggrTWorse.join(', ') || 'none'}; adder_8 aggressive: ${adder ? adder.ms.toFixed(0) : '-'} ms`);
+console.log(
+  `balanced worse than Nam light: ${balancedWorseThanLight.join(', ') || 'none'}; aggressive T-count worse than Nam heavy: ${aggrTWorse.join(', ') || 'none'}; adder_8 aggressive: ${adder ? adder.ms.toFixed(0) : '-'} ms`,
+);
 console.log(
   JSON.stringify({
     bench: 'opt',

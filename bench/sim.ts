@@ -34,7 +34,12 @@ function layered(n: number, layers: number, seed: number): G[] {
   }
   return gs;
 }
-const toCircuit = (n: number, gs: G[]): Circuit => circuit(n, 0, gs.map(([name, qs, ps]): Operation => gate(name, qs, ps)));
+const toCircuit = (n: number, gs: G[]): Circuit =>
+  circuit(
+    n,
+    0,
+    gs.map(([name, qs, ps]): Operation => gate(name, qs, ps)),
+  );
 
 function best(reps: number, f: () => void): number {
   let b = Infinity;
@@ -63,7 +68,8 @@ function referenceRun(n: number, gs: G[], re: Float64Array, im: Float64Array): v
           for (let i = b; i < b + lo; i++) {
             const x = i | c; // control set, target clear (both bits were clear in i)
             const y = x | t;
-            const r0 = re[x]!, i0 = im[x]!;
+            const r0 = re[x]!,
+              i0 = im[x]!;
             re[x] = re[y]!;
             im[x] = im[y]!;
             re[y] = r0;
@@ -78,7 +84,10 @@ function referenceRun(n: number, gs: G[], re: Float64Array, im: Float64Array): v
     for (let i0 = 0; i0 < dim; i0 += s << 1)
       for (let i = i0; i < i0 + s; i++) {
         const j = i + s;
-        const xr = re[i]!, xi = im[i]!, yr = re[j]!, yi = im[j]!;
+        const xr = re[i]!,
+          xi = im[i]!,
+          yr = re[j]!,
+          yi = im[j]!;
         re[i] = ar * xr - ai * xi + br * yr - bi * yi;
         im[i] = ar * xi + ai * xr + br * yi + bi * yr;
         re[j] = cr * xr - ci * xi + dr * yr - di * yi;
@@ -103,7 +112,8 @@ function referenceInterleaved(n: number, gs: G[], z: Float64Array): void {
           for (let i = b; i < b + lo; i++) {
             const x = 2 * (i | c);
             const y = 2 * (i | c | t);
-            const r0 = z[x]!, i0 = z[x + 1]!;
+            const r0 = z[x]!,
+              i0 = z[x + 1]!;
             z[x] = z[y]!;
             z[x + 1] = z[y + 1]!;
             z[y] = r0;
@@ -117,8 +127,12 @@ function referenceInterleaved(n: number, gs: G[], z: Float64Array): void {
     const s = 1 << qs[0]!;
     for (let i0 = 0; i0 < dim; i0 += s << 1)
       for (let i = i0; i < i0 + s; i++) {
-        const p = 2 * i, q = 2 * (i + s);
-        const xr = z[p]!, xi = z[p + 1]!, yr = z[q]!, yi = z[q + 1]!;
+        const p = 2 * i,
+          q = 2 * (i + s);
+        const xr = z[p]!,
+          xi = z[p + 1]!,
+          yr = z[q]!,
+          yi = z[q + 1]!;
         z[p] = ar * xr - ai * xi + br * yr - bi * yi;
         z[p + 1] = ar * xi + ai * xr + br * yi + bi * yr;
         z[q] = cr * xr - ci * xi + dr * yr - di * yi;
@@ -149,8 +163,7 @@ let bw = COPY_BYTES / best(5, copyOnce);
 
 const rates = new Map<number, { fused: number; ref: number; tLight: number; tGather: number; passBytes: number }>();
 /** Passes are formatted at the end, against the best copy bandwidth of the whole run. */
-const passRow = (label: string, t: number, bytes: number, note = ''): void =>
-  void rows.push([label, fmt(t * 1000) + ' ms', `${fmt(bytes / t / 1e9)} GB/s`, `\u0000${t}:${bytes}:${note}`]);
+const passRow = (label: string, t: number, bytes: number, note = ''): void => void rows.push([label, fmt(t * 1000) + ' ms', `${fmt(bytes / t / 1e9)} GB/s`, `\u0000${t}:${bytes}:${note}`]);
 for (const n of NS) {
   const gs = layered(n, LAYERS, 1234 + n);
   const c = toCircuit(n, gs);
@@ -171,7 +184,10 @@ for (const n of NS) {
   const plan = planUnitary(fuseSingleQubitRuns(gs.map(([nm, qs, ps]) => ({ qubits: qs, mat: gateMatrix(nm, ps)!, gates: 1 }))), n, n <= 16 ? n : 14);
   // Passes run on a state held in the runner's wasm memory, as in finalState / simulate.
   const light = planUnitary([{ qubits: [n - 1], mat: gateMatrix('rz', [0.3])!, gates: 1 }], n);
-  const gathered = planUnitary([0, n - 1].map((q) => ({ qubits: [q], mat: gateMatrix('rz', [0.3])!, gates: 1 })), n);
+  const gathered = planUnitary(
+    [0, n - 1].map((q) => ({ qubits: [q], mat: gateMatrix('rz', [0.3])!, gates: 1 })),
+    n,
+  );
   const runner = new PlanRunner();
   const scratch = Math.max(...[plan, light, gathered].map((p) => PlanRunner.bufferBytes(p)));
   const st = runner.ws.allocState(amps, scratch)!;
@@ -185,7 +201,10 @@ for (const n of NS) {
   let tLight = Infinity;
   for (let r = 0; r < reps + 3; r++) {
     bw = Math.max(bw, COPY_BYTES / best(1, copyOnce));
-    tLight = Math.min(tLight, best(1, () => runner.run(light, st.re, st.im, () => {})));
+    tLight = Math.min(
+      tLight,
+      best(1, () => runner.run(light, st.re, st.im, () => {})),
+    );
   }
   // The same with two gates (qubits 0 and n−1): a block that goes through gather, apply, scatter.
   const tGather = best(reps + 2, () => runner.run(gathered, st.re, st.im, () => {}));
@@ -249,15 +268,19 @@ const passFraction = at.passBytes / at.tLight / bw; // NaN when n ≤ block widt
 const gatheredFraction = at.passBytes / at.tGather / bw;
 const vsRef = at.fused / at.ref;
 const vsQc = qcRatio.get(16)!;
-console.log(`targets at n=${top}: fusion ≥ 2.0× reference: ${vsRef >= 2 ? 'MET' : 'NOT MET'} (${vsRef.toFixed(2)}×); ` +
-  `≥ 1000× quantum-circuit at n=16: ${vsQc >= 1000 ? 'MET' : 'NOT MET'} (${vsQc.toFixed(0)}×); ` +
-  `fused pass ≥ 70% of copy bandwidth: ${passFraction >= 0.7 ? 'MET' : 'NOT MET'} (${(passFraction * 100).toFixed(1)}%)`);
-console.log(JSON.stringify({
-  bench: 'sim',
-  n: top,
-  amp_updates_per_s: Math.round(at.fused),
-  vs_reference_kernel: Number(vsRef.toFixed(3)),
-  vs_quantum_circuit_n16: Number(vsQc.toFixed(1)),
-  fused_pass_fraction_of_bandwidth: Number(passFraction.toFixed(3)),
-  gathered_pass_fraction_of_bandwidth: Number(gatheredFraction.toFixed(3)),
-}));
+console.log(
+  `targets at n=${top}: fusion ≥ 2.0× reference: ${vsRef >= 2 ? 'MET' : 'NOT MET'} (${vsRef.toFixed(2)}×); ` +
+    `≥ 1000× quantum-circuit at n=16: ${vsQc >= 1000 ? 'MET' : 'NOT MET'} (${vsQc.toFixed(0)}×); ` +
+    `fused pass ≥ 70% of copy bandwidth: ${passFraction >= 0.7 ? 'MET' : 'NOT MET'} (${(passFraction * 100).toFixed(1)}%)`,
+);
+console.log(
+  JSON.stringify({
+    bench: 'sim',
+    n: top,
+    amp_updates_per_s: Math.round(at.fused),
+    vs_reference_kernel: Number(vsRef.toFixed(3)),
+    vs_quantum_circuit_n16: Number(vsQc.toFixed(1)),
+    fused_pass_fraction_of_bandwidth: Number(passFraction.toFixed(3)),
+    gathered_pass_fraction_of_bandwidth: Number(gatheredFraction.toFixed(3)),
+  }),
+);

@@ -80,7 +80,10 @@ async function serve(config: Config, role: Role): Promise<void> {
   const database = describeDatabase(config);
   app.log.info({ role, database, payment_processor: processor, docs: `${base}/docs` }, `qrail started: ${role} role, database ${database}, payment processor ${processor}, docs ${base}/docs`);
   if (processor === 'sandbox') {
-    app.log.warn({ payment_processor: 'sandbox' }, 'PAYMENT PROCESSOR IS THE SANDBOX: no real card is charged and top-ups are simulated; set STRIPE_SECRET_KEY (BILLING_PROCESSOR=stripe) before taking real money');
+    app.log.warn(
+      { payment_processor: 'sandbox' },
+      'PAYMENT PROCESSOR IS THE SANDBOX: no real card is charged and top-ups are simulated; set STRIPE_SECRET_KEY (BILLING_PROCESSOR=stripe) before taking real money',
+    );
   }
 
   let stopping = false;
@@ -111,7 +114,9 @@ async function serve(config: Config, role: Role): Promise<void> {
 const USAGE = `usage: qrail <command> [options]      (-h/--help: this text, -V/--version: the version)
   serve [--role api|worker|all]   run the service (default role: all)
   migrate                         apply pending database migrations
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(32)}${c.summary}`).join('\n')}`;
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(32)}${c.summary}`)
+  .join('\n')}`;
 
 // Set once the environment parsed, so a later startup failure can name the database and address.
 let loaded: Config | undefined;

@@ -34,7 +34,17 @@ export interface CredentialsRepository {
    * With `runToken` (an Idempotency-Key run), a run that already created its credential gets that
    * same credential back with the new secret in place of the old one, not a second credential.
    */
-  create(c: { id: string; accountId: string; createdBy: string; name: string; scopes: readonly JobsScope[]; secretHash: string; secretHint: string; expiresAt: Date | null; runToken?: string | undefined }): Promise<CredentialRecord>;
+  create(c: {
+    id: string;
+    accountId: string;
+    createdBy: string;
+    name: string;
+    scopes: readonly JobsScope[];
+    secretHash: string;
+    secretHint: string;
+    expiresAt: Date | null;
+    runToken?: string | undefined;
+  }): Promise<CredentialRecord>;
   list(accountId: string): Promise<CredentialRecord[]>;
   findByHash(secretHash: string): Promise<CredentialRecord | null>;
   findById(id: string): Promise<CredentialRecord | null>;
@@ -83,7 +93,12 @@ export class CredentialService {
    * `runToken`: the Idempotency-Key run of the request. Its retry after a crash (the first secret
    * was never shown) rotates the secret of the credential that run created instead of adding one.
    */
-  async create(accountId: string, userId: string, input: { name: string; scopes: readonly JobsScope[]; expiresAt: Date | null }, runToken?: string): Promise<{ credential: CredentialRecord; secret: string }> {
+  async create(
+    accountId: string,
+    userId: string,
+    input: { name: string; scopes: readonly JobsScope[]; expiresAt: Date | null },
+    runToken?: string,
+  ): Promise<{ credential: CredentialRecord; secret: string }> {
     const secret = newSecret(AGENT_SECRET_PREFIX);
     const scopes = JOBS_SCOPES.filter((s) => input.scopes.includes(s));
     const credential = await this.repo.create({

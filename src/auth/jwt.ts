@@ -4,7 +4,21 @@
  * external issuer can be trusted through its JWKS URL. Verification says *why* a token is
  * refused, so the 401 can carry `error="invalid_token"` with a precise description.
  */
-import { SignJWT, createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { isJobsScope, type AgentIdentity, type CredentialRecord, type CredentialService, type JobsScope } from './credentials.js';
 
 export interface SigningKey {
@@ -164,7 +178,16 @@ export class JobsTokens {
       const c = await this.credentials.checkId(clientId);
       if (c.credential !== undefined) {
         if (c.state !== 'valid') return { ok: false, reason: c.state === 'unknown' ? 'unknown' : c.state, description: `The credential behind this access token is ${c.state}.` };
-        return { ok: true, agent: { accountId: c.credential.accountId, scopes: scopes.filter((s) => c.credential?.scopes.includes(s)), credentialId: c.credential.id, subject: `jwt:${ext.issuer}#${payload.sub ?? ''}`, via: 'jwt' } };
+        return {
+          ok: true,
+          agent: {
+            accountId: c.credential.accountId,
+            scopes: scopes.filter((s) => c.credential?.scopes.includes(s)),
+            credentialId: c.credential.id,
+            subject: `jwt:${ext.issuer}#${payload.sub ?? ''}`,
+            via: 'jwt',
+          },
+        };
       }
     }
     const account = payload[ext.accountClaim];

@@ -102,10 +102,9 @@ export class SessionService {
     // check that only looked at earlier failures.
     const counted = await this.repo.countAttempt(email, ip, now, new Date(now.getTime() - windowMs));
     // An address is shared by many users (NAT), so it gets a larger allowance than one email.
-    const over = [
-      counted.email.attempts > this.policy.maxFailures ? counted.email : undefined,
-      counted.ip.attempts > this.policy.maxFailures * 4 ? counted.ip : undefined,
-    ].filter((c): c is AttemptCount => c !== undefined);
+    const over = [counted.email.attempts > this.policy.maxFailures ? counted.email : undefined, counted.ip.attempts > this.policy.maxFailures * 4 ? counted.ip : undefined].filter(
+      (c): c is AttemptCount => c !== undefined,
+    );
     if (over.length > 0) {
       await this.repo.refundAttempt(counted);
       const endsAt = Math.max(...over.map((c) => c.windowStartedAt.getTime() + windowMs));

@@ -38,7 +38,11 @@ export function rechargeAmountCents(i: { availableMicros: bigint; rechargeToMicr
  * FAILURES_BEFORE_PAUSE failures in a row.
  */
 export class AutoRecharge {
-  constructor(private readonly ports: BillingPorts, private readonly payments: Payments, private readonly settings: BillingConfig) {}
+  constructor(
+    private readonly ports: BillingPorts,
+    private readonly payments: Payments,
+    private readonly settings: BillingConfig,
+  ) {}
 
   private get auto(): BillingTx {
     return this.ports.uow.autocommit;
@@ -79,16 +83,38 @@ export class AutoRecharge {
       if (pm === null) {
         if (trigger === 'test') throw fail(BILLING_ERRORS.NO_PAYMENT_METHOD, 'No saved payment method to charge.');
         await clear();
-        return { skipped: await payments.recordSkippedAttempt(tx, { id: randomUUID(), accountId, trigger, amountMicros: 0n, availableBeforeMicros: available, code: 'no_payment_method', message: 'No saved payment method.' }) };
+        return {
+          skipped: await payments.recordSkippedAttempt(tx, {
+            id: randomUUID(),
+            accountId,
+            trigger,
+            amountMicros: 0n,
+            availableBeforeMicros: available,
+            code: 'no_payment_method',
+            message: 'No saved payment method.',
+          }),
+        };
       }
       const cap = w.ar_monthly_cap_micros === null ? null : BigInt(w.ar_monthly_cap_micros);
       const cents = rechargeAmountCents({
-        availableMicros: available, rechargeToMicros: w.ar_recharge_to_micros === null ? null : BigInt(w.ar_recharge_to_micros), capMicros: cap,
+        availableMicros: available,
+        rechargeToMicros: w.ar_recharge_to_micros === null ? null : BigInt(w.ar_recharge_to_micros),
+        capMicros: cap,
         usedThisMonthMicros: cap === null ? 0n : await payments.rechargedSince(tx, accountId, startOfUtcMonth(now)),
       });
       await clear();
       if (cents === null) {
-        return { skipped: await payments.recordSkippedAttempt(tx, { id: randomUUID(), accountId, trigger, amountMicros: 0n, availableBeforeMicros: available, code: 'monthly_cap_reached', message: `The monthly cap ${formatMicros(cap ?? 0n)} is reached.` }) };
+        return {
+          skipped: await payments.recordSkippedAttempt(tx, {
+            id: randomUUID(),
+            accountId,
+            trigger,
+            amountMicros: 0n,
+            availableBeforeMicros: available,
+            code: 'monthly_cap_reached',
+            message: `The monthly cap ${formatMicros(cap ?? 0n)} is reached.`,
+          }),
+        };
       }
       const attempt = await payments.startAttempt(tx, { id: randomUUID(), accountId, trigger, amountMicros: centsToMicros(cents), availableBeforeMicros: available });
       if (attempt === null) return null; // another attempt is in flight
@@ -112,13 +138,19 @@ export class AutoRecharge {
     try {
       const customerId = knownCustomerId ?? (await this.payments.ensureCustomer(accountId)).customerId;
       const pi = await this.payments.processor.createPaymentIntent({
-        customerId, amountCents: cents, paymentMethod: pm, offSession: true, confirm: true,
-        metadata: { qrail_account_id: accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: attemptId }, idempotencyKey: `auto-recharge:${attemptId}`,
+        customerId,
+        amountCents: cents,
+        paymentMethod: pm,
+        offSession: true,
+        confirm: true,
+        metadata: { qrail_account_id: accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: attemptId },
+        idempotencyKey: `auto-recharge:${attemptId}`,
       });
       piId = pi.id === '' ? null : pi.id;
-      outcome = pi.status === 'succeeded'
-        ? { status: 'succeeded', paymentIntentId: piId }
-        : { status: 'failed', paymentIntentId: piId, code: pi.failureCode ?? pi.status, message: pi.failureMessage ?? `payment ${pi.status}` };
+      outcome =
+        pi.status === 'succeeded'
+          ? { status: 'succeeded', paymentIntentId: piId }
+          : { status: 'failed', paymentIntentId: piId, code: pi.failureCode ?? pi.status, message: pi.failureMessage ?? `payment ${pi.status}` };
       // Still processing: the attempt stays pending and the webhook settles it.
       if (pi.status === 'processing') outcome = null;
     } catch (e) {
@@ -127,7 +159,14 @@ export class AutoRecharge {
     await this.ports.uow.run(async (tx) => {
       await this.ports.ledger.lockWallet(tx, accountId);
       if (piId !== null) {
-        await this.ports.payments.recordPayment(tx, { id: piId, accountId, kind: 'payment_intent', purpose: 'auto_recharge', amountMicros: centsToMicros(cents), status: outcome?.status ?? 'processing' });
+        await this.ports.payments.recordPayment(tx, {
+          id: piId,
+          accountId,
+          kind: 'payment_intent',
+          purpose: 'auto_recharge',
+          amountMicros: centsToMicros(cents),
+          status: outcome?.status ?? 'processing',
+        });
         await this.ports.payments.setAttemptPaymentIntent(tx, attemptId, piId);
       }
       if (outcome === null) return;
@@ -151,7 +190,9 @@ export class AutoRecharge {
       const w = await this.ports.ledger.readWallet(this.auto, a.account_id);
       const pm = w?.ar_payment_method ?? w?.default_payment_method ?? null;
       if (pm === null) {
-        await this.ports.uow.run((tx) => this.applyOutcome(tx, a.account_id, a.id, { status: 'failed', paymentIntentId: a.payment_intent_id, code: 'no_payment_method', message: 'No saved payment method.' }));
+        await this.ports.uow.run((tx) =>
+          this.applyOutcome(tx, a.account_id, a.id, { status: 'failed', paymentIntentId: a.payment_intent_id, code: 'no_payment_method', message: 'No saved payment method.' }),
+        );
       } else {
         await this.charge(a.account_id, a.id, BigInt(a.amount_micros) / MICROS_PER_CENT, pm, w?.processor_customer_id ?? null);
       }
@@ -172,9 +213,7 @@ export class AutoRecharge {
       await this.ports.wallets.setRechargeHealth(tx, accountId, { consecutiveFailures: 0, pause: row.trigger === 'test' ? 'resume' : 'keep' });
     } else {
       const failures = Number(w.ar_consecutive_failures) + 1;
-      const pause = failures >= FAILURES_BEFORE_PAUSE && w.ar_paused_at === null
-        ? { reason: `${FAILURES_BEFORE_PAUSE} failed attempts in a row (last: ${o.code ?? 'failed'})` }
-        : 'keep' as const;
+      const pause = failures >= FAILURES_BEFORE_PAUSE && w.ar_paused_at === null ? { reason: `${FAILURES_BEFORE_PAUSE} failed attempts in a row (last: ${o.code ?? 'failed'})` } : ('keep' as const);
       await this.ports.wallets.setRechargeHealth(tx, accountId, { consecutiveFailures: failures, pause });
     }
   }
@@ -199,7 +238,10 @@ export class AutoRecharge {
     } else if (w.ar_paused_at !== null) {
       state = 'paused';
       summary = `Auto-recharge paused at ${new Date(w.ar_paused_at).toISOString()}: ${w.ar_pause_reason ?? 'repeated failures'}. No further charges are attempted.`;
-      actions.push({ action: 'update_payment_method', how: 'POST /v1/billing/processor/portal-session (or a setup intent), or PATCH /v1/billing/spend-controls {"auto_recharge":{"payment_method":"pm_…"}}' });
+      actions.push({
+        action: 'update_payment_method',
+        how: 'POST /v1/billing/processor/portal-session (or a setup intent), or PATCH /v1/billing/spend-controls {"auto_recharge":{"payment_method":"pm_…"}}',
+      });
       actions.push({ action: 'verify', how: 'POST /v1/billing/auto-recharge/test runs one real charge; success resumes auto-recharge' });
       actions.push({ action: 'resume', how: 'PATCH /v1/billing/spend-controls {"auto_recharge":{"enabled":true}}' });
       actions.push({ action: 'top_up', how: 'POST /v1/billing/processor/checkout-session {"amount":"20.00"}' });
@@ -238,10 +280,12 @@ export class AutoRecharge {
       start: () => {
         if (timer !== undefined) return;
         timer = setInterval(() => {
-          running = running.then(async () => {
-            await this.runRequested();
-            await this.recoverStale();
-          }).catch(() => undefined);
+          running = running
+            .then(async () => {
+              await this.runRequested();
+              await this.recoverStale();
+            })
+            .catch(() => undefined);
         }, this.settings.autoRechargeIntervalMs);
         timer.unref();
       },

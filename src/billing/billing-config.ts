@@ -22,13 +22,16 @@ export function loadBillingConfig(config: Config): BillingConfig {
   if (chosen === 'stripe' && key === undefined) throw new ConfigError('STRIPE_SECRET_KEY', 'is required when BILLING_PROCESSOR=stripe');
   const protocol = env['STRIPE_API_PROTOCOL'];
   if (protocol !== undefined && protocol !== 'http' && protocol !== 'https') throw new ConfigError('STRIPE_API_PROTOCOL', 'must be http or https');
-  const stripe = key === undefined ? undefined : {
-    secretKey: key,
-    webhookSecret: env['STRIPE_WEBHOOK_SECRET'] === '' ? undefined : env['STRIPE_WEBHOOK_SECRET'],
-    ...(env['STRIPE_API_HOST'] ? { host: env['STRIPE_API_HOST'] } : {}),
-    ...(env['STRIPE_API_PORT'] ? { port: int(env, 'STRIPE_API_PORT', 443, 1, 65535) } : {}),
-    ...(protocol === 'http' || protocol === 'https' ? ({ protocol } as const) : {}),
-  };
+  const stripe =
+    key === undefined
+      ? undefined
+      : {
+          secretKey: key,
+          webhookSecret: env['STRIPE_WEBHOOK_SECRET'] === '' ? undefined : env['STRIPE_WEBHOOK_SECRET'],
+          ...(env['STRIPE_API_HOST'] ? { host: env['STRIPE_API_HOST'] } : {}),
+          ...(env['STRIPE_API_PORT'] ? { port: int(env, 'STRIPE_API_PORT', 443, 1, 65535) } : {}),
+          ...(protocol === 'http' || protocol === 'https' ? ({ protocol } as const) : {}),
+        };
   return {
     processor: chosen,
     stripe,

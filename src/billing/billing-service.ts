@@ -36,7 +36,12 @@ export class BillingService {
    * `ports`: the store's implementations (src/store/billing/), given by the composition root.
    * `newId`: ids of held jobs.
    */
-  constructor(readonly config: Config, readonly ports: BillingPorts, readonly pricing: HardwarePricing = tablePricing(), private readonly newId: () => string = randomUUID) {
+  constructor(
+    readonly config: Config,
+    readonly ports: BillingPorts,
+    readonly pricing: HardwarePricing = tablePricing(),
+    private readonly newId: () => string = randomUUID,
+  ) {
     this.settings = loadBillingConfig(config);
     if (this.settings.processor === 'stripe' && this.settings.stripe !== undefined) {
       this.processor = new StripeProcessor(this.settings.stripe);
@@ -160,10 +165,16 @@ export class BillingService {
   async jobs(accountId: string, o: { limit: number; status?: HoldStatus; kind?: HoldKind; cursor?: string }) {
     let beforeSeq: bigint | undefined;
     if (o.cursor !== undefined) {
-      if (!/^\d{1,18}$/.test(o.cursor)) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Bad cursor.', [{ in: 'querystring', path: '/cursor', code: 'INVALID', message: 'is not a cursor from a previous page' }]);
+      if (!/^\d{1,18}$/.test(o.cursor))
+        throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Bad cursor.', [{ in: 'querystring', path: '/cursor', code: 'INVALID', message: 'is not a cursor from a previous page' }]);
       beforeSeq = BigInt(o.cursor);
     }
-    const rows = await this.ports.reports.listHolds(this.auto, accountId, { limit: o.limit + 1, ...(o.status ? { status: o.status } : {}), ...(o.kind ? { kind: o.kind } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
+    const rows = await this.ports.reports.listHolds(this.auto, accountId, {
+      limit: o.limit + 1,
+      ...(o.status ? { status: o.status } : {}),
+      ...(o.kind ? { kind: o.kind } : {}),
+      ...(beforeSeq !== undefined ? { beforeSeq } : {}),
+    });
     const page = rows.slice(0, o.limit);
     const last = page[page.length - 1];
     return { jobs: page.map(holdListView), next_cursor: rows.length > o.limit && last !== undefined ? BigInt(last.seq).toString() : null };
@@ -202,8 +213,14 @@ export class BillingService {
       spend_by_product: byProduct.map((g) => ({ product: g.key ?? 'unspecified', spend: formatMicros(g.amount), jobs: g.count })),
       spend_by_provider: byProvider.map((g) => ({ provider: g.key ?? 'unspecified', spend: formatMicros(g.amount), jobs: g.count })),
       largest_jobs: largest.map((j) => ({
-        hold_id: j.hold_id, job_id: j.ref_id, kind: j.kind, description: j.description, product: j.product, provider: j.provider,
-        spend: formatMicros(BigInt(j.captured_micros) - BigInt(j.refunded_micros)), created_at: new Date(j.created_at).toISOString(),
+        hold_id: j.hold_id,
+        job_id: j.ref_id,
+        kind: j.kind,
+        description: j.description,
+        product: j.product,
+        provider: j.provider,
+        spend: formatMicros(BigInt(j.captured_micros) - BigInt(j.refunded_micros)),
+        created_at: new Date(j.created_at).toISOString(),
       })),
       balance_history,
     };
@@ -223,7 +240,12 @@ export class BillingService {
     const quote = await this.ports.uow.run(async (tx) => {
       await this.ports.ledger.ensureWallet(tx, accountId);
       return this.ports.hardware.createQuote(tx, {
-        accountId, provider: price.provider, device: price.device, shots: i.shots, tasks, ...figures,
+        accountId,
+        provider: price.provider,
+        device: price.device,
+        shots: i.shots,
+        tasks,
+        ...figures,
         validUntil: new Date(now.getTime() + this.settings.quoteTtlSeconds * 1000),
       });
     });

@@ -4,11 +4,15 @@ import { defineCode } from '../errors/app-error.js';
 export const BILLING_ERRORS = {
   INSUFFICIENT_BALANCE: defineCode('INSUFFICIENT_BALANCE', 409, 'The available balance does not cover the amount; `details` gives available and required amounts.'),
   SPEND_LIMIT_PER_JOB: defineCode('SPEND_LIMIT_PER_JOB', 409, 'The amount is above the per-job maximum of the spend controls.'),
-  SPEND_LIMIT_DAILY: defineCode('SPEND_LIMIT_DAILY', 409, 'The amount would take today\'s spend (UTC) above the daily limit of the spend controls.'),
-  SPEND_LIMIT_MONTHLY: defineCode('SPEND_LIMIT_MONTHLY', 409, 'The amount would take this month\'s spend (UTC) above the monthly limit of the spend controls.'),
+  SPEND_LIMIT_DAILY: defineCode('SPEND_LIMIT_DAILY', 409, "The amount would take today's spend (UTC) above the daily limit of the spend controls."),
+  SPEND_LIMIT_MONTHLY: defineCode('SPEND_LIMIT_MONTHLY', 409, "The amount would take this month's spend (UTC) above the monthly limit of the spend controls."),
   HARDWARE_DISABLED: defineCode('HARDWARE_DISABLED', 409, 'Hardware spending is turned off in the spend controls (`hardware_allowed: false`).'),
   HOLD_NOT_FOUND: defineCode('HOLD_NOT_FOUND', 404, 'No such hold (or held job) for this account.'),
-  HOLD_NOT_PENDING: defineCode('HOLD_NOT_PENDING', 409, 'The hold was already resolved in another way (captured, released or expired), or its held job was already continued; `details.status` says how.'),
+  HOLD_NOT_PENDING: defineCode(
+    'HOLD_NOT_PENDING',
+    409,
+    'The hold was already resolved in another way (captured, released or expired), or its held job was already continued; `details.status` says how.',
+  ),
   HOLD_EXISTS: defineCode('HOLD_EXISTS', 409, 'A hold for this reference already exists with a different account or amount.'),
   CAPTURE_EXCEEDS_HOLD: defineCode('CAPTURE_EXCEEDS_HOLD', 409, 'The capture amount is larger than the held amount.'),
   REFUND_EXCEEDS_CAPTURE: defineCode('REFUND_EXCEEDS_CAPTURE', 409, 'The refund is larger than what was captured and not yet refunded.'),

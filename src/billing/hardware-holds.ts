@@ -30,13 +30,27 @@ export async function holdQuote(
   }
   const jobId = p.newId();
   const { holdId } = await p.ledger.placeHold(tx, {
-    accountId: i.accountId, amountMicros: quote.totalMicros, kind: 'hardware', refId: jobId,
+    accountId: i.accountId,
+    amountMicros: quote.totalMicros,
+    kind: 'hardware',
+    refId: jobId,
     description: `hardware ${quote.provider}/${quote.device}: ${quote.tasks} task(s) × ${quote.shots} shots`,
-    expiresAt: i.expiresAt, product: 'product-one', provider: quote.provider, now: i.now,
+    expiresAt: i.expiresAt,
+    product: 'product-one',
+    provider: quote.provider,
+    now: i.now,
   });
   const job = await p.hardware.insertHeldJob(tx, {
-    jobId, accountId: i.accountId, quoteId: quote.id, holdId, provider: quote.provider, device: quote.device,
-    shots: quote.shots, tasks: quote.tasks, amountMicros: quote.totalMicros, expiresAt: i.expiresAt,
+    jobId,
+    accountId: i.accountId,
+    quoteId: quote.id,
+    holdId,
+    provider: quote.provider,
+    device: quote.device,
+    shots: quote.shots,
+    tasks: quote.tasks,
+    amountMicros: quote.totalMicros,
+    expiresAt: i.expiresAt,
   });
   if (job === null) throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.');
   if (i.runToken !== undefined) await p.hardware.recordRunHeldJob(tx, i.runToken, jobId);

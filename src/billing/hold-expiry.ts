@@ -26,7 +26,11 @@ export class HoldExpirySweeper implements BackgroundWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly ports: Pick<BillingPorts, 'uow' | 'ledger' | 'hardware'>, private readonly intervalMs = 5_000, private readonly onError: (e: unknown) => void = () => undefined) {}
+  constructor(
+    private readonly ports: Pick<BillingPorts, 'uow' | 'ledger' | 'hardware'>,
+    private readonly intervalMs = 5_000,
+    private readonly onError: (e: unknown) => void = () => undefined,
+  ) {}
 
   start(): void {
     if (this.timer !== undefined) return;

@@ -14,13 +14,21 @@ export async function grantCreditByEmail(p: Pick<BillingPorts, 'uow' | 'ledger' 
   if (micros <= 0n) throw fail(BILLING_ERRORS.INVALID_AMOUNT, 'The amount must be positive.');
   const user = await p.accounts.byEmail(p.uow.autocommit, i.email);
   if (user === null) throw fail(BILLING_ERRORS.USER_NOT_FOUND, `No user with email ${i.email}.`);
-  const r = await p.uow.run((tx) => p.ledger.grantCredit(tx, {
-    accountId: user.accountId, amountMicros: micros, reason: i.reason ?? 'promotional credit (operator)',
-    ...(i.idempotencyKey === undefined ? {} : { idempotencyKey: i.idempotencyKey }),
-  }));
+  const r = await p.uow.run((tx) =>
+    p.ledger.grantCredit(tx, {
+      accountId: user.accountId,
+      amountMicros: micros,
+      reason: i.reason ?? 'promotional credit (operator)',
+      ...(i.idempotencyKey === undefined ? {} : { idempotencyKey: i.idempotencyKey }),
+    }),
+  );
   const w = await p.ledger.wallet(p.uow.autocommit, user.accountId);
   return {
-    email: user.email, account_id: user.accountId, amount: formatMicros(micros), credited: r.credited, transfer_id: r.transferId,
+    email: user.email,
+    account_id: user.accountId,
+    amount: formatMicros(micros),
+    credited: r.credited,
+    transfer_id: r.transferId,
     wallet: { available: formatMicros(w.availableMicros), held: formatMicros(w.heldMicros), total: formatMicros(w.totalMicros), currency: 'USD' as const },
   };
 }

@@ -48,10 +48,14 @@ export function chargeCents(amount: string, path = '/amount'): bigint {
   }
   const cents = micros / MICROS_PER_CENT;
   if (cents < PROCESSOR_MINIMUM_CENTS) {
-    throw fail(BILLING_ERRORS.BELOW_PROCESSOR_MINIMUM, `Processor charges must be at least 0.50; got ${formatMicros(micros)}.`, [{ in: 'body', path, code: 'BELOW_PROCESSOR_MINIMUM', message: 'is below 0.50' }]);
+    throw fail(BILLING_ERRORS.BELOW_PROCESSOR_MINIMUM, `Processor charges must be at least 0.50; got ${formatMicros(micros)}.`, [
+      { in: 'body', path, code: 'BELOW_PROCESSOR_MINIMUM', message: 'is below 0.50' },
+    ]);
   }
   if (cents > PROCESSOR_MAXIMUM_CENTS) {
-    throw fail(BILLING_ERRORS.INVALID_AMOUNT, `A single charge is at most ${formatMicros(centsToMicros(PROCESSOR_MAXIMUM_CENTS))}.`, [{ in: 'body', path, code: 'INVALID_AMOUNT', message: 'is too large' }]);
+    throw fail(BILLING_ERRORS.INVALID_AMOUNT, `A single charge is at most ${formatMicros(centsToMicros(PROCESSOR_MAXIMUM_CENTS))}.`, [
+      { in: 'body', path, code: 'INVALID_AMOUNT', message: 'is too large' },
+    ]);
   }
   return cents;
 }
@@ -62,7 +66,11 @@ export class Payments {
   /** Auto-recharge attempt outcomes learnt from webhooks, applied in the webhook's transaction. */
   onPaymentOutcome: (tx: BillingTx, accountId: string, attemptId: string, o: AttemptOutcome) => Promise<void> = async () => undefined;
 
-  constructor(private readonly ports: BillingPorts, readonly processor: PaymentProcessor, private readonly settings: BillingConfig) {}
+  constructor(
+    private readonly ports: BillingPorts,
+    readonly processor: PaymentProcessor,
+    private readonly settings: BillingConfig,
+  ) {}
 
   private get auto(): BillingTx {
     return this.ports.uow.autocommit;
@@ -90,7 +98,9 @@ export class Payments {
   async setupIntent(accountId: string, i: { payment_method?: string }, runKey?: string) {
     const { customerId } = await this.ensureCustomer(accountId);
     const si = await this.processor.createSetupIntent({
-      customerId, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), metadata: { qrail_account_id: accountId },
+      customerId,
+      ...(i.payment_method ? { paymentMethod: i.payment_method } : {}),
+      metadata: { qrail_account_id: accountId },
       ...(runKey === undefined ? {} : { idempotencyKey: `setup:${accountId}:${runKey}` }),
     });
     await this.flushSandboxEvents();
@@ -102,20 +112,33 @@ export class Payments {
     const cents = chargeCents(i.amount);
     const { customerId } = await this.ensureCustomer(accountId);
     const pi = await this.processor.createPaymentIntent({
-      customerId, amountCents: cents, ...(i.payment_method ? { paymentMethod: i.payment_method } : {}), offSession: false, confirm: i.payment_method !== undefined,
-      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' }, idempotencyKey: runKey === undefined ? `topup:${accountId}:${Date.now()}:${Math.random()}` : `topup:${accountId}:${runKey}`,
+      customerId,
+      amountCents: cents,
+      ...(i.payment_method ? { paymentMethod: i.payment_method } : {}),
+      offSession: false,
+      confirm: i.payment_method !== undefined,
+      metadata: { qrail_account_id: accountId, qrail_purpose: 'topup' },
+      idempotencyKey: runKey === undefined ? `topup:${accountId}:${Date.now()}:${Math.random()}` : `topup:${accountId}:${runKey}`,
     });
     let credited = false;
     await this.ports.uow.run(async (tx) => {
       await this.ports.payments.recordPayment(tx, { id: pi.id, accountId, kind: 'payment_intent', purpose: 'topup', amountMicros: centsToMicros(cents), status: pi.status });
       if (pi.status === 'succeeded') {
-        credited = (await this.ports.ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(pi.amountCents), externalRef: `payment_intent:${pi.id}`, description: `top-up ${pi.id}` })).credited;
+        credited = (await this.ports.ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(pi.amountCents), externalRef: `payment_intent:${pi.id}`, description: `top-up ${pi.id}` }))
+          .credited;
       }
     });
     await this.flushSandboxEvents();
     return {
-      payment_intent_id: pi.id, client_secret: pi.clientSecret, status: pi.status, amount: formatMicros(centsToMicros(cents)), currency: 'USD' as const,
-      credited, failure_code: pi.failureCode, failure_message: pi.failureMessage, wallet: walletView(await this.ports.ledger.wallet(this.auto, accountId)),
+      payment_intent_id: pi.id,
+      client_secret: pi.clientSecret,
+      status: pi.status,
+      amount: formatMicros(centsToMicros(cents)),
+      currency: 'USD' as const,
+      credited,
+      failure_code: pi.failureCode,
+      failure_message: pi.failureMessage,
+      wallet: walletView(await this.ports.ledger.wallet(this.auto, accountId)),
     };
   }
 
@@ -124,7 +147,8 @@ export class Payments {
     const { customerId } = await this.ensureCustomer(accountId);
     const base = this.settings.publicBaseUrl;
     const s = await this.processor.createCheckoutSession({
-      customerId, amountCents: cents,
+      customerId,
+      amountCents: cents,
       successUrl: i.success_url ?? `${base}/v1/billing/processor/sandbox/return?checkout={CHECKOUT_SESSION_ID}`,
       cancelUrl: i.cancel_url ?? `${base}/v1/billing/processor/sandbox/return?cancelled=1`,
       metadata: { qrail_account_id: accountId, qrail_purpose: 'checkout' },
@@ -132,15 +156,22 @@ export class Payments {
     });
     await this.ports.payments.recordPayment(this.auto, { id: s.id, accountId, kind: 'checkout_session', purpose: 'checkout', amountMicros: centsToMicros(cents), status: s.status });
     return {
-      session_id: s.id, url: s.url, status: s.status, payment_status: s.paymentStatus, amount: formatMicros(centsToMicros(cents)), currency: 'USD' as const,
-      expires_at: s.expiresAt?.toISOString() ?? null, processor: this.processor.name,
+      session_id: s.id,
+      url: s.url,
+      status: s.status,
+      payment_status: s.paymentStatus,
+      amount: formatMicros(centsToMicros(cents)),
+      currency: 'USD' as const,
+      expires_at: s.expiresAt?.toISOString() ?? null,
+      processor: this.processor.name,
     };
   }
 
   async portalSession(accountId: string, i: { return_url?: string }, runKey?: string) {
     const { customerId } = await this.ensureCustomer(accountId);
     const p = await this.processor.createPortalSession({
-      customerId, returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile`,
+      customerId,
+      returnUrl: i.return_url ?? `${this.settings.publicBaseUrl}/v1/billing/profile`,
       ...(runKey === undefined ? {} : { idempotencyKey: `portal:${accountId}:${runKey}` }),
     });
     return { portal_session_id: p.id, url: p.url, processor: this.processor.name };
@@ -166,8 +197,13 @@ export class Payments {
       });
     }
     return {
-      session_id: s.id, status: s.status, payment_status: s.paymentStatus, amount: formatMicros(centsToMicros(s.amountTotalCents)),
-      credited, already_credited: s.paymentStatus === 'paid' && !credited, wallet: walletView(await this.ports.ledger.wallet(this.auto, accountId)),
+      session_id: s.id,
+      status: s.status,
+      payment_status: s.paymentStatus,
+      amount: formatMicros(centsToMicros(s.amountTotalCents)),
+      credited,
+      already_credited: s.paymentStatus === 'paid' && !credited,
+      wallet: walletView(await this.ports.ledger.wallet(this.auto, accountId)),
     };
   }
 
@@ -222,7 +258,12 @@ export class Payments {
         const accountId = await this.accountFor(tx, id, o);
         if (accountId === null || id === null) return 'ignored: unknown payment intent';
         const received = cents(o, 'amount_received', 'amount');
-        const r = await ledger.creditPayment(tx, { accountId, amountMicros: centsToMicros(received), externalRef: `payment_intent:${id}`, description: `${purpose === 'auto_recharge' ? 'auto-recharge' : 'top-up'} ${id}` });
+        const r = await ledger.creditPayment(tx, {
+          accountId,
+          amountMicros: centsToMicros(received),
+          externalRef: `payment_intent:${id}`,
+          description: `${purpose === 'auto_recharge' ? 'auto-recharge' : 'top-up'} ${id}`,
+        });
         await payments.setPaymentStatus(tx, id, 'succeeded');
         const attempt = str(meta['qrail_attempt_id']);
         if (purpose === 'auto_recharge' && attempt !== null) await this.onPaymentOutcome(tx, accountId, attempt, { status: 'succeeded', paymentIntentId: id });
@@ -299,9 +340,21 @@ function parseEvent(raw: Uint8Array): ProcessorEvent {
   const type = own(v, 'type');
   const created = own(v, 'created');
   const object = own(own(v, 'data'), 'object');
-  if (typeof id !== 'string' || id === '' || id.length > 255 || typeof type !== 'string' || type === '' || type.length > 255
-    || typeof created !== 'number' || !Number.isSafeInteger(created) || created < 0 || created > MAX_EVENT_SECONDS
-    || object === null || typeof object !== 'object' || Array.isArray(object)) {
+  if (
+    typeof id !== 'string' ||
+    id === '' ||
+    id.length > 255 ||
+    typeof type !== 'string' ||
+    type === '' ||
+    type.length > 255 ||
+    typeof created !== 'number' ||
+    !Number.isSafeInteger(created) ||
+    created < 0 ||
+    created > MAX_EVENT_SECONDS ||
+    object === null ||
+    typeof object !== 'object' ||
+    Array.isArray(object)
+  ) {
     throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'The webhook body is not an event with id, type, created (Unix seconds) and data.object.');
   }
   const badAmounts = AMOUNT_FIELDS.filter((k) => {
@@ -309,7 +362,11 @@ function parseEvent(raw: Uint8Array): ProcessorEvent {
     return a !== undefined && a !== null && !(typeof a === 'number' && Number.isSafeInteger(a) && a >= 0 && a <= MAX_EVENT_CENTS);
   });
   if (badAmounts.length > 0) {
-    throw fail(BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID, 'Event amounts must be non-negative integers (cents).', badAmounts.map((k) => ({ in: 'body', path: `/data/object/${k}`, code: 'WRONG_TYPE', message: 'must be an integer number of cents from 0 to 1000000000000' })));
+    throw fail(
+      BILLING_ERRORS.WEBHOOK_PAYLOAD_INVALID,
+      'Event amounts must be non-negative integers (cents).',
+      badAmounts.map((k) => ({ in: 'body', path: `/data/object/${k}`, code: 'WRONG_TYPE', message: 'must be an integer number of cents from 0 to 1000000000000' })),
+    );
   }
   return { id, type, created, data: { object: object as Record<string, unknown> } };
 }

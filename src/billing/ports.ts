@@ -8,9 +8,29 @@
  * HOLD_NOT_PENDING, …); the caller's transaction then rolls back.
  */
 import type {
-  AttemptOutcome, AttemptRow, BalanceMoves, CaptureResult, CreditResult, DayAmount, GroupAmount, HeldJobRecord, HeldJobStatus, HoldKind,
-  HoldListRow, HoldRecord, HoldStatus, LargestJob, PaymentPurpose, PaymentRow, PlaceHoldInput, PlaceHoldResult, QuoteRecord, RefundResult,
-  ReleaseResult, Wallet, WalletState,
+  AttemptOutcome,
+  AttemptRow,
+  BalanceMoves,
+  CaptureResult,
+  CreditResult,
+  DayAmount,
+  GroupAmount,
+  HeldJobRecord,
+  HeldJobStatus,
+  HoldKind,
+  HoldListRow,
+  HoldRecord,
+  HoldStatus,
+  LargestJob,
+  PaymentPurpose,
+  PaymentRow,
+  PlaceHoldInput,
+  PlaceHoldResult,
+  QuoteRecord,
+  RefundResult,
+  ReleaseResult,
+  Wallet,
+  WalletState,
 } from './records.js';
 
 declare const billingTx: unique symbol;
@@ -142,7 +162,10 @@ export interface PaymentRecords {
   eventOutcome(tx: BillingTx, eventId: string): Promise<string | null>;
   /** Inserts a pending attempt; null when another attempt of the account is still pending. */
   startAttempt(tx: BillingTx, a: { id: string; accountId: string; trigger: AttemptRow['trigger']; amountMicros: bigint; availableBeforeMicros: bigint }): Promise<AttemptRow | null>;
-  recordSkippedAttempt(tx: BillingTx, a: { id: string; accountId: string; trigger: AttemptRow['trigger']; amountMicros: bigint; availableBeforeMicros: bigint; code: string; message: string }): Promise<AttemptRow>;
+  recordSkippedAttempt(
+    tx: BillingTx,
+    a: { id: string; accountId: string; trigger: AttemptRow['trigger']; amountMicros: bigint; availableBeforeMicros: bigint; code: string; message: string },
+  ): Promise<AttemptRow>;
   /** Settles a pending attempt (or turns a failure into a late success); null when it was already final. */
   finishAttempt(tx: BillingTx, id: string, o: AttemptOutcome): Promise<AttemptRow | null>;
   setAttemptPaymentIntent(tx: BillingTx, id: string, paymentIntentId: string): Promise<void>;

@@ -175,17 +175,46 @@ export interface AttemptRow {
 
 export type AttemptOutcome = { status: 'succeeded' | 'failed'; paymentIntentId: string | null; code?: string | null; message?: string | null };
 
-export interface DayAmount { day: string; amount: bigint; count: number }
-export interface GroupAmount { key: string | null; amount: bigint; count: number }
+export interface DayAmount {
+  day: string;
+  amount: bigint;
+  count: number;
+}
+export interface GroupAmount {
+  key: string | null;
+  amount: bigint;
+  count: number;
+}
 
 export interface LargestJob {
-  hold_id: string; kind: HoldKind; ref_id: string; description: string; product: string | null; provider: string | null;
-  captured_micros: bigint; refunded_micros: bigint; created_at: Date; resolved_at: Date | null;
+  hold_id: string;
+  kind: HoldKind;
+  ref_id: string;
+  description: string;
+  product: string | null;
+  provider: string | null;
+  captured_micros: bigint;
+  refunded_micros: bigint;
+  created_at: Date;
+  resolved_at: Date | null;
 }
 
 export interface HoldListRow {
-  seq: bigint; id: string; kind: HoldKind; ref_id: string; description: string; product: string | null; provider: string | null; amount_micros: bigint;
-  status: HoldStatus; captured_micros: bigint; released_micros: bigint; refunded_micros: bigint; expires_at: Date; created_at: Date; resolved_at: Date | null;
+  seq: bigint;
+  id: string;
+  kind: HoldKind;
+  ref_id: string;
+  description: string;
+  product: string | null;
+  provider: string | null;
+  amount_micros: bigint;
+  status: HoldStatus;
+  captured_micros: bigint;
+  released_micros: bigint;
+  refunded_micros: bigint;
+  expires_at: Date;
+  created_at: Date;
+  resolved_at: Date | null;
 }
 
 export interface BalanceMoves {

@@ -35,8 +35,7 @@ export interface ParsedAmounts {
   readonly cap: bigint | null | undefined;
 }
 
-const invalid = (path: string, message: string) =>
-  fail(HTTP_ERRORS.VALIDATION_FAILED, 'Request body failed validation.', [{ in: 'body', path, code: 'INVALID', message }]);
+const invalid = (path: string, message: string) => fail(HTTP_ERRORS.VALIDATION_FAILED, 'Request body failed validation.', [{ in: 'body', path, code: 'INVALID', message }]);
 
 /** Parses the amounts of a PATCH (before any lock is taken); 400 naming the first bad one. */
 export function parseSpendControlsPatch(patch: SpendControlsPatch): ParsedAmounts {
@@ -91,8 +90,11 @@ export function nextSpendControls(w: WalletState, patch: SpendControlsPatch, p: 
   const resume = ar.enabled === true || (ar.payment_method !== undefined && ar.payment_method !== w.ar_payment_method);
   return {
     settings: {
-      dailyLimitMicros: daily, monthlyLimitMicros: monthly, perJobMaxMicros: big(keep(p.perJob, w.per_job_max_micros)),
-      hardwareAllowed: patch.hardware_allowed ?? w.hardware_allowed, holdExpirySeconds: patch.hold_expiry_seconds ?? Number(w.hold_expiry_seconds),
+      dailyLimitMicros: daily,
+      monthlyLimitMicros: monthly,
+      perJobMaxMicros: big(keep(p.perJob, w.per_job_max_micros)),
+      hardwareAllowed: patch.hardware_allowed ?? w.hardware_allowed,
+      holdExpirySeconds: patch.hold_expiry_seconds ?? Number(w.hold_expiry_seconds),
       autoRecharge: { enabled, thresholdMicros: threshold, rechargeToMicros: rechargeTo, monthlyCapMicros: cap, paymentMethod: pm },
     },
     resume,

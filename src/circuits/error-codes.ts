@@ -2,21 +2,9 @@ import { defineCode } from '../errors/app-error.js';
 
 /** Error codes owned by the circuits domain. Add each new code here and to docs/errors.md. */
 export const CIRCUITS_ERRORS = {
-  QASM_PARSE_ERROR: defineCode(
-    'QASM_PARSE_ERROR',
-    400,
-    'The OpenQASM source could not be imported; `details` gives the line, column and a specific code.',
-  ),
-  CIRCUIT_INVALID: defineCode(
-    'CIRCUIT_INVALID',
-    400,
-    'The circuit is not valid; `details` lists every problem as `{path, code, message}`.',
-  ),
-  EXAMPLE_NOT_FOUND: defineCode(
-    'EXAMPLE_NOT_FOUND',
-    404,
-    'No example circuit has that name; `details.valid_names` lists the names there are.',
-  ),
+  QASM_PARSE_ERROR: defineCode('QASM_PARSE_ERROR', 400, 'The OpenQASM source could not be imported; `details` gives the line, column and a specific code.'),
+  CIRCUIT_INVALID: defineCode('CIRCUIT_INVALID', 400, 'The circuit is not valid; `details` lists every problem as `{path, code, message}`.'),
+  EXAMPLE_NOT_FOUND: defineCode('EXAMPLE_NOT_FOUND', 404, 'No example circuit has that name; `details.valid_names` lists the names there are.'),
 } as const;
 
 /**

@@ -64,8 +64,7 @@ const EXAMPLES: Record<ExampleName, WireCircuitV02> = {
     ],
     metadata: {
       name: 'optimizable',
-      description:
-        'Redundant on purpose: h·h, cx·cx, t·tdg and s·sdg cancel and the two rz(pi/4) merge, leaving x, h, rz(pi/2), cx (13 gates → 4).',
+      description: 'Redundant on purpose: h·h, cx·cx, t·tdg and s·sdg cancel and the two rz(pi/4) merge, leaving x, h, rz(pi/2), cx (13 gates → 4).',
     },
   },
 };

@@ -12,8 +12,7 @@ export interface GateSpec {
   readonly origin: 'qelib1' | 'qelib1-extended' | 'stdgates' | 'qrail';
 }
 
-const spec = (name: string, arity: number, params: number, origin: GateSpec['origin']): GateSpec =>
-  Object.freeze({ name, arity, params, origin });
+const spec = (name: string, arity: number, params: number, origin: GateSpec['origin']): GateSpec => Object.freeze({ name, arity, params, origin });
 
 export const GATES: ReadonlyMap<string, GateSpec> = new Map(
   [

@@ -56,12 +56,7 @@ export function barrier(qubits: readonly number[]): BarrierOp {
   return Object.freeze({ kind: 'barrier', qubits: Object.freeze([...qubits]) });
 }
 
-export function circuit(
-  numQubits: number,
-  numClbits: number,
-  ops: readonly Operation[],
-  metadata: Readonly<Record<string, unknown>> = {},
-): Circuit {
+export function circuit(numQubits: number, numClbits: number, ops: readonly Operation[], metadata: Readonly<Record<string, unknown>> = {}): Circuit {
   return Object.freeze({
     numQubits,
     numClbits,

@@ -37,11 +37,9 @@ export interface CircuitProblem {
 export type InputFormat = 'json-0.2' | 'json-0.1' | 'qasm2' | 'qasm3';
 
 export type ParseCircuitResult =
-  | { readonly ok: true; readonly circuit: Circuit; readonly warnings: string[]; readonly format: InputFormat }
-  | { readonly ok: false; readonly errors: CircuitProblem[] };
+  { readonly ok: true; readonly circuit: Circuit; readonly warnings: string[]; readonly format: InputFormat } | { readonly ok: false; readonly errors: CircuitProblem[] };
 
-export const DEPRECATION_WARNING_V01 =
-  'Circuit schema 0.1 is deprecated and was upgraded to 0.2; send {"schema":"0.2",…} (see GET /v1/circuits/schema).';
+export const DEPRECATION_WARNING_V01 = 'Circuit schema 0.1 is deprecated and was upgraded to 0.2; send {"schema":"0.2",…} (see GET /v1/circuits/schema).';
 
 type Problems = CircuitProblem[];
 

@@ -40,10 +40,7 @@ export const WireGateSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const WireMeasurementSchema = Type.Object(
-  { qubit: Index, clbit: Index },
-  { additionalProperties: false, description: 'A terminal measurement, after all gates' },
-);
+export const WireMeasurementSchema = Type.Object({ qubit: Index, clbit: Index }, { additionalProperties: false, description: 'A terminal measurement, after all gates' });
 
 export const CircuitV02Schema = Type.Object(
   {

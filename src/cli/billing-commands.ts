@@ -38,9 +38,19 @@ function serviceUrl(config: Config, f: Map<string, string>): string {
   return (f.get('url') ?? config.env['QRAIL_URL'] ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`).replace(/\/+$/, '');
 }
 
-async function viaService(config: Config, f: Map<string, string>, io: CliIo, deps: BillingCliDeps, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> } | null> {
+async function viaService(
+  config: Config,
+  f: Map<string, string>,
+  io: CliIo,
+  deps: BillingCliDeps,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> } | null> {
   if (config.operatorToken === undefined) {
-    io.err('This deployment uses embedded PGlite, which only the running service may open.\nSet QRAIL_OPERATOR_TOKEN (the same value the service runs with) so the command can use its operator endpoint, or use DATABASE_URL.\n');
+    io.err(
+      'This deployment uses embedded PGlite, which only the running service may open.\nSet QRAIL_OPERATOR_TOKEN (the same value the service runs with) so the command can use its operator endpoint, or use DATABASE_URL.\n',
+    );
     return null;
   }
   const url = `${serviceUrl(config, f)}${path}`;

@@ -27,7 +27,7 @@ export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>
 
 const LISTEN_REASONS: Record<string, string> = {
   EADDRINUSE: 'the address is already in use (another process listens there)',
-  EADDRNOTAVAIL: 'the address is not one of this machine\'s',
+  EADDRNOTAVAIL: "the address is not one of this machine's",
   EACCES: 'permission denied (ports below 1024 need privileges)',
   ENOTFOUND: 'the host name does not resolve',
   EAI_AGAIN: 'the host name could not be resolved (DNS unavailable)',

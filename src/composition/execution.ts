@@ -57,7 +57,11 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
     );
 }
 
-export function createExecutionServices(config: Config, store: ExecutionStore, deps: { billing: ExecutionBillingPort; idempotency: Pick<Idempotency, 'lookup'>; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void }): ExecutionServices {
+export function createExecutionServices(
+  config: Config,
+  store: ExecutionStore,
+  deps: { billing: ExecutionBillingPort; idempotency: Pick<Idempotency, 'lookup'>; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void },
+): ExecutionServices {
   const settings = executionSettings(config.env);
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };

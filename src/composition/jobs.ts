@@ -83,7 +83,11 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
 export function poolJobsCompute(compute: ComputePool, limits: CircuitLimits): JobsComputePort {
   return {
     optimize: (circuit, o) =>
-      compute.run('optimize', { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false }, { hardTimeoutMs: hardTimeoutFor(PROFILE_BUDGET_MS[o.profile]) }),
+      compute.run(
+        'optimize',
+        { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false },
+        { hardTimeoutMs: hardTimeoutFor(PROFILE_BUDGET_MS[o.profile]) },
+      ),
     analyzeCoupling: (circuit, request, settings) =>
       compute.run(
         'coupling.analyze',
@@ -101,12 +105,24 @@ export interface JobsStores {
   readonly signingKeys: SigningKeyStore;
 }
 
-export function createJobsServices(config: Config, stores: JobsStores, deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void }): JobsServices {
+export function createJobsServices(
+  config: Config,
+  stores: JobsStores,
+  deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void },
+): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(stores.credentials, sha256, randomUUID, s.authCacheMs);
   const jobsTokens = new JobsTokens(s.tokens, stores.signingKeys, credentials, randomUUID);
-  const registry = new CapabilityRegistry(builtinCapabilities({ circuitLimits: config.circuitLimits, coupling: couplingSettingsFromEnv(config.env), compute: poolJobsCompute(deps.compute, config.circuitLimits), media: deps.media, execution: deps.execution }));
+  const registry = new CapabilityRegistry(
+    builtinCapabilities({
+      circuitLimits: config.circuitLimits,
+      coupling: couplingSettingsFromEnv(config.env),
+      compute: poolJobsCompute(deps.compute, config.circuitLimits),
+      media: deps.media,
+      execution: deps.execution,
+    }),
+  );
   const repo = stores.jobs({
     maxBatch: s.submitBatchMax,
     maxInFlight: s.submitInFlight,

@@ -43,13 +43,18 @@ export interface Services extends JobsServices, ExecutionServices {
  * the local execution drivers run their CPU-heavy work on it, off the event loop.
  */
 export async function createServices(config: Config, db: Database, compute: ComputePool): Promise<Services> {
-  const sessions = new SessionService(pgAuthRepository(db), argon2idHasher(config.password), {
-    idleTtlSeconds: config.session.idleTtlSeconds,
-    absoluteTtlSeconds: config.session.absoluteTtlSeconds,
-    cacheMs: config.session.cacheMs,
-    maxFailures: config.loginThrottle.maxFailures,
-    throttleWindowSeconds: config.loginThrottle.windowSeconds,
-  }, (secret) => createHash('sha256').update(secret).digest('hex'));
+  const sessions = new SessionService(
+    pgAuthRepository(db),
+    argon2idHasher(config.password),
+    {
+      idleTtlSeconds: config.session.idleTtlSeconds,
+      absoluteTtlSeconds: config.session.absoluteTtlSeconds,
+      cacheMs: config.session.cacheMs,
+      maxFailures: config.loginThrottle.maxFailures,
+      throttleWindowSeconds: config.loginThrottle.windowSeconds,
+    },
+    (secret) => createHash('sha256').update(secret).digest('hex'),
+  );
   const billing = new BillingService(config, sqlBillingPorts(db));
   const idempotency = idempotencyRepository(db);
   const media = createMediaService(config.env);
@@ -72,5 +77,15 @@ export async function createServices(config: Config, db: Database, compute: Comp
     },
     log: logWorkerError('jobs-worker'),
   });
-  return { sessions, metrics: new MetricsRegistry(), billing, idempotency, media, workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker], closers: [], ...jobsServices, ...executionServices };
+  return {
+    sessions,
+    metrics: new MetricsRegistry(),
+    billing,
+    idempotency,
+    media,
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker],
+    closers: [],
+    ...jobsServices,
+    ...executionServices,
+  };
 }

@@ -8,9 +8,5 @@ export const COMPUTE_ERRORS = {
     'Too many compute requests (optimize, coupling, analyze) without a session in flight from this address at once; wait for one to finish and retry after `Retry-After` seconds. `details` has the limit. Account Jobs have no such limit.',
   ),
   // 499 (nginx's "client closed request"): the client's own doing, so not a 5xx in logs and metrics.
-  COMPUTE_CANCELED: defineCode(
-    'COMPUTE_CANCELED',
-    499,
-    'The compute task was stopped because its client disconnected; recorded in the access log only, since nobody is left to read the answer.',
-  ),
+  COMPUTE_CANCELED: defineCode('COMPUTE_CANCELED', 499, 'The compute task was stopped because its client disconnected; recorded in the access log only, since nobody is left to read the answer.'),
 } as const;

@@ -21,7 +21,11 @@ export type TaskReply = { readonly id: number; readonly ok: true; readonly outpu
 
 /** A non-AppError failure inside a worker (a bug, or an engine limit such as an allocation failure). */
 export class ComputeTaskError extends Error {
-  constructor(readonly task: string, message: string, workerStack: string | undefined) {
+  constructor(
+    readonly task: string,
+    message: string,
+    workerStack: string | undefined,
+  ) {
     super(message);
     this.name = 'ComputeTaskError';
     if (workerStack !== undefined) this.stack = `${this.name}: ${message}\n  (worker thread stack)\n${workerStack}`;

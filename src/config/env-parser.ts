@@ -11,7 +11,10 @@
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`Invalid configuration: ${variable} ${message}`);
     this.name = 'ConfigError';
   }

@@ -168,9 +168,7 @@ export function qualitativeCoupling(c: Circuit, pairs: readonly Pair[]): Qualita
     }
   }
 
-  const edgeList: InteractionEdge[] = [...edges.entries()]
-    .sort(([x], [y]) => x - y)
-    .map(([key, e]) => ({ qubits: [Math.floor(key / n), key % n] as Pair, weight: e.weight, gates: e.gates }));
+  const edgeList: InteractionEdge[] = [...edges.entries()].sort(([x], [y]) => x - y).map(([key, e]) => ({ qubits: [Math.floor(key / n), key % n] as Pair, weight: e.weight, gates: e.gates }));
 
   const groups = new Map<number, number[]>();
   for (let q = 0; q < n; q++) {

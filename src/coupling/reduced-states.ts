@@ -90,7 +90,10 @@ function qubitPass(state: PureState, a: number, singles: { p1: Float64Array; cRe
   if (scratch === undefined) {
     for (let hi = 0; hi < size; hi += 2 * A) {
       for (let i = hi; i < hi + A; i++) {
-        const r0 = re[i] as number, m0 = im[i] as number, r1 = re[i + A] as number, m1 = im[i + A] as number;
+        const r0 = re[i] as number,
+          m0 = im[i] as number,
+          r1 = re[i + A] as number,
+          m1 = im[i + A] as number;
         p1 += r1 * r1 + m1 * m1;
         cr += r0 * r1 + m0 * m1;
         ci += m0 * r1 - r0 * m1;
@@ -105,7 +108,10 @@ function qubitPass(state: PureState, a: number, singles: { p1: Float64Array; cRe
   let j = 0;
   for (let hi = 0; hi < size; hi += 2 * A) {
     for (let i = hi; i < hi + A; i++, j++) {
-      const r0 = re[i] as number, m0 = im[i] as number, r1 = re[i + A] as number, m1 = im[i + A] as number;
+      const r0 = re[i] as number,
+        m0 = im[i] as number,
+        r1 = re[i + A] as number,
+        m1 = im[i + A] as number;
       const p = r1 * r1 + m1 * m1;
       const xr = r0 * r1 + m0 * m1;
       const xi = m0 * r1 - r0 * m1;
@@ -144,15 +150,22 @@ function doubleFlip(state: PureState, a: number, b: number): [number, number, nu
   const size = re.length;
   const A = 1 << a;
   const B = 1 << b;
-  let r03 = 0, i03 = 0, r12 = 0, i12 = 0;
+  let r03 = 0,
+    i03 = 0,
+    r12 = 0,
+    i12 = 0;
   for (let hi = 0; hi < size; hi += 2 * B) {
     for (let mid = hi; mid < hi + B; mid += 2 * A) {
       const end = mid + A;
       for (let i = mid; i < end; i++) {
-        const re00 = re[i] as number, im00 = im[i] as number;
-        const re10 = re[i + A] as number, im10 = im[i + A] as number;
-        const re01 = re[i + B] as number, im01 = im[i + B] as number;
-        const re11 = re[i + A + B] as number, im11 = im[i + A + B] as number;
+        const re00 = re[i] as number,
+          im00 = im[i] as number;
+        const re10 = re[i + A] as number,
+          im10 = im[i + A] as number;
+        const re01 = re[i + B] as number,
+          im01 = im[i + B] as number;
+        const re11 = re[i + A + B] as number,
+          im11 = im[i + A + B] as number;
         r03 += re00 * re11 + im00 * im11;
         i03 += im00 * re11 - re00 * im11;
         r12 += re10 * re01 + im10 * im01;
@@ -165,15 +178,22 @@ function doubleFlip(state: PureState, a: number, b: number): [number, number, nu
 
 /** Double-flip sums of (a, b), both below the tile width, over the base indices of tile [t, t + size). */
 function lowLowTile(re: Float64Array, im: Float64Array, t: number, size: number, A: number, B: number, acc: Float64Array, o: number): void {
-  let r03 = 0, i03 = 0, r12 = 0, i12 = 0;
+  let r03 = 0,
+    i03 = 0,
+    r12 = 0,
+    i12 = 0;
   for (let hi = t; hi < t + size; hi += 2 * B) {
     for (let mid = hi; mid < hi + B; mid += 2 * A) {
       const end = mid + A;
       for (let i = mid; i < end; i++) {
-        const re00 = re[i] as number, im00 = im[i] as number;
-        const re10 = re[i + A] as number, im10 = im[i + A] as number;
-        const re01 = re[i + B] as number, im01 = im[i + B] as number;
-        const re11 = re[i + A + B] as number, im11 = im[i + A + B] as number;
+        const re00 = re[i] as number,
+          im00 = im[i] as number;
+        const re10 = re[i + A] as number,
+          im10 = im[i + A] as number;
+        const re01 = re[i + B] as number,
+          im01 = im[i + B] as number;
+        const re11 = re[i + A + B] as number,
+          im11 = im[i + A + B] as number;
         r03 += re00 * re11 + im00 * im11;
         i03 += im00 * re11 - re00 * im11;
         r12 += re10 * re01 + im10 * im01;
@@ -189,14 +209,21 @@ function lowLowTile(re: Float64Array, im: Float64Array, t: number, size: number,
 
 /** Double-flip sums of (a, b) with a inside the tile and b above it: tiles t and t + B. */
 function lowHighTile(re: Float64Array, im: Float64Array, t: number, size: number, A: number, B: number, acc: Float64Array, o: number): void {
-  let r03 = 0, i03 = 0, r12 = 0, i12 = 0;
+  let r03 = 0,
+    i03 = 0,
+    r12 = 0,
+    i12 = 0;
   for (let hi = t; hi < t + size; hi += 2 * A) {
     const end = hi + A;
     for (let i = hi; i < end; i++) {
-      const re00 = re[i] as number, im00 = im[i] as number;
-      const re10 = re[i + A] as number, im10 = im[i + A] as number;
-      const re01 = re[i + B] as number, im01 = im[i + B] as number;
-      const re11 = re[i + A + B] as number, im11 = im[i + A + B] as number;
+      const re00 = re[i] as number,
+        im00 = im[i] as number;
+      const re10 = re[i + A] as number,
+        im10 = im[i + A] as number;
+      const re01 = re[i + B] as number,
+        im01 = im[i + B] as number;
+      const re11 = re[i + A + B] as number,
+        im11 = im[i + A + B] as number;
       r03 += re00 * re11 + im00 * im11;
       i03 += im00 * re11 - re00 * im11;
       r12 += re10 * re01 + im10 * im01;
@@ -264,12 +291,7 @@ function normalisePair(pair: Pair): Pair {
  * qubits in range; the caller validates). `checkpoint` runs between passes. `tileBits` is the
  * cache tile of the double-flip passes (a tuning knob; tests use small tiles).
  */
-export async function reducedStates(
-  state: PureState,
-  pairs: readonly Pair[],
-  checkpoint: Checkpoint = () => undefined,
-  tileBits: number = DEFAULT_TILE_BITS,
-): Promise<ReducedStates> {
+export async function reducedStates(state: PureState, pairs: readonly Pair[], checkpoint: Checkpoint = () => undefined, tileBits: number = DEFAULT_TILE_BITS): Promise<ReducedStates> {
   const n = state.numQubits;
   if (state.re.length !== 1 << n || state.im.length !== 1 << n) throw new RangeError(`state of ${n} qubits must have ${1 << n} amplitudes`);
   let norm = 0;
@@ -309,7 +331,10 @@ export async function reducedStates(
   const matrices = unique.map(([a, b], p) => {
     const pa = passes.get(a)!;
     const pb = passes.get(b)!;
-    const r03 = flips[4 * p] as number, i03 = flips[4 * p + 1] as number, r12 = flips[4 * p + 2] as number, i12 = flips[4 * p + 3] as number;
+    const r03 = flips[4 * p] as number,
+      i03 = flips[4 * p + 1] as number,
+      r12 = flips[4 * p + 2] as number,
+      i12 = flips[4 * p + 3] as number;
     const re = new Float64Array(16);
     const im = new Float64Array(16);
     const set = (i: number, j: number, r: number, m: number) => {
@@ -354,14 +379,17 @@ export function pairStateByDefinition(state: PureState, a: number, b: number): C
   const size = state.re.length;
   let norm = 0;
   for (let i = 0; i < size; i++) norm += (state.re[i] as number) ** 2 + (state.im[i] as number) ** 2;
-  const A = 1 << a, B = 1 << b;
+  const A = 1 << a,
+    B = 1 << b;
   for (let i = 0; i < size; i++) {
     if ((i & A) !== 0 || (i & B) !== 0) continue;
     const idx = [i, i + A, i + B, i + A + B];
     for (let x = 0; x < 4; x++) {
       for (let y = 0; y < 4; y++) {
-        const rx = state.re[idx[x]!] as number, mx = state.im[idx[x]!] as number;
-        const ry = state.re[idx[y]!] as number, my = state.im[idx[y]!] as number;
+        const rx = state.re[idx[x]!] as number,
+          mx = state.im[idx[x]!] as number;
+        const ry = state.re[idx[y]!] as number,
+          my = state.im[idx[y]!] as number;
         re[x * 4 + y] = (re[x * 4 + y] as number) + (rx * ry + mx * my) / norm;
         im[x * 4 + y] = (im[x * 4 + y] as number) + (mx * ry - rx * my) / norm;
       }

@@ -41,7 +41,11 @@ export function planMeasured(c: Circuit, maxQubits: number): MeasuredPlan | OutO
         break;
       case 'reset':
         if (touched[op.qubit] === true) {
-          return { ok: false, reason_code: 'RESET', reason: `Operation ${i} resets qubit ${op.qubit} after it was used; a reset is not unitary, so the circuit has no single final pure state to measure.` };
+          return {
+            ok: false,
+            reason_code: 'RESET',
+            reason: `Operation ${i} resets qubit ${op.qubit} after it was used; a reset is not unitary, so the circuit has no single final pure state to measure.`,
+          };
         }
         break;
       case 'measure':
@@ -74,7 +78,17 @@ export function planMeasured(c: Circuit, maxQubits: number): MeasuredPlan | OutO
     };
   }
   const index = new Map(active.map((q, k) => [q, k] as const));
-  const unitary = circuit(active.length, 0, gates.map((g) => gate(g.name, g.qubits.map((q) => index.get(q)!), g.params)));
+  const unitary = circuit(
+    active.length,
+    0,
+    gates.map((g) =>
+      gate(
+        g.name,
+        g.qubits.map((q) => index.get(q)!),
+        g.params,
+      ),
+    ),
+  );
   return { ok: true, active, unitary };
 }
 

@@ -18,12 +18,7 @@ export class AppError extends Error {
   readonly details: unknown;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    code: string,
-    statusCode: number,
-    message: string,
-    options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(code: string, statusCode: number, message: string, options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

@@ -15,12 +15,28 @@ export const HTTP_ERRORS = {
   RATE_LIMITED: defineCode('RATE_LIMITED', 429, 'Too many requests; retry after the number of seconds in `Retry-After`.'),
   INTERNAL_ERROR: defineCode('INTERNAL_ERROR', 500, 'An unexpected error; no internals are exposed. Quote `meta.request_id` when reporting it.'),
   SERVICE_DRAINING: defineCode('SERVICE_DRAINING', 503, 'The process is shutting down; retry on another instance (Jobs: reuse the idempotency key).'),
-  TRANSACTION_CONFLICT: defineCode('TRANSACTION_CONFLICT', 503, 'A concurrent change collided with this one (database deadlock or serialization failure); nothing was applied; retry (Jobs: reuse the idempotency key).'),
+  TRANSACTION_CONFLICT: defineCode(
+    'TRANSACTION_CONFLICT',
+    503,
+    'A concurrent change collided with this one (database deadlock or serialization failure); nothing was applied; retry (Jobs: reuse the idempotency key).',
+  ),
   STORE_UNAVAILABLE: defineCode('STORE_UNAVAILABLE', 503, 'The database cannot be reached; retry (Jobs: reuse the idempotency key).'),
   // Shared by the platform's Idempotency-Key header, the Jobs `idempotency_key` field and ledger grant keys: one meaning
   // (one mechanism: docs/decisions/foundation-idempotency-one-mechanism.md).
-  IDEMPOTENCY_KEY_REUSED: defineCode('IDEMPOTENCY_KEY_REUSED', 409, 'This idempotency key was already used by this account with another request (platform: another route or body, `details.original_route`; Jobs: another capability, request or max_total_price, `details.job_id` is the original job; operator credit grant: another amount, `details.transfer_id`).'),
-  IDEMPOTENCY_KEY_IN_FLIGHT: defineCode('IDEMPOTENCY_KEY_IN_FLIGHT', 409, 'Another request with this idempotency key is being processed right now; retry after `Retry-After` seconds to get its response (Jobs: its job).'),
-  INVALID_CHARACTERS: defineCode('INVALID_CHARACTERS', 400, 'A header, path parameter, query parameter or body string (or property name) contains U+0000 or an unpaired UTF-16 surrogate; `details` names each with `in` and `path`.'),
+  IDEMPOTENCY_KEY_REUSED: defineCode(
+    'IDEMPOTENCY_KEY_REUSED',
+    409,
+    'This idempotency key was already used by this account with another request (platform: another route or body, `details.original_route`; Jobs: another capability, request or max_total_price, `details.job_id` is the original job; operator credit grant: another amount, `details.transfer_id`).',
+  ),
+  IDEMPOTENCY_KEY_IN_FLIGHT: defineCode(
+    'IDEMPOTENCY_KEY_IN_FLIGHT',
+    409,
+    'Another request with this idempotency key is being processed right now; retry after `Retry-After` seconds to get its response (Jobs: its job).',
+  ),
+  INVALID_CHARACTERS: defineCode(
+    'INVALID_CHARACTERS',
+    400,
+    'A header, path parameter, query parameter or body string (or property name) contains U+0000 or an unpaired UTF-16 surrogate; `details` names each with `in` and `path`.',
+  ),
   FEATURE_UNAVAILABLE: defineCode('FEATURE_UNAVAILABLE', 503, 'The feature is not configured on this deployment; the message says what to configure.'),
 } as const;

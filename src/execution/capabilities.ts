@@ -17,7 +17,10 @@ export interface AccountState {
 }
 
 const NO_SESSION: Reason = { code: 'no_session', message: 'Log in (POST /v1/auth/login) and send Authorization: Bearer <token>.' };
-const HW_DISABLED: Reason = { code: 'hardware_disabled_by_spend_controls', message: 'Hardware spending is off in the spend controls; turn it on with PATCH /v1/billing/spend-controls {"hardware_allowed": true}.' };
+const HW_DISABLED: Reason = {
+  code: 'hardware_disabled_by_spend_controls',
+  message: 'Hardware spending is off in the spend controls; turn it on with PATCH /v1/billing/spend-controls {"hardware_allowed": true}.',
+};
 
 function dedupe(rs: readonly Reason[]): Reason[] {
   const seen = new Set<string>();
@@ -36,7 +39,10 @@ function accountReasons(d: ResolvedDevice, a: AccountState | undefined): Reason[
   if (!a.hardwareAllowed) out.push(HW_DISABLED);
   const min = minimumMicros(d);
   if (min !== null && a.availableMicros < min) {
-    out.push({ code: 'wallet_not_funded', message: `The available balance ${formatMicros(a.availableMicros)} is below the smallest ${d.profile.spec.id} run (${formatMicros(min)}); top up through the processor endpoints.` });
+    out.push({
+      code: 'wallet_not_funded',
+      message: `The available balance ${formatMicros(a.availableMicros)} is below the smallest ${d.profile.spec.id} run (${formatMicros(min)}); top up through the processor endpoints.`,
+    });
   }
   return out;
 }
@@ -71,7 +77,8 @@ export function buildCapabilities(devices: readonly ResolvedDevice[], a: Account
       const reasons = dedupe([...(d?.reasons ?? []), ...(a.hardwareAllowed ? [] : [HW_DISABLED])]);
       return { job_id: h.job_id, device: h.device, expires_at: new Date(h.expires_at).toISOString(), ready: reasons.length === 0, reasons };
     });
-    if (heldJobs.length === 0) heldReasons.push({ code: 'quote_hold_required', message: 'No held job to continue: get a quote (POST /v1/billing/hardware/quote) and place a hold (POST /v1/billing/hardware/hold) first.' });
+    if (heldJobs.length === 0)
+      heldReasons.push({ code: 'quote_hold_required', message: 'No held job to continue: get a quote (POST /v1/billing/hardware/quote) and place a hold (POST /v1/billing/hardware/hold) first.' });
     else if (!heldJobs.some((h) => h.ready)) heldReasons.push(...dedupe(heldJobs.flatMap((h) => h.reasons)));
   }
 

@@ -10,14 +10,7 @@ import type { DeviceDriver } from './drivers/driver.js';
 import type { ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 
-export type ReasonCode =
-  | 'no_session'
-  | 'provider_not_configured'
-  | 'credentials_missing'
-  | 'device_offline'
-  | 'wallet_not_funded'
-  | 'hardware_disabled_by_spend_controls'
-  | 'quote_hold_required';
+export type ReasonCode = 'no_session' | 'provider_not_configured' | 'credentials_missing' | 'device_offline' | 'wallet_not_funded' | 'hardware_disabled_by_spend_controls' | 'quote_hold_required';
 
 export interface Reason {
   readonly code: ReasonCode;
@@ -45,7 +38,12 @@ export interface Drivers {
 export class DeviceDirectory {
   private remoteStatus: { at: number; value: { status: DeviceStatus; detail: string } | null } | undefined;
 
-  constructor(private readonly store: Pick<ExecutionStore, 'deviceStatusOverrides' | 'queueDepths'>, private readonly settings: ExecutionSettings, readonly drivers: Drivers, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Pick<ExecutionStore, 'deviceStatusOverrides' | 'queueDepths'>,
+    private readonly settings: ExecutionSettings,
+    readonly drivers: Drivers,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private providerEnabled(p: ProviderId): boolean {
     return p === 'provider-one' ? this.settings.providerOneEnabled : this.settings.providerTwoEnabled;
@@ -73,16 +71,23 @@ export class DeviceDirectory {
       case 'simulator':
         return { reasons, driver: this.drivers.simulator };
       case 'emulated':
-        if (!this.settings.emulatedHardwareEnabled) reasons.push({ code: 'provider_not_configured', message: 'Emulated hardware is switched off on this deployment (EXECUTION_EMULATED_HARDWARE=off).' });
+        if (!this.settings.emulatedHardwareEnabled)
+          reasons.push({ code: 'provider_not_configured', message: 'Emulated hardware is switched off on this deployment (EXECUTION_EMULATED_HARDWARE=off).' });
         // The emulation simulates every physical qubit of the device.
         else if (p.spec.numQubits > this.settings.simMaxQubits) {
-          reasons.push({ code: 'provider_not_configured', message: `Emulating ${p.spec.id} needs ${p.spec.numQubits} simulated qubits; this deployment simulates at most ${this.settings.simMaxQubits} (EXECUTION_SIM_MAX_QUBITS).` });
+          reasons.push({
+            code: 'provider_not_configured',
+            message: `Emulating ${p.spec.id} needs ${p.spec.numQubits} simulated qubits; this deployment simulates at most ${this.settings.simMaxQubits} (EXECUTION_SIM_MAX_QUBITS).`,
+          });
         }
         return { reasons, driver: this.drivers.emulated };
       case 'remote': {
         const { baseUrl, apiKey } = this.settings.ionq;
         if (baseUrl === undefined) {
-          reasons.push({ code: 'provider_not_configured', message: `The remote IonQ driver is not configured: set IONQ_BASE_URL (e.g. https://api.ionq.co/v0.3)${apiKey === undefined ? ' and IONQ_API_KEY' : ''}.` });
+          reasons.push({
+            code: 'provider_not_configured',
+            message: `The remote IonQ driver is not configured: set IONQ_BASE_URL (e.g. https://api.ionq.co/v0.3)${apiKey === undefined ? ' and IONQ_API_KEY' : ''}.`,
+          });
         } else if (apiKey === undefined) {
           reasons.push({ code: 'credentials_missing', message: 'IONQ_BASE_URL is set but IONQ_API_KEY is missing.' });
         }

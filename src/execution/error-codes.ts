@@ -4,15 +4,47 @@ import { codeNames } from '../errors/code-names.js';
 /** Error codes owned by the execution domain. Add each new code here and to docs/errors.md. */
 export const EXECUTION_ERRORS = {
   EXECUTION_DEVICE_UNKNOWN: defineCode('EXECUTION_DEVICE_UNKNOWN', 404, 'No such device on this provider; `details.devices` lists the known ids (GET /v1/execute/provider-two/devices).'),
-  EXECUTION_PROVIDER_NOT_CONFIGURED: defineCode('EXECUTION_PROVIDER_NOT_CONFIGURED', 409, 'The provider, or this device of it, is not configured or is switched off on this deployment (or is an emulated device larger than `EXECUTION_SIM_MAX_QUBITS`); `details.reasons` says what is missing. Answers runs, continuations and hardware holds. See GET /v1/execute/capabilities.'),
-  EXECUTION_DEVICE_UNAVAILABLE: defineCode('EXECUTION_DEVICE_UNAVAILABLE', 409, 'The device is offline or in maintenance; `details.status` gives its state. Answers a continuation and a hardware hold (no hold is placed for such a device; nothing is reserved); a held job placed before keeps its funds until released or expired.'),
-  EXECUTION_HOLD_REQUIRED: defineCode('EXECUTION_HOLD_REQUIRED', 409, 'Hardware runs need a quote and a hold first: POST /v1/billing/hardware/quote, POST /v1/billing/hardware/hold, then POST /v1/execute/provider-two/held/{job_id}; `details` gives the estimate and the steps.'),
+  EXECUTION_PROVIDER_NOT_CONFIGURED: defineCode(
+    'EXECUTION_PROVIDER_NOT_CONFIGURED',
+    409,
+    'The provider, or this device of it, is not configured or is switched off on this deployment (or is an emulated device larger than `EXECUTION_SIM_MAX_QUBITS`); `details.reasons` says what is missing. Answers runs, continuations and hardware holds. See GET /v1/execute/capabilities.',
+  ),
+  EXECUTION_DEVICE_UNAVAILABLE: defineCode(
+    'EXECUTION_DEVICE_UNAVAILABLE',
+    409,
+    'The device is offline or in maintenance; `details.status` gives its state. Answers a continuation and a hardware hold (no hold is placed for such a device; nothing is reserved); a held job placed before keeps its funds until released or expired.',
+  ),
+  EXECUTION_HOLD_REQUIRED: defineCode(
+    'EXECUTION_HOLD_REQUIRED',
+    409,
+    'Hardware runs need a quote and a hold first: POST /v1/billing/hardware/quote, POST /v1/billing/hardware/hold, then POST /v1/execute/provider-two/held/{job_id}; `details` gives the estimate and the steps.',
+  ),
   EXECUTION_HELD_JOB_NOT_FOUND: defineCode('EXECUTION_HELD_JOB_NOT_FOUND', 404, 'No held job or execution job with this id for this account.'),
-  EXECUTION_HELD_JOB_NOT_CONTINUABLE: defineCode('EXECUTION_HELD_JOB_NOT_CONTINUABLE', 409, 'The held job cannot be continued: it was already continued, released or expired; `details.status` says which.'),
-  EXECUTION_CLIENT_TOKEN_REUSED: defineCode('EXECUTION_CLIENT_TOKEN_REUSED', 409, 'This client_token was already used for a different request (another circuit, device, shots or held job); `details.job_id` names the original job.'),
-  EXECUTION_CLIENT_TOKEN_IN_PROGRESS: defineCode('EXECUTION_CLIENT_TOKEN_IN_PROGRESS', 409, 'A request with this client_token is still being processed; retry the same request shortly to get its result.'),
-  EXECUTION_TRANSLATION_FAILED: defineCode('EXECUTION_TRANSLATION_FAILED', 422, 'The circuit cannot be translated to the device: too many qubits (for a simulator the message names the limit, `EXECUTION_SIM_MAX_QUBITS` included; `details.max_qubits`), a gate with no decomposition, mid-circuit measurement or reset not supported, or a disconnected coupling map.'),
-  EXECUTION_TRANSLATION_UNVERIFIED: defineCode('EXECUTION_TRANSLATION_UNVERIFIED', 500, 'The equivalence checker found the translated circuit not equivalent to the submitted one; nothing was run or charged (fail closed).'),
+  EXECUTION_HELD_JOB_NOT_CONTINUABLE: defineCode(
+    'EXECUTION_HELD_JOB_NOT_CONTINUABLE',
+    409,
+    'The held job cannot be continued: it was already continued, released or expired; `details.status` says which.',
+  ),
+  EXECUTION_CLIENT_TOKEN_REUSED: defineCode(
+    'EXECUTION_CLIENT_TOKEN_REUSED',
+    409,
+    'This client_token was already used for a different request (another circuit, device, shots or held job); `details.job_id` names the original job.',
+  ),
+  EXECUTION_CLIENT_TOKEN_IN_PROGRESS: defineCode(
+    'EXECUTION_CLIENT_TOKEN_IN_PROGRESS',
+    409,
+    'A request with this client_token is still being processed; retry the same request shortly to get its result.',
+  ),
+  EXECUTION_TRANSLATION_FAILED: defineCode(
+    'EXECUTION_TRANSLATION_FAILED',
+    422,
+    'The circuit cannot be translated to the device: too many qubits (for a simulator the message names the limit, `EXECUTION_SIM_MAX_QUBITS` included; `details.max_qubits`), a gate with no decomposition, mid-circuit measurement or reset not supported, or a disconnected coupling map.',
+  ),
+  EXECUTION_TRANSLATION_UNVERIFIED: defineCode(
+    'EXECUTION_TRANSLATION_UNVERIFIED',
+    500,
+    'The equivalence checker found the translated circuit not equivalent to the submitted one; nothing was run or charged (fail closed).',
+  ),
 } as const;
 
 /**

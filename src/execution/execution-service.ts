@@ -89,11 +89,7 @@ export class ExecutionService {
     const devices = await this.deps.directory.list();
     let account: AccountState | undefined;
     if (accountId !== undefined) {
-      const [wallet, hardwareAllowed, held] = await Promise.all([
-        this.store.wallet(accountId),
-        this.deps.hardwareAllowed(accountId),
-        this.store.openHeldJobs(accountId),
-      ]);
+      const [wallet, hardwareAllowed, held] = await Promise.all([this.store.wallet(accountId), this.deps.hardwareAllowed(accountId), this.store.openHeldJobs(accountId)]);
       account = { accountId, availableMicros: wallet.availableMicros, heldMicros: wallet.heldMicros, hardwareAllowed, openHeldJobs: held };
     }
     const media = this.deps.mediaReadiness === undefined ? null : await this.deps.mediaReadiness().catch(() => null);
@@ -101,11 +97,7 @@ export class ExecutionService {
   }
 
   private async viewOf(j: ExecutionJob, replayed?: boolean) {
-    const [pos, events, held] = await Promise.all([
-      this.store.queuePosition(j),
-      this.store.jobEvents(j.id),
-      j.kind === 'hardware' ? this.store.heldJob(j.id) : Promise.resolve(null),
-    ]);
+    const [pos, events, held] = await Promise.all([this.store.queuePosition(j), this.store.jobEvents(j.id), j.kind === 'hardware' ? this.store.heldJob(j.id) : Promise.resolve(null)]);
     return jobView(j, { queuePosition: pos, events, heldJob: held, ...(replayed === undefined ? {} : { replayed }) });
   }
 
@@ -143,7 +135,11 @@ export class ExecutionService {
   private static refuseUnavailable(d: ResolvedDevice, note = ''): never {
     const offline = d.reasons.every((r) => r.code === 'device_offline');
     if (offline) throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNAVAILABLE, `${d.profile.spec.id} is ${d.status}.${note}`, { device: d.profile.spec.id, status: d.status, reasons: d.reasons });
-    throw fail(EXECUTION_ERRORS.EXECUTION_PROVIDER_NOT_CONFIGURED, `${d.reasons.find((r) => r.code !== 'device_offline')?.message ?? 'Not configured.'}${note}`, { device: d.profile.spec.id, status: d.status, reasons: d.reasons });
+    throw fail(EXECUTION_ERRORS.EXECUTION_PROVIDER_NOT_CONFIGURED, `${d.reasons.find((r) => r.code !== 'device_offline')?.message ?? 'Not configured.'}${note}`, {
+      device: d.profile.spec.id,
+      status: d.status,
+      reasons: d.reasons,
+    });
   }
 
   /** Billing's device gate: the device state a hardware quote shows (null: not an execution hardware device). */
@@ -175,7 +171,10 @@ export class ExecutionService {
       const price = d.profile.pricing;
       const estimate = price === null ? null : price.perTaskMicros + BigInt(shots) * price.perShotMicros;
       throw fail(EXECUTION_ERRORS.EXECUTION_HOLD_REQUIRED, `${spec.id} is hardware: get a quote, place a hold, then continue the held job.`, {
-        device: spec.id, shots, device_available: d.available, reasons: d.reasons,
+        device: spec.id,
+        shots,
+        device_available: d.available,
+        reasons: d.reasons,
         estimated_cost: estimate === null ? null : formatMicros(estimate),
         steps: [
           { method: 'POST', path: '/v1/billing/hardware/quote', body: { provider, device: spec.id, shots } },
@@ -192,7 +191,9 @@ export class ExecutionService {
       // spec.numQubits is already capped by EXECUTION_SIM_MAX_QUBITS (the device listing shows the same figure).
       const bySetting = spec.numQubits === this.deps.settings.simMaxQubits ? ` on this deployment (EXECUTION_SIM_MAX_QUBITS=${spec.numQubits})` : '';
       throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `The circuit has ${circuit.numQubits} qubits; ${spec.id} simulates at most ${spec.numQubits} qubits${bySetting}.`, {
-        device: spec.id, num_qubits: circuit.numQubits, max_qubits: spec.numQubits,
+        device: spec.id,
+        num_qubits: circuit.numQubits,
+        max_qubits: spec.numQubits,
       });
     }
     const hash = this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
@@ -203,9 +204,23 @@ export class ExecutionService {
     const worker = `api-${this.deps.newId().slice(0, 8)}`;
     const seed = body.seed ?? this.deps.randomSeed();
     const row = await this.store.insertJob({
-      id: this.deps.newId(), accountId, clientToken: body.client_token, requestHash: hash, provider, device: spec.id, kind: 'simulator', driver: 'simulator',
-      status: 'running', shots, seed, circuit: toWire(circuit), translation: null, holdId: null, estimatedMicros: 0n,
-      leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings),
+      id: this.deps.newId(),
+      accountId,
+      clientToken: body.client_token,
+      requestHash: hash,
+      provider,
+      device: spec.id,
+      kind: 'simulator',
+      driver: 'simulator',
+      status: 'running',
+      shots,
+      seed,
+      circuit: toWire(circuit),
+      translation: null,
+      holdId: null,
+      estimatedMicros: 0n,
+      leaseOwner: worker,
+      leaseMs: simulatorLeaseMs(this.deps.settings),
     });
     if (row === null) {
       const again = await this.replay(accountId, body.client_token, hash, adopt);
@@ -257,8 +272,18 @@ export class ExecutionService {
       const taken = await t.markHeldJobContinued(jobId);
       if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
       const r = await t.insertJob({
-        id: jobId, accountId, clientToken: body.client_token, requestHash: hash, provider: 'provider-two', device: held.device, kind: 'hardware',
-        driver: d.profile.driver === 'remote' ? 'remote' : 'emulated', status: 'queued', shots: held.shots, seed, circuit: toWire(circuit),
+        id: jobId,
+        accountId,
+        clientToken: body.client_token,
+        requestHash: hash,
+        provider: 'provider-two',
+        device: held.device,
+        kind: 'hardware',
+        driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',
+        status: 'queued',
+        shots: held.shots,
+        seed,
+        circuit: toWire(circuit),
         translation: {
           circuit: toWire(translation.circuit),
           initial_layout: translation.initialLayout,
@@ -269,7 +294,8 @@ export class ExecutionService {
           two_qubit_gates_after: translation.twoQubitGatesAfter,
           verification: translation.verification,
         },
-        holdId: held.holdId, estimatedMicros: perTask,
+        holdId: held.holdId,
+        estimatedMicros: perTask,
       });
       if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
       await t.extendHoldExpiry(held.holdId, this.deps.settings.runWindowSeconds);

@@ -62,7 +62,8 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
       const ok = await this.store.complete(job, worker, resultJson(outcome.result), BigInt(job.estimated_micros));
       return { jobId: job.id, outcome: ok ? 'completed' : 'lease_lost' };
     } catch (e) {
-      if (isAppError(e) && e.code === 'HOLD_NOT_PENDING') return this.failed(job, worker, 'HOLD_LAPSED', 'The hold was no longer pending when the run finished (it expired or was settled); nothing was charged.');
+      if (isAppError(e) && e.code === 'HOLD_NOT_PENDING')
+        return this.failed(job, worker, 'HOLD_LAPSED', 'The hold was no longer pending when the run finished (it expired or was settled); nothing was charged.');
       throw e;
     }
   }
@@ -83,7 +84,12 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
     // A remote job already accepted keeps being polled even if the device is reported down meanwhile.
     if (!d.available && job.remote_job_id === null) {
       const offline = d.reasons.some((r) => r.code === 'device_offline');
-      return this.failed(job, worker, 'DEVICE_OFFLINE', offline ? `${job.device} is ${d.status}; the job was not run and its hold was released.` : `${job.device} is not available: ${d.reasons.map((r) => r.message).join(' ')}`);
+      return this.failed(
+        job,
+        worker,
+        'DEVICE_OFFLINE',
+        offline ? `${job.device} is ${d.status}; the job was not run and its hold was released.` : `${job.device} is not available: ${d.reasons.map((r) => r.message).join(' ')}`,
+      );
     }
     const tr = job.translation as { circuit: unknown } | null;
     const parsed = parseCircuitInput(tr?.circuit ?? job.circuit, { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 });
@@ -114,7 +120,11 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
       case 'failed':
         return this.failed(job, worker, outcome.code, outcome.message);
       case 'pending': {
-        const ok = await this.store.park(job.id, worker, { afterMs: this.settings.remotePollMs, remoteJobId: outcome.remoteJobId, note: job.remote_job_id === null ? `submitted as ${outcome.remoteJobId}` : undefined });
+        const ok = await this.store.park(job.id, worker, {
+          afterMs: this.settings.remotePollMs,
+          remoteJobId: outcome.remoteJobId,
+          note: job.remote_job_id === null ? `submitted as ${outcome.remoteJobId}` : undefined,
+        });
         return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
       }
       case 'retry': {

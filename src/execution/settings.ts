@@ -52,7 +52,11 @@ export function executionSettings(env: Env): ExecutionSettings {
   const baseUrl = opt(env, 'IONQ_BASE_URL');
   if (baseUrl !== undefined) {
     let u: URL;
-    try { u = new URL(baseUrl); } catch { throw new ConfigError('IONQ_BASE_URL', `must be a URL, got "${baseUrl}"`); }
+    try {
+      u = new URL(baseUrl);
+    } catch {
+      throw new ConfigError('IONQ_BASE_URL', `must be a URL, got "${baseUrl}"`);
+    }
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError('IONQ_BASE_URL', 'must be an http(s) URL');
   }
   return {

@@ -29,16 +29,23 @@ export function deviceView(d: ResolvedDevice) {
     queue_depth: d.queue.queued + d.queue.running,
     queue: d.queue,
     requires_hold: s.kind === 'hardware',
-    pricing: pricing === null
-      ? null
-      : { currency: 'USD' as const, per_task: formatMicros(pricing.perTaskMicros), per_shot: formatMicros(pricing.perShotMicros), formula: 'tasks × (per_task + shots × per_shot)' },
-    calibration: cal === null
-      ? null
-      : {
-        calibrated_at: cal.calibrated_at,
-        t1_us: cal.t1_us, t2_us: cal.t2_us, gate_time_1q_ns: cal.gate_time_1q_ns, gate_time_2q_ns: cal.gate_time_2q_ns,
-        error_1q: cal.error_1q, error_2q: cal.error_2q, readout_error: cal.readout_error,
-      },
+    pricing:
+      pricing === null
+        ? null
+        : { currency: 'USD' as const, per_task: formatMicros(pricing.perTaskMicros), per_shot: formatMicros(pricing.perShotMicros), formula: 'tasks × (per_task + shots × per_shot)' },
+    calibration:
+      cal === null
+        ? null
+        : {
+            calibrated_at: cal.calibrated_at,
+            t1_us: cal.t1_us,
+            t2_us: cal.t2_us,
+            gate_time_1q_ns: cal.gate_time_1q_ns,
+            gate_time_2q_ns: cal.gate_time_2q_ns,
+            error_1q: cal.error_1q,
+            error_2q: cal.error_2q,
+            readout_error: cal.readout_error,
+          },
   };
 }
 
@@ -66,17 +73,18 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
     shots: j.shots,
     seed: Number(j.seed),
     queue_position: x.queuePosition,
-    results: result === null || j.status !== 'completed'
-      ? null
-      : {
-        counts: result.counts ?? {},
-        bit_order: BIT_ORDER,
-        shots: j.shots,
-        ...(result.probabilities === undefined ? {} : { probabilities: result.probabilities }),
-        probabilities_kind: result.probabilities_kind ?? 'omitted',
-        notes: result.notes ?? [],
-        ...(result.meta === undefined ? {} : { meta: result.meta }),
-      },
+    results:
+      result === null || j.status !== 'completed'
+        ? null
+        : {
+            counts: result.counts ?? {},
+            bit_order: BIT_ORDER,
+            shots: j.shots,
+            ...(result.probabilities === undefined ? {} : { probabilities: result.probabilities }),
+            probabilities_kind: result.probabilities_kind ?? 'omitted',
+            notes: result.notes ?? [],
+            ...(result.meta === undefined ? {} : { meta: result.meta }),
+          },
     translation: tr === null ? null : { ...tr, circuit: undefined },
     cost: {
       currency: 'USD' as const,
@@ -111,7 +119,13 @@ export function heldOnlyView(h: HeldJob) {
     queue_position: null,
     results: null,
     translation: null,
-    cost: { currency: 'USD' as const, estimated: formatMicros(h.amountMicros / BigInt(Math.max(1, h.tasks))), actual: h.status === 'held' ? null : '0.000000', hold_id: h.holdId, held: formatMicros(h.amountMicros) },
+    cost: {
+      currency: 'USD' as const,
+      estimated: formatMicros(h.amountMicros / BigInt(Math.max(1, h.tasks))),
+      actual: h.status === 'held' ? null : '0.000000',
+      hold_id: h.holdId,
+      held: formatMicros(h.amountMicros),
+    },
     failure: null,
     remote: null,
     created_at: h.createdAt.toISOString(),

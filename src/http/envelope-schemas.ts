@@ -12,10 +12,7 @@ export const MetaSchema = Type.Object(
 
 /** The 2xx schema of a platform route: `{status:'ok', data, meta}`; `description` is the response's. */
 export function okResponse<T extends TSchema>(data: T, description?: string) {
-  return Type.Object(
-    { status: Type.Literal('ok'), data, meta: Type.Ref('Meta') },
-    { additionalProperties: false, ...(description === undefined ? {} : { description }) },
-  );
+  return Type.Object({ status: Type.Literal('ok'), data, meta: Type.Ref('Meta') }, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
 }
 
 /**

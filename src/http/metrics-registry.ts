@@ -28,10 +28,7 @@ export class MetricsRegistry {
   }
 
   render(): string {
-    const lines: string[] = [
-      '# HELP qrail_http_requests_total HTTP requests by method, route and status.',
-      '# TYPE qrail_http_requests_total counter',
-    ];
+    const lines: string[] = ['# HELP qrail_http_requests_total HTTP requests by method, route and status.', '# TYPE qrail_http_requests_total counter'];
     for (const [k, v] of this.counts) lines.push(`qrail_http_requests_total{${k}} ${v}`);
     lines.push('# HELP qrail_http_request_duration_seconds Request latency.', '# TYPE qrail_http_request_duration_seconds histogram');
     for (const [k, h] of this.hist) {

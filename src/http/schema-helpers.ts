@@ -7,11 +7,9 @@ import { Type, type TProperties, type TSchema } from 'typebox';
  */
 
 /** A closed object: exactly these members (optional ones marked with Type.Optional). */
-export const Obj = <P extends TProperties>(properties: P, options: { description?: string; $id?: string; title?: string } = {}) =>
-  Type.Object(properties, { additionalProperties: false, ...options });
+export const Obj = <P extends TProperties>(properties: P, options: { description?: string; $id?: string; title?: string } = {}) => Type.Object(properties, { additionalProperties: false, ...options });
 
-export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
 /** A map from keys matching `keyPattern` to values of one schema (counts by bitstring, layouts by qubit). */
 export const MapOf = <T extends TSchema>(value: T, keyPattern: string, description?: string) =>

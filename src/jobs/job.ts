@@ -93,8 +93,6 @@ export function jobView(j: JobRecord, publicBaseUrl: string): Record<string, unk
     attempts: j.attempts,
     created_at: j.createdAt.toISOString(),
     updated_at: j.updatedAt.toISOString(),
-    ...(j.transitions === undefined
-      ? {}
-      : { transitions: j.transitions.map((t) => ({ from: t.from, to: t.to, at: t.at.toISOString(), ...(t.note === null ? {} : { note: t.note }) })) }),
+    ...(j.transitions === undefined ? {} : { transitions: j.transitions.map((t) => ({ from: t.from, to: t.to, at: t.at.toISOString(), ...(t.note === null ? {} : { note: t.note }) })) }),
   };
 }

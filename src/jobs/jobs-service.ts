@@ -48,7 +48,9 @@ function encodeCursor(j: JobRecord): string {
 function decodeCursor(c: string): { createdAtMicros: bigint; id: string } {
   const [at, id] = Buffer.from(c, 'base64url').toString('utf8').split('|');
   if (at === undefined || !/^\d{1,20}$/.test(at) || id === undefined || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
-    throw fail(JOBS_ERRORS.INVALID_CURSOR, 'The cursor is not one returned by GET /v1/jobs.', [{ in: 'querystring', path: '/cursor', code: JOBS_ERRORS.INVALID_CURSOR.code, message: 'is not a valid cursor' }]);
+    throw fail(JOBS_ERRORS.INVALID_CURSOR, 'The cursor is not one returned by GET /v1/jobs.', [
+      { in: 'querystring', path: '/cursor', code: JOBS_ERRORS.INVALID_CURSOR.code, message: 'is not a valid cursor' },
+    ]);
   }
   return { createdAtMicros: BigInt(at), id };
 }

@@ -7,10 +7,23 @@ import type { JsonSchema } from './capability.js';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 
 const CODES: Record<string, string> = {
-  required: 'REQUIRED', additionalProperties: 'UNKNOWN_PROPERTY', type: 'WRONG_TYPE', pattern: 'PATTERN_MISMATCH',
-  maxLength: 'TOO_LONG', minLength: 'TOO_SHORT', maximum: 'TOO_LARGE', minimum: 'TOO_SMALL', exclusiveMaximum: 'TOO_LARGE',
-  exclusiveMinimum: 'TOO_SMALL', maxItems: 'TOO_MANY_ITEMS', minItems: 'TOO_FEW_ITEMS', enum: 'NOT_ALLOWED_VALUE',
-  const: 'NOT_ALLOWED_VALUE', format: 'BAD_FORMAT', anyOf: 'NO_MATCHING_SCHEMA', oneOf: 'NO_MATCHING_SCHEMA',
+  required: 'REQUIRED',
+  additionalProperties: 'UNKNOWN_PROPERTY',
+  type: 'WRONG_TYPE',
+  pattern: 'PATTERN_MISMATCH',
+  maxLength: 'TOO_LONG',
+  minLength: 'TOO_SHORT',
+  maximum: 'TOO_LARGE',
+  minimum: 'TOO_SMALL',
+  exclusiveMaximum: 'TOO_LARGE',
+  exclusiveMinimum: 'TOO_SMALL',
+  maxItems: 'TOO_MANY_ITEMS',
+  minItems: 'TOO_FEW_ITEMS',
+  enum: 'NOT_ALLOWED_VALUE',
+  const: 'NOT_ALLOWED_VALUE',
+  format: 'BAD_FORMAT',
+  anyOf: 'NO_MATCHING_SCHEMA',
+  oneOf: 'NO_MATCHING_SCHEMA',
 };
 
 /**
@@ -37,21 +50,22 @@ export class RequestValidator {
     if (v(request)) return [];
     const errors = v.errors ?? [];
     const more: ErrorDetail[] =
-      errors.length > MAX_REQUEST_PROBLEMS
-        ? [{ in: 'body', path: root, code: 'TOO_MANY_PROBLEMS', message: `${errors.length} problems; the first ${MAX_REQUEST_PROBLEMS} are listed` }]
-        : [];
-    return errors.slice(0, MAX_REQUEST_PROBLEMS).map((e: ErrorObject): ErrorDetail => {
-      let path = root + e.instancePath;
-      let message = e.message ?? 'is invalid';
-      const p = e.params as Record<string, unknown>;
-      if (e.keyword === 'required' && typeof p['missingProperty'] === 'string') {
-        path += `/${esc(p['missingProperty'])}`;
-        message = 'is required';
-      } else if (e.keyword === 'additionalProperties' && typeof p['additionalProperty'] === 'string') {
-        path += `/${esc(p['additionalProperty'])}`;
-        message = 'is not an allowed property';
-      }
-      return { in: 'body', path, code: CODES[e.keyword] ?? 'INVALID', message };
-    }).concat(more);
+      errors.length > MAX_REQUEST_PROBLEMS ? [{ in: 'body', path: root, code: 'TOO_MANY_PROBLEMS', message: `${errors.length} problems; the first ${MAX_REQUEST_PROBLEMS} are listed` }] : [];
+    return errors
+      .slice(0, MAX_REQUEST_PROBLEMS)
+      .map((e: ErrorObject): ErrorDetail => {
+        let path = root + e.instancePath;
+        let message = e.message ?? 'is invalid';
+        const p = e.params as Record<string, unknown>;
+        if (e.keyword === 'required' && typeof p['missingProperty'] === 'string') {
+          path += `/${esc(p['missingProperty'])}`;
+          message = 'is required';
+        } else if (e.keyword === 'additionalProperties' && typeof p['additionalProperty'] === 'string') {
+          path += `/${esc(p['additionalProperty'])}`;
+          message = 'is not an allowed property';
+        }
+        return { in: 'body', path, code: CODES[e.keyword] ?? 'INVALID', message };
+      })
+      .concat(more);
   }
 }

@@ -67,7 +67,10 @@ export class MediaService {
   private readonly slots: Semaphore;
   private readonly now: () => number;
 
-  constructor(readonly settings: MediaSettings, private readonly deps: MediaDeps) {
+  constructor(
+    readonly settings: MediaSettings,
+    private readonly deps: MediaDeps,
+  ) {
     this.slots = new Semaphore(settings.tts.maxConcurrency, settings.tts.maxQueue);
     this.now = deps.now ?? Date.now;
   }
@@ -80,7 +83,10 @@ export class MediaService {
       const prev = this.probe;
       this.probe = {
         at: t,
-        value: prev.value.then((p) => (p.available ? p : this.deps.probeEspeak()), () => this.deps.probeEspeak()),
+        value: prev.value.then(
+          (p) => (p.available ? p : this.deps.probeEspeak()),
+          () => this.deps.probeEspeak(),
+        ),
       };
     }
     return this.probe.value;
@@ -89,7 +95,9 @@ export class MediaService {
   /** Chat and tts readiness with reasons; the local engine is probed only when it is the one in use. */
   async readiness(): Promise<MediaReadiness> {
     const needsProbe = resolveTtsEngine(this.settings.tts) === 'espeak';
-    const espeak: EngineProbe = needsProbe ? await this.espeakProbe().catch((e: unknown) => ({ available: false, version: null, detail: String(e) })) : { available: false, version: null, detail: 'not probed' };
+    const espeak: EngineProbe = needsProbe
+      ? await this.espeakProbe().catch((e: unknown) => ({ available: false, version: null, detail: String(e) }))
+      : { available: false, version: null, detail: 'not probed' };
     return mediaReadiness(this.settings, { espeak });
   }
 
@@ -116,7 +124,7 @@ export class MediaService {
     if (input.maxTokens !== undefined && (input.maxTokens < 1 || input.maxTokens > c.maxTokens)) {
       details.push({ path: '/max_tokens', code: 'TOO_LARGE', message: `must be between 1 and ${c.maxTokens}` });
     }
-    if (details.length > 0) throw invalid('The conversation exceeds this deployment\'s limits.', details);
+    if (details.length > 0) throw invalid("The conversation exceeds this deployment's limits.", details);
   }
 
   async chat(input: ChatInput): Promise<ChatOutput> {
@@ -188,12 +196,19 @@ export class MediaService {
       const prefix = wanted.slice(0, 2).toLowerCase();
       const ids = [this.defaultVoice(engine), ...voices.filter((v) => v.id.startsWith(prefix)).map((v) => v.id), ...voices.map((v) => v.id)];
       const sample = [...new Set(ids)].slice(0, 8).join(', ');
-      throw invalid('Unknown voice.', [{ path: '/voice', code: 'UNKNOWN_VOICE', message: `"${wanted}" is not a voice of the ${engine.name} engine (for example ${sample}); GET /v1/tts/voices lists them all` }]);
+      throw invalid('Unknown voice.', [
+        { path: '/voice', code: 'UNKNOWN_VOICE', message: `"${wanted}" is not a voice of the ${engine.name} engine (for example ${sample}); GET /v1/tts/voices lists them all` },
+      ]);
     }
 
     const acquired = this.slots.tryAcquire();
     if (acquired === undefined) {
-      throw fail(MEDIA_ERRORS.MEDIA_BUSY, 'Too many speech requests are in progress on this instance; retry shortly.', { in_flight: this.slots.inFlight, queued: this.slots.queued }, { 'retry-after': '1' });
+      throw fail(
+        MEDIA_ERRORS.MEDIA_BUSY,
+        'Too many speech requests are in progress on this instance; retry shortly.',
+        { in_flight: this.slots.inFlight, queued: this.slots.queued },
+        { 'retry-after': '1' },
+      );
     }
     const release = await acquired;
     let raw: Uint8Array;
@@ -214,7 +229,11 @@ export class MediaService {
         : fail(MEDIA_ERRORS.MEDIA_UPSTREAM_ERROR, `The speech service did not answer with WAV audio: ${why}.`, { service: 'tts', engine: 'openai', reason: 'not_wav' });
     }
     if (wav.info.dataBytes === 0) {
-      throw fail(engine.name === 'espeak' ? MEDIA_ERRORS.TTS_ENGINE_FAILED : MEDIA_ERRORS.MEDIA_UPSTREAM_ERROR, 'The speech engine produced no audio for this text.', { service: 'tts', engine: engine.name, reason: 'no_audio' });
+      throw fail(engine.name === 'espeak' ? MEDIA_ERRORS.TTS_ENGINE_FAILED : MEDIA_ERRORS.MEDIA_UPSTREAM_ERROR, 'The speech engine produced no audio for this text.', {
+        service: 'tts',
+        engine: engine.name,
+        reason: 'no_audio',
+      });
     }
     return { audio: wav.bytes, mimeType: 'audio/wav', engine: engine.name, voice: voice.id, wav: wav.info };
   }

@@ -72,7 +72,13 @@ export function parseMediaSettings(env: Env): MediaSettings {
     throw new ConfigError('TTS_ENGINE', `must be one of ${ENGINES.join(', ')}, got "${engineRaw}"`);
   }
   const voicesRaw = opt(env, 'TTS_VOICES');
-  const openaiVoices = voicesRaw === undefined ? DEFAULT_OPENAI_VOICES : voicesRaw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const openaiVoices =
+    voicesRaw === undefined
+      ? DEFAULT_OPENAI_VOICES
+      : voicesRaw
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '');
   for (const v of openaiVoices) if (!VOICE_ID.test(v)) throw new ConfigError('TTS_VOICES', `has an invalid voice id "${v}" (letters, digits, . _ + -)`);
   if (openaiVoices.length === 0) throw new ConfigError('TTS_VOICES', 'must list at least one voice');
   const voice = opt(env, 'TTS_VOICE');

@@ -3,7 +3,10 @@ export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly max: number, private readonly maxQueue: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly maxQueue: number,
+  ) {}
 
   get inFlight(): number {
     return this.active;

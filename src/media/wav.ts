@@ -100,7 +100,9 @@ export function encodeWav(samples: Int16Array, sampleRate: number, channels = 1)
   const dataBytes = samples.length * 2;
   const out = new Uint8Array(44 + dataBytes);
   const v = new DataView(out.buffer);
-  const put = (at: number, s: string) => { for (let i = 0; i < 4; i++) out[at + i] = s.charCodeAt(i); };
+  const put = (at: number, s: string) => {
+    for (let i = 0; i < 4; i++) out[at + i] = s.charCodeAt(i);
+  };
   put(0, 'RIFF');
   v.setUint32(4, 36 + dataBytes, true);
   put(8, 'WAVE');

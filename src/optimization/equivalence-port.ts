@@ -9,8 +9,4 @@ export interface EquivalenceResult {
   readonly elapsedMs: number;
 }
 
-export type EquivalenceChecker = (
-  a: Circuit,
-  b: Circuit,
-  opts: { timeBudgetMs: number; maxUnitaryQubits?: number },
-) => EquivalenceResult;
+export type EquivalenceChecker = (a: Circuit, b: Circuit, opts: { timeBudgetMs: number; maxUnitaryQubits?: number }) => EquivalenceResult;

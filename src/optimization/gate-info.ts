@@ -52,10 +52,35 @@ export function g(name: string, qubits: readonly number[], params: readonly numb
 
 type Axis = 'Z' | 'X' | 'Y';
 const AX: Readonly<Record<string, readonly Axis[]>> = {
-  z: ['Z'], s: ['Z'], sdg: ['Z'], t: ['Z'], tdg: ['Z'], rz: ['Z'], p: ['Z'], u1: ['Z'], id: ['Z'],
-  x: ['X'], sx: ['X'], sxdg: ['X'], rx: ['X'], y: ['Y'], ry: ['Y'],
-  cx: ['Z', 'X'], cz: ['Z', 'Z'], cy: ['Z', 'Y'], crz: ['Z', 'Z'], cp: ['Z', 'Z'], cu1: ['Z', 'Z'], crx: ['Z', 'X'], cry: ['Z', 'Y'],
-  csx: ['Z', 'X'], rzz: ['Z', 'Z'], rxx: ['X', 'X'], ryy: ['Y', 'Y'], ccx: ['Z', 'Z', 'X'], ccz: ['Z', 'Z', 'Z'],
+  z: ['Z'],
+  s: ['Z'],
+  sdg: ['Z'],
+  t: ['Z'],
+  tdg: ['Z'],
+  rz: ['Z'],
+  p: ['Z'],
+  u1: ['Z'],
+  id: ['Z'],
+  x: ['X'],
+  sx: ['X'],
+  sxdg: ['X'],
+  rx: ['X'],
+  y: ['Y'],
+  ry: ['Y'],
+  cx: ['Z', 'X'],
+  cz: ['Z', 'Z'],
+  cy: ['Z', 'Y'],
+  crz: ['Z', 'Z'],
+  cp: ['Z', 'Z'],
+  cu1: ['Z', 'Z'],
+  crx: ['Z', 'X'],
+  cry: ['Z', 'Y'],
+  csx: ['Z', 'X'],
+  rzz: ['Z', 'Z'],
+  rxx: ['X', 'X'],
+  ryy: ['Y', 'Y'],
+  ccx: ['Z', 'Z', 'X'],
+  ccz: ['Z', 'Z', 'Z'],
 };
 
 export function qubitsOf(op: Operation): readonly number[] {
@@ -104,7 +129,16 @@ export function isInversePair(a: GateOp, b: GateOp): boolean {
 }
 
 export const ROT_PERIOD: Readonly<Record<string, number>> = {
-  rx: 2 * PI, ry: 2 * PI, rzz: 2 * PI, rxx: 2 * PI, ryy: 2 * PI, cp: 2 * PI, cu1: 2 * PI, crx: 4 * PI, cry: 4 * PI, crz: 4 * PI,
+  rx: 2 * PI,
+  ry: 2 * PI,
+  rzz: 2 * PI,
+  rxx: 2 * PI,
+  ryy: 2 * PI,
+  cp: 2 * PI,
+  cu1: 2 * PI,
+  crx: 4 * PI,
+  cry: 4 * PI,
+  crz: 4 * PI,
 };
 
 export function isIdentity(op: GateOp, tol: number = EPS): boolean {

@@ -83,7 +83,10 @@ function finish(input: Circuit, rec: Recorder, target: Target): { output: Circui
 }
 
 const replayMethod = (replay: { localSteps: number; globalSteps: number }): ProofMethod => ({
-  method: 'certificate-replay', checked: `${replay.localSteps} local rewrite steps replayed against the proven rule library; output reproduced exactly`, local_steps: replay.localSteps, global_steps: replay.globalSteps,
+  method: 'certificate-replay',
+  checked: `${replay.localSteps} local rewrite steps replayed against the proven rule library; output reproduced exactly`,
+  local_steps: replay.localSteps,
+  global_steps: replay.globalSteps,
 });
 
 /** The search's steps before its first global one, as a fresh recorder (the time-out fallback). */
@@ -195,7 +198,9 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   });
   const imprecise = impreciseAngles(input.ops);
   if (imprecise > 0) {
-    notes.push(`${imprecise} gate parameter(s) of magnitude ≥ 2^23 rad: a double that large is coarser than the proof tolerance (1e-9), so each was taken as the exact binary value given and reduced exactly modulo its period`);
+    notes.push(
+      `${imprecise} gate parameter(s) of magnitude ≥ 2^23 rad: a double that large is coarser than the proof tolerance (1e-9), so each was taken as the exact binary value given and reduced exactly modulo its period`,
+    );
   }
   const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence };
   const plan = planSegments(input.ops);

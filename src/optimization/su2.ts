@@ -7,7 +7,12 @@ export type M2 = [number, number, number, number, number, number, number, number
 
 export const mul2 = (x: M2, y: M2): M2 => {
   const r: number[] = [];
-  for (const [i, j] of [[0, 0], [0, 1], [1, 0], [1, 1]] as const) {
+  for (const [i, j] of [
+    [0, 0],
+    [0, 1],
+    [1, 0],
+    [1, 1],
+  ] as const) {
     let re = 0;
     let im = 0;
     for (let k = 0; k < 2; k++) {
@@ -26,27 +31,54 @@ export function mat1(op: GateOp): M2 | undefined {
   const [a = 0, b = 0, c = 0] = op.params;
   const ph = (t: number): M2 => [1, 0, 0, 0, 0, 0, Math.cos(t), Math.sin(t)];
   const u3 = (th: number, p: number, l: number): M2 => [
-    Math.cos(th / 2), 0, -Math.cos(l) * Math.sin(th / 2), -Math.sin(l) * Math.sin(th / 2),
-    Math.cos(p) * Math.sin(th / 2), Math.sin(p) * Math.sin(th / 2), Math.cos(addAngles(p, l)) * Math.cos(th / 2), Math.sin(addAngles(p, l)) * Math.cos(th / 2),
+    Math.cos(th / 2),
+    0,
+    -Math.cos(l) * Math.sin(th / 2),
+    -Math.sin(l) * Math.sin(th / 2),
+    Math.cos(p) * Math.sin(th / 2),
+    Math.sin(p) * Math.sin(th / 2),
+    Math.cos(addAngles(p, l)) * Math.cos(th / 2),
+    Math.sin(addAngles(p, l)) * Math.cos(th / 2),
   ];
   switch (op.name) {
-    case 'id': case 'u0': return [1, 0, 0, 0, 0, 0, 1, 0];
-    case 'x': return [0, 0, 1, 0, 1, 0, 0, 0];
-    case 'y': return [0, 0, 0, -1, 0, 1, 0, 0];
-    case 'z': return ph(PI);
-    case 'h': return [R, 0, R, 0, R, 0, -R, 0];
-    case 's': return ph(PI / 2);
-    case 'sdg': return ph(-PI / 2);
-    case 't': return ph(PI / 4);
-    case 'tdg': return ph(-PI / 4);
-    case 'sx': return [0.5, 0.5, 0.5, -0.5, 0.5, -0.5, 0.5, 0.5];
-    case 'sxdg': return [0.5, -0.5, 0.5, 0.5, 0.5, 0.5, 0.5, -0.5];
-    case 'rz': case 'p': case 'u1': return ph(a);
-    case 'rx': return u3(a, -PI / 2, PI / 2);
-    case 'ry': return u3(a, 0, 0);
-    case 'u2': return u3(PI / 2, a, b);
-    case 'u3': case 'u': return u3(a, b, c);
-    default: return undefined;
+    case 'id':
+    case 'u0':
+      return [1, 0, 0, 0, 0, 0, 1, 0];
+    case 'x':
+      return [0, 0, 1, 0, 1, 0, 0, 0];
+    case 'y':
+      return [0, 0, 0, -1, 0, 1, 0, 0];
+    case 'z':
+      return ph(PI);
+    case 'h':
+      return [R, 0, R, 0, R, 0, -R, 0];
+    case 's':
+      return ph(PI / 2);
+    case 'sdg':
+      return ph(-PI / 2);
+    case 't':
+      return ph(PI / 4);
+    case 'tdg':
+      return ph(-PI / 4);
+    case 'sx':
+      return [0.5, 0.5, 0.5, -0.5, 0.5, -0.5, 0.5, 0.5];
+    case 'sxdg':
+      return [0.5, -0.5, 0.5, 0.5, 0.5, 0.5, 0.5, -0.5];
+    case 'rz':
+    case 'p':
+    case 'u1':
+      return ph(a);
+    case 'rx':
+      return u3(a, -PI / 2, PI / 2);
+    case 'ry':
+      return u3(a, 0, 0);
+    case 'u2':
+      return u3(PI / 2, a, b);
+    case 'u3':
+    case 'u':
+      return u3(a, b, c);
+    default:
+      return undefined;
   }
 }
 
@@ -82,7 +114,10 @@ export function phaseKey(m: M2): string {
   let best = -1;
   for (let i = 0; i < 4; i++) {
     const v = Math.hypot(m[2 * i]!, m[2 * i + 1]!);
-    if (v > best + 1e-9) { best = v; k = i; }
+    if (v > best + 1e-9) {
+      best = v;
+      k = i;
+    }
   }
   const re = m[2 * k]! / best;
   const im = -m[2 * k + 1]! / best; // multiply by conj(phase)

@@ -24,7 +24,10 @@ export function mul4(a: C4, b: C4): C4 {
       let re = 0;
       let im = 0;
       for (let k = 0; k < 4; k++) {
-        const ar = get(a, ix(r, k)), ai = get(a, ix(r, k) + 1), br = get(b, ix(k, c)), bi = get(b, ix(k, c) + 1);
+        const ar = get(a, ix(r, k)),
+          ai = get(a, ix(r, k) + 1),
+          br = get(b, ix(k, c)),
+          bi = get(b, ix(k, c) + 1);
         re += ar * br - ai * bi;
         im += ar * bi + ai * br;
       }
@@ -78,16 +81,20 @@ function det4(a: C4): [number, number] {
       dr = -dr;
       di = -di;
     }
-    const pr = get(m, ix(c, c)), pi = get(m, ix(c, c) + 1);
+    const pr = get(m, ix(c, c)),
+      pi = get(m, ix(c, c) + 1);
     [dr, di] = [dr * pr - di * pi, dr * pi + di * pr];
     const n = pr * pr + pi * pi;
     if (n < 1e-300) return [0, 0];
     for (let r = c + 1; r < 4; r++) {
       // f = m[r][c] / pivot
-      const xr = get(m, ix(r, c)), xi = get(m, ix(r, c) + 1);
-      const fr = (xr * pr + xi * pi) / n, fi = (xi * pr - xr * pi) / n;
+      const xr = get(m, ix(r, c)),
+        xi = get(m, ix(r, c) + 1);
+      const fr = (xr * pr + xi * pi) / n,
+        fi = (xi * pr - xr * pi) / n;
       for (let k = c; k < 4; k++) {
-        const yr = get(m, ix(c, k)), yi = get(m, ix(c, k) + 1);
+        const yr = get(m, ix(c, k)),
+          yi = get(m, ix(c, k) + 1);
         m[ix(r, k)] = get(m, ix(r, k)) - (fr * yr - fi * yi);
         m[ix(r, k) + 1] = get(m, ix(r, k) + 1) - (fr * yi + fi * yr);
       }
@@ -123,10 +130,30 @@ export function equalUpToPhase4(a: C4, b: C4, eps = 1e-9): boolean {
 const MAGIC: C4 = (() => {
   const h = Math.SQRT1_2;
   const cols: [number, number][][] = [
-    [[h, 0], [0, 0], [0, 0], [h, 0]],
-    [[0, h], [0, 0], [0, 0], [0, -h]],
-    [[0, 0], [0, h], [0, h], [0, 0]],
-    [[0, 0], [h, 0], [-h, 0], [0, 0]],
+    [
+      [h, 0],
+      [0, 0],
+      [0, 0],
+      [h, 0],
+    ],
+    [
+      [0, h],
+      [0, 0],
+      [0, 0],
+      [0, -h],
+    ],
+    [
+      [0, 0],
+      [0, h],
+      [0, h],
+      [0, 0],
+    ],
+    [
+      [0, 0],
+      [h, 0],
+      [-h, 0],
+      [0, 0],
+    ],
   ];
   const m = new Float64Array(32);
   for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) [m[ix(r, c)], m[ix(r, c) + 1]] = cols[c]![r]!;
@@ -160,17 +187,20 @@ function jacobi(a0: R4): R4 {
         const c = 1 / Math.sqrt(t * t + 1);
         const s = t * c;
         for (let k = 0; k < 4; k++) {
-          const akp = a[k]![p]!, akq = a[k]![q]!;
+          const akp = a[k]![p]!,
+            akq = a[k]![q]!;
           a[k]![p] = c * akp - s * akq;
           a[k]![q] = s * akp + c * akq;
         }
         for (let k = 0; k < 4; k++) {
-          const apk = a[p]![k]!, aqk = a[q]![k]!;
+          const apk = a[p]![k]!,
+            aqk = a[q]![k]!;
           a[p]![k] = c * apk - s * aqk;
           a[q]![k] = s * apk + c * aqk;
         }
         for (let k = 0; k < 4; k++) {
-          const vkp = v[k]![p]!, vkq = v[k]![q]!;
+          const vkp = v[k]![p]!,
+            vkq = v[k]![q]!;
           v[k]![p] = c * vkp - s * vkq;
           v[k]![q] = s * vkp + c * vkq;
         }
@@ -185,7 +215,11 @@ const detR = (o: R4) => {
 };
 
 /** Magic-basis decomposition of U ∈ SU(4): M†UM = O1 · diag(d) · O2 with O1, O2 ∈ SO(4). */
-export interface KakParts { readonly o1: R4; readonly d: readonly [number, number][]; readonly o2: R4 }
+export interface KakParts {
+  readonly o1: R4;
+  readonly d: readonly [number, number][];
+  readonly o2: R4;
+}
 
 export function kakParts(su: C4): KakParts | undefined {
   const up = toMagic(su);
@@ -209,7 +243,10 @@ export function kakParts(su: C4): KakParts | undefined {
     const o2 = v[0]!.map((_, c) => v.map((row) => row[c]!)); // Vᵀ
     // O1 = Up · O2ᵀ · D⁻¹
     const dInv = new Float64Array(32);
-    d.forEach(([re, im], k) => { dInv[ix(k, k)] = re; dInv[ix(k, k) + 1] = -im; });
+    d.forEach(([re, im], k) => {
+      dInv[ix(k, k)] = re;
+      dInv[ix(k, k) + 1] = -im;
+    });
     const o1c = mul4(up, mul4(vc, dInv));
     const o1 = [0, 1, 2, 3].map((a) => [0, 1, 2, 3].map((b) => get(o1c, ix(a, b))));
     return { o1, d, o2 };
@@ -259,12 +296,14 @@ export function factorLocal(k: C4): [M2, M2] | undefined {
   const [i0, i1, j0, j1] = [r0 >> 1, r0 & 1, c0 >> 1, c0 & 1];
   const b: number[] = [];
   for (let s = 0; s < 2; s++) for (let t = 0; t < 2; t++) b.push(get(k, ix(2 * i0 + s, 2 * j0 + t)), get(k, ix(2 * i0 + s, 2 * j0 + t) + 1));
-  const pr = get(k, p), pi = get(k, p + 1);
+  const pr = get(k, p),
+    pi = get(k, p + 1);
   const n = pr * pr + pi * pi;
   const a: number[] = [];
   for (let r = 0; r < 2; r++)
     for (let c = 0; c < 2; c++) {
-      const xr = get(k, ix(2 * r + i1, 2 * c + j1)), xi = get(k, ix(2 * r + i1, 2 * c + j1) + 1);
+      const xr = get(k, ix(2 * r + i1, 2 * c + j1)),
+        xi = get(k, ix(2 * r + i1, 2 * c + j1) + 1);
       a.push((xr * pr + xi * pi) / n, (xi * pr - xr * pi) / n);
     }
   // unit scale for each factor (K fixes only the product of the scales)
@@ -294,11 +333,15 @@ const PERMS: number[][] = (() => {
 export function localEquivalences(pu: KakParts, pv: KakParts): { left: C4; right: C4 }[] {
   const out: { left: C4; right: C4 }[] = [];
   for (const perm of PERMS)
-    for (const [wr, wi] of [[1, 0], [0, 1]] as const) {
+    for (const [wr, wi] of [
+      [1, 0],
+      [0, 1],
+    ] as const) {
       const signs: number[] = [];
       for (let k = 0; k < 4; k++) {
         const [vr, vi] = pv.d[perm[k]!]!;
-        const xr = vr * wr - vi * wi, xi = vr * wi + vi * wr; // w·dv
+        const xr = vr * wr - vi * wi,
+          xi = vr * wi + vi * wr; // w·dv
         const [ur, ui] = pu.d[k]!;
         if (Math.hypot(ur - xr, ui - xi) < 1e-7) signs.push(1);
         else if (Math.hypot(ur + xr, ui + xi) < 1e-7) signs.push(-1);
@@ -309,7 +352,10 @@ export function localEquivalences(pu: KakParts, pv: KakParts): { left: C4; right
       const p: R4 = [0, 1, 2, 3].map((k) => [0, 1, 2, 3].map((j) => (j === perm[k] ? 1 : 0)));
       const sp: R4 = p.map((row, k) => row.map((x) => x * signs[k]!));
       const pe: R4 = p.map((row) => [...row]);
-      if (detR(sp) < 0) { for (const row of sp) row[perm[0]!] = -row[perm[0]!]!; for (const row of pe) row[perm[0]!] = -row[perm[0]!]!; }
+      if (detR(sp) < 0) {
+        for (const row of sp) row[perm[0]!] = -row[perm[0]!]!;
+        for (const row of pe) row[perm[0]!] = -row[perm[0]!]!;
+      }
       const mulR = (x: R4, y: R4): R4 => x.map((row) => y[0]!.map((_, c) => row.reduce((t, v, k) => t + v * y[k]![c]!, 0)));
       const tR = (x: R4): R4 => x[0]!.map((_, c) => x.map((row) => row[c]!));
       const a = mulR(pu.o1, mulR(sp, tR(pv.o1)));

@@ -73,14 +73,20 @@ export function leaseOf(store: Pick<QueuePort<QueueClaim>, 'heartbeat'>, id: str
       return lost;
     },
     async keep<T>(work: () => Promise<T>): Promise<T> {
-      const beat = setInterval(() => {
-        store.heartbeat(id, worker, leaseMs).then((held) => {
-          if (held) return;
-          // Someone else holds it now: stop renewing; the handler's next write finds the lease lost.
-          lost = true;
-          clearInterval(beat);
-        }, (e: unknown) => onError?.(e, id));
-      }, Math.max(50, Math.floor(leaseMs / 3)));
+      const beat = setInterval(
+        () => {
+          store.heartbeat(id, worker, leaseMs).then(
+            (held) => {
+              if (held) return;
+              // Someone else holds it now: stop renewing; the handler's next write finds the lease lost.
+              lost = true;
+              clearInterval(beat);
+            },
+            (e: unknown) => onError?.(e, id),
+          );
+        },
+        Math.max(50, Math.floor(leaseMs / 3)),
+      );
       try {
         return await work();
       } finally {

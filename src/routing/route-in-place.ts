@@ -24,9 +24,14 @@ export function restoreLayout(layout: readonly number[], edges: readonly Edge[])
   const p = layout.length;
   const pos = [...layout];
   const at = new Array<number>(p);
-  pos.forEach((w, v) => { at[w] = v; });
+  pos.forEach((w, v) => {
+    at[w] = v;
+  });
   const adj: number[][] = Array.from({ length: p }, () => []);
-  for (const [a, b] of edges) { adj[a]!.push(b); adj[b]!.push(a); }
+  for (const [a, b] of edges) {
+    adj[a]!.push(b);
+    adj[b]!.push(a);
+  }
   const parent = new Array<number>(p).fill(-1);
   const depth = new Array<number>(p).fill(-1);
   const out: GateOp[] = [];
@@ -45,7 +50,12 @@ export function restoreLayout(layout: readonly number[], edges: readonly Edge[])
     const order = [root];
     for (let i = 0; i < order.length; i++) {
       const x = order[i]!;
-      for (const y of adj[x]!) if (depth[y] === -1) { depth[y] = depth[x]! + 1; parent[y] = x; order.push(y); }
+      for (const y of adj[x]!)
+        if (depth[y] === -1) {
+          depth[y] = depth[x]! + 1;
+          parent[y] = x;
+          order.push(y);
+        }
     }
     for (let i = order.length - 1; i >= 0; i--) {
       const t = order[i]!;
@@ -57,7 +67,13 @@ export function restoreLayout(layout: readonly number[], edges: readonly Edge[])
       let a = w;
       let b = t;
       while (a !== b) {
-        if (depth[a]! >= depth[b]!) { up.push(a); a = parent[a]!; } else { down.push(b); b = parent[b]!; }
+        if (depth[a]! >= depth[b]!) {
+          up.push(a);
+          a = parent[a]!;
+        } else {
+          down.push(b);
+          b = parent[b]!;
+        }
       }
       const path = [...up, a, ...down.reverse()];
       for (let k = 0; k + 1 < path.length; k++) swap(path[k]!, path[k + 1]!);

@@ -38,10 +38,18 @@ function opQ(op: Operation): readonly number[] {
 
 function remap(op: Operation, pos: readonly number[]): Operation {
   switch (op.kind) {
-    case 'gate': return gate(op.name, op.qubits.map((q) => pos[q]!), op.params);
-    case 'barrier': return barrier(op.qubits.map((q) => pos[q]!));
-    case 'measure': return measure(pos[op.qubit]!, op.clbit);
-    case 'reset': return reset(pos[op.qubit]!);
+    case 'gate':
+      return gate(
+        op.name,
+        op.qubits.map((q) => pos[q]!),
+        op.params,
+      );
+    case 'barrier':
+      return barrier(op.qubits.map((q) => pos[q]!));
+    case 'measure':
+      return measure(pos[op.qubit]!, op.clbit);
+    case 'reset':
+      return reset(pos[op.qubit]!);
   }
 }
 
@@ -58,7 +66,11 @@ export function distanceMatrix(p: number, edges: readonly Edge[]): number[][] {
     const queue = [s];
     for (let i = 0; i < queue.length; i++) {
       const x = queue[i]!;
-      for (const y of adj[x]!) if (d[y] === Infinity) { d[y] = d[x]! + 1; queue.push(y); }
+      for (const y of adj[x]!)
+        if (d[y] === Infinity) {
+          d[y] = d[x]! + 1;
+          queue.push(y);
+        }
     }
     return d;
   });
@@ -81,7 +93,10 @@ export function initialGuess(ops: readonly Operation[], k: number, p: number, ed
     degree[b]!++;
   }
   const physDeg = new Array<number>(p).fill(0);
-  for (const [a, b] of edges) { physDeg[a]!++; physDeg[b]!++; }
+  for (const [a, b] of edges) {
+    physDeg[a]!++;
+    physDeg[b]!++;
+  }
   const order = Array.from({ length: k }, (_, v) => v).sort((x, y) => degree[y]! - degree[x]! || x - y);
   const layout = new Array<number>(k).fill(-1);
   const used = new Set<number>();
@@ -101,7 +116,10 @@ export function initialGuess(ops: readonly Operation[], k: number, p: number, ed
       }
       // no placed partner yet: stay near the start so the patch is compact
       if (partners === 0) score = dist[q]![start]! * 1e-3 - physDeg[q]! * 1e-6;
-      if (score < bestScore) { bestScore = score; best = q; }
+      if (score < bestScore) {
+        bestScore = score;
+        best = q;
+      }
     }
     layout[v] = best;
     used.add(best);
@@ -109,7 +127,11 @@ export function initialGuess(ops: readonly Operation[], k: number, p: number, ed
   return layout;
 }
 
-interface Node { readonly op: Operation; readonly succ: number[]; preds: number }
+interface Node {
+  readonly op: Operation;
+  readonly succ: number[];
+  preds: number;
+}
 
 function buildDag(ops: readonly Operation[]): Node[] {
   const nodes: Node[] = ops.map((op) => ({ op, succ: [], preds: 0 }));
@@ -118,7 +140,11 @@ function buildDag(ops: readonly Operation[]): Node[] {
     const seen = new Set<number>();
     for (const q of opQ(op)) {
       const j = last.get(q);
-      if (j !== undefined && !seen.has(j)) { nodes[j]!.succ.push(i); nodes[i]!.preds++; seen.add(j); }
+      if (j !== undefined && !seen.has(j)) {
+        nodes[j]!.succ.push(i);
+        nodes[i]!.preds++;
+        seen.add(j);
+      }
       last.set(q, i);
     }
   });
@@ -129,14 +155,19 @@ function buildDag(ops: readonly Operation[]): Node[] {
 export function sabrePass(ops: readonly Operation[], p: number, edges: readonly Edge[], dist: number[][], start: readonly number[]): RoutingResult {
   const pos = [...start]; // virtual → physical
   const at = new Array<number>(p); // physical → virtual
-  pos.forEach((q, v) => { at[q] = v; });
+  pos.forEach((q, v) => {
+    at[q] = v;
+  });
   const nodes = buildDag(ops);
   const remaining = nodes.map((n) => n.preds);
   let front = nodes.map((_, i) => i).filter((i) => remaining[i] === 0);
   const out: Operation[] = [];
   const decay = new Array<number>(p).fill(1);
   const adj: number[][] = Array.from({ length: p }, () => []);
-  for (const [a, b] of edges) { adj[a]!.push(b); adj[b]!.push(a); }
+  for (const [a, b] of edges) {
+    adj[a]!.push(b);
+    adj[b]!.push(a);
+  }
   let swaps = 0;
   let sinceReset = 0;
   let stall = 0;
@@ -162,7 +193,7 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
       continue;
     }
     // Blocked: every front op is a two-qubit gate on uncoupled qubits. Score the SWAPs next to them.
-    const frontPairs = front.map((i) => nodes[i]!.op.kind === 'gate' ? (nodes[i]!.op as { qubits: readonly number[] }).qubits : []).filter((q) => q.length === 2) as (readonly [number, number])[];
+    const frontPairs = front.map((i) => (nodes[i]!.op.kind === 'gate' ? (nodes[i]!.op as { qubits: readonly number[] }).qubits : [])).filter((q) => q.length === 2) as (readonly [number, number])[];
     const extended: (readonly [number, number])[] = [];
     const visit = [...front];
     const seenExt = new Set<number>(front);
@@ -176,8 +207,7 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
         visit.push(s);
       }
     }
-    const cost = (pairs: readonly (readonly [number, number])[], l: readonly number[]): number =>
-      pairs.reduce((s, [a, b]) => s + dist[l[a]!]![l[b]!]!, 0);
+    const cost = (pairs: readonly (readonly [number, number])[], l: readonly number[]): number => pairs.reduce((s, [a, b]) => s + dist[l[a]!]![l[b]!]!, 0);
     const candidates = new Set<string>();
     for (const [a, b] of frontPairs) {
       for (const v of [a, b]) {
@@ -202,9 +232,12 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
         const vr = at[r]!;
         trial[vq] = r;
         trial[vr] = q;
-        const h = cost(frontPairs, trial) / frontPairs.length + (extended.length === 0 ? 0 : EXTENDED_WEIGHT * cost(extended, trial) / extended.length);
+        const h = cost(frontPairs, trial) / frontPairs.length + (extended.length === 0 ? 0 : (EXTENDED_WEIGHT * cost(extended, trial)) / extended.length);
         const score = Math.max(decay[q]!, decay[r]!) * h;
-        if (score < bestScore - 1e-12) { bestScore = score; best = [q, r]; }
+        if (score < bestScore - 1e-12) {
+          bestScore = score;
+          best = [q, r];
+        }
       }
     }
     if (best === undefined) throw new Error('sabre: no SWAP candidate (disconnected coupling map)');
@@ -220,7 +253,10 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
     stall++;
     decay[q]! += DECAY_STEP;
     decay[r]! += DECAY_STEP;
-    if (++sinceReset >= DECAY_RESET) { decay.fill(1); sinceReset = 0; }
+    if (++sinceReset >= DECAY_RESET) {
+      decay.fill(1);
+      sinceReset = 0;
+    }
   }
   return { ops: out, initialLayout: [...start], finalLayout: pos, swaps };
 }

@@ -49,8 +49,7 @@ const near = (x: number, y: number): boolean => Math.abs(x - y) <= EPS;
 
 function isDiagonal(m: DenseMatrix): boolean {
   const d = 1 << m.k;
-  for (let r = 0; r < d; r++)
-    for (let c = 0; c < d; c++) if (r !== c && (!near(m.re[r * d + c]!, 0) || !near(m.im[r * d + c]!, 0))) return false;
+  for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) if (r !== c && (!near(m.re[r * d + c]!, 0) || !near(m.im[r * d + c]!, 0))) return false;
   return true;
 }
 

@@ -49,11 +49,10 @@ export class StatePool {
     if (s !== undefined) return s;
     const bytes = 16 * this.dim;
     if (this.allocated + bytes > this.availableBytes)
-      throw fail(
-        SIMULATION_ERRORS.SIMULATION_MEMORY_LIMIT,
-        `branching trajectories need another state copy of ${bytes} bytes; the memory limit of ${this.limitBytes} bytes would be exceeded`,
-        { limit_bytes: this.limitBytes, copy_bytes: bytes },
-      );
+      throw fail(SIMULATION_ERRORS.SIMULATION_MEMORY_LIMIT, `branching trajectories need another state copy of ${bytes} bytes; the memory limit of ${this.limitBytes} bytes would be exceeded`, {
+        limit_bytes: this.limitBytes,
+        copy_bytes: bytes,
+      });
     this.allocated += bytes;
     return { re: new Float64Array(this.dim), im: new Float64Array(this.dim) };
   }
@@ -149,9 +148,10 @@ export class Engine {
         const p1 = Math.min(1, Math.max(0, prob1(re, im, dim, q)));
         const n1 = rng.binomial(shots, p1);
         const clbit = step.kind === 'measure' ? step.clbit : -1;
-        const one = step.kind === 'measure'
-          ? (r: Float64Array, m: Float64Array) => collapse(r, m, dim, q, 1, 1 / Math.sqrt(p1))
-          : (r: Float64Array, m: Float64Array) => lowerQubit(r, m, dim, q, 1 / Math.sqrt(p1));
+        const one =
+          step.kind === 'measure'
+            ? (r: Float64Array, m: Float64Array) => collapse(r, m, dim, q, 1, 1 / Math.sqrt(p1))
+            : (r: Float64Array, m: Float64Array) => lowerQubit(r, m, dim, q, 1 / Math.sqrt(p1));
         return [
           { count: shots - n1, apply: (r, m) => collapse(r, m, dim, q, 0, 1 / Math.sqrt(1 - p1)), clbit, value: 0 },
           { count: n1, apply: one, clbit, value: 1 },

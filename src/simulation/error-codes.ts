@@ -2,34 +2,14 @@ import { defineCode } from '../errors/app-error.js';
 
 /** Error codes owned by the simulation domain. Add each new code here and to docs/errors.md. */
 export const SIMULATION_ERRORS = {
-  SIMULATION_INVALID_OPTIONS: defineCode(
-    'SIMULATION_INVALID_OPTIONS',
-    400,
-    'A simulation option is out of range (shots, seed, limits); `details` names the option and the accepted range.',
-  ),
+  SIMULATION_INVALID_OPTIONS: defineCode('SIMULATION_INVALID_OPTIONS', 400, 'A simulation option is out of range (shots, seed, limits); `details` names the option and the accepted range.'),
   SIMULATION_UNSUPPORTED_OPERATION: defineCode(
     'SIMULATION_UNSUPPORTED_OPERATION',
     400,
     'The circuit uses a gate or operation the simulator does not know, or has the wrong number of qubits/params for it.',
   ),
-  SIMULATION_TOO_MANY_QUBITS: defineCode(
-    'SIMULATION_TOO_MANY_QUBITS',
-    422,
-    'The circuit has more qubits than the simulator limit (default 28); the message gives the limit.',
-  ),
-  SIMULATION_MEMORY_LIMIT: defineCode(
-    'SIMULATION_MEMORY_LIMIT',
-    422,
-    'The run needs more memory than allowed (state vector 16 bytes per amplitude plus buffers); the message gives both figures.',
-  ),
-  SIMULATION_TIME_BUDGET_EXCEEDED: defineCode(
-    'SIMULATION_TIME_BUDGET_EXCEEDED',
-    422,
-    'The run did not finish within its time budget; the message gives the budget in milliseconds.',
-  ),
-  SIMULATION_NOT_UNITARY: defineCode(
-    'SIMULATION_NOT_UNITARY',
-    422,
-    'A pure final state was asked for, but the circuit measures or resets a qubit before later operations on it.',
-  ),
+  SIMULATION_TOO_MANY_QUBITS: defineCode('SIMULATION_TOO_MANY_QUBITS', 422, 'The circuit has more qubits than the simulator limit (default 28); the message gives the limit.'),
+  SIMULATION_MEMORY_LIMIT: defineCode('SIMULATION_MEMORY_LIMIT', 422, 'The run needs more memory than allowed (state vector 16 bytes per amplitude plus buffers); the message gives both figures.'),
+  SIMULATION_TIME_BUDGET_EXCEEDED: defineCode('SIMULATION_TIME_BUDGET_EXCEEDED', 422, 'The run did not finish within its time budget; the message gives the budget in milliseconds.'),
+  SIMULATION_NOT_UNITARY: defineCode('SIMULATION_NOT_UNITARY', 422, 'A pure final state was asked for, but the circuit measures or resets a qubit before later operations on it.'),
 } as const;

@@ -182,24 +182,69 @@ const PI = Math.PI;
 // qelib1.inc definitions, with a,b,c,d,e = local bits 0..4.
 const RCCX = (): DenseMatrix =>
   compose(3, [
-    ['u2', [0, PI], [2]], ['u1', [PI / 4], [2]], ['cx', [], [1, 2]], ['u1', [-PI / 4], [2]], ['cx', [], [0, 2]],
-    ['u1', [PI / 4], [2]], ['cx', [], [1, 2]], ['u1', [-PI / 4], [2]], ['u2', [0, PI], [2]],
+    ['u2', [0, PI], [2]],
+    ['u1', [PI / 4], [2]],
+    ['cx', [], [1, 2]],
+    ['u1', [-PI / 4], [2]],
+    ['cx', [], [0, 2]],
+    ['u1', [PI / 4], [2]],
+    ['cx', [], [1, 2]],
+    ['u1', [-PI / 4], [2]],
+    ['u2', [0, PI], [2]],
   ]);
 const RC3X = (): DenseMatrix =>
   compose(4, [
-    ['u2', [0, PI], [3]], ['u1', [PI / 4], [3]], ['cx', [], [2, 3]], ['u1', [-PI / 4], [3]], ['u2', [0, PI], [3]],
-    ['cx', [], [0, 3]], ['u1', [PI / 4], [3]], ['cx', [], [1, 3]], ['u1', [-PI / 4], [3]], ['cx', [], [0, 3]],
-    ['u1', [PI / 4], [3]], ['cx', [], [1, 3]], ['u1', [-PI / 4], [3]], ['u2', [0, PI], [3]], ['u1', [PI / 4], [3]],
-    ['cx', [], [2, 3]], ['u1', [-PI / 4], [3]], ['u2', [0, PI], [3]],
+    ['u2', [0, PI], [3]],
+    ['u1', [PI / 4], [3]],
+    ['cx', [], [2, 3]],
+    ['u1', [-PI / 4], [3]],
+    ['u2', [0, PI], [3]],
+    ['cx', [], [0, 3]],
+    ['u1', [PI / 4], [3]],
+    ['cx', [], [1, 3]],
+    ['u1', [-PI / 4], [3]],
+    ['cx', [], [0, 3]],
+    ['u1', [PI / 4], [3]],
+    ['cx', [], [1, 3]],
+    ['u1', [-PI / 4], [3]],
+    ['u2', [0, PI], [3]],
+    ['u1', [PI / 4], [3]],
+    ['cx', [], [2, 3]],
+    ['u1', [-PI / 4], [3]],
+    ['u2', [0, PI], [3]],
   ]);
 const C3SQRTX = (): DenseMatrix => {
   const seq: [string, number[], number[]][] = [];
   const hd = (): void => void seq.push(['h', [], [3]]);
   const cu1 = (t: number, c: number): void => void seq.push(['cu1', [t], [c, 3]]);
   const cx = (c: number, t: number): void => void seq.push(['cx', [], [c, t]]);
-  hd(); cu1(PI / 8, 0); hd(); cx(0, 1); hd(); cu1(-PI / 8, 1); hd(); cx(0, 1); hd(); cu1(PI / 8, 1); hd();
-  cx(1, 2); hd(); cu1(-PI / 8, 2); hd(); cx(0, 2); hd(); cu1(PI / 8, 2); hd(); cx(1, 2); hd(); cu1(-PI / 8, 2); hd();
-  cx(0, 2); hd(); cu1(PI / 8, 2); hd();
+  hd();
+  cu1(PI / 8, 0);
+  hd();
+  cx(0, 1);
+  hd();
+  cu1(-PI / 8, 1);
+  hd();
+  cx(0, 1);
+  hd();
+  cu1(PI / 8, 1);
+  hd();
+  cx(1, 2);
+  hd();
+  cu1(-PI / 8, 2);
+  hd();
+  cx(0, 2);
+  hd();
+  cu1(PI / 8, 2);
+  hd();
+  cx(1, 2);
+  hd();
+  cu1(-PI / 8, 2);
+  hd();
+  cx(0, 2);
+  hd();
+  cu1(PI / 8, 2);
+  hd();
   return compose(4, seq);
 };
 
@@ -211,17 +256,27 @@ export function gateMatrix(name: string, params: readonly number[]): DenseMatrix
   if (s !== undefined) return s;
   const a = params[0] ?? 0;
   switch (name) {
-    case 'cx': return controlled(single('x', [])!, 1);
-    case 'cy': return controlled(single('y', [])!, 1);
-    case 'cz': return controlled(single('z', [])!, 1);
-    case 'ch': return controlled(single('h', [])!, 1);
-    case 'csx': return controlled(single('sx', [])!, 1);
-    case 'crx': return controlled(single('rx', [a])!, 1);
-    case 'cry': return controlled(single('ry', [a])!, 1);
-    case 'crz': return controlled(single('rz', [a])!, 1);
+    case 'cx':
+      return controlled(single('x', [])!, 1);
+    case 'cy':
+      return controlled(single('y', [])!, 1);
+    case 'cz':
+      return controlled(single('z', [])!, 1);
+    case 'ch':
+      return controlled(single('h', [])!, 1);
+    case 'csx':
+      return controlled(single('sx', [])!, 1);
+    case 'crx':
+      return controlled(single('rx', [a])!, 1);
+    case 'cry':
+      return controlled(single('ry', [a])!, 1);
+    case 'crz':
+      return controlled(single('rz', [a])!, 1);
     case 'cu1':
-    case 'cp': return controlled(phase(a), 1);
-    case 'cu3': return controlled(u3(a, params[1] ?? 0, params[2] ?? 0), 1);
+    case 'cp':
+      return controlled(phase(a), 1);
+    case 'cu3':
+      return controlled(u3(a, params[1] ?? 0, params[2] ?? 0), 1);
     case 'cu': {
       // Qiskit CUGate: γ is a phase on the control, i.e. controlled(e^{iγ}·U3).
       const u = u3(a, params[1] ?? 0, params[2] ?? 0);
@@ -231,19 +286,32 @@ export function gateMatrix(name: string, params: readonly number[]): DenseMatrix
       for (let i = 0; i < 4; i++) [re[i], im[i]] = mulC([u.re[i]!, u.im[i]!], g);
       return controlled({ k: 1, re, im }, 1);
     }
-    case 'swap': return swap2();
-    case 'rxx': return pauliRotation(single('x', [])!, a);
-    case 'ryy': return pauliRotation(single('y', [])!, a);
-    case 'rzz': return pauliRotation(single('z', [])!, a);
-    case 'ccx': return controlled(single('x', [])!, 2);
-    case 'ccz': return controlled(single('z', [])!, 2);
-    case 'cswap': return controlled(swap2(), 1);
-    case 'c3x': return controlled(single('x', [])!, 3);
-    case 'c4x': return controlled(single('x', [])!, 4);
-    case 'rccx': return cached('rccx', RCCX);
-    case 'rc3x': return cached('rc3x', RC3X);
-    case 'c3sqrtx': return cached('c3sqrtx', C3SQRTX);
-    default: return undefined;
+    case 'swap':
+      return swap2();
+    case 'rxx':
+      return pauliRotation(single('x', [])!, a);
+    case 'ryy':
+      return pauliRotation(single('y', [])!, a);
+    case 'rzz':
+      return pauliRotation(single('z', [])!, a);
+    case 'ccx':
+      return controlled(single('x', [])!, 2);
+    case 'ccz':
+      return controlled(single('z', [])!, 2);
+    case 'cswap':
+      return controlled(swap2(), 1);
+    case 'c3x':
+      return controlled(single('x', [])!, 3);
+    case 'c4x':
+      return controlled(single('x', [])!, 4);
+    case 'rccx':
+      return cached('rccx', RCCX);
+    case 'rc3x':
+      return cached('rc3x', RC3X);
+    case 'c3sqrtx':
+      return cached('c3sqrtx', C3SQRTX);
+    default:
+      return undefined;
   }
 }
 
@@ -264,7 +332,13 @@ function cached(key: string, build: () => DenseMatrix): DenseMatrix {
 
 function swap2(): DenseMatrix {
   const out = { k: 2, re: new Float64Array(16), im: new Float64Array(16) };
-  for (const [r, c] of [[0, 0], [1, 2], [2, 1], [3, 3]] as const) out.re[r * 4 + c] = 1;
+  for (const [r, c] of [
+    [0, 0],
+    [1, 2],
+    [2, 1],
+    [3, 3],
+  ] as const)
+    out.re[r * 4 + c] = 1;
   return out;
 }
 

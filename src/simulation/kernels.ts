@@ -79,14 +79,24 @@ export function applyOp(op: KOp, re: Float64Array, im: Float64Array, off: number
 }
 
 function mat1(re: Float64Array, im: Float64Array, off: number, dim: number, t: number, m: Float64Array): void {
-  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!, cr = m[4]!, ci = m[5]!, dr = m[6]!, di = m[7]!;
+  const ar = m[0]!,
+    ai = m[1]!,
+    br = m[2]!,
+    bi = m[3]!,
+    cr = m[4]!,
+    ci = m[5]!,
+    dr = m[6]!,
+    di = m[7]!;
   const s = 1 << t;
   const end = off + dim;
   for (let i0 = off; i0 < end; i0 += s << 1) {
     const stop = i0 + s;
     for (let i = i0; i < stop; i++) {
       const j = i + s;
-      const xr = re[i]!, xi = im[i]!, yr = re[j]!, yi = im[j]!;
+      const xr = re[i]!,
+        xi = im[i]!,
+        yr = re[j]!,
+        yi = im[j]!;
       re[i] = ar * xr - ai * xi + br * yr - bi * yi;
       im[i] = ar * xi + ai * xr + br * yi + bi * yr;
       re[j] = cr * xr - ci * xi + dr * yr - di * yi;
@@ -96,14 +106,24 @@ function mat1(re: Float64Array, im: Float64Array, off: number, dim: number, t: n
 }
 
 function cmat1(re: Float64Array, im: Float64Array, off: number, dim: number, t: number, cmask: number, m: Float64Array): void {
-  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!, cr = m[4]!, ci = m[5]!, dr = m[6]!, di = m[7]!;
+  const ar = m[0]!,
+    ai = m[1]!,
+    br = m[2]!,
+    bi = m[3]!,
+    cr = m[4]!,
+    ci = m[5]!,
+    dr = m[6]!,
+    di = m[7]!;
   const s = 1 << t;
   const free = (dim - 1) & ~(s | cmask);
   let f = 0;
   do {
     const i = off + (f | cmask);
     const j = i + s;
-    const xr = re[i]!, xi = im[i]!, yr = re[j]!, yi = im[j]!;
+    const xr = re[i]!,
+      xi = im[i]!,
+      yr = re[j]!,
+      yi = im[j]!;
     re[i] = ar * xr - ai * xi + br * yr - bi * yi;
     im[i] = ar * xi + ai * xr + br * yi + bi * yr;
     re[j] = cr * xr - ci * xi + dr * yr - di * yi;
@@ -120,7 +140,10 @@ function hadamard(re: Float64Array, im: Float64Array, off: number, dim: number, 
     const stop = i0 + s;
     for (let i = i0; i < stop; i++) {
       const j = i + s;
-      const xr = re[i]!, xi = im[i]!, yr = re[j]!, yi = im[j]!;
+      const xr = re[i]!,
+        xi = im[i]!,
+        yr = re[j]!,
+        yi = im[j]!;
       re[i] = r * (xr + yr);
       im[i] = r * (xi + yi);
       re[j] = r * (xr - yr);
@@ -130,12 +153,18 @@ function hadamard(re: Float64Array, im: Float64Array, off: number, dim: number, 
 }
 
 function rowPhasedH(re: Float64Array, im: Float64Array, off: number, dim: number, t: number, m: Float64Array): void {
-  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!;
+  const ar = m[0]!,
+    ai = m[1]!,
+    br = m[2]!,
+    bi = m[3]!;
   const s = 1 << t;
   for (let i0 = off; i0 < off + dim; i0 += s << 1)
     for (let i = i0; i < i0 + s; i++) {
       const j = i + s;
-      const sr = re[i]! + re[j]!, si = im[i]! + im[j]!, dr = re[i]! - re[j]!, di = im[i]! - im[j]!;
+      const sr = re[i]! + re[j]!,
+        si = im[i]! + im[j]!,
+        dr = re[i]! - re[j]!,
+        di = im[i]! - im[j]!;
       re[i] = ar * sr - ai * si;
       im[i] = ar * si + ai * sr;
       re[j] = br * dr - bi * di;
@@ -151,7 +180,8 @@ function pauliX(re: Float64Array, im: Float64Array, off: number, dim: number, t:
       const stop = i0 + s;
       for (let i = i0; i < stop; i++) {
         const j = i + s;
-        const xr = re[i]!, xi = im[i]!;
+        const xr = re[i]!,
+          xi = im[i]!;
         re[i] = re[j]!;
         im[i] = im[j]!;
         re[j] = xr;
@@ -165,7 +195,8 @@ function pauliX(re: Float64Array, im: Float64Array, off: number, dim: number, t:
   do {
     const i = off + (f | cmask);
     const j = i + s;
-    const xr = re[i]!, xi = im[i]!;
+    const xr = re[i]!,
+      xi = im[i]!;
     re[i] = re[j]!;
     im[i] = im[j]!;
     re[j] = xr;
@@ -175,7 +206,10 @@ function pauliX(re: Float64Array, im: Float64Array, off: number, dim: number, t:
 }
 
 function diag1(re: Float64Array, im: Float64Array, off: number, dim: number, t: number, cmask: number, m: Float64Array): void {
-  const ar = m[0]!, ai = m[1]!, dr = m[2]!, di = m[3]!;
+  const ar = m[0]!,
+    ai = m[1]!,
+    dr = m[2]!,
+    di = m[3]!;
   const s = 1 << t;
   if (cmask === 0) {
     const end = off + dim;
@@ -183,7 +217,10 @@ function diag1(re: Float64Array, im: Float64Array, off: number, dim: number, t: 
       const stop = i0 + s;
       for (let i = i0; i < stop; i++) {
         const j = i + s;
-        const xr = re[i]!, xi = im[i]!, yr = re[j]!, yi = im[j]!;
+        const xr = re[i]!,
+          xi = im[i]!,
+          yr = re[j]!,
+          yi = im[j]!;
         re[i] = ar * xr - ai * xi;
         im[i] = ar * xi + ai * xr;
         re[j] = dr * yr - di * yi;
@@ -197,7 +234,10 @@ function diag1(re: Float64Array, im: Float64Array, off: number, dim: number, t: 
   do {
     const i = off + (f | cmask);
     const j = i + s;
-    const xr = re[i]!, xi = im[i]!, yr = re[j]!, yi = im[j]!;
+    const xr = re[i]!,
+      xi = im[i]!,
+      yr = re[j]!,
+      yi = im[j]!;
     re[i] = ar * xr - ai * xi;
     im[i] = ar * xi + ai * xr;
     re[j] = dr * yr - di * yi;
@@ -213,7 +253,8 @@ function phaseMask(re: Float64Array, im: Float64Array, off: number, dim: number,
     for (let i0 = off + mask; i0 < end; i0 += mask << 1) {
       const stop = i0 + mask;
       for (let i = i0; i < stop; i++) {
-        const xr = re[i]!, xi = im[i]!;
+        const xr = re[i]!,
+          xi = im[i]!;
         re[i] = pr * xr - pi * xi;
         im[i] = pr * xi + pi * xr;
       }
@@ -222,7 +263,8 @@ function phaseMask(re: Float64Array, im: Float64Array, off: number, dim: number,
   }
   for (let l = mask; l < dim; l = (l + 1) | mask) {
     const i = off + l;
-    const xr = re[i]!, xi = im[i]!;
+    const xr = re[i]!,
+      xi = im[i]!;
     re[i] = pr * xr - pi * xi;
     im[i] = pr * xi + pi * xr;
   }
@@ -233,16 +275,21 @@ function diagN(re: Float64Array, im: Float64Array, off: number, dim: number, qs:
   for (let l = 0; l < dim; l++) {
     let c = 0;
     for (let j = 0; j < k; j++) c |= ((l >> qs[j]!) & 1) << j;
-    const pr = m[2 * c]!, pi = m[2 * c + 1]!;
+    const pr = m[2 * c]!,
+      pi = m[2 * c + 1]!;
     const i = off + l;
-    const xr = re[i]!, xi = im[i]!;
+    const xr = re[i]!,
+      xi = im[i]!;
     re[i] = pr * xr - pi * xi;
     im[i] = pr * xi + pi * xr;
   }
 }
 
 function mono(re: Float64Array, im: Float64Array, off: number, dim: number, op: KOp): void {
-  const offs = op.offs, perm = op.perm, m = op.m, sc = op.scratch;
+  const offs = op.offs,
+    perm = op.perm,
+    m = op.m,
+    sc = op.scratch;
   const g = offs.length;
   const qmask = op.qmask;
   for (let b = 0; b < dim; b = ((b | qmask) + 1) & ~qmask) {
@@ -254,7 +301,10 @@ function mono(re: Float64Array, im: Float64Array, off: number, dim: number, op: 
     }
     for (let c = 0; c < g; c++) {
       const i = base + offs[perm[c]!]!;
-      const xr = sc[2 * c]!, xi = sc[2 * c + 1]!, pr = m[2 * c]!, pi = m[2 * c + 1]!;
+      const xr = sc[2 * c]!,
+        xi = sc[2 * c + 1]!,
+        pr = m[2 * c]!,
+        pi = m[2 * c + 1]!;
       re[i] = pr * xr - pi * xi;
       im[i] = pr * xi + pi * xr;
     }
@@ -262,7 +312,9 @@ function mono(re: Float64Array, im: Float64Array, off: number, dim: number, op: 
 }
 
 function dense(re: Float64Array, im: Float64Array, off: number, dim: number, op: KOp): void {
-  const offs = op.offs, m = op.m, sc = op.scratch;
+  const offs = op.offs,
+    m = op.m,
+    sc = op.scratch;
   const g = offs.length;
   const qmask = op.qmask;
   for (let b = 0; b < dim; b = ((b | qmask) + 1) & ~qmask) {
@@ -277,7 +329,10 @@ function dense(re: Float64Array, im: Float64Array, off: number, dim: number, op:
       let si = 0;
       const row = 2 * r * g;
       for (let c = 0; c < g; c++) {
-        const mr = m[row + 2 * c]!, mi = m[row + 2 * c + 1]!, xr = sc[2 * c]!, xi = sc[2 * c + 1]!;
+        const mr = m[row + 2 * c]!,
+          mi = m[row + 2 * c + 1]!,
+          xr = sc[2 * c]!,
+          xi = sc[2 * c + 1]!;
         sr += mr * xr - mi * xi;
         si += mr * xi + mi * xr;
       }
@@ -293,8 +348,22 @@ function dense(re: Float64Array, im: Float64Array, off: number, dim: number, op:
  * the same arithmetic as two passes with half the loads and stores.
  */
 function mat1x2(re: Float64Array, im: Float64Array, off: number, dim: number, a: number, b: number, m: Float64Array): void {
-  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!, cr = m[4]!, ci = m[5]!, dr = m[6]!, di = m[7]!;
-  const er = m[8]!, ei = m[9]!, fr = m[10]!, fi = m[11]!, gr = m[12]!, gi = m[13]!, hr = m[14]!, hi = m[15]!;
+  const ar = m[0]!,
+    ai = m[1]!,
+    br = m[2]!,
+    bi = m[3]!,
+    cr = m[4]!,
+    ci = m[5]!,
+    dr = m[6]!,
+    di = m[7]!;
+  const er = m[8]!,
+    ei = m[9]!,
+    fr = m[10]!,
+    fi = m[11]!,
+    gr = m[12]!,
+    gi = m[13]!,
+    hr = m[14]!,
+    hi = m[15]!;
   const sa = 1 << a;
   const sb = 1 << b;
   const lo = sa < sb ? sa : sb;
@@ -304,13 +373,26 @@ function mat1x2(re: Float64Array, im: Float64Array, off: number, dim: number, a:
     for (let i1 = i2; i1 < i2 + hiS; i1 += lo << 1) {
       const stop = i1 + lo;
       for (let i = i1; i < stop; i++) {
-        const j = i + sa, k = i + sb, l = i + sa + sb;
-        const x0r = re[i]!, x0i = im[i]!, x1r = re[j]!, x1i = im[j]!, x2r = re[k]!, x2i = im[k]!, x3r = re[l]!, x3i = im[l]!;
+        const j = i + sa,
+          k = i + sb,
+          l = i + sa + sb;
+        const x0r = re[i]!,
+          x0i = im[i]!,
+          x1r = re[j]!,
+          x1i = im[j]!,
+          x2r = re[k]!,
+          x2i = im[k]!,
+          x3r = re[l]!,
+          x3i = im[l]!;
         // first matrix on bit a: pairs (i, j) and (k, l)
-        const y0r = ar * x0r - ai * x0i + br * x1r - bi * x1i, y0i = ar * x0i + ai * x0r + br * x1i + bi * x1r;
-        const y1r = cr * x0r - ci * x0i + dr * x1r - di * x1i, y1i = cr * x0i + ci * x0r + dr * x1i + di * x1r;
-        const y2r = ar * x2r - ai * x2i + br * x3r - bi * x3i, y2i = ar * x2i + ai * x2r + br * x3i + bi * x3r;
-        const y3r = cr * x2r - ci * x2i + dr * x3r - di * x3i, y3i = cr * x2i + ci * x2r + dr * x3i + di * x3r;
+        const y0r = ar * x0r - ai * x0i + br * x1r - bi * x1i,
+          y0i = ar * x0i + ai * x0r + br * x1i + bi * x1r;
+        const y1r = cr * x0r - ci * x0i + dr * x1r - di * x1i,
+          y1i = cr * x0i + ci * x0r + dr * x1i + di * x1r;
+        const y2r = ar * x2r - ai * x2i + br * x3r - bi * x3i,
+          y2i = ar * x2i + ai * x2r + br * x3i + bi * x3r;
+        const y3r = cr * x2r - ci * x2i + dr * x3r - di * x3i,
+          y3i = cr * x2i + ci * x2r + dr * x3i + di * x3r;
         // second matrix on bit b: pairs (i, k) and (j, l)
         re[i] = er * y0r - ei * y0i + fr * y2r - fi * y2i;
         im[i] = er * y0i + ei * y0r + fr * y2i + fi * y2r;

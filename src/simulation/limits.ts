@@ -26,21 +26,12 @@ export function checkPositive(option: string, v: number): number {
 }
 
 export function checkQubits(n: number, maxQubits: number): void {
-  if (n > maxQubits)
-    throw fail(
-      SIMULATION_ERRORS.SIMULATION_TOO_MANY_QUBITS,
-      `the circuit has ${n} qubits; the simulator limit is ${maxQubits} qubits`,
-      { num_qubits: n, max_qubits: maxQubits },
-    );
+  if (n > maxQubits) throw fail(SIMULATION_ERRORS.SIMULATION_TOO_MANY_QUBITS, `the circuit has ${n} qubits; the simulator limit is ${maxQubits} qubits`, { num_qubits: n, max_qubits: maxQubits });
 }
 
 export function checkMemory(neededBytes: number, limitBytes: number, what: string): void {
   if (neededBytes > limitBytes)
-    throw fail(
-      SIMULATION_ERRORS.SIMULATION_MEMORY_LIMIT,
-      `${what} needs ${neededBytes} bytes; the memory limit is ${limitBytes} bytes`,
-      { needed_bytes: neededBytes, limit_bytes: limitBytes },
-    );
+    throw fail(SIMULATION_ERRORS.SIMULATION_MEMORY_LIMIT, `${what} needs ${neededBytes} bytes; the memory limit is ${limitBytes} bytes`, { needed_bytes: neededBytes, limit_bytes: limitBytes });
 }
 
 /** A deadline check that reads the clock only when called (callers call it per block or per batch of work). */
@@ -48,10 +39,6 @@ export function deadlineCheck(budgetMs: number, start: number = performance.now(
   const deadline = start + budgetMs;
   return () => {
     if (performance.now() > deadline)
-      throw fail(
-        SIMULATION_ERRORS.SIMULATION_TIME_BUDGET_EXCEEDED,
-        `the simulation did not finish within its time budget of ${budgetMs} ms`,
-        { time_budget_ms: budgetMs },
-      );
+      throw fail(SIMULATION_ERRORS.SIMULATION_TIME_BUDGET_EXCEEDED, `the simulation did not finish within its time budget of ${budgetMs} ms`, { time_budget_ms: budgetMs });
   };
 }

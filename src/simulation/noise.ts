@@ -56,7 +56,7 @@ export function relaxationParams(t1Us: number, t2Us: number, tNs: number): { gam
   const t2 = Math.min(t2Us > 0 ? t2Us : Infinity, 2 * t1);
   const gamma = 1 - Math.exp(-t / t1);
   // Coherence decays as exp(-t/T2) = sqrt(1-gamma)·sqrt(1-lambda)  ⇒  1-lambda = exp(-2t/T2 + t/T1).
-  const lambda = clamp01(1 - Math.exp(-2 * t / t2 + t / t1));
+  const lambda = clamp01(1 - Math.exp((-2 * t) / t2 + t / t1));
   return { gamma, lambda };
 }
 
@@ -89,8 +89,7 @@ function pairError(e: CalibrationRecord['error_2q'], a: number, b: number): numb
 /** The noise model of an emulated device. */
 export function noiseFromCalibration(cal: CalibrationRecord): NoiseModel {
   const cache = new Map<string, readonly NoiseChannel[]>();
-  const relax = (q: number, tNs: number): { gamma: number; lambda: number } =>
-    relaxationParams(at(cal.t1_us, q), at(cal.t2_us, q), tNs);
+  const relax = (q: number, tNs: number): { gamma: number; lambda: number } => relaxationParams(at(cal.t1_us, q), at(cal.t2_us, q), tNs);
   const build = (name: string, qubits: readonly number[]): readonly NoiseChannel[] => {
     if (qubits.length === 0) return [];
     const out: NoiseChannel[] = [];
@@ -139,13 +138,7 @@ export function noiseFromCalibration(cal: CalibrationRecord): NoiseModel {
 }
 
 /** A model with only the given channels after every gate (for tests and custom devices). */
-export function customNoise(opts: {
-  depolarizing1q?: number;
-  depolarizing2q?: number;
-  amplitudeDamping?: number;
-  phaseDamping?: number;
-  readout?: readonly [number, number];
-}): NoiseModel {
+export function customNoise(opts: { depolarizing1q?: number; depolarizing2q?: number; amplitudeDamping?: number; phaseDamping?: number; readout?: readonly [number, number] }): NoiseModel {
   return {
     afterGate(_name, qubits) {
       const out: NoiseChannel[] = [];

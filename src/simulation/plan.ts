@@ -212,17 +212,7 @@ export class PlanRunner {
   }
 }
 
-export function runBlock(
-  b: Block,
-  n: number,
-  L: number,
-  re: Float64Array,
-  im: Float64Array,
-  ws: Workspace,
-  check: BudgetCheck,
-  part = 0,
-  parts = 1,
-): void {
+export function runBlock(b: Block, n: number, L: number, re: Float64Array, im: Float64Array, ws: Workspace, check: BudgetCheck, part = 0, parts = 1): void {
   // `part` of `parts`: this caller handles chunks c with c % parts === part (parallel runners).
   const ops = b.ops;
   const nops = ops.length;

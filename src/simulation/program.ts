@@ -48,10 +48,8 @@ function gateItem(op: GateOp, index: number, n: number): GateItem {
   const spec = gateSpec(op.name);
   const mat = gateMatrix(op.name, op.params);
   if (spec === undefined || mat === undefined) return unsupported(`unknown gate '${op.name}'`, path, 'UNKNOWN_GATE');
-  if (op.qubits.length !== spec.arity || mat.k !== spec.arity)
-    return unsupported(`gate '${op.name}' acts on ${spec.arity} qubit(s), got ${op.qubits.length}`, path, 'WRONG_ARITY');
-  if (op.params.length !== spec.params)
-    return unsupported(`gate '${op.name}' takes ${spec.params} parameter(s), got ${op.params.length}`, path, 'WRONG_PARAM_COUNT');
+  if (op.qubits.length !== spec.arity || mat.k !== spec.arity) return unsupported(`gate '${op.name}' acts on ${spec.arity} qubit(s), got ${op.qubits.length}`, path, 'WRONG_ARITY');
+  if (op.params.length !== spec.params) return unsupported(`gate '${op.name}' takes ${spec.params} parameter(s), got ${op.params.length}`, path, 'WRONG_PARAM_COUNT');
   if (op.params.some((p) => !Number.isFinite(p))) return unsupported(`gate '${op.name}' has a non-finite parameter`, path, 'BAD_PARAM');
   const seen = new Set<number>();
   for (const q of op.qubits) {
@@ -71,15 +69,12 @@ export function buildProgram(c: Circuit, noise: NoiseModel | undefined, blockQub
   for (let i = ops.length - 1; i >= 0; i--) {
     const op = ops[i]!;
     if (op.kind === 'measure') {
-      if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n)
-        unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
-      if (!Number.isInteger(op.clbit) || op.clbit < 0 || op.clbit >= c.numClbits)
-        unsupported(`clbit ${op.clbit} is out of range 0..${c.numClbits - 1}`, `/ops/${i}`, 'CLBIT_OUT_OF_RANGE');
+      if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n) unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
+      if (!Number.isInteger(op.clbit) || op.clbit < 0 || op.clbit >= c.numClbits) unsupported(`clbit ${op.clbit} is out of range 0..${c.numClbits - 1}`, `/ops/${i}`, 'CLBIT_OUT_OF_RANGE');
       if (touched[op.qubit] === 0) terminalAt[i] = 1;
     } else if (op.kind === 'gate') for (const q of op.qubits) touched[q] = 1;
     else if (op.kind === 'reset') {
-      if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n)
-        unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
+      if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n) unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
       touched[op.qubit] = 1;
     }
   }

@@ -11,13 +11,7 @@ export const PROBABILITY_EPS = 1e-15;
  * uniforms are sorted, then matched against the running cumulative sum. Calls `emit`
  * once per distinct index with its count. O(2^n + shots·log shots), no extra 2^n array.
  */
-export function sampleIndices(
-  re: Float64Array,
-  im: Float64Array,
-  shots: number,
-  rng: SeededRng,
-  emit: (index: number, count: number) => void,
-): void {
+export function sampleIndices(re: Float64Array, im: Float64Array, shots: number, rng: SeededRng, emit: (index: number, count: number) => void): void {
   if (shots <= 0) return;
   const u = new Float64Array(shots);
   let total = 0;
@@ -92,13 +86,7 @@ export class CountsBuilder {
  * Exact distribution over the clbits written by terminal measurements (the others are 0),
  * from the final state. Undefined when more than `maxWritten` distinct clbits are written.
  */
-export function exactProbabilities(
-  program: Program,
-  re: Float64Array,
-  im: Float64Array,
-  maxWritten: number,
-  maxEntries: number,
-): Record<string, number> | undefined {
+export function exactProbabilities(program: Program, re: Float64Array, im: Float64Array, maxWritten: number, maxEntries: number): Record<string, number> | undefined {
   const term = program.terminal;
   const w = term.length;
   if (w > maxWritten) return undefined;

@@ -18,8 +18,7 @@ export interface PlacedOp {
   readonly mask: number;
 }
 
-const classOf = (p: PlacedOp): number =>
-  p.op.kind === K_X ? PERMUTATION : (p.mask & (p.mask - 1)) === 0 ? SINGLE : OTHER;
+const classOf = (p: PlacedOp): number => (p.op.kind === K_X ? PERMUTATION : (p.mask & (p.mask - 1)) === 0 ? SINGLE : OTHER);
 
 /**
  * Reorders into runs of one class at a time (topological order of the per-qubit chains,
@@ -86,7 +85,7 @@ function permOf(xs: readonly KOp[]): KOp {
 export function scheduleOps(ops: readonly PlacedOp[]): KOp[] {
   const ordered = reorder(ops).map((p) => p.op);
   const merged: KOp[] = [];
-  for (let i = 0; i < ordered.length; ) {
+  for (let i = 0; i < ordered.length;) {
     let j = i;
     while (j < ordered.length && ordered[j]!.kind === K_X) j++;
     if (j - i >= 2) {

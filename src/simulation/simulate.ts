@@ -11,10 +11,7 @@ import type { Circuit } from '../circuits/ir.js';
 import { fail } from '../errors/app-error.js';
 import { Engine, StatePool } from './engine.js';
 import { SIMULATION_ERRORS } from './error-codes.js';
-import {
-  checkInteger, checkMemory, checkPositive, checkQubits, deadlineCheck,
-  DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_QUBITS, DEFAULT_TIME_BUDGET_MS, HARD_MAX_QUBITS, MAX_SHOTS,
-} from './limits.js';
+import { checkInteger, checkMemory, checkPositive, checkQubits, deadlineCheck, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_QUBITS, DEFAULT_TIME_BUDGET_MS, HARD_MAX_QUBITS, MAX_SHOTS } from './limits.js';
 import type { NoiseModel } from './noise.js';
 import { DEFAULT_BLOCK_QUBITS, PlanRunner } from './plan.js';
 import { acquireWorkspace, releaseWorkspace } from './workspace.js';
@@ -100,8 +97,7 @@ interface Resolved {
 const DIRECT_QUBITS = 16;
 
 /** The block width for n qubits: the explicit option, else the whole state up to DIRECT_QUBITS, else 14. */
-const widthFor = (lim: Resolved, n: number): number =>
-  lim.blockQubits !== 0 ? lim.blockQubits : n <= DIRECT_QUBITS ? Math.max(n, 1) : DEFAULT_BLOCK_QUBITS;
+const widthFor = (lim: Resolved, n: number): number => (lim.blockQubits !== 0 ? lim.blockQubits : n <= DIRECT_QUBITS ? Math.max(n, 1) : DEFAULT_BLOCK_QUBITS);
 
 function resolveLimits(o: LimitOptions): Resolved {
   return {
@@ -148,12 +144,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
   const stateBytes = 16 * dim;
   const wantSv = options.returnStatevector === true && !program.branching && n <= maxSv;
   const exact = !program.branching && !readout && program.terminal.length <= MAX_EXACT_CLBITS;
-  const needed =
-    stateBytes +
-    blockBufferBytes(program) +
-    8 * shots +
-    (exact ? 8 * 2 ** program.terminal.length : 0) +
-    (wantSv ? stateBytes : 0);
+  const needed = stateBytes + blockBufferBytes(program) + 8 * shots + (exact ? 8 * 2 ** program.terminal.length : 0) + (wantSv ? stateBytes : 0);
   checkMemory(needed, lim.maxMemoryBytes, `simulating ${n} qubits (state vector ${stateBytes} bytes plus buffers and sampling)`);
   const t1 = performance.now();
 
@@ -189,18 +180,10 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     kind = 'estimated';
   } else {
     probabilities = undefined;
-    notes.push(
-      exact
-        ? `probabilities omitted: more than ${maxEntries} outcomes`
-        : `probabilities omitted: more than ${MAX_EXACT_CLBITS} measured clbits`,
-    );
+    notes.push(exact ? `probabilities omitted: more than ${maxEntries} outcomes` : `probabilities omitted: more than ${MAX_EXACT_CLBITS} measured clbits`);
   }
   if (options.returnStatevector === true && statevector === undefined)
-    notes.push(
-      program.branching
-        ? 'statevector omitted: the run has mid-circuit measurement, reset or noise, so there is no single final state'
-        : `statevector omitted: more than ${maxSv} qubits`,
-    );
+    notes.push(program.branching ? 'statevector omitted: the run has mid-circuit measurement, reset or noise, so there is no single final state' : `statevector omitted: more than ${maxSv} qubits`);
   const result: SimulationResult = {
     numQubits: n,
     numClbits: circuit.numClbits,
@@ -243,11 +226,9 @@ export function finalState(circuit: Circuit, options: LimitOptions = {}): PureSt
   const program = buildProgram(circuit, undefined, widthFor(lim, n));
   const bad = program.steps.find((s) => s.kind !== 'unitary');
   if (bad !== undefined)
-    throw fail(
-      SIMULATION_ERRORS.SIMULATION_NOT_UNITARY,
-      `the circuit has a mid-circuit ${bad.kind} on qubit ${'qubit' in bad ? bad.qubit : '?'}, so it has no single pure final state`,
-      { operation: bad.kind },
-    );
+    throw fail(SIMULATION_ERRORS.SIMULATION_NOT_UNITARY, `the circuit has a mid-circuit ${bad.kind} on qubit ${'qubit' in bad ? bad.qubit : '?'}, so it has no single pure final state`, {
+      operation: bad.kind,
+    });
   const dim = 2 ** n;
   checkMemory(16 * dim + blockBufferBytes(program), lim.maxMemoryBytes, `the final state of ${n} qubits`);
   const check = deadlineCheck(lim.timeBudgetMs, t0);

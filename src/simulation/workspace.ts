@@ -211,14 +211,23 @@ export class Workspace {
 }
 
 function rowPhasedH(k: WasmKernels, reB: number, imB: number, bytes: number, t: number, m: Float64Array): void {
-  const ar = m[0]!, ai = m[1]!, br = m[2]!, bi = m[3]!;
+  const ar = m[0]!,
+    ai = m[1]!,
+    br = m[2]!,
+    bi = m[3]!;
   if (t === 0) k.mat1lo(reB, imB, bytes, ar, ai, ar, ai, br, bi, -br, -bi);
   else k.dhhi(reB, imB, bytes, 8 << t, ar, ai, br, bi);
 }
 
 function mat(k: WasmKernels, reB: number, imB: number, bytes: number, t: number, m: Float64Array, at: number): void {
-  const ar = m[at]!, ai = m[at + 1]!, br = m[at + 2]!, bi = m[at + 3]!;
-  const cr = m[at + 4]!, ci = m[at + 5]!, dr = m[at + 6]!, di = m[at + 7]!;
+  const ar = m[at]!,
+    ai = m[at + 1]!,
+    br = m[at + 2]!,
+    bi = m[at + 3]!;
+  const cr = m[at + 4]!,
+    ci = m[at + 5]!,
+    dr = m[at + 6]!,
+    di = m[at + 7]!;
   if (t === 0) k.mat1lo(reB, imB, bytes, ar, ai, br, bi, cr, ci, dr, di);
   else k.mat1hi(reB, imB, bytes, 8 << t, ar, ai, br, bi, cr, ci, dr, di);
 }

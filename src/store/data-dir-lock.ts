@@ -27,10 +27,7 @@ export class DataDirLockedError extends Error {
     readonly holder: LockHolder,
   ) {
     const where = holder.host === hostname() ? `pid ${holder.pid}` : `pid ${holder.pid} on host ${holder.host}`;
-    const hint =
-      holder.host === hostname()
-        ? 'stop it first or point DATA_DIR elsewhere'
-        : `stop it first; if it is gone, delete ${join(dataDir, LOCK_FILE)}`;
+    const hint = holder.host === hostname() ? 'stop it first or point DATA_DIR elsewhere' : `stop it first; if it is gone, delete ${join(dataDir, LOCK_FILE)}`;
     super(`DATA_DIR ${dataDir} is in use by another qrail process (${where}, since ${holder.since}); ${hint}`);
     this.name = 'DataDirLockedError';
   }

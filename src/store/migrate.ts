@@ -35,8 +35,14 @@ const checksumOf = (m: Migration) => m.checksum ?? sha256(m.sql);
  * file and put the change in a new migration.
  */
 export class MigrationChecksumError extends Error {
-  constructor(readonly migration: string, readonly recorded: string, readonly current: string) {
-    super(`Migration ${migration}.sql was changed after it was applied (sha256 ${recorded.slice(0, 12)}… recorded, ${current.slice(0, 12)}… now): restore the file and put the change in a new migration`);
+  constructor(
+    readonly migration: string,
+    readonly recorded: string,
+    readonly current: string,
+  ) {
+    super(
+      `Migration ${migration}.sql was changed after it was applied (sha256 ${recorded.slice(0, 12)}… recorded, ${current.slice(0, 12)}… now): restore the file and put the change in a new migration`,
+    );
     this.name = 'MigrationChecksumError';
   }
 }

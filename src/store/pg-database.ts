@@ -12,9 +12,26 @@ pg.types.setTypeParser(20, (v: string) => BigInt(v));
  * that is a broken deployment or a bug, and hiding it behind a retryable 503 would hide it.
  */
 const CONNECTION_ERRORS = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE',
-  '57P01', '57P02', '57P03', '3D000', '53300',
-  '08000', '08001', '08003', '08004', '08006', '08007', '08P01',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '3D000',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08007',
+  '08P01',
 ]);
 
 /** Errors pg raises without a code when a connection dies or cannot be had in time. */

@@ -45,17 +45,19 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
       });
     },
     tx: (fn) =>
-      db.transaction(async (t) => {
-        const q: Queryable = {
-          query: (sql, params) => run(t, sql, params),
-          exec: async (sql) => {
-            await t.exec(sql);
-          },
-        };
-        return fn(q);
-      }).catch((e: unknown) => {
-        throw gone(e);
-      }),
+      db
+        .transaction(async (t) => {
+          const q: Queryable = {
+            query: (sql, params) => run(t, sql, params),
+            exec: async (sql) => {
+              await t.exec(sql);
+            },
+          };
+          return fn(q);
+        })
+        .catch((e: unknown) => {
+          throw gone(e);
+        }),
     async ping() {
       await run(db, 'SELECT 1');
     },

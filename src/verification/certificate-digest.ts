@@ -3,17 +3,19 @@ import type { Certificate } from './certificate-types.js';
 
 /** Canonical JSON of a certificate: keys in a fixed order, numbers as JSON writes them. */
 export function canonicalCertificate(cert: Certificate): string {
-  return JSON.stringify(
-    cert.steps.map((s) => [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first', s.insertAt ?? null]),
-  );
+  return JSON.stringify(cert.steps.map((s) => [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first', s.insertAt ?? null]));
 }
 
 function opKey(o: Operation): unknown {
   switch (o.kind) {
-    case 'gate': return [o.name, o.qubits, o.params];
-    case 'measure': return ['measure', o.qubit, o.clbit];
-    case 'reset': return ['reset', o.qubit];
-    case 'barrier': return ['barrier', o.qubits];
+    case 'gate':
+      return [o.name, o.qubits, o.params];
+    case 'measure':
+      return ['measure', o.qubit, o.clbit];
+    case 'reset':
+      return ['reset', o.qubit];
+    case 'barrier':
+      return ['barrier', o.qubits];
   }
 }
 
@@ -23,13 +25,10 @@ export function certificateDigest(cert: Certificate): string {
 }
 
 const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-  0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-  0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-  0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-  0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
 export function sha256Hex(text: string): string {
@@ -61,10 +60,23 @@ export function sha256Hex(text: string): string {
       const S0 = rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22);
       const maj = (a! & b!) ^ (a! & c!) ^ (b! & c!);
       const t2 = (S0 + maj) >>> 0;
-      hh = g; g = f; f = e; e = (d! + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d! + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
-    h[0] = (h[0]! + a!) >>> 0; h[1] = (h[1]! + b!) >>> 0; h[2] = (h[2]! + c!) >>> 0; h[3] = (h[3]! + d!) >>> 0;
-    h[4] = (h[4]! + e!) >>> 0; h[5] = (h[5]! + f!) >>> 0; h[6] = (h[6]! + g!) >>> 0; h[7] = (h[7]! + hh!) >>> 0;
+    h[0] = (h[0]! + a!) >>> 0;
+    h[1] = (h[1]! + b!) >>> 0;
+    h[2] = (h[2]! + c!) >>> 0;
+    h[3] = (h[3]! + d!) >>> 0;
+    h[4] = (h[4]! + e!) >>> 0;
+    h[5] = (h[5]! + f!) >>> 0;
+    h[6] = (h[6]! + g!) >>> 0;
+    h[7] = (h[7]! + hh!) >>> 0;
   }
   return [...h].map((x) => x.toString(16).padStart(8, '0')).join('');
 }

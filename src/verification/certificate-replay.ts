@@ -26,11 +26,7 @@ export function sameOp(a: Operation, b: Operation): boolean {
     case 'gate': {
       const g = b as GateOp;
       return (
-        a.name === g.name &&
-        a.qubits.length === g.qubits.length &&
-        a.qubits.every((q, i) => q === g.qubits[i]) &&
-        a.params.length === g.params.length &&
-        a.params.every((p, i) => p === g.params[i])
+        a.name === g.name && a.qubits.length === g.qubits.length && a.qubits.every((q, i) => q === g.qubits[i]) && a.params.length === g.params.length && a.params.every((p, i) => p === g.params[i])
       );
     }
     case 'measure':
@@ -45,9 +41,13 @@ export function sameOp(a: Operation, b: Operation): boolean {
 /** Wires (qubits as q<i>, clbits as c<i>) an op touches: ops on disjoint wires commute. */
 function wiresOf(op: Operation): string[] {
   switch (op.kind) {
-    case 'gate': case 'barrier': return op.qubits.map((q) => `q${q}`);
-    case 'measure': return [`q${op.qubit}`, `c${op.clbit}`];
-    case 'reset': return [`q${op.qubit}`];
+    case 'gate':
+    case 'barrier':
+      return op.qubits.map((q) => `q${q}`);
+    case 'measure':
+      return [`q${op.qubit}`, `c${op.clbit}`];
+    case 'reset':
+      return [`q${op.qubit}`];
   }
 }
 

@@ -40,11 +40,35 @@ export function phaseAngleOf(op: GateOp): number | undefined {
 type Axis = 'Z' | 'X' | 'Y';
 /** Per gate, per qubit position: the Pauli the gate commutes with on that qubit. */
 const AXES: Readonly<Record<string, readonly (Axis | null)[]>> = {
-  id: ['Z'], z: ['Z'], s: ['Z'], sdg: ['Z'], t: ['Z'], tdg: ['Z'], rz: ['Z'], p: ['Z'], u1: ['Z'],
-  x: ['X'], sx: ['X'], sxdg: ['X'], rx: ['X'], y: ['Y'], ry: ['Y'],
-  cx: ['Z', 'X'], cy: ['Z', 'Y'], cz: ['Z', 'Z'], crz: ['Z', 'Z'], cp: ['Z', 'Z'], cu1: ['Z', 'Z'],
-  crx: ['Z', 'X'], cry: ['Z', 'Y'], csx: ['Z', 'X'], rzz: ['Z', 'Z'], rxx: ['X', 'X'], ryy: ['Y', 'Y'],
-  ccx: ['Z', 'Z', 'X'], ccz: ['Z', 'Z', 'Z'],
+  id: ['Z'],
+  z: ['Z'],
+  s: ['Z'],
+  sdg: ['Z'],
+  t: ['Z'],
+  tdg: ['Z'],
+  rz: ['Z'],
+  p: ['Z'],
+  u1: ['Z'],
+  x: ['X'],
+  sx: ['X'],
+  sxdg: ['X'],
+  rx: ['X'],
+  y: ['Y'],
+  ry: ['Y'],
+  cx: ['Z', 'X'],
+  cy: ['Z', 'Y'],
+  cz: ['Z', 'Z'],
+  crz: ['Z', 'Z'],
+  cp: ['Z', 'Z'],
+  cu1: ['Z', 'Z'],
+  crx: ['Z', 'X'],
+  cry: ['Z', 'Y'],
+  csx: ['Z', 'X'],
+  rzz: ['Z', 'Z'],
+  rxx: ['X', 'X'],
+  ryy: ['Y', 'Y'],
+  ccx: ['Z', 'Z', 'X'],
+  ccz: ['Z', 'Z', 'Z'],
 };
 
 export function axisTable(): Readonly<Record<string, readonly (Axis | null)[]>> {
@@ -92,30 +116,81 @@ function u3m(th: number, ph: number, la: number): Mat {
     [cmul(expi(ph), c(si)), cmul(expi(addAngles(ph, la)), c(co))],
   ];
 }
-const diag1 = (t: number): Mat => [[c(1), c(0)], [c(0), expi(t)]];
+const diag1 = (t: number): Mat => [
+  [c(1), c(0)],
+  [c(0), expi(t)],
+];
 const R2 = Math.SQRT1_2;
 
 function oneQubit(name: string, p: readonly number[]): Mat | undefined {
   const [a = 0, b = 0, d = 0] = p;
   switch (name) {
-    case 'id': case 'u0': return [[c(1), c(0)], [c(0), c(1)]];
-    case 'x': return [[c(0), c(1)], [c(1), c(0)]];
-    case 'y': return [[c(0), c(0, -1)], [c(0, 1), c(0)]];
-    case 'z': return diag1(PI);
-    case 'h': return [[c(R2), c(R2)], [c(R2), c(-R2)]];
-    case 's': return diag1(PI / 2);
-    case 'sdg': return diag1(-PI / 2);
-    case 't': return diag1(PI / 4);
-    case 'tdg': return diag1(-PI / 4);
-    case 'sx': return [[c(0.5, 0.5), c(0.5, -0.5)], [c(0.5, -0.5), c(0.5, 0.5)]];
-    case 'sxdg': return [[c(0.5, -0.5), c(0.5, 0.5)], [c(0.5, 0.5), c(0.5, -0.5)]];
-    case 'rx': return [[c(Math.cos(a / 2)), c(0, -Math.sin(a / 2))], [c(0, -Math.sin(a / 2)), c(Math.cos(a / 2))]];
-    case 'ry': return [[c(Math.cos(a / 2)), c(-Math.sin(a / 2))], [c(Math.sin(a / 2)), c(Math.cos(a / 2))]];
-    case 'rz': return [[expi(-a / 2), c(0)], [c(0), expi(a / 2)]];
-    case 'p': case 'u1': return diag1(a);
-    case 'u2': return u3m(PI / 2, a, b);
-    case 'u3': case 'u': return u3m(a, b, d);
-    default: return undefined;
+    case 'id':
+    case 'u0':
+      return [
+        [c(1), c(0)],
+        [c(0), c(1)],
+      ];
+    case 'x':
+      return [
+        [c(0), c(1)],
+        [c(1), c(0)],
+      ];
+    case 'y':
+      return [
+        [c(0), c(0, -1)],
+        [c(0, 1), c(0)],
+      ];
+    case 'z':
+      return diag1(PI);
+    case 'h':
+      return [
+        [c(R2), c(R2)],
+        [c(R2), c(-R2)],
+      ];
+    case 's':
+      return diag1(PI / 2);
+    case 'sdg':
+      return diag1(-PI / 2);
+    case 't':
+      return diag1(PI / 4);
+    case 'tdg':
+      return diag1(-PI / 4);
+    case 'sx':
+      return [
+        [c(0.5, 0.5), c(0.5, -0.5)],
+        [c(0.5, -0.5), c(0.5, 0.5)],
+      ];
+    case 'sxdg':
+      return [
+        [c(0.5, -0.5), c(0.5, 0.5)],
+        [c(0.5, 0.5), c(0.5, -0.5)],
+      ];
+    case 'rx':
+      return [
+        [c(Math.cos(a / 2)), c(0, -Math.sin(a / 2))],
+        [c(0, -Math.sin(a / 2)), c(Math.cos(a / 2))],
+      ];
+    case 'ry':
+      return [
+        [c(Math.cos(a / 2)), c(-Math.sin(a / 2))],
+        [c(Math.sin(a / 2)), c(Math.cos(a / 2))],
+      ];
+    case 'rz':
+      return [
+        [expi(-a / 2), c(0)],
+        [c(0), expi(a / 2)],
+      ];
+    case 'p':
+    case 'u1':
+      return diag1(a);
+    case 'u2':
+      return u3m(PI / 2, a, b);
+    case 'u3':
+    case 'u':
+      return u3m(a, b, d);
+    default:
+      return undefined;
   }
 }
 
@@ -132,23 +207,37 @@ export function gateMatrix(op: GateOp): Mat | undefined {
   const [a = 0, b = 0, d = 0, g = 0] = op.params;
   const ctl = (n: string, p: readonly number[]): Mat => controlled(oneQubit(n, p)!);
   switch (op.name) {
-    case 'cx': return ctl('x', []);
-    case 'cy': return ctl('y', []);
-    case 'cz': return ctl('z', []);
-    case 'ch': return ctl('h', []);
-    case 'csx': return ctl('sx', []);
-    case 'crx': return ctl('rx', [a]);
-    case 'cry': return ctl('ry', [a]);
-    case 'crz': return ctl('rz', [a]);
-    case 'cp': case 'cu1': return ctl('p', [a]);
-    case 'cu3': return ctl('u3', [a, b, d]);
+    case 'cx':
+      return ctl('x', []);
+    case 'cy':
+      return ctl('y', []);
+    case 'cz':
+      return ctl('z', []);
+    case 'ch':
+      return ctl('h', []);
+    case 'csx':
+      return ctl('sx', []);
+    case 'crx':
+      return ctl('rx', [a]);
+    case 'cry':
+      return ctl('ry', [a]);
+    case 'crz':
+      return ctl('rz', [a]);
+    case 'cp':
+    case 'cu1':
+      return ctl('p', [a]);
+    case 'cu3':
+      return ctl('u3', [a, b, d]);
     case 'cu': {
       const u = u3m(a, b, d).map((row) => row.map((x) => cmul(expi(g), x)));
       return controlled(u);
     }
-    case 'swap': return [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => c((i === 0 || i === 3 ? i : 3 - i) === j ? 1 : 0)));
-    case 'rzz': return [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i !== j ? c(0) : expi(i === 0 || i === 3 ? -a / 2 : a / 2))));
-    case 'rxx': case 'ryy': {
+    case 'swap':
+      return [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => c((i === 0 || i === 3 ? i : 3 - i) === j ? 1 : 0)));
+    case 'rzz':
+      return [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i !== j ? c(0) : expi(i === 0 || i === 3 ? -a / 2 : a / 2))));
+    case 'rxx':
+    case 'ryy': {
       const co = c(Math.cos(a / 2));
       const s = Math.sin(a / 2);
       const m: C[][] = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? co : c(0))));
@@ -159,7 +248,8 @@ export function gateMatrix(op: GateOp): Mat | undefined {
       }
       return m;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -235,7 +325,11 @@ export function equalUpToPhase(a: Mat, b: Mat, eps = 1e-8): boolean {
   for (let i = 0; i < a.length; i++)
     for (let j = 0; j < a.length; j++) {
       const m = Math.hypot(a[i]![j]![0], a[i]![j]![1]);
-      if (m > best) { best = m; bi = i; bj = j; }
+      if (m > best) {
+        best = m;
+        bi = i;
+        bj = j;
+      }
     }
   const x = a[bi]![bj]!;
   const y = b[bi]![bj]!;
@@ -292,8 +386,16 @@ function sameQubits(name: string, a: readonly number[], b: readonly number[]): b
 
 /** Period (in the angle) after which each rotation family repeats up to global phase. */
 const ROTATION_PERIOD: Readonly<Record<string, number>> = {
-  rx: 2 * PI, ry: 2 * PI, rzz: 2 * PI, rxx: 2 * PI, ryy: 2 * PI, cp: 2 * PI, cu1: 2 * PI,
-  crx: 4 * PI, cry: 4 * PI, crz: 4 * PI,
+  rx: 2 * PI,
+  ry: 2 * PI,
+  rzz: 2 * PI,
+  rxx: 2 * PI,
+  ryy: 2 * PI,
+  cp: 2 * PI,
+  cu1: 2 * PI,
+  crx: 4 * PI,
+  cry: 4 * PI,
+  crz: 4 * PI,
 };
 
 /** How far a gate is from the identity up to phase (Infinity for gates that are not rotations). */
@@ -331,38 +433,72 @@ export const TEMPLATES: readonly Template[] = [
   { id: 'hadamard-z', description: 'H Z H = X', lhs: [T('h', 'a'), T('z', 'a'), T('h', 'a')], rhs: [T('x', 'a')] },
   { id: 'hadamard-x', description: 'H X H = Z', lhs: [T('h', 'a'), T('x', 'a'), T('h', 'a')], rhs: [T('z', 'a')] },
   {
-    id: 'hadamard-s-cx', description: 'H_b S_b CX(a,b) S†_b H_b = S†_b CX(a,b) S_b',
-    lhs: [T('h', 'b'), T('s', 'b'), T('cx', 'a', 'b'), T('sdg', 'b'), T('h', 'b')], rhs: [T('sdg', 'b'), T('cx', 'a', 'b'), T('s', 'b')],
+    id: 'hadamard-s-cx',
+    description: 'H_b S_b CX(a,b) S†_b H_b = S†_b CX(a,b) S_b',
+    lhs: [T('h', 'b'), T('s', 'b'), T('cx', 'a', 'b'), T('sdg', 'b'), T('h', 'b')],
+    rhs: [T('sdg', 'b'), T('cx', 'a', 'b'), T('s', 'b')],
   },
   {
-    id: 'hadamard-sdg-cx', description: 'H_b S†_b CX(a,b) S_b H_b = S_b CX(a,b) S†_b',
-    lhs: [T('h', 'b'), T('sdg', 'b'), T('cx', 'a', 'b'), T('s', 'b'), T('h', 'b')], rhs: [T('s', 'b'), T('cx', 'a', 'b'), T('sdg', 'b')],
+    id: 'hadamard-sdg-cx',
+    description: 'H_b S†_b CX(a,b) S_b H_b = S_b CX(a,b) S†_b',
+    lhs: [T('h', 'b'), T('sdg', 'b'), T('cx', 'a', 'b'), T('s', 'b'), T('h', 'b')],
+    rhs: [T('s', 'b'), T('cx', 'a', 'b'), T('sdg', 'b')],
   },
   { id: 'h-cz-h', description: 'H_b CZ(a,b) H_b = CX(a,b)', lhs: [T('h', 'b'), T('cz', 'a', 'b'), T('h', 'b')], rhs: [T('cx', 'a', 'b')] },
   { id: 'h-cx-h', description: 'H_b CX(a,b) H_b = CZ(a,b)', lhs: [T('h', 'b'), T('cx', 'a', 'b'), T('h', 'b')], rhs: [T('cz', 'a', 'b')] },
   { id: 'cx-cx-cx-swap', description: 'CX(a,b) CX(b,a) CX(a,b) = SWAP(a,b)', lhs: [T('cx', 'a', 'b'), T('cx', 'b', 'a'), T('cx', 'a', 'b')], rhs: [T('swap', 'a', 'b')] },
   {
-    id: 'cx-chain-shortcut', description: 'CX(a,b) CX(b,c) CX(a,b) = CX(b,c) CX(a,c)',
-    lhs: [T('cx', 'a', 'b'), T('cx', 'b', 'c'), T('cx', 'a', 'b')], rhs: [T('cx', 'b', 'c'), T('cx', 'a', 'c')],
+    id: 'cx-chain-shortcut',
+    description: 'CX(a,b) CX(b,c) CX(a,b) = CX(b,c) CX(a,c)',
+    lhs: [T('cx', 'a', 'b'), T('cx', 'b', 'c'), T('cx', 'a', 'b')],
+    rhs: [T('cx', 'b', 'c'), T('cx', 'a', 'c')],
   },
   {
-    id: 'cx-fanout-shortcut', description: 'CX(b,c) CX(a,b) CX(b,c) = CX(a,b) CX(a,c)',
-    lhs: [T('cx', 'b', 'c'), T('cx', 'a', 'b'), T('cx', 'b', 'c')], rhs: [T('cx', 'a', 'b'), T('cx', 'a', 'c')],
+    id: 'cx-fanout-shortcut',
+    description: 'CX(b,c) CX(a,b) CX(b,c) = CX(a,b) CX(a,c)',
+    lhs: [T('cx', 'b', 'c'), T('cx', 'a', 'b'), T('cx', 'b', 'c')],
+    rhs: [T('cx', 'a', 'b'), T('cx', 'a', 'c')],
   },
   {
-    id: 'ccx-decompose', description: 'Toffoli = 6 CNOT + 7 T/T† + 2 H (Nielsen & Chuang Fig. 4.9)',
+    id: 'ccx-decompose',
+    description: 'Toffoli = 6 CNOT + 7 T/T† + 2 H (Nielsen & Chuang Fig. 4.9)',
     lhs: [T('ccx', 'a', 'b', 'c')],
     rhs: [
-      T('h', 'c'), T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'), T('t', 'c'), T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'),
-      T('t', 'b'), T('t', 'c'), T('h', 'c'), T('cx', 'a', 'b'), T('t', 'a'), T('tdg', 'b'), T('cx', 'a', 'b'),
+      T('h', 'c'),
+      T('cx', 'b', 'c'),
+      T('tdg', 'c'),
+      T('cx', 'a', 'c'),
+      T('t', 'c'),
+      T('cx', 'b', 'c'),
+      T('tdg', 'c'),
+      T('cx', 'a', 'c'),
+      T('t', 'b'),
+      T('t', 'c'),
+      T('h', 'c'),
+      T('cx', 'a', 'b'),
+      T('t', 'a'),
+      T('tdg', 'b'),
+      T('cx', 'a', 'b'),
     ],
   },
   {
-    id: 'ccz-decompose', description: 'CCZ = 6 CNOT + 7 T/T†',
+    id: 'ccz-decompose',
+    description: 'CCZ = 6 CNOT + 7 T/T†',
     lhs: [T('ccz', 'a', 'b', 'c')],
     rhs: [
-      T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'), T('t', 'c'), T('cx', 'b', 'c'), T('tdg', 'c'), T('cx', 'a', 'c'),
-      T('t', 'b'), T('t', 'c'), T('cx', 'a', 'b'), T('t', 'a'), T('tdg', 'b'), T('cx', 'a', 'b'),
+      T('cx', 'b', 'c'),
+      T('tdg', 'c'),
+      T('cx', 'a', 'c'),
+      T('t', 'c'),
+      T('cx', 'b', 'c'),
+      T('tdg', 'c'),
+      T('cx', 'a', 'c'),
+      T('t', 'b'),
+      T('t', 'c'),
+      T('cx', 'a', 'b'),
+      T('t', 'a'),
+      T('tdg', 'b'),
+      T('cx', 'a', 'b'),
     ],
   },
   { id: 'x-h', description: 'X H = H Z', lhs: [T('x', 'a'), T('h', 'a')], rhs: [T('h', 'a'), T('z', 'a')] },
@@ -376,7 +512,12 @@ const FLIP_VARIANTS: readonly Template[] = (['ab', 'ba'] as const).flatMap((pre)
   (['ab', 'ba'] as const).map((post) => ({
     id: `hadamard-cx-flip-${pre}-${post}`,
     description: `(H⊗H) CX(a,b) (H⊗H) = CX(b,a), Hadamards in order ${pre} / ${post}`,
-    lhs: [...pre].map((v) => T('h', v)).concat([T('cx', 'a', 'b')], [...post].map((v) => T('h', v))),
+    lhs: [...pre]
+      .map((v) => T('h', v))
+      .concat(
+        [T('cx', 'a', 'b')],
+        [...post].map((v) => T('h', v)),
+      ),
     rhs: [T('cx', 'b', 'a')],
   })),
 );
@@ -512,8 +653,7 @@ export const RULES: readonly Rule[] = [
     if (a.params.length !== 1 || b.params.length !== 1 || r.params.length !== 1) return Infinity;
     return rotationDistance(addAngles(a.params[0]!, b.params[0]!, per), r.params[0]!, per);
   }),
-  measured('drop-identity', 'A gate equal to the identity up to global phase is removed.', (lhs, rhs) =>
-    lhs.length === 1 && rhs.length === 0 ? identityDistance(lhs[0]!) : Infinity),
+  measured('drop-identity', 'A gate equal to the identity up to global phase is removed.', (lhs, rhs) => (lhs.length === 1 && rhs.length === 0 ? identityDistance(lhs[0]!) : Infinity)),
   measured('resynth-1q', 'A run of one-qubit gates on one qubit is replaced by any run with the same 2×2 unitary up to phase.', (lhs, rhs) => {
     const q = singleQubitRun(lhs);
     if (q === undefined || lhs.length === 0) return Infinity;
@@ -530,23 +670,20 @@ export const RULES: readonly Rule[] = [
     const b = blockUnitary(rhs, qs);
     return a && b ? distanceUpToPhase(a, b) : Infinity;
   }),
-  measured(
-    'decompose-multi-qubit',
-    'One gate on 3 to 5 qubits is replaced by gates on the same qubits with the same unitary up to phase (the verification gate matrices).',
-    (lhs, rhs) => {
-      if (lhs.length !== 1) return Infinity;
-      const qs = lhs[0]!.qubits;
-      if (qs.length < 3 || qs.length > 5) return Infinity;
-      return multiQubitDistance(lhs[0]!, rhs);
-    },
-  ),
+  measured('decompose-multi-qubit', 'One gate on 3 to 5 qubits is replaced by gates on the same qubits with the same unitary up to phase (the verification gate matrices).', (lhs, rhs) => {
+    if (lhs.length !== 1) return Infinity;
+    const qs = lhs[0]!.qubits;
+    if (qs.length < 3 || qs.length > 5) return Infinity;
+    return multiQubitDistance(lhs[0]!, rhs);
+  }),
   {
     id: 'commute-swap',
     description: 'Two gates that commute (by the commutation rule) may be exchanged.',
     check(lhs, rhs) {
       if (lhs.length !== 2 || rhs.length !== 2) return false;
       const [a, b] = lhs as [GateOp, GateOp];
-      const same = (x: GateOp, y: GateOp) => x.name === y.name && x.qubits.length === y.qubits.length && x.qubits.every((q, i) => q === y.qubits[i]) && x.params.length === y.params.length && x.params.every((p, i) => p === y.params[i]);
+      const same = (x: GateOp, y: GateOp) =>
+        x.name === y.name && x.qubits.length === y.qubits.length && x.qubits.every((q, i) => q === y.qubits[i]) && x.params.length === y.params.length && x.params.every((p, i) => p === y.params[i]);
       return same(rhs[0]!, b) && same(rhs[1]!, a) && commutes(a, b);
     },
   },

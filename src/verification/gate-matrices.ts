@@ -129,31 +129,77 @@ function compose(width: number, seq: readonly (readonly [CMatrix, readonly numbe
   return m;
 }
 
-const I2 = fromRows([[real(1), real(0)], [real(0), real(1)]]);
-const X = fromRows([[real(0), real(1)], [real(1), real(0)]]);
-const Y = fromRows([[real(0), [0, -1]], [[0, 1], real(0)]]);
-const Z = fromRows([[real(1), real(0)], [real(0), real(-1)]]);
-const H = fromRows([[real(SQ), real(SQ)], [real(SQ), real(-SQ)]]);
-const phase = (t: number): CMatrix => fromRows([[real(1), real(0)], [real(0), cis(t)]]);
+const I2 = fromRows([
+  [real(1), real(0)],
+  [real(0), real(1)],
+]);
+const X = fromRows([
+  [real(0), real(1)],
+  [real(1), real(0)],
+]);
+const Y = fromRows([
+  [real(0), [0, -1]],
+  [[0, 1], real(0)],
+]);
+const Z = fromRows([
+  [real(1), real(0)],
+  [real(0), real(-1)],
+]);
+const H = fromRows([
+  [real(SQ), real(SQ)],
+  [real(SQ), real(-SQ)],
+]);
+const phase = (t: number): CMatrix =>
+  fromRows([
+    [real(1), real(0)],
+    [real(0), cis(t)],
+  ]);
 const S = phase(Math.PI / 2);
 const SDG = phase(-Math.PI / 2);
 const T = phase(Math.PI / 4);
 const TDG = phase(-Math.PI / 4);
-const SX = fromRows([[[0.5, 0.5], [0.5, -0.5]], [[0.5, -0.5], [0.5, 0.5]]]);
-const SXDG = fromRows([[[0.5, -0.5], [0.5, 0.5]], [[0.5, 0.5], [0.5, -0.5]]]);
+const SX = fromRows([
+  [
+    [0.5, 0.5],
+    [0.5, -0.5],
+  ],
+  [
+    [0.5, -0.5],
+    [0.5, 0.5],
+  ],
+]);
+const SXDG = fromRows([
+  [
+    [0.5, -0.5],
+    [0.5, 0.5],
+  ],
+  [
+    [0.5, 0.5],
+    [0.5, -0.5],
+  ],
+]);
 
 function rx(t: number): CMatrix {
   const c = Math.cos(t / 2);
   const s = Math.sin(t / 2);
-  return fromRows([[real(c), [0, -s]], [[0, -s], real(c)]]);
+  return fromRows([
+    [real(c), [0, -s]],
+    [[0, -s], real(c)],
+  ]);
 }
 function ry(t: number): CMatrix {
   const c = Math.cos(t / 2);
   const s = Math.sin(t / 2);
-  return fromRows([[real(c), real(-s)], [real(s), real(c)]]);
+  return fromRows([
+    [real(c), real(-s)],
+    [real(s), real(c)],
+  ]);
 }
 function rz(t: number): CMatrix {
-  return fromRows([[cis(-t / 2), real(0)], [real(0), cis(t / 2)]]);
+  return fromRows([
+    [cis(-t / 2), real(0)],
+    [real(0), cis(t / 2)],
+  ]);
 }
 function u3(theta: number, phi: number, lambda: number): CMatrix {
   const c = Math.cos(theta / 2);
@@ -183,28 +229,79 @@ const CCX = controlled(X, 2);
 
 // qelib1.inc: rccx a,b,c { u2(0,pi) c; u1(pi/4) c; cx b,c; u1(-pi/4) c; cx a,c; u1(pi/4) c; cx b,c; u1(-pi/4) c; u2(0,pi) c; }
 const RCCX = compose(3, [
-  [H, [2]], [T, [2]], [CX, [1, 2]], [TDG, [2]], [CX, [0, 2]], [T, [2]], [CX, [1, 2]], [TDG, [2]], [H, [2]],
+  [H, [2]],
+  [T, [2]],
+  [CX, [1, 2]],
+  [TDG, [2]],
+  [CX, [0, 2]],
+  [T, [2]],
+  [CX, [1, 2]],
+  [TDG, [2]],
+  [H, [2]],
 ]);
 // qelib1.inc: rc3x a,b,c,d (the relative-phase 3-controlled X), transcribed gate by gate.
 const RC3X = compose(4, [
-  [H, [3]], [T, [3]], [CX, [2, 3]], [TDG, [3]], [H, [3]],
-  [CX, [0, 3]], [T, [3]], [CX, [1, 3]], [TDG, [3]], [CX, [0, 3]], [T, [3]], [CX, [1, 3]], [TDG, [3]],
-  [H, [3]], [T, [3]], [CX, [2, 3]], [TDG, [3]], [H, [3]],
+  [H, [3]],
+  [T, [3]],
+  [CX, [2, 3]],
+  [TDG, [3]],
+  [H, [3]],
+  [CX, [0, 3]],
+  [T, [3]],
+  [CX, [1, 3]],
+  [TDG, [3]],
+  [CX, [0, 3]],
+  [T, [3]],
+  [CX, [1, 3]],
+  [TDG, [3]],
+  [H, [3]],
+  [T, [3]],
+  [CX, [2, 3]],
+  [TDG, [3]],
+  [H, [3]],
 ]);
 
 const FIXED: ReadonlyMap<string, CMatrix> = new Map([
-  ['id', I2], ['x', X], ['y', Y], ['z', Z], ['h', H], ['s', S], ['sdg', SDG], ['t', T], ['tdg', TDG],
-  ['sx', SX], ['sxdg', SXDG],
-  ['cx', CX], ['cy', controlled(Y)], ['cz', controlled(Z)], ['ch', controlled(H)], ['csx', controlled(SX)],
-  ['swap', fromRows([
-    [real(1), real(0), real(0), real(0)],
-    [real(0), real(0), real(1), real(0)],
-    [real(0), real(1), real(0), real(0)],
-    [real(0), real(0), real(0), real(1)],
-  ])],
-  ['ccx', CCX], ['ccz', controlled(Z, 2)], ['cswap', compose(3, [[CX, [2, 1]], [CCX, [0, 1, 2]], [CX, [2, 1]]])],
-  ['rccx', RCCX], ['rc3x', RC3X],
-  ['c3x', controlled(X, 3)], ['c3sqrtx', controlled(SX, 3)], ['c4x', controlled(X, 4)],
+  ['id', I2],
+  ['x', X],
+  ['y', Y],
+  ['z', Z],
+  ['h', H],
+  ['s', S],
+  ['sdg', SDG],
+  ['t', T],
+  ['tdg', TDG],
+  ['sx', SX],
+  ['sxdg', SXDG],
+  ['cx', CX],
+  ['cy', controlled(Y)],
+  ['cz', controlled(Z)],
+  ['ch', controlled(H)],
+  ['csx', controlled(SX)],
+  [
+    'swap',
+    fromRows([
+      [real(1), real(0), real(0), real(0)],
+      [real(0), real(0), real(1), real(0)],
+      [real(0), real(1), real(0), real(0)],
+      [real(0), real(0), real(0), real(1)],
+    ]),
+  ],
+  ['ccx', CCX],
+  ['ccz', controlled(Z, 2)],
+  [
+    'cswap',
+    compose(3, [
+      [CX, [2, 1]],
+      [CCX, [0, 1, 2]],
+      [CX, [2, 1]],
+    ]),
+  ],
+  ['rccx', RCCX],
+  ['rc3x', RC3X],
+  ['c3x', controlled(X, 3)],
+  ['c3sqrtx', controlled(SX, 3)],
+  ['c4x', controlled(X, 4)],
 ]);
 
 /** Parameter count of each parameterised gate the checker knows (must match the catalogue). */

@@ -27,7 +27,6 @@ const DEFAULT_MAX_WORK = 20_000_000;
 /** While B⁻¹ is appended, reduce after every this many of its Hadamards. */
 const REDUCE_EVERY_H = 4;
 
-
 /** A minimal-degree monomial of a nonzero polynomial: setting exactly its variables to 1 makes the polynomial differ from its value at 0. */
 function minimalMono(monos: Iterable<Mono>): Mono | undefined {
   let best: Mono | undefined;
@@ -171,9 +170,7 @@ function pathSumEquivalentUnguarded(a: Circuit, b: Circuit, opts: PathSumOptions
   if (prep.kind === 'decided') return done(prep.equivalent, 'circuit structure (qubits, clbits, measurements)', prep.reason);
   const n = prep.numQubits;
   const checked =
-    `path sum of the miter B⁻¹·A on ${n} qubit(s) reduced by the Elim, HH and ω rules to |x⟩ ↦ e^{iφ}|x⟩ ` +
-    `(phase coefficients exact for dyadic angles, else within ${eps} turns)` +
-    trimNote(prep);
+    `path sum of the miter B⁻¹·A on ${n} qubit(s) reduced by the Elim, HH and ω rules to |x⟩ ↦ e^{iφ}|x⟩ ` + `(phase coefficients exact for dyadic angles, else within ${eps} turns)` + trimNote(prep);
   const pa = toPrims(prep.a, n, false);
   if (typeof pa === 'string') return done('unknown', checked, pa);
   const pb = toPrims(prep.b, n, true);
@@ -183,7 +180,10 @@ function pathSumEquivalentUnguarded(a: Circuit, b: Circuit, opts: PathSumOptions
   // then, if that gets stuck or blows the work budget, reduce while B⁻¹ is appended.
   let ps!: PathSum;
   let failure: string | undefined;
-  for (const [every, share] of [[0, 0.5], [REDUCE_EVERY_H, 1]] as const) {
+  for (const [every, share] of [
+    [0, 0.5],
+    [REDUCE_EVERY_H, 1],
+  ] as const) {
     ps = new PathSum(n, new Turns(eps), opts.maxWork ?? DEFAULT_MAX_WORK, start + budget * share);
     failure = buildAndReduce(ps, pa, pb, every);
     if (failure === undefined && ps.pathVars.size === 0) break;

@@ -79,7 +79,10 @@ export function prepareCircuits(a: Circuit, b: Circuit): Prepared {
   if (da !== db) {
     return { kind: 'decided', equivalent: false, reason: `terminal measurements differ (${da} vs ${db})` };
   }
-  for (const [label, gates] of [['first', sa.gates], ['second', sb.gates]] as const) {
+  for (const [label, gates] of [
+    ['first', sa.gates],
+    ['second', sb.gates],
+  ] as const) {
     for (let i = 0; i < gates.length; i++) {
       const problem = gateProblem(gates[i]!, a.numQubits);
       if (problem) return { kind: 'decided', equivalent: 'unknown', reason: `${label} circuit, gate ${i}: ${problem}` };
@@ -89,11 +92,7 @@ export function prepareCircuits(a: Circuit, b: Circuit): Prepared {
 }
 
 const sameGate = (x: GateOp, y: GateOp): boolean =>
-  x.name === y.name &&
-  x.qubits.length === y.qubits.length &&
-  x.qubits.every((q, i) => q === y.qubits[i]) &&
-  x.params.length === y.params.length &&
-  x.params.every((p, i) => p === y.params[i]);
+  x.name === y.name && x.qubits.length === y.qubits.length && x.qubits.every((q, i) => q === y.qubits[i]) && x.params.length === y.params.length && x.params.every((p, i) => p === y.params[i]);
 
 /**
  * Removes a common prefix S and suffix P (identical gates): with A = P·X·S and B = P·Y·S,
@@ -111,7 +110,12 @@ function trimCommon(a: readonly GateOp[], b: readonly GateOp[], n: number, measu
   for (const g of [...ra, ...rb]) for (const q of g.qubits) used.add(q);
   const active = [...used].sort((x, y) => x - y);
   const index = new Map(active.map((q, k) => [q, k]));
-  const remap = (g: GateOp): GateOp => gate(g.name, g.qubits.map((q) => index.get(q)!), g.params);
+  const remap = (g: GateOp): GateOp =>
+    gate(
+      g.name,
+      g.qubits.map((q) => index.get(q)!),
+      g.params,
+    );
   return {
     kind: 'ok',
     numQubits: active.length,

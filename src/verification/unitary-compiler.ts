@@ -149,4 +149,3 @@ export class Compiler {
     this.acc = undefined;
   }
 }
-

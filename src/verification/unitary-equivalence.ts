@@ -31,19 +31,17 @@ export interface UnitaryOptions {
 
 export const DEFAULT_EPSILON = PROOF_EPS;
 export const DEFAULT_MAX_UNITARY_QUBITS = 12;
-function result(
-  equivalent: true | false | 'unknown',
-  checked: string,
-  start: number,
-  extra: { reason?: string; stats?: EquivalenceStats } = {},
-): EquivalenceResult {
+function result(equivalent: true | false | 'unknown', checked: string, start: number, extra: { reason?: string; stats?: EquivalenceStats } = {}): EquivalenceResult {
   return { equivalent, method: 'unitary', checked, ...extra, elapsedMs: Date.now() - start };
 }
 
 /** Compiles A then B⁻¹; a string is the reason the circuits cannot be compiled. */
 function compile(n: number, a: readonly GateOp[], b: readonly GateOp[]): Step[] | string {
   const comp = new Compiler(n);
-  for (const [list, inverse] of [[a, false], [[...b].reverse(), true]] as const) {
+  for (const [list, inverse] of [
+    [a, false],
+    [[...b].reverse(), true],
+  ] as const) {
     for (const g of list) {
       const shape = gateShapeProblem(g, n);
       if (shape) return shape;
@@ -80,8 +78,7 @@ function unitaryEquivalentUnguarded(a: Circuit, b: Circuit, opts: UnitaryOptions
   const prep = prepareCircuits(a, b);
   if (prep.kind === 'decided') return result(prep.equivalent, 'circuit structure (qubits, clbits, measurements)', start, { reason: prep.reason });
   const n = prep.numQubits;
-  const what = `whole unitary on ${n} qubit(s) up to global phase: ‖B†A·e_j − λ·e_j‖₂ ≤ ${eps} for every basis state j with one common λ` +
-    trimNote(prep);
+  const what = `whole unitary on ${n} qubit(s) up to global phase: ‖B†A·e_j − λ·e_j‖₂ ≤ ${eps} for every basis state j with one common λ` + trimNote(prep);
   if (n > maxQubits) return result('unknown', what, start, { reason: `${n} qubits is above the unitary limit of ${maxQubits}` });
   const steps = compile(n, prep.a, prep.b);
   if (typeof steps === 'string') return result('unknown', what, start, { reason: steps });

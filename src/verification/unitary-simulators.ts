@@ -150,12 +150,21 @@ export function applyDense(st: DenseStep, vr: Float64Array, vi: Float64Array): v
   const d = m.dim;
   if (d === 2) {
     const o1 = offsets[1]!;
-    const a = m.re[0]!, b = m.re[1]!, c = m.re[2]!, e = m.re[3]!;
-    const ai = m.im[0]!, bi = m.im[1]!, ci = m.im[2]!, ei = m.im[3]!;
+    const a = m.re[0]!,
+      b = m.re[1]!,
+      c = m.re[2]!,
+      e = m.re[3]!;
+    const ai = m.im[0]!,
+      bi = m.im[1]!,
+      ci = m.im[2]!,
+      ei = m.im[3]!;
     for (let t = 0; t < bases.length; t++) {
       const i0 = bases[t]!;
       const i1 = i0 + o1;
-      const xr = vr[i0]!, xi = vi[i0]!, yr = vr[i1]!, yi = vi[i1]!;
+      const xr = vr[i0]!,
+        xi = vi[i0]!,
+        yr = vr[i1]!,
+        yi = vi[i1]!;
       vr[i0] = a * xr - ai * xi + b * yr - bi * yi;
       vi[i0] = a * xi + ai * xr + b * yi + bi * yr;
       vr[i1] = c * xr - ci * xi + e * yr - ei * yi;
@@ -187,7 +196,6 @@ export function applyDense(st: DenseStep, vr: Float64Array, vi: Float64Array): v
   }
 }
 
-
 /**
  * Dense simulation of B columns at once, lane-interleaved (amplitude i of lane b at
  * i·B + b): the permutation, phase and index work of each pass is shared by B columns and
@@ -199,7 +207,10 @@ export class BatchSimulator {
   private wr: Float64Array;
   private wi: Float64Array;
 
-  constructor(private readonly N: number, readonly B: number) {
+  constructor(
+    private readonly N: number,
+    readonly B: number,
+  ) {
     this.vr = new Float64Array(N * B);
     this.vi = new Float64Array(N * B);
     this.wr = new Float64Array(N * B);
@@ -244,15 +255,24 @@ export class BatchSimulator {
     const { bases, offsets, m } = st;
     const { vr, vi, B } = this;
     const o1 = offsets[1]! * B;
-    const a = m.re[0]!, b_ = m.re[1]!, c = m.re[2]!, e = m.re[3]!;
-    const ai = m.im[0]!, bi = m.im[1]!, ci = m.im[2]!, ei = m.im[3]!;
+    const a = m.re[0]!,
+      b_ = m.re[1]!,
+      c = m.re[2]!,
+      e = m.re[3]!;
+    const ai = m.im[0]!,
+      bi = m.im[1]!,
+      ci = m.im[2]!,
+      ei = m.im[3]!;
     for (let t = 0; t < bases.length; t++) {
       const s0 = bases[t]! * B;
       const s1 = s0 + o1;
       for (let l = 0; l < B; l++) {
         const i0 = s0 + l;
         const i1 = s1 + l;
-        const xr = vr[i0]!, xi = vi[i0]!, yr = vr[i1]!, yi = vi[i1]!;
+        const xr = vr[i0]!,
+          xi = vi[i0]!,
+          yr = vr[i1]!,
+          yi = vi[i1]!;
         vr[i0] = a * xr - ai * xi + b_ * yr - bi * yi;
         vi[i0] = a * xi + ai * xr + b_ * yi + bi * yr;
         vr[i1] = c * xr - ci * xi + e * yr - ei * yi;

@@ -16,7 +16,11 @@ function sourceFiles(dir: string): string[] {
 describe('one environment reader', () => {
   it('only src/main.ts reads process.env; everything else receives a Config', () => {
     const readers = sourceFiles(SRC)
-      .filter((f) => readFileSync(f, 'utf8').split('\n').some((line) => /process\.env\b/.test(line) && !/^\s*(\*|\/\/)/.test(line)))
+      .filter((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .some((line) => /process\.env\b/.test(line) && !/^\s*(\*|\/\/)/.test(line)),
+      )
       .map((f) => relative(SRC, f).replaceAll('\\', '/'));
     expect(readers).toEqual(['main.ts']);
   });

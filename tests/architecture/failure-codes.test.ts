@@ -62,6 +62,9 @@ describe('codes come from their catalogue', () => {
 
   it('the scan sees bare codes in code, not in comments', () => {
     const sample = "// WORKER_LOST in a comment\nfail(job, 'WORKER_LOST', `CAPABILITY_FAILED`, 'x');";
-    expect(stringLiterals('sample.ts', sample).filter((s) => codes.has(s.text))).toEqual([{ text: 'WORKER_LOST', line: 2 }, { text: 'CAPABILITY_FAILED', line: 2 }]);
+    expect(stringLiterals('sample.ts', sample).filter((s) => codes.has(s.text))).toEqual([
+      { text: 'WORKER_LOST', line: 2 },
+      { text: 'CAPABILITY_FAILED', line: 2 },
+    ]);
   });
 });

@@ -26,7 +26,7 @@ function importSpecifiers(fileName: string, text: string): string[] {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false, fileName.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS);
   const out: string[] = [];
   for (const st of sf.statements) {
-    const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) ? st.moduleSpecifier : undefined;
+    const spec = ts.isImportDeclaration(st) || ts.isExportDeclaration(st) ? st.moduleSpecifier : undefined;
     if (spec !== undefined && ts.isStringLiteral(spec) && spec.text.startsWith('.')) out.push(spec.text);
   }
   return out;
@@ -43,7 +43,9 @@ function resolveSpecifier(from: string, spec: string): string | undefined {
 function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const f of files) {
-    const deps = importSpecifiers(f, readFileSync(f, 'utf8')).map((s) => resolveSpecifier(f, s)).filter((x): x is string => x !== undefined);
+    const deps = importSpecifiers(f, readFileSync(f, 'utf8'))
+      .map((s) => resolveSpecifier(f, s))
+      .filter((x): x is string => x !== undefined);
     graph.set(f, [...new Set(deps)]);
   }
   return graph;
@@ -118,15 +120,28 @@ describe('import graph of src/', () => {
     const app = graph.get(join(SRC, 'app.ts'))?.map(rel) ?? [];
     expect(app).toContain('composition/services.ts');
     // Type-only imports and re-exports are edges too.
-    expect(importSpecifiers('x.ts', "import type { A } from './a.js';\nexport { B } from './b.js';\nexport * from './c.js';\nconst d = await import('./d.js');")).toEqual(['./a.js', './b.js', './c.js']);
-    const toy = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['d']], ['e', ['a']]]);
+    expect(importSpecifiers('x.ts', "import type { A } from './a.js';\nexport { B } from './b.js';\nexport * from './c.js';\nconst d = await import('./d.js');")).toEqual([
+      './a.js',
+      './b.js',
+      './c.js',
+    ]);
+    const toy = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['d']],
+      ['e', ['a']],
+    ]);
     expect(cycles(toy).map((c) => [...c].sort())).toEqual([['a', 'b', 'c'], ['d']]);
   });
 
   it('has no cycles', () => {
     const found = cycles(graph).map((c) => {
       const loop = loopIn(graph, c);
-      const rest = c.filter((f) => !loop.includes(f)).map(rel).sort();
+      const rest = c
+        .filter((f) => !loop.includes(f))
+        .map(rel)
+        .sort();
       return `${loop.map(rel).join(' → ')}${rest.length === 0 ? '' : ` (the knot also holds ${rest.join(', ')})`}`;
     });
     expect(found, `import cycles:\n${found.join('\n')}`).toEqual([]);

@@ -20,7 +20,8 @@ describe('auto-recharge (sandbox processor)', () => {
 
   const patch = (auth: { authorization: string }, body: object) => app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: auth, payload: body });
   const wallet = async (auth: { authorization: string }) => (await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: auth })).json().data;
-  const attempts = async (auth: { authorization: string }) => (await app.inject({ method: 'GET', url: '/v1/billing/auto-recharge/attempts', headers: auth })).json().data.attempts as Array<Record<string, unknown>>;
+  const attempts = async (auth: { authorization: string }) =>
+    (await app.inject({ method: 'GET', url: '/v1/billing/auto-recharge/attempts', headers: auth })).json().data.attempts as Array<Record<string, unknown>>;
   const hold = (accountId: string, micros: bigint) =>
     app.db.tx((q) => placeHold(q, { accountId, amountMicros: micros, kind: 'job', refId: randomUUID(), description: 'job', expiresAt: new Date(Date.now() + 3600_000) }));
 
@@ -57,7 +58,10 @@ describe('auto-recharge (sandbox processor)', () => {
 
     const list = await attempts(u.auth);
     expect(list.map((a) => [a['status'], a['amount']])).toEqual([
-      ['skipped', '0.000000'], ['succeeded', '4.000000'], ['succeeded', '16.000000'], ['succeeded', '20.000000'],
+      ['skipped', '0.000000'],
+      ['succeeded', '4.000000'],
+      ['succeeded', '16.000000'],
+      ['succeeded', '20.000000'],
     ]);
     expect(list[0]).toMatchObject({ failure_code: 'monthly_cap_reached' });
     expect(list[1]?.['payment_intent_id']).toMatch(/^pi_sbx_/);
@@ -114,9 +118,29 @@ describe('auto-recharge (sandbox processor)', () => {
     const { signatureHeader } = await import('../../src/billing/processor/webhook-signature.js');
     const secret = app.services.billing.processor.webhookSecret as string;
     const customer = (await app.inject({ method: 'GET', url: '/v1/billing/profile', headers: u.auth })).json().data.processor_customer_id;
-    const ev = { id: `evt_late_${ok.attempt_id}`, object: 'event', type: 'payment_intent.payment_failed', created: Math.floor(Date.now() / 1000), data: { object: { id: ok.payment_intent_id, object: 'payment_intent', customer, amount: 300, metadata: { qrail_account_id: u.accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: ok.attempt_id }, last_payment_error: { code: 'card_declined' } } } };
+    const ev = {
+      id: `evt_late_${ok.attempt_id}`,
+      object: 'event',
+      type: 'payment_intent.payment_failed',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: ok.payment_intent_id,
+          object: 'payment_intent',
+          customer,
+          amount: 300,
+          metadata: { qrail_account_id: u.accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: ok.attempt_id },
+          last_payment_error: { code: 'card_declined' },
+        },
+      },
+    };
     const body = JSON.stringify(ev);
-    const r = await app.inject({ method: 'POST', url: '/v1/billing/processor/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(body, secret, Math.floor(Date.now() / 1000)) }, payload: body });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/billing/processor/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(body, secret, Math.floor(Date.now() / 1000)) },
+      payload: body,
+    });
     expect(r.statusCode).toBe(200);
     const list = await attempts(u.auth);
     expect(list[0]).toMatchObject({ attempt_id: ok.attempt_id, status: 'succeeded' });
@@ -163,7 +187,10 @@ describe('auto-recharge (sandbox processor)', () => {
     await app.services.billing.autoRecharge.runRequested();
     // Up to 6.00: 0.992100 rounded up to whole cents = 1.00.
     expect(await wallet(a.session)).toMatchObject({ available: '6.007900', held: '0.002100' });
-    expect((await attempts(a.session)).map((x) => [x['status'], x['amount']])).toEqual([['succeeded', '1.000000'], ['succeeded', '4.010000']]);
+    expect((await attempts(a.session)).map((x) => [x['status'], x['amount']])).toEqual([
+      ['succeeded', '1.000000'],
+      ['succeeded', '4.010000'],
+    ]);
     expect(await checkJobInvariants(app.db)).toEqual([]);
   });
 
@@ -195,7 +222,11 @@ describe('auto-recharge (sandbox processor)', () => {
       const set = (x: { session: { authorization: string } }, body: object) => slow.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: x.session, payload: body });
       const balance = async (x: { session: { authorization: string } }) => (await slow.inject({ method: 'GET', url: '/v1/billing/wallet', headers: x.session })).json().data;
       const tried = async (x: { session: { authorization: string } }) =>
-        ((await slow.inject({ method: 'GET', url: '/v1/billing/auto-recharge/attempts', headers: x.session })).json().data.attempts as Array<Record<string, unknown>>).map((t) => [t['trigger'], t['status'], t['amount']]);
+        ((await slow.inject({ method: 'GET', url: '/v1/billing/auto-recharge/attempts', headers: x.session })).json().data.attempts as Array<Record<string, unknown>>).map((t) => [
+          t['trigger'],
+          t['status'],
+          t['amount'],
+        ]);
       const echo = () => ({ capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('ar-hook'), max_total_price: '0.01' });
 
       const a = await newAgent(slow, { fundMicros: 1_000_000n });
@@ -245,7 +276,9 @@ describe('auto-recharge (sandbox processor)', () => {
     const id = randomUUID();
     await app.db.query(
       `INSERT INTO billing_auto_recharge_attempts (id, account_id, trigger, amount_micros, status, available_before_micros, created_at)
-       VALUES ($1, $2, 'threshold', 5000000, 'pending', 0, now() - interval '20 minutes')`, [id, u.accountId]);
+       VALUES ($1, $2, 'threshold', 5000000, 'pending', 0, now() - interval '20 minutes')`,
+      [id, u.accountId],
+    );
     // While it is pending no second attempt starts.
     await app.db.query('UPDATE billing_wallets SET ar_requested_at = now() WHERE account_id = $1', [u.accountId]);
     expect(await app.services.billing.autoRecharge.run(u.accountId, 'threshold')).toBeNull();

@@ -101,7 +101,10 @@ describe('operator CLI: credit grant and ledger check', () => {
     const c = await run('node', ['bin/qrail.js', 'ledger', 'check'], { env }).catch(fail('ledger check'));
     expect(c.stdout).toContain('ledger OK');
     await app.db.query('UPDATE billing_wallets SET available_micros = available_micros + 3 WHERE account_id = $1', [u.accountId]);
-    const broken = await run('node', ['bin/qrail.js', 'ledger', 'check'], { env }).then(() => 0, (e: { code: number; stderr: string }) => e);
+    const broken = await run('node', ['bin/qrail.js', 'ledger', 'check'], { env }).then(
+      () => 0,
+      (e: { code: number; stderr: string }) => e,
+    );
     await app.db.query('UPDATE billing_wallets SET available_micros = available_micros - 3 WHERE account_id = $1', [u.accountId]);
     expect(broken).toMatchObject({ code: 1 });
     expect((broken as { stderr: string }).stderr).toContain(u.accountId);
@@ -119,7 +122,10 @@ describe('operator CLI: credit grant and ledger check', () => {
     });
     expect(c.stdout).toContain('ledger OK');
     await app.db.query('UPDATE billing_wallets SET held_micros = held_micros + 1 WHERE account_id = $1', [u.accountId]);
-    const broken = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env }).then(() => 0, (e: { code: number; stderr: string }) => e);
+    const broken = await run('node', ['bin/qrail.js', 'ledger', 'check', '--url', url], { env }).then(
+      () => 0,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(broken).toMatchObject({ code: 1 });
     expect((broken as { stderr: string }).stderr).toContain('ledger BROKEN');
     await app.db.query('UPDATE billing_wallets SET held_micros = held_micros - 1 WHERE account_id = $1', [u.accountId]);

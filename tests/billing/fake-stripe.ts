@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeRequest { method: string; path: string; form: URLSearchParams; headers: IncomingMessage['headers'] }
+export interface FakeRequest {
+  method: string;
+  path: string;
+  form: URLSearchParams;
+  headers: IncomingMessage['headers'];
+}
 
 /** A tiny stand-in for api.stripe.com: enough of customers, intents, checkout and portal for the adapter. */
 export class FakeStripe {
@@ -57,18 +62,39 @@ export class FakeStripe {
       const id = this.id('pi');
       const pm = f.get('payment_method');
       const confirm = f.get('confirm') === 'true';
-      const pi = { id, object: 'payment_intent', amount: Number(f.get('amount')), currency: f.get('currency'), customer: f.get('customer'), payment_method: pm, metadata: this.metadata(f), client_secret: `${id}_secret` };
+      const pi = {
+        id,
+        object: 'payment_intent',
+        amount: Number(f.get('amount')),
+        currency: f.get('currency'),
+        customer: f.get('customer'),
+        payment_method: pm,
+        metadata: this.metadata(f),
+        client_secret: `${id}_secret`,
+      };
       if (confirm && pm === 'pm_card_chargeDeclined') {
-        return [402, { error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', payment_intent: { ...pi, status: 'requires_payment_method' } } }];
+        return [
+          402,
+          { error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', payment_intent: { ...pi, status: 'requires_payment_method' } } },
+        ];
       }
       return [200, { ...pi, status: confirm && pm ? 'succeeded' : 'requires_payment_method', amount_received: confirm && pm ? pi.amount : 0 }];
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const id = this.id('cs');
       const s = {
-        id, object: 'checkout.session', url: `https://checkout.fake/${id}`, status: 'open', payment_status: 'unpaid', mode: f.get('mode'),
-        amount_total: Number(f.get('line_items[0][price_data][unit_amount]')), currency: f.get('line_items[0][price_data][currency]'),
-        customer: f.get('customer'), metadata: this.metadata(f), payment_intent: null, expires_at: Math.floor(Date.now() / 1000) + 86_400,
+        id,
+        object: 'checkout.session',
+        url: `https://checkout.fake/${id}`,
+        status: 'open',
+        payment_status: 'unpaid',
+        mode: f.get('mode'),
+        amount_total: Number(f.get('line_items[0][price_data][unit_amount]')),
+        currency: f.get('line_items[0][price_data][currency]'),
+        customer: f.get('customer'),
+        metadata: this.metadata(f),
+        payment_intent: null,
+        expires_at: Math.floor(Date.now() / 1000) + 86_400,
       };
       this.sessions.set(id, s);
       return [200, s];

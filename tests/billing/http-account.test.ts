@@ -12,15 +12,33 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
   afterAll(async () => app.close());
 
   it('every billing endpoint needs a session (401) and answers in the envelope', async () => {
-    const gets = ['/v1/billing/profile', '/v1/billing/summary', '/v1/billing/wallet', '/v1/billing/jobs', '/v1/billing/dashboard', '/v1/billing/spend-controls', '/v1/billing/auto-recharge/attempts', '/v1/billing/recovery-status'];
+    const gets = [
+      '/v1/billing/profile',
+      '/v1/billing/summary',
+      '/v1/billing/wallet',
+      '/v1/billing/jobs',
+      '/v1/billing/dashboard',
+      '/v1/billing/spend-controls',
+      '/v1/billing/auto-recharge/attempts',
+      '/v1/billing/recovery-status',
+    ];
     for (const url of gets) {
       const r = await app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(401);
       expect(r.json()).toMatchObject({ status: 'error', error: { code: 'UNAUTHENTICATED' } });
     }
-    const posts = ['/v1/billing/auto-recharge/test', '/v1/billing/hardware/quote', '/v1/billing/hardware/hold', '/v1/billing/hardware/hold/00000000-0000-4000-8000-000000000000/release',
-      '/v1/billing/processor/customer', '/v1/billing/processor/setup-intent', '/v1/billing/processor/payment-intent', '/v1/billing/processor/checkout-session',
-      '/v1/billing/processor/portal-session', '/v1/billing/processor/reconcile-checkout'];
+    const posts = [
+      '/v1/billing/auto-recharge/test',
+      '/v1/billing/hardware/quote',
+      '/v1/billing/hardware/hold',
+      '/v1/billing/hardware/hold/00000000-0000-4000-8000-000000000000/release',
+      '/v1/billing/processor/customer',
+      '/v1/billing/processor/setup-intent',
+      '/v1/billing/processor/payment-intent',
+      '/v1/billing/processor/checkout-session',
+      '/v1/billing/processor/portal-session',
+      '/v1/billing/processor/reconcile-checkout',
+    ];
     for (const url of posts) {
       const r = await app.inject({ method: 'POST', url, payload: {} });
       expect(r.statusCode, url).toBe(401);
@@ -71,7 +89,12 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     const p = (await app.inject({ method: 'GET', url: '/v1/billing/profile', headers: u.auth })).json().data;
     expect(p).toMatchObject({ account_id: u.accountId, email: u.email, currency: 'USD', processor: 'sandbox', role: 'owner' });
     const s = (await app.inject({ method: 'GET', url: '/v1/billing/summary', headers: u.auth })).json().data;
-    expect(s).toMatchObject({ wallet: { available: '2.500000' }, spend: { today: '0.000000' }, open_holds: { count: 0, amount: '0.000000' }, auto_recharge: { enabled: false, state: 'not_configured' } });
+    expect(s).toMatchObject({
+      wallet: { available: '2.500000' },
+      spend: { today: '0.000000' },
+      open_holds: { count: 0, amount: '0.000000' },
+      auto_recharge: { enabled: false, state: 'not_configured' },
+    });
   });
 
   it('spend controls: GET defaults, PATCH validates each field and rejects unknown ones', async () => {
@@ -82,9 +105,16 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     const unknown = await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { daily_limit: '5', colour: 'red', auto_recharge: { sparkle: true } } });
     expect(unknown.statusCode).toBe(400);
     const details = unknown.json().error.details as Array<{ path: string; code: string }>;
-    expect(details).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/colour', code: 'UNKNOWN_PROPERTY' }), expect.objectContaining({ path: '/auto_recharge/sparkle', code: 'UNKNOWN_PROPERTY' })]));
+    expect(details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: '/colour', code: 'UNKNOWN_PROPERTY' }), expect.objectContaining({ path: '/auto_recharge/sparkle', code: 'UNKNOWN_PROPERTY' })]),
+    );
 
-    const bad = await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { daily_limit: 5, per_job_max: '1.1234567', hardware_allowed: 'no', hold_expiry_seconds: 5 } });
+    const bad = await app.inject({
+      method: 'PATCH',
+      url: '/v1/billing/spend-controls',
+      headers: u.auth,
+      payload: { daily_limit: 5, per_job_max: '1.1234567', hardware_allowed: 'no', hold_expiry_seconds: 5 },
+    });
     expect(bad.statusCode).toBe(400);
     const paths = (bad.json().error.details as Array<{ path: string }>).map((d) => d.path);
     expect(paths).toEqual(expect.arrayContaining(['/daily_limit', '/per_job_max', '/hardware_allowed', '/hold_expiry_seconds']));
@@ -96,7 +126,12 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     expect(noPm.statusCode).toBe(400);
     expect(noPm.json().error.details[0].path).toBe('/auto_recharge/payment_method');
 
-    const ok = await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { daily_limit: '10', monthly_limit: '100.5', per_job_max: '0.25', hardware_allowed: false, hold_expiry_seconds: 600 } });
+    const ok = await app.inject({
+      method: 'PATCH',
+      url: '/v1/billing/spend-controls',
+      headers: u.auth,
+      payload: { daily_limit: '10', monthly_limit: '100.5', per_job_max: '0.25', hardware_allowed: false, hold_expiry_seconds: 600 },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data).toMatchObject({ daily_limit: '10.000000', monthly_limit: '100.500000', per_job_max: '0.250000', hardware_allowed: false, hold_expiry_seconds: 600 });
     const cleared = await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { daily_limit: null } });
@@ -149,7 +184,8 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
   it('hardware: hold refused by spend controls and balance with a code naming the limit', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 1_000_000n);
-    const quote = async (shots: number) => (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots } })).json().data.quote_id as string;
+    const quote = async (shots: number) =>
+      (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots } })).json().data.quote_id as string;
     const hold = (quoteId: string) => app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: quoteId } });
     const big = await hold(await quote(1000)); // 0.30 + 0.90 = 1.20 > 1.00
     expect(big.statusCode).toBe(409);
@@ -163,7 +199,8 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
   it('an expired quote cannot be held; an expired hold releases itself and its held job says so', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 5_000_000n);
-    const quote = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 200, tasks: 2 } })).json().data;
+    const quote = (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 200, tasks: 2 } })).json()
+      .data;
     expect(quote.total).toBe('0.960000'); // 2 × (0.30 + 200 × 0.0009)
     await app.db.query("UPDATE billing_hardware_quotes SET valid_until = now() - interval '1 second' WHERE id = $1", [quote.quote_id]);
     const late = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: quote.quote_id } });
@@ -204,9 +241,22 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     await fundAccount(app, u.accountId, 10_000_000n);
     const { captureHold, placeHold } = await import('../helpers/ledger.js');
     const later = new Date(Date.now() + 3600_000);
-    for (const [amount, product, provider] of [[1_000_000n, 'product-one', 'provider-one'], [2_500_000n, 'product-one', 'provider-two'], [300_000n, 'product-two', null]] as const) {
+    for (const [amount, product, provider] of [
+      [1_000_000n, 'product-one', 'provider-one'],
+      [2_500_000n, 'product-one', 'provider-two'],
+      [300_000n, 'product-two', null],
+    ] as const) {
       await app.db.tx(async (q) => {
-        const { holdId } = await placeHold(q, { accountId: u.accountId, amountMicros: amount, kind: 'job', refId: crypto.randomUUID(), description: `job ${product}`, expiresAt: later, product, ...(provider ? { provider } : {}) });
+        const { holdId } = await placeHold(q, {
+          accountId: u.accountId,
+          amountMicros: amount,
+          kind: 'job',
+          refId: crypto.randomUUID(),
+          description: `job ${product}`,
+          expiresAt: later,
+          product,
+          ...(provider ? { provider } : {}),
+        });
         await captureHold(q, { holdId, amountMicros: amount, description: 'done' });
       });
     }
@@ -218,7 +268,10 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     expect(d.spend_per_day[6]).toEqual({ date: today, spend: '3.800000', jobs: 3 });
     expect(d.spend_per_day[0].spend).toBe('0.000000');
     expect(d.totals).toEqual({ spend: '3.800000', jobs: 3 });
-    expect(d.spend_by_product).toEqual([{ product: 'product-one', spend: '3.500000', jobs: 2 }, { product: 'product-two', spend: '0.300000', jobs: 1 }]);
+    expect(d.spend_by_product).toEqual([
+      { product: 'product-one', spend: '3.500000', jobs: 2 },
+      { product: 'product-two', spend: '0.300000', jobs: 1 },
+    ]);
     expect(d.spend_by_provider.map((p: { provider: string }) => p.provider)).toEqual(['provider-two', 'provider-one', 'unspecified']);
     expect(d.largest_jobs[0]).toMatchObject({ spend: '2.500000', provider: 'provider-two' });
     expect(d.balance_history[6]).toEqual({ date: today, available: '6.200000', held: '0.000000', total: '6.200000' });

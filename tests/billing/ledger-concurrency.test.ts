@@ -35,7 +35,9 @@ describe(`concurrent holds (${process.env['DATABASE_URL'] === undefined ? 'PGlit
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 1_000_000n);
     for (let round = 0; round < 5; round++) {
-      const { holdId } = await app.db.tx((q) => placeHold(q, { accountId: u.accountId, amountMicros: 100_000n, kind: 'job', refId: randomUUID(), description: 'race', expiresAt: new Date(Date.now() - 1) }));
+      const { holdId } = await app.db.tx((q) =>
+        placeHold(q, { accountId: u.accountId, amountMicros: 100_000n, kind: 'job', refId: randomUUID(), description: 'race', expiresAt: new Date(Date.now() - 1) }),
+      );
       const results = await Promise.allSettled([
         ...Array.from({ length: 4 }, () => app.db.tx((q) => captureHold(q, { holdId, amountMicros: 60_000n, description: 'done' }))),
         ...Array.from({ length: 4 }, () => app.db.tx((q) => releaseHold(q, { holdId, reason: 'cancel' }))),

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import {
-  captureHold, checkLedgerInvariants, expireDueHolds, getHold, getWallet, grantCredit, placeHold, refundCapture, releaseHold,
-} from '../helpers/ledger.js';
+import { captureHold, checkLedgerInvariants, expireDueHolds, getHold, getWallet, grantCredit, placeHold, refundCapture, releaseHold } from '../helpers/ledger.js';
 import { buildTestApp } from '../helpers/app.js';
 
 type Op =
@@ -15,7 +13,13 @@ type Op =
   | { op: 'expire'; i: number }
   | { op: 'refund'; i: number; permille: number; ofRest: boolean };
 
-interface ModelHold { id: string; amount: bigint; status: 'pending' | 'captured' | 'released' | 'expired'; captured: bigint; refunded: bigint }
+interface ModelHold {
+  id: string;
+  amount: bigint;
+  status: 'pending' | 'captured' | 'released' | 'expired';
+  captured: bigint;
+  refunded: bigint;
+}
 
 /** The simple in-memory model the real ledger must agree with. */
 class Model {
@@ -49,7 +53,11 @@ describe('ledger property: random credit/hold/capture/release/expire/refund sequ
         const accountId = randomUUID();
         await app.db.query('INSERT INTO accounts (id) VALUES ($1)', [accountId]);
         const m = new Model();
-        const code = async (p: Promise<unknown>): Promise<string | null> => p.then(() => null, (e: unknown) => (e as { code?: string }).code ?? String(e));
+        const code = async (p: Promise<unknown>): Promise<string | null> =>
+          p.then(
+            () => null,
+            (e: unknown) => (e as { code?: string }).code ?? String(e),
+          );
         for (const o of ops) {
           const h = m.holds.length === 0 ? undefined : m.holds[('i' in o ? o.i : 0) % m.holds.length];
           switch (o.op) {
@@ -60,9 +68,11 @@ describe('ledger property: random credit/hold/capture/release/expire/refund sequ
             case 'hold': {
               const amount = BigInt(o.amount);
               let id = '';
-              const err = await code(app.db.tx(async (q) => {
-                id = (await placeHold(q, { accountId, amountMicros: amount, kind: 'job', refId: randomUUID(), description: 'prop', expiresAt: new Date(Date.now() + 3600_000) })).holdId;
-              }));
+              const err = await code(
+                app.db.tx(async (q) => {
+                  id = (await placeHold(q, { accountId, amountMicros: amount, kind: 'job', refId: randomUUID(), description: 'prop', expiresAt: new Date(Date.now() + 3600_000) })).holdId;
+                }),
+              );
               if (amount > m.available) expect(err).toBe('INSUFFICIENT_BALANCE');
               else {
                 expect(err).toBeNull();
@@ -76,7 +86,8 @@ describe('ledger property: random credit/hold/capture/release/expire/refund sequ
               if (h === undefined) break;
               const amount = (h.amount * BigInt(o.permille)) / 1000n;
               const err = await code(app.db.tx((q) => captureHold(q, { holdId: h.id, amountMicros: amount, description: 'prop' })));
-              if (h.status === 'captured') expect(err).toBeNull(); // no-op, first outcome
+              if (h.status === 'captured')
+                expect(err).toBeNull(); // no-op, first outcome
               else if (h.status !== 'pending') expect(err).toBe('HOLD_NOT_PENDING');
               else if (amount > h.amount) expect(err).toBe('CAPTURE_EXCEEDS_HOLD');
               else {

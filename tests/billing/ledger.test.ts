@@ -3,9 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { formatMicros, parseUsd } from '../../src/billing/money.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
-import {
-  captureHold, checkLedgerInvariants, expectLedgerInvariants, expireDueHolds, fundAccount, getHold, getWallet, grantCredit, placeHold, refundCapture, releaseHold,
-} from '../helpers/ledger.js';
+import { captureHold, checkLedgerInvariants, expectLedgerInvariants, expireDueHolds, fundAccount, getHold, getWallet, grantCredit, placeHold, refundCapture, releaseHold } from '../helpers/ledger.js';
 
 const later = () => new Date(Date.now() + 3600_000);
 
@@ -109,10 +107,12 @@ describe('ledger', () => {
   it('a rolled-back transaction moves no money (hold and job commit together)', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 1_000_000n);
-    await expect(app.db.tx(async (q) => {
-      await placeHold(q, { accountId: u.accountId, amountMicros: 400_000n, kind: 'job', refId: randomUUID(), description: 'x', expiresAt: later() });
-      throw new Error('job insert failed');
-    })).rejects.toThrow('job insert failed');
+    await expect(
+      app.db.tx(async (q) => {
+        await placeHold(q, { accountId: u.accountId, amountMicros: 400_000n, kind: 'job', refId: randomUUID(), description: 'x', expiresAt: later() });
+        throw new Error('job insert failed');
+      }),
+    ).rejects.toThrow('job insert failed');
     expect(await getWallet(app.db, u.accountId)).toMatchObject({ availableMicros: 1_000_000n, heldMicros: 0n });
   });
 

@@ -12,13 +12,13 @@ import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.(ts|js)$/.test(e.name) ? [join(dir, e.name)] : []));
+const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.(ts|js)$/.test(e.name) ? [join(dir, e.name)] : []));
 const source = (f: string) => readFileSync(f, 'utf8');
 
 const BILLING_TABLES = /\b(billing_(wallets|holds|held_jobs|hardware_quotes|processor_payments|processor_events|auto_recharge_attempts|sandbox_objects)|ledger_(transfers|entries))\b/;
 /** A write of a balance, a hold or the ledger. */
-const MONEY_WRITE = /\b(INSERT\s+INTO\s+(billing_holds|ledger_transfers|ledger_entries)\b|UPDATE\s+billing_wallets\s+(\w+\s+)?SET\s+(\w+\.)?(available_micros|held_micros)\b|UPDATE\s+billing_holds\s+(\w+\s+)?SET\s+(\w+\.)?(status|captured_micros|released_micros|refunded_micros)\b)/i;
+const MONEY_WRITE =
+  /\b(INSERT\s+INTO\s+(billing_holds|ledger_transfers|ledger_entries)\b|UPDATE\s+billing_wallets\s+(\w+\s+)?SET\s+(\w+\.)?(available_micros|held_micros)\b|UPDATE\s+billing_holds\s+(\w+\s+)?SET\s+(\w+\.)?(status|captured_micros|released_micros|refunded_micros)\b)/i;
 
 describe('money has one owner', () => {
   let app: App;
@@ -31,7 +31,10 @@ describe('money has one owner', () => {
     const r = await app.db.query<{ name: string; src: string }>(
       `SELECT p.proname AS name, p.prosrc AS src FROM pg_proc p WHERE p.pronamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`,
     );
-    const movers = r.rows.filter((f) => MONEY_WRITE.test(f.src)).map((f) => f.name).sort();
+    const movers = r.rows
+      .filter((f) => MONEY_WRITE.test(f.src))
+      .map((f) => f.name)
+      .sort();
     expect(movers.length).toBeGreaterThan(0);
     expect(movers.filter((n) => !n.startsWith('ledger_'))).toEqual([]);
     // The job paths call the ledger instead of copying it.

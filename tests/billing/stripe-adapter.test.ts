@@ -26,7 +26,8 @@ describe('stripe adapter (official SDK against a local fake API)', () => {
   const webhook = (event: object, header?: string) => {
     const payload = JSON.stringify(event);
     return app.inject({
-      method: 'POST', url: '/v1/billing/processor/webhook',
+      method: 'POST',
+      url: '/v1/billing/processor/webhook',
       headers: { 'content-type': 'application/json', 'stripe-signature': header ?? stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }) },
       payload,
     });
@@ -99,7 +100,12 @@ describe('stripe adapter (official SDK against a local fake API)', () => {
 
   it('auto-recharge charges off-session through Stripe; a card error is a recorded failure', async () => {
     const u = await signUp(app);
-    const p = await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', headers: u.auth, payload: { auto_recharge: { enabled: true, threshold: '2.00', recharge_to: '10.00', payment_method: 'pm_card_chargeDeclined' } } });
+    const p = await app.inject({
+      method: 'PATCH',
+      url: '/v1/billing/spend-controls',
+      headers: u.auth,
+      payload: { auto_recharge: { enabled: true, threshold: '2.00', recharge_to: '10.00', payment_method: 'pm_card_chargeDeclined' } },
+    });
     expect(p.statusCode).toBe(200);
     const fail = (await app.inject({ method: 'POST', url: '/v1/billing/auto-recharge/test', headers: u.auth })).json().data;
     expect(fail.attempt).toMatchObject({ status: 'failed', failure_code: 'card_declined', amount: '10.000000' });
@@ -114,7 +120,21 @@ describe('stripe adapter (official SDK against a local fake API)', () => {
     expect(ok.wallet.available).toBe('10.000000');
     // Stripe's own payment_intent.succeeded webhook for it credits nothing more.
     const piId = ok.attempt.payment_intent_id as string;
-    const r = await webhook({ id: 'evt_stripe_pi', object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), data: { object: { id: piId, object: 'payment_intent', amount: 1000, amount_received: 1000, metadata: { qrail_account_id: u.accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: ok.attempt.attempt_id } } } });
+    const r = await webhook({
+      id: 'evt_stripe_pi',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: piId,
+          object: 'payment_intent',
+          amount: 1000,
+          amount_received: 1000,
+          metadata: { qrail_account_id: u.accountId, qrail_purpose: 'auto_recharge', qrail_attempt_id: ok.attempt.attempt_id },
+        },
+      },
+    });
     expect(r.json().data.outcome).toBe('already credited');
     expect((await wallet(u.auth)).available).toBe('10.000000');
   });

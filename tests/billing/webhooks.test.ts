@@ -17,7 +17,12 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
   afterAll(async () => app.close());
 
   const post = (body: string, signature: string | undefined) =>
-    app.inject({ method: 'POST', url: '/v1/billing/processor/webhook', headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'stripe-signature': signature }) }, payload: body });
+    app.inject({
+      method: 'POST',
+      url: '/v1/billing/processor/webhook',
+      headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'stripe-signature': signature }) },
+      payload: body,
+    });
   const send = (event: object, opts: { t?: number; secret?: string } = {}) => {
     const body = JSON.stringify(event);
     return post(body, signatureHeader(body, opts.secret ?? SECRET, opts.t ?? now()));
@@ -30,7 +35,10 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
     return r.json().data as { session_id: string; url: string; amount: string };
   };
   const paidEvent = (sessionId: string, accountId: string, customer: string, cents = 1000) => ({
-    id: evtId(), object: 'event', type: 'checkout.session.completed', created: now(),
+    id: evtId(),
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: now(),
     data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', status: 'complete', amount_total: cents, customer, metadata: { qrail_account_id: accountId } } },
   });
   const customerOf = async (auth: { authorization: string }) => (await app.inject({ method: 'POST', url: '/v1/billing/processor/customer', headers: auth })).json().data.customer_id as string;
@@ -43,7 +51,12 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('$10.00');
-    const pay = await app.inject({ method: 'POST', url: `/v1/billing/processor/sandbox/checkout/${s.session_id}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'card=pm_card_visa' });
+    const pay = await app.inject({
+      method: 'POST',
+      url: `/v1/billing/processor/sandbox/checkout/${s.session_id}/pay`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'card=pm_card_visa',
+    });
     expect(pay.statusCode).toBe(303);
     expect(pay.headers.location).toContain(s.session_id);
     expect((await wallet(u.auth)).available).toBe('10.000000');
@@ -140,8 +153,20 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
     const attacker = await signUp(app);
     const attackerCustomer = await customerOf(attacker.auth);
     const e = {
-      id: evtId(), object: 'event', type: 'payment_intent.succeeded', created: now(),
-      data: { object: { id: `pi_fake_${randomBytes(4).toString('hex')}`, object: 'payment_intent', amount: 5000, amount_received: 5000, customer: attackerCustomer, metadata: { qrail_account_id: victim.accountId, qrail_purpose: 'topup' } } },
+      id: evtId(),
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: now(),
+      data: {
+        object: {
+          id: `pi_fake_${randomBytes(4).toString('hex')}`,
+          object: 'payment_intent',
+          amount: 5000,
+          amount_received: 5000,
+          customer: attackerCustomer,
+          metadata: { qrail_account_id: victim.accountId, qrail_purpose: 'topup' },
+        },
+      },
     };
     const r = await send(e);
     expect(r.json().data.outcome).toMatch(/^ignored/);
@@ -151,7 +176,13 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
   it('out of order: an older default-payment-method event does not overwrite a newer one', async () => {
     const u = await signUp(app);
     const customer = await customerOf(u.auth);
-    const si = (pm: string, created: number) => ({ id: evtId(), object: 'event', type: 'setup_intent.succeeded', created, data: { object: { id: `seti_${randomBytes(4).toString('hex')}`, object: 'setup_intent', customer, payment_method: pm, status: 'succeeded' } } });
+    const si = (pm: string, created: number) => ({
+      id: evtId(),
+      object: 'event',
+      type: 'setup_intent.succeeded',
+      created,
+      data: { object: { id: `seti_${randomBytes(4).toString('hex')}`, object: 'setup_intent', customer, payment_method: pm, status: 'succeeded' } },
+    });
     const newer = await send(si('pm_card_mastercard', now() - 10));
     expect(newer.json().data.outcome).toBe('default payment method set');
     const older = await send(si('pm_card_visa', now() - 100));
@@ -165,7 +196,13 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
     const customer = await customerOf(u.auth);
     const piId = `pi_ooo_${randomBytes(4).toString('hex')}`;
     const obj = { id: piId, object: 'payment_intent', amount: 250, amount_received: 250, customer, metadata: { qrail_account_id: u.accountId, qrail_purpose: 'topup' } };
-    const failed = { id: evtId(), object: 'event', type: 'payment_intent.payment_failed', created: now() - 60, data: { object: { ...obj, amount_received: 0, last_payment_error: { code: 'card_declined' } } } };
+    const failed = {
+      id: evtId(),
+      object: 'event',
+      type: 'payment_intent.payment_failed',
+      created: now() - 60,
+      data: { object: { ...obj, amount_received: 0, last_payment_error: { code: 'card_declined' } } },
+    };
     const succeeded = { id: evtId(), object: 'event', type: 'payment_intent.succeeded', created: now() - 30, data: { object: obj } };
     expect((await send(succeeded)).json().data.outcome).toBe('credited');
     expect((await send(failed)).statusCode).toBe(200);
@@ -191,7 +228,7 @@ describe('processor webhooks and reconcile-checkout (sandbox)', () => {
     const r = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers: u.auth, payload: { amount: '3.00', payment_method: 'pm_card_visa' } });
     expect(r.statusCode).toBe(200);
     expect(r.json().data).toMatchObject({ status: 'succeeded', credited: true, wallet: { available: '3.000000' } });
-    const evs = await app.db.query<{ outcome: string }>("SELECT outcome FROM billing_processor_events WHERE object_id = $1", [r.json().data.payment_intent_id]);
+    const evs = await app.db.query<{ outcome: string }>('SELECT outcome FROM billing_processor_events WHERE object_id = $1', [r.json().data.payment_intent_id]);
     expect(evs.rows).toEqual([{ outcome: 'already credited' }]);
     const d = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers: u.auth, payload: { amount: '3.00', payment_method: 'pm_card_chargeDeclined' } });
     expect(d.json().data).toMatchObject({ status: 'requires_payment_method', credited: false, failure_code: 'card_declined' });

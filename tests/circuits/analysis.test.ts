@@ -65,8 +65,20 @@ describe('analysis, hand-computed', () => {
       counts_by_kind: { cx: 2, h: 1, measure: 3 },
       two_qubit_count: 2,
       t_count: 0,
-      interaction_graph: { edges: [{ qubits: [0, 1], weight: 1 }, { qubits: [1, 2], weight: 1 }] },
-      entanglement: { components: [[0, 1, 2]], possibly_entangled_pairs: [[0, 1], [0, 2], [1, 2]] },
+      interaction_graph: {
+        edges: [
+          { qubits: [0, 1], weight: 1 },
+          { qubits: [1, 2], weight: 1 },
+        ],
+      },
+      entanglement: {
+        components: [[0, 1, 2]],
+        possibly_entangled_pairs: [
+          [0, 1],
+          [0, 2],
+          [1, 2],
+        ],
+      },
     });
   });
 
@@ -112,7 +124,11 @@ describe('T-count convention', () => {
 
 describe('entanglement structure', () => {
   it('light cones join through chains, and a reset cuts a qubit from its past', () => {
-    expect(lightConePairs(circuit(3, 0, [gate('cx', [1, 2]), gate('cx', [0, 1])]))).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(lightConePairs(circuit(3, 0, [gate('cx', [1, 2]), gate('cx', [0, 1])]))).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
     expect(lightConePairs(circuit(3, 0, [gate('cx', [0, 1]), reset(1), gate('cx', [1, 2])]))).toEqual([[1, 2]]);
     expect(lightConePairs(circuit(2, 1, [gate('cx', [0, 1]), measure(1, 0), gate('h', [1])]))).toEqual([]);
     // Terminal measurements do not cut: the question is about the state before them.
@@ -136,7 +152,11 @@ describe('compatibility reasons', () => {
   });
 
   it('is incompatible with too many qubits or unsupported mid-circuit measurement', () => {
-    const big = circuit(8, 0, Array.from({ length: 8 }, (_, q) => gate('x', [q])));
+    const big = circuit(
+      8,
+      0,
+      Array.from({ length: 8 }, (_, q) => gate('x', [q])),
+    );
     expect(deviceCompatibility(big, getDevice('p1-falcon-7')!).status).toBe('incompatible');
     const mid = circuit(2, 1, [measure(0, 0), gate('x', [0])]);
     const ion = deviceCompatibility(mid, getDevice('p2-ion-11')!);

@@ -21,7 +21,19 @@ async function entanglement(c: unknown) {
 
 describe('POST /v1/circuits/analyze: pairs the final state really entangles', () => {
   it('Bell: the one pair is entangled and correlated', async () => {
-    const e = await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }]));
+    const e = await entanglement(
+      circuit(
+        2,
+        [
+          { op: 'h', qubits: [0] },
+          { op: 'cx', qubits: [0, 1] },
+        ],
+        [
+          { qubit: 0, clbit: 0 },
+          { qubit: 1, clbit: 1 },
+        ],
+      ),
+    );
     expect(e.possibly_entangled_pairs).toEqual([[0, 1]]);
     expect(e.entangled_pairs).toEqual([[0, 1]]);
     expect(e.correlated_pairs).toEqual([[0, 1]]);
@@ -30,9 +42,19 @@ describe('POST /v1/circuits/analyze: pairs the final state really entangles', ()
   });
 
   it('GHZ3: no pair has concurrence, every pair is correlated', async () => {
-    const e = await entanglement(circuit(3, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'cx', qubits: [1, 2] }]));
+    const e = await entanglement(
+      circuit(3, [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+        { op: 'cx', qubits: [1, 2] },
+      ]),
+    );
     expect(e.entangled_pairs).toEqual([]);
-    expect(e.correlated_pairs).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(e.correlated_pairs).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
   });
 
   it('W3 (every pair C = 2/3) and a light cone that over-approximates', async () => {
@@ -47,24 +69,59 @@ describe('POST /v1/circuits/analyze: pairs the final state really entangles', ()
         { op: 'x', qubits: [0] },
       ]),
     );
-    expect(w.entangled_pairs).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(w.entangled_pairs).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
     // cx with its control in |0>: the light cones meet, the state stays a product.
-    const p = await entanglement(circuit(2, [{ op: 'h', qubits: [1] }, { op: 'cx', qubits: [0, 1] }]));
+    const p = await entanglement(
+      circuit(2, [
+        { op: 'h', qubits: [1] },
+        { op: 'cx', qubits: [0, 1] },
+      ]),
+    );
     expect(p.possibly_entangled_pairs).toEqual([[0, 1]]);
     expect(p.entangled_pairs).toEqual([]);
     expect(p.correlated_pairs).toEqual([]);
   });
 
   it('a swap moves a partner, it does not entangle: only the pair holding the Bell state may be entangled', async () => {
-    const e = await entanglement(circuit(3, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'swap', qubits: [1, 2] }]));
+    const e = await entanglement(
+      circuit(3, [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+        { op: 'swap', qubits: [1, 2] },
+      ]),
+    );
     expect(e.possibly_entangled_pairs).toEqual([[0, 2]]);
     expect(e.entangled_pairs).toEqual([[0, 2]]);
     // Swapping the two halves of the pair keeps the pair.
-    const self = await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'swap', qubits: [0, 1] }]));
+    const self = await entanglement(
+      circuit(2, [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+        { op: 'swap', qubits: [0, 1] },
+      ]),
+    );
     expect(self.possibly_entangled_pairs).toEqual([[0, 1]]);
     // The same pairs as coupling's qualitative mode gives.
-    const q = await app.inject({ method: 'POST', url: '/v1/analysis/coupling', payload: { circuit: circuit(3, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'swap', qubits: [1, 2] }]), mode: 'qualitative' } });
-    const may = q.json().data.qualitative.pairs.filter((p: { may_be_entangled: boolean }) => p.may_be_entangled).map((p: { qubits: number[] }) => p.qubits);
+    const q = await app.inject({
+      method: 'POST',
+      url: '/v1/analysis/coupling',
+      payload: {
+        circuit: circuit(3, [
+          { op: 'h', qubits: [0] },
+          { op: 'cx', qubits: [0, 1] },
+          { op: 'swap', qubits: [1, 2] },
+        ]),
+        mode: 'qualitative',
+      },
+    });
+    const may = q
+      .json()
+      .data.qualitative.pairs.filter((p: { may_be_entangled: boolean }) => p.may_be_entangled)
+      .map((p: { qubits: number[] }) => p.qubits);
     expect(may).toEqual([[0, 2]]);
   });
 
@@ -82,7 +139,12 @@ describe('POST /v1/circuits/analyze: pairs the final state really entangles', ()
     expect(wide.possibly_entangled_pairs).toHaveLength(78);
     // Only a probe that simulates goes to the pool (and takes an anonymous compute slot).
     expect(pool).not.toHaveBeenCalled();
-    await entanglement(circuit(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }]));
+    await entanglement(
+      circuit(2, [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+      ]),
+    );
     expect(pool.mock.calls.map((c) => c[0])).toEqual(['circuit.entangled-pairs']);
     pool.mockRestore();
   });

@@ -11,7 +11,19 @@ afterAll(async () => {
 });
 
 const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, payload: payload as object });
-const BELL = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
+const BELL = {
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+};
 
 describe('GET /v1/circuits/schema', () => {
   it('serves the JSON Schema, the gate catalogue and the configured limits', async () => {
@@ -56,7 +68,16 @@ describe('POST /v1/circuits/validate', () => {
   });
 
   it('answers an invalid circuit with 200, valid=false and every error under /circuit', async () => {
-    const r = await post('/v1/circuits/validate', { circuit: { ...BELL, num_qubits: 5, gates: [{ op: 'foo', qubits: [0] }, { op: 'cx', qubits: [1, 1] }] } });
+    const r = await post('/v1/circuits/validate', {
+      circuit: {
+        ...BELL,
+        num_qubits: 5,
+        gates: [
+          { op: 'foo', qubits: [0] },
+          { op: 'cx', qubits: [1, 1] },
+        ],
+      },
+    });
     expect(r.statusCode).toBe(200);
     const d = r.json().data;
     expect(d.valid).toBe(false);

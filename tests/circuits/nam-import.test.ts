@@ -23,7 +23,9 @@ function readmeTable(): Map<string, { qubits: number; counts: Record<string, [nu
 
 describe('Nam benchmark import', () => {
   const table = readmeTable();
-  const files = readdirSync(DIR).filter((f) => f.endsWith('.qasm')).sort();
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith('.qasm'))
+    .sort();
 
   it('finds the 45 files and the 15 table rows', () => {
     expect(files).toHaveLength(45);

@@ -6,8 +6,18 @@ import { toQasm2 } from '../../src/circuits/qasm/export-qasm.js';
 function body(sign: '-' | ''): string {
   const s = (k: number) => (k % 2 === 0 ? sign : sign === '-' ? '' : '-');
   const lines = [
-    `h d; cu1(${s(0)}pi/8) a,d; h d;`, 'cx a,b;', `h d; cu1(${s(1)}pi/8) b,d; h d;`, 'cx a,b;', `h d; cu1(${s(2)}pi/8) b,d; h d;`, 'cx b,c;',
-    `h d; cu1(${s(3)}pi/8) c,d; h d;`, 'cx a,c;', `h d; cu1(${s(4)}pi/8) c,d; h d;`, 'cx b,c;', `h d; cu1(${s(5)}pi/8) c,d; h d;`, 'cx a,c;',
+    `h d; cu1(${s(0)}pi/8) a,d; h d;`,
+    'cx a,b;',
+    `h d; cu1(${s(1)}pi/8) b,d; h d;`,
+    'cx a,b;',
+    `h d; cu1(${s(2)}pi/8) b,d; h d;`,
+    'cx b,c;',
+    `h d; cu1(${s(3)}pi/8) c,d; h d;`,
+    'cx a,c;',
+    `h d; cu1(${s(4)}pi/8) c,d; h d;`,
+    'cx b,c;',
+    `h d; cu1(${s(5)}pi/8) c,d; h d;`,
+    'cx a,c;',
     `h d; cu1(${s(6)}pi/8) c,d; h d;`,
   ];
   return `gate c3sqrtx a,b,c,d {\n${lines.join('\n')}\n}`;
@@ -25,7 +35,7 @@ describe('c3sqrtx defined in a QASM 2 file (the catalogue meaning is kept)', () 
     expect(r.warnings.join(' ')).toMatch(/√X†.*3-controlled √X/);
   });
 
-  it('a body that is the 3-controlled √X, or the exporter\'s own definition: no warning', () => {
+  it("a body that is the 3-controlled √X, or the exporter's own definition: no warning", () => {
     for (const def of [body(''), 'gate c3sqrtx a, b, c, d { ctrl(3) @ sx a, b, c, d; }']) {
       const r = parseCircuitInput({ format: 'qasm2', source: program(def) });
       expect(r.ok && r.warnings).toEqual([]);

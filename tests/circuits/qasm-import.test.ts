@@ -37,23 +37,27 @@ measure b[0] -> cb[1];
 `);
     expect(c.numQubits).toBe(3);
     expect(c.numClbits).toBe(3);
-    expect(c.ops).toEqual([
-      gate('h', [1]),
-      gate('cx', [1, 2]),
-      gate('u3', [2], [Math.PI / 2, -Math.PI, (2 * Math.PI) / 3]),
-      gate('rz', [0], [-(Math.PI ** 2) / 4 + 1]),
-      measure(2, 2),
-    ]);
+    expect(c.ops).toEqual([gate('h', [1]), gate('cx', [1, 2]), gate('u3', [2], [Math.PI / 2, -Math.PI, (2 * Math.PI) / 3]), gate('rz', [0], [-(Math.PI ** 2) / 4 + 1]), measure(2, 2)]);
   });
 
   it('broadcasts registers', () => {
     const c = parseQasm('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[3];\nqreg r[3];\ncreg c[3];\nh q;\ncx q[0], r;\ncx q, r;\nmeasure q -> c;\nreset r;\nbarrier q, r[1];');
     expect(c.ops).toEqual([
-      gate('h', [0]), gate('h', [1]), gate('h', [2]),
-      gate('cx', [0, 3]), gate('cx', [0, 4]), gate('cx', [0, 5]),
-      gate('cx', [0, 3]), gate('cx', [1, 4]), gate('cx', [2, 5]),
-      measure(0, 0), measure(1, 1), measure(2, 2),
-      reset(3), reset(4), reset(5),
+      gate('h', [0]),
+      gate('h', [1]),
+      gate('h', [2]),
+      gate('cx', [0, 3]),
+      gate('cx', [0, 4]),
+      gate('cx', [0, 5]),
+      gate('cx', [0, 3]),
+      gate('cx', [1, 4]),
+      gate('cx', [2, 5]),
+      measure(0, 0),
+      measure(1, 1),
+      measure(2, 2),
+      reset(3),
+      reset(4),
+      reset(5),
       barrier([0, 1, 2, 4]),
     ]);
   });
@@ -77,13 +81,7 @@ gate bell a, b { h a; cx a, b; }
 gate twist(theta, phi) x, y { bell x, y; rz(theta/2) y; barrier x, y; u1(phi - theta) x; }
 qreg q[3];
 twist(pi, pi/2) q[2], q[0];`);
-    expect(c.ops).toEqual([
-      gate('h', [2]),
-      gate('cx', [2, 0]),
-      gate('rz', [0], [Math.PI / 2]),
-      barrier([2, 0]),
-      gate('u1', [2], [Math.PI / 2 - Math.PI]),
-    ]);
+    expect(c.ops).toEqual([gate('h', [2]), gate('cx', [2, 0]), gate('rz', [0], [Math.PI / 2]), barrier([2, 0]), gate('u1', [2], [Math.PI / 2 - Math.PI])]);
   });
 
   it('takes a definition of a catalogue gate (as exporters write for ccz) as a declaration', () => {

@@ -21,10 +21,7 @@ function opArb(nq: number, nc: number): fc.Arbitrary<Operation> {
       .constantFrom(...gates)
       .chain((s) =>
         fc
-          .tuple(
-            fc.shuffledSubarray([...Array(nq).keys()], { minLength: s.arity, maxLength: s.arity }),
-            fc.array(angle, { minLength: s.params, maxLength: s.params }),
-          )
+          .tuple(fc.shuffledSubarray([...Array(nq).keys()], { minLength: s.arity, maxLength: s.arity }), fc.array(angle, { minLength: s.params, maxLength: s.params }))
           .map(([qs, ps]) => gate(s.name, qs, ps)),
       ),
     fc.integer({ min: 0, max: nq - 1 }).map((q) => reset(q)),

@@ -6,9 +6,19 @@ import { AppError } from '../../src/errors/app-error.js';
 
 describe('robustness', () => {
   it('parseCircuitInput never throws on arbitrary JSON, and every problem has a path, code and message', () => {
-    const gateLike = fc.record({ op: fc.oneof(fc.constantFrom('h', 'cx', 'rz', 'measure', 'barrier', 'nope'), fc.anything()), qubits: fc.anything(), params: fc.anything(), clbits: fc.anything() }, { requiredKeys: [] });
+    const gateLike = fc.record(
+      { op: fc.oneof(fc.constantFrom('h', 'cx', 'rz', 'measure', 'barrier', 'nope'), fc.anything()), qubits: fc.anything(), params: fc.anything(), clbits: fc.anything() },
+      { requiredKeys: [] },
+    );
     const circuitLike = fc.record(
-      { schema: fc.constantFrom('0.2', '0.1', 3), num_qubits: fc.anything(), num_clbits: fc.anything(), gates: fc.oneof(fc.array(gateLike), fc.anything()), measurements: fc.anything(), metadata: fc.anything() },
+      {
+        schema: fc.constantFrom('0.2', '0.1', 3),
+        num_qubits: fc.anything(),
+        num_clbits: fc.anything(),
+        gates: fc.oneof(fc.array(gateLike), fc.anything()),
+        measurements: fc.anything(),
+        metadata: fc.anything(),
+      },
       { requiredKeys: [] },
     );
     fc.assert(
@@ -28,16 +38,54 @@ describe('robustness', () => {
   });
 
   it('parseQasm fails only with QASM_PARSE_ERROR on arbitrary text', () => {
-    const tokens = fc.constantFrom('OPENQASM', '2.0', ';', 'qreg', 'q', '[', ']', '2', 'h', 'cx', ',', '(', ')', 'pi', '/', 'gate', '{', '}', 'measure', '->', 'c', 'creg', '=', 'ctrl', '@', 'inv', '"', '/*', '//', '\n', ' ');
+    const tokens = fc.constantFrom(
+      'OPENQASM',
+      '2.0',
+      ';',
+      'qreg',
+      'q',
+      '[',
+      ']',
+      '2',
+      'h',
+      'cx',
+      ',',
+      '(',
+      ')',
+      'pi',
+      '/',
+      'gate',
+      '{',
+      '}',
+      'measure',
+      '->',
+      'c',
+      'creg',
+      '=',
+      'ctrl',
+      '@',
+      'inv',
+      '"',
+      '/*',
+      '//',
+      '\n',
+      ' ',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(tokens, { maxLength: 40 }).map((t) => t.join(' '))), (src) => {
-        try {
-          parseQasm(src);
-        } catch (e) {
-          expect(e).toBeInstanceOf(AppError);
-          expect((e as AppError).code).toBe('QASM_PARSE_ERROR');
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(tokens, { maxLength: 40 }).map((t) => t.join(' ')),
+        ),
+        (src) => {
+          try {
+            parseQasm(src);
+          } catch (e) {
+            expect(e).toBeInstanceOf(AppError);
+            expect((e as AppError).code).toBe('QASM_PARSE_ERROR');
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

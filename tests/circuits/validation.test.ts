@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CIRCUIT_PROBLEM_CODES } from '../../src/circuits/error-codes.js';
 import { GATES, NON_GATE_OPS } from '../../src/circuits/gates.js';
 import { gate, measure, reset, type Operation } from '../../src/circuits/ir.js';
-import {
-  DEPRECATION_WARNING_V01,
-  parseCircuitInput,
-  requireCircuit,
-  toWire,
-  type CircuitLimits,
-} from '../../src/circuits/wire-format.js';
+import { DEPRECATION_WARNING_V01, parseCircuitInput, requireCircuit, toWire, type CircuitLimits } from '../../src/circuits/wire-format.js';
 import { AppError } from '../../src/errors/app-error.js';
 
 const LIMITS: CircuitLimits = { maxQubits: 8, maxGates: 20, maxDepth: 10 };
@@ -81,9 +75,7 @@ describe('circuit validation codes', () => {
 
   it('QASM problems carry line and column', () => {
     const r = parseCircuitInput(qasm2('qreg q[2];\n  cx q[0], q[5];'));
-    expect(r.ok ? [] : r.errors).toEqual([
-      { path: '/source', code: 'QUBIT_OUT_OF_RANGE', message: expect.stringContaining('out of range'), line: 4, column: 12 },
-    ]);
+    expect(r.ok ? [] : r.errors).toEqual([{ path: '/source', code: 'QUBIT_OUT_OF_RANGE', message: expect.stringContaining('out of range'), line: 4, column: 12 }]);
   });
 
   it('reports every problem, not only the first', () => {
@@ -102,13 +94,7 @@ describe('circuit validation codes', () => {
     if (r.ok) return;
     const got = r.errors.map((e) => `${e.code}@${e.path}`).sort();
     expect(got).toEqual(
-      [
-        'UNKNOWN_GATE@/gates/1/op',
-        'DUPLICATE_QUBIT@/gates/2/qubits/1',
-        'QUBIT_OUT_OF_RANGE@/gates/3/qubits/0',
-        'WRONG_PARAM_COUNT@/gates/3/params',
-        'CLBIT_OUT_OF_RANGE@/measurements/0/clbit',
-      ].sort(),
+      ['UNKNOWN_GATE@/gates/1/op', 'DUPLICATE_QUBIT@/gates/2/qubits/1', 'QUBIT_OUT_OF_RANGE@/gates/3/qubits/0', 'WRONG_PARAM_COUNT@/gates/3/params', 'CLBIT_OUT_OF_RANGE@/measurements/0/clbit'].sort(),
     );
   });
 
@@ -174,7 +160,15 @@ describe('circuit validation codes', () => {
 
   it('parses into an immutable IR: circuit, ops, index lists and metadata are frozen', () => {
     const r = parseCircuitInput(
-      v02({ gates: [{ op: 'rz', qubits: [1], params: [0.5] }, { op: 'reset', qubits: [0] }, { op: 'barrier', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }], metadata: { name: 'x' } }),
+      v02({
+        gates: [
+          { op: 'rz', qubits: [1], params: [0.5] },
+          { op: 'reset', qubits: [0] },
+          { op: 'barrier', qubits: [0, 1] },
+        ],
+        measurements: [{ qubit: 0, clbit: 0 }],
+        metadata: { name: 'x' },
+      }),
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -213,15 +207,52 @@ describe('gate catalogue', () => {
   // (original list and the extended one Qiskit ships) plus sx, sxdg, ccz, rxx, ryy, rzz, p, u.
   const EXPECTED: Record<string, [arity: number, params: number]> = {
     // qelib1.inc, original
-    u3: [1, 3], u2: [1, 2], u1: [1, 1], cx: [2, 0], id: [1, 0], u0: [1, 1], x: [1, 0], y: [1, 0], z: [1, 0],
-    h: [1, 0], s: [1, 0], sdg: [1, 0], t: [1, 0], tdg: [1, 0], rx: [1, 1], ry: [1, 1], rz: [1, 1],
-    cz: [2, 0], cy: [2, 0], ch: [2, 0], ccx: [3, 0], crz: [2, 1], cu1: [2, 1], cu3: [2, 3],
+    u3: [1, 3],
+    u2: [1, 2],
+    u1: [1, 1],
+    cx: [2, 0],
+    id: [1, 0],
+    u0: [1, 1],
+    x: [1, 0],
+    y: [1, 0],
+    z: [1, 0],
+    h: [1, 0],
+    s: [1, 0],
+    sdg: [1, 0],
+    t: [1, 0],
+    tdg: [1, 0],
+    rx: [1, 1],
+    ry: [1, 1],
+    rz: [1, 1],
+    cz: [2, 0],
+    cy: [2, 0],
+    ch: [2, 0],
+    ccx: [3, 0],
+    crz: [2, 1],
+    cu1: [2, 1],
+    cu3: [2, 3],
     // qelib1.inc, extended
-    p: [1, 1], u: [1, 3], sx: [1, 0], sxdg: [1, 0], swap: [2, 0], cswap: [3, 0], crx: [2, 1], cry: [2, 1],
-    cp: [2, 1], csx: [2, 0], cu: [2, 4], rxx: [2, 1], rzz: [2, 1], rccx: [3, 0], rc3x: [4, 0], c3x: [4, 0],
-    c3sqrtx: [4, 0], c4x: [5, 0],
+    p: [1, 1],
+    u: [1, 3],
+    sx: [1, 0],
+    sxdg: [1, 0],
+    swap: [2, 0],
+    cswap: [3, 0],
+    crx: [2, 1],
+    cry: [2, 1],
+    cp: [2, 1],
+    csx: [2, 0],
+    cu: [2, 4],
+    rxx: [2, 1],
+    rzz: [2, 1],
+    rccx: [3, 0],
+    rc3x: [4, 0],
+    c3x: [4, 0],
+    c3sqrtx: [4, 0],
+    c4x: [5, 0],
     // DESIGN §5 additions outside qelib1.inc
-    ccz: [3, 0], ryy: [2, 1],
+    ccz: [3, 0],
+    ryy: [2, 1],
   };
 
   it('has every gate of DESIGN §5 with its arity and parameter count, and nothing else', () => {
@@ -243,13 +274,7 @@ describe('gate catalogue', () => {
       }),
     );
     expect(r.ok ? [] : r.errors.map((e) => `${e.code}@${e.path}`).sort()).toEqual(
-      [
-        'WRONG_ARITY@/gates/0/qubits',
-        'WRONG_ARITY@/gates/1/qubits',
-        'WRONG_ARITY@/gates/2/qubits',
-        'WRONG_ARITY@/gates/3/clbits',
-        'WRONG_PARAM_COUNT@/gates/4/params',
-      ].sort(),
+      ['WRONG_ARITY@/gates/0/qubits', 'WRONG_ARITY@/gates/1/qubits', 'WRONG_ARITY@/gates/2/qubits', 'WRONG_ARITY@/gates/3/clbits', 'WRONG_PARAM_COUNT@/gates/4/params'].sort(),
     );
   });
 });

@@ -23,7 +23,11 @@ describe('analyzeCoupling', () => {
   });
 
   it('qualitative mode never simulates', async () => {
-    const r = await analyzeCoupling(bell, { mode: 'qualitative' }, settings, { finalState: () => { throw new Error('must not simulate'); } });
+    const r = await analyzeCoupling(bell, { mode: 'qualitative' }, settings, {
+      finalState: () => {
+        throw new Error('must not simulate');
+      },
+    });
     expect(r.mode_used).toBe('qualitative');
     expect(r.measured).toBeUndefined();
     expect(r.fallback).toBeUndefined();
@@ -49,7 +53,19 @@ describe('analyzeCoupling', () => {
 
   it('idle qubits do not count toward the limit and come back as exact zeros', async () => {
     const wide = circuit(30, 0, [gate('h', [3]), gate('cx', [3, 17])]);
-    const r = await analyzeCoupling(wide, { mode: 'measured', pairs: [[3, 17], [0, 3], [1, 2]] }, settings, deps);
+    const r = await analyzeCoupling(
+      wide,
+      {
+        mode: 'measured',
+        pairs: [
+          [3, 17],
+          [0, 3],
+          [1, 2],
+        ],
+      },
+      settings,
+      deps,
+    );
     expect(r.mode_used).toBe('measured');
     expect(r.measured!.simulated_qubits).toEqual([3, 17]);
     expect(r.measured!.entropies_bits[3]).toBe(1);
@@ -96,7 +112,17 @@ describe('analyzeCoupling', () => {
 
   it('fallback TIME_BUDGET_EXCEEDED from the estimate, before simulating', async () => {
     let simulated = false;
-    const r = await analyzeCoupling(ghz(16), { mode: 'measured' }, { ...settings, timeBudgetMs: 1 }, { finalState: (c) => { simulated = true; return tinyFinalState(c); } });
+    const r = await analyzeCoupling(
+      ghz(16),
+      { mode: 'measured' },
+      { ...settings, timeBudgetMs: 1 },
+      {
+        finalState: (c) => {
+          simulated = true;
+          return tinyFinalState(c);
+        },
+      },
+    );
     expect(simulated).toBe(false);
     expect(r.fallback).toMatchObject({ requested: 'measured', reason_code: 'TIME_BUDGET_EXCEEDED' });
     expect(r.fallback!.reason).toContain('estimated');
@@ -112,21 +138,36 @@ describe('analyzeCoupling', () => {
 
   it('fallback SIMULATION_UNAVAILABLE when the simulator refuses with an AppError; other errors propagate', async () => {
     const spec = defineCode('SOME_SIMULATOR_LIMIT', 400, 'test only');
-    const refuse = await analyzeCoupling(bell, { mode: 'measured' }, settings, { finalState: () => { throw fail(spec, 'too big for me'); } });
+    const refuse = await analyzeCoupling(bell, { mode: 'measured' }, settings, {
+      finalState: () => {
+        throw fail(spec, 'too big for me');
+      },
+    });
     expect(refuse.fallback).toMatchObject({ reason_code: 'SIMULATION_UNAVAILABLE' });
     expect(refuse.fallback!.reason).toContain('too big for me');
-    await expect(analyzeCoupling(bell, { mode: 'measured' }, settings, { finalState: () => { throw new TypeError('bug'); } })).rejects.toThrow('bug');
+    await expect(
+      analyzeCoupling(bell, { mode: 'measured' }, settings, {
+        finalState: () => {
+          throw new TypeError('bug');
+        },
+      }),
+    ).rejects.toThrow('bug');
   });
 
   it('the simulator running out of the (remaining) budget is TIME_BUDGET_EXCEEDED', async () => {
     let given = -1;
     const spec = defineCode('SIMULATION_TIME_BUDGET_EXCEEDED', 422, 'test only');
-    const r = await analyzeCoupling(bell, { mode: 'measured' }, { ...settings, timeBudgetMs: 5000 }, {
-      finalState: (_c, opts) => {
-        given = opts.timeBudgetMs;
-        throw fail(spec, 'budget of 5000 ms exceeded');
+    const r = await analyzeCoupling(
+      bell,
+      { mode: 'measured' },
+      { ...settings, timeBudgetMs: 5000 },
+      {
+        finalState: (_c, opts) => {
+          given = opts.timeBudgetMs;
+          throw fail(spec, 'budget of 5000 ms exceeded');
+        },
       },
-    });
+    );
     expect(given).toBeGreaterThan(0);
     expect(given).toBeLessThanOrEqual(5000);
     expect(r.fallback).toMatchObject({ requested: 'measured', reason_code: 'TIME_BUDGET_EXCEEDED' });
@@ -134,7 +175,20 @@ describe('analyzeCoupling', () => {
 
   it('invalid pairs are a 400 COUPLING_PAIR_INVALID listing every problem with its path', async () => {
     try {
-      await analyzeCoupling(ghz(3), { mode: 'auto', pairs: [[0, 1], [0, 3], [2, 2], [5, 7]] }, settings, deps);
+      await analyzeCoupling(
+        ghz(3),
+        {
+          mode: 'auto',
+          pairs: [
+            [0, 1],
+            [0, 3],
+            [2, 2],
+            [5, 7],
+          ],
+        },
+        settings,
+        deps,
+      );
       expect.unreachable();
     } catch (e) {
       expect(isAppError(e)).toBe(true);
@@ -151,9 +205,27 @@ describe('analyzeCoupling', () => {
   });
 
   it('duplicate pairs (either order) are answered once', async () => {
-    const r = await analyzeCoupling(ghz(3), { mode: 'measured', pairs: [[2, 0], [0, 2], [1, 0]] }, settings, deps);
-    expect(r.measured!.pairs.map((p) => p.qubits)).toEqual([[0, 2], [0, 1]]);
-    expect(r.qualitative.pairs.map((p) => p.qubits)).toEqual([[0, 2], [0, 1]]);
+    const r = await analyzeCoupling(
+      ghz(3),
+      {
+        mode: 'measured',
+        pairs: [
+          [2, 0],
+          [0, 2],
+          [1, 0],
+        ],
+      },
+      settings,
+      deps,
+    );
+    expect(r.measured!.pairs.map((p) => p.qubits)).toEqual([
+      [0, 2],
+      [0, 1],
+    ]);
+    expect(r.qualitative.pairs.map((p) => p.qubits)).toEqual([
+      [0, 2],
+      [0, 1],
+    ]);
   });
 
   it('planMeasured keeps gates only, relabelled onto the active qubits', () => {
@@ -162,6 +234,9 @@ describe('analyzeCoupling', () => {
     if (!p.ok) return;
     expect(p.active).toEqual([1, 4]);
     expect(p.unitary.numQubits).toBe(2);
-    expect(p.unitary.ops.map((o) => (o.kind === 'gate' ? [o.name, ...o.qubits] : o.kind))).toEqual([['h', 1], ['cx', 1, 0]]);
+    expect(p.unitary.ops.map((o) => (o.kind === 'gate' ? [o.name, ...o.qubits] : o.kind))).toEqual([
+      ['h', 1],
+      ['cx', 1, 0],
+    ]);
   });
 });

@@ -10,7 +10,17 @@ const c02 = (n: number, gates: Gate[], measurements: { qubit: number; clbit: num
   gates,
   measurements,
 });
-const BELL = c02(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }]);
+const BELL = c02(
+  2,
+  [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+);
 const GHZ3_QASM = { format: 'qasm2', source: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[3];\ncreg c[3];\nh q[0];\ncx q[0],q[1];\ncx q[1],q[2];\nmeasure q -> c;\n' };
 const W3 = c02(3, [
   { op: 'ry', qubits: [0], params: [2 * Math.acos(1 / Math.sqrt(3))] },
@@ -61,7 +71,11 @@ describe('POST /v1/analysis/coupling', () => {
     expect(d.mode_requested).toBe('auto');
     expect(d.mode_used).toBe('measured');
     expect(d.measured.entropies_bits).toEqual([1, 1, 1]);
-    expect(d.measured.pairs.map((p: { qubits: number[] }) => p.qubits)).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(d.measured.pairs.map((p: { qubits: number[] }) => p.qubits)).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
     for (const p of d.measured.pairs) {
       expect(p.concurrence).toBe(0);
       expect(p.mutual_information_bits).toBeCloseTo(1, 9);
@@ -78,7 +92,12 @@ describe('POST /v1/analysis/coupling', () => {
   });
 
   it('a product state: all zero, and qualitative says the pairs cannot be entangled', async () => {
-    const product = c02(3, [{ op: 'h', qubits: [0] }, { op: 'ry', qubits: [1], params: [0.7] }, { op: 'x', qubits: [2] }, { op: 'rz', qubits: [0], params: ['pi/3'] }]);
+    const product = c02(3, [
+      { op: 'h', qubits: [0] },
+      { op: 'ry', qubits: [1], params: [0.7] },
+      { op: 'x', qubits: [2] },
+      { op: 'rz', qubits: [0], params: ['pi/3'] },
+    ]);
     const { body } = await analyse({ circuit: product, mode: 'measured' });
     const d = body.data;
     expect(d.measured.entropies_bits).toEqual([0, 0, 0]);
@@ -91,11 +110,24 @@ describe('POST /v1/analysis/coupling', () => {
   });
 
   it('requested pairs only, answered as [min, max] in request order', async () => {
-    const { body } = await analyse({ circuit: c02(4, chain(4)), mode: 'measured', pairs: [[3, 0], [1, 2]] });
+    const { body } = await analyse({
+      circuit: c02(4, chain(4)),
+      mode: 'measured',
+      pairs: [
+        [3, 0],
+        [1, 2],
+      ],
+    });
     const d = body.data;
     expect(d.pairs_scope).toBe('requested');
-    expect(d.measured.pairs.map((p: { qubits: number[] }) => p.qubits)).toEqual([[0, 3], [1, 2]]);
-    expect(d.qualitative.pairs.map((p: { qubits: number[] }) => p.qubits)).toEqual([[0, 3], [1, 2]]);
+    expect(d.measured.pairs.map((p: { qubits: number[] }) => p.qubits)).toEqual([
+      [0, 3],
+      [1, 2],
+    ]);
+    expect(d.qualitative.pairs.map((p: { qubits: number[] }) => p.qubits)).toEqual([
+      [0, 3],
+      [1, 2],
+    ]);
     expect(d.measured.entropies_bits).toHaveLength(4);
   });
 
@@ -126,7 +158,11 @@ describe('POST /v1/analysis/coupling', () => {
     });
 
     it('MID_CIRCUIT_MEASUREMENT', async () => {
-      const c = c02(2, [{ op: 'h', qubits: [0] }, { op: 'measure', qubits: [0], clbits: [0] }, { op: 'cx', qubits: [0, 1] }]);
+      const c = c02(2, [
+        { op: 'h', qubits: [0] },
+        { op: 'measure', qubits: [0], clbits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+      ]);
       const { status, body } = await analyse({ circuit: c, mode: 'measured' });
       expect(status).toBe(200);
       expect(body.data.mode_used).toBe('qualitative');
@@ -134,7 +170,12 @@ describe('POST /v1/analysis/coupling', () => {
     });
 
     it('RESET', async () => {
-      const c = c02(2, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'reset', qubits: [0] }, { op: 'h', qubits: [0] }]);
+      const c = c02(2, [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+        { op: 'reset', qubits: [0] },
+        { op: 'h', qubits: [0] },
+      ]);
       const { status, body } = await analyse({ circuit: c, mode: 'measured' });
       expect(status).toBe(200);
       expect(body.data.fallback).toMatchObject({ requested: 'measured', reason_code: 'RESET' });
@@ -145,7 +186,16 @@ describe('POST /v1/analysis/coupling', () => {
 
   describe('input errors are 400 envelopes with paths', () => {
     it('a pair out of range or repeating a qubit: COUPLING_PAIR_INVALID at /pairs/i/j', async () => {
-      const { status, body } = await analyse({ circuit: BELL, pairs: [[0, 1], [1, 0], [0, 1], [0, 2], [1, 1]] });
+      const { status, body } = await analyse({
+        circuit: BELL,
+        pairs: [
+          [0, 1],
+          [1, 0],
+          [0, 1],
+          [0, 2],
+          [1, 1],
+        ],
+      });
       expect(status).toBe(400);
       expect(body.status).toBe('error');
       expect(body.error.code).toBe('COUPLING_PAIR_INVALID');
@@ -153,7 +203,13 @@ describe('POST /v1/analysis/coupling', () => {
     });
 
     it('a pair that is not two integers: VALIDATION_FAILED at its path', async () => {
-      const { status, body } = await analyse({ circuit: BELL, pairs: [[0, 1, 2], [0, -1]] });
+      const { status, body } = await analyse({
+        circuit: BELL,
+        pairs: [
+          [0, 1, 2],
+          [0, -1],
+        ],
+      });
       expect(status).toBe(400);
       expect(body.error.code).toBe('VALIDATION_FAILED');
       const paths = body.error.details.map((d: { path: string }) => d.path);
@@ -162,7 +218,13 @@ describe('POST /v1/analysis/coupling', () => {
     });
 
     it('a bad circuit: CIRCUIT_INVALID with paths under /circuit', async () => {
-      const { status, body } = await analyse({ circuit: c02(2, [{ op: 'cx', qubits: [0, 5] }, { op: 'nope', qubits: [0] }]), mode: 'measured' });
+      const { status, body } = await analyse({
+        circuit: c02(2, [
+          { op: 'cx', qubits: [0, 5] },
+          { op: 'nope', qubits: [0] },
+        ]),
+        mode: 'measured',
+      });
       expect(status).toBe(400);
       expect(body.error.code).toBe('CIRCUIT_INVALID');
       const paths = body.error.details.map((d: { path: string }) => d.path);
@@ -242,10 +304,19 @@ describe('POST /v1/analysis/coupling/compare', () => {
 
   it('a routed circuit with a qubit map: preserved; with the wrong map: gained and lost', async () => {
     // Bell pair on logical 0 and 2, logical 1 in |+⟩.
-    const before = c02(3, [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 2] }, { op: 'h', qubits: [1] }]);
+    const before = c02(3, [
+      { op: 'h', qubits: [0] },
+      { op: 'cx', qubits: [0, 2] },
+      { op: 'h', qubits: [1] },
+    ]);
     // On a line 0–1–2–3 (0 and 2 not adjacent), initial layout identity: a SWAP brings logical 0
     // next to logical 2. Final layout: logical 0 → 1, logical 1 → 0, logical 2 → 2; qubit 3 is an idle ancilla.
-    const routed = c02(4, [{ op: 'h', qubits: [0] }, { op: 'h', qubits: [1] }, { op: 'swap', qubits: [0, 1] }, { op: 'cx', qubits: [1, 2] }]);
+    const routed = c02(4, [
+      { op: 'h', qubits: [0] },
+      { op: 'h', qubits: [1] },
+      { op: 'swap', qubits: [0, 1] },
+      { op: 'cx', qubits: [1, 2] },
+    ]);
     const { status, body } = await compare({ before, after: routed, qubit_map: [1, 0, 2] });
     expect(status).toBe(200);
     expect(body.data.after).toEqual({ num_qubits: 4, mode_used: 'measured' });
@@ -289,7 +360,14 @@ describe('POST /v1/analysis/coupling/compare', () => {
     expect(map.body.error.code).toBe('COUPLING_QUBIT_MAP_INVALID');
     expect(map.body.error.details[0].path).toBe('/qubit_map/1');
 
-    const pairs = await compare({ before: BELL, after: BELL, pairs: [[0, 1], [0, 3]] });
+    const pairs = await compare({
+      before: BELL,
+      after: BELL,
+      pairs: [
+        [0, 1],
+        [0, 3],
+      ],
+    });
     expect(pairs.status).toBe(400);
     expect(pairs.body.error.details[0].path).toBe('/pairs/1/1');
 

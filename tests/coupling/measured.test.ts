@@ -42,12 +42,25 @@ describe('measured coupling: known values', () => {
   });
 
   it('product states: all zero', async () => {
-    const c = Math.cos(0.3), s = Math.sin(0.3);
+    const c = Math.cos(0.3),
+      s = Math.sin(0.3);
     const st = product([
-      [[1, 0], [0, 0]],
-      [[Math.SQRT1_2, 0], [0, Math.SQRT1_2]],
-      [[c, 0], [s * Math.cos(1.1), s * Math.sin(1.1)]],
-      [[0, 0], [0, 1]],
+      [
+        [1, 0],
+        [0, 0],
+      ],
+      [
+        [Math.SQRT1_2, 0],
+        [0, Math.SQRT1_2],
+      ],
+      [
+        [c, 0],
+        [s * Math.cos(1.1), s * Math.sin(1.1)],
+      ],
+      [
+        [0, 0],
+        [0, 1],
+      ],
     ]);
     const m = await measureCoupling(st, allPairs(4));
     expect(m.entropies_bits).toEqual([0, 0, 0, 0]);
@@ -78,8 +91,16 @@ describe('measured coupling: known values', () => {
       amps[q0 | 4] = [0.5, 0];
       amps[q0 | 4 | 2 | 8] = [0, 0.5];
     }
-    const m = await measureCoupling(fromAmplitudes(4, amps), [[3, 1], [0, 2], [0, 1]]);
-    expect(m.pairs.map((p) => p.qubits)).toEqual([[1, 3], [0, 2], [0, 1]]);
+    const m = await measureCoupling(fromAmplitudes(4, amps), [
+      [3, 1],
+      [0, 2],
+      [0, 1],
+    ]);
+    expect(m.pairs.map((p) => p.qubits)).toEqual([
+      [1, 3],
+      [0, 2],
+      [0, 1],
+    ]);
     expect(m.pairs[0]!.concurrence).toBeCloseTo(1, 7);
     expect(m.pairs[0]!.mutual_information_bits).toBeCloseTo(2, 9);
     expect(m.pairs[1]!.concurrence).toBe(0);
@@ -92,7 +113,10 @@ describe('measured coupling: known values', () => {
       const re = new Float64Array(16);
       const im = new Float64Array(16);
       for (let i = 0; i < 4; i++) re[i * 4 + i] = (1 - p) / 4;
-      re[0] = re[0]! + p / 2; re[15] = re[15]! + p / 2; re[3] = p / 2; re[12] = p / 2;
+      re[0] = re[0]! + p / 2;
+      re[15] = re[15]! + p / 2;
+      re[3] = p / 2;
+      re[12] = p / 2;
       expect(concurrence({ n: 4, re, im })).toBeCloseTo(Math.max(0, (3 * p - 1) / 2), 7);
     }
   });
@@ -102,7 +126,10 @@ describe('reduced states: the folded passes agree with the definition', () => {
   it('every pair of random 6-qubit states', async () => {
     for (const seed of [3, 17, 99]) {
       const st = randomState(6, seed);
-      const pairs = allPairs(6).concat([[5, 0], [2, 1]]);
+      const pairs = allPairs(6).concat([
+        [5, 0],
+        [2, 1],
+      ]);
       const rs = await reducedStates(st, pairs);
       pairs.forEach(([x, y], k) => {
         const ref = pairStateByDefinition(st, Math.min(x, y), Math.max(x, y));
@@ -116,7 +143,10 @@ describe('reduced states: the folded passes agree with the definition', () => {
 
   it('every tile width (pairs inside a tile, straddling tiles, above the tile) gives the same matrices', async () => {
     const st = randomState(7, 5);
-    const pairs = allPairs(7).concat([[6, 2], [3, 1]]);
+    const pairs = allPairs(7).concat([
+      [6, 2],
+      [3, 1],
+    ]);
     for (const tileBits of [0, 1, 2, 3, 5, 7, 13]) {
       const rs = await reducedStates(st, pairs, () => undefined, tileBits);
       pairs.forEach(([x, y], k) => {
@@ -138,7 +168,10 @@ describe('reduced states: the folded passes agree with the definition', () => {
       expect(p.concurrence).toBeGreaterThanOrEqual(0);
       expect(p.concurrence).toBeLessThanOrEqual(1);
     }
-    const swapped = await measureCoupling(st, allPairs(5).map(([a, b]) => [b, a] as const));
+    const swapped = await measureCoupling(
+      st,
+      allPairs(5).map(([a, b]) => [b, a] as const),
+    );
     expect(swapped.pairs).toEqual(m.pairs);
   });
 });

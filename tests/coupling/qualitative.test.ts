@@ -9,7 +9,10 @@ describe('qualitative coupling', () => {
     const q = qualitativeCoupling(circuit(2, 2, [gate('h', [0]), gate('cx', [0, 1]), measure(0, 0), measure(1, 1)]), allPairs(2));
     expect(q.interaction_graph.edges).toEqual([{ qubits: [0, 1], weight: 1, gates: { cx: 1 } }]);
     expect(q.components).toEqual([[0, 1]]);
-    expect(q.light_cones).toEqual([[0, 1], [0, 1]]);
+    expect(q.light_cones).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
     expect(q.pairs).toEqual([{ qubits: [0, 1], interaction_weight: 1, light_cone_overlap: 1, may_be_entangled: true, score: 0.75 }]);
     expect(q.pairs_may_be_entangled).toBe(1);
   });
@@ -62,8 +65,14 @@ describe('qualitative coupling', () => {
   });
 
   it('requested pairs come back as [min, max] in request order', () => {
-    const q = qualitativeCoupling(circuit(3, 0, [gate('cx', [2, 1])]), [[2, 1], [0, 2]]);
-    expect(q.pairs.map((p) => p.qubits)).toEqual([[1, 2], [0, 2]]);
+    const q = qualitativeCoupling(circuit(3, 0, [gate('cx', [2, 1])]), [
+      [2, 1],
+      [0, 2],
+    ]);
+    expect(q.pairs.map((p) => p.qubits)).toEqual([
+      [1, 2],
+      [0, 2],
+    ]);
     expect(q.pairs.map((p) => p.may_be_entangled)).toEqual([true, false]);
   });
 
@@ -78,7 +87,10 @@ describe('qualitative coupling', () => {
     const ops: Operation[] = [gate('h', [0])];
     for (let q = 1; q < 40; q++) ops.push(gate('cx', [q - 1, q]));
     for (let k = 0; k < 40; k++) ops.push(reset(39));
-    const q = qualitativeCoupling(circuit(40, 0, ops), [[0, 39], [0, 38]]);
+    const q = qualitativeCoupling(circuit(40, 0, ops), [
+      [0, 39],
+      [0, 38],
+    ]);
     expect(q.pairs.map((p) => p.may_be_entangled)).toEqual([false, true]);
     expect(q.light_cones[38]).toHaveLength(40);
   });

@@ -9,7 +9,7 @@ import { tinyFinalState } from './tiny-sim.js';
 describe('coupling through the real simulator agrees with the naive test simulator', () => {
   it('random 5-qubit circuits of h, s, t, rx, ry, rz, cx, cz, swap, ch, ccx', async () => {
     let seed = 12345;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const n = 5;
     for (let trial = 0; trial < 15; trial++) {
       const ops: GateOp[] = [];

@@ -30,7 +30,8 @@ export function product(qubits: ReadonlyArray<[[number, number], [number, number
   const re = new Float64Array(1 << n);
   const im = new Float64Array(1 << n);
   for (let i = 0; i < 1 << n; i++) {
-    let r = 1, m = 0;
+    let r = 1,
+      m = 0;
     for (let q = 0; q < n; q++) {
       const [ar, ai] = qubits[q]![(i >> q) & 1]!;
       [r, m] = [r * ar - m * ai, r * ai + m * ar];

@@ -13,17 +13,78 @@ const r2 = Math.SQRT1_2;
 function oneQubit(name: string, params: readonly number[]): [C, C, C, C] {
   const [t = 0] = params;
   switch (name) {
-    case 'id': return [[1, 0], [0, 0], [0, 0], [1, 0]];
-    case 'h': return [[r2, 0], [r2, 0], [r2, 0], [-r2, 0]];
-    case 'x': return [[0, 0], [1, 0], [1, 0], [0, 0]];
-    case 'y': return [[0, 0], [0, -1], [0, 1], [0, 0]];
-    case 'z': return [[1, 0], [0, 0], [0, 0], [-1, 0]];
-    case 's': return [[1, 0], [0, 0], [0, 0], [0, 1]];
-    case 't': return [[1, 0], [0, 0], [0, 0], [r2, r2]];
-    case 'rx': return [[Math.cos(t / 2), 0], [0, -Math.sin(t / 2)], [0, -Math.sin(t / 2)], [Math.cos(t / 2), 0]];
-    case 'ry': return [[Math.cos(t / 2), 0], [-Math.sin(t / 2), 0], [Math.sin(t / 2), 0], [Math.cos(t / 2), 0]];
-    case 'rz': return [[Math.cos(t / 2), -Math.sin(t / 2)], [0, 0], [0, 0], [Math.cos(t / 2), Math.sin(t / 2)]];
-    default: throw new Error(`tiny-sim: no gate ${name}`);
+    case 'id':
+      return [
+        [1, 0],
+        [0, 0],
+        [0, 0],
+        [1, 0],
+      ];
+    case 'h':
+      return [
+        [r2, 0],
+        [r2, 0],
+        [r2, 0],
+        [-r2, 0],
+      ];
+    case 'x':
+      return [
+        [0, 0],
+        [1, 0],
+        [1, 0],
+        [0, 0],
+      ];
+    case 'y':
+      return [
+        [0, 0],
+        [0, -1],
+        [0, 1],
+        [0, 0],
+      ];
+    case 'z':
+      return [
+        [1, 0],
+        [0, 0],
+        [0, 0],
+        [-1, 0],
+      ];
+    case 's':
+      return [
+        [1, 0],
+        [0, 0],
+        [0, 0],
+        [0, 1],
+      ];
+    case 't':
+      return [
+        [1, 0],
+        [0, 0],
+        [0, 0],
+        [r2, r2],
+      ];
+    case 'rx':
+      return [
+        [Math.cos(t / 2), 0],
+        [0, -Math.sin(t / 2)],
+        [0, -Math.sin(t / 2)],
+        [Math.cos(t / 2), 0],
+      ];
+    case 'ry':
+      return [
+        [Math.cos(t / 2), 0],
+        [-Math.sin(t / 2), 0],
+        [Math.sin(t / 2), 0],
+        [Math.cos(t / 2), 0],
+      ];
+    case 'rz':
+      return [
+        [Math.cos(t / 2), -Math.sin(t / 2)],
+        [0, 0],
+        [0, 0],
+        [Math.cos(t / 2), Math.sin(t / 2)],
+      ];
+    default:
+      throw new Error(`tiny-sim: no gate ${name}`);
   }
 }
 
@@ -37,7 +98,10 @@ export function tinyFinalState(c: Circuit): PureState {
     const bit = (i: number, k: number) => (i >> q[k]!) & 1;
     if (q.length === 1) {
       const [m00, m01, m10, m11] = oneQubit(op.name, op.params);
-      const m = [[m00, m01], [m10, m11]];
+      const m = [
+        [m00, m01],
+        [m10, m11],
+      ];
       amp.forEach((a, i) => {
         const b = bit(i, 0);
         for (const o of [0, 1]) {

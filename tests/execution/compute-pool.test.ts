@@ -13,10 +13,19 @@ import { expectExecutionInvariants, expectWallet, ghz3, quoteAndHold } from './h
 
 /** Rotations and entanglers: many outcomes, so equal counts mean the same sampling. */
 const spread = {
-  schema: '0.2', num_qubits: 5, num_clbits: 5,
+  schema: '0.2',
+  num_qubits: 5,
+  num_clbits: 5,
   gates: [
-    { op: 'h', qubits: [0] }, { op: 'ry', qubits: [1], params: [0.7] }, { op: 'cx', qubits: [0, 2] }, { op: 'rx', qubits: [3], params: [1.3] },
-    { op: 'cx', qubits: [1, 3] }, { op: 'rz', qubits: [2], params: [0.4] }, { op: 'h', qubits: [2] }, { op: 'ry', qubits: [4], params: [2.1] }, { op: 'cx', qubits: [4, 0] },
+    { op: 'h', qubits: [0] },
+    { op: 'ry', qubits: [1], params: [0.7] },
+    { op: 'cx', qubits: [0, 2] },
+    { op: 'rx', qubits: [3], params: [1.3] },
+    { op: 'cx', qubits: [1, 3] },
+    { op: 'rz', qubits: [2], params: [0.4] },
+    { op: 'h', qubits: [2] },
+    { op: 'ry', qubits: [4], params: [2.1] },
+    { op: 'cx', qubits: [4, 0] },
   ],
   measurements: [0, 1, 2, 3, 4].map((q) => ({ qubit: q, clbit: q })),
 };

@@ -76,10 +76,17 @@ export class FakeIonq {
     }
     if (req.method === 'POST' && path === '/v0.3/jobs') {
       const mode = this.script.submit.shift() ?? 'ok';
-      if (mode === 'hang') { this.hanging.push(res); return; }
+      if (mode === 'hang') {
+        this.hanging.push(res);
+        return;
+      }
       if (typeof mode === 'number') return this.error(res, mode, mode >= 500 ? 'Internal Server Error' : 'Bad Request', `scripted ${mode}`);
       let body: Record<string, unknown>;
-      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { return this.error(res, 400, 'Bad Request', 'body is not JSON'); }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return this.error(res, 400, 'Bad Request', 'body is not JSON');
+      }
       const input = body['input'] as { format?: string; qubits?: number; circuit?: unknown[] } | undefined;
       if (typeof body['target'] !== 'string' || typeof body['shots'] !== 'number' || input?.format !== 'ionq.circuit.v0' || !Array.isArray(input.circuit)) {
         return this.error(res, 400, 'Bad Request', 'target, shots and input (ionq.circuit.v0) are required');
@@ -95,7 +102,10 @@ export class FakeIonq {
       if (m[2] !== undefined) return this.send(res, 200, this.script.histogram);
       const st = this.script.pollStatuses[Math.min(job.polls, this.script.pollStatuses.length - 1)]!;
       job.polls++;
-      if (st === 'hang') { this.hanging.push(res); return; }
+      if (st === 'hang') {
+        this.hanging.push(res);
+        return;
+      }
       if (st === 503) return this.error(res, 503, 'Service Unavailable', 'scripted 503');
       const out: Record<string, unknown> = { id: job.id, status: st, target: job.body['target'], shots: job.body['shots'] };
       if (st === 'completed') out['results_url'] = `/v0.3/jobs/${job.id}/results`;

@@ -12,8 +12,12 @@ import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
  */
 describe('provider-two hardware: quote → hold → continue → result', () => {
   let app: App;
-  beforeAll(async () => { app = await buildTestApp(); });
-  afterAll(async () => { await app.close(); });
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
 
   it('full flow on the emulated ion device: wallet figures at every step, one capture', async () => {
     const u = await signUp(app);
@@ -96,8 +100,17 @@ describe('provider-two hardware: quote → hold → continue → result', () => 
     await expectWallet(app, u.auth, '3.800000', '1.200000');
     // x on qubit 0 only, then entangle 0 with 4 (not coupled on a 3×3 grid once 0..4 are placed)
     const circuit = {
-      schema: '0.2', num_qubits: 5, num_clbits: 5,
-      gates: [{ op: 'x', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'cx', qubits: [0, 2] }, { op: 'cx', qubits: [0, 3] }, { op: 'cx', qubits: [0, 4] }, { op: 'cx', qubits: [1, 4] }],
+      schema: '0.2',
+      num_qubits: 5,
+      num_clbits: 5,
+      gates: [
+        { op: 'x', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+        { op: 'cx', qubits: [0, 2] },
+        { op: 'cx', qubits: [0, 3] },
+        { op: 'cx', qubits: [0, 4] },
+        { op: 'cx', qubits: [1, 4] },
+      ],
       measurements: [0, 1, 2, 3, 4].map((q) => ({ qubit: q, clbit: q })),
     };
     const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit, client_token: 'grid-1', seed: 3 } });
@@ -225,7 +238,12 @@ describe('provider-two hardware: quote → hold → continue → result', () => 
   });
 
   it('no session → 401 on every execution endpoint except capabilities and devices', async () => {
-    for (const [method, url] of [['POST', '/v1/execute/provider-one'], ['POST', '/v1/execute/provider-two'], ['POST', '/v1/execute/provider-two/held/00000000-0000-4000-8000-000000000000'], ['GET', '/v1/execute/provider-two/00000000-0000-4000-8000-000000000000']] as const) {
+    for (const [method, url] of [
+      ['POST', '/v1/execute/provider-one'],
+      ['POST', '/v1/execute/provider-two'],
+      ['POST', '/v1/execute/provider-two/held/00000000-0000-4000-8000-000000000000'],
+      ['GET', '/v1/execute/provider-two/00000000-0000-4000-8000-000000000000'],
+    ] as const) {
       const r = await app.inject({ method, url, ...(method === 'POST' ? { payload: { circuit: bell, client_token: 't' } } : {}) });
       expect(r.statusCode).toBe(401);
     }

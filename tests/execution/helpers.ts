@@ -5,18 +5,40 @@ import { checkTransitions } from '../../src/store/queue/queue-invariants.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 
 export const bell = {
-  schema: '0.2', num_qubits: 2, num_clbits: 2,
-  gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }],
-  measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }],
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
 };
 
 export const ghz3 = {
-  schema: '0.2', num_qubits: 3, num_clbits: 3,
-  gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'cx', qubits: [1, 2] }],
-  measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }, { qubit: 2, clbit: 2 }],
+  schema: '0.2',
+  num_qubits: 3,
+  num_clbits: 3,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+    { op: 'cx', qubits: [1, 2] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+    { qubit: 2, clbit: 2 },
+  ],
 };
 
-export interface WalletFigures { available: string; held: string; total: string }
+export interface WalletFigures {
+  available: string;
+  held: string;
+  total: string;
+}
 
 export async function wallet(app: App, auth: { authorization: string }): Promise<WalletFigures> {
   const r = await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: auth });
@@ -41,7 +63,17 @@ export async function expectWallet(app: App, auth: { authorization: string }, av
  */
 export async function expectExecutionInvariants(app: App): Promise<void> {
   const problems: string[] = [];
-  const jobs = await app.db.query<{ id: string; kind: string; status: string; hold_status: string | null; hold_amount: string | null; actual: string | null; captures: number; captured: string; last: string | null }>(
+  const jobs = await app.db.query<{
+    id: string;
+    kind: string;
+    status: string;
+    hold_status: string | null;
+    hold_amount: string | null;
+    actual: string | null;
+    captures: number;
+    captured: string;
+    last: string | null;
+  }>(
     `SELECT j.id, j.kind, j.status, h.status AS hold_status, h.amount_micros::text AS hold_amount, j.actual_micros::text AS actual,
             (SELECT count(*)::int FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captures,
             (SELECT COALESCE(SUM(t.amount_micros), 0)::text FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captured,

@@ -14,18 +14,20 @@ const codes = (rs: Reason[]) => [...new Set(rs.map((r) => r.code))].sort();
  */
 describe('hardware quotes and holds for offline, in-maintenance and unconfigured devices', () => {
   let app: App;
-  beforeAll(async () => { app = await buildTestApp({ EXECUTION_DEVICE_STATUS: 'p2-grid-9=offline,p2-ion-11=maintenance' }); });
-  afterAll(async () => { await app.close(); });
+  beforeAll(async () => {
+    app = await buildTestApp({ EXECUTION_DEVICE_STATUS: 'p2-grid-9=offline,p2-ion-11=maintenance' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
 
   const quote = async (auth: { authorization: string }, device: string, shots = 10) => {
     const r = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device, shots } });
     expect(r.statusCode, r.body).toBe(200);
     return r.json().data;
   };
-  const hold = (auth: { authorization: string }, quoteId: string) =>
-    app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: quoteId } });
-  const holdRows = async (accountId: string) =>
-    (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM billing_holds WHERE account_id = $1', [accountId])).rows[0]?.n;
+  const hold = (auth: { authorization: string }, quoteId: string) => app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: quoteId } });
+  const holdRows = async (accountId: string) => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM billing_holds WHERE account_id = $1', [accountId])).rows[0]?.n;
 
   it('offline and maintenance: the quote shows the status; the hold → 409 EXECUTION_DEVICE_UNAVAILABLE naming it; the wallet is unchanged', async () => {
     const u = await signUp(app);

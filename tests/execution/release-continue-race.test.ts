@@ -15,8 +15,12 @@ const micros = (usd: string): bigint => BigInt(usd.replace('.', ''));
  */
 describe('release racing continue on the same held job', () => {
   let app: App;
-  beforeAll(async () => { app = await buildTestApp(); });
-  afterAll(async () => { await app.close(); });
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
 
   it('exactly one wins every round; never a 5xx; funds released once or captured once', async () => {
     const u = await signUp(app);
@@ -34,8 +38,9 @@ describe('release racing continue on the same held job', () => {
       // about 20–40 ms (translation, verification) before its transaction, so the sweep
       // covers release-first, both transactions overlapping, and continuation-first.
       const wait = 2 * i;
-      const rel = (wait === 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, wait)))
-        .then(() => app.inject({ method: 'POST', url: `/v1/billing/hardware/hold/${held.job_id}/release`, headers: u.auth }));
+      const rel = (wait === 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, wait))).then(() =>
+        app.inject({ method: 'POST', url: `/v1/billing/hardware/hold/${held.job_id}/release`, headers: u.auth }),
+      );
       const [c, r] = await Promise.all([cont, rel]);
       expect(c.statusCode, c.body).toBeLessThan(500);
       expect(r.statusCode, r.body).toBeLessThan(500);

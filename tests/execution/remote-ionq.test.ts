@@ -15,8 +15,13 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
   beforeAll(async () => {
     await fake.start();
     app = await buildTestApp({
-      IONQ_BASE_URL: fake.baseUrl, IONQ_API_KEY: 'test-key', IONQ_TIMEOUT_MS: '300',
-      EXECUTION_REMOTE_POLL_MS: '1', EXECUTION_REMOTE_MAX_FAILURES: '2', EXECUTION_STATUS_CACHE_MS: '0', EXECUTION_LEASE_MS: '200',
+      IONQ_BASE_URL: fake.baseUrl,
+      IONQ_API_KEY: 'test-key',
+      IONQ_TIMEOUT_MS: '300',
+      EXECUTION_REMOTE_POLL_MS: '1',
+      EXECUTION_REMOTE_MAX_FAILURES: '2',
+      EXECUTION_STATUS_CACHE_MS: '0',
+      EXECUTION_LEASE_MS: '200',
     });
   });
   afterAll(async () => {
@@ -39,11 +44,14 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
   /** Runs the worker until the job is terminal (parked remote jobs become due after a few ms). */
   async function settle(id: string) {
     const outcomes: string[] = [];
-    return waitFor(async () => {
-      outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
-      const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
-      return (st === 'completed' || st === 'failed') && outcomes;
-    }, { intervalMs: 5 }).catch(() => {
+    return waitFor(
+      async () => {
+        outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
+        const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
+        return (st === 'completed' || st === 'failed') && outcomes;
+      },
+      { intervalMs: 5 },
+    ).catch(() => {
       throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
     });
   }

@@ -8,8 +8,15 @@ import { executionSettings } from '../../src/execution/settings.js';
 import { expectWallet, ghz3 } from './helpers.js';
 
 const ghz4 = {
-  schema: '0.2', num_qubits: 4, num_clbits: 4,
-  gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'cx', qubits: [1, 2] }, { op: 'cx', qubits: [2, 3] }],
+  schema: '0.2',
+  num_qubits: 4,
+  num_clbits: 4,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+    { op: 'cx', qubits: [1, 2] },
+    { op: 'cx', qubits: [2, 3] },
+  ],
   measurements: [0, 1, 2, 3].map((q) => ({ qubit: q, clbit: q })),
 };
 
@@ -28,7 +35,9 @@ describe('EXECUTION_SIM_MAX_QUBITS', () => {
   beforeAll(async () => {
     [low, ten] = await Promise.all([buildTestApp({ EXECUTION_SIM_MAX_QUBITS: '3' }), buildTestApp({ EXECUTION_SIM_MAX_QUBITS: '10' })]);
   });
-  afterAll(async () => { await Promise.all([low?.close(), ten?.close()]); });
+  afterAll(async () => {
+    await Promise.all([low?.close(), ten?.close()]);
+  });
 
   it('parses 1–30, default 28; anything else is a configuration error', () => {
     expect(executionSettings({}).simMaxQubits).toBe(28);

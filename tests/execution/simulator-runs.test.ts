@@ -7,8 +7,12 @@ import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 
 describe('simulator runs on both providers, client tokens, restarts', () => {
   let app: App;
-  beforeAll(async () => { app = await buildTestApp({ EXECUTION_LEASE_MS: '100' }); });
-  afterAll(async () => { await app.close(); });
+  beforeAll(async () => {
+    app = await buildTestApp({ EXECUTION_LEASE_MS: '100' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
 
   it('provider-one and provider-two simulators answer with counts (bit order stated), free of charge', async () => {
     const u = await signUp(app);
@@ -27,7 +31,16 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
       expect((await app.inject({ method: 'GET', url: `/v1/execute/${wrong}/${d.job_id}`, headers: u.auth })).statusCode).toBe(404);
     }
     // clbit 0 is the rightmost character: X on qubit 0 only reads "01".
-    const x0 = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'x', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
+    const x0 = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [{ op: 'x', qubits: [0] }],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
     const r = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: x0, shots: 10, client_token: 'x0' } });
     expect(r.json().data.results.counts).toEqual({ '01': 10 });
     await expectWallet(app, u.auth, '0.000000', '0.000000');
@@ -57,7 +70,22 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
     expect(unknown.json().error.details.devices).toContain('p2-ion-11');
     const p1hw = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: { circuit: bell, device: 'p1-falcon-7', client_token: 't2' } });
     expect(p1hw.json().error.code).toBe('EXECUTION_PROVIDER_NOT_CONFIGURED');
-    const bad = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: { schema: '0.2', num_qubits: 1, gates: [{ op: 'cx', qubits: [0, 3] }, { op: 'nope', qubits: [0] }] }, client_token: 't3' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/v1/execute/provider-two',
+      headers: u.auth,
+      payload: {
+        circuit: {
+          schema: '0.2',
+          num_qubits: 1,
+          gates: [
+            { op: 'cx', qubits: [0, 3] },
+            { op: 'nope', qubits: [0] },
+          ],
+        },
+        client_token: 't3',
+      },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('CIRCUIT_INVALID');
     expect(bad.json().error.details.length).toBeGreaterThanOrEqual(2);
@@ -88,8 +116,23 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
     const u = await signUp(app);
     // As the API would have left it: running, leased by a process that is gone.
     const row = await insertJob(app.db, {
-      id: '6f1c1d7e-0000-4000-8000-00000000a001', accountId: u.accountId, clientToken: 'orphan-1', requestHash: 'h', provider: 'provider-two', device: 'p2-local-simulator',
-      kind: 'simulator', driver: 'simulator', status: 'running', shots: 64, seed: 99, circuit: bell, translation: null, holdId: null, estimatedMicros: 0n, leaseOwner: 'api-gone', leaseMs: 1,
+      id: '6f1c1d7e-0000-4000-8000-00000000a001',
+      accountId: u.accountId,
+      clientToken: 'orphan-1',
+      requestHash: 'h',
+      provider: 'provider-two',
+      device: 'p2-local-simulator',
+      kind: 'simulator',
+      driver: 'simulator',
+      status: 'running',
+      shots: 64,
+      seed: 99,
+      circuit: bell,
+      translation: null,
+      holdId: null,
+      estimatedMicros: 0n,
+      leaseOwner: 'api-gone',
+      leaseMs: 1,
     });
     expect(row?.status).toBe('running');
     await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [row!.id]);

@@ -91,19 +91,28 @@ describe('translation to devices (routing + native gates)', () => {
   it('random circuits on the grid: every 2q gate coupled, and the same outcome distribution (property)', () => {
     const names1 = ['h', 'x', 's', 't', 'rx', 'ry', 'sx'] as const;
     const names2 = ['cx', 'cz', 'swap', 'rzz', 'cp'] as const;
-    const arbOp = (n: number) => fc.oneof(
-      fc.record({ g: fc.constantFrom(...names1), q: fc.nat(n - 1), t: fc.double({ min: -3, max: 3, noNaN: true }) }).map(({ g, q, t }) => gate(g, [q], g === 'rx' || g === 'ry' ? [t] : [])),
-      fc.record({ g: fc.constantFrom(...names2), a: fc.nat(n - 1), b: fc.nat(n - 1), t: fc.double({ min: -3, max: 3, noNaN: true }) })
-        .filter(({ a, b }) => a !== b).map(({ g, a, b, t }) => gate(g, [a, b], g === 'rzz' || g === 'cp' ? [t] : [])),
+    const arbOp = (n: number) =>
+      fc.oneof(
+        fc.record({ g: fc.constantFrom(...names1), q: fc.nat(n - 1), t: fc.double({ min: -3, max: 3, noNaN: true }) }).map(({ g, q, t }) => gate(g, [q], g === 'rx' || g === 'ry' ? [t] : [])),
+        fc
+          .record({ g: fc.constantFrom(...names2), a: fc.nat(n - 1), b: fc.nat(n - 1), t: fc.double({ min: -3, max: 3, noNaN: true }) })
+          .filter(({ a, b }) => a !== b)
+          .map(({ g, a, b, t }) => gate(g, [a, b], g === 'rzz' || g === 'cp' ? [t] : [])),
+      );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 6 }).chain((n) => fc.tuple(fc.constant(n), fc.array(arbOp(n), { minLength: 1, maxLength: 25 }))),
+        ([n, ops]) => {
+          const c = circuit(n, n, [...ops, ...Array.from({ length: n }, (_, q) => measure(q, q))]);
+          const d = dev('p2-grid-9');
+          const t = translateForDevice(c, d);
+          expectRunnable(t.circuit, d);
+          expect(t.verification.equivalent).toBe(true);
+          expectSameDistribution(c, t.circuit);
+        },
+      ),
+      { numRuns: 40, seed: 9 },
     );
-    fc.assert(fc.property(fc.integer({ min: 2, max: 6 }).chain((n) => fc.tuple(fc.constant(n), fc.array(arbOp(n), { minLength: 1, maxLength: 25 }))), ([n, ops]) => {
-      const c = circuit(n, n, [...ops, ...Array.from({ length: n }, (_, q) => measure(q, q))]);
-      const d = dev('p2-grid-9');
-      const t = translateForDevice(c, d);
-      expectRunnable(t.circuit, d);
-      expect(t.verification.equivalent).toBe(true);
-      expectSameDistribution(c, t.circuit);
-    }), { numRuns: 40, seed: 9 });
   });
 
   it('SABRE returns consistent layouts (permutations) and adjacency for every 2q op', () => {

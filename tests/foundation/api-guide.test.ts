@@ -46,8 +46,23 @@ describe('docs/api-guide.md', () => {
 
   it('has examples for every area, each request followed by its answer', () => {
     const paths = examples.map((e) => e.path);
-    for (const prefix of ['/v1/auth/', '/v1/circuits/', '/v1/analysis/coupling', '/v1/execute/', '/v1/billing/', '/v1/oauth/token', '/v1/catalog', '/v1/jobs', '/v1/account/balance', '/v1/chat', '/v1/tts']) {
-      expect(paths.some((p) => p.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of [
+      '/v1/auth/',
+      '/v1/circuits/',
+      '/v1/analysis/coupling',
+      '/v1/execute/',
+      '/v1/billing/',
+      '/v1/oauth/token',
+      '/v1/catalog',
+      '/v1/jobs',
+      '/v1/account/balance',
+      '/v1/chat',
+      '/v1/tts',
+    ]) {
+      expect(
+        paths.some((p) => p.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     }
     for (const e of examples) expect(e.status, `line ${e.line}`).toBeGreaterThanOrEqual(200);
   });
@@ -73,8 +88,16 @@ describe('docs/api-guide.md', () => {
       if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
       const r = await app.inject({ method: e.method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) });
       let body: unknown = r.body;
-      try { body = r.body === '' ? '' : JSON.parse(r.body); } catch { /* not JSON: compared as text */ }
-      captured.push(`### line ${e.line}: ${e.method} ${e.path}\nHTTP/1.1 ${r.statusCode}\n${Object.keys(e.expectHeaders).map((h) => `${h}: ${String(r.headers[h])}`).join('\n')}\n\n${typeof body === 'string' ? body.slice(0, 400) : JSON.stringify(body, null, 1)}\n`);
+      try {
+        body = r.body === '' ? '' : JSON.parse(r.body);
+      } catch {
+        /* not JSON: compared as text */
+      }
+      captured.push(
+        `### line ${e.line}: ${e.method} ${e.path}\nHTTP/1.1 ${r.statusCode}\n${Object.keys(e.expectHeaders)
+          .map((h) => `${h}: ${String(r.headers[h])}`)
+          .join('\n')}\n\n${typeof body === 'string' ? body.slice(0, 400) : JSON.stringify(body, null, 1)}\n`,
+      );
       if (speech && !ESPEAK) continue;
       if (r.statusCode !== e.status) failures.push(`${where}: status ${r.statusCode}, the guide shows ${e.status}: ${r.body.slice(0, 300)}`);
       for (const [h, v] of Object.entries(e.expectHeaders)) {

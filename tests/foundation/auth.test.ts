@@ -120,7 +120,12 @@ describe('bearer sessions', () => {
     const long = await app.inject({ method: 'POST', url: '/v1/auth/register', payload: { email: uniqueEmail(), password: 'x'.repeat(129) } });
     expect(long.json().error.details).toContainEqual(expect.objectContaining({ path: '/password', code: 'TOO_LONG' }));
     const missing = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: {} });
-    expect(missing.json().error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/email', '/password']);
+    expect(
+      missing
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['/email', '/password']);
   });
 
   it('throttles logins per email after repeated failures, even with the right password', async () => {

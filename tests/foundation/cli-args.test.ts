@@ -31,7 +31,11 @@ describe('qrail command line', () => {
   });
 
   it('an unknown flag on serve or migrate is refused with exit 2 and the usage, nothing opened', async () => {
-    for (const args of [['serve', '--rol', 'api'], ['serve', '--role=api', '--bogus'], ['migrate', '--force']]) {
+    for (const args of [
+      ['serve', '--rol', 'api'],
+      ['serve', '--role=api', '--bogus'],
+      ['migrate', '--force'],
+    ]) {
       const dir = join(root, args.join('_'));
       const r = await run(args, dir);
       expect(r.code, args.join(' ')).toBe(2);

@@ -66,7 +66,16 @@ describe('errors from a compute thread answer as in-process', () => {
     const { meta: _meta, ...rest } = JSON.parse(body) as { meta: unknown };
     return rest;
   };
-  const BELL = { schema: '0.2', num_qubits: 2, num_clbits: 0, gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [] };
+  const BELL = {
+    schema: '0.2',
+    num_qubits: 2,
+    num_clbits: 0,
+    gates: [
+      { op: 'h', qubits: [0] },
+      { op: 'cx', qubits: [0, 1] },
+    ],
+    measurements: [],
+  };
 
   it('optimize with a device of another provider: 400 OPTIMIZATION_DEVICE_UNKNOWN, same envelope', async () => {
     const body = { circuit: BELL, backend_hint: 'provider-one', device: 'p2-ion-11' };
@@ -80,7 +89,17 @@ describe('errors from a compute thread answer as in-process', () => {
 
   it('measured coupling with an invalid pair: 400 COUPLING_PAIR_INVALID with its paths, same envelope', async () => {
     for (const [url, body] of [
-      ['/v1/analysis/coupling', { circuit: BELL, mode: 'measured', pairs: [[0, 5], [1, 1]] }],
+      [
+        '/v1/analysis/coupling',
+        {
+          circuit: BELL,
+          mode: 'measured',
+          pairs: [
+            [0, 5],
+            [1, 1],
+          ],
+        },
+      ],
       ['/v1/analysis/coupling/compare', { before: BELL, after: BELL, mode: 'auto', qubit_map: [0, 0] }],
     ] as const) {
       const [a, b] = [await post(pooled, url, body), await post(inProcess, url, body)];
@@ -94,7 +113,11 @@ describe('errors from a compute thread answer as in-process', () => {
     const c = await Promise.all([pooled, inProcess].map((app) => post(app, '/v1/analysis/coupling', { circuit: BELL, mode: 'measured' })));
     expect(c[0]!.json().data).toEqual(c[1]!.json().data);
     const o = await Promise.all([pooled, inProcess].map((app) => post(app, '/v1/circuits/optimize', { circuit: BELL, profile: 'balanced', output_format: 'qasm3' })));
-    const strip = (d: { elapsed_ms: number; proof: { methods: { elapsed_ms?: number }[] } }) => ({ ...d, elapsed_ms: 0, proof: { ...d.proof, methods: d.proof.methods.map((m) => ({ ...m, elapsed_ms: 0 })) } });
+    const strip = (d: { elapsed_ms: number; proof: { methods: { elapsed_ms?: number }[] } }) => ({
+      ...d,
+      elapsed_ms: 0,
+      proof: { ...d.proof, methods: d.proof.methods.map((m) => ({ ...m, elapsed_ms: 0 })) },
+    });
     expect(strip(o[0]!.json().data)).toEqual(strip(o[1]!.json().data));
   });
 });

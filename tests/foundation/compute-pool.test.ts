@@ -117,7 +117,18 @@ describe('the real compute worker (TypeScript through the tsx bootstrap)', () =>
   it('runs a task in a thread and returns an AppError as itself', async () => {
     const pool = createComputePool({ threads: 1 });
     try {
-      const circuit = { schema: '0.2' as const, num_qubits: 2, num_clbits: 0, gates: [{ op: 'h', qubits: [0] }, { op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [], metadata: {} };
+      const circuit = {
+        schema: '0.2' as const,
+        num_qubits: 2,
+        num_clbits: 0,
+        gates: [
+          { op: 'h', qubits: [0] },
+          { op: 'h', qubits: [0] },
+          { op: 'cx', qubits: [0, 1] },
+        ],
+        measurements: [],
+        metadata: {},
+      };
       const input = { circuit, limits: DEFAULT_CIRCUIT_LIMITS, profile: 'safe' as const, backendHint: 'generic' as const, includeSteps: true };
       const r = await pool.run('optimize', input);
       expect(r.circuit.gates).toEqual([{ op: 'cx', qubits: [0, 1] }]);

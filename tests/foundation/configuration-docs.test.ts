@@ -22,7 +22,13 @@ const ENV = String.raw`\b(?:[\w$]+\.)*env`; // env, config.env, app.config.env, 
 /** JOBS_PORT's int() default is a placeholder: it is parsed only when set (unset = no listener). */
 const PLACEHOLDER_DEFAULTS = new Set(['JOBS_PORT']);
 
-interface IntRead { readonly name: string; readonly def: number | undefined; readonly min: number | undefined; readonly max: number | undefined; readonly where: string }
+interface IntRead {
+  readonly name: string;
+  readonly def: number | undefined;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+  readonly where: string;
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -112,7 +118,10 @@ function tableRows(markdown: string): Array<{ names: string[]; cells: string[] }
   const rows: Array<{ names: string[]; cells: string[] }> = [];
   for (const line of markdown.split('\n')) {
     if (!line.startsWith('|')) continue;
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     const first = cells[0] ?? '';
     if (!new RegExp(String.raw`^\`${NAME}\`(\s*/\s*\`${NAME}\`)*$`).test(first)) continue;
     rows.push({ names: [...first.matchAll(new RegExp(`\`(${NAME})\``, 'g'))].map((x) => x[1] as string), cells: cells.slice(1) });
@@ -152,7 +161,11 @@ describe('configuration documentation', () => {
     const stale = [...documented.keys(), ...readmeRows.flatMap((r) => r.names)].filter((n) => !src.read.has(n));
     expect(stale).toEqual([]);
     // Names in backticks elsewhere on the page are documented variables or error/failure codes.
-    const codes = new Set(sourceFiles(join(ROOT, 'src')).filter((p) => p.endsWith('error-codes.ts')).flatMap((p) => readFileSync(p, 'utf8').match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []));
+    const codes = new Set(
+      sourceFiles(join(ROOT, 'src'))
+        .filter((p) => p.endsWith('error-codes.ts'))
+        .flatMap((p) => readFileSync(p, 'utf8').match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []),
+    );
     const spans = [...doc.matchAll(/`([^`\n]+)`/g)].flatMap((m) => [...(m[1] as string).matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)].map((x) => x[0]));
     expect([...new Set(spans)].filter((n) => !documented.has(n) && !codes.has(n))).toEqual([]);
   });
@@ -179,7 +192,7 @@ describe('configuration documentation', () => {
       row.names.forEach((n, i) => {
         if (!documented.has(n)) wrong.push(`${n} is in README but not in docs/configuration.md`);
         const r = src.ints.find((x) => x.name === n);
-        const d = defaults.length === row.names.length ? defaults[i] ?? '' : (row.cells[0] ?? '');
+        const d = defaults.length === row.names.length ? (defaults[i] ?? '') : (row.cells[0] ?? '');
         if (r?.def !== undefined && !PLACEHOLDER_DEFAULTS.has(n) && !hasNumber(d, r.def)) wrong.push(`${n}: README default "${d}", code ${r.def}`);
       });
     }

@@ -71,9 +71,15 @@ describe('groupCommit', () => {
     const submit = groupCommit({ maxBatch: 2, maxInFlight: 2, one: s.one, many: s.many });
     const ps = [1, 2, 3, 4, 5, 6].map(submit);
     // 1 and 2 went at once (two in flight); 3–6 wait.
-    expect(s.calls).toEqual([{ kind: 'one', items: [1] }, { kind: 'one', items: [2] }]);
+    expect(s.calls).toEqual([
+      { kind: 'one', items: [1] },
+      { kind: 'one', items: [2] },
+    ]);
     await drive(s, ps);
-    expect(s.calls.slice(2)).toEqual([{ kind: 'many', items: [3, 4] }, { kind: 'many', items: [5, 6] }]);
+    expect(s.calls.slice(2)).toEqual([
+      { kind: 'many', items: [3, 4] },
+      { kind: 'many', items: [5, 6] },
+    ]);
   });
 
   it('a failed batch is retried item by item: one bad item fails alone', async () => {
@@ -94,9 +100,15 @@ describe('groupCommit', () => {
 
   it('a throwing onBatchError does not leave callers waiting', async () => {
     const s = fakeStore({ manyFails: () => true });
-    const submit = groupCommit({ maxBatch: 8, maxInFlight: 1, one: s.one, many: s.many, onBatchError: () => {
-      throw new Error('logger down');
-    } });
+    const submit = groupCommit({
+      maxBatch: 8,
+      maxInFlight: 1,
+      one: s.one,
+      many: s.many,
+      onBatchError: () => {
+        throw new Error('logger down');
+      },
+    });
     const out = await drive(s, [1, 2, 3].map(submit));
     expect(out.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['one:1', 'one:2', 'one:3']);
   });

@@ -56,7 +56,9 @@ describe('database migrations', { timeout: 120_000 }, () => {
     const all = listMigrations();
     expect(await migrate(db)).toEqual(all.map((m) => m.id));
     const dir = new URL('../../src/store/migrations/', import.meta.url).pathname;
-    const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect((await rows(db)).map((r) => [r.id, r.checksum])).toEqual(files.map((f) => [f.replace(/\.sql$/, ''), sha256(join(dir, f))]));
     expect(await migrate(db)).toEqual([]);
   });
@@ -66,11 +68,13 @@ describe('database migrations', { timeout: 120_000 }, () => {
     expect(numbers.filter((n, i) => numbers.indexOf(n) !== i)).toEqual([]);
   });
 
-  it('upgrade: rows applied before checksums existed get the file\'s checksum on the first run, and the rest is applied', async () => {
+  it("upgrade: rows applied before checksums existed get the file's checksum on the first run, and the rest is applied", async () => {
     const dir = folder(['CREATE TABLE a (id int)', 'CREATE TABLE b (id int)', 'CREATE TABLE c (id int)']);
     const db = await freshStore();
     // What the earlier runner left: no checksum column, the first two applied.
-    await db.exec("CREATE TABLE schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now()); CREATE TABLE a (id int); CREATE TABLE b (id int); INSERT INTO schema_migrations (id) VALUES ('0001_m1'), ('0002_m2');");
+    await db.exec(
+      "CREATE TABLE schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now()); CREATE TABLE a (id int); CREATE TABLE b (id int); INSERT INTO schema_migrations (id) VALUES ('0001_m1'), ('0002_m2');",
+    );
     expect(await migrate(db, listMigrations(dir))).toEqual(['0003_m3']);
     expect(await rows(db)).toEqual([
       { id: '0001_m1', checksum: sha256(join(dir, '0001_m1.sql')) },
@@ -88,9 +92,14 @@ describe('database migrations', { timeout: 120_000 }, () => {
     expect(await migrate(db, listMigrations(dir))).toEqual(['0001_m1', '0002_m2']);
     writeFileSync(join(dir, '0002_m2.sql'), 'CREATE TABLE b (id int, note text)');
     writeFileSync(join(dir, '0003_m3.sql'), 'CREATE TABLE c (id int)');
-    const e = await migrate(db, listMigrations(dir)).then(() => undefined, (x: unknown) => x);
+    const e = await migrate(db, listMigrations(dir)).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(MigrationChecksumError);
-    expect((e as Error).message).toMatch(/^Migration 0002_m2\.sql was changed after it was applied \(sha256 [0-9a-f]{12}… recorded, [0-9a-f]{12}… now\): restore the file and put the change in a new migration$/);
+    expect((e as Error).message).toMatch(
+      /^Migration 0002_m2\.sql was changed after it was applied \(sha256 [0-9a-f]{12}… recorded, [0-9a-f]{12}… now\): restore the file and put the change in a new migration$/,
+    );
     expect(await tableExists(db, 'c')).toBe(false);
     expect((await rows(db)).map((r) => r.id)).toEqual(['0001_m1', '0002_m2']);
   });
@@ -141,7 +150,10 @@ describe('database migrations', { timeout: 120_000 }, () => {
     for (const args of [['migrate'], ['serve']]) {
       const r = await refusal(args, { DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0' });
       expect(r.code, r.err).toBe(2);
-      const lines = r.err.trim().split('\n').filter((l) => !l.startsWith('{')); // serve's JSON log lines
+      const lines = r.err
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('{')); // serve's JSON log lines
       expect(lines).toEqual([expect.stringMatching(/^Migration 0100_billing_ledger\.sql was changed after it was applied \(sha256 000000000000… recorded, [0-9a-f]{12}… now\)/)]);
     }
   });

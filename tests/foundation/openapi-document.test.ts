@@ -75,7 +75,12 @@ describe('the OpenAPI document is complete', () => {
   it('shows request circuits as one of wire format 0.2, 0.1 or OpenQASM, everywhere', () => {
     const forms = ['CircuitV02', 'CircuitV01', 'QasmInput'].map((id) => ({ $ref: `#/components/schemas/${id}` }));
     const body = (p: string) => ops.find((o) => o.method === 'post' && o.path === p)!.op['requestBody'].content['application/json'].schema;
-    for (const [p, fields] of [['/v1/circuits/validate', ['circuit']], ['/v1/circuits/optimize', ['circuit']], ['/v1/analysis/coupling/compare', ['before', 'after']], ['/v1/execute/provider-one', ['circuit']]] as const) {
+    for (const [p, fields] of [
+      ['/v1/circuits/validate', ['circuit']],
+      ['/v1/circuits/optimize', ['circuit']],
+      ['/v1/analysis/coupling/compare', ['before', 'after']],
+      ['/v1/execute/provider-one', ['circuit']],
+    ] as const) {
       for (const f of fields) expect(body(p).properties[f].oneOf, `${p} ${f}`).toEqual(forms);
     }
     expect(JSON.stringify(doc)).not.toContain('x-qrail');
@@ -120,7 +125,9 @@ describe('the OpenAPI document is complete', () => {
     for (const { method, path, op } of ops) {
       const media = [
         ...Object.entries((op['requestBody']?.content ?? {}) as Record<string, Json>).map(([t, m]) => ({ at: `request ${t}`, m })),
-        ...Object.entries(op['responses'] as Record<string, Json>).flatMap(([status, r]) => Object.entries((r['content'] ?? {}) as Record<string, Json>).map(([t, m]) => ({ at: `${status} ${t}`, m }))),
+        ...Object.entries(op['responses'] as Record<string, Json>).flatMap(([status, r]) =>
+          Object.entries((r['content'] ?? {}) as Record<string, Json>).map(([t, m]) => ({ at: `${status} ${t}`, m })),
+        ),
       ];
       for (const { at, m } of media) {
         for (const [name, ex] of Object.entries((m['examples'] ?? {}) as Record<string, Json>)) {

@@ -87,7 +87,9 @@ describe('real answers match the OpenAPI document', () => {
     expect((await send('POST', '/v1/circuits/validate', { headers: { 'content-type': 'text/plain' }, payload: 'h q[0];' })).statusCode).toBe(415);
     expect((await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'text/plain' }, payload: 'x' })).statusCode).toBe(415);
     expect((await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=password' })).statusCode).toBe(400);
-    expect((await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials&client_id=x&client_secret=y' })).statusCode).toBe(401);
+    expect(
+      (await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials&client_id=x&client_secret=y' })).statusCode,
+    ).toBe(401);
     expect((await send('POST', '/v1/auth/login', { payload: { email: user.email, password: 'wrong password!' } })).statusCode).toBe(401);
     expect((await send('POST', '/v1/auth/register', { payload: { email: user.email, password: 'another passphrase' } })).statusCode).toBe(409);
     expect((await send('GET', '/readyz')).statusCode).toBe(200);
@@ -108,7 +110,9 @@ describe('real answers match the OpenAPI document', () => {
     app.draining = true;
     try {
       expect((await send('GET', '/v1/billing/wallet', { headers: user.auth })).statusCode).toBe(503);
-      expect((await send('POST', '/v1/jobs', { headers: agent.auth, payload: { capability_id: 'circuit.simulate', request: {}, idempotency_key: 'k-2', max_total_price: '0.01' } })).statusCode).toBe(503);
+      expect((await send('POST', '/v1/jobs', { headers: agent.auth, payload: { capability_id: 'circuit.simulate', request: {}, idempotency_key: 'k-2', max_total_price: '0.01' } })).statusCode).toBe(
+        503,
+      );
       expect((await send('GET', '/readyz')).statusCode).toBe(503);
     } finally {
       app.draining = false;

@@ -73,7 +73,11 @@ describe('the qrail process', { timeout: 180_000 }, () => {
     const parent = mkdtempSync(join(tmpdir(), 'qrail-badfeature-'));
     dirs.push(parent);
     const dir = join(parent, 'data');
-    for (const [name, value] of [['TTS_ENGINE', 'festival'], ['EXECUTION_MAX_SHOTS', 'many'], ['BILLING_PROCESSOR', 'paypal']] as const) {
+    for (const [name, value] of [
+      ['TTS_ENGINE', 'festival'],
+      ['EXECUTION_MAX_SHOTS', 'many'],
+      ['BILLING_PROCESSOR', 'paypal'],
+    ] as const) {
       const out = await new Promise<string>((resolve) => {
         const c = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, [name]: value } });
         let err = '';
@@ -96,7 +100,13 @@ describe('the qrail process', { timeout: 180_000 }, () => {
     // An in-flight request: its headers reach the server before SIGTERM (the server's 100 Continue
     // says it has taken the request), its body only after the drain began.
     const body = JSON.stringify({ email: `drain.${Date.now()}@example.com`, password: 'drain password 1' });
-    const inflightReq = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/auth/register', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } });
+    const inflightReq = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/auth/register',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+    });
     const accepted = new Promise<void>((resolve) => inflightReq.on('continue', () => resolve()));
     const inflight = new Promise<{ status: number; body: string }>((resolve, reject) => {
       inflightReq.on('response', (res) => {
@@ -130,7 +140,9 @@ describe('the qrail process', { timeout: 180_000 }, () => {
     // Big enough to keep the aggressive profile busy for a second or more.
     let s = 7;
     const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    const gates = Array.from({ length: 600 }, () => (rnd() < 0.35 ? { op: 'cx', qubits: [0, 1 + Math.floor(rnd() * 7)] } : { op: ['h', 't', 's'][Math.floor(rnd() * 3)], qubits: [Math.floor(rnd() * 8)] }));
+    const gates = Array.from({ length: 600 }, () =>
+      rnd() < 0.35 ? { op: 'cx', qubits: [0, 1 + Math.floor(rnd() * 7)] } : { op: ['h', 't', 's'][Math.floor(rnd() * 3)], qubits: [Math.floor(rnd() * 8)] },
+    );
     const circuit = { schema: '0.2', num_qubits: 8, num_clbits: 0, gates, measurements: [] };
     const optimize = request(port, 'POST', '/v1/circuits/optimize', JSON.stringify({ circuit, profile: 'aggressive', include_steps: false }));
     expect((await request(port, 'GET', '/healthz')).status).toBe(200);

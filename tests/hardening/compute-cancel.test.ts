@@ -25,7 +25,12 @@ async function listening(env: Record<string, string>): Promise<{ app: App; port:
 }
 
 /** A POST whose answer we may never read: the request object is returned to destroy it. */
-function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}): { req: ClientRequest; answer: Promise<{ status: number; headers: Record<string, unknown>; body: any }> } {
+function post(
+  port: number,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): { req: ClientRequest; answer: Promise<{ status: number; headers: Record<string, unknown>; body: any }> } {
   const payload = JSON.stringify(body);
   let req!: ClientRequest;
   const answer = new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
@@ -47,7 +52,19 @@ const until = (ok: () => boolean) => waitFor(ok, { what: 'the pool state' });
 
 // Keeps the aggressive search busy far longer than this test may take (its budget is 60 s).
 const LONG = { circuit: busyCircuit(10, 3_000, 11), profile: 'aggressive', include_steps: false };
-const SMALL = { circuit: { schema: '0.2', num_qubits: 2, num_clbits: 0, gates: [{ op: 'h', qubits: [0] }, { op: 'h', qubits: [0] }], measurements: [], metadata: {} } };
+const SMALL = {
+  circuit: {
+    schema: '0.2',
+    num_qubits: 2,
+    num_clbits: 0,
+    gates: [
+      { op: 'h', qubits: [0] },
+      { op: 'h', qubits: [0] },
+    ],
+    measurements: [],
+    metadata: {},
+  },
+};
 const OPT = '/v1/circuits/optimize';
 
 describe('compute stops when its client disconnects', () => {

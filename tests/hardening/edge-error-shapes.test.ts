@@ -71,7 +71,9 @@ describe('error shapes and headers at the edges of each interface', () => {
   it('the token endpoint answers malformed Basic credentials with an OAuth 400, not a 500', async () => {
     for (const pair of ['a%:b', 'id:%E0%A4%A', 'id%00:secret']) {
       const r = await app.inject({
-        method: 'POST', url: '/v1/oauth/token', payload: 'grant_type=client_credentials',
+        method: 'POST',
+        url: '/v1/oauth/token',
+        payload: 'grant_type=client_credentials',
         headers: { authorization: `Basic ${Buffer.from(pair).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(r.statusCode, pair).toBe(400);
@@ -92,11 +94,20 @@ describe('error shapes and headers at the edges of each interface', () => {
     const s = (await app.inject({ method: 'POST', url: '/v1/billing/processor/checkout-session', headers: u.auth, payload: { amount: '10.00' } })).json().data.session_id as string;
     const send = (event: Record<string, unknown>) => {
       const body = JSON.stringify(event);
-      return app.inject({ method: 'POST', url: '/v1/billing/processor/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(body, SECRET, now()) }, payload: body });
+      return app.inject({
+        method: 'POST',
+        url: '/v1/billing/processor/webhook',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(body, SECRET, now()) },
+        payload: body,
+      });
     };
     const evt = (object: Record<string, unknown>, over: Record<string, unknown> = {}) => ({
-      id: `evt_${randomBytes(8).toString('hex')}`, object: 'event', type: 'checkout.session.completed', created: now(),
-      data: { object: { id: s, object: 'checkout.session', payment_status: 'paid', customer, metadata: { qrail_account_id: u.accountId }, ...object } }, ...over,
+      id: `evt_${randomBytes(8).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: now(),
+      data: { object: { id: s, object: 'checkout.session', payment_status: 'paid', customer, metadata: { qrail_account_id: u.accountId }, ...object } },
+      ...over,
     });
     for (const bad of [
       evt({ amount_total: 'toString' }),

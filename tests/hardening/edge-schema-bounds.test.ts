@@ -2,10 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 
-
 type Schema = Record<string, any>;
 
-const BELL = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }], metadata: {} };
+const BELL = {
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+  metadata: {},
+};
 
 /** Formats whose own definition bounds the text (fixed-shape patterns). */
 const BOUNDED_FORMATS = new Set(['uuid', 'date-time']);
@@ -134,7 +146,9 @@ describe('the analyze job checks repeated devices in linear time', () => {
     const cred = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: u.auth, payload: { name: 'agent', scopes: ['jobs:write'] } });
     expect(cred.statusCode).toBe(201);
     const r = await app.inject({
-      method: 'POST', url: '/v1/jobs', headers: { authorization: `Bearer ${cred.json().data.secret}` },
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: { authorization: `Bearer ${cred.json().data.secret}` },
       payload: { capability_id: 'circuit.analyze', request: { circuit: BELL, devices: ['p1-falcon-7', 'p2-grid-9', 'p1-falcon-7'] }, idempotency_key: 'dup-devices-1', max_total_price: '1.000000' },
     });
     expect(r.statusCode).toBe(400);

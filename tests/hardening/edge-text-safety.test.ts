@@ -5,7 +5,19 @@ import { newAgent, type Agent } from '../jobs/helpers.js';
 
 // Runs on PGlite, and on PostgreSQL when DATABASE_URL is set: both refused these strings with a 500.
 const OPERATOR = 'operator-token-for-edge-tests-0123456789';
-const BELL = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
+const BELL = {
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+};
 
 type Reply = { statusCode: number; json: () => any };
 
@@ -51,11 +63,23 @@ describe('NUL bytes and lone surrogates are refused at the edge', () => {
     ];
     for (const [metadata, path] of cases) {
       const job = await app.inject({
-        method: 'POST', url: '/v1/jobs', headers: agent.auth,
-        payload: { capability_id: 'circuit.simulate', request: { circuit: { ...BELL, metadata }, shots: 10 }, idempotency_key: `meta-${Math.random().toString(36).slice(2)}`, max_total_price: '1.000000' },
+        method: 'POST',
+        url: '/v1/jobs',
+        headers: agent.auth,
+        payload: {
+          capability_id: 'circuit.simulate',
+          request: { circuit: { ...BELL, metadata }, shots: 10 },
+          idempotency_key: `meta-${Math.random().toString(36).slice(2)}`,
+          max_total_price: '1.000000',
+        },
       });
       expectRefused(job, { in: 'body', path: `/request/circuit${path}` });
-      const run = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: session, payload: { circuit: { ...BELL, metadata }, shots: 10, client_token: `meta-${Math.random().toString(36).slice(2)}` } });
+      const run = await app.inject({
+        method: 'POST',
+        url: '/v1/execute/provider-one',
+        headers: session,
+        payload: { circuit: { ...BELL, metadata }, shots: 10, client_token: `meta-${Math.random().toString(36).slice(2)}` },
+      });
       expectRefused(run, { in: 'body', path: `/circuit${path}` });
     }
     // A well-formed astral character (a surrogate pair) is fine.
@@ -79,7 +103,12 @@ describe('NUL bytes and lone surrogates are refused at the edge', () => {
 
   it('an operator credit-grant reason with U+0000 → 400 at /reason, no credit', async () => {
     const u = await signUp(app);
-    const r = await app.inject({ method: 'POST', url: '/v1/billing/operator/credit-grant', headers: { authorization: `Bearer ${OPERATOR}` }, payload: { email: u.email, amount: '1.00', reason: 'promo\u0000' } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/billing/operator/credit-grant',
+      headers: { authorization: `Bearer ${OPERATOR}` },
+      payload: { email: u.email, amount: '1.00', reason: 'promo\u0000' },
+    });
     expectRefused(r, { in: 'body', path: '/reason' });
     const w = await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth });
     expect(w.json().data.available).toBe('0.000000');

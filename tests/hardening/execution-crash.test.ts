@@ -54,10 +54,15 @@ describe('an execution job whose worker was SIGKILLed mid-run', () => {
     const open = () => buildTestApp({ ...(onPg ? {} : { DATA_DIR: dir }), ...SHORT });
     let app: App = await open();
     const a: Agent = await newAgent(app, { fundMicros: 1_000_000n });
-    const sub = await submit(app, a, { capability_id: 'provider-one.simulate', request: { circuit: getExample('bell'), shots: 500, seed: 5 }, idempotency_key: key('exec-crash'), max_total_price: '0.01' });
+    const sub = await submit(app, a, {
+      capability_id: 'provider-one.simulate',
+      request: { circuit: getExample('bell'), shots: 500, seed: 5 },
+      idempotency_key: key('exec-crash'),
+      max_total_price: '0.01',
+    });
     expect(sub.statusCode, sub.body).toBe(202);
     const jobId: string = sub.json().job_id;
-    const schema = onPg ? (await app.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? '' : '';
+    const schema = onPg ? ((await app.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? '') : '';
     if (!onPg) await app.close();
 
     await killMidRun(onPg ? { CHILD_DATABASE_URL: process.env['DATABASE_URL'] ?? '', CHILD_SCHEMA: schema } : { CHILD_DATA_DIR: dir, CHILD_DATABASE_URL: '' });

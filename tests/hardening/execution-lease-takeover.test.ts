@@ -26,14 +26,16 @@ describe('a simulator run whose owner died', () => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let calls = 0;
-    (app.compute as { run: typeof run }).run = (async (task: string, input: never, opts?: never) => {
+    (app.compute as { run: typeof run }).run = async (task: string, input: never, opts?: never) => {
       if (task === 'simulate' && calls++ === 0) await released;
       return run(task as never, input, opts);
-    });
+    };
 
     const body = { circuit: getExample('bell'), shots: 300, seed: 9, client_token: key('takeover') };
     const first = app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: body });
-    const row = await waitFor(async () => (await app.db.query<{ id: string; status: string }>('SELECT id, status FROM execution_jobs WHERE client_token = $1', [body.client_token])).rows[0], { what: 'the running job row' });
+    const row = await waitFor(async () => (await app.db.query<{ id: string; status: string }>('SELECT id, status FROM execution_jobs WHERE client_token = $1', [body.client_token])).rows[0], {
+      what: 'the running job row',
+    });
     expect(row.status).toBe('running');
 
     const live = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: body });

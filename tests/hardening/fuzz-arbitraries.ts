@@ -85,13 +85,14 @@ export function deepObject(depth: number): RawJson {
 export function toJsonText(value: unknown): string {
   const raws: string[] = [];
   const marker = `@@raw-${Math.random().toString(36).slice(2)}:`;
-  const text = JSON.stringify(value, (_k, v: unknown) => {
-    if (v instanceof RawJson) {
-      raws.push(v.text);
-      return `${marker}${raws.length - 1}`;
-    }
-    return v;
-  }) ?? 'null';
+  const text =
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (v instanceof RawJson) {
+        raws.push(v.text);
+        return `${marker}${raws.length - 1}`;
+      }
+      return v;
+    }) ?? 'null';
   if (raws.length === 0) return text;
   return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_m, i: string) => raws[Number(i)]!);
 }
@@ -170,15 +171,18 @@ function validFromSchema(schema: Schema | undefined, ctx: SchemaContext, depth: 
       for (const [k, v] of entries) record[k] = fromSchema(v, ctx, depth + 1, k);
       const optional = entries.map(([k]) => k).filter((k) => !required.has(k));
       if (!ctx.hostile) return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
-      return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) }).map((o) => o as unknown).chain((o) =>
-        // Now and then an extra property the schema does not allow, or one missing required key.
-        fc.constantFrom<'as-is' | 'extra' | 'drop'>('as-is', 'as-is', 'as-is', 'extra', 'drop').map((mode) => {
-          const copy: Record<string, unknown> = { ...(o as Record<string, unknown>) };
-          if (mode === 'extra') copy['__proto__x'] = 'unexpected';
-          if (mode === 'drop') delete copy[[...required][0] ?? optional[0] ?? ''];
-          return copy;
-        }),
-      );
+      return fc
+        .record(record, { requiredKeys: [...required].filter((k) => k in record) })
+        .map((o) => o as unknown)
+        .chain((o) =>
+          // Now and then an extra property the schema does not allow, or one missing required key.
+          fc.constantFrom<'as-is' | 'extra' | 'drop'>('as-is', 'as-is', 'as-is', 'extra', 'drop').map((mode) => {
+            const copy: Record<string, unknown> = { ...(o as Record<string, unknown>) };
+            if (mode === 'extra') copy['__proto__x'] = 'unexpected';
+            if (mode === 'drop') delete copy[[...required][0] ?? optional[0] ?? ''];
+            return copy;
+          }),
+        );
     }
     default:
       return ctx.hostile ? anyJson : fc.constant(null);
@@ -191,8 +195,14 @@ export function circuitPool(hostile: boolean): fc.Arbitrary<unknown> {
     schema: '0.2',
     num_qubits: 2,
     num_clbits: 2,
-    gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }],
-    measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }],
+    gates: [
+      { op: 'h', qubits: [0] },
+      { op: 'cx', qubits: [0, 1] },
+    ],
+    measurements: [
+      { qubit: 0, clbit: 0 },
+      { qubit: 1, clbit: 1 },
+    ],
   };
   const hostileCircuits: unknown[] = [
     { version: '0.1', qubits: 1_000_000_000, operations: [{ gate: 'measure', targets: [999_999_999] }] },
@@ -214,7 +224,15 @@ export function circuitPool(hostile: boolean): fc.Arbitrary<unknown> {
   const valid: unknown[] = [
     bell,
     { format: 'qasm2', source: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;' },
-    { version: '0.1', qubits: 2, operations: [{ gate: 'h', targets: [0] }, { gate: 'cx', controls: [0], targets: [1] }, { gate: 'measure', targets: [0] }] },
+    {
+      version: '0.1',
+      qubits: 2,
+      operations: [
+        { gate: 'h', targets: [0] },
+        { gate: 'cx', controls: [0], targets: [1] },
+        { gate: 'measure', targets: [0] },
+      ],
+    },
   ];
   if (!hostile) return fc.constantFrom(...valid);
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...valid) }, { weight: 3, arbitrary: fc.constantFrom(...hostileCircuits) }, { weight: 1, arbitrary: anyJson });

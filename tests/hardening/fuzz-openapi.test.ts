@@ -76,7 +76,10 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
 
   beforeAll(async () => {
     app = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_AUTH_PER_MINUTE: '1000000', QRAIL_OPERATOR_TOKEN: OPERATOR_TOKEN });
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, Record<string, unknown>>>; components?: { schemas?: Record<string, Schema> } }>();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components?: { schemas?: Record<string, Schema> };
+    }>();
     const schemas = doc.components?.schemas ?? {};
     const resolve = (ref: string) => schemas[ref.replace(/^#\/components\/schemas\//, '')];
     const known = { device: DEVICES.map((d) => d.id), provider: PROVIDERS.map((p) => p.id) };
@@ -129,7 +132,7 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
     const query: Record<string, fc.Arbitrary<string>> = {};
     const requiredQuery: string[] = [];
     for (const p of parameters) {
-      const fromIt = fromSchema(p.schema, ctx).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+      const fromIt = fromSchema(p.schema, ctx).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')));
       const valueArb = hostile ? fc.oneof(fromIt, urlText) : fromIt;
       if (p.in === 'path') params[p.name] = valueArb;
       if (p.in === 'query') {
@@ -158,19 +161,38 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
       { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
       {
         weight: 2,
-        arbitrary: fc.record({
-          type: fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml'),
-          bytes: fc.oneof(
-            fc.uint8Array({ maxLength: 256 }).map((a) => Buffer.from(a)),
-            fc.constantFrom(Buffer.from('{"a":'), Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from('{"a":"\\u0000"}'), Buffer.from('['.repeat(100_000)), Buffer.from('{"__proto__":{"polluted":true}}'), Buffer.from('grant_type=client_credentials&client_id=%00&client_secret=x')),
-          ),
-        }).map((r) => ({ kind: 'raw' as const, type: r.type, bytes: r.bytes })),
+        arbitrary: fc
+          .record({
+            type: fc.constantFrom(
+              undefined,
+              'application/json',
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'multipart/form-data; boundary=x',
+              'application/json; charset=utf-16',
+              'application/xml',
+            ),
+            bytes: fc.oneof(
+              fc.uint8Array({ maxLength: 256 }).map((a) => Buffer.from(a)),
+              fc.constantFrom(
+                Buffer.from('{"a":'),
+                Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
+                Buffer.from('{"a":"\\u0000"}'),
+                Buffer.from('['.repeat(100_000)),
+                Buffer.from('{"__proto__":{"polluted":true}}'),
+                Buffer.from('grant_type=client_credentials&client_id=%00&client_secret=x'),
+              ),
+            ),
+          })
+          .map((r) => ({ kind: 'raw' as const, type: r.type, bytes: r.bytes })),
       },
     );
     return fc.record({
       auth: fc.constantFrom<Auth>('none', 'garbage', 'basic', 'session', 'session', 'jobs', 'jobs', 'operator'),
       params: fc.record(params),
-      query: queryArb.chain((q) => fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { nil: undefined }).map((extra) => (extra === undefined ? q : { ...q, [extra[0]]: extra[1] }))),
+      query: queryArb.chain((q) =>
+        fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { nil: undefined }).map((extra) => (extra === undefined ? q : { ...q, [extra[0]]: extra[1] })),
+      ),
       body,
       idempotencyKey: fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k\u0000', 'x'.repeat(300), 'same-key')), { nil: undefined }),
     });
@@ -178,7 +200,9 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
 
   async function send(o: Operation, r: FuzzRequest, session: string) {
     let url = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeAny(r.params[name] ?? 'x'));
-    const qs = Object.entries(r.query).map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`).join('&');
+    const qs = Object.entries(r.query)
+      .map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`)
+      .join('&');
     if (qs !== '') url += `?${qs}`;
     const headers: Record<string, string> = {};
     if (r.auth === 'garbage') headers['authorization'] = 'Bearer not-a-token';
@@ -232,36 +256,44 @@ describe('OpenAPI-driven fuzz (every operation, hostile input)', () => {
     return undefined;
   }
 
-  it('answers every operation without a crash, an undocumented 5xx, a wrong error shape, a bare 401 or a stall', async () => {
-    expect(ops.length).toBeGreaterThan(50);
-    const failures: string[] = [];
-    let sent = 0;
-    const reached = new Set<string>();
-    for (const o of ops) {
-      // A fresh session per operation: the fuzz may log out, and that must not blind later operations.
-      const s = await newAgent(app, { fundMicros: 5_000_000n });
-      const result = await fc.check(
-        fc.asyncProperty(requestArb(o), async (r) => {
-          const { res, ms } = await send(o, r, s.session.authorization);
-          sent += 1;
-          if (res.statusCode < 300) reached.add(`${o.method} ${o.path}`);
-          rssMax = Math.max(rssMax, process.memoryUsage().rss);
-          const problem = check(o, res.statusCode, res.headers, res.body, ms);
-          if (problem !== undefined) throw new Error(problem);
-        }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
-      );
-      if (result.failed) failures.push(`${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}\n  counterexample: ${describeValue(result.counterexample)}`);
-    }
-    expect(failures).toEqual([]);
-    expect(sent).toBe(ops.length * RUNS);
-    // The schema-following half must reach the handlers: most operations answer a 2xx at least once
-    // (the rest need ids of objects the fuzz does not create, or features not configured here).
-    expect(reached.size).toBeGreaterThanOrEqual(Math.floor(ops.length * 0.6));
-    if (process.env['FUZZ_DEBUG'] !== undefined) console.log(`2xx on ${reached.size}/${ops.length}:`, ops.map((o) => `${o.method} ${o.path}`).filter((k) => !reached.has(k)));
-    expect(rssMax - rssStart).toBeLessThan(RSS_GROWTH_LIMIT);
-    // A wider FUZZ_RUNS needs more than the suite's default timeout; each request is still held to SLOW_MS.
-  }, 120_000 + RUNS * 1_000);
+  it(
+    'answers every operation without a crash, an undocumented 5xx, a wrong error shape, a bare 401 or a stall',
+    async () => {
+      expect(ops.length).toBeGreaterThan(50);
+      const failures: string[] = [];
+      let sent = 0;
+      const reached = new Set<string>();
+      for (const o of ops) {
+        // A fresh session per operation: the fuzz may log out, and that must not blind later operations.
+        const s = await newAgent(app, { fundMicros: 5_000_000n });
+        const result = await fc.check(
+          fc.asyncProperty(requestArb(o), async (r) => {
+            const { res, ms } = await send(o, r, s.session.authorization);
+            sent += 1;
+            if (res.statusCode < 300) reached.add(`${o.method} ${o.path}`);
+            rssMax = Math.max(rssMax, process.memoryUsage().rss);
+            const problem = check(o, res.statusCode, res.headers, res.body, ms);
+            if (problem !== undefined) throw new Error(problem);
+          }),
+          { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        );
+        if (result.failed) failures.push(`${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}\n  counterexample: ${describeValue(result.counterexample)}`);
+      }
+      expect(failures).toEqual([]);
+      expect(sent).toBe(ops.length * RUNS);
+      // The schema-following half must reach the handlers: most operations answer a 2xx at least once
+      // (the rest need ids of objects the fuzz does not create, or features not configured here).
+      expect(reached.size).toBeGreaterThanOrEqual(Math.floor(ops.length * 0.6));
+      if (process.env['FUZZ_DEBUG'] !== undefined)
+        console.log(
+          `2xx on ${reached.size}/${ops.length}:`,
+          ops.map((o) => `${o.method} ${o.path}`).filter((k) => !reached.has(k)),
+        );
+      expect(rssMax - rssStart).toBeLessThan(RSS_GROWTH_LIMIT);
+      // A wider FUZZ_RUNS needs more than the suite's default timeout; each request is still held to SLOW_MS.
+    },
+    120_000 + RUNS * 1_000,
+  );
 
   it('leaves the ledger and the job store consistent', async () => {
     await expectLedgerInvariants(app);

@@ -13,10 +13,7 @@ type User = Awaited<ReturnType<typeof signUp>>;
  * once the lease lapses, the retry runs again under the same run token and must find that effect.
  */
 async function crashBeforeStore(app: App, u: User): Promise<void> {
-  await app.db.query(
-    "UPDATE idempotency_keys SET state = 'in_progress', status_code = NULL, response = NULL, locked_until = now() - interval '1 second' WHERE owner = $1",
-    [u.accountId],
-  );
+  await app.db.query("UPDATE idempotency_keys SET state = 'in_progress', status_code = NULL, response = NULL, locked_until = now() - interval '1 second' WHERE owner = $1", [u.accountId]);
 }
 
 describe('Idempotency-Key crash windows (issue 17, defect 8)', () => {
@@ -28,10 +25,15 @@ describe('Idempotency-Key crash windows (issue 17, defect 8)', () => {
   afterAll(async () => app.close());
 
   const available = async (u: User) => (await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available as string;
-  const quote = async (u: User) => (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 100 } })).json().data.quote_id as string;
-  const hold = (u: User, quoteId: string, key?: string) => app.inject({
-    method: 'POST', url: '/v1/billing/hardware/hold', headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: { quote_id: quoteId },
-  });
+  const quote = async (u: User) =>
+    (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 100 } })).json().data.quote_id as string;
+  const hold = (u: User, quoteId: string, key?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/billing/hardware/hold',
+      headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      payload: { quote_id: quoteId },
+    });
   const heldJobs = async (u: User) => (await app.db.query<{ job_id: string }>('SELECT job_id FROM billing_held_jobs WHERE account_id = $1', [u.accountId])).rows;
 
   it('the retry of a hold whose run died before answering gets that hold (201, same job), not 409 QUOTE_ALREADY_USED; the money is held once', async () => {
@@ -92,10 +94,15 @@ describe('Idempotency-Key crash windows (issue 17, defect 8)', () => {
     expect(await available(u)).toBe('6.700000');
   });
 
-  const createCredential = (u: User, key: string) => app.inject({
-    method: 'POST', url: '/v1/auth/credentials', headers: { ...u.auth, 'idempotency-key': key }, payload: { name: 'agent', scopes: ['jobs:read'] },
-  });
-  const credentials = async (u: User) => (await app.inject({ method: 'GET', url: '/v1/auth/credentials', headers: u.auth })).json().data.credentials as Array<{ credential_id?: string; id?: string; revoked_at: string | null }>;
+  const createCredential = (u: User, key: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/auth/credentials',
+      headers: { ...u.auth, 'idempotency-key': key },
+      payload: { name: 'agent', scopes: ['jobs:read'] },
+    });
+  const credentials = async (u: User) =>
+    (await app.inject({ method: 'GET', url: '/v1/auth/credentials', headers: u.auth })).json().data.credentials as Array<{ credential_id?: string; id?: string; revoked_at: string | null }>;
   const jobsWith = (secret: string) => app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${secret}` } });
 
   it('the retry of a credential creation whose run died before answering makes no second credential: the same one, with a new secret that works', async () => {
@@ -134,8 +141,10 @@ describe('Idempotency-Key crash windows (issue 17, defect 8)', () => {
     expect((await jobsWith(retry.json().data.secret)).statusCode).toBe(200);
   });
 
-  const sandboxObjects = async (u: User, type: string) => Number((await app.db.query<{ n: string }>(
-    "SELECT count(*)::text AS n FROM billing_sandbox_objects WHERE type = $1 AND data->'metadata'->>'qrail_account_id' = $2", [type, u.accountId])).rows[0]?.n);
+  const sandboxObjects = async (u: User, type: string) =>
+    Number(
+      (await app.db.query<{ n: string }>("SELECT count(*)::text AS n FROM billing_sandbox_objects WHERE type = $1 AND data->'metadata'->>'qrail_account_id' = $2", [type, u.accountId])).rows[0]?.n,
+    );
 
   it('the retry of a checkout whose run died before answering gets the same sandbox session', async () => {
     const u = await signUp(app);
@@ -169,13 +178,20 @@ describe('Idempotency-Key crash windows (issue 17, defect 8)', () => {
     if (sandbox === undefined) throw new Error('the test app runs on the sandbox processor');
     const customer = await sandbox.createCustomer({ accountId: u.accountId, email: u.email, idempotencyKey: `test-cus:${u.accountId}` });
     expect((await sandbox.createCustomer({ accountId: u.accountId, email: u.email, idempotencyKey: `test-cus:${u.accountId}` })).id).toBe(customer.id);
-    const base = { customerId: customer.id, successUrl: 'https://example.test/ok', cancelUrl: 'https://example.test/no', metadata: { qrail_account_id: u.accountId }, idempotencyKey: `test-cs:${u.accountId}` };
+    const base = {
+      customerId: customer.id,
+      successUrl: 'https://example.test/ok',
+      cancelUrl: 'https://example.test/no',
+      metadata: { qrail_account_id: u.accountId },
+      idempotencyKey: `test-cs:${u.accountId}`,
+    };
     const a = await sandbox.createCheckoutSession({ ...base, amountCents: 1000n });
     expect((await sandbox.createCheckoutSession({ ...base, amountCents: 1000n })).id).toBe(a.id);
     await expect(sandbox.createCheckoutSession({ ...base, amountCents: 2000n })).rejects.toMatchObject({ code: 'PROCESSOR_ERROR', details: { type: 'idempotency_error' } });
     // Keys are not shared across operations either (Stripe: same key, other endpoint → idempotency_error).
-    await expect(sandbox.createPaymentIntent({ customerId: customer.id, amountCents: 1000n, offSession: false, confirm: false, metadata: {}, idempotencyKey: base.idempotencyKey }))
-      .rejects.toMatchObject({ code: 'PROCESSOR_ERROR', details: { type: 'idempotency_error' } });
+    await expect(
+      sandbox.createPaymentIntent({ customerId: customer.id, amountCents: 1000n, offSession: false, confirm: false, metadata: {}, idempotencyKey: base.idempotencyKey }),
+    ).rejects.toMatchObject({ code: 'PROCESSOR_ERROR', details: { type: 'idempotency_error' } });
     const pi = { customerId: customer.id, offSession: false, confirm: true, paymentMethod: 'pm_card_visa', metadata: {}, idempotencyKey: `test-pi:${u.accountId}` };
     const p1 = await sandbox.createPaymentIntent({ ...pi, amountCents: 1000n });
     expect((await sandbox.createPaymentIntent({ ...pi, amountCents: 1000n })).id).toBe(p1.id);
@@ -190,8 +206,12 @@ describe('Stripe adapter: the processor idempotency key on every create (issue 1
   beforeAll(async () => {
     await fake.start();
     app = await buildTestApp({
-      STRIPE_SECRET_KEY: 'sk_test_qrail_fake_key', STRIPE_WEBHOOK_SECRET: 'whsec_qrail_fake_stripe',
-      STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(fake.port), STRIPE_API_PROTOCOL: 'http', RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      STRIPE_SECRET_KEY: 'sk_test_qrail_fake_key',
+      STRIPE_WEBHOOK_SECRET: 'whsec_qrail_fake_stripe',
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(fake.port),
+      STRIPE_API_PROTOCOL: 'http',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     });
   });
   afterAll(async () => {

@@ -17,14 +17,16 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
   afterEach(async () => expectLedgerInvariants(app));
   afterAll(async () => app.close());
 
-  const topUp = (u: User, key: string | undefined, amount = '10.00') => app.inject({
-    method: 'POST', url: '/v1/billing/processor/payment-intent',
-    headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) },
-    payload: { amount, payment_method: 'pm_card_visa' },
-  });
+  const topUp = (u: User, key: string | undefined, amount = '10.00') =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/billing/processor/payment-intent',
+      headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      payload: { amount, payment_method: 'pm_card_visa' },
+    });
   const available = async (u: User) => (await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available as string;
-  const paymentIntents = async (u: User) => Number((await app.db.query<{ n: string }>(
-    "SELECT count(*)::text AS n FROM billing_processor_payments WHERE account_id = $1 AND kind = 'payment_intent'", [u.accountId])).rows[0]?.n);
+  const paymentIntents = async (u: User) =>
+    Number((await app.db.query<{ n: string }>("SELECT count(*)::text AS n FROM billing_processor_payments WHERE account_id = $1 AND kind = 'payment_intent'", [u.accountId])).rows[0]?.n);
 
   it('a payment intent sent twice with one key creates one PaymentIntent and one credit; the second answer is the first, replayed', async () => {
     const u = await signUp(app);
@@ -91,9 +93,11 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
   it('a hold placed twice on one quote with one key replays (201, same job); without a key the second hold is still 409', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 10_000_000n);
-    const quote = async () => (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 100 } })).json().data.quote_id as string;
+    const quote = async () =>
+      (await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 100 } })).json().data.quote_id as string;
     const q1 = await quote();
-    const hold = (quoteId: string, key?: string) => app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: { quote_id: quoteId } });
+    const hold = (quoteId: string, key?: string) =>
+      app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: { quote_id: quoteId } });
     const h1 = await hold(q1, 'hold-1');
     expect(h1.statusCode).toBe(201);
     const h2 = await hold(q1, 'hold-1');
@@ -112,7 +116,8 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
 
   it('a quote requested twice with one key is one quote', async () => {
     const u = await signUp(app);
-    const q = () => app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: { ...u.auth, 'idempotency-key': 'quote-1' }, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 10 } });
+    const q = () =>
+      app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: { ...u.auth, 'idempotency-key': 'quote-1' }, payload: { provider: 'provider-two', device: 'p2-ion-11', shots: 10 } });
     const a = await q();
     const b = await q();
     expect(a.statusCode).toBe(200);
@@ -232,11 +237,24 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
   });
 
   it('the OpenAPI document names the header on every idempotent operation and the replay header on its answers', async () => {
-    const doc = app.swagger() as unknown as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
-    const idempotent = ['/v1/billing/processor/payment-intent', '/v1/billing/processor/checkout-session', '/v1/billing/hardware/quote', '/v1/billing/hardware/hold', '/v1/auth/credentials', '/v1/billing/operator/credit-grant', '/v1/execute/provider-one'];
+    const doc = app.swagger() as unknown as {
+      paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
+    const idempotent = [
+      '/v1/billing/processor/payment-intent',
+      '/v1/billing/processor/checkout-session',
+      '/v1/billing/hardware/quote',
+      '/v1/billing/hardware/hold',
+      '/v1/auth/credentials',
+      '/v1/billing/operator/credit-grant',
+      '/v1/execute/provider-one',
+    ];
     for (const path of idempotent) {
       const op = doc.paths[path]?.['post'];
-      expect(op?.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'), path).toBe(true);
+      expect(
+        op?.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'),
+        path,
+      ).toBe(true);
       const ok = Object.entries(op?.responses ?? {}).filter(([s]) => s.startsWith('2'));
       expect(ok.length, path).toBeGreaterThan(0);
       for (const [, r] of ok) expect(r.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/Idempotent-Replayed' });
@@ -254,7 +272,13 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
 
   it('operator credit grants honour the key (scoped to the operator)', async () => {
     const u = await signUp(app);
-    const grant = () => app.inject({ method: 'POST', url: '/v1/billing/operator/credit-grant', headers: { authorization: `Bearer ${OPERATOR}`, 'idempotency-key': `grant-${u.accountId}` }, payload: { email: u.email, amount: '5.00' } });
+    const grant = () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/billing/operator/credit-grant',
+        headers: { authorization: `Bearer ${OPERATOR}`, 'idempotency-key': `grant-${u.accountId}` },
+        payload: { email: u.email, amount: '5.00' },
+      });
     const a = await grant();
     expect(a.statusCode).toBe(200);
     const b = await grant();
@@ -265,7 +289,12 @@ describe('Idempotency-Key on platform POSTs (issue 17, defect 8)', () => {
 
   it('execution runs accept the key beside client_token; the key replays, client_token keeps working without it', async () => {
     const u = await signUp(app);
-    const body = { circuit: { schema: '0.2', num_qubits: 1, num_clbits: 1, gates: [{ op: 'h', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }], metadata: {} }, shots: 10, seed: 1, client_token: 'run-1' };
+    const body = {
+      circuit: { schema: '0.2', num_qubits: 1, num_clbits: 1, gates: [{ op: 'h', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }], metadata: {} },
+      shots: 10,
+      seed: 1,
+      client_token: 'run-1',
+    };
     const run = (key?: string) => app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: { ...u.auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: body });
     const a = await run('exec-1');
     expect(a.statusCode).toBe(200);

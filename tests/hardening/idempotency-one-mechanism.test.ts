@@ -59,8 +59,14 @@ describe('every POST that creates an object or moves money goes through the one 
     // The plugin saw every POST route as it was registered.
     expect([...app.idempotentRoutes.keys()].sort()).toEqual([...new Set(posts)].sort());
     const unkeyed = [...app.idempotentRoutes].filter(([, r]) => r.header === null && r.field === null).map(([k]) => k);
-    expect(unkeyed.filter((k) => NOT_KEYED[k] === undefined), 'POST routes neither keyed nor listed in NOT_KEYED').toEqual([]);
-    expect(Object.keys(NOT_KEYED).filter((k) => !unkeyed.includes(k)), 'NOT_KEYED entries that are keyed or gone').toEqual([]);
+    expect(
+      unkeyed.filter((k) => NOT_KEYED[k] === undefined),
+      'POST routes neither keyed nor listed in NOT_KEYED',
+    ).toEqual([]);
+    expect(
+      Object.keys(NOT_KEYED).filter((k) => !unkeyed.includes(k)),
+      'NOT_KEYED entries that are keyed or gone',
+    ).toEqual([]);
     // The body keys of each scope, and the header where money moves.
     expect(app.idempotentRoutes.get('POST /v1/jobs')).toEqual({ header: null, field: 'idempotency_key' });
     for (const r of ['POST /v1/execute/provider-one', 'POST /v1/execute/provider-two', 'POST /v1/execute/provider-two/held/:job_id']) {
@@ -72,8 +78,9 @@ describe('every POST that creates an object or moves money goes through the one 
 
   it('a route declaring a body key its schema does not require is refused at registration', async () => {
     const other = await buildTestApp();
-    expect(() => other.post('/v1/test/unkeyed', { config: { idempotencyField: 'client_token' }, schema: { body: { type: 'object', properties: { client_token: { type: 'string' } } } } }, async () => ({})))
-      .toThrow(/client_token' is not a required body field/);
+    expect(() =>
+      other.post('/v1/test/unkeyed', { config: { idempotencyField: 'client_token' }, schema: { body: { type: 'object', properties: { client_token: { type: 'string' } } } } }, async () => ({})),
+    ).toThrow(/client_token' is not a required body field/);
     await other.close();
   });
 
@@ -85,9 +92,7 @@ describe('every POST that creates an object or moves money goes through the one 
   });
 
   it('the scopes keep their retention: header 24 h, jobs, execution and ledger as long as their object', async () => {
-    const r = await app.db.query<{ scope: string; r: string | null }>(
-      "SELECT s AS scope, idempotency_retention(s)::text AS r FROM unnest(ARRAY['header', 'jobs', 'execution', 'ledger']) s",
-    );
+    const r = await app.db.query<{ scope: string; r: string | null }>("SELECT s AS scope, idempotency_retention(s)::text AS r FROM unnest(ARRAY['header', 'jobs', 'execution', 'ledger']) s");
     expect(Object.fromEntries(r.rows.map((x) => [x.scope, x.r]))).toEqual({ header: '24:00:00', jobs: null, execution: null, ledger: null });
   });
 });
@@ -112,11 +117,13 @@ describe('each scope: replay, reuse (409), in flight (409)', () => {
   afterAll(async () => app.close());
 
   const keyRow = async (owner: string, scope: string, raw: string) =>
-    (await app.db.query<{ state: string; ref: string | null }>('SELECT state, ref::text FROM idempotency_keys WHERE owner = $1 AND scope = $2 AND key_hash = $3', [owner, scope, idempotencyHash(raw)])).rows[0];
+    (await app.db.query<{ state: string; ref: string | null }>('SELECT state, ref::text FROM idempotency_keys WHERE owner = $1 AND scope = $2 AND key_hash = $3', [owner, scope, idempotencyHash(raw)]))
+      .rows[0];
 
   it('header: replay, reuse with another body, in flight while a run holds the lease', async () => {
     const u = await signUp(app);
-    const quote = (k: string, shots: number) => app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: { ...u.auth, 'idempotency-key': k }, payload: { provider: 'provider-two', device: 'p2-ion-11', shots } });
+    const quote = (k: string, shots: number) =>
+      app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: { ...u.auth, 'idempotency-key': k }, payload: { provider: 'provider-two', device: 'p2-ion-11', shots } });
     const first = await quote('hdr-1', 10);
     expect(first.statusCode).toBe(200);
     const again = await quote('hdr-1', 10);
@@ -193,7 +200,8 @@ describe('each scope: replay, reuse (409), in flight (409)', () => {
 
   it('ledger: a grant replays (credited once), another amount under its key is 409 IDEMPOTENCY_KEY_REUSED; a payment reference keeps its first credit', async () => {
     const u = await signUp(app);
-    const grant = (amount: string) => app.inject({ method: 'POST', url: '/v1/billing/operator/credit-grant', headers: { authorization: `Bearer ${OPERATOR}` }, payload: { email: u.email, amount, idempotency_key: 'welcome' } });
+    const grant = (amount: string) =>
+      app.inject({ method: 'POST', url: '/v1/billing/operator/credit-grant', headers: { authorization: `Bearer ${OPERATOR}` }, payload: { email: u.email, amount, idempotency_key: 'welcome' } });
     const first = await grant('5.00');
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().data.credited).toBe(true);
@@ -245,7 +253,10 @@ describe('upgrade: keys written before the one mechanism are recognised after it
   });
 
   it('job keys, client tokens, ledger keys and header keys answer replay and reuse as before', async () => {
-    await migrate(db, listMigrations().filter((m) => m.id < '0500'));
+    await migrate(
+      db,
+      listMigrations().filter((m) => m.id < '0500'),
+    );
     const account = randomUUID();
     const job = randomUUID();
     const exec = randomUUID();
@@ -254,23 +265,37 @@ describe('upgrade: keys written before the one mechanism are recognised after it
     await db.query('INSERT INTO accounts (id) VALUES ($1)', [account]);
     await db.query(
       `INSERT INTO jobs (id, account_id, idempotency_key, request_hash, capability_id, request, max_total_price_micros, quoted_price_micros, reserved_price_micros, quote, status, submitted_by)
-       VALUES ($1, $2, 'old-job-key', 'job-hash', 'test.echo', '{}', 0, 0, 0, '{}', 'queued', 'test')`, [job, account]);
+       VALUES ($1, $2, 'old-job-key', 'job-hash', 'test.echo', '{}', 0, 0, 0, '{}', 'queued', 'test')`,
+      [job, account],
+    );
     await db.query("INSERT INTO job_idempotency_keys (account_id, idempotency_key, job_id) VALUES ($1, 'old-job-key', $2)", [account, job]);
     await db.query(
       `INSERT INTO execution_jobs (id, account_id, client_token, request_hash, provider, device, kind, driver, status, shots, seed, circuit)
-       VALUES ($1, $2, 'old-token', 'exec-hash', 'provider-two', 'p2-local-simulator', 'simulator', 'simulator', 'queued', 10, 1, '{}')`, [exec, account]);
+       VALUES ($1, $2, 'old-token', 'exec-hash', 'provider-two', 'p2-local-simulator', 'simulator', 'simulator', 'queued', 10, 1, '{}')`,
+      [exec, account],
+    );
     await db.query(
       `INSERT INTO ledger_transfers (id, kind, from_account, to_account, amount_micros, account_id, description, idempotency_key) VALUES
        ($1, 'grant', 'platform:promotional', $3, 5000000, $2, 'welcome', $5),
-       ($4, 'topup', 'processor:clearing', $3, 2000000, $2, 'top-up', 'payment_intent:pi_old')`, [grantT, account, `acct:${account}:available`, payT, `grant:${account}:old-grant`]);
+       ($4, 'topup', 'processor:clearing', $3, 2000000, $2, 'top-up', 'payment_intent:pi_old')`,
+      [grantT, account, `acct:${account}:available`, payT, `grant:${account}:old-grant`],
+    );
     await db.query(
       `INSERT INTO idempotency_keys (owner, key_hash, request_hash, route, state, run_token, locked_until, status_code, response)
-       VALUES ($1, $2, 'hdr-hash', 'POST /v1/billing/hardware/quote', 'done', $3, now(), 200, 'sealed')`, [account, idempotencyHash('old-header'), randomUUID()]);
+       VALUES ($1, $2, 'hdr-hash', 'POST /v1/billing/hardware/quote', 'done', $3, now(), 200, 'sealed')`,
+      [account, idempotencyHash('old-header'), randomUUID()],
+    );
 
     await migrate(db);
     const lookup = async (owner: string, scope: string, raw: string, requestHash: string) =>
-      (await db.query<{ outcome: string; ref: string | null; status_code: number | null }>(
-        'SELECT outcome, ref::text, status_code FROM idempotency_lookup($1, $2, $3, $4)', [owner, scope, idempotencyHash(raw), requestHash])).rows[0];
+      (
+        await db.query<{ outcome: string; ref: string | null; status_code: number | null }>('SELECT outcome, ref::text, status_code FROM idempotency_lookup($1, $2, $3, $4)', [
+          owner,
+          scope,
+          idempotencyHash(raw),
+          requestHash,
+        ])
+      ).rows[0];
     expect(await lookup(account, 'jobs', 'old-job-key', 'job-hash')).toMatchObject({ outcome: 'replay', ref: job });
     expect(await lookup(account, 'jobs', 'old-job-key', 'other')).toMatchObject({ outcome: 'reused', ref: job });
     expect(await lookup(account, 'execution', 'old-token', 'exec-hash')).toMatchObject({ outcome: 'replay', ref: exec });

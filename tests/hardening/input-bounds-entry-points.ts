@@ -31,16 +31,42 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
   { name: 'coupling', url: '/v1/analysis/coupling', auth: 'none', kind: 'platform', circuitPath: '/circuit', body: (c) => `{"circuit":${c}}` },
   { name: 'compare (before)', url: '/v1/analysis/coupling/compare', auth: 'none', kind: 'platform', circuitPath: '/before', body: (c) => `{"before":${c},"after":${BELL}}` },
   { name: 'compare (after)', url: '/v1/analysis/coupling/compare', auth: 'none', kind: 'platform', circuitPath: '/after', body: (c) => `{"before":${BELL},"after":${c}}` },
-  { name: 'execute provider-one', url: '/v1/execute/provider-one', auth: 'session', kind: 'platform', circuitPath: '/circuit', body: (c) => `{"circuit":${c},"shots":10,"seed":1,"client_token":"${token()}"}` },
-  { name: 'execute provider-two', url: '/v1/execute/provider-two', auth: 'session', kind: 'platform', circuitPath: '/circuit', body: (c) => `{"circuit":${c},"shots":10,"seed":1,"client_token":"${token()}"}` },
+  {
+    name: 'execute provider-one',
+    url: '/v1/execute/provider-one',
+    auth: 'session',
+    kind: 'platform',
+    circuitPath: '/circuit',
+    body: (c) => `{"circuit":${c},"shots":10,"seed":1,"client_token":"${token()}"}`,
+  },
+  {
+    name: 'execute provider-two',
+    url: '/v1/execute/provider-two',
+    auth: 'session',
+    kind: 'platform',
+    circuitPath: '/circuit',
+    body: (c) => `{"circuit":${c},"shots":10,"seed":1,"client_token":"${token()}"}`,
+  },
   { name: 'job circuit.analyze', url: '/v1/jobs', auth: 'agent', kind: 'jobs', circuitPath: '/request/circuit', body: jobsBody('circuit.analyze', '') },
-  { name: 'job circuit.optimize', url: '/v1/jobs', auth: 'agent', kind: 'jobs', circuitPath: '/request/circuit', body: jobsBody("circuit.optimize", "") },
+  { name: 'job circuit.optimize', url: '/v1/jobs', auth: 'agent', kind: 'jobs', circuitPath: '/request/circuit', body: jobsBody('circuit.optimize', '') },
   { name: 'job circuit.simulate', url: '/v1/jobs', auth: 'agent', kind: 'jobs', circuitPath: '/request/circuit', body: jobsBody('circuit.simulate', ',"shots":10') },
   { name: 'job coupling.analyze', url: '/v1/jobs', auth: 'agent', kind: 'jobs', circuitPath: '/request/circuit', body: jobsBody('coupling.analyze', '') },
   { name: 'job provider-one.simulate', url: '/v1/jobs', auth: 'agent', kind: 'jobs', circuitPath: '/request/circuit', body: jobsBody('provider-one.simulate', ',"shots":10') },
 ];
 
-export const BELL = JSON.stringify({ schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] });
+export const BELL = JSON.stringify({
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+});
 
 export interface Callers {
   readonly session: { authorization: string };

@@ -18,13 +18,27 @@ const CASES: readonly { name: string; circuit: unknown; problems: readonly [code
   {
     name: 'schema 0.2, 10^9 qubits and clbits, a measurement on the last of each',
     circuit: { schema: '0.2', num_qubits: G, num_clbits: G, gates: [{ op: 'measure', qubits: [G - 1], clbits: [G - 1] }], measurements: [{ qubit: G - 2, clbit: G - 2 }] },
-    problems: [['TOO_MANY_QUBITS', '/num_qubits'], ['TOO_MANY_QUBITS', '/num_clbits']],
+    problems: [
+      ['TOO_MANY_QUBITS', '/num_qubits'],
+      ['TOO_MANY_QUBITS', '/num_clbits'],
+    ],
   },
   { name: 'schema 0.2, 2^53 qubits', circuit: { schema: '0.2', num_qubits: 2 ** 53, gates: [{ op: 'x', qubits: [2 ** 53 - 1] }] }, problems: [['TOO_MANY_QUBITS', '/num_qubits']] },
-  { name: 'schema 0.2, 2 qubits, an index of 10^9', circuit: { schema: '0.2', num_qubits: 2, num_clbits: 1, gates: [{ op: 'cx', qubits: [0, G - 1] }], measurements: [{ qubit: 0, clbit: G - 1 }] }, problems: [['QUBIT_OUT_OF_RANGE', '/gates/0/qubits/1'], ['CLBIT_OUT_OF_RANGE', '/measurements/0/clbit']] },
+  {
+    name: 'schema 0.2, 2 qubits, an index of 10^9',
+    circuit: { schema: '0.2', num_qubits: 2, num_clbits: 1, gates: [{ op: 'cx', qubits: [0, G - 1] }], measurements: [{ qubit: 0, clbit: G - 1 }] },
+    problems: [
+      ['QUBIT_OUT_OF_RANGE', '/gates/0/qubits/1'],
+      ['CLBIT_OUT_OF_RANGE', '/measurements/0/clbit'],
+    ],
+  },
   { name: 'OpenQASM 2, qreg and creg of 10^9', circuit: { format: 'qasm2', source: `OPENQASM 2.0;\nqreg q[${G}];\ncreg c[${G}];\nmeasure q -> c;` }, problems: [['TOO_MANY_QUBITS', '/source']] },
   { name: 'OpenQASM 3, qubit[2^32]', circuit: { format: 'qasm3', source: 'OPENQASM 3.0;\nqubit[4294967296] q;\nh q;' }, problems: [['TOO_MANY_QUBITS', '/source']] },
-  { name: 'OpenQASM 2, a creg of 10^9 beside one qubit', circuit: { format: 'qasm2', source: `OPENQASM 2.0;\nqreg q[1];\ncreg c[${G}];\nmeasure q[0] -> c[${G - 1}];` }, problems: [['TOO_MANY_QUBITS', '/source']] },
+  {
+    name: 'OpenQASM 2, a creg of 10^9 beside one qubit',
+    circuit: { format: 'qasm2', source: `OPENQASM 2.0;\nqreg q[1];\ncreg c[${G}];\nmeasure q[0] -> c[${G - 1}];` },
+    problems: [['TOO_MANY_QUBITS', '/source']],
+  },
 ];
 
 function runChild(circuits: readonly string[], mode = 'http'): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {

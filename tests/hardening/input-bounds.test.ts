@@ -36,9 +36,24 @@ describe('defect 3: nesting and expression length are bounded, never a stack ove
     { name: 'QASM pi+pi+… 30,000 terms', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${Array(30_000).fill('pi').join('+')}) q[0];`), code: 'EXPRESSION_TOO_LONG', path: '/source' },
     { name: 'QASM signs 20,000 deep', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${'-'.repeat(20_000)}pi) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
     { name: 'QASM pi^pi^… 10,000 deep', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\nrz(${Array(10_000).fill('pi').join('^')}) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
-    { name: 'QASM sin(sin(… 3,000 deep inside a gate definition', circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\ngate g(t) a { rz(${'sin('.repeat(3000)}t${')'.repeat(3000)}) a; }\ng(1) q[0];`), code: 'EXPRESSION_TOO_DEEP', path: '/source' },
-    { name: 'JSON string parameter 3,000 deep', circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(3000)}pi${')'.repeat(3000)}`] }] }), code: 'EXPRESSION_TOO_DEEP', path: '/gates/0/params/0' },
-    { name: 'JSON string parameter pi+pi+… 30,000 terms', circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [{ op: 'rz', qubits: [0], params: [Array(30_000).fill('pi').join('+')] }] }), code: 'EXPRESSION_TOO_LONG', path: '/gates/0/params/0' },
+    {
+      name: 'QASM sin(sin(… 3,000 deep inside a gate definition',
+      circuit: qasm(`OPENQASM 2.0;\nqreg q[1];\ngate g(t) a { rz(${'sin('.repeat(3000)}t${')'.repeat(3000)}) a; }\ng(1) q[0];`),
+      code: 'EXPRESSION_TOO_DEEP',
+      path: '/source',
+    },
+    {
+      name: 'JSON string parameter 3,000 deep',
+      circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(3000)}pi${')'.repeat(3000)}`] }] }),
+      code: 'EXPRESSION_TOO_DEEP',
+      path: '/gates/0/params/0',
+    },
+    {
+      name: 'JSON string parameter pi+pi+… 30,000 terms',
+      circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [{ op: 'rz', qubits: [0], params: [Array(30_000).fill('pi').join('+')] }] }),
+      code: 'EXPRESSION_TOO_LONG',
+      path: '/gates/0/params/0',
+    },
     // Within the body limit (64 levels) but beyond the circuit's own (16): the path names the first container too deep.
     { name: 'metadata 40 deep', circuit: nestedMetadata(40), code: 'TOO_DEEPLY_NESTED', path: `/metadata${'/a'.repeat(15)}` },
     { name: 'metadata 100 KB', circuit: JSON.stringify({ schema: '0.2', num_qubits: 1, gates: [], metadata: { note: 'x'.repeat(100_000) } }), code: 'METADATA_TOO_LARGE', path: '/metadata' },
@@ -53,7 +68,10 @@ describe('defect 3: nesting and expression length are bounded, never a stack ove
     const ok = JSON.stringify({
       schema: '0.2',
       num_qubits: 1,
-      gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(20)}pi/4${')'.repeat(20)}`] }, { op: 'rx', qubits: [0], params: [Array(100).fill('pi/100').join('+')] }],
+      gates: [
+        { op: 'rz', qubits: [0], params: [`${'('.repeat(20)}pi/4${')'.repeat(20)}`] },
+        { op: 'rx', qubits: [0], params: [Array(100).fill('pi/100').join('+')] },
+      ],
       metadata: { brackets: '[[[[{{{{'.repeat(100), deep: JSON.parse(nestedMetadata(12)).metadata },
     });
     const r = await app.inject({ method: 'POST', url: '/v1/circuits/validate', payload: `{"circuit":${ok}}`, headers: { 'content-type': 'application/json' } });
@@ -74,7 +92,12 @@ describe('defect 3: nesting and expression length are bounded, never a stack ove
       expect(r.statusCode, `${url}: ${r.body.slice(0, 200)}`).toBe(400);
       expect(r.json()).toMatchObject({ status: 'error', error: { code: 'JSON_TOO_DEEP' } });
     }
-    const jobs = await app.inject({ method: 'POST', url: '/v1/jobs', headers: { ...who.agent, 'content-type': 'application/json' }, payload: `{"capability_id":"circuit.analyze","request":${'['.repeat(100_000)}${']'.repeat(100_000)}}` });
+    const jobs = await app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: { ...who.agent, 'content-type': 'application/json' },
+      payload: `{"capability_id":"circuit.analyze","request":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    });
     expect(jobs.statusCode, jobs.body.slice(0, 200)).toBe(400);
     expect(jobs.json()).toMatchObject({ error: { code: 'JSON_TOO_DEEP' }, request_id: expect.any(String) });
     expect(jobs.json()).not.toHaveProperty('status');
@@ -251,7 +274,10 @@ describe('defect 1 (audit): long OpenQASM name lists keep their checks (duplicat
 
 describe('defect 1 (audit): a job request with a huge number of schema problems', () => {
   const bell = '{"schema":"0.2","num_qubits":1,"gates":[]}';
-  for (const [capability, field] of [['circuit.analyze', 'devices'], ['coupling.analyze', 'pairs']] as const) {
+  for (const [capability, field] of [
+    ['circuit.analyze', 'devices'],
+    ['coupling.analyze', 'pairs'],
+  ] as const) {
     it(`${capability}: 200,000 bad '${field}' items are a 400 with at most 100 problems, not a 500`, async () => {
       const body = `{"capability_id":"${capability}","idempotency_key":"many-${field}-${process.pid}","max_total_price":"1.000000","request":{"circuit":${bell},"${field}":[${'"x",'.repeat(200_000)}"x"]}}`;
       const r = await app.inject({ method: 'POST', url: '/v1/jobs', headers: { ...who.agent, 'content-type': 'application/json' }, payload: body });

@@ -89,7 +89,13 @@ export async function complete(args: readonly string[], env: Record<string, stri
   return { code, out: c.out(), err: c.err() };
 }
 
-export function request(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function request(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request({ host: '127.0.0.1', port, method, path, headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {

@@ -22,8 +22,7 @@ describe.each(variants)('login throttle under concurrency ($name)', ({ env }) =>
     await app.close();
   });
 
-  const login = (email: string, password: string, remoteAddress = '198.51.100.7') =>
-    app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password }, remoteAddress });
+  const login = (email: string, password: string, remoteAddress = '198.51.100.7') => app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password }, remoteAddress });
 
   it('25 concurrent wrong passwords for one email: at most 5 are checked (401), the rest 429 with Retry-After', async () => {
     const u = await signUp(app);
@@ -71,10 +70,13 @@ describe.each(variants)('login throttle under concurrency ($name)', ({ env }) =>
       expect(locked.statusCode).toBe(429);
       expect(locked.headers['retry-after']).toBe('1');
       // Poll until the window is over (the behaviour under test is time); refused attempts meanwhile do not extend it.
-      const status = await waitFor(async () => {
-        const s = (await at(PASSWORD)).statusCode;
-        return s !== 429 && s;
-      }, { intervalMs: 50, timeoutMs: 10_000, what: 'the end of the lock-out' });
+      const status = await waitFor(
+        async () => {
+          const s = (await at(PASSWORD)).statusCode;
+          return s !== 429 && s;
+        },
+        { intervalMs: 50, timeoutMs: 10_000, what: 'the end of the lock-out' },
+      );
       expect(status).toBe(200);
     } finally {
       await short.close();

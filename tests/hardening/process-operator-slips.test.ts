@@ -54,7 +54,7 @@ describe('operator slips', { timeout: 240_000 }, () => {
     }
   });
 
-  it('a bad HOST: malformed → invalid configuration; not this machine\'s address → cannot listen; exit 2 both', async () => {
+  it("a bad HOST: malformed → invalid configuration; not this machine's address → cannot listen; exit 2 both", async () => {
     const malformed = await refusal(['serve'], { DATA_DIR: tempDir(), HOST: 'not a host!' });
     expectOneLine(malformed, /^Invalid configuration: HOST must be an IP address or a host name, got "not a host!"$/);
     // TEST-NET-3: valid, but assigned to no interface here.
@@ -63,7 +63,11 @@ describe('operator slips', { timeout: 240_000 }, () => {
   });
 
   it('every boolean variable takes exactly true or false (switches also on/off) and refuses anything else', async () => {
-    for (const [name, value] of [['TRUST_PROXY', 'yes'], ['SANDBOX_AUTO_DELIVER', 'no'], ['EXECUTION_PROVIDER_ONE', 'enabled']] as const) {
+    for (const [name, value] of [
+      ['TRUST_PROXY', 'yes'],
+      ['SANDBOX_AUTO_DELIVER', 'no'],
+      ['EXECUTION_PROVIDER_ONE', 'enabled'],
+    ] as const) {
       const r = await refusal(['serve'], { DATA_DIR: tempDir(), [name]: value });
       expectOneLine(r, new RegExp(`^Invalid configuration: ${name} must be .*true or false.*, got "${value}"$`));
     }
@@ -101,7 +105,11 @@ describe('operator slips', { timeout: 240_000 }, () => {
     children.push(child);
     // Everything it logs at start is out once it has drained and exited.
     await stop(child, 'SIGTERM');
-    const lines = child.out().trim().split('\n').map((l) => JSON.parse(l) as { level: number; msg: string; [k: string]: unknown });
+    const lines = child
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: number; msg: string; [k: string]: unknown });
     const started = lines.find((l) => l.msg.startsWith('qrail started'));
     expect(started).toMatchObject({ level: 30, database: `PGlite ${dir}`, payment_processor: 'sandbox', docs: 'https://api.qrail.example/docs' });
     const sandbox = lines.filter((l) => l.level === 40 && /SANDBOX/.test(l.msg));
@@ -119,13 +127,32 @@ describe('operator slips', { timeout: 240_000 }, () => {
   });
 
   it('look-alike detection: families and misspellings, not the usual system variables', () => {
-    const env = { HOME: '/root', HOSTNAME: 'box', PWD: '/', SESSION_MANAGER: 'x', LOGNAME: 'root', PATH: '/bin', NODE_ENV: 'production', QRAIL_SERVICE_HOST: '10.0.0.1', QRAIL_PORT_8080_TCP_ADDR: '10.0.0.1', QRAIL_TEST_REDIS_URL: 'redis://x', PORT: '1', JOBS_LEASE_MSS: '5', LOGIN_MAX_FAILURE: '3', QRAIL_FOO: 'x', IONQ_KEY: 'k', PROT: '80' };
+    const env = {
+      HOME: '/root',
+      HOSTNAME: 'box',
+      PWD: '/',
+      SESSION_MANAGER: 'x',
+      LOGNAME: 'root',
+      PATH: '/bin',
+      NODE_ENV: 'production',
+      QRAIL_SERVICE_HOST: '10.0.0.1',
+      QRAIL_PORT_8080_TCP_ADDR: '10.0.0.1',
+      QRAIL_TEST_REDIS_URL: 'redis://x',
+      PORT: '1',
+      JOBS_LEASE_MSS: '5',
+      LOGIN_MAX_FAILURE: '3',
+      QRAIL_FOO: 'x',
+      IONQ_KEY: 'k',
+      PROT: '80',
+    };
     expect(unknownVariables(env).map((u) => u.name)).toEqual(['IONQ_KEY', 'JOBS_LEASE_MSS', 'LOGIN_MAX_FAILURE', 'PROT', 'QRAIL_FOO']);
   });
 
   it('the known-variable list is exactly the documented one (docs/configuration.md)', () => {
     const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
-    const documented = [...doc.matchAll(/^\| (`[A-Z][A-Z0-9_]*`(?:\s*\/\s*`[A-Z][A-Z0-9_]*`)*) \|/gm)].flatMap((m) => [...(m[1] as string).matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((x) => x[1] as string));
+    const documented = [...doc.matchAll(/^\| (`[A-Z][A-Z0-9_]*`(?:\s*\/\s*`[A-Z][A-Z0-9_]*`)*) \|/gm)].flatMap((m) =>
+      [...(m[1] as string).matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((x) => x[1] as string),
+    );
     expect([...KNOWN_VARIABLES].sort()).toEqual([...new Set(documented)].sort());
   });
 

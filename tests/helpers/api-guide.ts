@@ -21,7 +21,15 @@ export interface Example {
 function splitBlock(text: string): { head: string[]; body: string } {
   const lines = text.split('\n');
   const blank = lines.findIndex((l) => l.trim() === '');
-  return blank < 0 ? { head: lines, body: '' } : { head: lines.slice(0, blank), body: lines.slice(blank + 1).join('\n').trim() };
+  return blank < 0
+    ? { head: lines, body: '' }
+    : {
+        head: lines.slice(0, blank),
+        body: lines
+          .slice(blank + 1)
+          .join('\n')
+          .trim(),
+      };
 }
 
 function headerMap(lines: string[]): Record<string, string> {
@@ -51,8 +59,14 @@ export function parseGuide(markdown: string): Example[] {
     const [method, path] = req.head[0]!.split(' ');
     const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(res.head[0]!)?.[1]);
     examples.push({
-      line: b.line, method: method!, path: path!, headers: headerMap(req.head.slice(1)), body: req.body,
-      status, expectHeaders: headerMap(res.head.slice(1)), expectBody: res.body,
+      line: b.line,
+      method: method!,
+      path: path!,
+      headers: headerMap(req.head.slice(1)),
+      body: req.body,
+      status,
+      expectHeaders: headerMap(res.head.slice(1)),
+      expectBody: res.body,
     });
     i += 1;
   }
@@ -67,17 +81,27 @@ export type Pattern = typeof ANY | null | boolean | number | string | Pattern[] 
 /** JSON where `…` may stand for a value, array elements or object members. */
 export function parsePattern(text: string): Pattern {
   let p = 0;
-  const ws = () => { while (p < text.length && /\s/.test(text[p]!)) p += 1; };
-  const err = (what: string): never => { throw new Error(`${what} at offset ${p}: ${JSON.stringify(text.slice(p, p + 30))}`); };
+  const ws = () => {
+    while (p < text.length && /\s/.test(text[p]!)) p += 1;
+  };
+  const err = (what: string): never => {
+    throw new Error(`${what} at offset ${p}: ${JSON.stringify(text.slice(p, p + 30))}`);
+  };
   const value = (): Pattern => {
     ws();
     const c = text[p];
-    if (c === '…') { p += 1; return ANY; }
+    if (c === '…') {
+      p += 1;
+      return ANY;
+    }
     if (c === '{') {
       p += 1;
       const o: { [k: string]: Pattern } = {};
       ws();
-      if (text[p] === '}') { p += 1; return o; }
+      if (text[p] === '}') {
+        p += 1;
+        return o;
+      }
       for (;;) {
         ws();
         if (text[p] === '…') p += 1;
@@ -90,8 +114,14 @@ export function parsePattern(text: string): Pattern {
           o[k as string] = value();
         }
         ws();
-        if (text[p] === ',') { p += 1; continue; }
-        if (text[p] === '}') { p += 1; return o; }
+        if (text[p] === ',') {
+          p += 1;
+          continue;
+        }
+        if (text[p] === '}') {
+          p += 1;
+          return o;
+        }
         err('"," or "}" expected');
       }
     }
@@ -99,12 +129,21 @@ export function parsePattern(text: string): Pattern {
       p += 1;
       const a: Pattern[] = [];
       ws();
-      if (text[p] === ']') { p += 1; return a; }
+      if (text[p] === ']') {
+        p += 1;
+        return a;
+      }
       for (;;) {
         a.push(value());
         ws();
-        if (text[p] === ',') { p += 1; continue; }
-        if (text[p] === ']') { p += 1; return a; }
+        if (text[p] === ',') {
+          p += 1;
+          continue;
+        }
+        if (text[p] === ']') {
+          p += 1;
+          return a;
+        }
         err('"," or "]" expected');
       }
     }

@@ -9,7 +9,11 @@ import type { App } from '../../src/http/app-types.js';
  */
 
 type Json = Record<string, unknown>;
-export type OpenApiDocument = { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json>; headers?: Record<string, Json>; securitySchemes?: Record<string, Json> }; tags?: { name: string }[] } & Json;
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json>; headers?: Record<string, Json>; securitySchemes?: Record<string, Json> };
+  tags?: { name: string }[];
+} & Json;
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
 
@@ -22,7 +26,11 @@ export async function openapiDocument(app: App): Promise<OpenApiDocument> {
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 export function operations(doc: OpenApiDocument): { method: string; path: string; op: Json }[] {
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([m]) => HTTP_METHODS.includes(m)).map(([method, op]) => ({ method, path, op })));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([m]) => HTTP_METHODS.includes(m))
+      .map(([method, op]) => ({ method, path, op })),
+  );
 }
 
 /** `#/components/schemas/X` → `#/$defs/X`, so that a response schema compiles as one document with the components. */
@@ -44,7 +52,12 @@ export class ResponseChecker {
     this.defs = rebase(doc.components.schemas) as Json;
     this.routes = operations(doc).map((o) => ({
       ...o,
-      regex: new RegExp(`^${o.path.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`),
+      regex: new RegExp(
+        `^${o.path
+          .split('/')
+          .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+          .join('/')}$`,
+      ),
     }));
   }
 

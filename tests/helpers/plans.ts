@@ -19,11 +19,13 @@ class Rollback extends Error {}
 /** Runs fn in a transaction that is always rolled back (EXPLAIN ANALYZE executes the statement). */
 export async function inRolledBackTx<T>(app: App, fn: (q: Queryable) => Promise<T>): Promise<T> {
   let out: T | undefined;
-  await app.db.tx(async (q) => {
-    out = await fn(q);
-    throw new Rollback();
-  }).catch((e: unknown) => {
-    if (!(e instanceof Rollback)) throw e;
-  });
+  await app.db
+    .tx(async (q) => {
+      out = await fn(q);
+      throw new Rollback();
+    })
+    .catch((e: unknown) => {
+      if (!(e instanceof Rollback)) throw e;
+    });
   return out as T;
 }

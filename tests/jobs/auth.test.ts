@@ -26,7 +26,8 @@ function expect401(r: { statusCode: number; headers: Record<string, unknown>; js
 
 async function token(app: App, a: Agent, scope?: string) {
   const r = await app.inject({
-    method: 'POST', url: '/v1/oauth/token',
+    method: 'POST',
+    url: '/v1/oauth/token',
     headers: { authorization: `Basic ${Buffer.from(`${a.credentialId}:${a.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
     payload: `grant_type=client_credentials${scope === undefined ? '' : `&scope=${encodeURIComponent(scope)}`}`,
   });
@@ -45,7 +46,12 @@ describe('agent credentials and Jobs tokens', () => {
 
   it('owners create (secret once, hashed), list and revoke credentials with their session', async () => {
     const u = await signUp(app);
-    const c = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: u.auth, payload: { name: 'ci bot', scopes: ['jobs:read'], expires_at: new Date(Date.now() + 86400e3).toISOString() } });
+    const c = await app.inject({
+      method: 'POST',
+      url: '/v1/auth/credentials',
+      headers: u.auth,
+      payload: { name: 'ci bot', scopes: ['jobs:read'], expires_at: new Date(Date.now() + 86400e3).toISOString() },
+    });
     expect(c.statusCode).toBe(201);
     const d = c.json().data;
     expect(d.secret).toMatch(/^qrj_[A-Za-z0-9_-]{43}$/);
@@ -89,7 +95,10 @@ describe('agent credentials and Jobs tokens', () => {
     expect(t).toMatchObject({ token_type: 'Bearer', scope: 'jobs:read jobs:write' });
     expect(t.expires_in).toBeGreaterThan(0);
     expect(t.expires_in).toBeLessThanOrEqual(900);
-    const [h, p] = t.access_token.split('.').slice(0, 2).map((s: string) => JSON.parse(Buffer.from(s, 'base64url').toString()));
+    const [h, p] = t.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((s: string) => JSON.parse(Buffer.from(s, 'base64url').toString()));
     expect(h).toMatchObject({ typ: 'at+jwt', alg: 'ES256' });
     expect(p).toMatchObject({ iss: ISS, aud: AUD, sub: a.credentialId, client_id: a.credentialId, account_id: a.accountId });
     expect(typeof p.jti).toBe('string');
@@ -165,7 +174,13 @@ describe('agent credentials and Jobs tokens', () => {
     expect401(await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${forged}` } }), 'bad_signature');
 
     const { privateKey } = await generateKeyPair('ES256');
-    const foreign = await new SignJWT({ client_id: b.credentialId, scope: 'jobs:read' }).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' }).setIssuer('https://evil.example').setAudience(AUD).setSubject('x').setExpirationTime('5m').sign(privateKey);
+    const foreign = await new SignJWT({ client_id: b.credentialId, scope: 'jobs:read' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' })
+      .setIssuer('https://evil.example')
+      .setAudience(AUD)
+      .setSubject('x')
+      .setExpirationTime('5m')
+      .sign(privateKey);
     expect401(await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${foreign}` } }), 'wrong_issuer');
 
     expect((await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${good}` } })).statusCode).toBe(200);
@@ -209,7 +224,15 @@ describe('a trusted external issuer (JOBS_JWT_ISSUER + JOBS_JWKS_URL)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
-    sign = (claims, aud = AUD) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'idp-1', typ: 'at+jwt' }).setIssuer('https://idp.example').setAudience(aud).setSubject('agent-7').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    sign = (claims, aud = AUD) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'idp-1', typ: 'at+jwt' })
+        .setIssuer('https://idp.example')
+        .setAudience(aud)
+        .setSubject('agent-7')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey);
     app = await buildTestApp({ JOBS_JWT_ISSUER: 'https://idp.example', JOBS_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` });
   });
   afterAll(async () => {
@@ -225,7 +248,10 @@ describe('a trusted external issuer (JOBS_JWT_ISSUER + JOBS_JWKS_URL)', () => {
     expect(r.json().account_id).toBe(u.accountId);
     const w = await app.inject({ method: 'POST', url: '/v1/jobs', headers: { authorization: `Bearer ${ok}` }, payload: {} });
     expect(w.statusCode).toBe(403);
-    expect401(await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${await sign({ account_id: u.accountId, scope: 'jobs:read' }, 'https://billing.example')}` } }), 'wrong_audience');
+    expect401(
+      await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${await sign({ account_id: u.accountId, scope: 'jobs:read' }, 'https://billing.example')}` } }),
+      'wrong_audience',
+    );
     expect401(await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: `Bearer ${await sign({ account_id: randomUUID(), scope: 'jobs:read' })}` } }), 'no_account');
   });
 });

@@ -25,7 +25,9 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
   /** A request over a real socket (the lifecycles below go through the listening server). */
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const r = await fetch(base + path, {
-      method, headers: { ...a.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      method,
+      headers: { ...a.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await r.text();
     return { status: r.status, text, body: JSON.parse(text) as Record<string, any> };
@@ -58,9 +60,7 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
     expect(r.status).toBe(200);
     const caps = ((await r.json()) as { capabilities: Array<Record<string, any>> }).capabilities;
     const ids = caps.map((c) => c.capability_id);
-    expect(ids).toEqual(expect.arrayContaining([
-      'circuit.simulate', 'circuit.analyze', 'circuit.optimize', 'coupling.analyze', 'provider-one.simulate', 'provider-two.simulate', 'speech.synthesize',
-    ]));
+    expect(ids).toEqual(expect.arrayContaining(['circuit.simulate', 'circuit.analyze', 'circuit.optimize', 'coupling.analyze', 'provider-one.simulate', 'provider-two.simulate', 'speech.synthesize']));
     for (const c of caps) {
       expect(['product-one', 'product-two', 'robotics']).toContain(c.product);
       expect(c.description.length).toBeGreaterThan(10);
@@ -98,7 +98,14 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
     expect(r.statusCode).toBe(409);
     expect(r.json().error.code).toBe('PRICE_ABOVE_MAXIMUM');
     expect(r.json().error.details.quoted_price).toBe('4.096100');
-    const bad = { schema: '0.2', num_qubits: 2, gates: [{ op: 'cx', qubits: [0, 5] }, { op: 'nope', qubits: [0] }] };
+    const bad = {
+      schema: '0.2',
+      num_qubits: 2,
+      gates: [
+        { op: 'cx', qubits: [0, 5] },
+        { op: 'nope', qubits: [0] },
+      ],
+    };
     const v = await submit(app, a, { capability_id: 'circuit.simulate', request: { circuit: bad, shots: 10 }, idempotency_key: key(), max_total_price: '1' });
     expect(v.statusCode).toBe(400);
     expect(v.json().error.code).toBe('CIRCUIT_INVALID');

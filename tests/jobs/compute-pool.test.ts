@@ -15,17 +15,31 @@ import { expectAllInvariants, key, newAgent, submit, type Agent } from './helper
 
 /** Four qubits with rotations: a spread of outcomes, so equal counts mean the same sampling. */
 const spread = {
-  schema: '0.2', num_qubits: 4, num_clbits: 4,
+  schema: '0.2',
+  num_qubits: 4,
+  num_clbits: 4,
   gates: [
-    { op: 'h', qubits: [0] }, { op: 'ry', qubits: [1], params: [0.7] }, { op: 'cx', qubits: [0, 2] },
-    { op: 'rx', qubits: [3], params: [1.3] }, { op: 'cx', qubits: [1, 3] }, { op: 'rz', qubits: [2], params: [0.4] }, { op: 'h', qubits: [2] },
+    { op: 'h', qubits: [0] },
+    { op: 'ry', qubits: [1], params: [0.7] },
+    { op: 'cx', qubits: [0, 2] },
+    { op: 'rx', qubits: [3], params: [1.3] },
+    { op: 'cx', qubits: [1, 3] },
+    { op: 'rz', qubits: [2], params: [0.4] },
+    { op: 'h', qubits: [2] },
   ],
   measurements: [0, 1, 2, 3].map((q) => ({ qubit: q, clbit: q })),
 };
 
 const ghz3 = {
-  schema: '0.2', num_qubits: 3, num_clbits: 0,
-  gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'ry', qubits: [2], params: [0.9] }, { op: 'cx', qubits: [1, 2] }],
+  schema: '0.2',
+  num_qubits: 3,
+  num_clbits: 0,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+    { op: 'ry', qubits: [2], params: [0.9] },
+    { op: 'cx', qubits: [1, 2] },
+  ],
   measurements: [],
 };
 
@@ -72,7 +86,11 @@ async function runJob(app: App, agent: Agent, capability_id: string, request: Re
 function withoutTimings(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutTimings);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'elapsed_ms').map(([k, x]) => [k, withoutTimings(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => k !== 'elapsed_ms')
+      .map(([k, x]) => [k, withoutTimings(x)]),
+  );
 }
 
 /** The compute tasks an app ran (the port calls the pool whatever its size). */
@@ -86,7 +104,17 @@ describe('jobs capabilities on the compute pool', () => {
       ['circuit.optimize', { circuit: getExample('optimizable'), profile: 'balanced' }],
       ['circuit.optimize', { circuit: busyCircuit(5, 120, 3), profile: 'safe', backend_hint: 'provider-one' }],
       ['circuit.simulate', { circuit: spread, shots: 3000, seed: 424242 }],
-      ['coupling.analyze', { circuit: ghz3, mode: 'measured', pairs: [[0, 1], [0, 2]] }],
+      [
+        'coupling.analyze',
+        {
+          circuit: ghz3,
+          mode: 'measured',
+          pairs: [
+            [0, 1],
+            [0, 2],
+          ],
+        },
+      ],
       ['coupling.analyze', { circuit: ghz3, mode: 'auto' }],
     ];
     const pooledTasks = watchTasks(pooled);
@@ -149,7 +177,10 @@ describe('jobs capabilities on the compute pool', () => {
     const request = { circuit: ghz3, mode: 'measured', pairs: [[0, 1]] };
     const stored = { ...request, pairs: [[0, 7]] };
     const results = [];
-    for (const [app, agent] of [[pooled, pa], [inProcess, ia]] as const) {
+    for (const [app, agent] of [
+      [pooled, pa],
+      [inProcess, ia],
+    ] as const) {
       const tasks = watchTasks(app);
       const before = await balance(app, agent);
       const j = await runJob(app, agent, 'coupling.analyze', request, stored);

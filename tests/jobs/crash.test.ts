@@ -46,12 +46,10 @@ describe('a worker process killed with SIGKILL mid-job', () => {
     withTestCapabilities(app);
     const a: Agent = await newAgent(app, { fundMicros: 1_000_000n });
     const jobId: string = (await submit(app, a, { capability_id: 'test.echo', request: { text: `kill at ${killAt}` }, idempotency_key: key('crash'), max_total_price: '1' })).json().job_id;
-    const schema = onPg ? (await app.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? '' : '';
+    const schema = onPg ? ((await app.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? '') : '';
     if (!onPg) await app.close();
 
-    const env: Record<string, string> = onPg
-      ? { CHILD_DATABASE_URL: process.env['DATABASE_URL'] ?? '', CHILD_SCHEMA: schema }
-      : { CHILD_DATA_DIR: dir, CHILD_DATABASE_URL: '' };
+    const env: Record<string, string> = onPg ? { CHILD_DATABASE_URL: process.env['DATABASE_URL'] ?? '', CHILD_SCHEMA: schema } : { CHILD_DATA_DIR: dir, CHILD_DATABASE_URL: '' };
     if (killAt === 'result_saved') env['CHILD_KILL_AT'] = 'result_saved';
     const c = startChild(env, jobId, killAt);
     await c.reached;

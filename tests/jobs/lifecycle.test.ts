@@ -19,8 +19,16 @@ describe('job lifecycle over HTTP (test capability)', () => {
     expect(r.statusCode).toBe(202);
     const job = r.json();
     expect(job).toMatchObject({
-      status: 'queued', capability_id: 'test.echo', product: 'product-one', payment_rail: 'account_core_balance',
-      quoted_price: '0.001050', reserved_price: '0.001050', receipt_reference: null, result: null, receipt: null, error_code: null,
+      status: 'queued',
+      capability_id: 'test.echo',
+      product: 'product-one',
+      payment_rail: 'account_core_balance',
+      quoted_price: '0.001050',
+      reserved_price: '0.001050',
+      receipt_reference: null,
+      result: null,
+      receipt: null,
+      error_code: null,
       retrieval_url: `http://qrail.test/v1/jobs/${job.job_id}`,
     });
     expect(job.job_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -42,7 +50,11 @@ describe('job lifecycle over HTTP (test capability)', () => {
     expect(done.result).toEqual({ echo: 'hello', attempt: 1 });
     expect(done.receipt_reference).toMatch(/^rcpt_[0-9a-f]{32}$/);
     expect(done.receipt).toMatchObject({
-      receipt_reference: done.receipt_reference, amount_captured: '0.001050', amount_reserved: '0.001050', currency: 'USD', balance_after: '0.998950',
+      receipt_reference: done.receipt_reference,
+      amount_captured: '0.001050',
+      amount_reserved: '0.001050',
+      currency: 'USD',
+      balance_after: '0.998950',
     });
     expect(done.receipt.ledger_transfer_ids).toHaveLength(1);
     expect(done.receipt).toMatchObject({ job_id: job.job_id, capability_id: 'test.echo', payment_rail: 'account_core_balance', amount_released: '0.000000' });

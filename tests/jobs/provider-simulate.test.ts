@@ -23,14 +23,19 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
 
   const call = async (method: string, path: string, auth: { authorization: string }, body?: unknown) => {
     const r = await fetch(base + path, {
-      method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      method,
+      headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: r.status, headers: r.headers, body: (await r.json()) as Record<string, any> };
   };
 
   it('the catalog lists both with request schema, example and pricing rule', async () => {
     const caps = (await call('GET', '/v1/catalog', { authorization: '' })).body['capabilities'] as Array<Record<string, any>>;
-    for (const [id, device] of [['provider-one.simulate', 'p1-simulator'], ['provider-two.simulate', 'p2-local-simulator']]) {
+    for (const [id, device] of [
+      ['provider-one.simulate', 'p1-simulator'],
+      ['provider-two.simulate', 'p2-local-simulator'],
+    ]) {
       const c = caps.find((x) => x.capability_id === id);
       expect(c, id).toBeDefined();
       expect(c?.product).toBe('product-one');

@@ -14,7 +14,10 @@ describe('Account Jobs queries stay O(1) per job as the history grows', () => {
     withTestCapabilities(app);
     a = await newAgent(app, { fundMicros: 1_000_000_000n });
     for (let i = 0; i < 3; i++) {
-      await app.services.jobs.submit({ accountId: a.accountId, subject: `credential:${a.credentialId}` }, { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('backlog'), max_total_price: '0.1' });
+      await app.services.jobs.submit(
+        { accountId: a.accountId, subject: `credential:${a.credentialId}` },
+        { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key('backlog'), max_total_price: '0.1' },
+      );
     }
   });
   afterAll(async () => app.close());

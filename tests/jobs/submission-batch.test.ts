@@ -130,7 +130,9 @@ describe('group commit of job submissions', () => {
       withTestCapabilities(batched);
       const agents = [await newAgent(batched), await newAgent(batched), await newAgent(batched)];
       const keys = Array.from({ length: 30 }, () => key('http'));
-      const rs = await Promise.all(keys.map((k, i) => submit(batched, agents[i % 3] as Agent, { capability_id: 'test.echo', request: { text: 'x'.repeat(i + 1) }, idempotency_key: k, max_total_price: '0.1' })));
+      const rs = await Promise.all(
+        keys.map((k, i) => submit(batched, agents[i % 3] as Agent, { capability_id: 'test.echo', request: { text: 'x'.repeat(i + 1) }, idempotency_key: k, max_total_price: '0.1' })),
+      );
       expect(rs.map((r) => r.statusCode)).toEqual(keys.map(() => 202));
       // Each answer is its own job (its key, its price: 0.001000 + 0.000010 × length), as stored.
       for (const [i, r] of rs.entries()) {
@@ -139,7 +141,10 @@ describe('group commit of job submissions', () => {
         const got = await batched.inject({ method: 'GET', url: `/v1/jobs/${r.json().job_id}`, headers: (agents[i % 3] as Agent).auth });
         expect(got.json()).toEqual(r.json());
       }
-      const xmin = await xminOf(batched, rs.map((r) => r.json().job_id as string));
+      const xmin = await xminOf(
+        batched,
+        rs.map((r) => r.json().job_id as string),
+      );
       expect(xmin.size).toBe(30);
       // Fewer transactions than jobs: some went together. Only on PostgreSQL: PGlite runs one
       // query at a time, so each request's authentication query waits behind the submission

@@ -51,7 +51,12 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
       expect(r.json().error.details, path).toContainEqual(expect.objectContaining({ path, code }));
     }
     const missing = await submit(app, a, {});
-    expect(missing.json().error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/capability_id', '/idempotency_key', '/max_total_price', '/request']);
+    expect(
+      missing
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['/capability_id', '/idempotency_key', '/max_total_price', '/request']);
     const unknown = await submit(app, a, { ...echo(key()), capability_id: 'no.such.thing' });
     expectError(unknown, 400, 'UNKNOWN_CAPABILITY');
     // Exactly 1.000000 is allowed; "1" and "0" too.
@@ -153,7 +158,9 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.json()).toEqual(created.json());
     expect(created.json().transitions.map((t: { to: string; note?: string }) => [t.to, t.note ?? null])).toEqual([
-      ['quoted', `price ${created.json().quote.price}`], ['reserved', expect.stringMatching(/^hold [0-9a-f-]{36}$/)], ['queued', null],
+      ['quoted', `price ${created.json().quote.price}`],
+      ['reserved', expect.stringMatching(/^hold [0-9a-f-]{36}$/)],
+      ['queued', null],
     ]);
   });
 
@@ -207,7 +214,8 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     const db = app.db as { query: Database['query'] };
     const query = db.query;
     const onSubmit = (f: (sql: string, params?: readonly unknown[]) => Promise<never>) => {
-      db.query = ((sql: string, params?: readonly unknown[], options?: QueryOptions) => (sql.includes('jobs_submit(') ? f(sql, params) : query.call(app.db, sql, params, options))) as Database['query'];
+      db.query = ((sql: string, params?: readonly unknown[], options?: QueryOptions) =>
+        sql.includes('jobs_submit(') ? f(sql, params) : query.call(app.db, sql, params, options)) as Database['query'];
     };
     onSubmit(() => Promise.reject(new StoreUnavailableError(new Error('connection refused'))));
     const down = await submit(app, a, echo(k));
@@ -236,7 +244,7 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     let cursor: string | null = null;
     do {
       const url: string = `/v1/jobs?limit=3${cursor === null ? '' : `&cursor=${cursor}`}`;
-      const r: { statusCode: number; json: () => { jobs: Array<{ job_id: string }>; next_cursor: string | null } } = await app.inject({ method: "GET", url, headers: c.auth });
+      const r: { statusCode: number; json: () => { jobs: Array<{ job_id: string }>; next_cursor: string | null } } = await app.inject({ method: 'GET', url, headers: c.auth });
       expect(r.statusCode).toBe(200);
       const body: { jobs: Array<{ job_id: string }>; next_cursor: string | null } = r.json();
       expect(body.jobs.length).toBeLessThanOrEqual(3);

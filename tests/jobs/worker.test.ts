@@ -14,7 +14,12 @@ describe('the durable worker: leases, crashes, recovery, never charged twice', (
   const worker = (id: string, o: Partial<JobsWorkerOptions> = {}) =>
     createJobsWorker(pgJobsRepository(app.db), app.services.jobs.capabilities, { id, leaseMs: 60_000, pollMs: 20, maxAttempts: 3, concurrency: 1, ...o });
   /** A worker that "dies" (throws, leaving its lease) right after storing `at`. */
-  const dying = (at: string) => worker(`doomed-${at}`, { afterTransition: (_id, s) => { if (s === at) throw new Error(`simulated crash after ${s}`); } });
+  const dying = (at: string) =>
+    worker(`doomed-${at}`, {
+      afterTransition: (_id, s) => {
+        if (s === at) throw new Error(`simulated crash after ${s}`);
+      },
+    });
   const expireLeases = () => app.db.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE status IN ('running', 'result_saved')");
   const job = async (id: string) => (await app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: a.auth })).json();
   const captures = async (jobId: string) =>
@@ -39,7 +44,13 @@ describe('the durable worker: leases, crashes, recovery, never charged twice', (
     const j = await job(id);
     expect(j.attempts).toBe(2);
     expect(j.transitions.map((t: { from: string; to: string }) => `${t.from}>${t.to}`)).toEqual([
-      'null>quoted', 'quoted>reserved', 'reserved>queued', 'queued>running', 'running>running', 'running>result_saved', 'result_saved>completed',
+      'null>quoted',
+      'quoted>reserved',
+      'reserved>queued',
+      'queued>running',
+      'running>running',
+      'running>result_saved',
+      'result_saved>completed',
     ]);
     expect(await captures(id)).toBe(1);
   });
@@ -74,7 +85,14 @@ describe('the durable worker: leases, crashes, recovery, never charged twice', (
     const gate = new Promise<void>((r) => (release = r));
     let reached!: () => void;
     const atRunning = new Promise<void>((r) => (reached = r));
-    const slow = worker('slow', { afterTransition: async (_id, s) => { if (s === 'running') { reached(); await gate; } } });
+    const slow = worker('slow', {
+      afterTransition: async (_id, s) => {
+        if (s === 'running') {
+          reached();
+          await gate;
+        }
+      },
+    });
     const slowDone = slow.runOnce();
     await atRunning;
     await expireLeases();
@@ -92,7 +110,7 @@ describe('the durable worker: leases, crashes, recovery, never charged twice', (
       await expireLeases();
     }
     expect(await worker('rescuer').runOnce()).toEqual({ jobId: id, status: 'failed' });
-    expect((await job(id))).toMatchObject({ error_code: 'WORKER_LOST', attempts: 4 });
+    expect(await job(id)).toMatchObject({ error_code: 'WORKER_LOST', attempts: 4 });
   });
 
   it('an expired hold fails the job as HOLD_EXPIRED with nothing charged', async () => {

@@ -36,7 +36,12 @@ describe('POST /v1/chat against a local OpenAI-compatible server', () => {
   });
 
   const ask = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/chat', headers: auth, payload });
-  const hello = { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is a qubit?' }] };
+  const hello = {
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is a qubit?' },
+    ],
+  };
 
   it('forwards the conversation and returns the reply and token usage', async () => {
     fake.handler = (_req, res) => json(res, 200, completion('A two-level quantum system.'));
@@ -87,7 +92,8 @@ describe('POST /v1/chat against a local OpenAI-compatible server', () => {
   });
 
   it('upstream 400 (context too long) → 422 MEDIA_UPSTREAM_REJECTED with the reason, keys redacted', async () => {
-    fake.handler = (_req, res) => json(res, 400, { error: { message: 'maximum context length is 8 tokens (key sk-abcdefghijklmnop123)', type: 'invalid_request_error', code: 'context_length_exceeded' } });
+    fake.handler = (_req, res) =>
+      json(res, 400, { error: { message: 'maximum context length is 8 tokens (key sk-abcdefghijklmnop123)', type: 'invalid_request_error', code: 'context_length_exceeded' } });
     const r = await ask(hello);
     expect(r.statusCode).toBe(422);
     const e = r.json().error;
@@ -121,7 +127,12 @@ describe('POST /v1/chat against a local OpenAI-compatible server', () => {
     expect(long.json().error.code).toBe('VALIDATION_FAILED');
     expect(long.json().error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/messages/0/content', code: 'TOO_LONG' })]));
 
-    const total = await ask({ messages: [{ role: 'user', content: 'y'.repeat(80) }, { role: 'user', content: 'z'.repeat(80) }] });
+    const total = await ask({
+      messages: [
+        { role: 'user', content: 'y'.repeat(80) },
+        { role: 'user', content: 'z'.repeat(80) },
+      ],
+    });
     expect(total.statusCode).toBe(400);
     expect(total.json().error.details).toEqual([expect.objectContaining({ path: '/messages', code: 'TOO_LONG' })]);
 

@@ -103,7 +103,8 @@ export function readWavHeader(b: Buffer) {
   while (at + 8 <= b.length) {
     const id = b.toString('ascii', at, at + 4);
     const size = b.readUInt32LE(at + 4);
-    if (id === 'fmt ') fmt = { format: b.readUInt16LE(at + 8), channels: b.readUInt16LE(at + 10), sampleRate: b.readUInt32LE(at + 12), byteRate: b.readUInt32LE(at + 16), bits: b.readUInt16LE(at + 22) };
+    if (id === 'fmt ')
+      fmt = { format: b.readUInt16LE(at + 8), channels: b.readUInt16LE(at + 10), sampleRate: b.readUInt32LE(at + 12), byteRate: b.readUInt32LE(at + 16), bits: b.readUInt16LE(at + 22) };
     if (id === 'data') {
       dataSize = size;
       dataAt = at + 8;

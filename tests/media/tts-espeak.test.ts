@@ -16,7 +16,10 @@ const onCi = process.env['CI'] === 'true';
 describe('espeak-ng availability', () => {
   // On CI a missing engine is a failure, so a broken CI image cannot pass silently.
   it.runIf(onCi)('espeak-ng is installed (CI=true)', () => {
-    expect(hasEspeak, `espeak-ng is not installed (tried "${espeakPath}"): the media tests need it. Install the Debian package: apt-get install -y espeak-ng (.ci/run does this), or set ESPEAK_PATH.`).toBe(true);
+    expect(
+      hasEspeak,
+      `espeak-ng is not installed (tried "${espeakPath}"): the media tests need it. Install the Debian package: apt-get install -y espeak-ng (.ci/run does this), or set ESPEAK_PATH.`,
+    ).toBe(true);
   });
 });
 
@@ -120,7 +123,9 @@ describe('espeak engine failures (a stand-in executable)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'qrail-fake-espeak-'));
   // Answers --version and --voices like espeak-ng; then hangs or fails depending on the text.
   const script = join(dir, 'espeak-ng');
-  writeFileSync(script, `#!/usr/bin/env node
+  writeFileSync(
+    script,
+    `#!/usr/bin/env node
 const a = process.argv.slice(2);
 if (a.includes('--version')) { console.log('eSpeak NG text-to-speech: 9.99-fake  Data at: /nowhere'); process.exit(0); }
 if (a.includes('--voices')) { console.log('Pty Language       Age/Gender VoiceName          File                 Other Languages'); console.log(' 2  en-us           --/M      English_(America)  gmw/en-US            (en 3)'); process.exit(0); }
@@ -131,7 +136,8 @@ process.stdin.on('end', () => {
   else if (text.includes('crash')) { console.error('Error: something broke'); process.exit(3); }
   else process.exit(0); // no audio at all
 });
-`);
+`,
+  );
   chmodSync(script, 0o755);
   let app: App;
   let auth: { authorization: string };

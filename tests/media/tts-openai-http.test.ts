@@ -111,7 +111,6 @@ describe('POST /v1/tts through an OpenAI-compatible /audio/speech endpoint', () 
     expect(e429.statusCode).toBe(503);
     expect(e429.json().error.code).toBe('MEDIA_UPSTREAM_RATE_LIMITED');
     expect(Number(e429.headers['retry-after'])).toBeGreaterThan(0);
-
   });
 
   it('capabilities report tts ready on the openai engine', async () => {

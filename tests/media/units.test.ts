@@ -59,13 +59,15 @@ describe('WAV header reading and repair', () => {
   });
 
   it('property: duration = samples / rate for any canonical file, repaired or not', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom(8000, 16_000, 22_050, 24_000, 44_100), fc.boolean(), (n, rate, placeholder) => {
-      const w = encodeWav(new Int16Array(n), rate);
-      if (placeholder) new DataView(w.buffer).setUint32(40, 0xffffffff, true);
-      const { info, bytes } = normalizeWav(w);
-      expect(info.durationMs).toBeCloseTo((n / rate) * 1000, 6);
-      expect(parseWav(bytes).dataBytes).toBe(n * 2);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom(8000, 16_000, 22_050, 24_000, 44_100), fc.boolean(), (n, rate, placeholder) => {
+        const w = encodeWav(new Int16Array(n), rate);
+        if (placeholder) new DataView(w.buffer).setUint32(40, 0xffffffff, true);
+        const { info, bytes } = normalizeWav(w);
+        expect(info.durationMs).toBeCloseTo((n / rate) * 1000, 6);
+        expect(parseWav(bytes).dataBytes).toBe(n * 2);
+      }),
+    );
   });
 });
 
@@ -220,7 +222,13 @@ describe('MediaService with in-memory engines', () => {
 
   it('probes the local engine once and reuses the answer', async () => {
     let probes = 0;
-    const svc = new MediaService(parseMediaSettings({}), { espeak: engine(), probeEspeak: async () => { probes += 1; return present; } });
+    const svc = new MediaService(parseMediaSettings({}), {
+      espeak: engine(),
+      probeEspeak: async () => {
+        probes += 1;
+        return present;
+      },
+    });
     await svc.readiness();
     await svc.readiness();
     expect(probes).toBe(1);
@@ -240,7 +248,15 @@ describe('MediaService with in-memory engines', () => {
 
   it('voice ids match case-insensitively and come back canonical; control characters become spaces', async () => {
     let seen = '';
-    const svc = new MediaService(parseMediaSettings({}), { espeak: engine({ synthesize: async (r) => { seen = r.text; return encodeWav(new Int16Array(8), 8000); } }), probeEspeak: async () => present });
+    const svc = new MediaService(parseMediaSettings({}), {
+      espeak: engine({
+        synthesize: async (r) => {
+          seen = r.text;
+          return encodeWav(new Int16Array(8), 8000);
+        },
+      }),
+      probeEspeak: async () => present,
+    });
     const out = await svc.speak({ text: 'a\u0000b\u001bc\nd', voice: 'EN-US' });
     expect(out.voice).toBe('en-us');
     expect(seen).toBe('a b c\nd');
@@ -249,9 +265,16 @@ describe('MediaService with in-memory engines', () => {
 
   it('too many concurrent requests → MEDIA_BUSY with Retry-After', async () => {
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const svc = new MediaService(parseMediaSettings({ TTS_MAX_CONCURRENCY: '1', TTS_MAX_QUEUE: '0' }), {
-      espeak: engine({ synthesize: async () => { await gate; return encodeWav(new Int16Array(8), 8000); } }),
+      espeak: engine({
+        synthesize: async () => {
+          await gate;
+          return encodeWav(new Int16Array(8), 8000);
+        },
+      }),
       probeEspeak: async () => present,
     });
     const first = svc.speak({ text: 'one' });

@@ -4,14 +4,29 @@ import { optimizeCircuit } from '../../src/optimization/optimize.js';
 import { hasMidCircuitOps, planSegments } from '../../src/optimization/segments.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
 
-const onWire = (ops: readonly Operation[], q: number) =>
-  ops.filter((o) => (o.kind === 'gate' || o.kind === 'barrier' ? o.qubits.includes(q) : o.qubit === q));
+const onWire = (ops: readonly Operation[], q: number) => ops.filter((o) => (o.kind === 'gate' || o.kind === 'barrier' ? o.qubits.includes(q) : o.qubit === q));
 
 /** A teleportation-like circuit: work, a measurement used again, more work on every wire. */
 const c = circuit(3, 2, [
-  gate('h', [0]), gate('x', [2]), gate('t', [0]), gate('cx', [0, 1]), gate('tdg', [0]), measure(0, 0), gate('h', [0]), gate('h', [0]),
-  gate('x', [2]), gate('cx', [1, 2]), gate('ccx', [0, 1, 2]), gate('t', [1]), gate('t', [1]), reset(1), gate('s', [1]), gate('sdg', [1]),
-  gate('h', [1]), measure(1, 1), measure(2, 1),
+  gate('h', [0]),
+  gate('x', [2]),
+  gate('t', [0]),
+  gate('cx', [0, 1]),
+  gate('tdg', [0]),
+  measure(0, 0),
+  gate('h', [0]),
+  gate('h', [0]),
+  gate('x', [2]),
+  gate('cx', [1, 2]),
+  gate('ccx', [0, 1, 2]),
+  gate('t', [1]),
+  gate('t', [1]),
+  reset(1),
+  gate('s', [1]),
+  gate('sdg', [1]),
+  gate('h', [1]),
+  measure(1, 1),
+  measure(2, 1),
 ]);
 
 describe('mid-circuit measurement and reset', () => {
@@ -93,7 +108,12 @@ describe('the reorder rule', () => {
   });
 
   it('refuses moving an op past one on the same qubit, or two measurements into one clbit past each other', () => {
-    for (const order of [[1, 0, 2, 3, 4], [0, 2, 3, 1, 4], [0, 1, 2, 3], [0, 0, 1, 2, 3]]) {
+    for (const order of [
+      [1, 0, 2, 3, 4],
+      [0, 2, 3, 1, 4],
+      [0, 1, 2, 3],
+      [0, 0, 1, 2, 3],
+    ]) {
       const r = replayCertificate(base, { steps: [step(order)] });
       expect(r.ok, JSON.stringify(order)).toBe(false);
     }

@@ -9,8 +9,14 @@ const circuit = {
   num_qubits: 3,
   num_clbits: 0,
   gates: [
-    { op: 'h', qubits: [0] }, { op: 'h', qubits: [0] }, { op: 't', qubits: [1] }, { op: 'cx', qubits: [1, 2] },
-    { op: 't', qubits: [1] }, { op: 'cx', qubits: [0, 1] }, { op: 'x', qubits: [2] }, { op: 'x', qubits: [2] },
+    { op: 'h', qubits: [0] },
+    { op: 'h', qubits: [0] },
+    { op: 't', qubits: [1] },
+    { op: 'cx', qubits: [1, 2] },
+    { op: 't', qubits: [1] },
+    { op: 'cx', qubits: [0, 1] },
+    { op: 'x', qubits: [2] },
+    { op: 'x', qubits: [2] },
   ],
   measurements: [],
   metadata: {},
@@ -84,20 +90,23 @@ describe('POST /v1/circuits/optimize', () => {
   it('fails closed with 422 OPTIMIZATION_UNVERIFIED when a planted unsound rule fires', async () => {
     // Planted through an in-process compute pool given to this app only: functions cannot cross to
     // a compute thread, and no other app (or test) sees the rule.
-    const inProcess = await buildTestApp({}, {
-      compute: createComputePool({
-        threads: 0,
-        unsoundRules: [
-          {
-            claim: 'cancel-inverse',
-            find(ops: readonly Operation[]) {
-              const i = ops.findIndex((o) => o.kind === 'gate' && o.name === 'cx');
-              return i < 0 ? null : { positions: [i], inserted: [] }; // "a CNOT is the identity"
+    const inProcess = await buildTestApp(
+      {},
+      {
+        compute: createComputePool({
+          threads: 0,
+          unsoundRules: [
+            {
+              claim: 'cancel-inverse',
+              find(ops: readonly Operation[]) {
+                const i = ops.findIndex((o) => o.kind === 'gate' && o.name === 'cx');
+                return i < 0 ? null : { positions: [i], inserted: [] }; // "a CNOT is the identity"
+              },
             },
-          },
-        ],
-      }),
-    });
+          ],
+        }),
+      },
+    );
     try {
       const res = await inProcess.inject({ method: 'POST', url: '/v1/circuits/optimize', payload: { circuit, profile: 'aggressive' } });
       expect(res.statusCode).toBe(422);

@@ -17,8 +17,13 @@ const nam = (n: string, kind = 'before') => parseQasm(readFileSync(`${NAM}${n}.$
 const gateArb = (n: number) =>
   fc.oneof(
     fc.record({ name: fc.constantFrom('h', 'x', 't', 'tdg', 's', 'sdg', 'z'), q: fc.nat(n - 1) }).map(({ name, q }) => gate(name, [q])),
-    fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1) }).filter(({ a, b }) => a !== b).map(({ a, b }) => gate('cx', [a, b])),
-    fc.record({ name: fc.constantFrom('rz', 'rx', 'ry'), q: fc.nat(n - 1), k: fc.integer({ min: -8, max: 8 }) }).map(({ name, q, k }) => gate(name, [q], [(k * Math.PI) / 4 + (name === 'rz' ? 0 : 0.1)])),
+    fc
+      .record({ a: fc.nat(n - 1), b: fc.nat(n - 1) })
+      .filter(({ a, b }) => a !== b)
+      .map(({ a, b }) => gate('cx', [a, b])),
+    fc
+      .record({ name: fc.constantFrom('rz', 'rx', 'ry'), q: fc.nat(n - 1), k: fc.integer({ min: -8, max: 8 }) })
+      .map(({ name, q, k }) => gate(name, [q], [(k * Math.PI) / 4 + (name === 'rz' ? 0 : 0.1)])),
   );
 
 describe('optimizeCircuit', () => {
@@ -40,8 +45,16 @@ describe('optimizeCircuit', () => {
 
   it('safe: cancels inverse pairs, merges adjacent rotations, drops identities — all by local rules', () => {
     const c = circuit(2, 0, [
-      gate('h', [0]), gate('h', [0]), gate('rz', [1], [0.3]), gate('rz', [1], [0.4]), gate('id', [0]),
-      gate('cx', [0, 1]), gate('cx', [0, 1]), gate('t', [0]), gate('tdg', [0]), gate('x', [1]),
+      gate('h', [0]),
+      gate('h', [0]),
+      gate('rz', [1], [0.3]),
+      gate('rz', [1], [0.4]),
+      gate('id', [0]),
+      gate('cx', [0, 1]),
+      gate('cx', [0, 1]),
+      gate('t', [0]),
+      gate('tdg', [0]),
+      gate('x', [1]),
     ]);
     const r = optimizeCircuit(c, { profile: 'safe', equivalence: testEquivalence });
     expect(r.circuit.ops).toEqual([gate('rz', [1], [0.7]), gate('x', [1])]);
@@ -107,7 +120,13 @@ describe('optimizeCircuit', () => {
 
   it('when the proof of global rewrites runs out of time, the local rewrites before them are returned (replay-proven), never the unproven result', () => {
     const c = nam('tof_3');
-    const outOfTime = (_a: unknown, _b: unknown, o: { timeBudgetMs: number }) => ({ equivalent: 'unknown' as const, method: 'path-sum' as const, checked: 'nothing', reason: 'time budget exhausted', elapsedMs: o.timeBudgetMs });
+    const outOfTime = (_a: unknown, _b: unknown, o: { timeBudgetMs: number }) => ({
+      equivalent: 'unknown' as const,
+      method: 'path-sum' as const,
+      checked: 'nothing',
+      reason: 'time budget exhausted',
+      elapsedMs: o.timeBudgetMs,
+    });
     const r = optimizeCircuit(c, { profile: 'aggressive', equivalence: outOfTime });
     expect(r.proof.certificate.globalSteps).toBe(0);
     expect(r.proof.methods.map((m) => m.method)).toEqual(['certificate-replay']);

@@ -43,8 +43,19 @@ describe('Clifford-term absorption patterns (Toffoli polarity)', () => {
   it('a compute/uncompute Toffoli pair loses its Clifford terms: no S/S† and no CNOT between the controls', () => {
     // CCZ·CCZ written with the same polarity twice leaves CS†-type Clifford terms without absorption
     const ccz = (a: number, b: number, c: number) => [
-      gate('cx', [b, c]), gate('tdg', [c]), gate('cx', [a, c]), gate('t', [c]), gate('cx', [b, c]), gate('tdg', [c]), gate('cx', [a, c]),
-      gate('t', [b]), gate('t', [c]), gate('cx', [a, b]), gate('t', [a]), gate('tdg', [b]), gate('cx', [a, b]),
+      gate('cx', [b, c]),
+      gate('tdg', [c]),
+      gate('cx', [a, c]),
+      gate('t', [c]),
+      gate('cx', [b, c]),
+      gate('tdg', [c]),
+      gate('cx', [a, c]),
+      gate('t', [b]),
+      gate('t', [c]),
+      gate('cx', [a, b]),
+      gate('t', [a]),
+      gate('tdg', [b]),
+      gate('cx', [a, b]),
     ];
     const ops = [...ccz(0, 1, 2), gate('h', [3]), gate('cx', [3, 2]), gate('h', [3]), ...ccz(0, 1, 2)];
     const rec = new Recorder(ops);
@@ -60,7 +71,13 @@ const gateArb = (n: number) =>
     { weight: 1, arbitrary: fc.nat(n - 1).map((q) => gate('h', [q])) },
     { weight: 2, arbitrary: fc.nat(n - 1).map((q) => gate('x', [q])) },
     { weight: 3, arbitrary: fc.record({ name: fc.constantFrom('t', 'tdg', 's', 'rz'), q: fc.nat(n - 1) }).map(({ name, q }) => gate(name, [q], name === 'rz' ? [0.3] : [])) },
-    { weight: 4, arbitrary: fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1) }).filter(({ a, b }) => a !== b).map(({ a, b }) => gate('cx', [a, b])) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .record({ a: fc.nat(n - 1), b: fc.nat(n - 1) })
+        .filter(({ a, b }) => a !== b)
+        .map(({ a, b }) => gate('cx', [a, b])),
+    },
   );
 
 describe('CNOT cancellation by parity', () => {
@@ -78,8 +95,21 @@ describe('CNOT cancellation by parity', () => {
 
   it('compute/uncompute Toffoli pair around a gate using the target only as a control: 3 CNOTs each (relative-phase form), exact', () => {
     const tof = (a: number, b: number, c: number) => [
-      gate('h', [c]), gate('cx', [b, c]), gate('tdg', [c]), gate('cx', [a, c]), gate('t', [c]), gate('cx', [b, c]), gate('tdg', [c]), gate('cx', [a, c]),
-      gate('t', [b]), gate('t', [c]), gate('h', [c]), gate('cx', [a, b]), gate('t', [a]), gate('tdg', [b]), gate('cx', [a, b]),
+      gate('h', [c]),
+      gate('cx', [b, c]),
+      gate('tdg', [c]),
+      gate('cx', [a, c]),
+      gate('t', [c]),
+      gate('cx', [b, c]),
+      gate('tdg', [c]),
+      gate('cx', [a, c]),
+      gate('t', [b]),
+      gate('t', [c]),
+      gate('h', [c]),
+      gate('cx', [a, b]),
+      gate('t', [a]),
+      gate('tdg', [b]),
+      gate('cx', [a, b]),
     ];
     // tof_3: Toffoli(0,1→3), Toffoli(2,3→4), Toffoli(0,1→3)
     const ops = [...tof(0, 1, 3), ...tof(2, 3, 4), ...tof(0, 1, 3)];
@@ -105,15 +135,24 @@ describe('CNOT cancellation by parity', () => {
   it('CNOT pairs around H-sandwiches on the target stay equivalent, including the cases it must refuse (property)', () => {
     const n = 4;
     const phaseOn = (q: number) => fc.constantFrom('t', 'tdg', 's', 'z').map((name) => gate(name, [q]));
-    const anyGate = fc.oneof(gateArb(n), fc.record({ a: fc.nat(n - 1), b: fc.nat(n - 1) }).filter(({ a, b }) => a !== b).map(({ a, b }) => gate('cz', [a, b])));
-    const sandwich = fc.record({ a: fc.nat(n - 1), t: fc.nat(n - 1), c: fc.nat(n - 1) }).filter(({ a, t, c }) => a !== t && c !== t && c !== a).chain(({ a, t, c }) => {
-      const xFrame = fc.array(fc.oneof(phaseOn(t), fc.constant(gate('cx', [c, t])), fc.constant(gate('x', [t]))), { maxLength: 4 });
-      const onA = fc.constantFrom(gate('cx', [c, a]), gate('h', [a]), gate('x', [a]), gate('cx', [a, c]), gate('h', [c]));
-      const mid = fc.array(fc.oneof(anyGate, phaseOn(t), fc.constant(gate('cx', [t, c])), fc.constant(gate('cx', [c, t])), phaseOn(a), onA, onA), { maxLength: 7 });
-      return fc.tuple(fc.array(anyGate, { maxLength: 5 }), xFrame, mid, xFrame, fc.array(anyGate, { maxLength: 5 })).map(([pre, x1, m, x2, post]) => [
-        ...pre, gate('cx', [a, t]), ...x1, gate('h', [t]), ...m, gate('h', [t]), ...x2, gate('cx', [a, t]), ...post,
-      ]);
-    });
+    const anyGate = fc.oneof(
+      gateArb(n),
+      fc
+        .record({ a: fc.nat(n - 1), b: fc.nat(n - 1) })
+        .filter(({ a, b }) => a !== b)
+        .map(({ a, b }) => gate('cz', [a, b])),
+    );
+    const sandwich = fc
+      .record({ a: fc.nat(n - 1), t: fc.nat(n - 1), c: fc.nat(n - 1) })
+      .filter(({ a, t, c }) => a !== t && c !== t && c !== a)
+      .chain(({ a, t, c }) => {
+        const xFrame = fc.array(fc.oneof(phaseOn(t), fc.constant(gate('cx', [c, t])), fc.constant(gate('x', [t]))), { maxLength: 4 });
+        const onA = fc.constantFrom(gate('cx', [c, a]), gate('h', [a]), gate('x', [a]), gate('cx', [a, c]), gate('h', [c]));
+        const mid = fc.array(fc.oneof(anyGate, phaseOn(t), fc.constant(gate('cx', [t, c])), fc.constant(gate('cx', [c, t])), phaseOn(a), onA, onA), { maxLength: 7 });
+        return fc
+          .tuple(fc.array(anyGate, { maxLength: 5 }), xFrame, mid, xFrame, fc.array(anyGate, { maxLength: 5 }))
+          .map(([pre, x1, m, x2, post]) => [...pre, gate('cx', [a, t]), ...x1, gate('h', [t]), ...m, gate('h', [t]), ...x2, gate('cx', [a, t]), ...post]);
+      });
     // regressions: the skeleton's path variables must be numbered like the original's
     const regressions: GateOp[][] = [
       [gate('cx', [3, 0]), gate('h', [0]), gate('h', [0]), gate('cx', [1, 0]), gate('t', [0]), gate('cx', [3, 0])],

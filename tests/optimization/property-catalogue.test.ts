@@ -34,14 +34,20 @@ function rng(seed: number): () => number {
 const TAU = 2 * Math.PI;
 const ODD = [1e-7, -1e-7, 1e-9, 1.5e-9, -1.5e-9, 1e-12, 5e-11, 3e-10];
 function angle(r: () => number): number {
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   switch (Math.floor(r() * 6)) {
-    case 0: return pick(ODD);
-    case 1: return Math.round(r() * 8 - 4) * TAU + pick([...ODD, 0]);
-    case 2: return pick([1e16, -1e16, 1e7 + 0.3, -3e9, 1e300, 2 ** 23 + 0.5]);
-    case 3: return (Math.round(r() * 16 - 8) * Math.PI) / 4;
-    case 4: return (Math.round(r() * 16 - 8) * Math.PI) / 4 + pick(ODD);
-    default: return (r() * 2 - 1) * 4 * Math.PI;
+    case 0:
+      return pick(ODD);
+    case 1:
+      return Math.round(r() * 8 - 4) * TAU + pick([...ODD, 0]);
+    case 2:
+      return pick([1e16, -1e16, 1e7 + 0.3, -3e9, 1e300, 2 ** 23 + 0.5]);
+    case 3:
+      return (Math.round(r() * 16 - 8) * Math.PI) / 4;
+    case 4:
+      return (Math.round(r() * 16 - 8) * Math.PI) / 4 + pick(ODD);
+    default:
+      return (r() * 2 - 1) * 4 * Math.PI;
   }
 }
 
@@ -61,14 +67,23 @@ function randomCircuit(r: () => number, mid: boolean): Circuit {
     const name = names[Math.floor(r() * names.length)]!;
     const spec = GATES.get(name)!;
     const qs = [...Array(n).keys()].sort(() => r() - 0.5).slice(0, spec.arity);
-    ops.push(gate(name, qs, [...Array(spec.params)].map(() => angle(r))));
+    ops.push(
+      gate(
+        name,
+        qs,
+        [...Array(spec.params)].map(() => angle(r)),
+      ),
+    );
   }
   return circuit(n, mid ? 2 : 0, ops);
 }
 
 // ---------- the reference simulator (qubit 0 is the most significant bit of an index) ----------
 
-interface State { re: Float64Array; im: Float64Array }
+interface State {
+  re: Float64Array;
+  im: Float64Array;
+}
 
 function applyGate(s: State, op: GateOp, n: number): void {
   const m = gateMatrixOf(op);
@@ -112,7 +127,10 @@ function randomState(r: () => number, n: number): State {
     s.im[i] = r() - 0.5;
     norm += s.re[i]! ** 2 + s.im[i]! ** 2;
   }
-  for (let i = 0; i < d; i++) { s.re[i]! /= Math.sqrt(norm); s.im[i]! /= Math.sqrt(norm); }
+  for (let i = 0; i < d; i++) {
+    s.re[i]! /= Math.sqrt(norm);
+    s.im[i]! /= Math.sqrt(norm);
+  }
   return s;
 }
 
@@ -155,7 +173,10 @@ function outcomes(c: Circuit): Map<number, number> {
     if (p < 1e-14) return;
     for (let i = from; i < c.ops.length; i++) {
       const op = c.ops[i]!;
-      if (op.kind === 'gate') { applyGate(s, op, c.numQubits); continue; }
+      if (op.kind === 'gate') {
+        applyGate(s, op, c.numQubits);
+        continue;
+      }
       if (op.kind === 'barrier') continue;
       const sh = c.numQubits - 1 - op.qubit;
       let p1 = 0;
@@ -201,7 +222,10 @@ function largeEnough(d: DeviceSpec, n: number): boolean {
     const x = stack.pop()!;
     for (const [a, b] of d.couplingMap) {
       const y = a === x ? b : b === x ? a : -1;
-      if (y >= 0 && y < n && !seen.has(y)) { seen.add(y); stack.push(y); }
+      if (y >= 0 && y < n && !seen.has(y)) {
+        seen.add(y);
+        stack.push(y);
+      }
     }
   }
   return seen.size === n;
@@ -213,39 +237,45 @@ const HARDWARE = DEVICES.filter((d) => d.kind === 'hardware');
 
 describe(`optimizer property: whole catalogue, odd angles, every profile × hint (${RUNS} circuits per kind, seed ${SEED})`, () => {
   for (const mid of [false, true]) {
-    it(mid ? 'with mid-circuit measurement and reset: 0 UNVERIFIED, answers keep the outcome distribution' : 'unitary circuits: 0 UNVERIFIED, 0 TARGET_UNSUPPORTED on devices large enough, every answer equivalent', () => {
-      const r = rng(SEED + (mid ? 1 : 0));
-      const tally = { runs: 0, answered: 0, unverified: 0, unsupported: 0 };
-      const failures: string[] = [];
-      for (let k = 0; k < RUNS; k++) {
-        const c = randomCircuit(r, mid);
-        const device = HARDWARE[k % HARDWARE.length]!;
-        const targets: [BackendHint, string | undefined][] = [...HINTS.map((h) => [h, undefined] as [BackendHint, undefined]), [device.provider, device.id]];
-        for (const profile of PROFILES) {
-          for (const [hint, dev] of targets) {
-            tally.runs++;
-            const what = `${profile}/${dev ?? hint}: ${JSON.stringify(c.ops)}`;
-            try {
-              const res = optimizeCircuit(c, { profile, backendHint: hint, ...(dev ? { device: dev } : {}) });
-              tally.answered++;
-              const ok = mid ? sameOutcomes(c, res.circuit) : sameUnitary(c, res.circuit, r);
-              if (!ok) failures.push(`not equivalent: ${what}`);
-            } catch (e) {
-              if (!isAppError(e)) throw e;
-              if (e.code === 'OPTIMIZATION_UNVERIFIED') {
-                tally.unverified++;
-                failures.push(`UNVERIFIED (${JSON.stringify(e.details)}): ${what}`);
-              } else if (e.code === 'OPTIMIZATION_TARGET_UNSUPPORTED') {
-                tally.unsupported++;
-                if (!dev || largeEnough(device, c.numQubits)) failures.push(`TARGET_UNSUPPORTED (${e.message}): ${what}`);
-              } else failures.push(`${e.code}: ${what}`);
+    it(
+      mid
+        ? 'with mid-circuit measurement and reset: 0 UNVERIFIED, answers keep the outcome distribution'
+        : 'unitary circuits: 0 UNVERIFIED, 0 TARGET_UNSUPPORTED on devices large enough, every answer equivalent',
+      () => {
+        const r = rng(SEED + (mid ? 1 : 0));
+        const tally = { runs: 0, answered: 0, unverified: 0, unsupported: 0 };
+        const failures: string[] = [];
+        for (let k = 0; k < RUNS; k++) {
+          const c = randomCircuit(r, mid);
+          const device = HARDWARE[k % HARDWARE.length]!;
+          const targets: [BackendHint, string | undefined][] = [...HINTS.map((h) => [h, undefined] as [BackendHint, undefined]), [device.provider, device.id]];
+          for (const profile of PROFILES) {
+            for (const [hint, dev] of targets) {
+              tally.runs++;
+              const what = `${profile}/${dev ?? hint}: ${JSON.stringify(c.ops)}`;
+              try {
+                const res = optimizeCircuit(c, { profile, backendHint: hint, ...(dev ? { device: dev } : {}) });
+                tally.answered++;
+                const ok = mid ? sameOutcomes(c, res.circuit) : sameUnitary(c, res.circuit, r);
+                if (!ok) failures.push(`not equivalent: ${what}`);
+              } catch (e) {
+                if (!isAppError(e)) throw e;
+                if (e.code === 'OPTIMIZATION_UNVERIFIED') {
+                  tally.unverified++;
+                  failures.push(`UNVERIFIED (${JSON.stringify(e.details)}): ${what}`);
+                } else if (e.code === 'OPTIMIZATION_TARGET_UNSUPPORTED') {
+                  tally.unsupported++;
+                  if (!dev || largeEnough(device, c.numQubits)) failures.push(`TARGET_UNSUPPORTED (${e.message}): ${what}`);
+                } else failures.push(`${e.code}: ${what}`);
+              }
             }
           }
         }
-      }
-      if (process.env['OPT_PROPERTY_DEBUG'] !== undefined) console.log(mid ? 'mid-circuit' : 'unitary', tally);
-      expect(failures.slice(0, 5)).toEqual([]);
-      expect(tally.answered).toBeGreaterThan(tally.runs * 0.8);
-    }, 60_000 + RUNS * 4_000);
+        if (process.env['OPT_PROPERTY_DEBUG'] !== undefined) console.log(mid ? 'mid-circuit' : 'unitary', tally);
+        expect(failures.slice(0, 5)).toEqual([]);
+        expect(tally.answered).toBeGreaterThan(tally.runs * 0.8);
+      },
+      60_000 + RUNS * 4_000,
+    );
   }
 });

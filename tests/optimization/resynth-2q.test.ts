@@ -89,11 +89,18 @@ describe('two-qubit synthesis with the minimal CNOT count', () => {
 
 /** exp(−i a/2 ZZ) then exp(−i b/2 XX) written with 4 CNOTs; the minimum is 2. */
 const zzThenXx = circuit(3, 0, [
-  gate('h', [2]), gate('cx', [2, 0]),
-  gate('cx', [0, 1]), gate('rz', [1], [0.3]), gate('cx', [0, 1]),
-  gate('h', [0]), gate('h', [1]),
-  gate('cx', [0, 1]), gate('rz', [1], [0.7]), gate('cx', [0, 1]),
-  gate('h', [0]), gate('h', [1]),
+  gate('h', [2]),
+  gate('cx', [2, 0]),
+  gate('cx', [0, 1]),
+  gate('rz', [1], [0.3]),
+  gate('cx', [0, 1]),
+  gate('h', [0]),
+  gate('h', [1]),
+  gate('cx', [0, 1]),
+  gate('rz', [1], [0.7]),
+  gate('cx', [0, 1]),
+  gate('h', [0]),
+  gate('h', [1]),
   gate('cx', [1, 2]),
 ]);
 
@@ -120,7 +127,15 @@ describe('two-qubit block resynthesis in the aggressive profile', () => {
     const bad = steps[k]!;
     const j = bad.inserted.findIndex((o) => o.params.length > 0);
     expect(j).toBeGreaterThanOrEqual(0);
-    const wrong = bad.inserted.map((o, i) => (i === j ? gate(o.name, o.qubits, o.params.map((p, n) => (n === 0 ? p + 0.01 : p))) : o));
+    const wrong = bad.inserted.map((o, i) =>
+      i === j
+        ? gate(
+            o.name,
+            o.qubits,
+            o.params.map((p, n) => (n === 0 ? p + 0.01 : p)),
+          )
+        : o,
+    );
     const corrupted: CertificateStep[] = steps.map((s, i) => (i === k ? { ...s, inserted: wrong } : s));
     expect(replayCertificate(zzThenXx, { steps }).ok).toBe(true);
     const replay = replayCertificate(zzThenXx, { steps: corrupted });
@@ -135,7 +150,16 @@ describe('two-qubit block resynthesis in the aggressive profile', () => {
         const i = ops.findIndex((o) => o.kind === 'gate' && o.params.length > 0);
         if (i < 0) return null;
         const o = ops[i] as GateOp;
-        return { positions: [i], inserted: [gate(o.name, o.qubits, o.params.map((p, n) => (n === 0 ? p + 0.01 : p)))] };
+        return {
+          positions: [i],
+          inserted: [
+            gate(
+              o.name,
+              o.qubits,
+              o.params.map((p, n) => (n === 0 ? p + 0.01 : p)),
+            ),
+          ],
+        };
       },
     };
     try {
@@ -160,7 +184,8 @@ describe('POST /v1/circuits/optimize (aggressive) with block resynthesis', () =>
   it('returns fewer CNOTs with proof.verified and the pass listed', async () => {
     const gates = zzThenXx.ops.map((o) => (o.kind === 'gate' ? { op: o.name, qubits: o.qubits, ...(o.params.length ? { params: o.params } : {}) } : null));
     const res = await app.inject({
-      method: 'POST', url: '/v1/circuits/optimize',
+      method: 'POST',
+      url: '/v1/circuits/optimize',
       payload: { circuit: { schema: '0.2', num_qubits: 3, num_clbits: 0, gates, measurements: [], metadata: {} }, profile: 'aggressive' },
     });
     expect(res.statusCode).toBe(200);

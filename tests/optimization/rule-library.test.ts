@@ -2,9 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gate, type GateOp } from '../../src/circuits/ir.js';
 import { GATES } from '../../src/circuits/gates.js';
-import {
-  ALL_TEMPLATES, RULES, axisTable, blockUnitary, gateMatrix, inverseTable, phaseAngleOf, ruleById,
-} from '../../src/verification/certificate-rules.js';
+import { ALL_TEMPLATES, RULES, axisTable, blockUnitary, gateMatrix, inverseTable, phaseAngleOf, ruleById } from '../../src/verification/certificate-rules.js';
 import { equalUpToGlobalPhase, unitaryOf, type CM } from './helpers/matrix.js';
 import { routeInPlace } from '../../src/routing/route-in-place.js';
 
@@ -28,13 +26,26 @@ describe('rule library: templates', () => {
   for (const t of ALL_TEMPLATES) {
     it(`template:${t.id} — ${t.description}`, () => {
       const vars = [...new Set(t.lhs.flatMap((o) => o.q))];
-      const inst = (ops: typeof t.lhs) => ops.map((o) => gate(o.name, o.q.map((v) => vars.indexOf(v)), o.params ?? []));
+      const inst = (ops: typeof t.lhs) =>
+        ops.map((o) =>
+          gate(
+            o.name,
+            o.q.map((v) => vars.indexOf(v)),
+            o.params ?? [],
+          ),
+        );
       const lhs = inst(t.lhs);
       const rhs = inst(t.rhs);
       expect(same(lhs, rhs, vars.length)).toBe(true);
       expect(rule(`template:${t.id}`).check(lhs, rhs)).toBe(true);
       // the instance check binds variables consistently
-      if (vars.length >= 2) expect(rule(`template:${t.id}`).check(lhs, inst(t.rhs).map((o) => gate(o.name, [...o.qubits].reverse(), o.params)))).toBe(rhs.every((o) => o.qubits.length === 1) && vars.length === 1);
+      if (vars.length >= 2)
+        expect(
+          rule(`template:${t.id}`).check(
+            lhs,
+            inst(t.rhs).map((o) => gate(o.name, [...o.qubits].reverse(), o.params)),
+          ),
+        ).toBe(rhs.every((o) => o.qubits.length === 1) && vars.length === 1);
     });
   }
 });
@@ -113,8 +124,15 @@ describe('rule library: structural rules', () => {
   it('drop-identity: accepted gates are the identity up to phase', () => {
     const r = rule('drop-identity');
     const cands: GateOp[] = [
-      gate('id', [0]), gate('u0', [0], [1]), gate('rz', [0], [2 * Math.PI]), gate('p', [0], [0]), gate('rx', [0], [4 * Math.PI]),
-      gate('ry', [0], [-2 * Math.PI]), gate('u3', [0], [0, 1, -1]), gate('rzz', [0, 1], [2 * Math.PI]), gate('crz', [0, 1], [4 * Math.PI]),
+      gate('id', [0]),
+      gate('u0', [0], [1]),
+      gate('rz', [0], [2 * Math.PI]),
+      gate('p', [0], [0]),
+      gate('rx', [0], [4 * Math.PI]),
+      gate('ry', [0], [-2 * Math.PI]),
+      gate('u3', [0], [0, 1, -1]),
+      gate('rzz', [0, 1], [2 * Math.PI]),
+      gate('crz', [0, 1], [4 * Math.PI]),
       gate('cp', [0, 1], [2 * Math.PI]),
     ];
     for (const op of cands) {
@@ -139,14 +157,24 @@ describe('rule library: semantic rules and the commutation rule', () => {
       expect(m, name).toBeDefined();
       const dim = 1 << spec.arity;
       const cm: CM = { n: spec.arity, re: new Float64Array(dim * dim), im: new Float64Array(dim * dim) };
-      m!.forEach((row, i) => row.forEach((v, j) => { cm.re[i * dim + j] = v[0]; cm.im[i * dim + j] = v[1]; }));
+      m!.forEach((row, i) =>
+        row.forEach((v, j) => {
+          cm.re[i * dim + j] = v[0];
+          cm.im[i * dim + j] = v[1];
+        }),
+      );
       expect(equalUpToGlobalPhase(cm, unitaryOf([op], spec.arity)), name).toBe(true);
     }
     // block embedding (qubit order) agrees too
     const block = [gate('cx', [1, 0]), gate('t', [0]), gate('h', [1]), gate('crz', [0, 1], [0.4])];
     const m = blockUnitary(block, [0, 1])!;
     const cm: CM = { n: 2, re: new Float64Array(16), im: new Float64Array(16) };
-    m.forEach((row, i) => row.forEach((v, j) => { cm.re[i * 4 + j] = v[0]; cm.im[i * 4 + j] = v[1]; }));
+    m.forEach((row, i) =>
+      row.forEach((v, j) => {
+        cm.re[i * 4 + j] = v[0];
+        cm.im[i * 4 + j] = v[1];
+      }),
+    );
     expect(equalUpToGlobalPhase(cm, unitaryOf(block, 2))).toBe(true);
     expect(ruleById('resynth-1q')!.check([gate('h', [0]), gate('z', [0]), gate('h', [0])], [gate('x', [0])])).toBe(true);
     expect(ruleById('resynth-1q')!.check([gate('h', [0]), gate('z', [0])], [gate('x', [0])])).toBe(false);
@@ -166,7 +194,9 @@ describe('rule library: semantic rules and the commutation rule', () => {
       expect(r.check([op], [op]), name).toBe(true);
       // the checker's matrix (through the rule) equals the tests' own: lhs vs an rhs known equal by the tests
       const rhs = [...pick.filter((o) => o.qubits.every((q) => q < spec.arity)), op];
-      const inverse = [...pick.filter((o) => o.qubits.every((q) => q < spec.arity))].reverse().map((o) => (o.name === 't' ? gate('tdg', o.qubits) : o.name === 'rz' ? gate('rz', o.qubits, [-o.params[0]!]) : o));
+      const inverse = [...pick.filter((o) => o.qubits.every((q) => q < spec.arity))]
+        .reverse()
+        .map((o) => (o.name === 't' ? gate('tdg', o.qubits) : o.name === 'rz' ? gate('rz', o.qubits, [-o.params[0]!]) : o));
       const full = [...inverse, ...rhs];
       expect(same([op], full, spec.arity), name).toBe(true);
       expect(r.check([op], full), name).toBe(true);
@@ -174,10 +204,35 @@ describe('rule library: semantic rules and the commutation rule', () => {
     }
     // qelib1.inc's own c3sqrtx body is the 3-controlled √X†: not the catalogue gate
     const h = gate('h', [3]);
-    const gray = (sign: number) => [h, gate('cu1', [0, 3], [(sign * Math.PI) / 8]), h, gate('cx', [0, 1]), h, gate('cu1', [1, 3], [(-sign * Math.PI) / 8]), h, gate('cx', [0, 1]),
-      h, gate('cu1', [1, 3], [(sign * Math.PI) / 8]), h, gate('cx', [1, 2]), h, gate('cu1', [2, 3], [(-sign * Math.PI) / 8]), h, gate('cx', [0, 2]),
-      h, gate('cu1', [2, 3], [(sign * Math.PI) / 8]), h, gate('cx', [1, 2]), h, gate('cu1', [2, 3], [(-sign * Math.PI) / 8]), h, gate('cx', [0, 2]),
-      h, gate('cu1', [2, 3], [(sign * Math.PI) / 8]), h];
+    const gray = (sign: number) => [
+      h,
+      gate('cu1', [0, 3], [(sign * Math.PI) / 8]),
+      h,
+      gate('cx', [0, 1]),
+      h,
+      gate('cu1', [1, 3], [(-sign * Math.PI) / 8]),
+      h,
+      gate('cx', [0, 1]),
+      h,
+      gate('cu1', [1, 3], [(sign * Math.PI) / 8]),
+      h,
+      gate('cx', [1, 2]),
+      h,
+      gate('cu1', [2, 3], [(-sign * Math.PI) / 8]),
+      h,
+      gate('cx', [0, 2]),
+      h,
+      gate('cu1', [2, 3], [(sign * Math.PI) / 8]),
+      h,
+      gate('cx', [1, 2]),
+      h,
+      gate('cu1', [2, 3], [(-sign * Math.PI) / 8]),
+      h,
+      gate('cx', [0, 2]),
+      h,
+      gate('cu1', [2, 3], [(sign * Math.PI) / 8]),
+      h,
+    ];
     expect(r.check([gate('c3sqrtx', [0, 1, 2, 3])], gray(1))).toBe(true);
     expect(r.check([gate('c3sqrtx', [0, 1, 2, 3])], gray(-1))).toBe(false);
     expect(r.check([gate('ccx', [0, 1, 2])], [gate('cx', [0, 1]), gate('cx', [1, 2])])).toBe(false);
@@ -218,29 +273,39 @@ describe('rule library: semantic rules and the commutation rule', () => {
 
   it('route-swaps: a whole run routed by SABRE in place (SWAPs as relabelings) is accepted and equal; tampering is refused (property, 5 qubits)', () => {
     const r = rule('route-swaps');
-    const line: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4]];
+    const line: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+    ];
     const names2 = ['cx', 'cz', 'crz', 'swap'];
     const op = fc.oneof(
       fc.record({ n: fc.constantFrom('h', 't', 'rx'), a: fc.integer({ min: 0, max: 4 }), t: angle }).map(({ n, a, t }) => gate(n, [a], n === 'rx' ? [t] : [])),
-      fc.record({ n: fc.constantFrom(...names2), a: fc.integer({ min: 0, max: 4 }), b: fc.integer({ min: 0, max: 4 }), t: angle })
-        .filter(({ a, b }) => a !== b).map(({ n, a, b, t }) => gate(n, [a, b], n === 'crz' ? [t] : [])),
+      fc
+        .record({ n: fc.constantFrom(...names2), a: fc.integer({ min: 0, max: 4 }), b: fc.integer({ min: 0, max: 4 }), t: angle })
+        .filter(({ a, b }) => a !== b)
+        .map(({ n, a, b, t }) => gate(n, [a, b], n === 'crz' ? [t] : [])),
     );
-    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 12 }), (lhs) => {
-      const routed = routeInPlace(lhs, 5, line).ops;
-      for (const o of routed) if (o.qubits.length === 2) expect(Math.abs(o.qubits[0]! - o.qubits[1]!)).toBe(1);
-      expect(r.check(lhs, routed)).toBe(true);
-      expect(same(lhs, routed, 5)).toBe(true);
-      // soundness under tampering: whatever the rule still accepts must be the same operator
-      const swapAt = routed.findIndex((o) => o.name === 'swap');
-      const twoAt = routed.findIndex((o) => o.name === 'cx' || o.name === 'crz');
-      const tampered: GateOp[][] = [
-        routed.filter((_, i) => i !== swapAt),
-        routed.map((o, i) => (i === twoAt ? gate(o.name, [...o.qubits].reverse(), o.params) : o)),
-        ...routed.slice(1).map((_, i) => [...routed.slice(0, i), routed[i + 1]!, routed[i]!, ...routed.slice(i + 2)]),
-      ];
-      for (const t of tampered) if (r.check(lhs, t)) expect(same(lhs, t, 5)).toBe(true);
-      if (swapAt >= 0) expect(r.check(lhs, tampered[0]!)).toBe(false);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 12 }), (lhs) => {
+        const routed = routeInPlace(lhs, 5, line).ops;
+        for (const o of routed) if (o.qubits.length === 2) expect(Math.abs(o.qubits[0]! - o.qubits[1]!)).toBe(1);
+        expect(r.check(lhs, routed)).toBe(true);
+        expect(same(lhs, routed, 5)).toBe(true);
+        // soundness under tampering: whatever the rule still accepts must be the same operator
+        const swapAt = routed.findIndex((o) => o.name === 'swap');
+        const twoAt = routed.findIndex((o) => o.name === 'cx' || o.name === 'crz');
+        const tampered: GateOp[][] = [
+          routed.filter((_, i) => i !== swapAt),
+          routed.map((o, i) => (i === twoAt ? gate(o.name, [...o.qubits].reverse(), o.params) : o)),
+          ...routed.slice(1).map((_, i) => [...routed.slice(0, i), routed[i + 1]!, routed[i]!, ...routed.slice(i + 2)]),
+        ];
+        for (const t of tampered) if (r.check(lhs, t)) expect(same(lhs, t, 5)).toBe(true);
+        if (swapAt >= 0) expect(r.check(lhs, tampered[0]!)).toBe(false);
+      }),
+      { numRuns: 150 },
+    );
     // two gates that share a qubit may not change order; two that share none may
     expect(r.check([gate('h', [0]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('h', [0])])).toBe(false);
     expect(r.check([gate('h', [2]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('h', [2])])).toBe(true);
@@ -251,9 +316,14 @@ describe('rule library: semantic rules and the commutation rule', () => {
   it('commute-swap: accepted exchanges are identities; x-phase-flip: X D(θ) = D(−θ) X (property)', () => {
     const cs = rule('commute-swap');
     const pairs: [GateOp, GateOp][] = [
-      [gate('t', [0]), gate('cx', [0, 1])], [gate('x', [1]), gate('cx', [0, 1])], [gate('cx', [0, 1]), gate('cx', [0, 2])],
-      [gate('cx', [0, 2]), gate('cx', [1, 2])], [gate('rz', [1], [0.3]), gate('cz', [0, 1])], [gate('h', [2]), gate('cx', [0, 1])],
-      [gate('ccx', [0, 1, 2]), gate('t', [1])], [gate('rx', [0], [0.2]), gate('rxx', [0, 1], [0.4])],
+      [gate('t', [0]), gate('cx', [0, 1])],
+      [gate('x', [1]), gate('cx', [0, 1])],
+      [gate('cx', [0, 1]), gate('cx', [0, 2])],
+      [gate('cx', [0, 2]), gate('cx', [1, 2])],
+      [gate('rz', [1], [0.3]), gate('cz', [0, 1])],
+      [gate('h', [2]), gate('cx', [0, 1])],
+      [gate('ccx', [0, 1, 2]), gate('t', [1])],
+      [gate('rx', [0], [0.2]), gate('rxx', [0, 1], [0.4])],
     ];
     for (const [a, b] of pairs) {
       expect(cs.check([a, b], [b, a])).toBe(true);

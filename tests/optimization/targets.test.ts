@@ -6,14 +6,25 @@ import { optimizeCircuit } from '../../src/optimization/optimize.js';
 import { circuitsEquivalent, gateOps, testEquivalence } from './helpers/matrix.js';
 
 const input = circuit(5, 0, [
-  gate('h', [0]), gate('ccx', [0, 1, 4]), gate('t', [2]), gate('cz', [2, 4]), gate('swap', [1, 3]), gate('ry', [3], [0.3]),
-  gate('cx', [0, 4]), gate('rzz', [0, 2], [0.5]), gate('y', [1]), gate('cp', [3, 0], [0.9]),
+  gate('h', [0]),
+  gate('ccx', [0, 1, 4]),
+  gate('t', [2]),
+  gate('cz', [2, 4]),
+  gate('swap', [1, 3]),
+  gate('ry', [3], [0.3]),
+  gate('cx', [0, 4]),
+  gate('rzz', [0, 2], [0.5]),
+  gate('y', [1]),
+  gate('cp', [3, 0], [0.9]),
 ]);
 
 const names = (ops: GateOp[]) => new Set(ops.map((o) => o.name));
 
 describe('backend hints and devices', () => {
-  for (const [hint, native] of [['provider-one', ['rz', 'sx', 'x', 'cx']], ['provider-two', ['rx', 'ry', 'rz', 'cz']]] as const) {
+  for (const [hint, native] of [
+    ['provider-one', ['rz', 'sx', 'x', 'cx']],
+    ['provider-two', ['rx', 'ry', 'rz', 'cz']],
+  ] as const) {
     for (const profile of ['safe', 'balanced', 'aggressive'] as const) {
       it(`${hint} / ${profile}: only native gates, equivalent`, () => {
         const r = optimizeCircuit(input, { profile, backendHint: hint, equivalence: testEquivalence });
@@ -49,7 +60,10 @@ describe('backend hints and devices', () => {
   });
 
   it('unknown device or a device of the other provider: 400 OPTIMIZATION_DEVICE_UNKNOWN', () => {
-    for (const [hint, device] of [['generic', 'nope'], ['provider-one', 'p2-grid-9']] as const) {
+    for (const [hint, device] of [
+      ['generic', 'nope'],
+      ['provider-one', 'p2-grid-9'],
+    ] as const) {
       try {
         optimizeCircuit(input, { backendHint: hint, device, equivalence: testEquivalence });
         throw new Error('accepted');

@@ -27,7 +27,10 @@ function width(n: number, d?: DeviceSpec): number {
       const x = stack.pop()!;
       for (const [a, b] of d.couplingMap) {
         const y = a === x ? b : b === x ? a : -1;
-        if (y >= 0 && y < w && !seen.has(y)) { seen.add(y); stack.push(y); }
+        if (y >= 0 && y < w && !seen.has(y)) {
+          seen.add(y);
+          stack.push(y);
+        }
       }
     }
     if (seen.size === w) return w;
@@ -59,7 +62,14 @@ describe('every catalogue gate to every target', () => {
   }
 
   it('the multi-qubit decompositions use few CNOTs (c3x 14, c4x 30, c3sqrtx 14, cswap 8)', () => {
-    for (const [name, n, cx] of [['c3x', 4, 14], ['c4x', 5, 30], ['c3sqrtx', 4, 14], ['cswap', 3, 8], ['rccx', 3, 3], ['rc3x', 4, 6]] as const) {
+    for (const [name, n, cx] of [
+      ['c3x', 4, 14],
+      ['c4x', 5, 30],
+      ['c3sqrtx', 4, 14],
+      ['cswap', 3, 8],
+      ['rccx', 3, 3],
+      ['rc3x', 4, 6],
+    ] as const) {
       const c = circuit(n, 0, [gate(name, [...Array(n).keys()])]);
       const r = optimizeCircuit(c, { profile: 'safe', backendHint: 'provider-one', equivalence: testEquivalence });
       expect(gateOps(r.circuit).filter((o) => o.name === 'cx').length, name).toBe(cx);

@@ -39,7 +39,12 @@ describe('one queue in the code', () => {
   it('one worker loop class, one claim', () => {
     // A claim loop (runOnce/drain) is written once; every kind of job plugs a handler into it.
     expect(files.filter((f) => /\basync runOnce\(/.test(f.text)).map((f) => f.path)).toEqual(['queue/queue-worker.ts']);
-    expect(files.filter((f) => /\bimplements QueueHandler</.test(f.text)).map((f) => f.path).sort()).toEqual(['execution/execution-worker.ts', 'jobs/jobs-worker.ts']);
+    expect(
+      files
+        .filter((f) => /\bimplements QueueHandler</.test(f.text))
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['execution/execution-worker.ts', 'jobs/jobs-worker.ts']);
     // The only SQL that claims with SKIP LOCKED is the queue store's.
     expect(files.filter((f) => /SKIP LOCKED/.test(f.text) && !f.path.startsWith('queue/')).map((f) => f.path)).toEqual(['store/queue/pg-queue.ts']);
   });
@@ -90,7 +95,12 @@ describe('the queue at work', () => {
   it('Account Jobs and execution jobs run on the same worker loop', () => {
     expect(app.services.jobsWorker).toBeInstanceOf(QueueWorker);
     expect(app.services.executionWorker).toBeInstanceOf(QueueWorker);
-    expect(app.services.workers.filter((w) => w instanceof QueueWorker).map((w) => w.name).sort()).toEqual(['execution-worker', 'jobs-worker']);
+    expect(
+      app.services.workers
+        .filter((w) => w instanceof QueueWorker)
+        .map((w) => w.name)
+        .sort(),
+    ).toEqual(['execution-worker', 'jobs-worker']);
   });
 
   it('the store refuses a transition the state machine does not allow, before writing it', async () => {
@@ -122,7 +132,14 @@ describe('the queue at work', () => {
     const gate = new Promise<void>((r) => (release = r));
     const reg = app.services.jobs.capabilities;
     const echo = reg.get('test.echo') as Capability;
-    reg.register({ ...echo, id: 'test.gated', run: async () => { await gate; return { done: true }; } });
+    reg.register({
+      ...echo,
+      id: 'test.gated',
+      run: async () => {
+        await gate;
+        return { done: true };
+      },
+    });
     const id = (await submit(app, a, { capability_id: 'test.gated', request: { text: 'slow' }, idempotency_key: key('gated'), max_total_price: '1' })).json().job_id;
     const w = createJobsWorker(pgJobsRepository(app.db), reg, { id: 'beating', leaseMs: 600, pollMs: 20, maxAttempts: 3, concurrency: 1 });
     const done = w.runOnce();

@@ -27,16 +27,26 @@ const coupled = (edges: readonly Edge[]) => {
 const falcon = getDevice('p1-falcon-7')!.couplingMap as readonly Edge[];
 const grid = getDevice('p2-grid-9')!.couplingMap as readonly Edge[];
 // two parts: 0-1-2 and 3-4
-const split: Edge[] = [[0, 1], [1, 2], [3, 4]];
+const split: Edge[] = [
+  [0, 1],
+  [1, 2],
+  [3, 4],
+];
 
 describe('routing in place (src/routing)', () => {
   it('restoreLayout brings every qubit home with SWAPs on coupled wires only', () => {
-    for (const [edges, n] of [[falcon, 7], [grid, 9]] as const) {
-      fc.assert(fc.property(fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }), (layout) => {
-        const swaps = restoreLayout(layout, edges);
-        expect(swaps.every(coupled(edges))).toBe(true);
-        expect(apply(layout, swaps)).toEqual([...Array(n).keys()]);
-      }), { numRuns: 100 });
+    for (const [edges, n] of [
+      [falcon, 7],
+      [grid, 9],
+    ] as const) {
+      fc.assert(
+        fc.property(fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }), (layout) => {
+          const swaps = restoreLayout(layout, edges);
+          expect(swaps.every(coupled(edges))).toBe(true);
+          expect(apply(layout, swaps)).toEqual([...Array(n).keys()]);
+        }),
+        { numRuns: 100 },
+      );
     }
     expect(restoreLayout([0, 1, 2, 3, 4], split)).toEqual([]);
     const back = restoreLayout([2, 0, 1, 4, 3], split);
@@ -56,6 +66,11 @@ describe('routing in place (src/routing)', () => {
 
   it('a run that needs no SWAP comes back unchanged', () => {
     const ops = [gate('cx', [0, 1]), gate('h', [2]), gate('cz', [1, 2])];
-    expect(routeInPlace(ops, 3, [[0, 1], [1, 2]])).toEqual({ ops, swaps: 0 });
+    expect(
+      routeInPlace(ops, 3, [
+        [0, 1],
+        [1, 2],
+      ]),
+    ).toEqual({ ops, swaps: 0 });
   });
 });

@@ -43,8 +43,14 @@ describe('every catalogue gate matches its reference matrix', () => {
   it('c4x equals its qelib1 decomposition (h, cu1, c3x, c3sqrtx) on every basis state', () => {
     const pi = Math.PI;
     const dec = [
-      gate('h', [4]), gate('cu1', [3, 4], [pi / 2]), gate('h', [4]), gate('c3x', [0, 1, 2, 3]),
-      gate('h', [4]), gate('cu1', [3, 4], [-pi / 2]), gate('h', [4]), gate('c3x', [0, 1, 2, 3]),
+      gate('h', [4]),
+      gate('cu1', [3, 4], [pi / 2]),
+      gate('h', [4]),
+      gate('c3x', [0, 1, 2, 3]),
+      gate('h', [4]),
+      gate('cu1', [3, 4], [-pi / 2]),
+      gate('h', [4]),
+      gate('c3x', [0, 1, 2, 3]),
       gate('c3sqrtx', [0, 1, 2, 4]),
     ];
     for (let input = 0; input < 32; input++) {
@@ -62,7 +68,12 @@ describe('every catalogue gate matches its reference matrix', () => {
 
 describe('fused blocks give the same state as direct application', () => {
   const names = [...GATES.values()];
-  for (const [n, block] of [[8, 5], [9, 5], [10, 6], [11, 7]] as const) {
+  for (const [n, block] of [
+    [8, 5],
+    [9, 5],
+    [10, 6],
+    [11, 7],
+  ] as const) {
     it(`random circuits on ${n} qubits, blocks of ${block}`, () => {
       const rnd = lcg(n * 7919);
       for (let trial = 0; trial < 5; trial++) {
@@ -72,14 +83,19 @@ describe('fused blocks give the same state as direct application', () => {
           const pool = Array.from({ length: n }, (_, i) => i);
           const qs: number[] = [];
           for (let j = 0; j < spec.arity; j++) qs.push(pool.splice(Math.floor(rnd() * pool.length), 1)[0]!);
-          ops.push(gate(spec.name, qs, Array.from({ length: spec.params }, () => rnd() * 6)));
+          ops.push(
+            gate(
+              spec.name,
+              qs,
+              Array.from({ length: spec.params }, () => rnd() * 6),
+            ),
+          );
         }
         const c = circuit(n, 0, ops);
         const direct = finalState(c, { blockQubits: 20 });
         const blocked = finalState(c, { blockQubits: block });
         let worst = 0;
-        for (let i = 0; i < 1 << n; i++)
-          worst = Math.max(worst, Math.abs(direct.re[i]! - blocked.re[i]!), Math.abs(direct.im[i]! - blocked.im[i]!));
+        for (let i = 0; i < 1 << n; i++) worst = Math.max(worst, Math.abs(direct.re[i]! - blocked.re[i]!), Math.abs(direct.im[i]! - blocked.im[i]!));
         expect(worst).toBeLessThan(1e-12);
         let norm = 0;
         for (let i = 0; i < 1 << n; i++) norm += blocked.re[i]! ** 2 + blocked.im[i]! ** 2;

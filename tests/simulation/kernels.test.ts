@@ -34,7 +34,8 @@ function applyDense(m: DenseMatrix, bits: readonly number[], re: Float64Array, i
     const r = local(i);
     for (let c = 0; c < d; c++) {
       const src = withLocal(i, c);
-      const mr = m.re[r * d + c]!, mi = m.im[r * d + c]!;
+      const mr = m.re[r * d + c]!,
+        mi = m.im[r * d + c]!;
       ore[i]! += mr * re[src]! - mi * im[src]!;
       oim[i]! += mr * im[src]! + mi * re[src]!;
     }
@@ -106,7 +107,12 @@ describe('block kernels match their matrices on every bit', () => {
 
 describe('runs of controlled-X ops compose into one permutation', () => {
   const n = 8;
-  const xGates: [string, number][] = [['x', 1], ['cx', 2], ['ccx', 3], ['c3x', 4]];
+  const xGates: [string, number][] = [
+    ['x', 1],
+    ['cx', 2],
+    ['ccx', 3],
+    ['c3x', 4],
+  ];
   for (const wasm of [true, false])
     it(`random X/CX/CCX/C3X runs equal their matrices, ${wasm ? 'wasm' : 'js'}`, () => {
       const ws = new Workspace(wasm);
@@ -136,7 +142,10 @@ describe('runs of controlled-X ops compose into one permutation', () => {
   it('an X run that is the identity (x·x) leaves the state unchanged', () => {
     const x = gateMatrix('x', [])!;
     for (const wasm of [true, false]) {
-      const ops = scheduleOps([{ op: makeKOp(x, [3]), mask: 8 }, { op: makeKOp(x, [3]), mask: 8 }]);
+      const ops = scheduleOps([
+        { op: makeKOp(x, [3]), mask: 8 },
+        { op: makeKOp(x, [3]), mask: 8 },
+      ]);
       const [re, im] = randomState(1 << 5);
       const want: [Float64Array, Float64Array] = [re.slice(), im.slice()];
       runOps(new Workspace(wasm), ops, re, im);
@@ -147,7 +156,12 @@ describe('runs of controlled-X ops compose into one permutation', () => {
 
 describe('scheduled, composed and wasm plans give the state of the gate-order JS plan', () => {
   const names = ['h', 'rz', 'x', 'cx', 'ccx', 'cz', 'u', 'swap', 'crz', 's', 'rxx'];
-  for (const [n, L] of [[6, 6], [9, 6], [12, 8], [13, 13]] as const)
+  for (const [n, L] of [
+    [6, 6],
+    [9, 6],
+    [12, 8],
+    [13, 13],
+  ] as const)
     it(`random layered circuits, n = ${n}, blocks of ${L}`, () => {
       for (let trial = 0; trial < 4; trial++) {
         const items = [];

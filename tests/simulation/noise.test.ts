@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, measure } from '../../src/circuits/ir.js';
 import type { Operation } from '../../src/circuits/ir.js';
-import {
-  customNoise, depolarizingForError, noiseFromCalibration, relaxationParams, simulate,
-} from '../../src/simulation/index.js';
+import { customNoise, depolarizingForError, noiseFromCalibration, relaxationParams, simulate } from '../../src/simulation/index.js';
 import type { CalibrationRecord, NoiseModel } from '../../src/simulation/index.js';
 
 /** |observed − expected| within 5 standard deviations of a binomial proportion. */
@@ -29,7 +27,9 @@ describe('noise channels against analytic expectations', () => {
   it('2-qubit depolarizing: after CX on |00⟩, P(00) = 1 − 3p/4', () => {
     const p = 0.2;
     const r = simulate(circuit(2, 2, [gate('cx', [0, 1]), measure(0, 0), measure(1, 1)]), {
-      shots: SHOTS, seed: 3, noise: customNoise({ depolarizing2q: p }),
+      shots: SHOTS,
+      seed: 3,
+      noise: customNoise({ depolarizing2q: p }),
     });
     expectProportion(r.counts['00'] ?? 0, SHOTS, 1 - (3 * p) / 4);
     // The other three outcomes are equally likely (p/4 each).
@@ -55,7 +55,9 @@ describe('noise channels against analytic expectations', () => {
     const h = (r: number[]): number[] => [0.5 + r[2]!, 0.5 - r[2]!, (r[0]! - r[1]!) / 2];
     const final = ad(h(ad(h([1, 0, 0]))));
     const res = simulate(circuit(1, 1, [gate('h', [0]), gate('h', [0]), measure(0, 0)]), {
-      shots: SHOTS, seed: 5, noise: customNoise({ amplitudeDamping: g }),
+      shots: SHOTS,
+      seed: 5,
+      noise: customNoise({ amplitudeDamping: g }),
     });
     expectProportion(res.counts['0'] ?? 0, SHOTS, final[0]!);
   });
@@ -63,7 +65,9 @@ describe('noise channels against analytic expectations', () => {
   it('phase damping: H, damping λ, H gives P(0) = (1 + √(1-λ))/2', () => {
     const l = 0.36;
     const r = simulate(circuit(1, 1, [gate('h', [0]), gate('h', [0]), measure(0, 0)]), {
-      shots: SHOTS, seed: 6, noise: customNoise({ phaseDamping: l }),
+      shots: SHOTS,
+      seed: 6,
+      noise: customNoise({ phaseDamping: l }),
     });
     expectProportion(r.counts['0'] ?? 0, SHOTS, (1 + Math.sqrt(1 - l)) / 2);
   });
@@ -85,7 +89,10 @@ const CAL: CalibrationRecord = {
   gate_time_2q_ns: 400,
   error_1q: 0.02,
   error_2q: { '0-1': 0.05 },
-  readout_error: [[0.01, 0.03], [0.02, 0.04]],
+  readout_error: [
+    [0.01, 0.03],
+    [0.02, 0.04],
+  ],
 };
 
 describe('noise from a calibration record', () => {
@@ -111,9 +118,18 @@ describe('noise from a calibration record', () => {
       [[], []],
       [[gate('x', [0])], [gate('x', [0])]],
       [[gate('h', [0])], [gate('h', [0])]],
-      [[gate('x', [0]), gate('h', [0])], [gate('h', [0]), gate('x', [0])]],
-      [[gate('h', [0]), gate('s', [0])], [gate('sdg', [0]), gate('h', [0])]],
-      [[gate('h', [0]), gate('sdg', [0])], [gate('s', [0]), gate('h', [0])]],
+      [
+        [gate('x', [0]), gate('h', [0])],
+        [gate('h', [0]), gate('x', [0])],
+      ],
+      [
+        [gate('h', [0]), gate('s', [0])],
+        [gate('sdg', [0]), gate('h', [0])],
+      ],
+      [
+        [gate('h', [0]), gate('sdg', [0])],
+        [gate('s', [0]), gate('h', [0])],
+      ],
     ];
     const shots = 200_000;
     let f = 0;

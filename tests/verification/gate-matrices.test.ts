@@ -37,46 +37,176 @@ const s = Math.sin(th / 2);
 
 const REFERENCE: Record<string, [number[], C[][]]> = {
   id: [[], diag(r(1), r(1))],
-  x: [[], [[r(0), r(1)], [r(1), r(0)]]],
-  y: [[], [[r(0), i_(-1)], [i_(1), r(0)]]],
+  x: [
+    [],
+    [
+      [r(0), r(1)],
+      [r(1), r(0)],
+    ],
+  ],
+  y: [
+    [],
+    [
+      [r(0), i_(-1)],
+      [i_(1), r(0)],
+    ],
+  ],
   z: [[], diag(r(1), r(-1))],
-  h: [[], [[r(s2), r(s2)], [r(s2), r(-s2)]]],
+  h: [
+    [],
+    [
+      [r(s2), r(s2)],
+      [r(s2), r(-s2)],
+    ],
+  ],
   s: [[], diag(r(1), i_(1))],
   sdg: [[], diag(r(1), i_(-1))],
   t: [[], diag(r(1), [s2, s2])],
   tdg: [[], diag(r(1), [s2, -s2])],
-  sx: [[], [[[0.5, 0.5], [0.5, -0.5]], [[0.5, -0.5], [0.5, 0.5]]]],
-  sxdg: [[], [[[0.5, -0.5], [0.5, 0.5]], [[0.5, 0.5], [0.5, -0.5]]]],
-  rx: [[th], [[r(c), i_(-s)], [i_(-s), r(c)]]],
-  ry: [[th], [[r(c), r(-s)], [r(s), r(c)]]],
+  sx: [
+    [],
+    [
+      [
+        [0.5, 0.5],
+        [0.5, -0.5],
+      ],
+      [
+        [0.5, -0.5],
+        [0.5, 0.5],
+      ],
+    ],
+  ],
+  sxdg: [
+    [],
+    [
+      [
+        [0.5, -0.5],
+        [0.5, 0.5],
+      ],
+      [
+        [0.5, 0.5],
+        [0.5, -0.5],
+      ],
+    ],
+  ],
+  rx: [
+    [th],
+    [
+      [r(c), i_(-s)],
+      [i_(-s), r(c)],
+    ],
+  ],
+  ry: [
+    [th],
+    [
+      [r(c), r(-s)],
+      [r(s), r(c)],
+    ],
+  ],
   rz: [[th], diag(e(-th / 2), e(th / 2))],
   p: [[th], diag(r(1), e(th))],
   u0: [[th], diag(r(1), r(1))],
   u1: [[th], diag(r(1), e(th))],
-  u2: [[ph, la], [[r(s2), mul(r(-s2), e(la))], [mul(r(s2), e(ph)), mul(r(s2), e(ph + la))]]],
-  u3: [[th, ph, la], [[r(c), mul(r(-s), e(la))], [mul(r(s), e(ph)), mul(r(c), e(ph + la))]]],
-  u: [[th, ph, la], [[r(c), mul(r(-s), e(la))], [mul(r(s), e(ph)), mul(r(c), e(ph + la))]]],
+  u2: [
+    [ph, la],
+    [
+      [r(s2), mul(r(-s2), e(la))],
+      [mul(r(s2), e(ph)), mul(r(s2), e(ph + la))],
+    ],
+  ],
+  u3: [
+    [th, ph, la],
+    [
+      [r(c), mul(r(-s), e(la))],
+      [mul(r(s), e(ph)), mul(r(c), e(ph + la))],
+    ],
+  ],
+  u: [
+    [th, ph, la],
+    [
+      [r(c), mul(r(-s), e(la))],
+      [mul(r(s), e(ph)), mul(r(c), e(ph + la))],
+    ],
+  ],
   cx: [[], perm([0, 1, 3, 2])],
   cy: [[], perm([0, 1, 3, 2], [r(1), r(1), i_(1), i_(-1)])],
   cz: [[], diag(r(1), r(1), r(1), r(-1))],
-  ch: [[], [[r(1), r(0), r(0), r(0)], [r(0), r(1), r(0), r(0)], [r(0), r(0), r(s2), r(s2)], [r(0), r(0), r(s2), r(-s2)]]],
+  ch: [
+    [],
+    [
+      [r(1), r(0), r(0), r(0)],
+      [r(0), r(1), r(0), r(0)],
+      [r(0), r(0), r(s2), r(s2)],
+      [r(0), r(0), r(s2), r(-s2)],
+    ],
+  ],
   swap: [[], perm([0, 2, 1, 3])],
-  csx: [[], [[r(1), r(0), r(0), r(0)], [r(0), r(1), r(0), r(0)], [r(0), r(0), [0.5, 0.5], [0.5, -0.5]], [r(0), r(0), [0.5, -0.5], [0.5, 0.5]]]],
-  crx: [[th], [[r(1), r(0), r(0), r(0)], [r(0), r(1), r(0), r(0)], [r(0), r(0), r(c), i_(-s)], [r(0), r(0), i_(-s), r(c)]]],
-  cry: [[th], [[r(1), r(0), r(0), r(0)], [r(0), r(1), r(0), r(0)], [r(0), r(0), r(c), r(-s)], [r(0), r(0), r(s), r(c)]]],
+  csx: [
+    [],
+    [
+      [r(1), r(0), r(0), r(0)],
+      [r(0), r(1), r(0), r(0)],
+      [r(0), r(0), [0.5, 0.5], [0.5, -0.5]],
+      [r(0), r(0), [0.5, -0.5], [0.5, 0.5]],
+    ],
+  ],
+  crx: [
+    [th],
+    [
+      [r(1), r(0), r(0), r(0)],
+      [r(0), r(1), r(0), r(0)],
+      [r(0), r(0), r(c), i_(-s)],
+      [r(0), r(0), i_(-s), r(c)],
+    ],
+  ],
+  cry: [
+    [th],
+    [
+      [r(1), r(0), r(0), r(0)],
+      [r(0), r(1), r(0), r(0)],
+      [r(0), r(0), r(c), r(-s)],
+      [r(0), r(0), r(s), r(c)],
+    ],
+  ],
   crz: [[th], diag(r(1), r(1), e(-th / 2), e(th / 2))],
   cu1: [[th], diag(r(1), r(1), r(1), e(th))],
   cp: [[th], diag(r(1), r(1), r(1), e(th))],
-  cu3: [[th, ph, la], [
-    [r(1), r(0), r(0), r(0)], [r(0), r(1), r(0), r(0)],
-    [r(0), r(0), r(c), mul(r(-s), e(la))], [r(0), r(0), mul(r(s), e(ph)), mul(r(c), e(ph + la))],
-  ]],
-  cu: [[th, ph, la, ga], [
-    [r(1), r(0), r(0), r(0)], [r(0), r(1), r(0), r(0)],
-    [r(0), r(0), mul(r(c), e(ga)), mul(r(-s), e(la + ga))], [r(0), r(0), mul(r(s), e(ph + ga)), mul(r(c), e(ph + la + ga))],
-  ]],
-  rxx: [[th], [[r(c), r(0), r(0), i_(-s)], [r(0), r(c), i_(-s), r(0)], [r(0), i_(-s), r(c), r(0)], [i_(-s), r(0), r(0), r(c)]]],
-  ryy: [[th], [[r(c), r(0), r(0), i_(s)], [r(0), r(c), i_(-s), r(0)], [r(0), i_(-s), r(c), r(0)], [i_(s), r(0), r(0), r(c)]]],
+  cu3: [
+    [th, ph, la],
+    [
+      [r(1), r(0), r(0), r(0)],
+      [r(0), r(1), r(0), r(0)],
+      [r(0), r(0), r(c), mul(r(-s), e(la))],
+      [r(0), r(0), mul(r(s), e(ph)), mul(r(c), e(ph + la))],
+    ],
+  ],
+  cu: [
+    [th, ph, la, ga],
+    [
+      [r(1), r(0), r(0), r(0)],
+      [r(0), r(1), r(0), r(0)],
+      [r(0), r(0), mul(r(c), e(ga)), mul(r(-s), e(la + ga))],
+      [r(0), r(0), mul(r(s), e(ph + ga)), mul(r(c), e(ph + la + ga))],
+    ],
+  ],
+  rxx: [
+    [th],
+    [
+      [r(c), r(0), r(0), i_(-s)],
+      [r(0), r(c), i_(-s), r(0)],
+      [r(0), i_(-s), r(c), r(0)],
+      [i_(-s), r(0), r(0), r(c)],
+    ],
+  ],
+  ryy: [
+    [th],
+    [
+      [r(c), r(0), r(0), i_(s)],
+      [r(0), r(c), i_(-s), r(0)],
+      [r(0), i_(-s), r(c), r(0)],
+      [i_(s), r(0), r(0), r(c)],
+    ],
+  ],
   rzz: [[th], diag(e(-th / 2), e(th / 2), e(th / 2), e(-th / 2))],
   ccx: [[], perm([0, 1, 2, 3, 4, 5, 7, 6])],
   ccz: [[], diag(r(1), r(1), r(1), r(1), r(1), r(1), r(1), r(-1))],
@@ -90,10 +220,19 @@ const REFERENCE: Record<string, [number[], C[][]]> = {
 describe('gate matrices', () => {
   it('cover every gate of the catalogue with its arity and parameter count', () => {
     for (const spec of GATES.values()) {
-      const m = gateMatrix(spec.name, Array.from({ length: spec.params }, () => 0.5));
+      const m = gateMatrix(
+        spec.name,
+        Array.from({ length: spec.params }, () => 0.5),
+      );
       expect(m, spec.name).toBeDefined();
       expect(m!.dim, spec.name).toBe(1 << spec.arity);
-      expect(gateMatrix(spec.name, Array.from({ length: spec.params + 1 }, () => 0.5)), spec.name).toBeUndefined();
+      expect(
+        gateMatrix(
+          spec.name,
+          Array.from({ length: spec.params + 1 }, () => 0.5),
+        ),
+        spec.name,
+      ).toBeUndefined();
     }
     expect(gateMatrix('nope', [])).toBeUndefined();
     expect(gateMatrix('rz', [Number.NaN])).toBeUndefined();
@@ -127,7 +266,10 @@ describe('gate matrices', () => {
 
   it('every gate matrix is unitary', () => {
     for (const spec of GATES.values()) {
-      const m = gateMatrix(spec.name, Array.from({ length: spec.params }, (_, k) => 0.3 + k))!;
+      const m = gateMatrix(
+        spec.name,
+        Array.from({ length: spec.params }, (_, k) => 0.3 + k),
+      )!;
       const d = m.dim;
       for (let a = 0; a < d; a++) {
         for (let b = 0; b < d; b++) {
@@ -154,10 +296,18 @@ function primsMatrix(prims: readonly Prim[], width: number): CMatrix {
     let g: CMatrix;
     let wires: number[];
     switch (p.k) {
-      case 'x': [g, wires] = [X, [p.q]]; break;
-      case 'h': [g, wires] = [H, [p.q]]; break;
-      case 'swap': [g, wires] = [gateMatrix('swap', [])!, [p.a, p.b]]; break;
-      case 'mcx': [g, wires] = [controlled(X, p.cs.length), [...p.cs, p.t]]; break;
+      case 'x':
+        [g, wires] = [X, [p.q]];
+        break;
+      case 'h':
+        [g, wires] = [H, [p.q]];
+        break;
+      case 'swap':
+        [g, wires] = [gateMatrix('swap', [])!, [p.a, p.b]];
+        break;
+      case 'mcx':
+        [g, wires] = [controlled(X, p.cs.length), [...p.cs, p.t]];
+        break;
       case 'ph': {
         const d = 1 << p.qs.length;
         g = identityMatrix(d);
@@ -174,7 +324,11 @@ function primsMatrix(prims: readonly Prim[], width: number): CMatrix {
 
 function equalUpToPhase(a: CMatrix, b: CMatrix): boolean {
   let k0 = 0;
-  for (let k = 0; k < a.re.length; k++) if (Math.hypot(b.re[k]!, b.im[k]!) > 0.1) { k0 = k; break; }
+  for (let k = 0; k < a.re.length; k++)
+    if (Math.hypot(b.re[k]!, b.im[k]!) > 0.1) {
+      k0 = k;
+      break;
+    }
   // λ = a[k0] / b[k0]
   const den = b.re[k0]! ** 2 + b.im[k0]! ** 2;
   const lr = (a.re[k0]! * b.re[k0]! + a.im[k0]! * b.im[k0]!) / den;

@@ -12,8 +12,21 @@ const c = (n: number, ops: Operation[], clbits = 0) => circuit(n, clbits, ops);
 /** The standard 7-T Toffoli (Nielsen & Chuang Fig. 4.9), controls a, b, target t. */
 function toffoli(a: number, b: number, t: number, dropT = false): Operation[] {
   const ops = [
-    g('h', [t]), g('cx', [b, t]), g('tdg', [t]), g('cx', [a, t]), g('t', [t]), g('cx', [b, t]), g('tdg', [t]),
-    g('cx', [a, t]), g('t', [b]), g('t', [t]), g('h', [t]), g('cx', [a, b]), g('t', [a]), g('tdg', [b]), g('cx', [a, b]),
+    g('h', [t]),
+    g('cx', [b, t]),
+    g('tdg', [t]),
+    g('cx', [a, t]),
+    g('t', [t]),
+    g('cx', [b, t]),
+    g('tdg', [t]),
+    g('cx', [a, t]),
+    g('t', [b]),
+    g('t', [t]),
+    g('h', [t]),
+    g('cx', [a, b]),
+    g('t', [a]),
+    g('tdg', [b]),
+    g('cx', [a, b]),
   ];
   return dropT ? ops.filter((_, i) => i !== 12) : ops;
 }
@@ -216,12 +229,7 @@ describe('dense circuits (batched columns)', () => {
   const layer = (name: string, order: number[], params: number[] = []) => order.map((q) => g(name, [q], params.length ? [params[0]! + q / 10] : []));
   const up = Array.from({ length: n }, (_, k) => k);
   const down = [...up].reverse();
-  const body = (order: number[]) => [
-    ...layer('h', order),
-    ...layer('rx', order, [0.3]),
-    ...Array.from({ length: n - 1 }, (_, k) => g('cx', [k, k + 1])),
-    ...layer('ry', order, [0.7]),
-  ];
+  const body = (order: number[]) => [...layer('h', order), ...layer('rx', order, [0.3]), ...Array.from({ length: n - 1 }, (_, k) => g('cx', [k, k + 1])), ...layer('ry', order, [0.7])];
   const A = c(n, [...body(up), ...layer('t', up)]);
   it('proves a reordering of commuting gates on a dense 8-qubit circuit', () => {
     const r = unitaryEquivalent(A, c(n, [...body(down), ...layer('t', down)]));
@@ -240,7 +248,14 @@ describe('dense circuits (batched columns)', () => {
 describe('internal errors fail closed', () => {
   it('turns an exception inside a checker into unknown', () => {
     // A circuit whose ops getter throws stands in for any internal failure.
-    const evil = { numQubits: 1, numClbits: 0, metadata: {}, get ops(): never { throw new Error('boom'); } };
+    const evil = {
+      numQubits: 1,
+      numClbits: 0,
+      metadata: {},
+      get ops(): never {
+        throw new Error('boom');
+      },
+    };
     for (const r of [unitaryEquivalent(evil, evil), pathSumEquivalent(evil, evil), verifyEquivalence(evil, evil, { timeBudgetMs: 1000 })]) {
       expect(r.equivalent).toBe('unknown');
       expect(r.reason).toMatch(/internal checker error: boom/);

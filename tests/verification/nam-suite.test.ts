@@ -44,12 +44,18 @@ describe('Nam benchmark suite: before ≡ Nam light and heavy outputs', () => {
     const [q = 0] = o.qubits;
     const rz = (t: number) => gate('rz', [q], [t]);
     switch (o.name) {
-      case 'h': return [rz(PI / 2), gate('sx', [q]), rz(PI / 2)];
-      case 't': return [rz(PI / 4)];
-      case 'tdg': return [rz(-PI / 4)];
-      case 's': return [rz(PI / 2)];
-      case 'sdg': return [rz(-PI / 2)];
-      default: return [o];
+      case 'h':
+        return [rz(PI / 2), gate('sx', [q]), rz(PI / 2)];
+      case 't':
+        return [rz(PI / 4)];
+      case 'tdg':
+        return [rz(-PI / 4)];
+      case 's':
+        return [rz(PI / 2)];
+      case 'sdg':
+        return [rz(-PI / 2)];
+      default:
+        return [o];
     }
   };
   const providerTwo = (o: Operation): Operation[] => {
@@ -57,13 +63,20 @@ describe('Nam benchmark suite: before ≡ Nam light and heavy outputs', () => {
     const [a = 0, b = 0] = o.qubits;
     const hOn = (q: number) => [gate('rz', [q], [PI]), gate('ry', [q], [PI / 2])]; // ry(π/2)·Z = H
     switch (o.name) {
-      case 'h': return hOn(a);
-      case 'x': return [gate('rx', [a], [PI])];
-      case 'cx': return [...hOn(b), gate('cz', [a, b]), ...hOn(b)];
-      default: return providerOne(o);
+      case 'h':
+        return hOn(a);
+      case 'x':
+        return [gate('rx', [a], [PI])];
+      case 'cx':
+        return [...hOn(b), gate('cz', [a, b]), ...hOn(b)];
+      default:
+        return providerOne(o);
     }
   };
-  for (const [label, translate] of [['provider-one', providerOne], ['provider-two', providerTwo]] as const) {
+  for (const [label, translate] of [
+    ['provider-one', providerOne],
+    ['provider-two', providerTwo],
+  ] as const) {
     it(`adder_8 after_heavy in the ${label} gate set is path-sum equivalent to before`, () => {
       const after = load('adder_8.after_heavy.qasm');
       const native = withOps(after, after.ops.flatMap(translate));
@@ -76,7 +89,10 @@ describe('Nam benchmark suite: before ≡ Nam light and heavy outputs', () => {
   it('a single dropped T in adder_8 (24 qubits) is refuted with a witness', () => {
     const after = load('adder_8.after_heavy.qasm');
     const at = after.ops.findIndex((o) => o.kind === 'gate' && o.name === 't');
-    const broken = withOps(after, after.ops.filter((_, i) => i !== at));
+    const broken = withOps(
+      after,
+      after.ops.filter((_, i) => i !== at),
+    );
     const r = verifyEquivalence(load('adder_8.before.qasm'), broken, { timeBudgetMs: 120_000 });
     expect(r.equivalent).toBe(false);
     expect(r.method).toBe('path-sum');

@@ -13,24 +13,39 @@ import { unitaryEquivalent } from '../../src/verification/unitary-equivalence.js
 const ONE = ['h', 'x', 'z', 's', 'sdg', 't', 'tdg'] as const;
 const INVERSE: Record<string, string> = { h: 'h', x: 'x', z: 'z', s: 'sdg', sdg: 's', t: 'tdg', tdg: 't', cx: 'cx', cz: 'cz', ccx: 'ccx', swap: 'swap' };
 
-const arbCircuit = fc.integer({ min: 2, max: 8 }).chain((n) =>
-  fc
-    .array(
-      fc.oneof(
-        fc.record({ name: fc.constantFrom(...ONE), qubits: fc.tuple(fc.nat(n - 1)).map((q) => [...q]) }),
-        fc.record({ name: fc.constantFrom('cx', 'cz', 'swap'), qubits: fc.uniqueArray(fc.nat(n - 1), { minLength: 2, maxLength: 2 }) }),
-        ...(n >= 3 ? [fc.record({ name: fc.constant('ccx'), qubits: fc.uniqueArray(fc.nat(n - 1), { minLength: 3, maxLength: 3 }) })] : []),
-      ),
-      { minLength: 1, maxLength: 40 },
-    )
-    .map((gs) => ({ n, ops: gs.map((x) => gate(x.name, x.qubits)) })),
-);
+const arbCircuit = fc
+  .integer({ min: 2, max: 8 })
+  .chain((n) =>
+    fc
+      .array(
+        fc.oneof(
+          fc.record({ name: fc.constantFrom(...ONE), qubits: fc.tuple(fc.nat(n - 1)).map((q) => [...q]) }),
+          fc.record({ name: fc.constantFrom('cx', 'cz', 'swap'), qubits: fc.uniqueArray(fc.nat(n - 1), { minLength: 2, maxLength: 2 }) }),
+          ...(n >= 3 ? [fc.record({ name: fc.constant('ccx'), qubits: fc.uniqueArray(fc.nat(n - 1), { minLength: 3, maxLength: 3 }) })] : []),
+        ),
+        { minLength: 1, maxLength: 40 },
+      )
+      .map((gs) => ({ n, ops: gs.map((x) => gate(x.name, x.qubits)) })),
+  );
 
 const toffoli = (a: number, b: number, t: number): GateOp[] =>
   (
     [
-      ['h', [t]], ['cx', [b, t]], ['tdg', [t]], ['cx', [a, t]], ['t', [t]], ['cx', [b, t]], ['tdg', [t]], ['cx', [a, t]],
-      ['t', [b]], ['t', [t]], ['h', [t]], ['cx', [a, b]], ['t', [a]], ['tdg', [b]], ['cx', [a, b]],
+      ['h', [t]],
+      ['cx', [b, t]],
+      ['tdg', [t]],
+      ['cx', [a, t]],
+      ['t', [t]],
+      ['cx', [b, t]],
+      ['tdg', [t]],
+      ['cx', [a, t]],
+      ['t', [b]],
+      ['t', [t]],
+      ['h', [t]],
+      ['cx', [a, b]],
+      ['t', [a]],
+      ['tdg', [b]],
+      ['cx', [a, b]],
     ] as const
   ).map(([name, q]) => gate(name, [...q]));
 
@@ -57,18 +72,30 @@ function rewrite(ops: readonly GateOp[], n: number, i: number, kind: number, q: 
     default:
       if (!op) return out;
       switch (op.name) {
-        case 'z': return replace([gate('h', [a]), gate('x', [a]), gate('h', [a])]);
-        case 'x': return replace([gate('h', [a]), gate('z', [a]), gate('h', [a])]);
-        case 's': return replace([gate('t', [a]), gate('t', [a])]);
-        case 'sdg': return replace([gate('tdg', [a]), gate('tdg', [a])]);
-        case 't': return replace([gate('tdg', [a]), gate('s', [a])]);
-        case 'tdg': return replace([gate('t', [a]), gate('sdg', [a])]);
-        case 'h': return replace([gate('s', [a]), gate('h', [a]), gate('s', [a]), gate('h', [a]), gate('s', [a])]);
-        case 'cz': return replace([gate('h', [b]), gate('cx', [a, b]), gate('h', [b])]);
-        case 'cx': return replace([gate('h', [a]), gate('h', [b]), gate('cx', [b, a]), gate('h', [a]), gate('h', [b])]);
-        case 'swap': return replace([gate('cx', [a, b]), gate('cx', [b, a]), gate('cx', [a, b])]);
-        case 'ccx': return replace(toffoli(a, b, c));
-        default: return out;
+        case 'z':
+          return replace([gate('h', [a]), gate('x', [a]), gate('h', [a])]);
+        case 'x':
+          return replace([gate('h', [a]), gate('z', [a]), gate('h', [a])]);
+        case 's':
+          return replace([gate('t', [a]), gate('t', [a])]);
+        case 'sdg':
+          return replace([gate('tdg', [a]), gate('tdg', [a])]);
+        case 't':
+          return replace([gate('tdg', [a]), gate('s', [a])]);
+        case 'tdg':
+          return replace([gate('t', [a]), gate('sdg', [a])]);
+        case 'h':
+          return replace([gate('s', [a]), gate('h', [a]), gate('s', [a]), gate('h', [a]), gate('s', [a])]);
+        case 'cz':
+          return replace([gate('h', [b]), gate('cx', [a, b]), gate('h', [b])]);
+        case 'cx':
+          return replace([gate('h', [a]), gate('h', [b]), gate('cx', [b, a]), gate('h', [a]), gate('h', [b])]);
+        case 'swap':
+          return replace([gate('cx', [a, b]), gate('cx', [b, a]), gate('cx', [a, b])]);
+        case 'ccx':
+          return replace(toffoli(a, b, c));
+        default:
+          return out;
       }
   }
 }
@@ -139,27 +166,27 @@ describe('path sums against whole unitaries on random Clifford+T circuits', () =
 });
 
 describe('path sums against whole unitaries with arbitrary rz angles', () => {
-  const arbRz = fc.integer({ min: 2, max: 6 }).chain((n) =>
-    fc
-      .array(
-        fc.oneof(
-          fc.record({ name: fc.constantFrom('h', 't', 's', 'x'), qubits: fc.tuple(fc.nat(n - 1)).map((q) => [...q]), params: fc.constant([] as number[]) }),
-          fc.record({ name: fc.constant('rz'), qubits: fc.tuple(fc.nat(n - 1)).map((q) => [...q]), params: fc.tuple(fc.double({ min: -3, max: 3, noNaN: true })).map((p) => [...p]) }),
-          fc.record({ name: fc.constant('cx'), qubits: fc.uniqueArray(fc.nat(n - 1), { minLength: 2, maxLength: 2 }), params: fc.constant([] as number[]) }),
-        ),
-        { minLength: 1, maxLength: 30 },
-      )
-      .map((gs) => ({ n, ops: gs.map((x) => gate(x.name, x.qubits, x.params)) })),
-  );
+  const arbRz = fc
+    .integer({ min: 2, max: 6 })
+    .chain((n) =>
+      fc
+        .array(
+          fc.oneof(
+            fc.record({ name: fc.constantFrom('h', 't', 's', 'x'), qubits: fc.tuple(fc.nat(n - 1)).map((q) => [...q]), params: fc.constant([] as number[]) }),
+            fc.record({ name: fc.constant('rz'), qubits: fc.tuple(fc.nat(n - 1)).map((q) => [...q]), params: fc.tuple(fc.double({ min: -3, max: 3, noNaN: true })).map((p) => [...p]) }),
+            fc.record({ name: fc.constant('cx'), qubits: fc.uniqueArray(fc.nat(n - 1), { minLength: 2, maxLength: 2 }), params: fc.constant([] as number[]) }),
+          ),
+          { minLength: 1, maxLength: 30 },
+        )
+        .map((gs) => ({ n, ops: gs.map((x) => gate(x.name, x.qubits, x.params)) })),
+    );
 
   it('splitting rotations is proven; a shifted angle is never proven', () => {
     let proved = 0;
     let runs = 0;
     fc.assert(
       fc.property(arbRz, fc.nat(), fc.double({ min: 0.05, max: 1, noNaN: true }), ({ n, ops }, i, delta) => {
-        const split = ops.flatMap((o) =>
-          o.name === 'rz' ? [gate('rz', o.qubits, [o.params[0]! / 3]), gate('rz', o.qubits, [(2 * o.params[0]!) / 3])] : [o],
-        );
+        const split = ops.flatMap((o) => (o.name === 'rz' ? [gate('rz', o.qubits, [o.params[0]! / 3]), gate('rz', o.qubits, [(2 * o.params[0]!) / 3])] : [o]));
         const A = circuit(n, 0, ops);
         const p = pathSumEquivalent(A, circuit(n, 0, split));
         expect(unitaryEquivalent(A, circuit(n, 0, split)).equivalent).toBe(true);

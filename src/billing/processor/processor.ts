@@ -49,7 +49,13 @@ export interface PaymentProcessor {
   createSetupIntent(i: { customerId: string; paymentMethod?: string; metadata: Metadata; idempotencyKey?: string }): Promise<SetupIntentView>;
   /** Declines come back as a view with `failureCode`, not as a throw; transport problems throw. */
   createPaymentIntent(i: {
-    customerId: string; amountCents: bigint; paymentMethod?: string; offSession: boolean; confirm: boolean; metadata: Metadata; idempotencyKey: string;
+    customerId: string;
+    amountCents: bigint;
+    paymentMethod?: string;
+    offSession: boolean;
+    confirm: boolean;
+    metadata: Metadata;
+    idempotencyKey: string;
   }): Promise<PaymentIntentView>;
   createCheckoutSession(i: { customerId: string; amountCents: bigint; successUrl: string; cancelUrl: string; metadata: Metadata; idempotencyKey: string }): Promise<CheckoutSessionView>;
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionView | null>;

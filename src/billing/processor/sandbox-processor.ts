@@ -15,12 +15,34 @@ export interface SandboxEvent {
 }
 
 interface StoredPI {
-  id: string; object: 'payment_intent'; amount: number; amount_received: number; currency: 'usd'; customer: string | null; status: string;
-  payment_method: string | null; client_secret: string; metadata: Metadata; last_payment_error: { code: string; message: string } | null; created: number;
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: 'usd';
+  customer: string | null;
+  status: string;
+  payment_method: string | null;
+  client_secret: string;
+  metadata: Metadata;
+  last_payment_error: { code: string; message: string } | null;
+  created: number;
 }
 interface StoredSession {
-  id: string; object: 'checkout.session'; url: string; status: string; payment_status: string; amount_total: number; currency: 'usd';
-  customer: string; payment_intent: string | null; metadata: Metadata; success_url: string; cancel_url: string; expires_at: number; created: number;
+  id: string;
+  object: 'checkout.session';
+  url: string;
+  status: string;
+  payment_status: string;
+  amount_total: number;
+  currency: 'usd';
+  customer: string;
+  payment_intent: string | null;
+  metadata: Metadata;
+  success_url: string;
+  cancel_url: string;
+  expires_at: number;
+  created: number;
 }
 
 /**
@@ -38,7 +60,11 @@ export const SANDBOX_CARDS: Readonly<Record<string, { ok: true } | { ok: false; 
 const rid = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
 
 /** An idempotency key's record. `pi` without `params`: written before keys were checked on every create. */
-interface StoredKey { id?: string; pi?: string; params?: string }
+interface StoredKey {
+  id?: string;
+  pi?: string;
+  params?: string;
+}
 
 // Stripe compares a retried request's parameters with the first one's; so does the sandbox.
 function fingerprint(operation: string, params: Record<string, unknown>): string {
@@ -46,10 +72,17 @@ function fingerprint(operation: string, params: Record<string, unknown>): string
     if (typeof v === 'bigint') return v.toString();
     if (v === null || typeof v !== 'object') return v;
     const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => [k, norm(o[k])]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .filter((k) => o[k] !== undefined)
+        .sort()
+        .map((k) => [k, norm(o[k])]),
+    );
   };
   const { idempotencyKey: _key, ...rest } = params;
-  return createHash('sha256').update(`${operation}\n${JSON.stringify(norm(rest))}`).digest('hex');
+  return createHash('sha256')
+    .update(`${operation}\n${JSON.stringify(norm(rest))}`)
+    .digest('hex');
 }
 
 /**
@@ -83,7 +116,9 @@ export class SandboxProcessor implements PaymentProcessor {
     if (prior === null || priorId === undefined) return id;
     if (prior.params !== undefined && prior.params !== fp) {
       throw fail(BILLING_ERRORS.PROCESSOR_ERROR, 'The processor refused the request: this idempotency key was used with other parameters.', {
-        processor: 'sandbox', type: 'idempotency_error', code: 'idempotency_key_in_use',
+        processor: 'sandbox',
+        type: 'idempotency_error',
+        code: 'idempotency_key_in_use',
       });
     }
     return priorId;
@@ -117,7 +152,16 @@ export class SandboxProcessor implements PaymentProcessor {
     if (prior !== null) return { id, clientSecret: prior.client_secret, status: prior.status, paymentMethod: prior.payment_method, customerId: i.customerId };
     const pm = i.paymentMethod ?? null;
     const status = pm === null ? 'requires_payment_method' : 'succeeded';
-    const obj = { id, object: 'setup_intent', customer: i.customerId, status, payment_method: pm, client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`, metadata: i.metadata, created: this.nowSeconds() };
+    const obj = {
+      id,
+      object: 'setup_intent',
+      customer: i.customerId,
+      status,
+      payment_method: pm,
+      client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
+      metadata: i.metadata,
+      created: this.nowSeconds(),
+    };
     await this.store.put(id, 'setup_intent', obj);
     if (pm !== null) {
       await this.store.put(`attached:${i.customerId}:${pm}`, 'attachment', { customer: i.customerId, payment_method: pm });
@@ -126,7 +170,15 @@ export class SandboxProcessor implements PaymentProcessor {
     return { id, clientSecret: obj.client_secret, status, paymentMethod: pm, customerId: i.customerId };
   }
 
-  async createPaymentIntent(i: { customerId: string; amountCents: bigint; paymentMethod?: string; offSession: boolean; confirm: boolean; metadata: Metadata; idempotencyKey: string }): Promise<PaymentIntentView> {
+  async createPaymentIntent(i: {
+    customerId: string;
+    amountCents: bigint;
+    paymentMethod?: string;
+    offSession: boolean;
+    confirm: boolean;
+    metadata: Metadata;
+    idempotencyKey: string;
+  }): Promise<PaymentIntentView> {
     const id = await this.claim('pi', 'payment_intents.create', i);
     const prior = await this.store.get<StoredPI>(id);
     if (prior !== null) return piView(prior);
@@ -134,14 +186,25 @@ export class SandboxProcessor implements PaymentProcessor {
     let status = 'requires_payment_method';
     let error: StoredPI['last_payment_error'] = null;
     if (i.confirm && pm !== null) {
-      const card = SANDBOX_CARDS[pm] ?? ((await this.store.get(`attached:${i.customerId}:${pm}`)) !== null ? { ok: true as const } : { ok: false as const, code: 'resource_missing', message: `No such payment method: ${pm}` });
+      const card =
+        SANDBOX_CARDS[pm] ??
+        ((await this.store.get(`attached:${i.customerId}:${pm}`)) !== null ? { ok: true as const } : { ok: false as const, code: 'resource_missing', message: `No such payment method: ${pm}` });
       if (card.ok) status = 'succeeded';
       else error = { code: card.code, message: card.message };
     }
     const pi: StoredPI = {
-      id, object: 'payment_intent', amount: Number(i.amountCents), amount_received: status === 'succeeded' ? Number(i.amountCents) : 0, currency: 'usd',
-      customer: i.customerId, status, payment_method: pm, client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`, metadata: i.metadata,
-      last_payment_error: error, created: this.nowSeconds(),
+      id,
+      object: 'payment_intent',
+      amount: Number(i.amountCents),
+      amount_received: status === 'succeeded' ? Number(i.amountCents) : 0,
+      currency: 'usd',
+      customer: i.customerId,
+      status,
+      payment_method: pm,
+      client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
+      metadata: i.metadata,
+      last_payment_error: error,
+      created: this.nowSeconds(),
     };
     await this.store.put(id, 'payment_intent', pi);
     if (status === 'succeeded') await this.emit('payment_intent.succeeded', { ...pi });
@@ -154,9 +217,20 @@ export class SandboxProcessor implements PaymentProcessor {
     const prior = await this.store.get<StoredSession>(id);
     if (prior !== null) return sessionView(prior);
     const s: StoredSession = {
-      id, object: 'checkout.session', url: `${this.baseUrl}/v1/billing/processor/sandbox/checkout/${id}`, status: 'open', payment_status: 'unpaid',
-      amount_total: Number(i.amountCents), currency: 'usd', customer: i.customerId, payment_intent: null, metadata: i.metadata,
-      success_url: i.successUrl, cancel_url: i.cancelUrl, expires_at: this.nowSeconds() + 86_400, created: this.nowSeconds(),
+      id,
+      object: 'checkout.session',
+      url: `${this.baseUrl}/v1/billing/processor/sandbox/checkout/${id}`,
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: Number(i.amountCents),
+      currency: 'usd',
+      customer: i.customerId,
+      payment_intent: null,
+      metadata: i.metadata,
+      success_url: i.successUrl,
+      cancel_url: i.cancelUrl,
+      expires_at: this.nowSeconds() + 86_400,
+      created: this.nowSeconds(),
     };
     await this.store.put(id, 'checkout_session', s);
     return sessionView(s);
@@ -179,8 +253,13 @@ export class SandboxProcessor implements PaymentProcessor {
     const c = SANDBOX_CARDS[card] ?? SANDBOX_CARDS['pm_card_visa'];
     if (c !== undefined && !c.ok) return { session: sessionView(s), successUrl: s.success_url, cancelUrl: s.cancel_url, declined: c.message };
     const pi = await this.createPaymentIntent({
-      customerId: s.customer, amountCents: BigInt(s.amount_total), paymentMethod: card, offSession: false, confirm: true,
-      metadata: { ...s.metadata, qrail_purpose: 'checkout' }, idempotencyKey: `checkout:${id}`,
+      customerId: s.customer,
+      amountCents: BigInt(s.amount_total),
+      paymentMethod: card,
+      offSession: false,
+      confirm: true,
+      metadata: { ...s.metadata, qrail_purpose: 'checkout' },
+      idempotencyKey: `checkout:${id}`,
     });
     const done: StoredSession = { ...s, status: 'complete', payment_status: 'paid', payment_intent: pi.id };
     await this.store.put(id, 'checkout_session', done);
@@ -190,7 +269,8 @@ export class SandboxProcessor implements PaymentProcessor {
 
   async createPortalSession(i: { customerId: string; returnUrl: string; idempotencyKey?: string }): Promise<{ id: string; url: string }> {
     const id = await this.claim('bps', 'billing_portal.sessions.create', i);
-    if ((await this.store.get(id)) === null) await this.store.put(id, 'portal_session', { id, object: 'billing_portal.session', customer: i.customerId, return_url: i.returnUrl, created: this.nowSeconds() });
+    if ((await this.store.get(id)) === null)
+      await this.store.put(id, 'portal_session', { id, object: 'billing_portal.session', customer: i.customerId, return_url: i.returnUrl, created: this.nowSeconds() });
     return { id, url: `${this.baseUrl}/v1/billing/processor/sandbox/portal/${id}` };
   }
 
@@ -210,14 +290,27 @@ export class SandboxProcessor implements PaymentProcessor {
 
 function piView(p: StoredPI): PaymentIntentView {
   return {
-    id: p.id, status: p.status, amountCents: BigInt(p.amount), customerId: p.customer, clientSecret: p.client_secret,
-    failureCode: p.last_payment_error?.code ?? null, failureMessage: p.last_payment_error?.message ?? null, metadata: p.metadata,
+    id: p.id,
+    status: p.status,
+    amountCents: BigInt(p.amount),
+    customerId: p.customer,
+    clientSecret: p.client_secret,
+    failureCode: p.last_payment_error?.code ?? null,
+    failureMessage: p.last_payment_error?.message ?? null,
+    metadata: p.metadata,
   };
 }
 
 function sessionView(s: StoredSession): CheckoutSessionView {
   return {
-    id: s.id, url: s.url, status: s.status, paymentStatus: s.payment_status, amountTotalCents: BigInt(s.amount_total), customerId: s.customer,
-    paymentIntentId: s.payment_intent, metadata: s.metadata, expiresAt: new Date(s.expires_at * 1000),
+    id: s.id,
+    url: s.url,
+    status: s.status,
+    paymentStatus: s.payment_status,
+    amountTotalCents: BigInt(s.amount_total),
+    customerId: s.customer,
+    paymentIntentId: s.payment_intent,
+    metadata: s.metadata,
+    expiresAt: new Date(s.expires_at * 1000),
   };
 }

@@ -43,8 +43,7 @@ export class StripeProcessor implements PaymentProcessor {
   }
 
   async createCustomer(i: { accountId: string; email: string; idempotencyKey: string }): Promise<{ id: string }> {
-    const c = await this.call('create a customer', () =>
-      this.stripe.customers.create({ email: i.email, metadata: { qrail_account_id: i.accountId } }, { idempotencyKey: i.idempotencyKey }));
+    const c = await this.call('create a customer', () => this.stripe.customers.create({ email: i.email, metadata: { qrail_account_id: i.accountId } }, { idempotencyKey: i.idempotencyKey }));
     return { id: c.id };
   }
 
@@ -58,7 +57,15 @@ export class StripeProcessor implements PaymentProcessor {
     return { id: si.id, clientSecret: si.client_secret ?? null, status: si.status, paymentMethod: idOf(si.payment_method), customerId: i.customerId };
   }
 
-  async createPaymentIntent(i: { customerId: string; amountCents: bigint; paymentMethod?: string; offSession: boolean; confirm: boolean; metadata: Metadata; idempotencyKey: string }): Promise<PaymentIntentView> {
+  async createPaymentIntent(i: {
+    customerId: string;
+    amountCents: bigint;
+    paymentMethod?: string;
+    offSession: boolean;
+    confirm: boolean;
+    metadata: Metadata;
+    idempotencyKey: string;
+  }): Promise<PaymentIntentView> {
     const params: Record<string, unknown> = { amount: Number(i.amountCents), currency: 'usd', customer: i.customerId, metadata: { ...i.metadata } };
     if (i.paymentMethod !== undefined) params['payment_method'] = i.paymentMethod;
     if (i.confirm) params['confirm'] = true;
@@ -72,9 +79,14 @@ export class StripeProcessor implements PaymentProcessor {
       if (se.type === 'StripeCardError') {
         const pi = se.raw?.payment_intent;
         return {
-          id: typeof pi?.['id'] === 'string' ? pi['id'] : '', status: typeof pi?.['status'] === 'string' ? pi['status'] : 'requires_payment_method',
-          amountCents: i.amountCents, customerId: i.customerId, clientSecret: null, failureCode: se.code ?? 'card_declined',
-          failureMessage: se.message ?? 'declined', metadata: i.metadata,
+          id: typeof pi?.['id'] === 'string' ? pi['id'] : '',
+          status: typeof pi?.['status'] === 'string' ? pi['status'] : 'requires_payment_method',
+          amountCents: i.amountCents,
+          customerId: i.customerId,
+          clientSecret: null,
+          failureCode: se.code ?? 'card_declined',
+          failureMessage: se.message ?? 'declined',
+          metadata: i.metadata,
         };
       }
       const ae = e as { code?: string; statusCode?: number };
@@ -84,15 +96,19 @@ export class StripeProcessor implements PaymentProcessor {
 
   async createCheckoutSession(i: { customerId: string; amountCents: bigint; successUrl: string; cancelUrl: string; metadata: Metadata; idempotencyKey: string }): Promise<CheckoutSessionView> {
     const cs = await this.call('create a checkout session', () =>
-      this.stripe.checkout.sessions.create({
-        mode: 'payment',
-        customer: i.customerId,
-        success_url: i.successUrl,
-        cancel_url: i.cancelUrl,
-        line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: Number(i.amountCents), product_data: { name: 'qrail account credit' } } }],
-        metadata: { ...i.metadata },
-        payment_intent_data: { metadata: { ...i.metadata, qrail_purpose: 'checkout' }, setup_future_usage: 'off_session' },
-      }, { idempotencyKey: i.idempotencyKey }));
+      this.stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          customer: i.customerId,
+          success_url: i.successUrl,
+          cancel_url: i.cancelUrl,
+          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: Number(i.amountCents), product_data: { name: 'qrail account credit' } } }],
+          metadata: { ...i.metadata },
+          payment_intent_data: { metadata: { ...i.metadata, qrail_purpose: 'checkout' }, setup_future_usage: 'off_session' },
+        },
+        { idempotencyKey: i.idempotencyKey },
+      ),
+    );
     return sessionView(cs as unknown as Record<string, unknown>);
   }
 
@@ -117,17 +133,27 @@ const keyed = (idempotencyKey: string | undefined) => (idempotencyKey === undefi
 function piView(pi: Record<string, unknown>): PaymentIntentView {
   const err = pi['last_payment_error'] as { code?: string; message?: string } | null | undefined;
   return {
-    id: String(pi['id']), status: String(pi['status']), amountCents: num(pi['amount']), customerId: idOf(pi['customer']),
+    id: String(pi['id']),
+    status: String(pi['status']),
+    amountCents: num(pi['amount']),
+    customerId: idOf(pi['customer']),
     clientSecret: typeof pi['client_secret'] === 'string' ? pi['client_secret'] : null,
-    failureCode: err?.code ?? null, failureMessage: err?.message ?? null, metadata: (pi['metadata'] ?? {}) as Metadata,
+    failureCode: err?.code ?? null,
+    failureMessage: err?.message ?? null,
+    metadata: (pi['metadata'] ?? {}) as Metadata,
   };
 }
 
 function sessionView(cs: Record<string, unknown>): CheckoutSessionView {
   return {
-    id: String(cs['id']), url: typeof cs['url'] === 'string' ? cs['url'] : null, status: str(cs['status'], 'open'),
-    paymentStatus: str(cs['payment_status'], 'unpaid'), amountTotalCents: num(cs['amount_total']), customerId: idOf(cs['customer']),
-    paymentIntentId: idOf(cs['payment_intent']), metadata: (cs['metadata'] ?? {}) as Metadata,
+    id: String(cs['id']),
+    url: typeof cs['url'] === 'string' ? cs['url'] : null,
+    status: str(cs['status'], 'open'),
+    paymentStatus: str(cs['payment_status'], 'unpaid'),
+    amountTotalCents: num(cs['amount_total']),
+    customerId: idOf(cs['customer']),
+    paymentIntentId: idOf(cs['payment_intent']),
+    metadata: (cs['metadata'] ?? {}) as Metadata,
     expiresAt: typeof cs['expires_at'] === 'number' ? new Date(cs['expires_at'] * 1000) : null,
   };
 }

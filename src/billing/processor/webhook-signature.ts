@@ -42,7 +42,9 @@ export function verifySignature(raw: Uint8Array, header: string | undefined, sec
   // Checked after the signature so that an attacker learns nothing from the timestamp answer.
   if (Math.abs(nowSeconds - t) > tolerance) {
     throw fail(BILLING_ERRORS.WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE, `The signature timestamp is ${nowSeconds - t > 0 ? 'older' : 'newer'} than the ${tolerance} s tolerance.`, {
-      timestamp: t, now: nowSeconds, tolerance_seconds: tolerance,
+      timestamp: t,
+      now: nowSeconds,
+      tolerance_seconds: tolerance,
     });
   }
   return t;

@@ -30,9 +30,7 @@ export interface InteractionEdge {
  * depend on the simulator): the pairs whose two-qubit state is entangled and the pairs that
  * are correlated at all, or why the circuit is out of scope.
  */
-export type EntangledPairsResult =
-  | { readonly pairs: [number, number][]; readonly correlated: [number, number][]; readonly method: string }
-  | { readonly pairs: undefined; readonly reason: string };
+export type EntangledPairsResult = { readonly pairs: [number, number][]; readonly correlated: [number, number][]; readonly method: string } | { readonly pairs: undefined; readonly reason: string };
 
 export interface EntanglementReport {
   readonly components: number[][];

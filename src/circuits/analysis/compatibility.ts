@@ -90,8 +90,14 @@ export function deviceCompatibility(c: Circuit, d: CompatDevice): DeviceCompatib
     for (const [key, p] of pairs) if (!edges.has(key)) uncoupled.push(p);
     uncoupled.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     if (uncoupled.length > 0) {
-      const shown = uncoupled.slice(0, 8).map(([a, b]) => `(${a},${b})`).join(', ');
-      worsen('needs_translation', `${uncoupled.length} interacting qubit pair${uncoupled.length === 1 ? ' is' : 's are'} not coupled on ${d.id} with the identity layout and need routing: ${shown}${uncoupled.length > 8 ? ', …' : ''}`);
+      const shown = uncoupled
+        .slice(0, 8)
+        .map(([a, b]) => `(${a},${b})`)
+        .join(', ');
+      worsen(
+        'needs_translation',
+        `${uncoupled.length} interacting qubit pair${uncoupled.length === 1 ? ' is' : 's are'} not coupled on ${d.id} with the identity layout and need routing: ${shown}${uncoupled.length > 8 ? ', …' : ''}`,
+      );
     }
   }
   if (reasons.length === 0) reasons.push(`runs on ${d.id} as is`);

@@ -11,8 +11,35 @@ import type { Circuit, Operation } from '../ir.js';
 
 /** Gates defined by OpenQASM 3's stdgates.inc (including its OpenQASM 2 compatibility block). */
 const STDGATES = new Set([
-  'p', 'x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'rx', 'ry', 'rz', 'cx', 'cy', 'cz', 'cp', 'crx', 'cry',
-  'crz', 'ch', 'swap', 'ccx', 'cswap', 'cu', 'id', 'u1', 'u2', 'u3',
+  'p',
+  'x',
+  'y',
+  'z',
+  'h',
+  's',
+  'sdg',
+  't',
+  'tdg',
+  'sx',
+  'rx',
+  'ry',
+  'rz',
+  'cx',
+  'cy',
+  'cz',
+  'cp',
+  'crx',
+  'cry',
+  'crz',
+  'ch',
+  'swap',
+  'ccx',
+  'cswap',
+  'cu',
+  'id',
+  'u1',
+  'u2',
+  'u3',
 ]);
 
 const RCCX_BODY = 'u2(0, pi) c; u1(pi/4) c; cx b, c; u1(-pi/4) c; cx a, c; u1(pi/4) c; cx b, c; u1(-pi/4) c; u2(0, pi) c;';
@@ -77,8 +104,7 @@ function opLine(op: Operation, version: 2 | 3): string {
 }
 
 function render(c: Circuit, version: 2 | 3): string {
-  const lines: string[] =
-    version === 2 ? ['OPENQASM 2.0;', 'include "qelib1.inc";'] : ['OPENQASM 3.0;', 'include "stdgates.inc";'];
+  const lines: string[] = version === 2 ? ['OPENQASM 2.0;', 'include "qelib1.inc";'] : ['OPENQASM 3.0;', 'include "stdgates.inc";'];
   for (const name of [...usedGateNames(c)].sort()) {
     const known = version === 2 ? gateSpec(name)?.origin.startsWith('qelib1') === true : STDGATES.has(name);
     const def = DEFINITIONS[name];

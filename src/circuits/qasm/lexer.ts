@@ -11,9 +11,7 @@ export interface Token {
 
 /** The one way QASM import fails: an AppError QASM_PARSE_ERROR whose details carry line and column. */
 export function qasmError(code: CircuitProblemCode, message: string, at: { line: number; column: number }): Error {
-  return fail(CIRCUITS_ERRORS.QASM_PARSE_ERROR, `line ${at.line}, column ${at.column}: ${message}`, [
-    { path: '/source', code, message, line: at.line, column: at.column },
-  ]);
+  return fail(CIRCUITS_ERRORS.QASM_PARSE_ERROR, `line ${at.line}, column ${at.column}: ${message}`, [{ path: '/source', code, message, line: at.line, column: at.column }]);
 }
 
 // Longest first, so that `->` wins over `-` and `**` over `*`.

@@ -56,9 +56,37 @@ interface Register {
 }
 
 const UNSUPPORTED = new Set([
-  'if', 'else', 'for', 'while', 'def', 'return', 'const', 'input', 'output', 'let', 'box', 'delay', 'cal',
-  'defcal', 'defcalgrammar', 'extern', 'switch', 'break', 'continue', 'int', 'uint', 'float', 'angle',
-  'bool', 'complex', 'duration', 'stretch', 'array', 'negctrl', 'pow', 'end',
+  'if',
+  'else',
+  'for',
+  'while',
+  'def',
+  'return',
+  'const',
+  'input',
+  'output',
+  'let',
+  'box',
+  'delay',
+  'cal',
+  'defcal',
+  'defcalgrammar',
+  'extern',
+  'switch',
+  'break',
+  'continue',
+  'int',
+  'uint',
+  'float',
+  'angle',
+  'bool',
+  'complex',
+  'duration',
+  'stretch',
+  'array',
+  'negctrl',
+  'pow',
+  'end',
 ]);
 
 class Parser implements TokenCursor {
@@ -309,11 +337,19 @@ class Parser implements TokenCursor {
       // A definition of a catalogue gate (as exporters write for gates outside the include
       // files) declares that gate: the catalogue's semantics are kept, the body is not inlined.
       if (std.arity !== qargs.length || std.params !== params.length) {
-        throw qasmError('QASM_SYNTAX_ERROR', `gate '${name.text}' redefines the standard gate with ${params.length} parameters and ${qargs.length} qubits (expected ${std.params} and ${std.arity})`, name);
+        throw qasmError(
+          'QASM_SYNTAX_ERROR',
+          `gate '${name.text}' redefines the standard gate with ${params.length} parameters and ${qargs.length} qubits (expected ${std.params} and ${std.arity})`,
+          name,
+        );
       }
       if (canonical === 'c3sqrtx' && body.every((b) => b.kind === 'call' && b.mods.length === 0)) {
         try {
-          const calls = body.map((b) => b.kind === 'call' ? { name: QASM_ALIASES[b.name.text] ?? b.name.text, params: b.params.map((p) => evalExpr(p, EMPTY_ENV)), args: b.args.map((a) => qargs.indexOf(a.name)) } : { name: '', params: [], args: [] });
+          const calls = body.map((b) =>
+            b.kind === 'call'
+              ? { name: QASM_ALIASES[b.name.text] ?? b.name.text, params: b.params.map((p) => evalExpr(p, EMPTY_ENV)), args: b.args.map((a) => qargs.indexOf(a.name)) }
+              : { name: '', params: [], args: [] },
+          );
           const w = c3sqrtxBodyWarning(calls);
           if (w) this.warnings.push(w);
         } catch {
@@ -457,9 +493,16 @@ class Parser implements TokenCursor {
     const params = this.paramList();
     const args = this.argList();
     this.expect(';');
-    this.chargeEvaluation(params.reduce((n, p) => n + exprSize(p), 0), name);
+    this.chargeEvaluation(
+      params.reduce((n, p) => n + exprSize(p), 0),
+      name,
+    );
     const values = params.map((p) => evalExpr(p, EMPTY_ENV));
-    for (const row of this.broadcast(args, args.map(() => true))) this.apply(name, mods, values, row, 0);
+    for (const row of this.broadcast(
+      args,
+      args.map(() => true),
+    ))
+      this.apply(name, mods, values, row, 0);
   }
 
   /** Applies a (possibly user-defined) gate to concrete qubits, inlining user gates recursively. */
@@ -493,7 +536,13 @@ class Parser implements TokenCursor {
         if (s.kind === 'barrier') this.emit(barrier([...new Set(qs)]), name);
         else {
           this.chargeEvaluation(s.paramNodes, s.name);
-          this.apply(s.name, s.mods, s.params.map((p) => evalExpr(p, env)), qs, depth + 1);
+          this.apply(
+            s.name,
+            s.mods,
+            s.params.map((p) => evalExpr(p, env)),
+            qs,
+            depth + 1,
+          );
         }
       }
       return;
@@ -518,7 +567,14 @@ class Parser implements TokenCursor {
       if (!Number.isFinite(p)) throw qasmError('NON_FINITE_PARAM', `gate '${name.text}' has a non-finite parameter`, name);
     }
     // -0 and 0 are the same angle; keep one spelling so round trips compare equal.
-    this.emit(gate(resolved.name, qubits, resolved.params.map((p) => (p === 0 ? 0 : p))), name);
+    this.emit(
+      gate(
+        resolved.name,
+        qubits,
+        resolved.params.map((p) => (p === 0 ? 0 : p)),
+      ),
+      name,
+    );
   }
 }
 

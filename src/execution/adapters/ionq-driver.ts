@@ -28,7 +28,19 @@ export interface IonqSettings {
 }
 
 const QIS_NAMES: Readonly<Record<string, string>> = {
-  x: 'x', y: 'y', z: 'z', h: 'h', s: 's', sdg: 'si', t: 't', tdg: 'ti', sx: 'v', sxdg: 'vi', rx: 'rx', ry: 'ry', rz: 'rz',
+  x: 'x',
+  y: 'y',
+  z: 'z',
+  h: 'h',
+  s: 's',
+  sdg: 'si',
+  t: 't',
+  tdg: 'ti',
+  sx: 'v',
+  sxdg: 'vi',
+  rx: 'rx',
+  ry: 'ry',
+  rz: 'rz',
 };
 
 /** The circuit as IonQ's `ionq.circuit.v0` QIS input (measurements are implicit: every qubit, at the end). */
@@ -36,7 +48,10 @@ export function toIonqCircuit(c: Circuit): { format: 'ionq.circuit.v0'; gateset:
   const gates: Record<string, unknown>[] = [];
   let maxQ = 0;
   for (const op of c.ops) {
-    if (op.kind === 'measure') { maxQ = Math.max(maxQ, op.qubit); continue; }
+    if (op.kind === 'measure') {
+      maxQ = Math.max(maxQ, op.qubit);
+      continue;
+    }
     if (op.kind !== 'gate') continue;
     maxQ = Math.max(maxQ, ...op.qubits);
     if (op.name === 'cx') gates.push({ gate: 'cnot', control: op.qubits[0], target: op.qubits[1] });
@@ -101,7 +116,11 @@ export class IonqDriver implements DeviceDriver {
       });
       const text = await res.text();
       let parsed: unknown = text;
-      try { parsed = text === '' ? null : JSON.parse(text); } catch { /* keep the text */ }
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* keep the text */
+      }
       return { kind: 'ok', status: res.status, body: parsed };
     } catch (e) {
       const err = e as { name?: string; message?: string; cause?: { code?: string; name?: string } };
@@ -130,8 +149,14 @@ export class IonqDriver implements DeviceDriver {
   async submit(input: RunInput): Promise<DriverOutcome> {
     const body = { target: this.s.target, shots: input.shots, name: `qrail-${input.jobId}`, metadata: { qrail_job_id: input.jobId }, input: toIonqCircuit(input.circuit) };
     const r = await this.http('POST', '/jobs', body);
-    if (r.kind === 'timeout') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `IonQ did not answer the submission within ${this.s.timeoutMs} ms; it may have been accepted, so it is not sent again.` };
-    if (r.kind === 'dropped') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `The connection to IonQ failed during the submission (${r.message}); it is not sent again.` };
+    if (r.kind === 'timeout')
+      return {
+        state: 'failed',
+        code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN,
+        message: `IonQ did not answer the submission within ${this.s.timeoutMs} ms; it may have been accepted, so it is not sent again.`,
+      };
+    if (r.kind === 'dropped')
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `The connection to IonQ failed during the submission (${r.message}); it is not sent again.` };
     if (r.kind === 'refused') return { state: 'retry', message: `IonQ could not be reached (${r.message}).` };
     if (r.status < 200 || r.status >= 300) return IonqDriver.refused(r, 'the submission');
     const b = r.body as { id?: unknown; status?: unknown } | null;

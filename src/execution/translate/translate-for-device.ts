@@ -61,10 +61,14 @@ function opQubits(op: Operation): readonly number[] {
 function relabel(ops: readonly Operation[], map: (q: number) => number): Operation[] {
   return ops.map((op) => {
     switch (op.kind) {
-      case 'gate': return gate(op.name, op.qubits.map(map), op.params);
-      case 'barrier': return { kind: 'barrier', qubits: op.qubits.map(map) };
-      case 'measure': return measure(map(op.qubit), op.clbit);
-      case 'reset': return reset(map(op.qubit));
+      case 'gate':
+        return gate(op.name, op.qubits.map(map), op.params);
+      case 'barrier':
+        return { kind: 'barrier', qubits: op.qubits.map(map) };
+      case 'measure':
+        return measure(map(op.qubit), op.clbit);
+      case 'reset':
+        return reset(map(op.qubit));
     }
   });
 }
@@ -74,7 +78,9 @@ function checkSupport(c: Circuit, d: DeviceSpec, used: readonly number[]): void 
     throw untranslatable(`The circuit uses ${used.length} qubits; ${d.id} has ${d.numQubits}.`, { device: d.id, qubits_used: used.length, device_qubits: d.numQubits });
   }
   const lastOp = new Map<number, number>();
-  c.ops.forEach((op, i) => { if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i); });
+  c.ops.forEach((op, i) => {
+    if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
+  });
   c.ops.forEach((op, i) => {
     if (op.kind === 'reset' && !d.supportsReset) throw untranslatable(`${d.id} does not support reset.`, { device: d.id, op_index: i });
     if (op.kind === 'measure' && !d.supportsMidCircuitMeasurement && lastOp.get(op.qubit) !== i) {
@@ -107,11 +113,21 @@ function verify(reference: readonly Operation[], translated: readonly Operation[
   const b = unitary(translated);
   const touched = [...new Set([...a, ...b].flatMap((op) => opQubits(op)))].sort((x, y) => x - y);
   if (touched.length > o.maxVerifyQubits || a.length + b.length > o.maxVerifyGates) {
-    return { equivalent: 'skipped', method: 'none', checked: 'nothing', reason: `too large to check (${touched.length} qubits, ${a.length + b.length} gates; limits ${o.maxVerifyQubits} qubits, ${o.maxVerifyGates} gates)` };
+    return {
+      equivalent: 'skipped',
+      method: 'none',
+      checked: 'nothing',
+      reason: `too large to check (${touched.length} qubits, ${a.length + b.length} gates; limits ${o.maxVerifyQubits} qubits, ${o.maxVerifyGates} gates)`,
+    };
   }
   if (touched.length === 0) return { equivalent: true, method: 'structure', checked: 'no gates on either side' };
   const idx = new Map(touched.map((q, i) => [q, i]));
-  const compact = (ops: readonly Operation[]) => circuit(touched.length, 0, relabel(ops, (q) => idx.get(q)!));
+  const compact = (ops: readonly Operation[]) =>
+    circuit(
+      touched.length,
+      0,
+      relabel(ops, (q) => idx.get(q)!),
+    );
   const r = verifyEquivalence(compact(a), compact(b), { timeBudgetMs: o.verifyBudgetMs });
   if (r.equivalent === false) {
     throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_UNVERIFIED, 'The translated circuit is not equivalent to the submitted one; nothing was run.', { method: r.method, reason: r.reason ?? null });
@@ -135,7 +151,9 @@ export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOpt
     // qubit's final position, so a later SWAP never turns them into mid-circuit measurements.
     const virtualOps = relabel(c.ops, (q) => virtualOf.get(q)!);
     const lastOp = new Map<number, number>();
-    virtualOps.forEach((op, i) => { if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i); });
+    virtualOps.forEach((op, i) => {
+      if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
+    });
     const isTerminal = (op: Operation, i: number) => op.kind === 'measure' && lastOp.get(op.qubit) === i;
     const terminal = virtualOps.filter(isTerminal);
     const pre = new Recorder(virtualOps.filter((op, i) => !isTerminal(op, i)));

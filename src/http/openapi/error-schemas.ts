@@ -58,7 +58,12 @@ const Usd = Type.String({ pattern: '^-?(?:0|[1-9]\\d*)\\.\\d{6}$', description: 
 /** One problem of a request: where it is and what is wrong (validation, circuits, amounts). */
 export const ErrorProblemSchema = Type.Object(
   {
-    in: Type.Optional(Type.Union(['body', 'querystring', 'params', 'headers'].map((s) => Type.Literal(s)), { description: 'The request part' })),
+    in: Type.Optional(
+      Type.Union(
+        ['body', 'querystring', 'params', 'headers'].map((s) => Type.Literal(s)),
+        { description: 'The request part' },
+      ),
+    ),
     path: Type.Optional(Type.String({ description: 'JSON Pointer (RFC 6901) into that part, e.g. /circuit/gates/3/qubits/1' })),
     code: Type.Optional(Type.String({ description: 'A stable SCREAMING_SNAKE problem code, e.g. UNKNOWN_PROPERTY, QUBIT_OUT_OF_RANGE' })),
     message: Type.String(),
@@ -77,9 +82,13 @@ const Reason = Type.Object({ code: Type.String(), message: Type.String() }, { ad
  */
 export const ErrorFactsSchema = Type.Object(
   {
-    reason: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'UNAUTHENTICATED: missing, malformed, unknown, expired, revoked, wrong_audience…; media and translation failures: what failed' })),
+    reason: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'UNAUTHENTICATED: missing, malformed, unknown, expired, revoked, wrong_audience…; media and translation failures: what failed' }),
+    ),
     allow: Type.Optional(Type.Array(Type.String(), { description: 'METHOD_NOT_ALLOWED: the methods of this path' })),
-    limit: Type.Optional(Type.Union([Int, Type.String()], { description: 'RATE_LIMITED, CONCURRENCY_LIMITED: the number; spend refusals: the control (per_job_max, daily_limit, monthly_limit, hardware_allowed)' })),
+    limit: Type.Optional(
+      Type.Union([Int, Type.String()], { description: 'RATE_LIMITED, CONCURRENCY_LIMITED: the number; spend refusals: the control (per_job_max, daily_limit, monthly_limit, hardware_allowed)' }),
+    ),
     limit_value: Type.Optional(Usd),
     window_seconds: Type.Optional(Int),
     retry_after_seconds: Type.Optional(Int),
@@ -111,7 +120,14 @@ export const ErrorFactsSchema = Type.Object(
     estimated_cost: Type.Optional(Type.Union([Usd, Type.Null()])),
     qubits_used: Type.Optional(Int),
     op_index: Type.Optional(Int),
-    steps: Type.Optional(Type.Array(Type.Object({ method: Type.String(), path: Type.String(), body: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer()]))), note: Type.Optional(Type.String()) }, { additionalProperties: false }))),
+    steps: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { method: Type.String(), path: Type.String(), body: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer()]))), note: Type.Optional(Type.String()) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     num_qubits: Type.Optional(Int),
     max_qubits: Type.Optional(Int),
     qubits: Type.Optional(Type.Array(Int)),
@@ -161,16 +177,15 @@ function errorBody(iface: ErrorInterface, status: number): TSchema {
 export function errorComponentSchemas(): TSchema[] {
   const out: TSchema[] = [ErrorProblemSchema, ErrorFactsSchema];
   for (const status of errorStatuses('platform')) {
-    out.push(Type.Object(
-      { status: Type.Literal('error'), error: errorBody('platform', status), meta: Type.Ref('Meta') },
-      { additionalProperties: false, $id: errorSchemaId('platform', status), title: `Platform error ${status}` },
-    ));
+    out.push(
+      Type.Object(
+        { status: Type.Literal('error'), error: errorBody('platform', status), meta: Type.Ref('Meta') },
+        { additionalProperties: false, $id: errorSchemaId('platform', status), title: `Platform error ${status}` },
+      ),
+    );
   }
   for (const status of errorStatuses('jobs')) {
-    out.push(Type.Object(
-      { error: errorBody('jobs', status), request_id: Type.String() },
-      { additionalProperties: false, $id: errorSchemaId('jobs', status), title: `Account Jobs error ${status}` },
-    ));
+    out.push(Type.Object({ error: errorBody('jobs', status), request_id: Type.String() }, { additionalProperties: false, $id: errorSchemaId('jobs', status), title: `Account Jobs error ${status}` }));
   }
   return out;
 }

@@ -18,16 +18,30 @@ const BELL = {
   schema: '0.2',
   num_qubits: 2,
   num_clbits: 2,
-  gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }],
-  measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }],
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
 };
 const NORMALIZED_BELL = { ...BELL, metadata: {} };
 const GHZ3 = {
   schema: '0.2',
   num_qubits: 3,
   num_clbits: 3,
-  gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }, { op: 'cx', qubits: [1, 2] }],
-  measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }, { qubit: 2, clbit: 2 }],
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+    { op: 'cx', qubits: [1, 2] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+    { qubit: 2, clbit: 2 },
+  ],
 };
 const QASM2_BELL = {
   format: 'qasm2',
@@ -146,13 +160,29 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         value: {
           profile: 'balanced',
           circuit: {
-            schema: '0.2', num_qubits: 3, num_clbits: 3,
+            schema: '0.2',
+            num_qubits: 3,
+            num_clbits: 3,
             gates: [
-              { op: 'h', qubits: [0] }, { op: 'h', qubits: [0] }, { op: 'x', qubits: [1] }, { op: 'cx', qubits: [0, 1] }, { op: 'cx', qubits: [0, 1] },
-              { op: 'rz', qubits: [2], params: ['pi/4'] }, { op: 'rz', qubits: [2], params: ['pi/4'] }, { op: 't', qubits: [0] }, { op: 'tdg', qubits: [0] },
-              { op: 'h', qubits: [1] }, { op: 'cx', qubits: [1, 2] }, { op: 's', qubits: [2] }, { op: 'sdg', qubits: [2] },
+              { op: 'h', qubits: [0] },
+              { op: 'h', qubits: [0] },
+              { op: 'x', qubits: [1] },
+              { op: 'cx', qubits: [0, 1] },
+              { op: 'cx', qubits: [0, 1] },
+              { op: 'rz', qubits: [2], params: ['pi/4'] },
+              { op: 'rz', qubits: [2], params: ['pi/4'] },
+              { op: 't', qubits: [0] },
+              { op: 'tdg', qubits: [0] },
+              { op: 'h', qubits: [1] },
+              { op: 'cx', qubits: [1, 2] },
+              { op: 's', qubits: [2] },
+              { op: 'sdg', qubits: [2] },
             ],
-            measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }, { qubit: 2, clbit: 2 }],
+            measurements: [
+              { qubit: 0, clbit: 0 },
+              { qubit: 1, clbit: 1 },
+              { qubit: 2, clbit: 2 },
+            ],
           },
         },
       },
@@ -164,8 +194,22 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         summary: 'Structure only, three pairs',
         value: {
           mode: 'qualitative',
-          circuit: { schema: '0.2', num_qubits: 4, gates: [{ op: 'h', qubits: [0] }, { op: 'h', qubits: [1] }, { op: 'cx', qubits: [0, 2] }, { op: 'cx', qubits: [1, 3] }, { op: 'cx', qubits: [2, 3] }] },
-          pairs: [[0, 1], [0, 2], [2, 3]],
+          circuit: {
+            schema: '0.2',
+            num_qubits: 4,
+            gates: [
+              { op: 'h', qubits: [0] },
+              { op: 'h', qubits: [1] },
+              { op: 'cx', qubits: [0, 2] },
+              { op: 'cx', qubits: [1, 3] },
+              { op: 'cx', qubits: [2, 3] },
+            ],
+          },
+          pairs: [
+            [0, 1],
+            [0, 2],
+            [2, 3],
+          ],
         },
       },
       measured: { summary: 'From the final state of a Bell pair', value: { mode: 'measured', circuit: { schema: '0.2', num_qubits: 2, gates: BELL.gates } } },
@@ -176,8 +220,25 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       routed: {
         summary: 'A Bell pair before and after routing with one SWAP',
         value: {
-          before: { schema: '0.2', num_qubits: 3, gates: [{ op: 'h', qubits: [0] }, { op: 'h', qubits: [1] }, { op: 'cx', qubits: [0, 2] }] },
-          after: { schema: '0.2', num_qubits: 4, gates: [{ op: 'h', qubits: [0] }, { op: 'h', qubits: [1] }, { op: 'swap', qubits: [0, 1] }, { op: 'cx', qubits: [1, 2] }] },
+          before: {
+            schema: '0.2',
+            num_qubits: 3,
+            gates: [
+              { op: 'h', qubits: [0] },
+              { op: 'h', qubits: [1] },
+              { op: 'cx', qubits: [0, 2] },
+            ],
+          },
+          after: {
+            schema: '0.2',
+            num_qubits: 4,
+            gates: [
+              { op: 'h', qubits: [0] },
+              { op: 'h', qubits: [1] },
+              { op: 'swap', qubits: [0, 1] },
+              { op: 'cx', qubits: [1, 2] },
+            ],
+          },
           qubit_map: [1, 0, 2],
         },
       },
@@ -191,7 +252,9 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       qasm3: {
         summary: 'The local simulator, OpenQASM 3',
         value: {
-          client_token: 'guide-p2-ghz', shots: 500, seed: 7,
+          client_token: 'guide-p2-ghz',
+          shots: 500,
+          seed: 7,
           circuit: { format: 'qasm3', source: 'OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[3] q;\nbit[3] c;\nh q[0];\ncx q[0], q[1];\ncx q[1], q[2];\nc = measure q;' },
         },
       },
@@ -211,9 +274,17 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         quote: {
           summary: 'total = tasks × (per task + shots × per shot)',
           value: ok({
-            quote_id: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', provider: 'provider-two', device: 'p2-grid-9', shots: 1000, tasks: 1,
-            price_per_task: '0.300000', price_per_shot: '0.000900', total: '1.200000', currency: 'USD',
-            valid_until: '2026-01-05T09:15:00.000Z', created_at: '2026-01-05T09:05:00.000Z',
+            quote_id: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+            provider: 'provider-two',
+            device: 'p2-grid-9',
+            shots: 1000,
+            tasks: 1,
+            price_per_task: '0.300000',
+            price_per_shot: '0.000900',
+            total: '1.200000',
+            currency: 'USD',
+            valid_until: '2026-01-05T09:15:00.000Z',
+            created_at: '2026-01-05T09:05:00.000Z',
           }),
         },
       },
@@ -236,7 +307,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   issueAccessToken: {
     responses: {
-      '200': { token: { summary: 'A Jobs access token (JWT)', value: { access_token: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJhdWQiOiJxcmFpbC1qb2JzIn0.c2ln', token_type: 'Bearer', expires_in: 900, scope: 'jobs:read jobs:write' } } },
+      '200': {
+        token: {
+          summary: 'A Jobs access token (JWT)',
+          value: { access_token: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJhdWQiOiJxcmFpbC1qb2JzIn0.c2ln', token_type: 'Bearer', expires_in: 900, scope: 'jobs:read jobs:write' },
+        },
+      },
       '401': { badClient: { summary: 'Unknown client or wrong secret', value: { error: 'invalid_client', error_description: 'Client authentication failed.' } } },
     },
   },
@@ -268,7 +344,15 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       '200': {
         balance: {
           summary: 'After one job',
-          value: { account_id: USER.account_id, currency: 'USD', payment_rail: 'account_core_balance', available: '28.799890', held: '0.000000', total: '28.799890', as_of: '2026-01-05T09:30:00.000Z' },
+          value: {
+            account_id: USER.account_id,
+            currency: 'USD',
+            payment_rail: 'account_core_balance',
+            available: '28.799890',
+            held: '0.000000',
+            total: '28.799890',
+            as_of: '2026-01-05T09:30:00.000Z',
+          },
         },
       },
     },

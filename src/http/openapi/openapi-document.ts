@@ -12,14 +12,35 @@ import { annotateRoute, finishDocument, RESPONSE_HEADERS } from './finish-docume
 
 /** Tag order is the order of the reference page. */
 export const TAGS = [
-  { name: 'auth', description: 'Accounts and bearer sessions (`qrs_…` tokens from login); agent credentials for the Account Jobs interface and the OAuth 2 client-credentials endpoint that issues its access tokens.' },
-  { name: 'circuits', description: 'Circuit wire format 0.2 (legacy 0.1 and OpenQASM 2/3 accepted), validation with every problem at its JSON path, analysis, examples, and proof-gated optimization. Open (rate limited); a session lifts the anonymous compute limits.' },
-  { name: 'coupling', description: 'Which qubit pairs a circuit couples: from its structure, or measured from its final state (concurrence, entropies, mutual information); and what a transformation preserves.' },
-  { name: 'execution', description: 'Runs on Provider One and Provider Two: simulators answer at once; hardware runs go quote → hold → continue and are paid from the wallet. Safe retries with client_token.' },
+  {
+    name: 'auth',
+    description:
+      'Accounts and bearer sessions (`qrs_…` tokens from login); agent credentials for the Account Jobs interface and the OAuth 2 client-credentials endpoint that issues its access tokens.',
+  },
+  {
+    name: 'circuits',
+    description:
+      'Circuit wire format 0.2 (legacy 0.1 and OpenQASM 2/3 accepted), validation with every problem at its JSON path, analysis, examples, and proof-gated optimization. Open (rate limited); a session lifts the anonymous compute limits.',
+  },
+  {
+    name: 'coupling',
+    description: 'Which qubit pairs a circuit couples: from its structure, or measured from its final state (concurrence, entropies, mutual information); and what a transformation preserves.',
+  },
+  {
+    name: 'execution',
+    description: 'Runs on Provider One and Provider Two: simulators answer at once; hardware runs go quote → hold → continue and are paid from the wallet. Safe retries with client_token.',
+  },
   { name: 'billing', description: 'The prepaid wallet (USD as six-decimal strings), spend controls, auto-recharge, hardware quotes and holds, and a dashboard. Owner session required.' },
-  { name: 'billing-processor', description: 'Top-ups through the payment processor (Stripe, or the embedded sandbox): customers, setup and payment intents, hosted checkout and portal, reconciliation, and the signed webhook.' },
+  {
+    name: 'billing-processor',
+    description: 'Top-ups through the payment processor (Stripe, or the embedded sandbox): customers, setup and payment intents, hosted checkout and portal, reconciliation, and the signed webhook.',
+  },
   { name: 'billing-sandbox', description: 'Hosted pages of the embedded sandbox processor (HTML for a person in a browser); 404 with any other processor.' },
-  { name: 'jobs', description: 'The Account Jobs interface for agents: a live catalog of capabilities, prepaid jobs with idempotency keys, results and receipts. Plain JSON bodies and `{error, request_id}` errors (no envelope); Jobs credentials only.' },
+  {
+    name: 'jobs',
+    description:
+      'The Account Jobs interface for agents: a live catalog of capabilities, prepaid jobs with idempotency keys, results and receipts. Plain JSON bodies and `{error, request_id}` errors (no envelope); Jobs credentials only.',
+  },
   { name: 'media', description: 'Chat and text-to-speech, when this deployment configures them (ask GET /v1/media/capabilities first).' },
   { name: 'operator', description: 'Operator endpoints (QRAIL_OPERATOR_TOKEN): promotional credit and the ledger reconciliation check.' },
   { name: 'operations', description: 'Liveness, readiness and Prometheus metrics for probes and monitoring (plain bodies, no envelope, not rate limited).' },
@@ -28,17 +49,26 @@ export const TAGS = [
 function securitySchemes(config: Config) {
   return {
     session: {
-      type: 'http', scheme: 'bearer', bearerFormat: 'qrs_ session token',
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'qrs_ session token',
       description: 'A platform session: `Authorization: Bearer qrs_…` from POST /v1/auth/login. Not accepted by the Account Jobs interface.',
     },
     jobsToken: {
-      type: 'http', scheme: 'bearer', bearerFormat: 'JWT access token or qrj_ machine credential',
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT access token or qrj_ machine credential',
       description: 'Account Jobs: a JWT access token from POST /v1/oauth/token, or an agent’s machine credential (`qrj_…`) itself. Scopes: jobs:read, jobs:write.',
     },
     jobsOAuth: {
       type: 'oauth2',
       description: 'OAuth 2 client credentials (RFC 6749 §4.4): an agent credential is the client; the access token is a JWT for the Jobs audience.',
-      flows: { clientCredentials: { tokenUrl: `${config.publicBaseUrl}/v1/oauth/token`, scopes: Object.fromEntries(JOBS_SCOPES.map((s) => [s, s === 'jobs:read' ? 'Read jobs and the balance' : 'Submit jobs'])) } },
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${config.publicBaseUrl}/v1/oauth/token`,
+          scopes: Object.fromEntries(JOBS_SCOPES.map((s) => [s, s === 'jobs:read' ? 'Read jobs and the balance' : 'Submit jobs'])),
+        },
+      },
     },
     clientBasic: { type: 'http', scheme: 'basic', description: 'Client authentication at the token endpoint: client_id:client_secret (or both in the body instead).' },
     operatorToken: { type: 'http', scheme: 'bearer', description: 'The deployment’s QRAIL_OPERATOR_TOKEN.' },

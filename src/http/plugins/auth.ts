@@ -37,9 +37,14 @@ export function registerAuth(app: App): void {
       return;
     }
     if (!required) return;
-    throw fail(HTTP_ERRORS.UNAUTHENTICATED, REASONS[check.state] ?? 'Authentication required.', { reason: check.state }, {
-      'www-authenticate': check.state === 'missing' ? 'Bearer realm="qrail"' : 'Bearer realm="qrail", error="invalid_token"',
-    });
+    throw fail(
+      HTTP_ERRORS.UNAUTHENTICATED,
+      REASONS[check.state] ?? 'Authentication required.',
+      { reason: check.state },
+      {
+        'www-authenticate': check.state === 'missing' ? 'Bearer realm="qrail"' : 'Bearer realm="qrail", error="invalid_token"',
+      },
+    );
   };
 
   app.decorate('requireSession', async (req: FastifyRequest) => resolve(req, true));

@@ -63,10 +63,7 @@ export function toAppError(err: unknown): AppError {
 export function errorBody(req: FastifyRequest, e: AppError): Record<string, unknown> {
   const error: Record<string, unknown> = { code: e.code, message: e.message };
   if (e.details !== undefined) error['details'] = e.details;
-  const body =
-    isEnveloped(surfaceOf(req))
-      ? { status: 'error', error, meta: meta(req) }
-      : { error, request_id: req.id };
+  const body = isEnveloped(surfaceOf(req)) ? { status: 'error', error, meta: meta(req) } : { error, request_id: req.id };
   Object.defineProperty(body, ENVELOPED, { value: true });
   return body;
 }

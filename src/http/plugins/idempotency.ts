@@ -22,15 +22,17 @@ import type { App, IdempotentRoute } from '../app-types.js';
 export const IDEMPOTENCY_LEASE_SECONDS = 300;
 
 export const IdempotencyKeyHeader = Type.String({
-  minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$',
-  description: 'Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response '
-    + '(header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → '
-    + '409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h.',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x20-\\x7E]+$',
+  description:
+    'Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response ' +
+    '(header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → ' +
+    '409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h.',
 });
 
 // Headers a replay repeats; the rest (request id, rate-limit counters) belong to the new request.
 const REPLAYED_HEADERS = ['content-type', 'cache-control', 'pragma', 'location', 'retry-after', 'allow'];
-
 
 function requestHash(req: FastifyRequest): string {
   // Field order does not make another request. Bodies are at most 64 levels deep (json-body.ts
@@ -71,7 +73,8 @@ export function registerIdempotency(app: App, idempotency: Idempotency): void {
   const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = req.headers['idempotency-key'];
     if (raw === undefined) return;
-    if (typeof raw !== 'string') throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Send one Idempotency-Key header.', [{ in: 'headers', path: '/idempotency-key', code: 'DUPLICATE', message: 'must be sent once' }]);
+    if (typeof raw !== 'string')
+      throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Send one Idempotency-Key header.', [{ in: 'headers', path: '/idempotency-key', code: 'DUPLICATE', message: 'must be sent once' }]);
     const scope = req.routeOptions.config.idempotent;
     const owner = scope === 'operator' ? 'operator' : req.principal?.accountId;
     // Routes reach here authenticated; without an owner there is nothing to scope the key to.
@@ -82,16 +85,31 @@ export function registerIdempotency(app: App, idempotency: Idempotency): void {
     }
     const keyHash = idempotencyHash(raw);
     const secret = responseKey(raw, owner);
-    const out = await idempotency.reserve({ scope: 'header', owner, keyHash, requestHash: requestHash(req), route: `${req.method} ${req.routeOptions.url ?? ''}`, leaseSeconds: IDEMPOTENCY_LEASE_SECONDS });
+    const out = await idempotency.reserve({
+      scope: 'header',
+      owner,
+      keyHash,
+      requestHash: requestHash(req),
+      route: `${req.method} ${req.routeOptions.url ?? ''}`,
+      leaseSeconds: IDEMPOTENCY_LEASE_SECONDS,
+    });
     switch (out.kind) {
       case 'new':
         if (out.runToken === null) throw new Error('a reservation without a run token');
         req.idempotency = { runToken: out.runToken, owner, keyHash, secret };
         return;
       case 'in_flight':
-        throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds to get its response.', { idempotency_key: raw }, { 'retry-after': '1' });
+        throw fail(
+          HTTP_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT,
+          'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds to get its response.',
+          { idempotency_key: raw },
+          { 'retry-after': '1' },
+        );
       case 'reused':
-        throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used with another request (route or body); use a new key for a new request.', { idempotency_key: raw, original_route: out.route });
+        throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used with another request (route or body); use a new key for a new request.', {
+          idempotency_key: raw,
+          original_route: out.route,
+        });
       case 'replay': {
         if (out.response === null || out.statusCode === null) throw new Error('a replay without a stored response');
         const stored = JSON.parse(open(secret, out.response)) as { h: Record<string, string>; b: string };
@@ -116,7 +134,10 @@ export function registerIdempotency(app: App, idempotency: Idempotency): void {
         if (v !== undefined) headers[h] = String(v);
       }
       const body = typeof payload === 'string' ? payload : payload.toString('utf8');
-      await idempotency.finish({ scope: 'header', owner: st.owner, keyHash: st.keyHash, runToken: st.runToken }, { statusCode: reply.statusCode, response: seal(st.secret, JSON.stringify({ h: headers, b: body })) });
+      await idempotency.finish(
+        { scope: 'header', owner: st.owner, keyHash: st.keyHash, runToken: st.runToken },
+        { statusCode: reply.statusCode, response: seal(st.secret, JSON.stringify({ h: headers, b: body })) },
+      );
     } catch (err) {
       // The effect happened: the client still gets its answer. The key stays in progress until its
       // lease lapses; a retry then runs again under the same run token (see the decision).

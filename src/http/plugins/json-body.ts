@@ -19,7 +19,8 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped, whatever it is
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped, whatever it is
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

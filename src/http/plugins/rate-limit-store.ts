@@ -56,7 +56,10 @@ return {c, ttl}
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'qrail:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'qrail:rl:',
+  ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true });
     this.redis.on('error', () => undefined);
   }

@@ -14,7 +14,14 @@ function applyHit(reply: FastifyReply, r: RateLimitHit, limit: number, done: Don
   reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
   reply.header('ratelimit-reset', String(resetS));
   if (r.count > limit) {
-    return done(fail(HTTP_ERRORS.RATE_LIMITED, `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`, { limit, window_seconds: 60, retry_after_seconds: resetS }, { 'retry-after': String(resetS) }));
+    return done(
+      fail(
+        HTTP_ERRORS.RATE_LIMITED,
+        `Rate limit of ${limit} requests per minute exceeded; retry in ${resetS} s.`,
+        { limit, window_seconds: 60, retry_after_seconds: resetS },
+        { 'retry-after': String(resetS) },
+      ),
+    );
   }
   done();
 }
@@ -42,7 +49,11 @@ export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMin
     } catch (err) {
       return allowUnchecked(req, err, done);
     }
-    if (r instanceof Promise) r.then((v) => applyHit(reply, v, limit, done), (err: unknown) => allowUnchecked(req, err, done));
+    if (r instanceof Promise)
+      r.then(
+        (v) => applyHit(reply, v, limit, done),
+        (err: unknown) => allowUnchecked(req, err, done),
+      );
     else applyHit(reply, r, limit, done);
   });
 }

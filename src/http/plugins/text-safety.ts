@@ -28,11 +28,7 @@ export function registerTextSafety(app: App): void {
   });
 
   app.addHook('preValidation', (req, _reply, done) => {
-    const details = [
-      ...unsafeTextDetails(req.params, 'params'),
-      ...unsafeTextDetails(req.query, 'querystring'),
-      ...unsafeTextDetails(req.body, 'body'),
-    ];
+    const details = [...unsafeTextDetails(req.params, 'params'), ...unsafeTextDetails(req.query, 'querystring'), ...unsafeTextDetails(req.body, 'body')];
     done(details.length > 0 ? refuse(details) : undefined);
   });
 }

@@ -34,8 +34,7 @@ export function buildValidatorCompiler(sharedSchemas: () => Record<string, unkno
  * Fastify's `schemaController.compilersFactory.buildValidator`: called for the root and again
  * for every encapsulated context that adds shared schemas, with that context's schemas.
  */
-export const validatorFactory = ((externalSchemas: unknown) =>
-  buildValidatorCompiler(() => (externalSchemas ?? {}) as Record<string, unknown>)) as unknown as ValidatorFactory;
+export const validatorFactory = ((externalSchemas: unknown) => buildValidatorCompiler(() => (externalSchemas ?? {}) as Record<string, unknown>)) as unknown as ValidatorFactory;
 
 const KEYWORD_CODES: Record<string, string> = {
   required: 'REQUIRED',

@@ -9,7 +9,12 @@ import { getExample } from '../../circuits/examples.js';
 const PROFILE_PRICE: Record<Profile, bigint> = { safe: 500n, balanced: 2_000n, aggressive: 5_000n };
 const PER_OP: Record<Profile, bigint> = { safe: 1n, balanced: 2n, aggressive: 5n };
 
-interface Prepared { readonly circuit: Circuit; readonly profile: Profile; readonly backendHint: BackendHint; readonly warnings: string[] }
+interface Prepared {
+  readonly circuit: Circuit;
+  readonly profile: Profile;
+  readonly backendHint: BackendHint;
+  readonly warnings: string[];
+}
 
 /** `circuit.optimize`: proof-gated optimization (same code as POST /v1/circuits/optimize); fails closed. */
 export function circuitOptimize(limits: CircuitLimits, compute: JobsComputePort): Capability<Prepared> {
@@ -22,7 +27,8 @@ export function circuitOptimize(limits: CircuitLimits, compute: JobsComputePort)
     id: 'circuit.optimize',
     product: 'product-one',
     title: 'Proof-gated circuit optimization',
-    description: 'Optimizes a circuit with the safe, balanced or aggressive profile for a backend; the result carries a checked equivalence proof. A result that cannot be proven fails the job (OPTIMIZATION_UNVERIFIED) and nothing is charged.',
+    description:
+      'Optimizes a circuit with the safe, balanced or aggressive profile for a backend; the result carries a checked equivalence proof. A result that cannot be proven fails the job (OPTIMIZATION_UNVERIFIED) and nothing is charged.',
     pricing: {
       formula: 'profile base + per-operation × operations (safe 0.000500 + 0.000001 × ops; balanced 0.002000 + 0.000002 × ops; aggressive 0.005000 + 0.000005 × ops)',
       parameters: { safe_base: '0.000500', safe_per_op: '0.000001', balanced_base: '0.002000', balanced_per_op: '0.000002', aggressive_base: '0.005000', aggressive_per_op: '0.000005' },

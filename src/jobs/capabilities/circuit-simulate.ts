@@ -9,7 +9,12 @@ export const JOB_SIM_MAX_QUBITS = 26;
 export const JOB_SIM_MAX_SHOTS = 1_000_000;
 const BASE = 100n;
 
-interface Prepared { readonly circuit: Circuit; readonly shots: number; readonly seed: number | undefined; readonly warnings: string[] }
+interface Prepared {
+  readonly circuit: Circuit;
+  readonly shots: number;
+  readonly seed: number | undefined;
+  readonly warnings: string[];
+}
 
 /** `circuit.simulate`: the state-vector simulator (src/simulation), sampled `shots` times. */
 export function circuitSimulate(limits: CircuitLimits, compute: JobsComputePort): Capability<Prepared> {

@@ -8,7 +8,12 @@ import { pow2, type Capability } from '../capability.js';
 import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
-interface Prepared { readonly circuit: Circuit; readonly mode: CouplingMode; readonly pairs: readonly (readonly number[])[] | undefined; readonly warnings: string[] }
+interface Prepared {
+  readonly circuit: Circuit;
+  readonly mode: CouplingMode;
+  readonly pairs: readonly (readonly number[])[] | undefined;
+  readonly warnings: string[];
+}
 
 /** `coupling.analyze`: qualitative / measured coupling (same code as POST /v1/analysis/coupling). */
 export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSettings, compute: JobsComputePort): Capability<Prepared> {

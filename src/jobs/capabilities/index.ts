@@ -24,7 +24,13 @@ export interface ExecutionForJobs {
  * has landed (never as a stub). Provider simulator execution is listed for each provider
  * the deployment has switched on.
  */
-export function builtinCapabilities(o: { circuitLimits: CircuitLimits; coupling: CouplingSettings; compute: JobsComputePort; media?: MediaService | undefined; execution?: ExecutionForJobs | undefined }): Capability[] {
+export function builtinCapabilities(o: {
+  circuitLimits: CircuitLimits;
+  coupling: CouplingSettings;
+  compute: JobsComputePort;
+  media?: MediaService | undefined;
+  execution?: ExecutionForJobs | undefined;
+}): Capability[] {
   const ex = o.execution;
   return [
     circuitSimulate(o.circuitLimits, o.compute),

@@ -12,7 +12,12 @@ import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-sch
  */
 export interface SimulatorExecution {
   /** `adoptRunning`: a run still in progress under this token is waited for (or resumed once its lease expired), never refused. */
-  run(provider: ProviderId, accountId: string, body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string }, opts?: { adoptRunning?: boolean }): Promise<Record<string, unknown>>;
+  run(
+    provider: ProviderId,
+    accountId: string,
+    body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string },
+    opts?: { adoptRunning?: boolean },
+  ): Promise<Record<string, unknown>>;
 }
 
 export interface ProviderSimulateOptions {
@@ -28,7 +33,12 @@ const SIMULATOR: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-si
 const DEFAULT_SHOTS = 1024;
 const BASE = 200n;
 
-interface Prepared { readonly circuit: Circuit; readonly shots: number; readonly seed: number | undefined; readonly request: Readonly<Record<string, unknown>> }
+interface Prepared {
+  readonly circuit: Circuit;
+  readonly shots: number;
+  readonly seed: number | undefined;
+  readonly request: Readonly<Record<string, unknown>>;
+}
 
 /**
  * `provider-one.simulate` / `provider-two.simulate`: a circuit on the provider's simulator
@@ -70,13 +80,24 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
       return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000200', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
     },
     async run(p, ctx) {
-      const v = await execution.run(provider, ctx.accountId, {
-        circuit: p.request['circuit'], shots: p.shots, device: deviceId, client_token: `job-${ctx.jobId}`, ...(p.seed === undefined ? {} : { seed: p.seed }),
-      }, { adoptRunning: true });
+      const v = await execution.run(
+        provider,
+        ctx.accountId,
+        {
+          circuit: p.request['circuit'],
+          shots: p.shots,
+          device: deviceId,
+          client_token: `job-${ctx.jobId}`,
+          ...(p.seed === undefined ? {} : { seed: p.seed }),
+        },
+        { adoptRunning: true },
+      );
       const failure = v['failure'] as { code: string; message: string } | null;
       // A re-run that finds the first run failed fails the same way (uncharged).
       if (v['status'] !== 'completed' || failure !== null) {
-        throw fail({ code: failure?.code ?? JOB_FAILURE.CAPABILITY_FAILED, status: 422, description: '' }, failure?.message ?? `The execution run ended ${String(v['status'])}.`, { execution_job_id: v['job_id'] });
+        throw fail({ code: failure?.code ?? JOB_FAILURE.CAPABILITY_FAILED, status: 422, description: '' }, failure?.message ?? `The execution run ended ${String(v['status'])}.`, {
+          execution_job_id: v['job_id'],
+        });
       }
       return {
         execution_job_id: v['job_id'],

@@ -1,7 +1,11 @@
 import type { MediaService } from '../../media/media-service.js';
 import type { Capability } from '../capability.js';
 
-interface Prepared { readonly text: string; readonly voice: string | undefined; readonly speed: number | undefined }
+interface Prepared {
+  readonly text: string;
+  readonly voice: string | undefined;
+  readonly speed: number | undefined;
+}
 
 const BASE = 500n;
 const PER_CHAR = 10n;

@@ -13,12 +13,11 @@ export function createMediaService(env: Readonly<Record<string, string | undefin
   const c = s.chat;
   const t = s.tts;
   const childEnv = espeakChildEnv(env);
-  const chat = c.baseUrl !== undefined && c.apiKey !== undefined && c.model !== undefined
-    ? new OpenAiChatUpstream({ baseUrl: c.baseUrl, apiKey: c.apiKey, timeoutMs: c.timeoutMs })
-    : undefined;
-  const openaiSpeech = t.baseUrl !== undefined && t.apiKey !== undefined && t.model !== undefined
-    ? new OpenAiSpeechEngine({ baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model, voices: t.openaiVoices, timeoutMs: t.timeoutMs, maxAudioBytes: t.maxAudioBytes })
-    : undefined;
+  const chat = c.baseUrl !== undefined && c.apiKey !== undefined && c.model !== undefined ? new OpenAiChatUpstream({ baseUrl: c.baseUrl, apiKey: c.apiKey, timeoutMs: c.timeoutMs }) : undefined;
+  const openaiSpeech =
+    t.baseUrl !== undefined && t.apiKey !== undefined && t.model !== undefined
+      ? new OpenAiSpeechEngine({ baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model, voices: t.openaiVoices, timeoutMs: t.timeoutMs, maxAudioBytes: t.maxAudioBytes })
+      : undefined;
   return new MediaService(s, {
     ...(chat === undefined ? {} : { chat }),
     ...(openaiSpeech === undefined ? {} : { openaiSpeech }),

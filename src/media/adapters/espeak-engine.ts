@@ -35,7 +35,10 @@ interface ProcessResult {
 }
 
 class ProcessFailure extends Error {
-  constructor(readonly reason: 'not_found' | 'spawn' | 'timeout' | 'too_large', message: string) {
+  constructor(
+    readonly reason: 'not_found' | 'spawn' | 'timeout' | 'too_large',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -74,7 +77,11 @@ export function runProcess(path: string, args: readonly string[], opts: { stdin?
     child.stdin.on('error', () => undefined);
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(e.code === 'ENOENT' || e.code === 'EACCES' ? new ProcessFailure('not_found', `${path} was not found or is not executable (${e.code})`) : new ProcessFailure('spawn', `${path} could not be started: ${e.message}`));
+      reject(
+        e.code === 'ENOENT' || e.code === 'EACCES'
+          ? new ProcessFailure('not_found', `${path} was not found or is not executable (${e.code})`)
+          : new ProcessFailure('spawn', `${path} could not be started: ${e.message}`),
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -103,9 +110,14 @@ export async function probeEspeak(path: string, childEnv: ChildEnv): Promise<Eng
     const v = /text-to-speech:\s*(\S+)/.exec(text)?.[1] ?? null;
     return { available: true, version: v, detail: null };
   } catch (e) {
-    const detail = e instanceof ProcessFailure && e.reason === 'not_found'
-      ? (path.includes('/') ? `espeak-ng was not found at ESPEAK_PATH=${path}` : `${path} was not found on PATH`)
-      : e instanceof Error ? e.message : String(e);
+    const detail =
+      e instanceof ProcessFailure && e.reason === 'not_found'
+        ? path.includes('/')
+          ? `espeak-ng was not found at ESPEAK_PATH=${path}`
+          : `${path} was not found on PATH`
+        : e instanceof Error
+          ? e.message
+          : String(e);
     return { available: false, version: null, detail };
   }
 }

@@ -27,18 +27,22 @@ export class OpenAiSpeechEngine implements SpeechEngine {
   }
 
   async synthesize(req: SpeechRequest): Promise<Uint8Array> {
-    const ans = await postJson(`${this.opts.baseUrl}/audio/speech`, {
-      model: this.opts.model,
-      input: req.text,
-      voice: req.voice,
-      response_format: 'wav',
-      speed: req.speed,
-    }, {
-      apiKey: this.opts.apiKey,
-      timeoutMs: this.opts.timeoutMs,
-      maxResponseBytes: this.opts.maxAudioBytes,
-      ...(this.opts.fetch === undefined ? {} : { fetch: this.opts.fetch }),
-    });
+    const ans = await postJson(
+      `${this.opts.baseUrl}/audio/speech`,
+      {
+        model: this.opts.model,
+        input: req.text,
+        voice: req.voice,
+        response_format: 'wav',
+        speed: req.speed,
+      },
+      {
+        apiKey: this.opts.apiKey,
+        timeoutMs: this.opts.timeoutMs,
+        maxResponseBytes: this.opts.maxAudioBytes,
+        ...(this.opts.fetch === undefined ? {} : { fetch: this.opts.fetch }),
+      },
+    );
     // The WAV check (and header repair) happens in the media service for every engine.
     return ans.body;
   }

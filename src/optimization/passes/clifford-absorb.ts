@@ -1,6 +1,10 @@
 import { EPS, normAngle, PI } from '../gate-info.js';
 
-export interface Coef { sum: number; lin: bigint; changed: boolean }
+export interface Coef {
+  sum: number;
+  lin: bigint;
+  changed: boolean;
+}
 
 /**
  * Weight patterns w on the 7 nonzero vectors v of F₂³ (indexed 1..7) with
@@ -17,7 +21,7 @@ export const PATTERNS: readonly (readonly number[])[] = (() => {
       let s = 0;
       for (let v = 1; v < 8; v++) {
         let dot = 0;
-        for (let b = 0; b < 3; b++) dot ^= ((v >> b) & 1) & ((x >> b) & 1);
+        for (let b = 0; b < 3; b++) dot ^= (v >> b) & 1 & ((x >> b) & 1);
         if (dot) s += w[v - 1]!;
       }
       ok = ((s % 4) + 4) % 4 === 0;
@@ -106,11 +110,18 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
           const ac = by.get(a.lin ^ c.lin)!;
           const set = [a, b, ab, c, ac, bc, abc];
           if (new Set(set).size !== 7) continue;
-          const key = set.map(idOf).sort((x, y) => x - y).join(',');
+          const key = set
+            .map(idOf)
+            .sort((x, y) => x - y)
+            .join(',');
           if (seen.has(key)) continue;
           seen.add(key);
           out.push(set);
-          for (const t of set) if (!visited.has(t)) { visited.add(t); next.push(t); }
+          for (const t of set)
+            if (!visited.has(t)) {
+              visited.add(t);
+              next.push(t);
+            }
           if (out.length >= limit) return out;
         }
       }

@@ -4,8 +4,15 @@ import type { Recorder } from '../recorder.js';
 import { PHASE_POLYNOMIAL_RULE } from './phase-polynomial.js';
 import { TaggedMoves } from './tagged-move.js';
 
-interface Parity { lin: bigint; cst: boolean; seg: number }
-interface Point extends Parity { at: number; q: number }
+interface Parity {
+  lin: bigint;
+  cst: boolean;
+  seg: number;
+}
+interface Point extends Parity {
+  at: number;
+  q: number;
+}
 
 /** Affine parities: of every wire point (indexed on first lookup), and of each gate's qubits before / after it. */
 interface Scan {
@@ -25,11 +32,17 @@ function scan(ops: readonly Operation[], n = width(ops)): Scan {
   const cst: boolean[] = [];
   let v = 0;
   let seg = 0;
-  const fresh = (q: number) => { lin[q] = 1n << BigInt(v++); cst[q] = false; };
+  const fresh = (q: number) => {
+    lin[q] = 1n << BigInt(v++);
+    cst[q] = false;
+  };
   const list: Point[] = [];
   const add = (at: number, q: number) => list.push({ at, q, lin: lin[q]!, cst: cst[q]!, seg });
   const now = (qs: readonly number[]) => qs.map((q) => ({ lin: lin[q]!, cst: cst[q]!, seg }));
-  for (let q = 0; q < n; q++) { fresh(q); add(0, q); }
+  for (let q = 0; q < n; q++) {
+    fresh(q);
+    add(0, q);
+  }
   const before: (Parity[] | undefined)[] = [];
   const after: (Parity[] | undefined)[] = [];
   ops.forEach((op, i) => {
@@ -43,11 +56,32 @@ function scan(ops: readonly Operation[], n = width(ops)): Scan {
     before[i] = now(op.qubits);
     if (phaseOf(op) !== undefined) return;
     switch (op.name) {
-      case 'cx': lin[d] = lin[d]! ^ lin[c]!; cst[d] = cst[d] !== cst[c]; break;
-      case 'x': cst[c] = !cst[c]; break;
-      case 'swap': { const l = lin[c]!; const k = cst[c]!; lin[c] = lin[d]!; cst[c] = cst[d]!; lin[d] = l; cst[d] = k; break; }
-      case 'cz': case 'ccz': case 'crz': case 'cp': case 'cu1': case 'rzz': case 'id': break;
-      default: op.qubits.forEach(fresh);
+      case 'cx':
+        lin[d] = lin[d]! ^ lin[c]!;
+        cst[d] = cst[d] !== cst[c];
+        break;
+      case 'x':
+        cst[c] = !cst[c];
+        break;
+      case 'swap': {
+        const l = lin[c]!;
+        const k = cst[c]!;
+        lin[c] = lin[d]!;
+        cst[c] = cst[d]!;
+        lin[d] = l;
+        cst[d] = k;
+        break;
+      }
+      case 'cz':
+      case 'ccz':
+      case 'crz':
+      case 'cp':
+      case 'cu1':
+      case 'rzz':
+      case 'id':
+        break;
+      default:
+        op.qubits.forEach(fresh);
     }
     for (const q of op.qubits) add(i + 1, q);
     after[i] = now(op.qubits);
@@ -170,7 +204,10 @@ function findPair(ops: readonly Operation[], s: Scan, i: number): { j: number; p
       continue;
     }
     if (b.name === 'x') continue;
-    if (phaseOf(b) !== undefined && phases.length < 12) { phases.push(j); continue; }
+    if (phaseOf(b) !== undefined && phases.length < 12) {
+      phases.push(j);
+      continue;
+    }
     if (b.name === 'h' && !aMoved) {
       frame = s.after[j]![0]!;
       sandwich = true;

@@ -57,7 +57,10 @@ export function reduceHadamards(rec: Recorder): number {
       const p0 = rec.prevOn(b, p1 - 1);
       const n2 = rec.nextOn(b, n1 + 1);
       if (p0 < 0 || n2 < 0 || !isGate(rec.ops[p0], 'h') || !isGate(rec.ops[n2], 'h')) continue;
-      for (const [x, y] of [['s', 'sdg'], ['sdg', 's']] as const) {
+      for (const [x, y] of [
+        ['s', 'sdg'],
+        ['sdg', 's'],
+      ] as const) {
         if (isGate(rec.ops[p1], x) && isGate(rec.ops[n1], y)) {
           if (tryRewrite(rec, `template:hadamard-${x}-cx`, [p0, p1, i, n1, n2], [g(y, [b]), g('cx', [a, b]), g(x, [b])])) {
             n++;

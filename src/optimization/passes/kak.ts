@@ -1,9 +1,7 @@
 import type { GateOp } from '../../circuits/ir.js';
 import { g, PI, phaseGate } from '../gate-info.js';
 import { cliffordTWords, equalUpToPhase2, mat1, mul2, phaseKey, runMatrix, zyz, type M2 } from '../su2.js';
-import {
-  equalUpToPhase4, eye4, factorLocal, interactionCoefficients, kakParts, kron2, localEquivalences, minimalCnots, mul4, toSU4, type C4, type KakParts,
-} from '../su4.js';
+import { equalUpToPhase4, eye4, factorLocal, interactionCoefficients, kakParts, kron2, localEquivalences, minimalCnots, mul4, toSU4, type C4, type KakParts } from '../su4.js';
 import { viaCx } from './via-cx.js';
 
 /**
@@ -133,7 +131,12 @@ function cliffordGauge(l: [M2, M2], r: [M2, M2]): [[M2, M2], [M2, M2]] | undefin
   };
   const q0 = side(l[0], r[0], 'rz');
   const q1 = q0 && side(l[1], r[1], 'rx');
-  return q0 && q1 ? [[q0[0], q1[0]], [q0[1], q1[1]]] : undefined;
+  return q0 && q1
+    ? [
+        [q0[0], q1[0]],
+        [q0[1], q1[1]],
+      ]
+    : undefined;
 }
 
 /** The CNOT core for k CNOTs, locally equivalent to exp(i(xXX + yYY + zZZ)). */
@@ -148,8 +151,14 @@ function coreFor(k: 1 | 2 | 3, [a, b]: readonly [number, number], coef: [number,
   }
   const [x, y, z] = coef;
   return [
-    g('rx', [a], [PI / 2]), g('cx', [a, b]), g('rx', [a], [-2 * x + PI / 2]), g('ry', [b], [-2 * y + PI / 2]),
-    g('cx', [b, a]), g('rx', [b], [-PI / 2]), g('rz', [b], [-2 * z + PI / 2]), g('cx', [a, b]),
+    g('rx', [a], [PI / 2]),
+    g('cx', [a, b]),
+    g('rx', [a], [-2 * x + PI / 2]),
+    g('ry', [b], [-2 * y + PI / 2]),
+    g('cx', [b, a]),
+    g('rx', [b], [-PI / 2]),
+    g('rz', [b], [-2 * z + PI / 2]),
+    g('cx', [a, b]),
   ];
 }
 

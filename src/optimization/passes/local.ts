@@ -6,7 +6,7 @@ import { addAngles } from '../../verification/numeric-policy.js';
 /** Removes gates equal to the identity up to global phase. Returns the number of rewrites. */
 export function dropIdentities(rec: Recorder): number {
   let n = 0;
-  for (let i = 0; i < rec.ops.length && !rec.stopped(); ) {
+  for (let i = 0; i < rec.ops.length && !rec.stopped();) {
     const op = rec.ops[i]!;
     if (op.kind === 'gate' && isIdentity(op, rec.tol)) {
       rec.apply('drop-identity', [i], []);

@@ -42,15 +42,46 @@ function rccx(a: number, b: number, c: number): GateOp[] {
 /** Relative-phase 3-controlled X as qelib1.inc defines it. */
 function rc3x(a: number, b: number, c: number, d: number): GateOp[] {
   return [
-    T('h', d), T('t', d), T('cx', c, d), T('tdg', d), T('h', d),
-    T('cx', a, d), T('t', d), T('cx', b, d), T('tdg', d), T('cx', a, d), T('t', d), T('cx', b, d), T('tdg', d),
-    T('h', d), T('t', d), T('cx', c, d), T('tdg', d), T('h', d),
+    T('h', d),
+    T('t', d),
+    T('cx', c, d),
+    T('tdg', d),
+    T('h', d),
+    T('cx', a, d),
+    T('t', d),
+    T('cx', b, d),
+    T('tdg', d),
+    T('cx', a, d),
+    T('t', d),
+    T('cx', b, d),
+    T('tdg', d),
+    T('h', d),
+    T('t', d),
+    T('cx', c, d),
+    T('tdg', d),
+    T('h', d),
   ];
 }
 
 /** Toffoli with 6 CX and 7 T/T† (the `template:ccx-decompose` instance). */
 export function ccxCircuit(a: number, b: number, c: number): GateOp[] {
-  return [T('h', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', c), T('cx', b, c), T('tdg', c), T('cx', a, c), T('t', b), T('t', c), T('h', c), T('cx', a, b), T('t', a), T('tdg', b), T('cx', a, b)];
+  return [
+    T('h', c),
+    T('cx', b, c),
+    T('tdg', c),
+    T('cx', a, c),
+    T('t', c),
+    T('cx', b, c),
+    T('tdg', c),
+    T('cx', a, c),
+    T('t', b),
+    T('t', c),
+    T('h', c),
+    T('cx', a, b),
+    T('t', a),
+    T('tdg', b),
+    T('cx', a, b),
+  ];
 }
 
 /**
@@ -63,12 +94,19 @@ export function multiQubitCircuit(op: GateOp): GateOp[] | undefined {
   const [a, b, c, d] = q as [number, number, number, number];
   const target = q[q.length - 1]!;
   switch (op.name) {
-    case 'cswap': return [T('cx', c, b), ...ccxCircuit(a, b, c), T('cx', c, b)];
-    case 'rccx': return rccx(a, b, c);
-    case 'rc3x': return rc3x(a, b, c, d);
+    case 'cswap':
+      return [T('cx', c, b), ...ccxCircuit(a, b, c), T('cx', c, b)];
+    case 'rccx':
+      return rccx(a, b, c);
+    case 'rc3x':
+      return rc3x(a, b, c, d);
     // X = H·Z·H and √X = H·S·H exactly, so the controlled forms are H-conjugated controlled phases
-    case 'c3x': case 'c4x': return [T('h', target), ...multiControlledPhase(PI, q), T('h', target)];
-    case 'c3sqrtx': return [T('h', target), ...multiControlledPhase(PI / 2, q), T('h', target)];
-    default: return undefined;
+    case 'c3x':
+    case 'c4x':
+      return [T('h', target), ...multiControlledPhase(PI, q), T('h', target)];
+    case 'c3sqrtx':
+      return [T('h', target), ...multiControlledPhase(PI / 2, q), T('h', target)];
+    default:
+      return undefined;
   }
 }

@@ -10,8 +10,25 @@ const TAU = 2 * Math.PI;
  * (rz(θ + 2π) = −rz(θ)), exactly for the controlled rotations, whose θ repeats only after 4π.
  */
 const PERIODS: Readonly<Record<string, readonly (1 | 2)[]>> = {
-  rx: [1], ry: [1], rz: [1], p: [1], u1: [1], u0: [1], u2: [1, 1], u3: [1, 1, 1], u: [1, 1, 1],
-  rxx: [1], ryy: [1], rzz: [1], cp: [1], cu1: [1], crx: [2], cry: [2], crz: [2], cu3: [2, 1, 1], cu: [2, 1, 1, 1],
+  rx: [1],
+  ry: [1],
+  rz: [1],
+  p: [1],
+  u1: [1],
+  u0: [1],
+  u2: [1, 1],
+  u3: [1, 1, 1],
+  u: [1, 1, 1],
+  rxx: [1],
+  ryy: [1],
+  rzz: [1],
+  cp: [1],
+  cu1: [1],
+  crx: [2],
+  cry: [2],
+  crz: [2],
+  cu3: [2, 1, 1],
+  cu: [2, 1, 1, 1],
 };
 
 /** Parameters beyond this are reduced before any pass adds them to others (sums of huge doubles lose the result). */

@@ -26,7 +26,15 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   };
   for (let q = 0; q < n; q++) fresh(q);
 
-  interface Term { idx: number[]; signs: number[]; sum: number; lin: bigint; seg: number; changed: boolean; slot?: { at: number; q: number; cst: boolean } }
+  interface Term {
+    idx: number[];
+    signs: number[];
+    sum: number;
+    lin: bigint;
+    seg: number;
+    changed: boolean;
+    slot?: { at: number; q: number; cst: boolean };
+  }
   const classes: Term[] = [];
   let table = new Map<string, Term>();
   let virtual = new Map<string, Term>();
@@ -84,7 +92,13 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
         cst[d] = k;
         return;
       }
-      case 'cz': case 'ccz': case 'crz': case 'cp': case 'cu1': case 'rzz': case 'id':
+      case 'cz':
+      case 'ccz':
+      case 'crz':
+      case 'cp':
+      case 'cu1':
+      case 'rzz':
+      case 'id':
         return; // diagonal: wire values unchanged
       default:
         op.qubits.forEach(fresh);
@@ -96,7 +110,11 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
     const virt = virtuals[k]!;
     for (const key of seg.keys()) virt.delete(key);
     absorbCliffordTerms(seg, virt, { stopped: rec.stopped, ...absorb });
-    for (const [key, t] of virt) if (t.changed && !isZeroAngle(t.sum)) { seg.set(key, t); classes.push(t); }
+    for (const [key, t] of virt)
+      if (t.changed && !isZeroAngle(t.sum)) {
+        seg.set(key, t);
+        classes.push(t);
+      }
   });
 
   // apply: a tag array mirrors the op list so members are found after earlier splices
@@ -131,7 +149,10 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
     const keepAt = place === 'first' ? 0 : t.idx.length - 1;
     const keepTag = t.idx[keepAt]!;
     const keepOp = rec.ops[tags.indexOf(keepTag)] as GateOp;
-    const others = t.idx.filter((_, k) => k !== keepAt).map((tag) => tags.indexOf(tag)).sort((x, y) => x - y);
+    const others = t.idx
+      .filter((_, k) => k !== keepAt)
+      .map((tag) => tags.indexOf(tag))
+      .sort((x, y) => x - y);
     if (others.length) apply(PHASE_POLYNOMIAL_RULE, others, []);
     const pos = tags.indexOf(keepTag);
     const total = normAngle(t.sum * t.signs[keepAt]!);

@@ -2,7 +2,11 @@ import { commute, phaseGate, phaseOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { TaggedMoves } from './tagged-move.js';
 
-interface Slot { at: number; q: number; cst: boolean }
+interface Slot {
+  at: number;
+  q: number;
+  cst: boolean;
+}
 
 /** Affine parities of every wire point: for each op index, the parity key of its qubits after it. */
 function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: boolean }>; slots: Map<string, Slot[]> } {
@@ -12,7 +16,10 @@ function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: bool
   const cst: boolean[] = [];
   let v = 0;
   let seg = 0;
-  const fresh = (q: number) => { lin[q] = 1n << BigInt(v++); cst[q] = false; };
+  const fresh = (q: number) => {
+    lin[q] = 1n << BigInt(v++);
+    cst[q] = false;
+  };
   for (let q = 0; q < n; q++) fresh(q);
   const keyOfPhase = new Map<number, { key: string; cst: boolean }>();
   const slots = new Map<string, Slot[]>();
@@ -37,11 +44,32 @@ function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: bool
     }
     const [c, d] = op.qubits as [number, number];
     switch (op.name) {
-      case 'cx': lin[d] = lin[d]! ^ lin[c]!; cst[d] = cst[d] !== cst[c]; break;
-      case 'x': cst[c] = !cst[c]; break;
-      case 'swap': { const l = lin[c]!; const k = cst[c]!; lin[c] = lin[d]!; cst[c] = cst[d]!; lin[d] = l; cst[d] = k; break; }
-      case 'cz': case 'ccz': case 'crz': case 'cp': case 'cu1': case 'rzz': case 'id': break;
-      default: op.qubits.forEach(fresh);
+      case 'cx':
+        lin[d] = lin[d]! ^ lin[c]!;
+        cst[d] = cst[d] !== cst[c];
+        break;
+      case 'x':
+        cst[c] = !cst[c];
+        break;
+      case 'swap': {
+        const l = lin[c]!;
+        const k = cst[c]!;
+        lin[c] = lin[d]!;
+        cst[c] = cst[d]!;
+        lin[d] = l;
+        cst[d] = k;
+        break;
+      }
+      case 'cz':
+      case 'ccz':
+      case 'crz':
+      case 'cp':
+      case 'cu1':
+      case 'rzz':
+      case 'id':
+        break;
+      default:
+        op.qubits.forEach(fresh);
     }
     for (const q of op.qubits) addSlot(i + 1, q);
   });
@@ -67,11 +95,17 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
       let partner = -1;
       for (let j = i + 1; j < rec.ops.length; j++) {
         const b = rec.ops[j]!;
-        if (b.kind === 'gate' && b.name === 'cx' && b.qubits[0] === c && b.qubits[1] === t) { partner = j; break; }
+        if (b.kind === 'gate' && b.name === 'cx' && b.qubits[0] === c && b.qubits[1] === t) {
+          partner = j;
+          break;
+        }
         const qs = b.kind === 'gate' || b.kind === 'barrier' ? b.qubits : [b.qubit];
         if (!qs.includes(c) && !qs.includes(t)) continue;
         if (commute(a, b)) continue;
-        if (b.kind === 'gate' && phaseOf(b) !== undefined && b.qubits[0] === t && blockers.length < 4) { blockers.push(j); continue; }
+        if (b.kind === 'gate' && phaseOf(b) !== undefined && b.qubits[0] === t && blockers.length < 4) {
+          blockers.push(j);
+          continue;
+        }
         break;
       }
       if (partner < 0 || blockers.length === 0) continue;
@@ -105,4 +139,3 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
   }
   return moves;
 }
-

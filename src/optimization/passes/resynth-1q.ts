@@ -56,7 +56,15 @@ export function resynthesizeRuns(rec: Recorder): number {
     let out: GateOp[] | undefined;
     const word = words.get(phaseKey(m));
     // the word table is keyed by a rounded matrix: a word is used only if it reproduces the run
-    const exactWord = word && withinTolerance(m, word.map((name) => g(name, [q])), rec.tol) ? word : undefined;
+    const exactWord =
+      word &&
+      withinTolerance(
+        m,
+        word.map((name) => g(name, [q])),
+        rec.tol,
+      )
+        ? word
+        : undefined;
     if (exactWord && exactWord.length < ops.length) out = exactWord.map((name) => g(name, [q]));
     else if (!exactWord && ops.some((o) => !isCliffordT(o))) {
       const [th, ph, la] = zyz(m);

@@ -121,7 +121,12 @@ export function resynthesizeBlocks(rec: Recorder): number {
     if (!best || !reproduces(block, best, pair, rec.tol)) continue;
     const anchor = gatherAnchor(rec, positions);
     if (!anchor) continue;
-    rec.apply('resynth-2q', positions, best.map((o) => g(o.name, o.qubits, o.params)), anchor);
+    rec.apply(
+      'resynth-2q',
+      positions,
+      best.map((o) => g(o.name, o.qubits, o.params)),
+      anchor,
+    );
     n++;
     i = positions[0]! - 1; // indices before the block are unchanged; the new gates are not in `seen`
   }

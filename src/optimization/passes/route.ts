@@ -26,13 +26,23 @@ export function routeOnCoupling(rec: Recorder, coupling: readonly (readonly [num
   }
   let swaps = 0;
   for (let i = 0; i < rec.ops.length;) {
-    if (rec.ops[i]!.kind !== 'gate') { i++; continue; }
+    if (rec.ops[i]!.kind !== 'gate') {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < rec.ops.length && rec.ops[j]!.kind === 'gate') j++;
     const run = rec.ops.slice(i, j) as GateOp[];
-    if (!run.some(blocked)) { i = j; continue; }
+    if (!run.some(blocked)) {
+      i = j;
+      continue;
+    }
     const routed = routeInPlace(run, numQubits, edges, dist);
-    rec.apply('route-swaps', run.map((_, k) => i + k), routed.ops);
+    rec.apply(
+      'route-swaps',
+      run.map((_, k) => i + k),
+      routed.ops,
+    );
     swaps += routed.swaps;
     i += routed.ops.length;
   }

@@ -8,7 +8,6 @@ import { runFrom, withinTolerance } from './resynth-1q.js';
 import { ccxCircuit, multiQubitCircuit } from './multi-qubit.js';
 import { viaCx } from './via-cx.js';
 
-
 /** CX in the target's two-qubit gate. */
 function cxNative(op: GateOp, native: ReadonlySet<string>): GateOp[] | undefined {
   const [a, b] = op.qubits as [number, number];

@@ -8,23 +8,61 @@ import { lockWallet } from './ledger-sql.js';
 import { queryable } from './unit-of-work.js';
 
 interface QuoteRow {
-  id: string; account_id: string; provider: string; device: string; shots: number; tasks: number;
-  per_task_micros: bigint; per_shot_micros: bigint; total_micros: bigint; valid_until: Date; created_at: Date;
+  id: string;
+  account_id: string;
+  provider: string;
+  device: string;
+  shots: number;
+  tasks: number;
+  per_task_micros: bigint;
+  per_shot_micros: bigint;
+  total_micros: bigint;
+  valid_until: Date;
+  created_at: Date;
 }
 interface HeldRow {
-  job_id: string; account_id: string; quote_id: string; hold_id: string; provider: string; device: string; shots: number; tasks: number;
-  amount_micros: bigint; status: HeldJobStatus; expires_at: Date; created_at: Date; updated_at: Date;
+  job_id: string;
+  account_id: string;
+  quote_id: string;
+  hold_id: string;
+  provider: string;
+  device: string;
+  shots: number;
+  tasks: number;
+  amount_micros: bigint;
+  status: HeldJobStatus;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const toQuote = (r: QuoteRow): QuoteRecord => ({
-  id: r.id, accountId: r.account_id, provider: r.provider, device: r.device, shots: Number(r.shots), tasks: Number(r.tasks),
-  perTaskMicros: BigInt(r.per_task_micros), perShotMicros: BigInt(r.per_shot_micros), totalMicros: BigInt(r.total_micros),
-  validUntil: new Date(r.valid_until), createdAt: new Date(r.created_at),
+  id: r.id,
+  accountId: r.account_id,
+  provider: r.provider,
+  device: r.device,
+  shots: Number(r.shots),
+  tasks: Number(r.tasks),
+  perTaskMicros: BigInt(r.per_task_micros),
+  perShotMicros: BigInt(r.per_shot_micros),
+  totalMicros: BigInt(r.total_micros),
+  validUntil: new Date(r.valid_until),
+  createdAt: new Date(r.created_at),
 });
 const toHeld = (r: HeldRow): HeldJobRecord => ({
-  jobId: r.job_id, accountId: r.account_id, quoteId: r.quote_id, holdId: r.hold_id, provider: r.provider, device: r.device,
-  shots: Number(r.shots), tasks: Number(r.tasks), amountMicros: BigInt(r.amount_micros), status: r.status,
-  expiresAt: new Date(r.expires_at), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+  jobId: r.job_id,
+  accountId: r.account_id,
+  quoteId: r.quote_id,
+  holdId: r.hold_id,
+  provider: r.provider,
+  device: r.device,
+  shots: Number(r.shots),
+  tasks: Number(r.tasks),
+  amountMicros: BigInt(r.amount_micros),
+  status: r.status,
+  expiresAt: new Date(r.expires_at),
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
 });
 
 export async function getHeldJob(q: Queryable, jobId: string): Promise<HeldJobRecord | null> {
@@ -84,10 +122,7 @@ export const sqlHardwareStore: HardwareStore = {
   },
 
   async markHeldJobContinued(tx, jobId) {
-    const r = await queryable(tx).query<HeldRow>(
-      `UPDATE billing_held_jobs SET status = 'continued', updated_at = now() WHERE job_id = $1 AND status = 'held' RETURNING *`,
-      [jobId],
-    );
+    const r = await queryable(tx).query<HeldRow>(`UPDATE billing_held_jobs SET status = 'continued', updated_at = now() WHERE job_id = $1 AND status = 'held' RETURNING *`, [jobId]);
     return r.rows[0] === undefined ? null : toHeld(r.rows[0]);
   },
 

@@ -23,12 +23,14 @@ export async function checkLedgerInvariants(q: Queryable): Promise<string[]> {
          OR bool_or(e.ledger_account = t.from_account AND e.amount_micros = -t.amount_micros) IS NOT TRUE
          OR bool_or(e.ledger_account = t.to_account AND e.amount_micros = t.amount_micros) IS NOT TRUE
       LIMIT 20`,
-  )) problems.push(`transfer ${r.id} has ${r.n} entries summing to ${r.s} (or they do not match its accounts)`);
+  ))
+    problems.push(`transfer ${r.id} has ${r.n} entries summing to ${r.s} (or they do not match its accounts)`);
 
   for (const r of await rows<{ account_id: string; a: string; h: string }>(
     `SELECT account_id, available_micros::text AS a, held_micros::text AS h FROM billing_wallets
       WHERE available_micros < 0 OR held_micros < 0 LIMIT 20`,
-  )) problems.push(`wallet ${r.account_id} is negative: available ${r.a}, held ${r.h}`);
+  ))
+    problems.push(`wallet ${r.account_id} is negative: available ${r.a}, held ${r.h}`);
 
   // Cached balances = recomputed from entries.
   for (const r of await rows<{ account_id: string; cached_a: string; real_a: string; cached_h: string; real_h: string }>(
@@ -43,7 +45,8 @@ export async function checkLedgerInvariants(q: Queryable): Promise<string[]> {
        FROM billing_wallets w FULL OUTER JOIN sums s ON s.account_id = w.account_id
       WHERE COALESCE(w.available_micros, 0) <> COALESCE(s.a, 0) OR COALESCE(w.held_micros, 0) <> COALESCE(s.h, 0)
       LIMIT 20`,
-  )) problems.push(`wallet ${r.account_id}: cached available ${r.cached_a} / held ${r.cached_h} but entries give ${r.real_a} / ${r.real_h}`);
+  ))
+    problems.push(`wallet ${r.account_id}: cached available ${r.cached_a} / held ${r.cached_h} but entries give ${r.real_a} / ${r.real_h}`);
 
   // held = sum of open holds.
   for (const r of await rows<{ account_id: string; held: string; open: string }>(
@@ -52,10 +55,25 @@ export async function checkLedgerInvariants(q: Queryable): Promise<string[]> {
       GROUP BY w.account_id, w.held_micros
      HAVING w.held_micros <> COALESCE(SUM(h.amount_micros) FILTER (WHERE h.status = 'pending'), 0)
       LIMIT 20`,
-  )) problems.push(`wallet ${r.account_id}: held ${r.held} but open holds sum to ${r.open}`);
+  ))
+    problems.push(`wallet ${r.account_id}: held ${r.held} but open holds sum to ${r.open}`);
 
   // Each hold's transfers match its state.
-  for (const r of await rows<{ id: string; status: string; holds: number; hold_amt: string; captures: number; cap_amt: string; releases: number; rel_amt: string; ref_amt: string; amount: string; captured: string; released: string; refunded: string }>(
+  for (const r of await rows<{
+    id: string;
+    status: string;
+    holds: number;
+    hold_amt: string;
+    captures: number;
+    cap_amt: string;
+    releases: number;
+    rel_amt: string;
+    ref_amt: string;
+    amount: string;
+    captured: string;
+    released: string;
+    refunded: string;
+  }>(
     `SELECT h.id, h.status, h.amount_micros::text AS amount, h.captured_micros::text AS captured,
             h.released_micros::text AS released, h.refunded_micros::text AS refunded,
             count(t.id) FILTER (WHERE t.kind = 'hold')::int AS holds,
@@ -96,12 +114,14 @@ export async function checkLedgerInvariants(q: Queryable): Promise<string[]> {
   for (const r of await rows<{ k: string; n: number }>(
     `SELECT idempotency_key AS k, count(*)::int AS n FROM ledger_transfers WHERE idempotency_key IS NOT NULL
       GROUP BY idempotency_key HAVING count(*) > 1 LIMIT 20`,
-  )) problems.push(`external reference ${r.k} credited ${r.n} times`);
+  ))
+    problems.push(`external reference ${r.k} credited ${r.n} times`);
   for (const r of await rows<{ id: string; k: string }>(
     `SELECT t.id, t.idempotency_key AS k FROM ledger_transfers t
       WHERE t.idempotency_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM idempotency_keys i WHERE i.scope = 'ledger' AND i.ref = t.id)
       LIMIT 20`,
-  )) problems.push(`transfer ${r.id} (${r.k}) has no key row in idempotency_keys`);
+  ))
+    problems.push(`transfer ${r.id} (${r.k}) has no key row in idempotency_keys`);
 
   return problems;
 }

@@ -6,9 +6,7 @@
  * job submission and completion (migration 0401) and the store's jobs repository.
  */
 import type { Ledger } from '../../billing/ports.js';
-import type {
-  CaptureResult, CreditResult, HoldKind, HoldRecord, HoldStatus, PlaceHoldInput, PlaceHoldResult, RefundResult, ReleaseResult, Wallet, WalletState,
-} from '../../billing/records.js';
+import type { CaptureResult, CreditResult, HoldKind, HoldRecord, HoldStatus, PlaceHoldInput, PlaceHoldResult, RefundResult, ReleaseResult, Wallet, WalletState } from '../../billing/records.js';
 import type { Queryable } from '../db.js';
 import { ledgerError, type LedgerRefusal } from './ledger-error.js';
 import { queryable } from './unit-of-work.js';
@@ -111,7 +109,13 @@ export async function captureHold(q: Queryable, i: { holdId: string; amountMicro
   return { transferIds: r.transfer_ids, capturedMicros: BigInt(r.captured), releasedMicros: BigInt(r.released), balanceAfterMicros: BigInt(r.balance_after), alreadyCaptured: r.already };
 }
 
-interface ReleaseRow { transfer_id: string | null; released: string | null; status: 'released' | 'expired' | null; already: boolean | null; error: LedgerRefusal | null }
+interface ReleaseRow {
+  transfer_id: string | null;
+  released: string | null;
+  status: 'released' | 'expired' | null;
+  already: boolean | null;
+  error: LedgerRefusal | null;
+}
 const RELEASE = 'SELECT transfer_id, released::text, status, already, error FROM ledger_release($1, $2, $3, $4)';
 const toRelease = (r: Omit<ReleaseRow, 'error'>): ReleaseResult | null =>
   r.status === null ? null : { releasedMicros: big(r.released), transferId: r.transfer_id, alreadyReleased: r.already === true, status: r.status };
@@ -162,10 +166,7 @@ export async function creditPayment(q: Queryable, i: { accountId: string; amount
 }
 
 export async function extendHold(q: Queryable, holdId: string, seconds: number): Promise<void> {
-  await q.query(
-    `UPDATE billing_holds SET expires_at = GREATEST(expires_at, now() + $2::int * interval '1 second') WHERE id = $1 AND status = 'pending'`,
-    [holdId, seconds],
-  );
+  await q.query(`UPDATE billing_holds SET expires_at = GREATEST(expires_at, now() + $2::int * interval '1 second') WHERE id = $1 AND status = 'pending'`, [holdId, seconds]);
 }
 
 export async function getHold(q: Queryable, holdId: string): Promise<HoldRecord | null> {
@@ -179,10 +180,7 @@ export async function findHoldByRef(q: Queryable, kind: HoldKind, refId: string)
 }
 
 export async function dueHoldIds(q: Queryable, now: Date, limit: number): Promise<string[]> {
-  const r = await q.query<{ id: string }>(
-    `SELECT id FROM billing_holds WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
-    [now, limit],
-  );
+  const r = await q.query<{ id: string }>(`SELECT id FROM billing_holds WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`, [now, limit]);
   return r.rows.map((x) => x.id);
 }
 

@@ -85,10 +85,7 @@ export const sqlPaymentRecords: PaymentRecords = {
   },
 
   async staleAttempts(tx, before, limit) {
-    const r = await queryable(tx).query<AttemptRow>(
-      `SELECT * FROM billing_auto_recharge_attempts WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`,
-      [before, limit],
-    );
+    const r = await queryable(tx).query<AttemptRow>(`SELECT * FROM billing_auto_recharge_attempts WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`, [before, limit]);
     return r.rows;
   },
 

@@ -16,16 +16,17 @@ export function sqlSandboxStore(db: Queryable): SandboxStore {
       );
     },
     async insert(id, type, data) {
-      const r = await db.query(
-        'INSERT INTO billing_sandbox_objects (id, type, data) VALUES ($1, $2, $3::jsonb) ON CONFLICT (id) DO NOTHING',
-        [id, type, JSON.stringify(data)],
-      );
+      const r = await db.query('INSERT INTO billing_sandbox_objects (id, type, data) VALUES ($1, $2, $3::jsonb) ON CONFLICT (id) DO NOTHING', [id, type, JSON.stringify(data)]);
       return r.rowCount === 1;
     },
     async list<T>(type: string, where: { delivered?: boolean } = {}) {
-      const r = where.delivered === undefined
-        ? await db.query<{ data: T }>('SELECT data FROM billing_sandbox_objects WHERE type = $1 ORDER BY created_at', [type])
-        : await db.query<{ data: T }>(`SELECT data FROM billing_sandbox_objects WHERE type = $1 AND COALESCE((data->>'delivered')::boolean, false) = $2 ORDER BY created_at`, [type, where.delivered]);
+      const r =
+        where.delivered === undefined
+          ? await db.query<{ data: T }>('SELECT data FROM billing_sandbox_objects WHERE type = $1 ORDER BY created_at', [type])
+          : await db.query<{ data: T }>(`SELECT data FROM billing_sandbox_objects WHERE type = $1 AND COALESCE((data->>'delivered')::boolean, false) = $2 ORDER BY created_at`, [
+              type,
+              where.delivered,
+            ]);
       return r.rows.map((x) => x.data);
     },
   };

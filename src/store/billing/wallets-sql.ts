@@ -19,8 +19,20 @@ export const sqlWallets: Wallets = {
                                 THEN COALESCE(ar_requested_at, now()) ELSE NULL END,
          updated_at = now()
        WHERE account_id = $1`,
-      [accountId, str(c.dailyLimitMicros), str(c.monthlyLimitMicros), str(c.perJobMaxMicros), c.hardwareAllowed, c.holdExpirySeconds, ar.enabled,
-        str(ar.thresholdMicros), str(ar.rechargeToMicros), str(ar.monthlyCapMicros), ar.paymentMethod, resume],
+      [
+        accountId,
+        str(c.dailyLimitMicros),
+        str(c.monthlyLimitMicros),
+        str(c.perJobMaxMicros),
+        c.hardwareAllowed,
+        c.holdExpirySeconds,
+        ar.enabled,
+        str(ar.thresholdMicros),
+        str(ar.rechargeToMicros),
+        str(ar.monthlyCapMicros),
+        ar.paymentMethod,
+        resume,
+      ],
     );
   },
 

@@ -32,10 +32,11 @@ export async function addEvent(q: Queryable, jobId: string, from: ExecutionStatu
  * recording it: null then. `q` must be a transaction (the claim's lock lasts until its end).
  */
 export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJob | null> {
-  const claim = await q.query<{ outcome: string }>(
-    "SELECT outcome FROM idempotency_claim($1::text, 'execution', idempotency_hash($2), $3, NULL, NULL, false)",
-    [j.accountId, j.clientToken, j.requestHash],
-  );
+  const claim = await q.query<{ outcome: string }>("SELECT outcome FROM idempotency_claim($1::text, 'execution', idempotency_hash($2), $3, NULL, NULL, false)", [
+    j.accountId,
+    j.clientToken,
+    j.requestHash,
+  ]);
   if (claim.rows[0]?.outcome !== 'new') return null;
   const r = await q.query<ExecutionJob>(
     `INSERT INTO execution_jobs (id, account_id, client_token, request_hash, provider, device, kind, driver, status, shots, seed, circuit,
@@ -44,9 +45,26 @@ export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<Execu
         CASE WHEN $17::text IS NULL THEN NULL ELSE clock_timestamp() + $18::int * interval '1 millisecond' END,
         CASE WHEN $9 = 'running' THEN clock_timestamp() ELSE NULL END)
      RETURNING *`,
-    [j.id, j.accountId, j.clientToken, j.requestHash, j.provider, j.device, j.kind, j.driver, j.status, j.shots, j.seed,
-      JSON.stringify(j.circuit), j.translation === null ? null : JSON.stringify(j.translation), j.holdId, j.estimatedMicros.toString(),
-      j.status === 'running' ? 1 : 0, j.leaseOwner ?? null, j.leaseMs ?? 0],
+    [
+      j.id,
+      j.accountId,
+      j.clientToken,
+      j.requestHash,
+      j.provider,
+      j.device,
+      j.kind,
+      j.driver,
+      j.status,
+      j.shots,
+      j.seed,
+      JSON.stringify(j.circuit),
+      j.translation === null ? null : JSON.stringify(j.translation),
+      j.holdId,
+      j.estimatedMicros.toString(),
+      j.status === 'running' ? 1 : 0,
+      j.leaseOwner ?? null,
+      j.leaseMs ?? 0,
+    ],
   );
   const row = r.rows[0];
   if (row === undefined) throw new Error(`execution job ${j.id} was not inserted`);
@@ -109,22 +127,32 @@ export async function markSubmitStarted(q: Queryable, id: string, worker: string
 }
 
 /** Parks a running job until `afterMs` (remote poll, or a retry after a transient failure). */
-export async function parkJob(q: Queryable, id: string, worker: string, o: { afterMs: number; remoteJobId?: string; failed?: boolean; clearSubmit?: boolean; note?: string | undefined }): Promise<boolean> {
-  return defer(q, EXECUTION_QUEUE, id, worker, o.afterMs, {
-    ...(o.remoteJobId === undefined ? {} : { remote_job_id: o.remoteJobId }),
-    ...(o.failed === true ? { remote_failures: new SqlExpr('remote_failures + 1') } : {}),
-    // The submission did not happen: it may be sent again, and this claim was not a run.
-    ...(o.clearSubmit === true ? { remote_submit_started_at: null, attempts: new SqlExpr('GREATEST(attempts - 1, 0)') } : {}),
-  }, o.note);
+export async function parkJob(
+  q: Queryable,
+  id: string,
+  worker: string,
+  o: { afterMs: number; remoteJobId?: string; failed?: boolean; clearSubmit?: boolean; note?: string | undefined },
+): Promise<boolean> {
+  return defer(
+    q,
+    EXECUTION_QUEUE,
+    id,
+    worker,
+    o.afterMs,
+    {
+      ...(o.remoteJobId === undefined ? {} : { remote_job_id: o.remoteJobId }),
+      ...(o.failed === true ? { remote_failures: new SqlExpr('remote_failures + 1') } : {}),
+      // The submission did not happen: it may be sent again, and this claim was not a run.
+      ...(o.clearSubmit === true ? { remote_submit_started_at: null, attempts: new SqlExpr('GREATEST(attempts - 1, 0)') } : {}),
+    },
+    o.note,
+  );
 }
 
 /** 1-based position among the device's queued jobs (oldest first); null when not queued. */
 export async function queuePosition(q: Queryable, job: ExecutionJob): Promise<number | null> {
   if (job.status !== 'queued') return null;
-  const r = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM execution_jobs WHERE device = $1 AND status = 'queued' AND (created_at, id) < ($2, $3)`,
-    [job.device, job.created_at, job.id],
-  );
+  const r = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM execution_jobs WHERE device = $1 AND status = 'queued' AND (created_at, id) < ($2, $3)`, [job.device, job.created_at, job.id]);
   return (r.rows[0]?.n ?? 0) + 1;
 }
 

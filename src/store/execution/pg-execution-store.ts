@@ -10,8 +10,21 @@ import { billingTx } from '../billing/unit-of-work.js';
 import type { ExecutionStore, ExecutionTx } from '../../execution/ports.js';
 import type { Database, Queryable } from '../db.js';
 import {
-  claimJob, deviceStatusOverrides, getJob, heartbeat, insertJob, jobEvents, lockOwnedJob, markCompleted, markFailed,
-  markSubmitStarted, parkJob, queueDepths, queuePosition, setDeviceStatusOverride, takeOverExpired,
+  claimJob,
+  deviceStatusOverrides,
+  getJob,
+  heartbeat,
+  insertJob,
+  jobEvents,
+  lockOwnedJob,
+  markCompleted,
+  markFailed,
+  markSubmitStarted,
+  parkJob,
+  queueDepths,
+  queuePosition,
+  setDeviceStatusOverride,
+  takeOverExpired,
 } from './execution-repository.js';
 
 function txOf(q: Queryable): ExecutionTx {

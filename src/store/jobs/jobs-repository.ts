@@ -71,7 +71,10 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       }
       params.push(lq.limit);
       const r = await db.query<JobRow>(`SELECT ${JOB} FROM ${from} WHERE ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT $${params.length}`, params);
-      const t = await transitionsOf(db, r.rows.map((x) => x.id));
+      const t = await transitionsOf(
+        db,
+        r.rows.map((x) => x.id),
+      );
       return r.rows.map((row) => toJob(row, t.get(row.id) ?? []));
     },
 

@@ -79,8 +79,20 @@ async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | 
   // Named, so each pooled connection parses and plans it once.
   const r = await db.query<{ r: SubmitOutcome }>(
     'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12) AS r',
-    [s.id, s.accountId, s.idempotencyKey, s.requestHash, s.capabilityId, s.product, JSON.stringify(s.request), s.maxTotalPriceMicros.toString(),
-      s.quotedPriceMicros.toString(), JSON.stringify(s.quote), s.holdExpiresAt, s.submittedBy],
+    [
+      s.id,
+      s.accountId,
+      s.idempotencyKey,
+      s.requestHash,
+      s.capabilityId,
+      s.product,
+      JSON.stringify(s.request),
+      s.maxTotalPriceMicros.toString(),
+      s.quotedPriceMicros.toString(),
+      JSON.stringify(s.quote),
+      s.holdExpiresAt,
+      s.submittedBy,
+    ],
     { name: 'jobs_submit' },
   );
   return r.rows[0]?.r;
@@ -91,19 +103,32 @@ async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | 
  * order so that concurrent batches lock wallets in the same order; outcomes in `items`' order.
  */
 async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<Array<SubmitOutcome | undefined>> {
-  const order = items.map((_, i) => i).sort((x, y) => {
-    const a = (items[x] as SubmitInput).accountId;
-    const b = (items[y] as SubmitInput).accountId;
-    return a < b ? -1 : a > b ? 1 : x - y;
-  });
+  const order = items
+    .map((_, i) => i)
+    .sort((x, y) => {
+      const a = (items[x] as SubmitInput).accountId;
+      const b = (items[y] as SubmitInput).accountId;
+      return a < b ? -1 : a > b ? 1 : x - y;
+    });
   const sorted = order.map((i) => items[i] as SubmitInput);
   const col = <T>(f: (s: SubmitInput) => T): T[] => sorted.map(f);
   const r = await db.query<{ r: Array<SubmitOutcome | null> }>(
     `SELECT jobs_submit_many($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
             $10::text[], $11::timestamptz[], $12::text[]) AS r`,
-    [col((s) => s.id), col((s) => s.accountId), col((s) => s.idempotencyKey), col((s) => s.requestHash), col((s) => s.capabilityId), col((s) => s.product),
-      col((s) => JSON.stringify(s.request)), col((s) => s.maxTotalPriceMicros.toString()), col((s) => s.quotedPriceMicros.toString()),
-      col((s) => JSON.stringify(s.quote)), col((s) => s.holdExpiresAt.toISOString()), col((s) => s.submittedBy)],
+    [
+      col((s) => s.id),
+      col((s) => s.accountId),
+      col((s) => s.idempotencyKey),
+      col((s) => s.requestHash),
+      col((s) => s.capabilityId),
+      col((s) => s.product),
+      col((s) => JSON.stringify(s.request)),
+      col((s) => s.maxTotalPriceMicros.toString()),
+      col((s) => s.quotedPriceMicros.toString()),
+      col((s) => JSON.stringify(s.quote)),
+      col((s) => s.holdExpiresAt.toISOString()),
+      col((s) => s.submittedBy),
+    ],
     { name: 'jobs_submit_many' },
   );
   const outs = r.rows[0]?.r;
@@ -148,10 +173,16 @@ function toSubmitResult(s: SubmitInput, o: SubmitOutcome | undefined): SubmitRes
     case 'replayed':
       return { job: toJob(o.job as JobRow, (o.transitions ?? []).map(toTransitionJson)), replayed: true, rechargeRequested: false };
     case 'in_flight':
-      throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this idempotency key is being processed; retry shortly to get its job.', { idempotency_key: s.idempotencyKey }, { 'retry-after': '1' });
+      throw fail(
+        HTTP_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT,
+        'A request with this idempotency key is being processed; retry shortly to get its job.',
+        { idempotency_key: s.idempotencyKey },
+        { 'retry-after': '1' },
+      );
     case 'reused':
       throw fail(HTTP_ERRORS.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used with another capability_id, request or max_total_price.', {
-        idempotency_key: s.idempotencyKey, job_id: o.info?.['job_id'],
+        idempotency_key: s.idempotencyKey,
+        job_id: o.info?.['job_id'],
       });
     case 'price_above':
       // The price ceiling is checked (and worded) by jobs_submit alone; the quote is the caller's.

@@ -130,10 +130,7 @@ export async function lockItem<R, S extends string>(q: Queryable, t: QueueTable<
 
 /** Locks the item if `worker` still holds its lease (inside the settling transaction); undefined if not. */
 export async function lockOwned<R, S extends string>(q: Queryable, t: QueueTable<S>, id: string, worker: string): Promise<R | undefined> {
-  const r = await q.query<R>(
-    `SELECT ${t.columns('j')} FROM ${ident(t.table)} j WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN (${literals(t.machine.leased)}) FOR UPDATE`,
-    [id, worker],
-  );
+  const r = await q.query<R>(`SELECT ${t.columns('j')} FROM ${ident(t.table)} j WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN (${literals(t.machine.leased)}) FOR UPDATE`, [id, worker]);
   return r.rows[0];
 }
 

@@ -11,9 +11,7 @@ import type { QueueTable } from './pg-queue.js';
 export async function checkTransitions<S extends string>(q: Queryable, t: QueueTable<S>): Promise<string[]> {
   const problems: string[] = [];
   const m = t.machine;
-  const pairs = await q.query<{ from_status: S | null; to_status: S; n: number }>(
-    `SELECT from_status, to_status, count(*)::int AS n FROM ${t.events} GROUP BY from_status, to_status`,
-  );
+  const pairs = await q.query<{ from_status: S | null; to_status: S; n: number }>(`SELECT from_status, to_status, count(*)::int AS n FROM ${t.events} GROUP BY from_status, to_status`);
   for (const p of pairs.rows) {
     if (!canTransition(m, p.from_status, p.to_status)) problems.push(`${m.name}: ${p.n} stored transition(s) ${p.from_status ?? '(new)'} → ${p.to_status}, which the state machine does not allow`);
   }

@@ -51,23 +51,25 @@ const SESSION_SELECT = `SELECT s.id, s.user_id, u.account_id, u.email, u.created
 export function pgAuthRepository(db: Database): AuthRepository {
   return {
     async createUser(email, passwordHash) {
-      return db.tx(async (q) => {
-        const accountId = randomUUID();
-        const userId = randomUUID();
-        await q.query('INSERT INTO accounts (id) VALUES ($1)', [accountId]);
-        const r = await q.query<UserRow>(
-          `INSERT INTO users (id, account_id, email, password_hash) VALUES ($1, $2, $3, $4)
+      return db
+        .tx(async (q) => {
+          const accountId = randomUUID();
+          const userId = randomUUID();
+          await q.query('INSERT INTO accounts (id) VALUES ($1)', [accountId]);
+          const r = await q.query<UserRow>(
+            `INSERT INTO users (id, account_id, email, password_hash) VALUES ($1, $2, $3, $4)
            ON CONFLICT ((lower(email))) DO NOTHING
            RETURNING id, account_id, email, password_hash, created_at`,
-          [userId, accountId, email, passwordHash],
-        );
-        const row = r.rows[0];
-        if (row === undefined) throw new EmailTaken();
-        return toUser(row);
-      }).catch((e: unknown) => {
-        if (e instanceof EmailTaken) return null;
-        throw e;
-      });
+            [userId, accountId, email, passwordHash],
+          );
+          const row = r.rows[0];
+          if (row === undefined) throw new EmailTaken();
+          return toUser(row);
+        })
+        .catch((e: unknown) => {
+          if (e instanceof EmailTaken) return null;
+          throw e;
+        });
     },
     async findUserByEmail(email) {
       const r = await db.query<UserRow>('SELECT id, account_id, email, password_hash, created_at FROM users WHERE lower(email) = lower($1)', [email]);
@@ -79,10 +81,13 @@ export function pgAuthRepository(db: Database): AuthRepository {
     },
     async createSession(s) {
       const id = randomUUID();
-      await db.query(
-        'INSERT INTO sessions (id, user_id, token_hash, idle_expires_at, absolute_expires_at) VALUES ($1, $2, $3, $4, $5)',
-        [id, s.userId, s.tokenHash, s.idleExpiresAt, s.absoluteExpiresAt],
-      );
+      await db.query('INSERT INTO sessions (id, user_id, token_hash, idle_expires_at, absolute_expires_at) VALUES ($1, $2, $3, $4, $5)', [
+        id,
+        s.userId,
+        s.tokenHash,
+        s.idleExpiresAt,
+        s.absoluteExpiresAt,
+      ]);
       const r = await db.query<SessionRow>(`${SESSION_SELECT} WHERE s.id = $1`, [id]);
       return toSession(r.rows[0] as SessionRow);
     },

@@ -73,11 +73,7 @@ export function pgCredentialsRepository(db: Database): CredentialsRepository {
     },
     findByHash: (hash) => one(`SELECT ${COLUMNS} FROM agent_credentials WHERE secret_hash = $1`, [hash]),
     findById: (id) => one(`SELECT ${COLUMNS} FROM agent_credentials WHERE id = $1`, [id]),
-    revoke: (accountId, id, now) =>
-      one(
-        `UPDATE agent_credentials SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $2 AND account_id = $1 RETURNING ${COLUMNS}`,
-        [accountId, id, now],
-      ),
+    revoke: (accountId, id, now) => one(`UPDATE agent_credentials SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $2 AND account_id = $1 RETURNING ${COLUMNS}`, [accountId, id, now]),
     async touch(id, now) {
       await db.query('UPDATE agent_credentials SET last_used_at = $2 WHERE id = $1', [id, now]);
     },
@@ -103,10 +99,12 @@ export function pgSigningKeyStore(db: Database): SigningKeyStore {
     },
     async insertIfAbsent(k) {
       // Two processes racing at first start may both insert; both keys are then published and valid.
-      await db.query(
-        'INSERT INTO jobs_signing_keys (kid, alg, private_jwk, public_jwk) VALUES ($1, $2, $3::jsonb, $4::jsonb) ON CONFLICT (kid) DO NOTHING',
-        [k.kid, k.alg, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk)],
-      );
+      await db.query('INSERT INTO jobs_signing_keys (kid, alg, private_jwk, public_jwk) VALUES ($1, $2, $3::jsonb, $4::jsonb) ON CONFLICT (kid) DO NOTHING', [
+        k.kid,
+        k.alg,
+        JSON.stringify(k.privateJwk),
+        JSON.stringify(k.publicJwk),
+      ]);
     },
   };
 }

@@ -46,7 +46,8 @@ export async function claimEffect(q: Queryable, runToken: string, kind: EffectKi
   const r = await q.query<{ object_id: string }>(
     `INSERT INTO idempotency_effects AS e (run_token, kind, object_id) VALUES ($1, $2, $3)
      ON CONFLICT (run_token, kind) DO UPDATE SET object_id = e.object_id RETURNING object_id`,
-    [runToken, kind, objectId], { name: 'idem_effect_claim' },
+    [runToken, kind, objectId],
+    { name: 'idem_effect_claim' },
   );
   return r.rows[0]?.object_id ?? objectId;
 }
@@ -61,21 +62,24 @@ export function idempotencyRepository(db: Queryable): Idempotency {
     async reserve(k) {
       const r = await db.query<ClaimRow>(
         'SELECT outcome, ref::text, run_token::text, status_code, response, route FROM idempotency_claim($1, $2, $3, $4, $5, $6, false)',
-        [k.owner, k.scope, k.keyHash, k.requestHash, k.route, k.leaseSeconds], { name: 'idem_reserve' },
+        [k.owner, k.scope, k.keyHash, k.requestHash, k.route, k.leaseSeconds],
+        { name: 'idem_reserve' },
       );
       return toOutcome(r.rows[0]);
     },
     async lookup(k) {
       const r = await db.query<ClaimRow>(
         'SELECT outcome, ref::text, NULL AS run_token, status_code, response, route FROM idempotency_lookup($1, $2, $3, $4)',
-        [k.owner, k.scope, k.keyHash, k.requestHash], { name: 'idem_lookup' },
+        [k.owner, k.scope, k.keyHash, k.requestHash],
+        { name: 'idem_lookup' },
       );
       return toOutcome(r.rows[0]);
     },
     async finish(k, answer) {
       const r = await db.query<{ ok: boolean }>(
         'SELECT idempotency_finish($1, $2, $3, $4, $5, $6) AS ok',
-        [k.owner, k.scope, k.keyHash, k.runToken, answer?.statusCode ?? null, answer?.response ?? null], { name: 'idem_finish' },
+        [k.owner, k.scope, k.keyHash, k.runToken, answer?.statusCode ?? null, answer?.response ?? null],
+        { name: 'idem_finish' },
       );
       return r.rows[0]?.ok === true;
     },

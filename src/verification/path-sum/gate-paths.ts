@@ -46,66 +46,111 @@ export function gatePrims(g: GateOp): Prim[] | undefined {
   const [t0 = 0, t1 = 0, t2 = 0, t3 = 0] = p;
   const want = (arity: number, params: number): boolean => q.length === arity && p.length === params;
   switch (g.name) {
-    case 'id': return want(1, 0) ? [] : undefined;
-    case 'u0': return want(1, 1) ? [] : undefined;
-    case 'x': return want(1, 0) ? [x(a)] : undefined;
-    case 'y': return want(1, 0) ? [ph(0.5, a), x(a)] : undefined; // Y = i·X·Z
-    case 'z': return want(1, 0) ? [ph(0.5, a)] : undefined;
-    case 'h': return want(1, 0) ? [h(a)] : undefined;
-    case 's': return want(1, 0) ? [ph(0.25, a)] : undefined;
-    case 'sdg': return want(1, 0) ? [ph(-0.25, a)] : undefined;
-    case 't': return want(1, 0) ? [ph(0.125, a)] : undefined;
-    case 'tdg': return want(1, 0) ? [ph(-0.125, a)] : undefined;
-    case 'sx': return want(1, 0) ? [h(a), ph(0.25, a), h(a)] : undefined;
-    case 'sxdg': return want(1, 0) ? [h(a), ph(-0.25, a), h(a)] : undefined;
-    case 'rx': return want(1, 1) ? rx(t0, a) : undefined;
-    case 'ry': return want(1, 1) ? ry(t0, a) : undefined;
+    case 'id':
+      return want(1, 0) ? [] : undefined;
+    case 'u0':
+      return want(1, 1) ? [] : undefined;
+    case 'x':
+      return want(1, 0) ? [x(a)] : undefined;
+    case 'y':
+      return want(1, 0) ? [ph(0.5, a), x(a)] : undefined; // Y = i·X·Z
+    case 'z':
+      return want(1, 0) ? [ph(0.5, a)] : undefined;
+    case 'h':
+      return want(1, 0) ? [h(a)] : undefined;
+    case 's':
+      return want(1, 0) ? [ph(0.25, a)] : undefined;
+    case 'sdg':
+      return want(1, 0) ? [ph(-0.25, a)] : undefined;
+    case 't':
+      return want(1, 0) ? [ph(0.125, a)] : undefined;
+    case 'tdg':
+      return want(1, 0) ? [ph(-0.125, a)] : undefined;
+    case 'sx':
+      return want(1, 0) ? [h(a), ph(0.25, a), h(a)] : undefined;
+    case 'sxdg':
+      return want(1, 0) ? [h(a), ph(-0.25, a), h(a)] : undefined;
+    case 'rx':
+      return want(1, 1) ? rx(t0, a) : undefined;
+    case 'ry':
+      return want(1, 1) ? ry(t0, a) : undefined;
     case 'rz':
     case 'p':
     case 'u1':
       return want(1, 1) ? [rz(t0, a)] : undefined;
-    case 'u2': return want(1, 2) ? [rz(t1, a), ...ry(Math.PI / 2, a), rz(t0, a)] : undefined;
+    case 'u2':
+      return want(1, 2) ? [rz(t1, a), ...ry(Math.PI / 2, a), rz(t0, a)] : undefined;
     case 'u3':
     case 'u':
       return want(1, 3) ? [rz(t2, a), ...ry(t0, a), rz(t1, a)] : undefined;
-    case 'cx': return want(2, 0) ? [cx(a, b)] : undefined;
-    case 'cy': return want(2, 0) ? [ph(-0.25, b), cx(a, b), ph(0.25, b)] : undefined;
-    case 'cz': return want(2, 0) ? [ph(0.5, a, b)] : undefined;
-    case 'ch': return want(2, 0) ? [ph(0.25, b), h(b), ph(0.125, b), cx(a, b), ph(-0.125, b), h(b), ph(-0.25, b)] : undefined;
-    case 'swap': return want(2, 0) ? [{ k: 'swap', a, b }] : undefined;
-    case 'csx': return want(2, 0) ? [h(b), ph(0.25, a, b), h(b)] : undefined;
-    case 'crx': return want(2, 1) ? [h(b), ...crz(t0, a, b), h(b)] : undefined;
-    case 'cry': return want(2, 1) ? cry(t0, a, b) : undefined;
-    case 'crz': return want(2, 1) ? crz(t0, a, b) : undefined;
+    case 'cx':
+      return want(2, 0) ? [cx(a, b)] : undefined;
+    case 'cy':
+      return want(2, 0) ? [ph(-0.25, b), cx(a, b), ph(0.25, b)] : undefined;
+    case 'cz':
+      return want(2, 0) ? [ph(0.5, a, b)] : undefined;
+    case 'ch':
+      return want(2, 0) ? [ph(0.25, b), h(b), ph(0.125, b), cx(a, b), ph(-0.125, b), h(b), ph(-0.25, b)] : undefined;
+    case 'swap':
+      return want(2, 0) ? [{ k: 'swap', a, b }] : undefined;
+    case 'csx':
+      return want(2, 0) ? [h(b), ph(0.25, a, b), h(b)] : undefined;
+    case 'crx':
+      return want(2, 1) ? [h(b), ...crz(t0, a, b), h(b)] : undefined;
+    case 'cry':
+      return want(2, 1) ? cry(t0, a, b) : undefined;
+    case 'crz':
+      return want(2, 1) ? crz(t0, a, b) : undefined;
     case 'cu1':
     case 'cp':
       return want(2, 1) ? [ph(turnsOf(t0), a, b)] : undefined;
-    case 'cu3': return want(2, 3) ? cu(t0, t1, t2, 0, a, b) : undefined;
-    case 'cu': return want(2, 4) ? cu(t0, t1, t2, t3, a, b) : undefined;
-    case 'rzz': return want(2, 1) ? rzz(t0, a, b) : undefined;
-    case 'rxx': return want(2, 1) ? [h(a), h(b), ...rzz(t0, a, b), h(a), h(b)] : undefined;
+    case 'cu3':
+      return want(2, 3) ? cu(t0, t1, t2, 0, a, b) : undefined;
+    case 'cu':
+      return want(2, 4) ? cu(t0, t1, t2, t3, a, b) : undefined;
+    case 'rzz':
+      return want(2, 1) ? rzz(t0, a, b) : undefined;
+    case 'rxx':
+      return want(2, 1) ? [h(a), h(b), ...rzz(t0, a, b), h(a), h(b)] : undefined;
     case 'ryy':
-      return want(2, 1)
-        ? [ph(-0.25, a), ph(-0.25, b), h(a), h(b), ...rzz(t0, a, b), h(a), h(b), ph(0.25, a), ph(0.25, b)]
-        : undefined;
-    case 'ccx': return want(3, 0) ? [{ k: 'mcx', cs: [a, b], t: c }] : undefined;
-    case 'ccz': return want(3, 0) ? [ph(0.5, a, b, c)] : undefined;
-    case 'cswap': return want(3, 0) ? [cx(c, b), { k: 'mcx', cs: [a, b], t: c }, cx(c, b)] : undefined;
+      return want(2, 1) ? [ph(-0.25, a), ph(-0.25, b), h(a), h(b), ...rzz(t0, a, b), h(a), h(b), ph(0.25, a), ph(0.25, b)] : undefined;
+    case 'ccx':
+      return want(3, 0) ? [{ k: 'mcx', cs: [a, b], t: c }] : undefined;
+    case 'ccz':
+      return want(3, 0) ? [ph(0.5, a, b, c)] : undefined;
+    case 'cswap':
+      return want(3, 0) ? [cx(c, b), { k: 'mcx', cs: [a, b], t: c }, cx(c, b)] : undefined;
     case 'rccx':
-      return want(3, 0)
-        ? [h(c), ph(0.125, c), cx(b, c), ph(-0.125, c), cx(a, c), ph(0.125, c), cx(b, c), ph(-0.125, c), h(c)]
-        : undefined;
+      return want(3, 0) ? [h(c), ph(0.125, c), cx(b, c), ph(-0.125, c), cx(a, c), ph(0.125, c), cx(b, c), ph(-0.125, c), h(c)] : undefined;
     case 'rc3x':
       return want(4, 0)
         ? [
-            h(d), ph(0.125, d), cx(c, d), ph(-0.125, d), h(d),
-            cx(a, d), ph(0.125, d), cx(b, d), ph(-0.125, d), cx(a, d), ph(0.125, d), cx(b, d), ph(-0.125, d),
-            h(d), ph(0.125, d), cx(c, d), ph(-0.125, d), h(d),
+            h(d),
+            ph(0.125, d),
+            cx(c, d),
+            ph(-0.125, d),
+            h(d),
+            cx(a, d),
+            ph(0.125, d),
+            cx(b, d),
+            ph(-0.125, d),
+            cx(a, d),
+            ph(0.125, d),
+            cx(b, d),
+            ph(-0.125, d),
+            h(d),
+            ph(0.125, d),
+            cx(c, d),
+            ph(-0.125, d),
+            h(d),
           ]
         : undefined;
-    case 'c3x': return want(4, 0) ? [{ k: 'mcx', cs: [a, b, c], t: d }] : undefined;
-    case 'c3sqrtx': return want(4, 0) ? [h(d), ph(0.25, a, b, c, d), h(d)] : undefined;
-    case 'c4x': return want(5, 0) ? [{ k: 'mcx', cs: [a, b, c, d], t: e }] : undefined;
+    case 'c3x':
+      return want(4, 0) ? [{ k: 'mcx', cs: [a, b, c], t: d }] : undefined;
+    case 'c3sqrtx':
+      return want(4, 0) ? [h(d), ph(0.25, a, b, c, d), h(d)] : undefined;
+    case 'c4x':
+      return want(5, 0) ? [{ k: 'mcx', cs: [a, b, c, d], t: e }] : undefined;
     default:
       return undefined;
   }

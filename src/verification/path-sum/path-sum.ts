@@ -7,20 +7,7 @@
  *  - ω:     y ∉ f, P = ¼·y + ½·y·Q + R   → Σ_y i^y (−1)^{yQ} = √2·e^{2πi(1/8 − Q/4)}: drop y.
  * (y' is a path variable occurring in Q only linearly; ¾ in the ω rule is handled as ¼ with Q ⊕ 1.)
  */
-import {
-  BudgetExceeded,
-  Phase,
-  boolMul,
-  boolOf,
-  key,
-  monoMul,
-  toggle,
-  xorInto,
-  type BoolPoly,
-  type Mono,
-  type Term,
-  type Turns,
-} from './polynomials.js';
+import { BudgetExceeded, Phase, boolMul, boolOf, key, monoMul, toggle, xorInto, type BoolPoly, type Mono, type Term, type Turns } from './polynomials.js';
 import type { Prim } from './gate-paths.js';
 
 export { BudgetExceeded };
@@ -42,7 +29,12 @@ export class PathSum {
   hadamards = 0;
   readonly stats: ReduceStats = { elim: 0, hh: 0, omega: 0, changes: 0 };
 
-  constructor(readonly n: number, readonly turns: Turns, budget: number, private readonly deadline: number) {
+  constructor(
+    readonly n: number,
+    readonly turns: Turns,
+    budget: number,
+    private readonly deadline: number,
+  ) {
     for (let q = 0; q < n; q++) this.out.push(boolOf([q]));
     this.nextVar = n;
     this.phase = new Phase(turns, budget);
@@ -96,7 +88,12 @@ export class PathSum {
     const touched = this.phase.touched;
     if (touched) for (const m of r.values()) for (const u of m) touched.add(u);
     for (const t of hits) this.phase.delete(t);
-    for (const t of hits) this.phase.addLifted(r, t.c, t.vars.filter((u) => u !== v));
+    for (const t of hits)
+      this.phase.addLifted(
+        r,
+        t.c,
+        t.vars.filter((u) => u !== v),
+      );
     for (let q = 0; q < this.n; q++) {
       const f = this.out[q]!;
       const with_: Mono[] = [];
@@ -165,19 +162,17 @@ export class PathSum {
     }
   }
 
-  private tryRules(
-    y: number,
-    terms: readonly Term[],
-    index: ReadonlyMap<number, Term[]>,
-    stale: ReadonlySet<number>,
-    limit: number,
-  ): 'applied' | 'costly' | 'no' {
+  private tryRules(y: number, terms: readonly Term[], index: ReadonlyMap<number, Term[]>, stale: ReadonlySet<number>, limit: number): 'applied' | 'costly' | 'no' {
     const tu = this.turns;
     let linear = 0;
     const q: BoolPoly = new Map();
     for (const t of terms) {
       if (t.vars.length === 1) linear = t.c;
-      else if (tu.is(t.c, 0.5)) toggle(q, t.vars.filter((u) => u !== y));
+      else if (tu.is(t.c, 0.5))
+        toggle(
+          q,
+          t.vars.filter((u) => u !== y),
+        );
       else return 'no';
     }
     if (tu.is(linear, 0.25) || tu.is(linear, 0.75)) {
@@ -214,7 +209,11 @@ export class PathSum {
     for (const t of terms) this.phase.delete(t);
     toggle(q, [best]);
     // y's terms were the only ones holding both y and best; the rest of best's list is current.
-    this.substitute(best, q, (index.get(best) ?? []).filter((t) => !t.vars.includes(y)));
+    this.substitute(
+      best,
+      q,
+      (index.get(best) ?? []).filter((t) => !t.vars.includes(y)),
+    );
     this.pathVars.delete(y);
     this.pathVars.delete(best);
     this.stats.hh++;
@@ -271,4 +270,3 @@ export class PathSum {
     return stillOut < before;
   }
 }
-

@@ -93,7 +93,10 @@ export class Phase {
   maxTerms = 0;
   /** When set, every variable of every term created, changed or deleted is recorded here. */
   touched: Set<number> | undefined;
-  constructor(readonly turns: Turns, private readonly budget: number) {}
+  constructor(
+    readonly turns: Turns,
+    private readonly budget: number,
+  ) {}
 
   /** Counts other work (e.g. output polynomial products) against the same budget. */
   charge(units: number): void {

@@ -4,7 +4,11 @@
  */
 import type { Circuit, GateOp } from '../../../src/circuits/ir.js';
 
-export interface CM { n: number; re: Float64Array; im: Float64Array }
+export interface CM {
+  n: number;
+  re: Float64Array;
+  im: Float64Array;
+}
 
 export function eye(n: number): CM {
   const d = 1 << n;
@@ -13,35 +17,74 @@ export function eye(n: number): CM {
   return m;
 }
 
-const I2 = [[1, 0], [0, 1]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 type C2 = [number, number];
 type M = C2[][];
-const cx = (a: number[][], b: number[][] = [[0, 0], [0, 0]]): M => a.map((r, i) => r.map((v, j) => [v, b[i]![j]!] as C2));
-const X = cx([[0, 1], [1, 0]]);
-const Y = cx([[0, 0], [0, 0]], [[0, -1], [1, 0]]);
-const Z = cx([[1, 0], [0, -1]]);
+const cx = (
+  a: number[][],
+  b: number[][] = [
+    [0, 0],
+    [0, 0],
+  ],
+): M => a.map((r, i) => r.map((v, j) => [v, b[i]![j]!] as C2));
+const X = cx([
+  [0, 1],
+  [1, 0],
+]);
+const Y = cx(
+  [
+    [0, 0],
+    [0, 0],
+  ],
+  [
+    [0, -1],
+    [1, 0],
+  ],
+);
+const Z = cx([
+  [1, 0],
+  [0, -1],
+]);
 const ID = cx(I2);
 
 function lin(a: M, ca: C2, b: M, cb: C2): M {
-  return a.map((r, i) => r.map((v, j) => {
-    const w = b[i]![j]!;
-    return [ca[0] * v[0] - ca[1] * v[1] + cb[0] * w[0] - cb[1] * w[1], ca[0] * v[1] + ca[1] * v[0] + cb[0] * w[1] + cb[1] * w[0]] as C2;
-  }));
+  return a.map((r, i) =>
+    r.map((v, j) => {
+      const w = b[i]![j]!;
+      return [ca[0] * v[0] - ca[1] * v[1] + cb[0] * w[0] - cb[1] * w[1], ca[0] * v[1] + ca[1] * v[0] + cb[0] * w[1] + cb[1] * w[0]] as C2;
+    }),
+  );
 }
 /** exp(-i θ/2 P) = cos(θ/2) I − i sin(θ/2) P */
 const rot = (p: M, t: number): M => lin(ID, [Math.cos(t / 2), 0], p, [0, -Math.sin(t / 2)]);
-const phase = (t: number): M => [[[1, 0], [0, 0]], [[0, 0], [Math.cos(t), Math.sin(t)]]];
-const mm = (a: M, b: M): M => a.map((r) => b[0]!.map((_, j) => r.reduce<C2>((s, v, k) => [s[0] + v[0] * b[k]![j]![0] - v[1] * b[k]![j]![1], s[1] + v[0] * b[k]![j]![1] + v[1] * b[k]![j]![0]], [0, 0])));
+const phase = (t: number): M => [
+  [
+    [1, 0],
+    [0, 0],
+  ],
+  [
+    [0, 0],
+    [Math.cos(t), Math.sin(t)],
+  ],
+];
+const mm = (a: M, b: M): M =>
+  a.map((r) => b[0]!.map((_, j) => r.reduce<C2>((s, v, k) => [s[0] + v[0] * b[k]![j]![0] - v[1] * b[k]![j]![1], s[1] + v[0] * b[k]![j]![1] + v[1] * b[k]![j]![0]], [0, 0])));
 const kron = (a: M, b: M): M => {
   const out: M = [];
-  for (let i = 0; i < a.length; i++) for (let k = 0; k < b.length; k++) {
-    const row: C2[] = [];
-    for (let j = 0; j < a.length; j++) for (let l = 0; l < b.length; l++) {
-      const x = a[i]![j]!; const y = b[k]![l]!;
-      row.push([x[0] * y[0] - x[1] * y[1], x[0] * y[1] + x[1] * y[0]]);
+  for (let i = 0; i < a.length; i++)
+    for (let k = 0; k < b.length; k++) {
+      const row: C2[] = [];
+      for (let j = 0; j < a.length; j++)
+        for (let l = 0; l < b.length; l++) {
+          const x = a[i]![j]!;
+          const y = b[k]![l]!;
+          row.push([x[0] * y[0] - x[1] * y[1], x[0] * y[1] + x[1] * y[0]]);
+        }
+      out.push(row);
     }
-    out.push(row);
-  }
   return out;
 };
 const scale = (m: M, t: number): M => m.map((r) => r.map((v) => [v[0] * Math.cos(t) - v[1] * Math.sin(t), v[0] * Math.sin(t) + v[1] * Math.cos(t)] as C2));
@@ -62,29 +105,88 @@ export function small(name: string, p: readonly number[] = []): M {
   const [a = 0, b = 0, c = 0, d = 0] = p;
   const PI = Math.PI;
   switch (name) {
-    case 'id': case 'u0': return ID;
-    case 'x': return X; case 'y': return Y; case 'z': return Z; case 'h': return H;
-    case 's': return phase(PI / 2); case 'sdg': return phase(-PI / 2);
-    case 't': return phase(PI / 4); case 'tdg': return phase(-PI / 4);
-    case 'sx': return scale(rot(X, PI / 2), PI / 4); case 'sxdg': return scale(rot(X, -PI / 2), -PI / 4);
-    case 'rx': return rot(X, a); case 'ry': return rot(Y, a); case 'rz': return rot(Z, a);
-    case 'p': case 'u1': return phase(a);
-    case 'u2': return u3(PI / 2, a, b);
-    case 'u3': case 'u': return u3(a, b, c);
-    case 'cx': return ctrl(X); case 'cy': return ctrl(Y); case 'cz': return ctrl(Z); case 'ch': return ctrl(H);
-    case 'csx': return ctrl(scale(rot(X, PI / 2), PI / 4));
-    case 'crx': return ctrl(rot(X, a)); case 'cry': return ctrl(rot(Y, a)); case 'crz': return ctrl(rot(Z, a));
-    case 'cp': case 'cu1': return ctrl(phase(a));
-    case 'cu3': return ctrl(u3(a, b, c));
-    case 'cu': return ctrl(u3(a, b, c).map((r) => r.map((v) => [v[0] * Math.cos(d) - v[1] * Math.sin(d), v[0] * Math.sin(d) + v[1] * Math.cos(d)] as C2)));
-    case 'swap': return SWAP;
-    case 'rxx': return expPP(X, a); case 'ryy': return expPP(Y, a); case 'rzz': return expPP(Z, a);
-    case 'ccx': return ctrl(ctrl(X)); case 'ccz': return ctrl(ctrl(Z));
-    case 'cswap': return ctrl(SWAP);
-    case 'c3x': return ctrl(ctrl(ctrl(X)));
-    case 'c4x': return ctrl(ctrl(ctrl(ctrl(X))));
-    case 'c3sqrtx': return ctrl(ctrl(ctrl(scale(rot(X, PI / 2), PI / 4))));
-    default: throw new Error(`test helper: no matrix for ${name}`);
+    case 'id':
+    case 'u0':
+      return ID;
+    case 'x':
+      return X;
+    case 'y':
+      return Y;
+    case 'z':
+      return Z;
+    case 'h':
+      return H;
+    case 's':
+      return phase(PI / 2);
+    case 'sdg':
+      return phase(-PI / 2);
+    case 't':
+      return phase(PI / 4);
+    case 'tdg':
+      return phase(-PI / 4);
+    case 'sx':
+      return scale(rot(X, PI / 2), PI / 4);
+    case 'sxdg':
+      return scale(rot(X, -PI / 2), -PI / 4);
+    case 'rx':
+      return rot(X, a);
+    case 'ry':
+      return rot(Y, a);
+    case 'rz':
+      return rot(Z, a);
+    case 'p':
+    case 'u1':
+      return phase(a);
+    case 'u2':
+      return u3(PI / 2, a, b);
+    case 'u3':
+    case 'u':
+      return u3(a, b, c);
+    case 'cx':
+      return ctrl(X);
+    case 'cy':
+      return ctrl(Y);
+    case 'cz':
+      return ctrl(Z);
+    case 'ch':
+      return ctrl(H);
+    case 'csx':
+      return ctrl(scale(rot(X, PI / 2), PI / 4));
+    case 'crx':
+      return ctrl(rot(X, a));
+    case 'cry':
+      return ctrl(rot(Y, a));
+    case 'crz':
+      return ctrl(rot(Z, a));
+    case 'cp':
+    case 'cu1':
+      return ctrl(phase(a));
+    case 'cu3':
+      return ctrl(u3(a, b, c));
+    case 'cu':
+      return ctrl(u3(a, b, c).map((r) => r.map((v) => [v[0] * Math.cos(d) - v[1] * Math.sin(d), v[0] * Math.sin(d) + v[1] * Math.cos(d)] as C2)));
+    case 'swap':
+      return SWAP;
+    case 'rxx':
+      return expPP(X, a);
+    case 'ryy':
+      return expPP(Y, a);
+    case 'rzz':
+      return expPP(Z, a);
+    case 'ccx':
+      return ctrl(ctrl(X));
+    case 'ccz':
+      return ctrl(ctrl(Z));
+    case 'cswap':
+      return ctrl(SWAP);
+    case 'c3x':
+      return ctrl(ctrl(ctrl(X)));
+    case 'c4x':
+      return ctrl(ctrl(ctrl(ctrl(X))));
+    case 'c3sqrtx':
+      return ctrl(ctrl(ctrl(scale(rot(X, PI / 2), PI / 4))));
+    default:
+      throw new Error(`test helper: no matrix for ${name}`);
   }
 }
 
@@ -100,8 +202,24 @@ function qelib1Body(op: GateOp): GateOp[] | undefined {
   if (op.name === 'rccx') return [u2(c), u1(c, 1), G('cx', [b, c]), u1(c, -1), G('cx', [a, c]), u1(c, 1), G('cx', [b, c]), u1(c, -1), u2(c)];
   if (op.name === 'rc3x') {
     return [
-      u2(d), u1(d, 1), G('cx', [c, d]), u1(d, -1), u2(d), G('cx', [a, d]), u1(d, 1), G('cx', [b, d]), u1(d, -1), G('cx', [a, d]),
-      u1(d, 1), G('cx', [b, d]), u1(d, -1), u2(d), u1(d, 1), G('cx', [c, d]), u1(d, -1), u2(d),
+      u2(d),
+      u1(d, 1),
+      G('cx', [c, d]),
+      u1(d, -1),
+      u2(d),
+      G('cx', [a, d]),
+      u1(d, 1),
+      G('cx', [b, d]),
+      u1(d, -1),
+      G('cx', [a, d]),
+      u1(d, 1),
+      G('cx', [b, d]),
+      u1(d, -1),
+      u2(d),
+      u1(d, 1),
+      G('cx', [c, d]),
+      u1(d, -1),
+      u2(d),
     ];
   }
   return undefined;
@@ -145,7 +263,10 @@ export function equalUpToGlobalPhase(a: CM, b: CM, eps = 1e-7): boolean {
   let best = -1;
   for (let i = 0; i < a.re.length; i++) {
     const m = Math.hypot(a.re[i]!, a.im[i]!);
-    if (m > best) { best = m; k = i; }
+    if (m > best) {
+      best = m;
+      k = i;
+    }
   }
   const den = best * best;
   const pr = (b.re[k]! * a.re[k]! + b.im[k]! * a.im[k]!) / den;
@@ -184,6 +305,10 @@ export function gateMatrixOf(op: GateOp): { re: Float64Array; im: Float64Array; 
   const m = small(op.name, op.params);
   const re = new Float64Array(d * d);
   const im = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) { re[i * d + j] = m[i]![j]![0]; im[i * d + j] = m[i]![j]![1]; }
+  for (let i = 0; i < d; i++)
+    for (let j = 0; j < d; j++) {
+      re[i * d + j] = m[i]![j]![0];
+      im[i * d + j] = m[i]![j]![1];
+    }
   return { re, im, k };
 }

@@ -57,71 +57,117 @@ const HINTS: Record<string, string> = {
 export default async function authRoutes(app: App): Promise<void> {
   const authLimit = { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute };
 
-  app.post('/v1/auth/register', {
-    config: { rateLimit: authLimit },
-    schema: { tags: ['auth'], operationId: 'registerUser', summary: 'Create a user and its account', body: Credentials, response: { 201: okResponse(UserView, 'The user and its new account'), ...errors(409) } },
-  }, async (req, reply) => {
-    const u = await app.services.sessions.register(req.body.email, req.body.password);
-    reply.code(201);
-    return { user_id: u.id, account_id: u.accountId, email: u.email, created_at: u.createdAt.toISOString() };
-  });
-
-  app.post('/v1/auth/login', {
-    config: { rateLimit: authLimit },
-    schema: {
-      tags: ['auth'], operationId: 'login', summary: 'Log in; returns a bearer session token at data.token', body: Credentials,
-      // 401 INVALID_CREDENTIALS (not a token problem, so declared here); 429 also LOGIN_THROTTLED.
-      response: { 200: okResponse(SessionView, 'A new session: its token is shown once'), ...errors(401) },
+  app.post(
+    '/v1/auth/register',
+    {
+      config: { rateLimit: authLimit },
+      schema: {
+        tags: ['auth'],
+        operationId: 'registerUser',
+        summary: 'Create a user and its account',
+        body: Credentials,
+        response: { 201: okResponse(UserView, 'The user and its new account'), ...errors(409) },
+      },
     },
-  }, async (req) => {
-    const { token, session } = await app.services.sessions.login(req.body.email, req.body.password, req.ip);
-    const user = await app.services.sessions.user(session.userId);
-    if (user === null) throw fail(HTTP_ERRORS.INTERNAL_ERROR, 'user vanished during login');
-    return {
-      token,
-      token_type: 'Bearer' as const,
-      session_id: session.id,
-      expires_at: session.idleExpiresAt.toISOString(),
-      absolute_expires_at: session.absoluteExpiresAt.toISOString(),
-      user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
-    };
-  });
+    async (req, reply) => {
+      const u = await app.services.sessions.register(req.body.email, req.body.password);
+      reply.code(201);
+      return { user_id: u.id, account_id: u.accountId, email: u.email, created_at: u.createdAt.toISOString() };
+    },
+  );
 
-  app.get('/v1/auth/me', {
-    onRequest: app.requireSession,
-    schema: { tags: ['auth'], operationId: 'getCurrentUser', summary: 'The session’s user', security: [{ session: [] }], response: { 200: okResponse(Obj({ user: UserView, session_id: Type.String({ format: 'uuid' }) }), 'The user of the session') } },
-  }, async (req) => {
-    const p = req.principal;
-    if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
-    return {
-      session_id: p.sessionId,
-      user: { user_id: p.userId, account_id: p.accountId, email: p.email, created_at: p.userCreatedAt.toISOString() },
-    };
-  });
+  app.post(
+    '/v1/auth/login',
+    {
+      config: { rateLimit: authLimit },
+      schema: {
+        tags: ['auth'],
+        operationId: 'login',
+        summary: 'Log in; returns a bearer session token at data.token',
+        body: Credentials,
+        // 401 INVALID_CREDENTIALS (not a token problem, so declared here); 429 also LOGIN_THROTTLED.
+        response: { 200: okResponse(SessionView, 'A new session: its token is shown once'), ...errors(401) },
+      },
+    },
+    async (req) => {
+      const { token, session } = await app.services.sessions.login(req.body.email, req.body.password, req.ip);
+      const user = await app.services.sessions.user(session.userId);
+      if (user === null) throw fail(HTTP_ERRORS.INTERNAL_ERROR, 'user vanished during login');
+      return {
+        token,
+        token_type: 'Bearer' as const,
+        session_id: session.id,
+        expires_at: session.idleExpiresAt.toISOString(),
+        absolute_expires_at: session.absoluteExpiresAt.toISOString(),
+        user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
+      };
+    },
+  );
 
-  app.post('/v1/auth/logout', {
-    onRequest: app.requireSession,
-    schema: { tags: ['auth'], operationId: 'logout', summary: 'Revoke the current session at once', security: [{ session: [] }], response: { 200: okResponse(Obj({ revoked: Type.Literal(true), session_id: Type.String({ format: 'uuid' }) }), 'The session is revoked') } },
-  }, async (req) => {
-    const token = bearerToken(req).token;
-    if (token !== undefined) await app.services.sessions.logout(token);
-    return { revoked: true, session_id: req.principal?.sessionId ?? '' };
-  });
+  app.get(
+    '/v1/auth/me',
+    {
+      onRequest: app.requireSession,
+      schema: {
+        tags: ['auth'],
+        operationId: 'getCurrentUser',
+        summary: 'The session’s user',
+        security: [{ session: [] }],
+        response: { 200: okResponse(Obj({ user: UserView, session_id: Type.String({ format: 'uuid' }) }), 'The user of the session') },
+      },
+    },
+    async (req) => {
+      const p = req.principal;
+      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      return {
+        session_id: p.sessionId,
+        user: { user_id: p.userId, account_id: p.accountId, email: p.email, created_at: p.userCreatedAt.toISOString() },
+      };
+    },
+  );
 
-  app.get('/v1/auth/diagnostics', {
-    schema: { tags: ['auth'], operationId: 'getTokenDiagnostics', summary: 'Whether a token was sent and its state; never returns a secret', response: { 200: okResponse(Diagnostics, 'The state of the bearer token sent (if any)') } },
-  }, async (req) => {
-    const b = bearerToken(req);
-    const check = b.present && b.token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(b.token);
-    const out: Record<string, unknown> = { token_present: b.present, token_state: check.state, valid: check.state === 'valid', hint: HINTS[check.state] ?? '' };
-    if ('session' in check && check.session !== undefined) {
-      const s = check.session;
-      out['session_id'] = s.id;
-      out['expires_at'] = new Date(Math.min(s.idleExpiresAt.getTime(), s.absoluteExpiresAt.getTime())).toISOString();
-      out['absolute_expires_at'] = s.absoluteExpiresAt.toISOString();
-      if (s.revokedAt !== null) out['revoked_at'] = s.revokedAt.toISOString();
-    }
-    if ('expiredBy' in check && check.expiredBy !== undefined) out['expired_by'] = check.expiredBy;
-    return out;
-  });
+  app.post(
+    '/v1/auth/logout',
+    {
+      onRequest: app.requireSession,
+      schema: {
+        tags: ['auth'],
+        operationId: 'logout',
+        summary: 'Revoke the current session at once',
+        security: [{ session: [] }],
+        response: { 200: okResponse(Obj({ revoked: Type.Literal(true), session_id: Type.String({ format: 'uuid' }) }), 'The session is revoked') },
+      },
+    },
+    async (req) => {
+      const token = bearerToken(req).token;
+      if (token !== undefined) await app.services.sessions.logout(token);
+      return { revoked: true, session_id: req.principal?.sessionId ?? '' };
+    },
+  );
+
+  app.get(
+    '/v1/auth/diagnostics',
+    {
+      schema: {
+        tags: ['auth'],
+        operationId: 'getTokenDiagnostics',
+        summary: 'Whether a token was sent and its state; never returns a secret',
+        response: { 200: okResponse(Diagnostics, 'The state of the bearer token sent (if any)') },
+      },
+    },
+    async (req) => {
+      const b = bearerToken(req);
+      const check = b.present && b.token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(b.token);
+      const out: Record<string, unknown> = { token_present: b.present, token_state: check.state, valid: check.state === 'valid', hint: HINTS[check.state] ?? '' };
+      if ('session' in check && check.session !== undefined) {
+        const s = check.session;
+        out['session_id'] = s.id;
+        out['expires_at'] = new Date(Math.min(s.idleExpiresAt.getTime(), s.absoluteExpiresAt.getTime())).toISOString();
+        out['absolute_expires_at'] = s.absoluteExpiresAt.toISOString();
+        if (s.revokedAt !== null) out['revoked_at'] = s.revokedAt.toISOString();
+      }
+      if ('expiredBy' in check && check.expiredBy !== undefined) out['expired_by'] = check.expiredBy;
+      return out;
+    },
+  );
 }

@@ -20,108 +20,236 @@ export default async function billingRoutes(app: App): Promise<void> {
   const auth = { onRequest: app.requireSession };
   const tags = ['billing'];
 
-  app.get('/v1/billing/profile', { ...auth, schema: { tags, security, operationId: 'getBillingProfile', summary: 'Billing profile of the session’s account', response: { 200: okResponse(ProfileView, 'The billing profile') } } },
-    async (req) => billing.profile(principalOf(req.principal)));
+  app.get(
+    '/v1/billing/profile',
+    { ...auth, schema: { tags, security, operationId: 'getBillingProfile', summary: 'Billing profile of the session’s account', response: { 200: okResponse(ProfileView, 'The billing profile') } } },
+    async (req) => billing.profile(principalOf(req.principal)),
+  );
 
-  app.get('/v1/billing/summary', { ...auth, schema: { tags, security, operationId: 'getBillingSummary', summary: 'Wallet, spend so far, limits, open holds and auto-recharge state', response: { 200: okResponse(SummaryView, 'The account’s money at a glance') } } },
-    async (req) => billing.summary(principalOf(req.principal).accountId));
-
-  app.get('/v1/billing/wallet', { ...auth, schema: { tags, security, operationId: 'getWallet', summary: 'Available, held and total balance', response: { 200: okResponse(Type.Ref('Wallet'), 'The wallet now') } } },
-    async (req) => billing.wallet(principalOf(req.principal).accountId));
-
-  app.get('/v1/billing/jobs', {
-    ...auth,
-    schema: {
-      tags, security, operationId: 'listBillingJobs', summary: 'Money view of the account’s jobs (holds), newest first',
-      querystring: Type.Object({
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-        status: Type.Optional(Type.Union(['pending', 'captured', 'released', 'expired'].map((s) => Type.Literal(s)))),
-        kind: Type.Optional(Type.Union([Type.Literal('job'), Type.Literal('hardware')])),
-        cursor: Type.Optional(Type.String({ maxLength: 20 })),
-      }, { additionalProperties: false }),
-      response: { 200: okResponse(Obj({ jobs: Type.Array(HoldListView, { maxItems: 100 }), next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last' }) }), 'A page of holds') },
+  app.get(
+    '/v1/billing/summary',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'getBillingSummary',
+        summary: 'Wallet, spend so far, limits, open holds and auto-recharge state',
+        response: { 200: okResponse(SummaryView, 'The account’s money at a glance') },
+      },
     },
-  }, async (req) => {
-    const q = req.query as { limit: number; status?: 'pending' | 'captured' | 'released' | 'expired'; kind?: 'job' | 'hardware'; cursor?: string };
-    return billing.jobs(principalOf(req.principal).accountId, q);
-  });
+    async (req) => billing.summary(principalOf(req.principal).accountId),
+  );
 
-  app.get('/v1/billing/dashboard', {
-    ...auth,
-    schema: {
-      tags, security, operationId: 'getBillingDashboard', summary: 'Chart-ready figures: spend per day, per product and provider, largest jobs, balance history',
-      querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }, { additionalProperties: false }),
-      response: { 200: okResponse(DashboardView, 'Every day of the range') },
+  app.get(
+    '/v1/billing/wallet',
+    { ...auth, schema: { tags, security, operationId: 'getWallet', summary: 'Available, held and total balance', response: { 200: okResponse(Type.Ref('Wallet'), 'The wallet now') } } },
+    async (req) => billing.wallet(principalOf(req.principal).accountId),
+  );
+
+  app.get(
+    '/v1/billing/jobs',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'listBillingJobs',
+        summary: 'Money view of the account’s jobs (holds), newest first',
+        querystring: Type.Object(
+          {
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+            status: Type.Optional(Type.Union(['pending', 'captured', 'released', 'expired'].map((s) => Type.Literal(s)))),
+            kind: Type.Optional(Type.Union([Type.Literal('job'), Type.Literal('hardware')])),
+            cursor: Type.Optional(Type.String({ maxLength: 20 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: okResponse(
+            Obj({ jobs: Type.Array(HoldListView, { maxItems: 100 }), next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last' }) }),
+            'A page of holds',
+          ),
+        },
+      },
     },
-  }, async (req) => billing.dashboard(principalOf(req.principal).accountId, req.query.days));
-
-  app.get('/v1/billing/spend-controls', { ...auth, schema: { tags, security, operationId: 'getSpendControls', summary: 'Spend limits, hardware policy, hold expiry and auto-recharge settings', response: { 200: okResponse(Type.Ref('SpendControls'), 'The spend controls and what was spent') } } },
-    async (req) => billing.spendControls(principalOf(req.principal).accountId));
-
-  app.patch('/v1/billing/spend-controls', {
-    ...auth,
-    schema: { tags, security, operationId: 'updateSpendControls', summary: 'Change spend controls (owner only); null clears a limit; unknown fields are rejected', body: SpendControlsPatch, response: { 200: okResponse(Type.Ref('SpendControls'), 'The spend controls after the change') } },
-  }, async (req) => billing.patchSpendControls(principalOf(req.principal).accountId, req.body as never));
-
-  app.get('/v1/billing/auto-recharge/attempts', {
-    ...auth,
-    schema: {
-      tags, security, operationId: 'listAutoRechargeAttempts', summary: 'Every auto-recharge attempt with its outcome, newest first',
-      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
-      response: { 200: okResponse(Obj({ attempts: Type.Array(Type.Ref('AutoRechargeAttempt')) }), 'The attempts') },
+    async (req) => {
+      const q = req.query as { limit: number; status?: 'pending' | 'captured' | 'released' | 'expired'; kind?: 'job' | 'hardware'; cursor?: string };
+      return billing.jobs(principalOf(req.principal).accountId, q);
     },
-  }, async (req) => billing.autoRecharge.attempts(principalOf(req.principal).accountId, req.query.limit));
+  );
 
-  app.get('/v1/billing/recovery-status', { ...auth, schema: { tags, security, operationId: 'getRecoveryStatus', summary: 'What happened to auto-recharge and what the owner must do', response: { 200: okResponse(RecoveryView, 'The auto-recharge state and the actions that would fix it') } } },
-    async (req) => billing.autoRecharge.recoveryStatus(principalOf(req.principal).accountId));
+  app.get(
+    '/v1/billing/dashboard',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'getBillingDashboard',
+        summary: 'Chart-ready figures: spend per day, per product and provider, largest jobs, balance history',
+        querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }, { additionalProperties: false }),
+        response: { 200: okResponse(DashboardView, 'Every day of the range') },
+      },
+    },
+    async (req) => billing.dashboard(principalOf(req.principal).accountId, req.query.days),
+  );
 
-  app.post('/v1/billing/auto-recharge/test', { ...auth, config: { idempotent: 'account' as const }, schema: { tags, security, operationId: 'testAutoRecharge', summary: 'Runs one real auto-recharge attempt against the configured processor', response: { 200: okResponse(Obj({ attempt: Type.Union([Type.Ref('AutoRechargeAttempt'), Type.Null()], { description: 'null when an attempt is already in flight' }), wallet: Type.Ref('Wallet') }), 'The attempt and the wallet after it'), ...errors(409, 502) } } },
+  app.get(
+    '/v1/billing/spend-controls',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'getSpendControls',
+        summary: 'Spend limits, hardware policy, hold expiry and auto-recharge settings',
+        response: { 200: okResponse(Type.Ref('SpendControls'), 'The spend controls and what was spent') },
+      },
+    },
+    async (req) => billing.spendControls(principalOf(req.principal).accountId),
+  );
+
+  app.patch(
+    '/v1/billing/spend-controls',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'updateSpendControls',
+        summary: 'Change spend controls (owner only); null clears a limit; unknown fields are rejected',
+        body: SpendControlsPatch,
+        response: { 200: okResponse(Type.Ref('SpendControls'), 'The spend controls after the change') },
+      },
+    },
+    async (req) => billing.patchSpendControls(principalOf(req.principal).accountId, req.body as never),
+  );
+
+  app.get(
+    '/v1/billing/auto-recharge/attempts',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'listAutoRechargeAttempts',
+        summary: 'Every auto-recharge attempt with its outcome, newest first',
+        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
+        response: { 200: okResponse(Obj({ attempts: Type.Array(Type.Ref('AutoRechargeAttempt')) }), 'The attempts') },
+      },
+    },
+    async (req) => billing.autoRecharge.attempts(principalOf(req.principal).accountId, req.query.limit),
+  );
+
+  app.get(
+    '/v1/billing/recovery-status',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'getRecoveryStatus',
+        summary: 'What happened to auto-recharge and what the owner must do',
+        response: { 200: okResponse(RecoveryView, 'The auto-recharge state and the actions that would fix it') },
+      },
+    },
+    async (req) => billing.autoRecharge.recoveryStatus(principalOf(req.principal).accountId),
+  );
+
+  app.post(
+    '/v1/billing/auto-recharge/test',
+    {
+      ...auth,
+      config: { idempotent: 'account' as const },
+      schema: {
+        tags,
+        security,
+        operationId: 'testAutoRecharge',
+        summary: 'Runs one real auto-recharge attempt against the configured processor',
+        response: {
+          200: okResponse(
+            Obj({ attempt: Type.Union([Type.Ref('AutoRechargeAttempt'), Type.Null()], { description: 'null when an attempt is already in flight' }), wallet: Type.Ref('Wallet') }),
+            'The attempt and the wallet after it',
+          ),
+          ...errors(409, 502),
+        },
+      },
+    },
     async (req) => {
       const accountId = principalOf(req.principal).accountId;
       const attempt = await billing.autoRecharge.run(accountId, 'test');
       return { attempt, wallet: await billing.wallet(accountId) };
-    });
-
-  app.post('/v1/billing/hardware/quote', {
-    ...auth,
-    config: { idempotent: 'account' as const },
-    schema: {
-      tags, security, operationId: 'quoteHardwareRun', summary: 'Price a hardware run: per task + per shot, valid until valid_until',
-      body: Type.Object({
-        provider: Type.String({ minLength: 1, maxLength: 64, default: 'provider-two' }),
-        device: Type.String({ minLength: 1, maxLength: 128 }),
-        shots: Type.Integer({ minimum: 1, maximum: 100_000 }),
-        tasks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-      }, { additionalProperties: false }),
-      response: { 200: okResponse(QuoteView, 'The quote') },
     },
-  }, async (req) => billing.hardwareQuote(principalOf(req.principal).accountId, req.body));
+  );
 
-  app.post('/v1/billing/hardware/hold', {
-    ...auth,
-    config: { idempotent: 'account' as const },
-    schema: {
-      tags, security, operationId: 'placeHardwareHold', summary: 'Reserve a quote’s amount and create a held job (job_id)',
-      body: Type.Object({
-        quote_id: Type.String({ format: 'uuid' }),
-        expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 86_400 })),
-      }, { additionalProperties: false }),
-      // 404 unknown quote; 409 expired or used quote, balance, spend limits, device unavailable.
-      response: { 201: okResponse(HeldJobView, 'The held job, its funds reserved'), ...errors(404, 409) },
+  app.post(
+    '/v1/billing/hardware/quote',
+    {
+      ...auth,
+      config: { idempotent: 'account' as const },
+      schema: {
+        tags,
+        security,
+        operationId: 'quoteHardwareRun',
+        summary: 'Price a hardware run: per task + per shot, valid until valid_until',
+        body: Type.Object(
+          {
+            provider: Type.String({ minLength: 1, maxLength: 64, default: 'provider-two' }),
+            device: Type.String({ minLength: 1, maxLength: 128 }),
+            shots: Type.Integer({ minimum: 1, maximum: 100_000 }),
+            tasks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: okResponse(QuoteView, 'The quote') },
+      },
     },
-  }, async (req, reply) => {
-    reply.code(201);
-    return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken);
-  });
+    async (req) => billing.hardwareQuote(principalOf(req.principal).accountId, req.body),
+  );
 
-  app.post('/v1/billing/hardware/hold/:job_id/release', {
-    ...auth,
-    config: { idempotent: 'account' as const },
-    schema: {
-      tags, security, operationId: 'releaseHardwareHold', summary: 'Release a held job’s funds (exactly once; a second release returns the first outcome)',
-      params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
-      // 403 another account's held job; 404 no such held job; 409 already continued.
-      response: { 200: okResponse(ReleasedJobView, 'The held job, released'), ...errors(403, 404, 409) },
+  app.post(
+    '/v1/billing/hardware/hold',
+    {
+      ...auth,
+      config: { idempotent: 'account' as const },
+      schema: {
+        tags,
+        security,
+        operationId: 'placeHardwareHold',
+        summary: 'Reserve a quote’s amount and create a held job (job_id)',
+        body: Type.Object(
+          {
+            quote_id: Type.String({ format: 'uuid' }),
+            expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 86_400 })),
+          },
+          { additionalProperties: false },
+        ),
+        // 404 unknown quote; 409 expired or used quote, balance, spend limits, device unavailable.
+        response: { 201: okResponse(HeldJobView, 'The held job, its funds reserved'), ...errors(404, 409) },
+      },
     },
-  }, async (req) => billing.hardwareRelease(principalOf(req.principal).accountId, req.params.job_id));
+    async (req, reply) => {
+      reply.code(201);
+      return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken);
+    },
+  );
+
+  app.post(
+    '/v1/billing/hardware/hold/:job_id/release',
+    {
+      ...auth,
+      config: { idempotent: 'account' as const },
+      schema: {
+        tags,
+        security,
+        operationId: 'releaseHardwareHold',
+        summary: 'Release a held job’s funds (exactly once; a second release returns the first outcome)',
+        params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),
+        // 403 another account's held job; 404 no such held job; 409 already continued.
+        response: { 200: okResponse(ReleasedJobView, 'The held job, released'), ...errors(403, 404, 409) },
+      },
+    },
+    async (req) => billing.hardwareRelease(principalOf(req.principal).accountId, req.params.job_id),
+  );
 }

@@ -172,7 +172,12 @@ export const QuoteView = Obj({
   currency: Type.Literal('USD'),
   valid_until: Iso,
   created_at: Iso,
-  device_status: Type.Optional(Type.Union(['online', 'offline', 'maintenance'].map((st) => Type.Literal(st)), { description: 'A quote is only a price: the device may be down, and the quote says so' })),
+  device_status: Type.Optional(
+    Type.Union(
+      ['online', 'offline', 'maintenance'].map((st) => Type.Literal(st)),
+      { description: 'A quote is only a price: the device may be down, and the quote says so' },
+    ),
+  ),
   device_available: Type.Optional(Type.Boolean()),
   device_reasons: Type.Optional(Type.Array(Type.Ref('ExecutionReason'))),
 });

@@ -115,7 +115,9 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         body: Type.Object(
           {
             circuit: circuitField(),
-            devices: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: MAX_DEVICE_IDS, description: `Only these device ids, each at most once (default: every device; at most ${MAX_DEVICE_IDS})` })),
+            devices: Type.Optional(
+              Type.Array(Type.String({ maxLength: 128 }), { maxItems: MAX_DEVICE_IDS, description: `Only these device ids, each at most once (default: every device; at most ${MAX_DEVICE_IDS})` }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -131,14 +133,22 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         // One pass with the index at hand: looking each unknown id up again was quadratic in the list.
         const unknown = wanted.flatMap((id, i) => (DEVICES.some((d) => d.id === id) ? [] : [{ id, i }]));
         if (unknown.length > 0) {
-          throw fail(HTTP_ERRORS.VALIDATION_FAILED, `Unknown device ids: ${unknown.map((u) => u.id).join(', ')}`, unknown.map(({ id, i }) => ({ in: 'body', path: `/devices/${i}`, code: 'UNKNOWN_DEVICE', message: `no device '${id}'; known: ${DEVICES.map((d) => d.id).join(', ')}` })));
+          throw fail(
+            HTTP_ERRORS.VALIDATION_FAILED,
+            `Unknown device ids: ${unknown.map((u) => u.id).join(', ')}`,
+            unknown.map(({ id, i }) => ({ in: 'body', path: `/devices/${i}`, code: 'UNKNOWN_DEVICE', message: `no device '${id}'; known: ${DEVICES.map((d) => d.id).join(', ')}` })),
+          );
         }
       }
       const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
       // A probe that simulates runs on a compute thread, canceled with the request and counted (its
       // budget capped) like the other anonymous compute; one out of its scope answers at once here.
       const entangled = !entanglementProbeSimulates(circuit)
-        ? await entangledPairs(circuit, { finalState: () => { throw new Error('the entanglement probe simulated a circuit out of its scope'); } })
+        ? await entangledPairs(circuit, {
+            finalState: () => {
+              throw new Error('the entanglement probe simulated a circuit out of its scope');
+            },
+          })
         : await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
             const budget = Math.min(ANALYSIS_ENTANGLEMENT_BUDGET_MS, budgetCapMs ?? ANALYSIS_ENTANGLEMENT_BUDGET_MS);
             return app.compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: budget }, { hardTimeoutMs: hardTimeoutFor(budget), signal });

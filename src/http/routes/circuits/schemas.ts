@@ -9,8 +9,7 @@ import { MapOf, Nullable, Obj, QubitPair } from '../../schema-helpers.js';
  * code and path, and `validate` answers 200 with them), so the edge validator lets any value
  * through; the document shows it as one of the three input forms.
  */
-export const circuitField = (description = 'A circuit: wire format 0.2, legacy 0.1, or OpenQASM source') =>
-  Type.Unsafe<unknown>({ [CIRCUIT_INPUT]: true, description });
+export const circuitField = (description = 'A circuit: wire format 0.2, legacy 0.1, or OpenQASM source') => Type.Unsafe<unknown>({ [CIRCUIT_INPUT]: true, description });
 
 const Str = Type.String();
 const Strings = Type.Array(Type.String());

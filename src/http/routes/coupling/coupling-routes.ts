@@ -70,7 +70,11 @@ export default async function couplingRoutes(app: App): Promise<void> {
           ? await analyzeCoupling(circuits[0]!, { mode, pairs: req.body.pairs }, settings, deps)
           : await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
               const s = budgetFor(budgetCapMs);
-              return app.compute.run('coupling.analyze', { circuit: toWire(circuits[0]!), limits: app.config.circuitLimits, mode, pairs: req.body.pairs, settings: s }, { hardTimeoutMs: hardTimeoutFor(s.timeBudgetMs), signal });
+              return app.compute.run(
+                'coupling.analyze',
+                { circuit: toWire(circuits[0]!), limits: app.config.circuitLimits, mode, pairs: req.body.pairs, settings: s },
+                { hardTimeoutMs: hardTimeoutFor(s.timeBudgetMs), signal },
+              );
             });
       return { ...report, warnings };
     },

@@ -4,9 +4,7 @@ import { MapOf, Obj } from '../../schema-helpers.js';
 
 /** Request and response schemas of the coupling endpoints (also the OpenAPI contract). */
 
-export const CircuitField = circuitField(
-  'A circuit: wire format schema 0.2, legacy 0.1, or OpenQASM source. Problems are reported as 400 CIRCUIT_INVALID with paths under this field.',
-);
+export const CircuitField = circuitField('A circuit: wire format schema 0.2, legacy 0.1, or OpenQASM source. Problems are reported as 400 CIRCUIT_INVALID with paths under this field.');
 
 export const Mode = Type.Union([Type.Literal('qualitative'), Type.Literal('measured'), Type.Literal('auto')], {
   description: 'qualitative: structure only; measured: from the final state, falling back to qualitative when out of scope; auto (default): measured when in scope, qualitative otherwise',
@@ -50,9 +48,7 @@ const PairOut = Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 });
 
 const Fallback = Obj({
   requested: Type.Union([Type.Literal('measured'), Type.Literal('auto')]),
-  reason_code: Type.Union(
-    ['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'].map((c) => Type.Literal(c)),
-  ),
+  reason_code: Type.Union(['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'].map((c) => Type.Literal(c))),
   reason: Type.String(),
 });
 
@@ -88,17 +84,20 @@ const Measured = Obj({
   simulated_qubits: Type.Array(Type.Integer(), { description: 'Qubits gates act on; all others are exactly |0⟩' }),
 });
 
-export const CouplingData = Obj({
-  mode_requested: Mode,
-  mode_used: Type.Union([Type.Literal('qualitative'), Type.Literal('measured')]),
-  fallback: Type.Optional(Fallback),
-  num_qubits: Type.Integer(),
-  pairs_scope: Type.Union([Type.Literal('all'), Type.Literal('requested')]),
-  limits: Obj({ measured_max_qubits: Type.Integer(), time_budget_ms: Type.Integer() }),
-  qualitative: Qualitative,
-  measured: Type.Optional(Measured),
-  warnings: Type.Array(Type.String()),
-}, { $id: 'CouplingReport', description: 'Coupling of qubit pairs: qualitative always, measured when in scope, and why it fell back' });
+export const CouplingData = Obj(
+  {
+    mode_requested: Mode,
+    mode_used: Type.Union([Type.Literal('qualitative'), Type.Literal('measured')]),
+    fallback: Type.Optional(Fallback),
+    num_qubits: Type.Integer(),
+    pairs_scope: Type.Union([Type.Literal('all'), Type.Literal('requested')]),
+    limits: Obj({ measured_max_qubits: Type.Integer(), time_budget_ms: Type.Integer() }),
+    qualitative: Qualitative,
+    measured: Type.Optional(Measured),
+    warnings: Type.Array(Type.String()),
+  },
+  { $id: 'CouplingReport', description: 'Coupling of qubit pairs: qualitative always, measured when in scope, and why it fell back' },
+);
 
 const Delta = Obj({ before: Type.Number(), after: Type.Number(), delta: Type.Number() });
 const Side = Obj({ num_qubits: Type.Integer(), mode_used: Type.Union([Type.Literal('qualitative'), Type.Literal('measured')]), fallback: Type.Optional(Fallback) });
@@ -121,9 +120,7 @@ export const CompareData = Obj({
     lost: Type.Integer(),
     uncoupled: Type.Integer(),
   }),
-  entropies: Type.Optional(
-    Type.Array(Obj({ qubit: Type.Integer(), after_qubit: Type.Integer(), before: Type.Number(), after: Type.Number(), delta: Type.Number() })),
-  ),
+  entropies: Type.Optional(Type.Array(Obj({ qubit: Type.Integer(), after_qubit: Type.Integer(), before: Type.Number(), after: Type.Number(), delta: Type.Number() }))),
   pairs: Type.Array(
     Obj({
       qubits: PairOut,

@@ -17,7 +17,10 @@ import { Obj } from '../../schema-helpers.js';
 
 const OAuthError = Obj(
   {
-    error: Type.Union(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e)), { description: 'RFC 6749 §5.2 error code' }),
+    error: Type.Union(
+      ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e)),
+      { description: 'RFC 6749 §5.2 error code' },
+    ),
     error_description: Type.String(),
   },
   { description: 'An OAuth 2 error (RFC 6749 §5.2)' },
@@ -119,170 +122,224 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  app.post('/v1/auth/credentials', {
-    onRequest: app.requireSession,
-    config: { idempotent: 'account' },
-    schema: {
-      tags: ['auth'], operationId: 'createAgentCredential', summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
-      security: [{ session: [] }], body: CreateBody,
-      response: {
-        201: okResponse(
-          Obj({
-            ...CredentialView.properties,
-            secret: Type.String({ pattern: '^qrj_', description: 'The machine credential: a bearer token of the Account Jobs interface and the OAuth client_secret. Shown once.' }),
-            client_id: Type.String({ format: 'uuid', description: 'The OAuth client_id (the credential id)' }),
-            token_endpoint: Type.String({ format: 'uri' }),
-          }),
-          'The new credential with its secret (shown once)',
-        ),
+  app.post(
+    '/v1/auth/credentials',
+    {
+      onRequest: app.requireSession,
+      config: { idempotent: 'account' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'createAgentCredential',
+        summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
+        security: [{ session: [] }],
+        body: CreateBody,
+        response: {
+          201: okResponse(
+            Obj({
+              ...CredentialView.properties,
+              secret: Type.String({ pattern: '^qrj_', description: 'The machine credential: a bearer token of the Account Jobs interface and the OAuth client_secret. Shown once.' }),
+              client_id: Type.String({ format: 'uuid', description: 'The OAuth client_id (the credential id)' }),
+              token_endpoint: Type.String({ format: 'uri' }),
+            }),
+            'The new credential with its secret (shown once)',
+          ),
+        },
       },
     },
-  }, async (req, reply) => {
-    const p = req.principal;
-    if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
-    const repeated = duplicateItemDetails(req.body.scopes, '/scopes');
-    if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A scope is listed more than once.', repeated);
-    let expiresAt: Date | null = null;
-    if (req.body.expires_at !== undefined) {
-      expiresAt = new Date(req.body.expires_at);
-      if (expiresAt.getTime() <= Date.now()) {
-        throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The credential would already be expired.', [{ in: 'body', path: '/expires_at', code: 'TOO_SMALL', message: 'must be in the future' }]);
+    async (req, reply) => {
+      const p = req.principal;
+      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      const repeated = duplicateItemDetails(req.body.scopes, '/scopes');
+      if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A scope is listed more than once.', repeated);
+      let expiresAt: Date | null = null;
+      if (req.body.expires_at !== undefined) {
+        expiresAt = new Date(req.body.expires_at);
+        if (expiresAt.getTime() <= Date.now()) {
+          throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The credential would already be expired.', [{ in: 'body', path: '/expires_at', code: 'TOO_SMALL', message: 'must be in the future' }]);
+        }
       }
-    }
-    const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes, expiresAt }, req.idempotency?.runToken);
-    reply.code(201).header('cache-control', 'no-store');
-    return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
-  });
-
-  app.get('/v1/auth/credentials', {
-    onRequest: app.requireSession,
-    schema: {
-      tags: ['auth'], operationId: 'listAgentCredentials', summary: 'The account’s agent credentials (never their secrets)', security: [{ session: [] }],
-      response: { 200: okResponse(Obj({ credentials: Type.Array(CredentialView) }), 'Every credential of the account, revoked and expired ones included') },
+      const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes, expiresAt }, req.idempotency?.runToken);
+      reply.code(201).header('cache-control', 'no-store');
+      return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
     },
-  }, async (req) => {
-    const p = req.principal;
-    if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
-    return { credentials: (await credentials.list(p.accountId)).map((c) => view(c)) };
-  });
+  );
 
-  app.delete('/v1/auth/credentials/:credential_id', {
-    onRequest: app.requireSession,
-    schema: {
-      tags: ['auth'], operationId: 'revokeAgentCredential', summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)', security: [{ session: [] }],
-      params: Type.Object({ credential_id: Type.String({ format: 'uuid' }) }),
-      response: { 200: okResponse(Obj({ credential: CredentialView }), 'The credential, revoked'), ...errors(404) },
-    },
-  }, async (req) => {
-    const p = req.principal;
-    if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
-    return { credential: view(await credentials.revoke(p.accountId, req.params.credential_id.toLowerCase())) };
-  });
-
-  app.post('/v1/oauth/token', {
-    config: { surface: 'raw', rateLimit: { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute * 10 } },
-    schema: {
-      tags: ['auth'], operationId: 'issueAccessToken',
-      summary: 'OAuth 2 client-credentials grant: a short-lived JWT access token for the Jobs audience (RFC 6749 §4.4, RFC 9068)',
-      security: [{ clientBasic: [] }, {}],
-      // The handler reads the form itself (RFC 6749 answers, not the validator's): documented, not validated.
-      [REQUEST_BODY]: {
-        required: true,
-        content: { 'application/x-www-form-urlencoded': { schema: TokenRequest }, 'application/json': { schema: TokenRequest } },
+  app.get(
+    '/v1/auth/credentials',
+    {
+      onRequest: app.requireSession,
+      schema: {
+        tags: ['auth'],
+        operationId: 'listAgentCredentials',
+        summary: 'The account’s agent credentials (never their secrets)',
+        security: [{ session: [] }],
+        response: { 200: okResponse(Obj({ credentials: Type.Array(CredentialView) }), 'Every credential of the account, revoked and expired ones included') },
       },
-      response: {
-        200: Obj(
-          {
-            access_token: Type.String({ description: 'A JWT (RFC 9068) for the Account Jobs interface' }),
-            token_type: Type.Literal('Bearer'),
-            expires_in: Type.Integer({ minimum: 1, description: 'Seconds' }),
-            scope: Type.String({ description: 'Space-separated scopes granted' }),
+    },
+    async (req) => {
+      const p = req.principal;
+      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      return { credentials: (await credentials.list(p.accountId)).map((c) => view(c)) };
+    },
+  );
+
+  app.delete(
+    '/v1/auth/credentials/:credential_id',
+    {
+      onRequest: app.requireSession,
+      schema: {
+        tags: ['auth'],
+        operationId: 'revokeAgentCredential',
+        summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)',
+        security: [{ session: [] }],
+        params: Type.Object({ credential_id: Type.String({ format: 'uuid' }) }),
+        response: { 200: okResponse(Obj({ credential: CredentialView }), 'The credential, revoked'), ...errors(404) },
+      },
+    },
+    async (req) => {
+      const p = req.principal;
+      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      return { credential: view(await credentials.revoke(p.accountId, req.params.credential_id.toLowerCase())) };
+    },
+  );
+
+  app.post(
+    '/v1/oauth/token',
+    {
+      config: { surface: 'raw', rateLimit: { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute * 10 } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'issueAccessToken',
+        summary: 'OAuth 2 client-credentials grant: a short-lived JWT access token for the Jobs audience (RFC 6749 §4.4, RFC 9068)',
+        security: [{ clientBasic: [] }, {}],
+        // The handler reads the form itself (RFC 6749 answers, not the validator's): documented, not validated.
+        [REQUEST_BODY]: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: TokenRequest }, 'application/json': { schema: TokenRequest } },
+        },
+        response: {
+          200: Obj(
+            {
+              access_token: Type.String({ description: 'A JWT (RFC 9068) for the Account Jobs interface' }),
+              token_type: Type.Literal('Bearer'),
+              expires_in: Type.Integer({ minimum: 1, description: 'Seconds' }),
+              scope: Type.String({ description: 'Space-separated scopes granted' }),
+            },
+            { description: 'An access token' },
+          ),
+          // RFC 6749 §5.2 errors from the grant itself; what the edge refuses first (a body too deep,
+          // NUL bytes, an unsupported media type) comes in the Jobs error shape.
+          400: {
+            description: 'The grant is malformed (OAuth error) or the edge refused the request (Jobs error shape)',
+            content: { 'application/json': { schema: Type.Union([OAuthError, Type.Ref('JobsError400')]) } },
           },
-          { description: 'An access token' },
-        ),
-        // RFC 6749 §5.2 errors from the grant itself; what the edge refuses first (a body too deep,
-        // NUL bytes, an unsupported media type) comes in the Jobs error shape.
-        400: { description: 'The grant is malformed (OAuth error) or the edge refused the request (Jobs error shape)', content: { 'application/json': { schema: Type.Union([OAuthError, Type.Ref('JobsError400')]) } } },
-        401: { description: 'Client authentication failed (WWW-Authenticate: Basic)', content: { 'application/json': { schema: OAuthError } } },
-        503: { description: 'The database is unreachable; retry', content: { 'application/json': { schema: Type.Ref('JobsError503') } } },
+          401: { description: 'Client authentication failed (WWW-Authenticate: Basic)', content: { 'application/json': { schema: OAuthError } } },
+          503: { description: 'The database is unreachable; retry', content: { 'application/json': { schema: Type.Ref('JobsError503') } } },
+        },
       },
     },
-  }, async (req, reply) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (body['grant_type'] !== 'client_credentials') {
-      return oauthError(reply, 400, body['grant_type'] === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be client_credentials.');
-    }
-    const client = clientCredentials(req, body);
-    if (client === 'conflict') return oauthError(reply, 400, 'invalid_request', 'Use HTTP Basic or client_secret in the body, not both.');
-    if (client === 'malformed') return oauthError(reply, 400, 'invalid_request', 'The HTTP Basic credentials are not valid form-urlencoded text.');
-    if (client === null) return oauthError(reply, 401, 'invalid_client', 'Client authentication is required (HTTP Basic with client_id:client_secret, or both in the body).');
-    const r = await credentials.authenticateClient(client.id, client.secret);
-    if (r.state !== 'valid' || r.credential === undefined) {
-      return oauthError(reply, 401, 'invalid_client', r.state === 'revoked' ? 'The client credential was revoked.' : r.state === 'expired' ? 'The client credential has expired.' : 'Client authentication failed.');
-    }
-    let scopes: JobsScope[] | undefined;
-    if (typeof body['scope'] === 'string' && body['scope'].trim() !== '') {
-      const asked = body['scope'].trim().split(/\s+/);
-      if (!asked.every(isJobsScope) || !asked.every((s) => r.credential?.scopes.includes(s))) {
-        return oauthError(reply, 400, 'invalid_scope', `The requested scope exceeds the credential's scopes (${r.credential.scopes.join(' ')}).`);
+    async (req, reply) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (body['grant_type'] !== 'client_credentials') {
+        return oauthError(reply, 400, body['grant_type'] === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be client_credentials.');
       }
-      scopes = asked;
-    }
-    const t = await jobsTokens.issue(r.credential, scopes);
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    return { access_token: t.accessToken, token_type: 'Bearer' as const, expires_in: t.expiresIn, scope: t.scope };
-  });
+      const client = clientCredentials(req, body);
+      if (client === 'conflict') return oauthError(reply, 400, 'invalid_request', 'Use HTTP Basic or client_secret in the body, not both.');
+      if (client === 'malformed') return oauthError(reply, 400, 'invalid_request', 'The HTTP Basic credentials are not valid form-urlencoded text.');
+      if (client === null) return oauthError(reply, 401, 'invalid_client', 'Client authentication is required (HTTP Basic with client_id:client_secret, or both in the body).');
+      const r = await credentials.authenticateClient(client.id, client.secret);
+      if (r.state !== 'valid' || r.credential === undefined) {
+        return oauthError(
+          reply,
+          401,
+          'invalid_client',
+          r.state === 'revoked' ? 'The client credential was revoked.' : r.state === 'expired' ? 'The client credential has expired.' : 'Client authentication failed.',
+        );
+      }
+      let scopes: JobsScope[] | undefined;
+      if (typeof body['scope'] === 'string' && body['scope'].trim() !== '') {
+        const asked = body['scope'].trim().split(/\s+/);
+        if (!asked.every(isJobsScope) || !asked.every((s) => r.credential?.scopes.includes(s))) {
+          return oauthError(reply, 400, 'invalid_scope', `The requested scope exceeds the credential's scopes (${r.credential.scopes.join(' ')}).`);
+        }
+        scopes = asked;
+      }
+      const t = await jobsTokens.issue(r.credential, scopes);
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return { access_token: t.accessToken, token_type: 'Bearer' as const, expires_in: t.expiresIn, scope: t.scope };
+    },
+  );
 
-  app.get('/.well-known/jwks.json', {
-    config: { surface: 'raw' },
-    schema: {
-      tags: ['auth'], operationId: 'getJwks', summary: 'Public keys of the Jobs token issuer (RFC 7517)',
-      response: {
-        200: Obj(
-          {
-            keys: Type.Array(Obj({
-              kty: Type.String(), crv: Type.Optional(Type.String()), x: Type.Optional(Type.String()), y: Type.Optional(Type.String()),
-              n: Type.Optional(Type.String()), e: Type.Optional(Type.String()),
-              kid: Type.String(), alg: Type.String(), use: Type.Literal('sig'),
-            })),
-          },
-          { description: 'The JSON Web Key Set of the issuer' },
-        ),
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      config: { surface: 'raw' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getJwks',
+        summary: 'Public keys of the Jobs token issuer (RFC 7517)',
+        response: {
+          200: Obj(
+            {
+              keys: Type.Array(
+                Obj({
+                  kty: Type.String(),
+                  crv: Type.Optional(Type.String()),
+                  x: Type.Optional(Type.String()),
+                  y: Type.Optional(Type.String()),
+                  n: Type.Optional(Type.String()),
+                  e: Type.Optional(Type.String()),
+                  kid: Type.String(),
+                  alg: Type.String(),
+                  use: Type.Literal('sig'),
+                }),
+              ),
+            },
+            { description: 'The JSON Web Key Set of the issuer' },
+          ),
+        },
       },
     },
-  }, async (_req, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return jobsTokens.jwks();
-  });
+    async (_req, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return jobsTokens.jwks();
+    },
+  );
 
-  app.get('/.well-known/oauth-authorization-server', {
-    config: { surface: 'raw' },
-    schema: {
-      tags: ['auth'], operationId: 'getAuthorizationServerMetadata', summary: 'Metadata of the Jobs token issuer (RFC 8414)',
-      response: {
-        200: Obj(
-          {
-            issuer: Type.String({ format: 'uri' }),
-            token_endpoint: Type.String({ format: 'uri' }),
-            jwks_uri: Type.String({ format: 'uri' }),
-            grant_types_supported: Type.Array(Type.Literal('client_credentials')),
-            token_endpoint_auth_methods_supported: Type.Array(Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')])),
-            scopes_supported: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
-            response_types_supported: Type.Array(Type.Literal('token')),
-            jobs_audience: Type.String({ description: 'The `aud` of the access tokens it issues' }),
-          },
-          { description: 'RFC 8414 authorization server metadata' },
-        ),
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    {
+      config: { surface: 'raw' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getAuthorizationServerMetadata',
+        summary: 'Metadata of the Jobs token issuer (RFC 8414)',
+        response: {
+          200: Obj(
+            {
+              issuer: Type.String({ format: 'uri' }),
+              token_endpoint: Type.String({ format: 'uri' }),
+              jwks_uri: Type.String({ format: 'uri' }),
+              grant_types_supported: Type.Array(Type.Literal('client_credentials')),
+              token_endpoint_auth_methods_supported: Type.Array(Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')])),
+              scopes_supported: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
+              response_types_supported: Type.Array(Type.Literal('token')),
+              jobs_audience: Type.String({ description: 'The `aud` of the access tokens it issues' }),
+            },
+            { description: 'RFC 8414 authorization server metadata' },
+          ),
+        },
       },
     },
-  }, async () => ({
-    issuer: app.config.publicBaseUrl,
-    token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token`,
-    jwks_uri: `${app.config.publicBaseUrl}/.well-known/jwks.json`,
-    grant_types_supported: ['client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    scopes_supported: [...JOBS_SCOPES],
-    response_types_supported: ['token'],
-    jobs_audience: jobsTokens.audience,
-  }));
+    async () => ({
+      issuer: app.config.publicBaseUrl,
+      token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token`,
+      jwks_uri: `${app.config.publicBaseUrl}/.well-known/jwks.json`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      scopes_supported: [...JOBS_SCOPES],
+      response_types_supported: ['token'],
+      jobs_audience: jobsTokens.audience,
+    }),
+  );
 }

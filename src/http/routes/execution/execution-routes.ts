@@ -14,24 +14,32 @@ const security = [{ session: [] }];
 const optionalSecurity = [{ session: [] }, {}];
 
 const ClientToken = Type.String({
-  minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$',
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$',
   description: 'Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job)',
 });
 const Circuit = circuitField();
 
-const RunBody = Type.Object({
-  circuit: Circuit,
-  shots: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1024 })),
-  device: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Default: the provider\'s simulator' })),
-  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Same seed, same circuit → same counts' })),
-  client_token: ClientToken,
-}, { additionalProperties: false });
+const RunBody = Type.Object(
+  {
+    circuit: Circuit,
+    shots: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1024 })),
+    device: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Default: the provider's simulator" })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Same seed, same circuit → same counts' })),
+    client_token: ClientToken,
+  },
+  { additionalProperties: false },
+);
 
-const ContinueBody = Type.Object({
-  circuit: Circuit,
-  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52 })),
-  client_token: ClientToken,
-}, { additionalProperties: false });
+const ContinueBody = Type.Object(
+  {
+    circuit: Circuit,
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52 })),
+    client_token: ClientToken,
+  },
+  { additionalProperties: false },
+);
 
 const JobView = Type.Ref('ExecutionJob');
 const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
@@ -46,68 +54,99 @@ export default async function executionRoutes(app: App): Promise<void> {
   const svc = () => app.services.execution;
   const auth = { onRequest: app.requireSession };
 
-  app.get('/v1/execute/capabilities', {
-    onRequest: app.optionalSession,
-    schema: {
-      tags, security: optionalSecurity, operationId: 'getExecutionCapabilities',
-      summary: 'Readiness report for the caller: every execution option with ready and the reasons when not (check before offering a choice)',
-      response: { 200: okResponse(Type.Ref('ExecutionCapabilities'), 'Every option with ready and, when not, the reasons') },
+  app.get(
+    '/v1/execute/capabilities',
+    {
+      onRequest: app.optionalSession,
+      schema: {
+        tags,
+        security: optionalSecurity,
+        operationId: 'getExecutionCapabilities',
+        summary: 'Readiness report for the caller: every execution option with ready and the reasons when not (check before offering a choice)',
+        response: { 200: okResponse(Type.Ref('ExecutionCapabilities'), 'Every option with ready and, when not, the reasons') },
+      },
     },
-  }, async (req) => svc().capabilities(req.principal?.accountId));
+    async (req) => svc().capabilities(req.principal?.accountId),
+  );
 
-  app.get('/v1/execute/provider-two/devices', {
-    onRequest: app.optionalSession,
-    schema: {
-      tags, security: optionalSecurity, operationId: 'listProviderTwoDevices',
-      summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
-      response: { 200: okResponse(Obj({ provider: Type.Literal('provider-two'), devices: Type.Array(Type.Ref('ExecutionDevice')) }), 'The devices of Provider Two') },
+  app.get(
+    '/v1/execute/provider-two/devices',
+    {
+      onRequest: app.optionalSession,
+      schema: {
+        tags,
+        security: optionalSecurity,
+        operationId: 'listProviderTwoDevices',
+        summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
+        response: { 200: okResponse(Obj({ provider: Type.Literal('provider-two'), devices: Type.Array(Type.Ref('ExecutionDevice')) }), 'The devices of Provider Two') },
+      },
     },
-  }, async () => svc().devices('provider-two'));
+    async () => svc().devices('provider-two'),
+  );
 
   for (const provider of ['provider-one', 'provider-two'] as const) {
-    app.post(`/v1/execute/${provider}`, {
+    app.post(
+      `/v1/execute/${provider}`,
+      {
+        ...auth,
+        config: { idempotent: 'account', idempotencyField: 'client_token' },
+        schema: {
+          tags,
+          security,
+          operationId: provider === 'provider-one' ? 'runOnProviderOne' : 'runOnProviderTwo',
+          summary:
+            provider === 'provider-one'
+              ? 'Run a circuit on Provider One (simulator); answers with the results'
+              : 'Run a circuit on Provider Two: the local simulator answers with the results; hardware answers 409 EXECUTION_HOLD_REQUIRED with the quote → hold → continue steps',
+          body: RunBody,
+          // 404 unknown device; 409 hold required, device unavailable, client token reused or in progress; 422 limits.
+          response: { 200: okResponse(JobView, 'The job: a simulator run is completed (or failed) in this answer'), ...errors(404, 409, 422) },
+        },
+      },
+      async (req) => svc().run(provider, principalOf(req.principal).accountId, req.body as RunRequest),
+    );
+
+    app.get(
+      `/v1/execute/${provider}/:job_id`,
+      {
+        ...auth,
+        schema: {
+          tags,
+          security,
+          operationId: provider === 'provider-one' ? 'getProviderOneJob' : 'getProviderTwoJob',
+          summary: 'Read an execution job (or a held job not yet continued)',
+          params: JobParams,
+          response: { 200: okResponse(JobView, 'The job as it is now'), ...errors(404) },
+        },
+      },
+      async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, provider),
+    );
+  }
+
+  app.post(
+    '/v1/execute/provider-two/held/:job_id',
+    {
       ...auth,
       config: { idempotent: 'account', idempotencyField: 'client_token' },
       schema: {
-        tags, security, operationId: provider === 'provider-one' ? 'runOnProviderOne' : 'runOnProviderTwo',
-        summary: provider === 'provider-one'
-          ? 'Run a circuit on Provider One (simulator); answers with the results'
-          : 'Run a circuit on Provider Two: the local simulator answers with the results; hardware answers 409 EXECUTION_HOLD_REQUIRED with the quote → hold → continue steps',
-        body: RunBody,
-        // 404 unknown device; 409 hold required, device unavailable, client token reused or in progress; 422 limits.
-        response: { 200: okResponse(JobView, 'The job: a simulator run is completed (or failed) in this answer'), ...errors(404, 409, 422) },
-      },
-    }, async (req) => svc().run(provider, principalOf(req.principal).accountId, req.body as RunRequest));
-
-    app.get(`/v1/execute/${provider}/:job_id`, {
-      ...auth,
-      schema: {
-        tags, security, operationId: provider === 'provider-one' ? 'getProviderOneJob' : 'getProviderTwoJob',
-        summary: 'Read an execution job (or a held job not yet continued)',
+        tags,
+        security,
+        operationId: 'continueHeldJob',
+        summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
         params: JobParams,
-        response: { 200: okResponse(JobView, 'The job as it is now'), ...errors(404) },
-      },
-    }, async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, provider));
-  }
-
-  app.post('/v1/execute/provider-two/held/:job_id', {
-    ...auth,
-    config: { idempotent: 'account', idempotencyField: 'client_token' },
-    schema: {
-      tags, security, operationId: 'continueHeldJob',
-      summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
-      params: JobParams,
-      body: ContinueBody,
-      response: {
-        202: okResponse(JobView, 'Translated, proven equivalent and queued'),
-        200: okResponse(JobView, 'The job this client_token already continued (replayed: true)'),
-        // 404 no such held job (or another account's); 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
-        ...errors(404, 409, 422),
+        body: ContinueBody,
+        response: {
+          202: okResponse(JobView, 'Translated, proven equivalent and queued'),
+          200: okResponse(JobView, 'The job this client_token already continued (replayed: true)'),
+          // 404 no such held job (or another account's); 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
+          ...errors(404, 409, 422),
+        },
       },
     },
-  }, async (req, reply) => {
-    const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);
-    reply.code(view.replayed === true ? 200 : 202);
-    return view;
-  });
+    async (req, reply) => {
+      const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);
+      reply.code(view.replayed === true ? 200 : 202);
+      return view;
+    },
+  );
 }

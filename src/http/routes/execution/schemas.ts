@@ -28,7 +28,9 @@ export const ExecutionResultsSchema = Obj(
     bit_order: Type.Literal(BIT_ORDER),
     shots: Type.Integer({ minimum: 1 }),
     probabilities: Type.Optional(MapOf(Type.Number({ minimum: 0, maximum: 1 }), BITSTRING, 'Probability per bitstring (exact for the noiseless simulator on small circuits)')),
-    probabilities_kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated'), Type.Literal('omitted')], { description: 'exact: from the state vector; estimated: from the counts; omitted: too many outcomes' }),
+    probabilities_kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated'), Type.Literal('omitted')], {
+      description: 'exact: from the state vector; estimated: from the counts; omitted: too many outcomes',
+    }),
     notes: Strings,
     meta: Type.Optional(
       Obj({
@@ -71,9 +73,12 @@ export const ExecutionJobSchema = Obj(
     device: Str,
     kind: Kind,
     driver: Nullable(Driver),
-    status: Type.Union(['queued', 'running', 'completed', 'failed', 'held', 'continued', 'released', 'expired'].map((s) => Type.Literal(s)), {
-      description: 'queued → running → completed | failed; a held job not continued: held, released or expired',
-    }),
+    status: Type.Union(
+      ['queued', 'running', 'completed', 'failed', 'held', 'continued', 'released', 'expired'].map((s) => Type.Literal(s)),
+      {
+        description: 'queued → running → completed | failed; a held job not continued: held, released or expired',
+      },
+    ),
     client_token: Nullable(Str),
     shots: Type.Integer({ minimum: 1 }),
     seed: Nullable(Type.Integer()),

@@ -30,9 +30,14 @@ export function agentOf(req: FastifyRequest): AgentIdentity {
 const quote = (s: string) => s.replace(/…/g, '...').replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
 
 function invalidToken(reason: string, description: string) {
-  return fail(HTTP_ERRORS.UNAUTHENTICATED, description, { reason }, {
-    'www-authenticate': `Bearer realm="${JOBS_REALM}", error="invalid_token", error_description="${quote(description)}"`,
-  });
+  return fail(
+    HTTP_ERRORS.UNAUTHENTICATED,
+    description,
+    { reason },
+    {
+      'www-authenticate': `Bearer realm="${JOBS_REALM}", error="invalid_token", error_description="${quote(description)}"`,
+    },
+  );
 }
 
 const CREDENTIAL_TEXT: Record<string, string> = {
@@ -45,9 +50,14 @@ const CREDENTIAL_TEXT: Record<string, string> = {
 export async function authenticateAgent(app: App, req: FastifyRequest): Promise<AgentIdentity> {
   const b = bearerToken(req);
   if (!b.present) {
-    throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'A Jobs access token or machine credential is required: Authorization: Bearer <token>.', { reason: 'missing' }, {
-      'www-authenticate': `Bearer realm="${JOBS_REALM}"`,
-    });
+    throw fail(
+      HTTP_ERRORS.UNAUTHENTICATED,
+      'A Jobs access token or machine credential is required: Authorization: Bearer <token>.',
+      { reason: 'missing' },
+      {
+        'www-authenticate': `Bearer realm="${JOBS_REALM}"`,
+      },
+    );
   }
   const token = b.token;
   if (token === undefined) throw invalidToken('malformed', 'The Authorization header must be "Bearer <token>".');
@@ -72,9 +82,14 @@ export function requireAgent(app: App, scope: JobsScope) {
   return async (req: FastifyRequest): Promise<void> => {
     const agent = await authenticateAgent(app, req);
     if (!agent.scopes.includes(scope)) {
-      throw fail(JOBS_ERRORS.INSUFFICIENT_SCOPE, `This operation needs the scope ${scope}.`, { required_scope: scope, granted_scopes: agent.scopes }, {
-        'www-authenticate': `Bearer realm="${JOBS_REALM}", error="insufficient_scope", scope="${scope}"`,
-      });
+      throw fail(
+        JOBS_ERRORS.INSUFFICIENT_SCOPE,
+        `This operation needs the scope ${scope}.`,
+        { required_scope: scope, granted_scopes: agent.scopes },
+        {
+          'www-authenticate': `Bearer realm="${JOBS_REALM}", error="insufficient_scope", scope="${scope}"`,
+        },
+      );
     }
     agents.set(req, agent);
   };

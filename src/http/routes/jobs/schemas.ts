@@ -96,17 +96,20 @@ const SpeechResult = Obj(
   { title: 'speech.synthesize result' },
 );
 
-export const JobResultSchema = Type.Union(
-  [SimulateResult, OptimizeResult, Type.Ref('CircuitAnalysis'), Type.Ref('CouplingReport'), ProviderSimulateResult, SpeechResult],
-  { $id: 'JobResult', description: 'The output of the job’s capability (see its catalog entry); present once the job is completed' },
-);
+export const JobResultSchema = Type.Union([SimulateResult, OptimizeResult, Type.Ref('CircuitAnalysis'), Type.Ref('CouplingReport'), ProviderSimulateResult, SpeechResult], {
+  $id: 'JobResult',
+  description: 'The output of the job’s capability (see its catalog entry); present once the job is completed',
+});
 
 const Transition = Obj({ from: Nullable(Type.Union(JOB_STATUSES.map((s) => Type.Literal(s)))), to: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s))), at: Iso, note: Type.Optional(Str) });
 
 export const JobSchema = Obj(
   {
     job_id: Type.String({ format: 'uuid' }),
-    status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s)), { description: 'quoted → reserved → queued → running → result_saved → completed, or failed' }),
+    status: Type.Union(
+      JOB_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'quoted → reserved → queued → running → result_saved → completed, or failed' },
+    ),
     capability_id: Str,
     product: Type.Optional(Product),
     payment_rail: PaymentRail,
@@ -201,10 +204,7 @@ export const CatalogEntrySchema = Obj(
     payment_rail: PaymentRail,
     pricing: Obj({ currency: Type.Literal('USD'), formula: Str, parameters: MapOf(Scalar, '^[a-z0-9_]+$'), example_price: Type.Optional(Usd) }),
     request_schema: Type.Ref('JsonSchema'),
-    example: Obj(
-      { capability_id: Str, request: Type.Ref('JobRequestExample'), idempotency_key: Str, max_total_price: Usd },
-      { description: 'A complete POST /v1/jobs body' },
-    ),
+    example: Obj({ capability_id: Str, request: Type.Ref('JobRequestExample'), idempotency_key: Str, max_total_price: Usd }, { description: 'A complete POST /v1/jobs body' }),
     on_interrupted: Type.Union([Type.Literal('rerun'), Type.Literal('fail')], { description: 'What happens when the worker running it dies: run again (safe) or fail uncharged' }),
   },
   { $id: 'CatalogEntry' },

@@ -54,7 +54,9 @@ export default async function optimizeRoutes(app: App): Promise<void> {
         // Clamped rather than refused: a shorter search still answers with a proven (if less optimized) circuit.
         const budget = budgetCapMs === undefined ? full : Math.min(full, budgetCapMs);
         if (budget < full) {
-          capNotes.push(`without a session the time budget is at most ${budgetCapMs} ms (ANON_COMPUTE_BUDGET_MS; the ${profile} profile has ${full} ms): send a bearer session or submit a circuit.optimize Account Job (POST /v1/jobs) for the full budget`);
+          capNotes.push(
+            `without a session the time budget is at most ${budgetCapMs} ms (ANON_COMPUTE_BUDGET_MS; the ${profile} profile has ${full} ms): send a bearer session or submit a circuit.optimize Account Job (POST /v1/jobs) for the full budget`,
+          );
         }
         return app.compute.run(
           'optimize',
