@@ -5,6 +5,7 @@ import type { App } from '../../src/http/app-types.js';
 import { StoreUnavailableError, type Database, type QueryOptions } from '../../src/store/db.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
+import { idempotencyHash } from '../../src/idempotency/idempotency.js';
 
 const echo = (k: string, extra: Record<string, unknown> = {}) => ({ capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: k, max_total_price: '0.100000', ...extra });
 
@@ -193,7 +194,7 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     await c.connect();
     try {
       await c.query('BEGIN');
-      await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`qrail.job:${a.accountId}:${k}`]);
+      await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`qrail.idempotency:jobs:${a.accountId}:${idempotencyHash(k)}`]);
       expectError(await submit(app, a, echo(k)), 409, 'IDEMPOTENCY_KEY_IN_FLIGHT');
       await c.query('COMMIT');
     } finally {
