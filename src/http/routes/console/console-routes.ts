@@ -47,6 +47,8 @@ export default async function consoleRoutes(app: App): Promise<void> {
     return reply.redirect('/console/', 302);
   });
   app.get('/console', { config: raw, schema: hide }, async (_req, reply) => reply.redirect('/console/', 301));
+  // Browsers ask every page of the origin (the sandbox checkout included) for one; there is none to send.
+  app.get('/favicon.ico', { config: { ...raw, rateLimit: false }, schema: hide }, async (_req, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
 
   if (!built) {
     app.log.warn({ dir }, 'console not built: /console/ explains how to build it');
