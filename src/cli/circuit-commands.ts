@@ -87,8 +87,8 @@ export const analyzeCommand = remoteCommand({
 export const optimizeCommand = remoteCommand({
   name: 'circuits optimize',
   summary: 'optimize a circuit, with a proof that the result is equivalent (up to global phase)',
-  description: `POST /v1/circuits/optimize: prints the gate counts before and after, the passes that
-changed something and how equivalence was proven; --out writes the optimized circuit. A result
+  description: `POST /v1/circuits/optimize: prints the gate counts before and after, the passes run and
+how equivalence was proven; --out writes the optimized circuit. A result
 that cannot be proven is refused by the service (OPTIMIZATION_UNVERIFIED, exit 1).`,
   positionals: FILE,
   options: {

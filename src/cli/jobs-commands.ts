@@ -98,7 +98,7 @@ export const jobsListCommand = remoteCommand({
   name: 'jobs list',
   summary: "the account's jobs, newest first",
   options: {
-    limit: { type: 'string', value: 'n', description: 'at most this many (1–100, default 20)' },
+    limit: { type: 'string', value: 'n', description: 'at most this many (1–100, default 50)' },
     cursor: { type: 'string', value: 'cursor', description: 'the next page (printed after a full page)' },
     'idempotency-key': { type: 'string', value: 'key', description: 'only the job submitted with this key' },
   },

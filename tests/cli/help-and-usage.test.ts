@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/cli-command.js';
 import { CLI_ENVIRONMENT, COMMANDS, SECTIONS } from '../../src/cli/commands.js';
 import { runCli } from '../../src/cli/run-cli.js';
+import { parseCommandLine } from '../../src/cli/parse-command-line.js';
 import { SERVICE_VERSION } from '../../src/version.js';
 
 const BIN = new URL('../../bin/qrail.js', import.meta.url).pathname;
@@ -124,5 +125,38 @@ describe('qrail command line: help, version and usage errors', () => {
       if (code === 2) expect(r.err).toMatch(/unknown option "--force"/);
       expect(existsSync(join(root, `bin-${i}`)), args.join(' ')).toBe(false);
     });
+  });
+
+  it('docs/cli.md documents every command and each of its options', () => {
+    const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const missing = COMMANDS.flatMap((c) => [`qrail ${c.name}`, ...Object.keys(c.options ?? {}).map((o) => `--${o}`)].filter((w) => !doc.includes(w)).map((w) => `${c.name}: ${w}`));
+    expect(missing).toEqual([]);
+  });
+
+  it("the examples of every command's help and README's quick start are command lines the table accepts", () => {
+    /** The words of the first `qrail …` command on a shell line (quotes honoured; stops at a pipe or redirection). */
+    const words = (line: string): string[] => {
+      const at = /(?:^|\s)qrail\s/.exec(line);
+      if (at === null) throw new Error(`no qrail command in: ${line}`);
+      const tokens = [...line.slice(at.index + at[0].length).matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+      const end = tokens.findIndex((t) => ['|', '>', '&&', '||', '#'].includes(t));
+      return end < 0 ? tokens : tokens.slice(0, end);
+    };
+    const check = (line: string) => {
+      const argv = words(line).map((w) => w.replace(/^<job_id>$/, 'job-1'));
+      const command = [...COMMANDS].sort((a, b) => b.name.length - a.name.length).find((c) => argv.join(' ').startsWith(`${c.name} `) || argv.join(' ') === c.name);
+      if (command === undefined) throw new Error(`no command for: ${line}`);
+      expect(() => parseCommandLine(command, argv.slice(command.name.split(' ').length)), line).not.toThrow();
+    };
+    for (const c of COMMANDS) for (const e of c.examples ?? []) check(e);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const quickStart = /^## Quick start[\s\S]*?^## /m.exec(readme)?.[0] ?? '';
+    const lines = quickStart.split('\n').filter((l) => /^(npx qrail|npm) /.test(l));
+    // The first optimization and the first paid job, start included, in under ten commands.
+    expect(lines.length).toBeLessThan(10);
+    expect(lines.filter((l) => l.startsWith('npx qrail ')).map((l) => words(l).slice(0, 2).join(' '))).toEqual(
+      expect.arrayContaining(['circuits optimize', 'credentials create', 'jobs submit', 'jobs wait', 'balance']),
+    );
+    for (const l of lines.filter((x) => x.startsWith('npx qrail '))) check(l);
   });
 });
