@@ -1,3 +1,5 @@
+import { CIRCUITS_ERRORS } from '../circuits/error-codes.js';
+import { OPTIMIZATION_ERRORS } from '../optimization/error-codes.js';
 import { EXIT, type OptionSpec, type ParsedInput } from './cli-command.js';
 import { outputFormatFor, readCircuitFile, writeCircuitFile } from './circuit-file.js';
 import { CommandFailure, printJson, reportFailure } from './output.js';
@@ -39,7 +41,7 @@ export const validateCommand = remoteCommand({
     if (svc.json) printJson(ctx.io, r);
     if (!r.valid) {
       const n = r.errors.length;
-      return reportFailure(ctx.io, svc.json, { code: 'CIRCUIT_INVALID', message: `${file} is not a valid circuit (${n} problem${n === 1 ? '' : 's'})`, details: r.errors });
+      return reportFailure(ctx.io, svc.json, { code: CIRCUITS_ERRORS.CIRCUIT_INVALID.code, message: `${file} is not a valid circuit (${n} problem${n === 1 ? '' : 's'})`, details: r.errors });
     }
     if (!svc.json) {
       const s = r.summary;
@@ -115,7 +117,7 @@ that cannot be proven is refused by the service (OPTIMIZATION_UNVERIFIED, exit 1
       printJson(ctx.io, r);
       return EXIT.OK;
     }
-    if (!r.proof.verified) throw new CommandFailure({ code: 'OPTIMIZATION_UNVERIFIED', message: 'the service returned an unproven result' });
+    if (!r.proof.verified) throw new CommandFailure({ code: OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED.code, message: 'the service returned an unproven result' });
     const b = r.metrics_before;
     const a = r.metrics_after;
     ctx.io.out(
