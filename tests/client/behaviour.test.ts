@@ -119,6 +119,15 @@ describe('retries', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it('a keyed POST whose first attempt is still running (409 IN_FLIGHT) is asked again; another 409 is thrown', async () => {
+    const { fetch, seen } = scripted([platformError(409, 'IDEMPOTENCY_KEY_IN_FLIGHT', { 'retry-after': '0' }), ok({ credited: true }), platformError(409, 'INSUFFICIENT_BALANCE')]);
+    const qrail = createClient({ baseUrl: base, token: 't', fetch, retry: fast });
+    expect(await qrail.billing.paymentIntent(payment)).toEqual({ credited: true });
+    expect(seen).toHaveLength(2);
+    await expect(qrail.billing.hold({ quote_id: 'q' })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE', status: 409 });
+    expect(seen).toHaveLength(3);
+  });
+
   it('retry: false sends once', async () => {
     const { fetch, seen } = scripted([platformError(503, 'STORE_UNAVAILABLE'), ok({})]);
     await expect(createClient({ baseUrl: base, fetch, retry: false }).billing.wallet()).rejects.toBeInstanceOf(QrailApiError);
