@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, QrailApiError, type CircuitV02, type QrailClient } from '../../packages/client/src/index.js';
+import { createClient, QrailApiError, type QrailClient } from '../../packages/client/src/index.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, PASSWORD, uniqueEmail } from '../helpers/app.js';
+import { bell, ghz3 } from '../helpers/circuits.js';
 
 /**
  * The flows of docs/api-guide.md through @qrail/client against a live app on a listening port,
@@ -10,36 +11,6 @@ import { buildTestApp, PASSWORD, uniqueEmail } from '../helpers/app.js';
  * receipt). Every value is read through the generated types: this file has no casts
  * (tests/client/no-casts.test.ts checks it) and type-checks under `npm run typecheck` (strict).
  */
-
-const bell: CircuitV02 = {
-  schema: '0.2',
-  num_qubits: 2,
-  num_clbits: 2,
-  gates: [
-    { op: 'h', qubits: [0] },
-    { op: 'cx', qubits: [0, 1] },
-  ],
-  measurements: [
-    { qubit: 0, clbit: 0 },
-    { qubit: 1, clbit: 1 },
-  ],
-};
-
-const ghz3: CircuitV02 = {
-  schema: '0.2',
-  num_qubits: 3,
-  num_clbits: 3,
-  gates: [
-    { op: 'h', qubits: [0] },
-    { op: 'cx', qubits: [0, 1] },
-    { op: 'cx', qubits: [1, 2] },
-  ],
-  measurements: [
-    { qubit: 0, clbit: 0 },
-    { qubit: 1, clbit: 1 },
-    { qubit: 2, clbit: 2 },
-  ],
-};
 
 function total(counts: Record<string, number>): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
