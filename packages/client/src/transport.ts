@@ -4,7 +4,8 @@ import { KEYED_POSTS, mayRetry } from './idempotency.js';
 /**
  * One HTTP exchange with the service: the URL from the path template, the credential the path
  * takes, the idempotency key a money-moving POST needs, and bounded retries with backoff on
- * 429 / 503 / network failures for the requests that may be repeated
+ * 429 / 503 / network failures (and a keyed request's "still running" 409) for the requests that
+ * may be repeated
  * (docs/decisions/client-generation.md). Success answers come back parsed; failures throw
  * QrailApiError.
  */
@@ -63,6 +64,9 @@ export interface TransportConfig {
   /** The Jobs bearer; `renew` after a 401 asks for a fresh one (undefined: none to renew). */
   jobsBearer: (renew: boolean) => Promise<{ token: string; renewable: boolean } | undefined>;
 }
+
+// 409s that mean "the first attempt with this key is still running": a retry (of a keyed request) gets its answer.
+const STILL_RUNNING: ReadonlySet<string> = new Set(['IDEMPOTENCY_KEY_IN_FLIGHT', 'EXECUTION_CLIENT_TOKEN_IN_PROGRESS']);
 
 const JOBS_PATHS = /^\/v1\/(jobs(\/|$)|account\/balance$)/;
 
@@ -203,11 +207,12 @@ export async function send(cfg: TransportConfig, method: string, template: strin
       attempt--;
       continue;
     }
-    const transient = res.status === 429 || res.status === 503;
+    const error = errorFromBody(parsed, { status: res.status, method: m, path: template, headerRequestId: requestId, retryAfterMs });
+    const transient = res.status === 429 || res.status === 503 || (res.status === 409 && STILL_RUNNING.has(error.code));
     if (transient && retryable && attempt < cfg.retry.maxRetries && (retryAfterMs ?? 0) <= cfg.retry.maxRetryAfterMs) {
       await sleep(retryAfterMs ?? backoff(attempt, cfg.retry), opts.signal);
       continue;
     }
-    throw errorFromBody(parsed, { status: res.status, method: m, path: template, headerRequestId: requestId, retryAfterMs });
+    throw error;
   }
 }

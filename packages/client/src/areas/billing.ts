@@ -20,10 +20,10 @@ export function billingArea(request: RequestFn) {
     async summary(options?: CallOptions) {
       return (await request('get', '/v1/billing/summary', pass(options))).data;
     },
-    async jobs(query: Q<'/v1/billing/jobs'>, options?: CallOptions) {
+    async jobs(query?: Q<'/v1/billing/jobs'>, options?: CallOptions) {
       return (await request('get', '/v1/billing/jobs', { query, ...pass(options) })).data;
     },
-    async dashboard(query: Q<'/v1/billing/dashboard'>, options?: CallOptions) {
+    async dashboard(query?: Q<'/v1/billing/dashboard'>, options?: CallOptions) {
       return (await request('get', '/v1/billing/dashboard', { query, ...pass(options) })).data;
     },
     async spendControls(options?: CallOptions) {
@@ -32,7 +32,7 @@ export function billingArea(request: RequestFn) {
     async updateSpendControls(body: JsonBody<Operation<'/v1/billing/spend-controls', 'patch'>>, options?: CallOptions) {
       return (await request('patch', '/v1/billing/spend-controls', { body, ...pass(options) })).data;
     },
-    async autoRechargeAttempts(query: Q<'/v1/billing/auto-recharge/attempts'>, options?: CallOptions) {
+    async autoRechargeAttempts(query?: Q<'/v1/billing/auto-recharge/attempts'>, options?: CallOptions) {
       return (await request('get', '/v1/billing/auto-recharge/attempts', { query, ...pass(options) })).data;
     },
     async testAutoRecharge(options?: CallOptions) {

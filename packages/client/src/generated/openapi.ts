@@ -5883,8 +5883,8 @@ export interface operations {
     };
     listBillingJobs: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 status?: "pending" | "captured" | "released" | "expired";
                 kind?: "job" | "hardware";
                 cursor?: string;
@@ -6010,8 +6010,8 @@ export interface operations {
     };
     getBillingDashboard: {
         parameters: {
-            query: {
-                days: number;
+            query?: {
+                days?: number;
             };
             header?: never;
             path?: never;
@@ -6403,8 +6403,8 @@ export interface operations {
     };
     listAutoRechargeAttempts: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
             };
             header?: never;
             path?: never;
