@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp, PASSWORD, uniqueEmail } from '../helpers/app.js';
+import { buildLiveApp, PASSWORD, uniqueEmail } from '../helpers/app.js';
 
 /**
  * The real `bin/qrail.js` against a live app on a listening port (workers running, as in a
@@ -43,12 +43,7 @@ describe('qrail as a client of a running service (the real binary)', { timeout: 
   const email = uniqueEmail('cli');
 
   beforeAll(async () => {
-    app = await buildTestApp({ JOBS_POLL_MS: '20' });
-    for (const w of app.services.workers) w.start();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (address === null || typeof address === 'string') throw new Error('no TCP address');
-    url = `http://127.0.0.1:${address.port}`;
+    ({ app, url } = await buildLiveApp({ JOBS_POLL_MS: '20' }));
     const reg = await app.inject({ method: 'POST', url: '/v1/auth/register', payload: { email, password: PASSWORD } });
     expect(reg.statusCode).toBe(201);
   });
