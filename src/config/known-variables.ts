@@ -9,6 +9,7 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'JOBS_PORT',
   'DATABASE_URL',
   'DATA_DIR',
+  'CONSOLE_DIR',
   'REDIS_URL',
   'PUBLIC_BASE_URL',
   'LOG_LEVEL',

@@ -389,7 +389,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** OAuth 2 client-credentials grant: a short-lived JWT access token for the Jobs audience (RFC 6749 §4.4, RFC 9068) */
+        /** OAuth 2 token endpoint: client credentials (RFC 6749 §4.4) or a session exchanged (RFC 8693) for a short-lived Jobs access token (RFC 9068) */
         post: operations["issueAccessToken"];
         delete?: never;
         options?: never;
@@ -491,6 +491,23 @@ export interface paths {
         };
         /** Money view of the account’s jobs (holds), newest first */
         get: operations["listBillingJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s ledger: every transfer and its effect on available and held, newest first */
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5256,6 +5273,17 @@ export interface operations {
                     client_secret?: string;
                     /** @description Space-separated subset of the credential’s scopes (default: all of them) */
                     scope?: string;
+                } | {
+                    /** @constant */
+                    grant_type: "urn:ietf:params:oauth:grant-type:token-exchange";
+                    /** @description A platform session token (qrs_…) from POST /v1/auth/login */
+                    subject_token: string;
+                    /** @constant */
+                    subject_token_type: "urn:qrail:params:oauth:token-type:session";
+                    /** @constant */
+                    requested_token_type?: "urn:ietf:params:oauth:token-type:access_token";
+                    /** @description Space-separated Jobs scopes (default: all of them) */
+                    scope?: string;
                 };
                 "application/json": {
                     /** @constant */
@@ -5265,6 +5293,17 @@ export interface operations {
                     /** @description The qrj_ secret (or send it with HTTP Basic, not both) */
                     client_secret?: string;
                     /** @description Space-separated subset of the credential’s scopes (default: all of them) */
+                    scope?: string;
+                } | {
+                    /** @constant */
+                    grant_type: "urn:ietf:params:oauth:grant-type:token-exchange";
+                    /** @description A platform session token (qrs_…) from POST /v1/auth/login */
+                    subject_token: string;
+                    /** @constant */
+                    subject_token_type: "urn:qrail:params:oauth:token-type:session";
+                    /** @constant */
+                    requested_token_type?: "urn:ietf:params:oauth:token-type:access_token";
+                    /** @description Space-separated Jobs scopes (default: all of them) */
                     scope?: string;
                 };
             };
@@ -5289,6 +5328,11 @@ export interface operations {
                         expires_in: number;
                         /** @description Space-separated scopes granted */
                         scope: string;
+                        /**
+                         * @description Token exchange only (RFC 8693)
+                         * @enum {string}
+                         */
+                        issued_token_type?: "urn:ietf:params:oauth:token-type:access_token";
                     };
                 };
             };
@@ -5499,7 +5543,7 @@ export interface operations {
                         token_endpoint: string;
                         /** Format: uri */
                         jwks_uri: string;
-                        grant_types_supported: "client_credentials"[];
+                        grant_types_supported: ("client_credentials" | "urn:ietf:params:oauth:grant-type:token-exchange")[];
                         token_endpoint_auth_methods_supported: ("client_secret_basic" | "client_secret_post")[];
                         scopes_supported: ("jobs:read" | "jobs:write")[];
                         response_types_supported: "token"[];
@@ -5930,6 +5974,130 @@ export interface operations {
                                 /** Format: date-time */
                                 created_at: string;
                                 resolved_at: string | null;
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last */
+                            next_cursor: string | null;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                kind?: "grant" | "topup" | "hold" | "capture" | "release" | "expire" | "refund" | "adjustment";
+                /** @description Transfers at or after this instant */
+                from?: string;
+                /** @description Transfers before this instant */
+                to?: string;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ledger transfers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            entries: {
+                                /** Format: uuid */
+                                transfer_id: string;
+                                kind: "grant" | "topup" | "hold" | "capture" | "release" | "expire" | "refund" | "adjustment";
+                                description: string;
+                                hold_id: string | null;
+                                /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                amount: string;
+                                /** @description Signed change of the available balance (USD, six decimals) */
+                                available_change: string;
+                                /** @description Signed change of the held balance (USD, six decimals) */
+                                held_change: string;
+                                /** Format: date-time */
+                                created_at: string;
                             }[];
                             /** @description Pass as cursor for the next page; null on the last */
                             next_cursor: string | null;
