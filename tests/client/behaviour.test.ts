@@ -188,17 +188,57 @@ describe('Account Jobs credentials', () => {
   it('renews the access token before it expires', async () => {
     let now = 0;
     const tokens = ['at-1', 'at-2'];
-    const auth = new JobsAuth(
-      async () => ({ access_token: tokens.shift() ?? 'none', token_type: 'Bearer', expires_in: 900, scope: '' }),
-      60_000,
-      () => now,
-    );
-    auth.useClientCredentials({ clientId: 'c', clientSecret: 's' });
+    const auth = new JobsAuth(60_000, () => now);
+    auth.useSource('credentials', async () => ({ access_token: tokens.shift() ?? 'none', token_type: 'Bearer', expires_in: 900, scope: '' }));
     expect((await auth.bearer(false))?.token).toBe('at-1');
     now = 839_000; // 61 s left
     expect((await auth.bearer(false))?.token).toBe('at-1');
     now = 841_000; // 59 s left: inside the margin
     expect((await auth.bearer(false))?.token).toBe('at-2');
+  });
+
+  it('a person’s session is exchanged for a Jobs token (RFC 8693), renewed from the session, and ends with it', async () => {
+    const { fetch, seen } = scripted([
+      ok({ token: 'qrs_person' }),
+      token('at-s1'),
+      balance,
+      { status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'expired' }, request_id: 'r' } },
+      token('at-s2'),
+      balance,
+      ok({ revoked: true }),
+    ]);
+    const qrail = createClient({ baseUrl: base, fetch });
+    await qrail.auth.login('a@b.c', 'pw');
+    expect((await qrail.auth.exchangeSession({ scope: 'jobs:read' })).access_token).toBe('at-s1');
+    await qrail.jobs.balance();
+    await qrail.jobs.balance();
+    await qrail.auth.logout();
+    expect(await qrail.auth.jobsToken()).toBeUndefined();
+    expect(JSON.parse(seen[1]?.body ?? '{}')).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      subject_token: 'qrs_person',
+      subject_token_type: 'urn:qrail:params:oauth:token-type:session',
+      scope: 'jobs:read',
+    });
+    expect(seen.map((s) => `${new URL(s.url).pathname} ${s.headers['authorization'] ?? '-'}`)).toEqual([
+      '/v1/auth/login -',
+      '/v1/oauth/token -',
+      '/v1/account/balance Bearer at-s1',
+      '/v1/account/balance Bearer at-s1',
+      '/v1/oauth/token -',
+      '/v1/account/balance Bearer at-s2',
+      '/v1/auth/logout Bearer qrs_person',
+    ]);
+  });
+
+  it('when the token cannot be renewed, the 401 is the answer', async () => {
+    const refused: Reply = { status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'revoked', details: { reason: 'revoked' } }, request_id: 'r401' } };
+    const { fetch, seen } = scripted([token('at-1'), refused, { status: 400, body: { error: 'invalid_client', error_description: 'revoked' } }]);
+    const err = await createClient({ baseUrl: base, fetch, clientCredentials: { clientId: 'c', clientSecret: 's' }, retry: false })
+      .jobs.list()
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'UNAUTHENTICATED', status: 401, requestId: 'r401' });
+    expect(seen).toHaveLength(3);
   });
 
   it('a token that is not renewable (a machine credential secret) is not retried on 401', async () => {
@@ -221,7 +261,8 @@ describe('errors', () => {
     if (!QrailApiError.is(err, 'CIRCUIT_INVALID')) throw new Error('expected CIRCUIT_INVALID');
     expect(err).toMatchObject({ status: 400, shape: 'platform', requestId: 'req-1', method: 'POST', path: '/v1/circuits/analyze' });
     expect(err.problems.map((p) => p.path)).toEqual(['/circuit/gates/0/op']);
-    expect(err.message).toContain('CIRCUIT_INVALID');
+    expect(err.message).toBe('POST /v1/circuits/analyze: 400 CIRCUIT_INVALID: CIRCUIT_INVALID!');
+    expect(err.serverMessage).toBe('CIRCUIT_INVALID!');
   });
 
   it('OAuth’s error shape, and an answer that is not JSON', async () => {

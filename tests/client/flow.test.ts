@@ -118,6 +118,8 @@ describe('@qrail/client drives the api-guide flows against a live app', () => {
     expect(total(done.results?.counts ?? {})).toBe(1000);
     expect(done.cost.actual).toBe('1.200000');
     expect((await qrail.billing.dashboard({ days: 7 })).totals.jobs).toBe(1);
+    const ledger = await qrail.billing.ledger({ kind: 'topup' });
+    expect(ledger.entries.length).toBeGreaterThanOrEqual(2);
   });
 
   it('6. Account Jobs: credential → access token → submit → waitForJob → receipt', async () => {
@@ -157,10 +159,16 @@ describe('@qrail/client drives the api-guide flows against a live app', () => {
     expect((await qrail.jobs.list({ limit: 10 })).jobs.map((j) => j.job_id)).toContain(job.job_id);
   });
 
-  it('7. the session ends; its token is refused afterwards', async () => {
+  it('7. a person reads Account Jobs with the session exchanged for a Jobs token; both end at logout', async () => {
+    const exchanged = await qrail.auth.exchangeSession();
+    expect(exchanged.scope).toBe('jobs:read jobs:write');
+    expect((await qrail.jobs.list()).jobs).toHaveLength(1);
+
     await qrail.auth.logout();
     expect(qrail.auth.token).toBeUndefined();
     const me = await qrail.request('get', '/v1/auth/me').catch((e: unknown) => e);
     expect(QrailApiError.is(me, 'UNAUTHENTICATED')).toBe(true);
+    const jobs = await qrail.jobs.list().catch((e: unknown) => e);
+    expect(QrailApiError.is(jobs, 'UNAUTHENTICATED')).toBe(true);
   });
 });

@@ -57,9 +57,10 @@ export function createClient(options: ClientOptions) {
     jobsBearer: (renew) => jobsAuth.bearer(renew),
   };
   const request = typedRequest(config);
-  // The token exchange goes through the same transport (no credential, retried like any safe POST).
-  const jobsAuth = new JobsAuth((c) => exchangeToken(request, c), options.tokenRefreshMarginMs ?? 60_000);
-  if (options.clientCredentials !== undefined) jobsAuth.useClientCredentials(options.clientCredentials);
+  // Token-endpoint calls go through the same transport (no credential, retried like any safe POST).
+  const jobsAuth = new JobsAuth(options.tokenRefreshMarginMs ?? 60_000);
+  const credentials = options.clientCredentials;
+  if (credentials !== undefined) jobsAuth.useSource('credentials', () => exchangeToken(request, credentials));
   else jobsAuth.useToken(options.jobsToken);
   const session = { get: () => sessionToken, set: (t: string | undefined) => void (sessionToken = t) };
 

@@ -41,6 +41,8 @@ export class QrailApiError extends Error {
   readonly retryAfterMs: number | undefined;
   /** The parsed answer body (or its text when it was not JSON). */
   readonly body: unknown;
+  /** The server's own message, as sent (`message` adds the request and code before it). */
+  readonly serverMessage: string;
 
   constructor(init: QrailApiErrorInit) {
     super(`${init.method} ${init.path}: ${init.status} ${init.code}: ${init.message}`);
@@ -53,6 +55,7 @@ export class QrailApiError extends Error {
     this.path = init.path;
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
+    this.serverMessage = init.message;
   }
 
   /** The problems of `details` with their JSON paths (validation, CIRCUIT_INVALID); empty otherwise. */

@@ -1,8 +1,8 @@
 /**
  * The Account Jobs credential: a bearer given as is (an access token, or a machine credential's
- * `qrj_` secret used directly), or OAuth 2.0 client credentials exchanged for a short-lived
- * access token that is renewed before it expires — one exchange at a time, however many
- * requests wait for it.
+ * `qrj_` secret used directly), or an access token obtained at the token endpoint — by OAuth 2.0
+ * client credentials, or by exchanging the person's session (RFC 8693) — and renewed before it
+ * expires, one exchange at a time however many requests wait for it.
  */
 
 export interface ClientCredentials {
@@ -21,16 +21,16 @@ export interface AccessToken {
   scope: string;
 }
 
-export type TokenExchange = (credentials: ClientCredentials) => Promise<AccessToken>;
+/** Where renewed access tokens come from: client credentials, or the current session. */
+type Source = { kind: 'credentials' | 'session'; obtain: () => Promise<AccessToken> };
 
 export class JobsAuth {
   private staticToken: string | undefined;
-  private credentials: ClientCredentials | undefined;
+  private source: Source | undefined;
   private current: { token: string; expiresAt: number } | undefined;
   private pending: Promise<string> | undefined;
 
   constructor(
-    private readonly exchange: TokenExchange,
     /** Renew when less than this is left (capped at half the token's lifetime). */
     private readonly refreshMarginMs: number,
     private readonly now: () => number = Date.now,
@@ -38,33 +38,50 @@ export class JobsAuth {
 
   useToken(token: string | undefined): void {
     this.staticToken = token;
-    this.credentials = undefined;
+    this.source = undefined;
     this.current = undefined;
   }
 
-  useClientCredentials(credentials: ClientCredentials | undefined): void {
-    this.credentials = credentials;
+  /** Access tokens from `obtain` (a token-endpoint call), renewed before they expire. */
+  useSource(kind: Source['kind'], obtain: () => Promise<AccessToken>): void {
+    this.source = { kind, obtain };
     this.staticToken = undefined;
     this.current = undefined;
   }
 
+  /** Keeps a token just obtained from `obtain` (so the first request does not exchange again). */
+  remember(kind: Source['kind'], obtain: () => Promise<AccessToken>, token: AccessToken): void {
+    this.useSource(kind, obtain);
+    this.keep(this.source, token);
+  }
+
+  /** After sign-out: a token exchanged from the session has ended with it. */
+  sessionEnded(): void {
+    if (this.source?.kind === 'session') this.useToken(undefined);
+  }
+
   /** The bearer to send; `renew` forces a new exchange (after a 401). */
   async bearer(renew: boolean): Promise<{ token: string; renewable: boolean } | undefined> {
-    if (this.credentials === undefined) return this.staticToken === undefined ? undefined : { token: this.staticToken, renewable: false };
+    if (this.source === undefined) return this.staticToken === undefined ? undefined : { token: this.staticToken, renewable: false };
     if (renew || this.current === undefined || this.now() >= this.current.expiresAt) this.current = undefined;
     const token = this.current?.token ?? (await this.renew());
     return { token, renewable: true };
   }
 
+  private keep(source: Source | undefined, t: AccessToken): void {
+    const lifetimeMs = t.expires_in * 1000;
+    const margin = Math.min(this.refreshMarginMs, lifetimeMs / 2);
+    // Only if the source was not replaced meanwhile.
+    if (source !== undefined && this.source === source) this.current = { token: t.access_token, expiresAt: this.now() + lifetimeMs - margin };
+  }
+
   private renew(): Promise<string> {
-    const credentials = this.credentials;
-    if (credentials === undefined) return Promise.reject(new Error('no client credentials'));
-    this.pending ??= this.exchange(credentials)
+    const source = this.source;
+    if (source === undefined) return Promise.reject(new Error('no Jobs credential to renew'));
+    this.pending ??= source
+      .obtain()
       .then((t) => {
-        const lifetimeMs = t.expires_in * 1000;
-        const margin = Math.min(this.refreshMarginMs, lifetimeMs / 2);
-        // Only keep it if the credentials were not replaced meanwhile.
-        if (this.credentials === credentials) this.current = { token: t.access_token, expiresAt: this.now() + lifetimeMs - margin };
+        this.keep(source, t);
         return t.access_token;
       })
       .finally(() => {

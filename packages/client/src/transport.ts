@@ -200,14 +200,17 @@ export async function send(cfg: TransportConfig, method: string, template: strin
       return { status: res.status, headers: res.headers, data, requestId, replayed: res.headers.get('idempotent-replayed') === 'true' };
     }
     const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
-    // An expired or rotated access token: fetch a new one once, then answer what the server says.
+    const error = errorFromBody(parsed, { status: res.status, method: m, path: template, headerRequestId: requestId, retryAfterMs });
+    // An expired or rotated access token: obtain a new one once and ask again. When none can be
+    // had (the session it came from has ended), the refusal is the answer.
     if (res.status === 401 && renewable && !renewed) {
       renewed = true;
-      await cfg.jobsBearer(true);
+      await cfg.jobsBearer(true).catch(() => {
+        throw error;
+      });
       attempt--;
       continue;
     }
-    const error = errorFromBody(parsed, { status: res.status, method: m, path: template, headerRequestId: requestId, retryAfterMs });
     const transient = res.status === 429 || res.status === 503 || (res.status === 409 && STILL_RUNNING.has(error.code));
     if (transient && retryable && attempt < cfg.retry.maxRetries && (retryAfterMs ?? 0) <= cfg.retry.maxRetryAfterMs) {
       await sleep(retryAfterMs ?? backoff(attempt, cfg.retry), opts.signal);

@@ -20,7 +20,17 @@ export function authArea(request: RequestFn, session: { get: () => string | unde
     },
     /** Account Jobs: exchange these client credentials for access tokens, renewed before they expire. */
     useClientCredentials(credentials: ClientCredentials): void {
-      jobsAuth.useClientCredentials(credentials);
+      jobsAuth.useSource('credentials', () => exchangeToken(request, credentials));
+    },
+    /**
+     * Account Jobs for a person: exchanges the current session for a Jobs access token (RFC 8693)
+     * and uses it from now on, renewed from the session before it expires. It ends with the session.
+     */
+    async exchangeSession(params: { scope?: string | undefined } = {}, options?: CallOptions): Promise<AccessToken> {
+      const obtain = () => exchangeSessionToken(request, session.get(), params.scope, options);
+      const token = await obtain();
+      jobsAuth.remember('session', obtain, token);
+      return token;
     },
     /** Account Jobs: send this bearer as is (an access token, or a `qrj_` machine credential secret). */
     useJobsToken(token: string | undefined): void {
@@ -43,6 +53,7 @@ export function authArea(request: RequestFn, session: { get: () => string | unde
     async logout(options?: CallOptions) {
       const { data } = await request('post', '/v1/auth/logout', pass(options));
       session.set(undefined);
+      jobsAuth.sessionEnded();
       return data;
     },
     async me(options?: CallOptions) {
@@ -75,5 +86,18 @@ export async function exchangeToken(request: RequestFn, credentials: ClientCrede
     client_secret: credentials.clientSecret,
     ...(credentials.scope === undefined ? {} : { scope: credentials.scope }),
   };
+  return (await request('post', '/v1/oauth/token', { body, ...pass(options), auth: 'none' })).data;
+}
+
+const SESSION_TOKEN_TYPE = 'urn:qrail:params:oauth:token-type:session';
+
+export async function exchangeSessionToken(request: RequestFn, sessionToken: string | undefined, scope: string | undefined, options?: CallOptions): Promise<AccessToken> {
+  if (sessionToken === undefined) throw new Error('no session to exchange: log in first (auth.login or auth.useToken)');
+  const body = {
+    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange' as const,
+    subject_token: sessionToken,
+    subject_token_type: SESSION_TOKEN_TYPE,
+    ...(scope === undefined ? {} : { scope }),
+  } as const;
   return (await request('post', '/v1/oauth/token', { body, ...pass(options), auth: 'none' })).data;
 }

@@ -23,6 +23,10 @@ export function billingArea(request: RequestFn) {
     async jobs(query?: Q<'/v1/billing/jobs'>, options?: CallOptions) {
       return (await request('get', '/v1/billing/jobs', { query, ...pass(options) })).data;
     },
+    /** The account's ledger transfers, newest first, with their effect on available and held (`next_cursor` pages). */
+    async ledger(query?: Q<'/v1/billing/ledger'>, options?: CallOptions) {
+      return (await request('get', '/v1/billing/ledger', { query, ...pass(options) })).data;
+    },
     async dashboard(query?: Q<'/v1/billing/dashboard'>, options?: CallOptions) {
       return (await request('get', '/v1/billing/dashboard', { query, ...pass(options) })).data;
     },
