@@ -81,6 +81,21 @@ export class Recorder {
     this.ops = next;
   }
 
+  /** An in-place step: the op at positions[i] becomes inPlace[i], or is removed when null. */
+  rewrite(rule: string, positions: readonly number[], inPlace: readonly (GateOp | null)[], witness?: CertificateStep['witness']): void {
+    const pos = [...positions];
+    const replaced = pos.map((p) => this.ops[p]!);
+    this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([]), inPlace: Object.freeze([...inPlace]), ...(witness ? { witness } : {}) }));
+    const at = new Map(pos.map((p, i) => [p, inPlace[i]!] as const));
+    const next: Operation[] = [];
+    for (let i = 0; i < this.ops.length; i++) {
+      const r = at.get(i);
+      if (r === undefined) next.push(this.ops[i]!);
+      else if (r !== null) next.push(r);
+    }
+    this.ops = next;
+  }
+
   /** Index of the next op at or after `from` touching qubit q, or -1. */
   nextOn(q: number, from: number): number {
     for (let i = from; i < this.ops.length; i++) {

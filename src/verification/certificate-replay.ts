@@ -1,7 +1,8 @@
 import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { commutes, ruleById } from './certificate-rules.js';
-import { isGlobalRule, REORDER_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
+import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
 import { CERTIFICATE_BUDGET } from './numeric-policy.js';
+import { checkPhaseTeleport } from './phase-teleport-check.js';
 
 /**
  * The certificate replayer: replays the recorded rewrite steps on the original circuit
@@ -92,7 +93,9 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   for (const g of inserted) {
     if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
   }
-  if (isGlobalRule(step.rule)) return 0;
+  if (isGlobalRule(step.rule)) return step.inPlace === undefined ? 0 : 'a global step cannot rewrite in place';
+  if (step.rule === PHASE_TELEPORT_RULE) return checkPhaseTeleport(ops, step) ?? 0;
+  if (step.inPlace !== undefined) return `rule ${step.rule} does not rewrite in place`;
   const rule = ruleById(step.rule);
   if (!rule) return `rule ${step.rule} is not in the proven rule library`;
   if (replaced.some((o) => o.kind !== 'gate')) return 'a local rule matched a non-gate op';
@@ -110,6 +113,30 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   }
   if (!rule.check(replaced as GateOp[], inserted)) return `the step is not an instance of rule ${step.rule}`;
   return rule.deviation ? rule.deviation(replaced as GateOp[], inserted) : 0;
+}
+
+function splice(ops: readonly Operation[], step: CertificateStep): Operation[] {
+  const removed = new Set(step.positions);
+  const at = step.insertAt ?? (step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0]);
+  const next: Operation[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    if (i === at) next.push(...step.inserted);
+    if (!removed.has(i)) next.push(ops[i]!);
+  }
+  if (at === ops.length) next.push(...step.inserted);
+  return next;
+}
+
+function rewriteInPlace(ops: readonly Operation[], positions: readonly number[], inPlace: readonly (GateOp | null)[]): Operation[] {
+  const at = new Map<number, GateOp | null>();
+  positions.forEach((p, i) => at.set(p, inPlace[i]!));
+  const next: Operation[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const r = at.get(i);
+    if (r === undefined) next.push(ops[i]!);
+    else if (r !== null) next.push(r);
+  }
+  return next;
 }
 
 export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit): ReplayResult {
@@ -135,15 +162,7 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
     if (deviation > CERTIFICATE_BUDGET) {
       return { ok: false, reason: `step ${s} (${step.rule}): the steps' numeric deviations add up to ${deviation.toExponential(3)}, above the certificate budget ${CERTIFICATE_BUDGET}`, stepIndex: s };
     }
-    const removed = new Set(step.positions);
-    const at = step.insertAt ?? (step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0]);
-    const next: Operation[] = [];
-    for (let i = 0; i < ops.length; i++) {
-      if (i === at) next.push(...step.inserted);
-      if (!removed.has(i)) next.push(ops[i]!);
-    }
-    if (at === ops.length) next.push(...step.inserted);
-    ops = next;
+    ops = step.inPlace ? rewriteInPlace(ops, step.positions, step.inPlace) : splice(ops, step);
     if (isGlobalRule(step.rule)) {
       globalSteps++;
       globalRules.add(step.rule);

@@ -30,10 +30,39 @@ export interface CertificateStep {
    * and every clbit, the ops touching it in their order — the same circuit DAG, so the same operation.
    */
   readonly order?: readonly number[];
+  /**
+   * In-place steps (rule `phase-teleport`): the op at positions[i] becomes inPlace[i], or is
+   * removed when it is null; `inserted` is then empty and nothing moves.
+   */
+  readonly inPlace?: readonly (GateOp | null)[];
+  /** Evidence the rule's checker replays: for `phase-teleport`, the reduction trace (below). */
+  readonly witness?: { readonly trace: readonly (readonly number[])[] };
 }
 
 /** The rule id of a reordering step (see CertificateStep.order). */
 export const REORDER_RULE = 'reorder';
+
+/**
+ * Rule `phase-teleport` (phase teleportation, Kissinger & van de Wetering 2020): a batch of
+ * in-place changes to one-qubit phase gates, justified by a path sum of the circuit before
+ * the step in which every non-Clifford phase gate is a gadget, reduced by the recorded
+ * trace. The checker (src/verification/phase-teleport-check.ts) builds the path sum itself,
+ * numbering its variables as follows, and replays the trace entries:
+ *  - 0 … n−1 the inputs; then, op by op: `h` adds one summed variable; a one-qubit phase gate
+ *    whose angle is not a multiple of π/2 (to 1e-12) adds its gadget's hub, then its leaf;
+ *    x, y, z, s, sdg, other phase gates, cx, cz, swap and id add none; any other gate closes
+ *    each of its qubits in order (below) and gives it a fresh free variable; a measure, reset
+ *    or barrier with a gate before it since the start or the last such op closes every qubit
+ *    0 … n−1 and gives each a fresh free variable;
+ *  - closing a qubit adds a summed variable then a free one (the wire ends through H·H);
+ *    after the last op every qubit 0 … n−1 is closed;
+ *  - a `rebuild` entry adds a new hub, then a new leaf.
+ * Entries: [omega, y], [pivot, y, y'], [elim, y], [rebuild, hub], [fuse, hubA, hubB],
+ * [settle, hub]. The changes must keep, for every group of gates whose gadgets were fused,
+ * Σ sign·angle (mod 2π); other tracked gates and everything else stay unchanged.
+ */
+export const TELEPORT_TRACE = { omega: 0, pivot: 1, elim: 2, rebuild: 3, fuse: 4, settle: 5 } as const;
+export const PHASE_TELEPORT_RULE = 'phase-teleport';
 
 export interface Certificate {
   readonly steps: readonly CertificateStep[];

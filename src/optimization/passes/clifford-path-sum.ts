@@ -1,0 +1,336 @@
+/**
+ * The optimizer's own path sum of a circuit (M. Amy, QPL 2018), shaped for phase
+ * teleportation: |x⟩ ↦ Σ_y e^{2πi·P(x,y)} |…⟩ where P is Clifford — Σ_v (L_v/4)·v + Σ_{u~w}
+ * (1/2)·u·w, linear coefficients in Z/4 and a graph of half-turn couplings (a graph state, as
+ * in a graph-like ZX diagram) — except for one symbolic term θ_k·g_k per non-Clifford phase
+ * gate. Each such gate is a *gadget*: a leaf variable g carrying θ·g, coupled only to a hub
+ * variable h, which is coupled to the parity f the gate sees: Σ_{h,g} (−1)^{h(g ⊕ f)} e^{iθg}
+ * = 2·e^{iθf}. Legs of gadgets are then ordinary variables that the rules may sum out.
+ *
+ * Rules (each an identity of sums that holds whatever the θ_k are; y is a Hadamard's
+ * variable, not a hub or leaf, not pinned — pinned are outputs and inputs of opaque gates):
+ *  - ω (L_y odd, a local complementation): Σ_y i^{L·y}(−1)^{y·⊕N(y)} adds (−L_y/4)·⊕N(y);
+ *  - HH (L_y even, a pivot): Σ_y (−1)^{y(⊕N(y) ⊕ L_y/2)} forces a neighbouring Hadamard
+ *    variable y' := ⊕(N(y)∖y') ⊕ L_y/2, substituted everywhere;
+ *  - Elim (y occurs nowhere): a constant factor.
+ * Gadget fusion (Kissinger & van de Wetering 2020): two gadgets whose hubs are unpinned, have
+ * even L and the same neighbours besides their leaves force g₁ = S ⊕ c₁ and g₂ = S ⊕ c₂, so the
+ * circuit depends on θ₁, θ₂ only through θ₁ ± θ₂: one gadget takes the sum, the other goes. A
+ * hub with no other neighbour is a global phase. A gadget whose angle becomes Clifford joins
+ * the structural phase, which may let the rules go further. This module only analyses and
+ * reports which gates fuse; proofs are the checker's.
+ */
+
+import { TELEPORT_TRACE as TRACE } from '../../verification/certificate-types.js';
+
+/** An affine parity over F₂: XOR of the variables whose bits are set in `m`, XOR `c`. */
+export interface Affine { m: bigint; c: boolean }
+
+const bit = (v: number): bigint => 1n << BigInt(v);
+
+/** Indices of the set bits of m, ascending. */
+export function bitsOf(m: bigint): number[] {
+  const out: number[] = [];
+  for (let base = 0; m !== 0n; base += 32, m >>= 32n) {
+    let w = Number(m & 0xffffffffn);
+    while (w !== 0) {
+      const low = w & -w;
+      out.push(base + 31 - Math.clz32(low));
+      w ^= low;
+    }
+  }
+  return out;
+}
+
+/** free: an input or an opaque gate's output (never summed); sum: a Hadamard's variable. */
+type Kind = 'free' | 'sum' | 'hub' | 'leaf';
+
+/**
+ * One gadget: its angle is the phase its leaf carries; `extra` is the part of it that came
+ * from Clifford phases of the skeleton (absorbed when the gadget was rebuilt), not from its
+ * member gates, so the members' own total is `angle − extra`.
+ */
+interface Gadget { hub: number; leaf: number; angle: number; extra: number; members: { gate: number; sign: 1 | -1 }[] }
+
+/** Quarter turns k when θ is a multiple of π/2 (to 1e-12, far below the checker's 1e-9), else undefined. */
+export function cliffordQuarters(theta: number): number | undefined {
+  const k = theta / (Math.PI / 2);
+  const r = Math.round(k);
+  return Math.abs(k - r) < 1e-12 ? ((r % 4) + 4) % 4 : undefined;
+}
+
+export class CliffordPathSum {
+  private readonly kind: Kind[] = [];
+  private readonly alive: boolean[] = [];
+  /** Structural linear coefficients, quarter turns mod 4. */
+  private readonly lin: number[] = [];
+  /** Structural half-turn couplings u·w. */
+  private readonly adj: Set<number>[] = [];
+  private readonly wires: Affine[] = [];
+  private readonly gadgets: Gadget[] = [];
+  /** Fused groups whose angle became Clifford (or a global phase): no longer gadgets. */
+  private readonly settled: Gadget[] = [];
+  private gates = 0;
+  /** The rules applied, in order, as the certificate's witness (see TELEPORT_TRACE in certificate-types.ts). */
+  readonly trace: number[][] = [];
+
+  constructor(numQubits: number) {
+    for (let q = 0; q < numQubits; q++) this.wires.push({ m: bit(this.newVar('free')), c: false });
+  }
+
+  private newVar(kind: Kind): number {
+    const v = this.kind.length;
+    this.kind.push(kind);
+    this.alive.push(true);
+    this.lin.push(0);
+    this.adj.push(new Set());
+    return v;
+  }
+
+  private toggleEdge(u: number, w: number): void {
+    if (u === w) {
+      this.lin[u] = (this.lin[u]! + 2) % 4; // (1/2)·u·u = (1/2)·u
+      return;
+    }
+    const a = this.adj[u]!;
+    if (a.has(w)) {
+      a.delete(w);
+      this.adj[w]!.delete(u);
+    } else {
+      a.add(w);
+      this.adj[w]!.add(u);
+    }
+  }
+
+  /** Adds (k/4)·[a] to the structural phase, [a] ∈ {0,1}: ⊕v = Σv − 2Σ_{u<w} uw (mod 4). */
+  private addQuarter(k: number, a: Affine): void {
+    let kk = ((k % 4) + 4) % 4;
+    if (a.c) kk = (4 - kk) % 4; // (k/4)(1 − g): the constant is a global phase
+    if (kk === 0) return;
+    const vs = bitsOf(a.m);
+    for (const v of vs) this.lin[v] = (this.lin[v]! + kk) % 4;
+    if (kk % 2 === 1) for (let i = 0; i < vs.length; i++) for (let j = i + 1; j < vs.length; j++) this.toggleEdge(vs[i]!, vs[j]!);
+  }
+
+  /** Adds (1/2)·[a]·[b]: over F₂, a·b = AB ⊕ c_a·B ⊕ c_b·A (⊕ a constant). */
+  private addHalfProduct(a: Affine, b: Affine): void {
+    const as = bitsOf(a.m);
+    const bs = bitsOf(b.m);
+    for (const u of as) for (const w of bs) this.toggleEdge(u, w);
+    if (a.c) for (const w of bs) this.lin[w] = (this.lin[w]! + 2) % 4;
+    if (b.c) for (const u of as) this.lin[u] = (this.lin[u]! + 2) % 4;
+  }
+
+  hadamard(q: number): void {
+    const v: Affine = { m: bit(this.newVar('sum')), c: false };
+    this.addHalfProduct(this.wires[q]!, v);
+    this.wires[q] = v;
+  }
+
+  cnot(c: number, t: number): void {
+    const a = this.wires[c]!;
+    const b = this.wires[t]!;
+    this.wires[t] = { m: a.m ^ b.m, c: a.c !== b.c };
+  }
+
+  not(q: number): void {
+    const a = this.wires[q]!;
+    this.wires[q] = { m: a.m, c: !a.c };
+  }
+
+  swap(p: number, q: number): void {
+    const a = this.wires[p]!;
+    this.wires[p] = this.wires[q]!;
+    this.wires[q] = a;
+  }
+
+  cz(p: number, q: number): void {
+    this.addHalfProduct(this.wires[p]!, this.wires[q]!);
+  }
+
+  /** A Clifford phase gate diag(1, i^k). */
+  quarter(q: number, k: number): void {
+    this.addQuarter(k, this.wires[q]!);
+  }
+
+  /** A non-Clifford phase gate diag(1, e^{iθ}) on q; returns its gate number (0, 1, … in call order). */
+  track(q: number, angle: number): number {
+    const hub = this.newVar('hub');
+    const leaf = this.newVar('leaf');
+    this.toggleEdge(hub, leaf);
+    this.addHalfProduct({ m: bit(hub), c: false }, this.wires[q]!);
+    const gate = this.gates++;
+    this.gadgets.push({ hub, leaf, angle, extra: 0, members: [{ gate, sign: 1 }] });
+    return gate;
+  }
+
+  /**
+   * Ends wire q at a free variable that nothing sums or substitutes, through H·H = I (as a
+   * ZX diagram connects each boundary to one spider): the wire's parity, however wide, stays
+   * reducible instead of blocking every variable in it.
+   */
+  private close(q: number): void {
+    const z1 = this.newVar('sum');
+    const z2 = this.newVar('free');
+    this.addHalfProduct(this.wires[q]!, { m: bit(z1), c: false });
+    this.toggleEdge(z1, z2);
+  }
+
+  /** Any other operation on q: its input is a free variable, and so is its output. */
+  opaque(q: number): void {
+    this.close(q);
+    this.wires[q] = { m: bit(this.newVar('free')), c: false };
+  }
+
+  /** Substitutes v := g (an affine parity without v) in the structural phase (v is nowhere else). */
+  private substitute(v: number, g: Affine): void {
+    const k = this.lin[v]!;
+    const nbrs = [...this.adj[v]!];
+    this.detach(v);
+    this.addQuarter(k, g);
+    for (const w of nbrs) this.addHalfProduct(g, { m: bit(w), c: false });
+  }
+
+  private detach(v: number): void {
+    for (const w of this.adj[v]!) this.adj[w]!.delete(v);
+    this.adj[v]!.clear();
+    this.lin[v] = 0;
+    this.alive[v] = false;
+  }
+
+  /** Applies ω and HH (and Elim) until none applies; returns how many applied. */
+  private reduce(stopped: () => boolean): number {
+    let applied = 0;
+    for (;;) {
+      // rebuilt gadgets may feed the rules again: bounded, as the analysis is sound wherever it stops
+      if (applied > 8 * this.kind.length + 1000) return applied;
+      let changed = false;
+      for (let y = 0; y < this.kind.length; y++) {
+        if (!this.alive[y] || this.kind[y] !== 'sum') continue;
+        if (stopped()) return applied;
+        const nbrs = [...this.adj[y]!];
+        const L = this.lin[y]!;
+        if (L % 2 === 1) {
+          this.trace.push([TRACE.omega, y]);
+          this.detach(y);
+          let m = 0n;
+          for (const w of nbrs) m |= bit(w);
+          this.addQuarter(4 - L, { m, c: false });
+        } else {
+          let pick = -1;
+          for (const w of nbrs) if (this.kind[w] === 'sum' && (pick < 0 || this.adj[w]!.size < this.adj[pick]!.size)) pick = w;
+          // no partner; and (−1)^y alone would sum to 0, impossible in a unitary
+          if (pick < 0 && (nbrs.length > 0 || L === 2)) continue;
+          this.trace.push(pick >= 0 ? [TRACE.pivot, y, pick] : [TRACE.elim, y]);
+          this.detach(y);
+          if (pick >= 0) {
+            let m = 0n;
+            for (const w of nbrs) if (w !== pick) m |= bit(w);
+            this.substitute(pick, { m, c: L === 2 });
+          }
+        }
+        applied++;
+        changed = true;
+      }
+      // a hub made proper Clifford (odd L) by the rules above is summed out by ω too; its
+      // leaf, now coupled to the hub's neighbours, becomes an ordinary variable with a new gadget
+      for (const gd of this.gadgets) {
+        const h = gd.hub;
+        const L = this.lin[h]!;
+        if (L % 2 === 0) continue;
+        this.trace.push([TRACE.rebuild, h]);
+        const nbrs = [...this.adj[h]!];
+        this.detach(h);
+        let m = 0n;
+        for (const w of nbrs) m |= bit(w);
+        this.addQuarter(4 - L, { m, c: false });
+        // the leaf is now an ordinary variable: its Clifford phase joins the gadget's angle
+        const k = this.lin[gd.leaf]!;
+        this.lin[gd.leaf] = 0;
+        gd.angle += (k * Math.PI) / 2;
+        gd.extra += (k * Math.PI) / 2;
+        this.kind[gd.leaf] = 'sum';
+        const hub = this.newVar('hub');
+        const leaf = this.newVar('leaf');
+        this.toggleEdge(hub, leaf);
+        this.toggleEdge(hub, gd.leaf);
+        gd.hub = hub;
+        gd.leaf = leaf;
+        applied++;
+        changed = true;
+      }
+      if (!changed) return applied;
+    }
+  }
+
+  /** Fuses gadgets with equal parities; returns how many fusions (or removals) happened. */
+  private fuse(): number {
+    const byKey = new Map<bigint, Gadget>();
+    const keep: Gadget[] = [];
+    let fused = 0;
+    for (const gd of this.gadgets) {
+      const h = gd.hub;
+      if (this.lin[h]! % 2 === 1) { keep.push(gd); continue; }
+      const key = this.keyOf(gd);
+      if (key === 0n) {
+        // acts on nothing: a global phase, so every member can go
+        this.trace.push([TRACE.settle, h]);
+        this.detach(h);
+        this.detach(gd.leaf);
+        gd.angle = gd.extra;
+        this.settled.push(gd);
+        fused++;
+        continue;
+      }
+      const other = byKey.get(key);
+      // a hub detached since `other` was keyed may have been its neighbour: compare afresh
+      if (!other || this.keyOf(other) !== key) { byKey.set(key, gd); keep.push(gd); continue; }
+      // θ₂·(S ⊕ c₂) = ±θ₂·(S ⊕ c₁) + const
+      this.trace.push([TRACE.fuse, other.hub, h]);
+      const s: 1 | -1 = this.lin[other.hub] === this.lin[h] ? 1 : -1;
+      other.angle += s * gd.angle;
+      other.extra += s * gd.extra;
+      for (const m of gd.members) other.members.push({ gate: m.gate, sign: (m.sign * s) as 1 | -1 });
+      this.detach(h);
+      this.detach(gd.leaf);
+      fused++;
+    }
+    this.gadgets.length = 0;
+    for (const gd of keep) {
+      const k = cliffordQuarters(gd.angle);
+      if (k !== undefined && gd.members.length > 1) this.settle(gd, k);
+      else this.gadgets.push(gd);
+    }
+    return fused;
+  }
+
+  /** The hub's neighbours besides the leaf: the parity the gadget acts on. */
+  private keyOf(gd: Gadget): bigint {
+    let key = 0n;
+    for (const w of this.adj[gd.hub]!) if (w !== gd.leaf) key |= bit(w);
+    return key;
+  }
+
+  /** A fused gadget whose angle is k quarter turns: hub and leaf become ordinary Clifford variables. */
+  private settle(gd: Gadget, k: number): void {
+    this.trace.push([TRACE.settle, gd.hub]);
+    this.kind[gd.hub] = 'sum';
+    this.kind[gd.leaf] = 'sum';
+    this.lin[gd.leaf] = (this.lin[gd.leaf]! + k) % 4;
+    this.settled.push(gd);
+  }
+
+  /**
+   * Reduces and fuses until nothing changes. Returns the groups of gate numbers to fuse:
+   * each group's gates may be replaced by one gate of angle `sign·angle` at the place of any
+   * member (`sign` its own), the others removed.
+   */
+  teleport(stopped: () => boolean = () => false): { angle: number; members: readonly { gate: number; sign: 1 | -1 }[] }[] {
+    for (let q = 0; q < this.wires.length; q++) this.close(q);
+    for (;;) {
+      this.reduce(stopped);
+      if (stopped() || this.fuse() === 0) break;
+    }
+    return [...this.settled, ...this.gadgets.filter((g) => g.members.length > 1)].map((g) => ({ angle: g.angle - g.extra, members: g.members }));
+  }
+}

@@ -1,0 +1,280 @@
+import type { GateOp, Operation } from '../circuits/ir.js';
+import { phaseAngleOf } from './certificate-rules.js';
+import { TELEPORT_TRACE as T, type CertificateStep } from './certificate-types.js';
+
+/**
+ * The checker of rule `phase-teleport` (format and variable numbering in
+ * certificate-types.ts). It shares no code with the optimizer: it builds its own path sum
+ * of the circuit before the step — Clifford phase as linear coefficients (quarter turns) and
+ * half-turn couplings, each non-Clifford one-qubit phase gate as a gadget (hub h, leaf g:
+ * Σ_{h,g} (−1)^{h(g ⊕ f)} e^{iθg} = 2·e^{iθf}), every wire ended at a free variable through
+ * H·H — then replays the trace, checking each entry is an instance of its rule:
+ *  - omega y: y summed, L_y odd; Σ_y i^{L·y}(−1)^{y·⊕N(y)} adds (−L_y/4)·⊕N(y);
+ *  - pivot y y': y, y' summed and coupled, L_y even; Σ_y forces y' := ⊕(N(y)∖y') ⊕ L_y/2;
+ *  - elim y: y summed, uncoupled, L_y = 0;
+ *  - rebuild hub: L odd; the hub is summed out (omega), its leaf becomes an ordinary
+ *    variable whose Clifford phase joins the gadget, and a new hub and leaf carry it;
+ *  - fuse A B: both hubs with even L and the same neighbours besides their clean leaves:
+ *    the leaves are forced to S ⊕ L_A/2 and S ⊕ L_B/2, so only θ_A ± θ_B matters;
+ *  - settle hub: no neighbour besides its leaf (a global phase: its gates are free), or an
+ *    angle that is a multiple of π/2 (to 1e-12): hub and leaf become ordinary variables.
+ * Each is an identity of sums whatever the unsettled angles are. Finally every fused group
+ * must keep Σ sign·angle (mod 2π, within 1e-9) and every other tracked gate its angle.
+ */
+
+const EPS = 1e-9;
+type Kind = 'free' | 'sum' | 'hub' | 'leaf';
+interface Wire { vars: Set<number>; c: boolean }
+interface Gadget { leaf: number; angle: number; members: { pos: number; sign: number }[]; free: boolean }
+
+function quartersOf(theta: number): number | undefined {
+  const k = theta / (Math.PI / 2);
+  const r = Math.round(k);
+  return Math.abs(k - r) < 1e-12 ? ((r % 4) + 4) % 4 : undefined;
+}
+
+class GraphSum {
+  readonly kind: Kind[] = [];
+  readonly lin: number[] = [];
+  readonly nb: Set<number>[] = [];
+  readonly gadgets = new Map<number, Gadget>(); // by hub
+  readonly done: Gadget[] = [];
+
+  fresh(kind: Kind): number {
+    this.kind.push(kind);
+    this.lin.push(0);
+    this.nb.push(new Set());
+    return this.kind.length - 1;
+  }
+
+  edge(u: number, w: number): void {
+    if (u === w) this.lin[u] = (this.lin[u]! + 2) % 4;
+    else if (this.nb[u]!.delete(w)) this.nb[w]!.delete(u);
+    else {
+      this.nb[u]!.add(w);
+      this.nb[w]!.add(u);
+    }
+  }
+
+  /** (k/4)·[⊕vars ⊕ c]. */
+  quarter(k: number, vars: readonly number[], c: boolean): void {
+    const kk = (((c ? -k : k) % 4) + 4) % 4;
+    if (kk === 0) return;
+    for (const v of vars) this.lin[v] = (this.lin[v]! + kk) % 4;
+    if (kk % 2 === 1) for (let i = 0; i < vars.length; i++) for (let j = i + 1; j < vars.length; j++) this.edge(vars[i]!, vars[j]!);
+  }
+
+  /** (1/2)·[a]·[b] for affine a, b. */
+  half(a: Wire, b: Wire): void {
+    for (const u of a.vars) for (const w of b.vars) this.edge(u, w);
+    if (a.c) for (const w of b.vars) this.lin[w] = (this.lin[w]! + 2) % 4;
+    if (b.c) for (const u of a.vars) this.lin[u] = (this.lin[u]! + 2) % 4;
+  }
+
+  /** Removes v from the graph, returning its coefficient and neighbours. */
+  cut(v: number): { L: number; nbrs: number[] } {
+    const nbrs = [...this.nb[v]!];
+    for (const w of nbrs) this.nb[w]!.delete(v);
+    this.nb[v]!.clear();
+    const L = this.lin[v]!;
+    this.lin[v] = 0;
+    this.kind[v] = 'free'; // gone: no rule may name it again
+    return { L, nbrs };
+  }
+
+  omega(y: number): void {
+    const { L, nbrs } = this.cut(y);
+    this.quarter(4 - L, nbrs, false);
+  }
+
+  pivot(y: number, p: number): void {
+    const { L, nbrs } = this.cut(y);
+    const rest = nbrs.filter((w) => w !== p);
+    const { L: Lp, nbrs: pn } = this.cut(p);
+    const g: Wire = { vars: new Set(rest), c: L === 2 };
+    this.quarter(Lp, rest, g.c);
+    for (const w of pn) this.half(g, { vars: new Set([w]), c: false });
+  }
+
+  /** S: the hub's neighbours besides its leaf, sorted; undefined when the leaf is not clean. */
+  legs(hub: number, gd: Gadget): number[] | undefined {
+    const ln = this.nb[gd.leaf]!;
+    if (this.lin[gd.leaf] !== 0 || ln.size !== 1 || !ln.has(hub)) return undefined;
+    return [...this.nb[hub]!].filter((w) => w !== gd.leaf).sort((x, y) => x - y);
+  }
+}
+
+function build(ops: readonly Operation[], gs: GraphSum): void {
+  const n = ops.reduce((m, o) => Math.max(m, ...(o.kind === 'gate' || o.kind === 'barrier' ? o.qubits : [o.qubit])), -1) + 1;
+  const wires: Wire[] = [];
+  for (let q = 0; q < n; q++) wires.push({ vars: new Set([gs.fresh('free')]), c: false });
+  const close = (q: number) => {
+    const z1 = gs.fresh('sum');
+    const z2 = gs.fresh('free');
+    gs.half(wires[q]!, { vars: new Set([z1]), c: false });
+    gs.edge(z1, z2);
+  };
+  const opaque = (q: number) => {
+    close(q);
+    wires[q] = { vars: new Set([gs.fresh('free')]), c: false };
+  };
+  let open = false;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.kind !== 'gate') {
+      if (open) for (let q = 0; q < n; q++) opaque(q);
+      open = false;
+      continue;
+    }
+    open = true;
+    const [a, b] = op.qubits as [number, number];
+    const theta = phaseAngleOf(op);
+    if (theta !== undefined) {
+      const k = quartersOf(theta);
+      if (k !== undefined) gs.quarter(k, [...wires[a]!.vars], wires[a]!.c);
+      else {
+        const hub = gs.fresh('hub');
+        const leaf = gs.fresh('leaf');
+        gs.edge(hub, leaf);
+        gs.half({ vars: new Set([hub]), c: false }, wires[a]!);
+        gs.gadgets.set(hub, { leaf, angle: theta, members: [{ pos: i, sign: 1 }], free: false });
+      }
+      continue;
+    }
+    switch (op.name) {
+      case 'h': {
+        const y: Wire = { vars: new Set([gs.fresh('sum')]), c: false };
+        gs.half(wires[a]!, y);
+        wires[a] = y;
+        break;
+      }
+      case 'x': wires[a] = { vars: wires[a]!.vars, c: !wires[a]!.c }; break;
+      case 'y': gs.quarter(2, [...wires[a]!.vars], wires[a]!.c); wires[a] = { vars: wires[a]!.vars, c: !wires[a]!.c }; break;
+      case 'cx': {
+        const t = new Set(wires[b]!.vars);
+        for (const v of wires[a]!.vars) if (!t.delete(v)) t.add(v);
+        wires[b] = { vars: t, c: wires[b]!.c !== wires[a]!.c };
+        break;
+      }
+      case 'cz': gs.half(wires[a]!, wires[b]!); break;
+      case 'swap': [wires[a], wires[b]] = [wires[b]!, wires[a]!]; break;
+      case 'id': break;
+      default: for (const q of op.qubits) opaque(q);
+    }
+  }
+  for (let q = 0; q < n; q++) close(q);
+}
+
+function replay(gs: GraphSum, trace: readonly (readonly number[])[]): string | undefined {
+  const isVar = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < gs.kind.length;
+  for (let t = 0; t < trace.length; t++) {
+    const e = trace[t]!;
+    const [op, u, w] = e;
+    const bad = (why: string) => `trace entry ${t} [${e.join(', ')}]: ${why}`;
+    if (!Array.isArray(e) || !isVar(u) || (e.length === 3 && !isVar(w)) || e.length !== (op === T.pivot || op === T.fuse ? 3 : 2)) return bad('malformed');
+    switch (op) {
+      case T.omega:
+        if (gs.kind[u] !== 'sum' || gs.lin[u]! % 2 !== 1) return bad('not a summed variable with an odd coefficient');
+        gs.omega(u);
+        break;
+      case T.pivot:
+        if (gs.kind[u] !== 'sum' || gs.lin[u]! % 2 !== 0 || gs.kind[w!] !== 'sum' || !gs.nb[u]!.has(w!)) return bad('not a pivot of two coupled summed variables');
+        gs.pivot(u, w!);
+        break;
+      case T.elim:
+        if (gs.kind[u] !== 'sum' || gs.lin[u] !== 0 || gs.nb[u]!.size !== 0) return bad('the variable is not isolated');
+        gs.cut(u);
+        break;
+      case T.rebuild: {
+        const gd = gs.gadgets.get(u);
+        if (!gd || gs.lin[u]! % 2 !== 1) return bad('not a hub with an odd coefficient');
+        gs.omega(u);
+        const k = gs.lin[gd.leaf]!;
+        gs.lin[gd.leaf] = 0;
+        gd.angle += (k * Math.PI) / 2;
+        gs.kind[gd.leaf] = 'sum';
+        gs.gadgets.delete(u);
+        const hub = gs.fresh('hub');
+        const leaf = gs.fresh('leaf');
+        gs.edge(hub, leaf);
+        gs.edge(hub, gd.leaf);
+        gs.gadgets.set(hub, { ...gd, leaf });
+        break;
+      }
+      case T.fuse: {
+        const a = gs.gadgets.get(u);
+        const b = gs.gadgets.get(w!);
+        if (!a || !b || u === w) return bad('not two gadget hubs');
+        if (gs.lin[u]! % 2 !== 0 || gs.lin[w!]! % 2 !== 0) return bad('a hub has an odd coefficient');
+        const la = gs.legs(u, a);
+        const lb = gs.legs(w!, b);
+        if (!la || !lb || la.length === 0 || la.join() !== lb.join()) return bad('the gadgets act on different parities');
+        const s = gs.lin[u] === gs.lin[w!] ? 1 : -1;
+        a.angle += s * b.angle;
+        for (const m of b.members) a.members.push({ pos: m.pos, sign: m.sign * s });
+        gs.cut(w!);
+        gs.cut(b.leaf);
+        gs.gadgets.delete(w!);
+        break;
+      }
+      case T.settle: {
+        const gd = gs.gadgets.get(u);
+        if (!gd || gs.lin[u]! % 2 !== 0) return bad('not a hub with an even coefficient');
+        const legs = gs.legs(u, gd);
+        if (!legs) return bad('the leaf is not clean');
+        if (legs.length === 0) {
+          gd.free = true;
+          gs.cut(u);
+          gs.cut(gd.leaf);
+        } else {
+          const k = quartersOf(gd.angle);
+          if (k === undefined) return bad('the angle is not a multiple of π/2');
+          gs.kind[u] = 'sum';
+          gs.kind[gd.leaf] = 'sum';
+          gs.lin[gd.leaf] = k;
+        }
+        gs.gadgets.delete(u);
+        gs.done.push(gd);
+        break;
+      }
+      default:
+        return bad('unknown entry');
+    }
+  }
+  return undefined;
+}
+
+const angleOf = (op: Operation | null | undefined): number | undefined => (op === null ? 0 : op && op.kind === 'gate' ? phaseAngleOf(op) : undefined);
+
+/** Checks a `phase-teleport` step against the op list it applies to; a reason when it is not an instance. */
+export function checkPhaseTeleport(ops: readonly Operation[], step: CertificateStep): string | undefined {
+  const { positions, inPlace, witness } = step;
+  if (!inPlace || inPlace.length !== positions.length || step.inserted.length !== 0) return 'in-place changes do not match the positions';
+  if (!witness || !Array.isArray(witness.trace)) return 'no reduction trace';
+  const after = new Map<number, GateOp | null>();
+  for (let i = 0; i < positions.length; i++) {
+    const before = ops[positions[i]!]!;
+    const now = inPlace[i]!;
+    if (before.kind !== 'gate' || angleOf(before) === undefined) return `op at position ${positions[i]} is not a phase gate`;
+    if (now !== null && (now.kind !== 'gate' || angleOf(now) === undefined || now.qubits[0] !== before.qubits[0])) return `the new op at position ${positions[i]} is not a phase gate on the same qubit`;
+    after.set(positions[i]!, now);
+  }
+  const gs = new GraphSum();
+  build(ops, gs);
+  const replayed = replay(gs, witness.trace);
+  if (replayed) return replayed;
+  const covered = new Set<number>();
+  for (const gd of [...gs.done, ...gs.gadgets.values()]) {
+    let was = 0;
+    let now = 0;
+    for (const m of gd.members) {
+      covered.add(m.pos);
+      was += m.sign * angleOf(ops[m.pos])!;
+      now += m.sign * angleOf(after.has(m.pos) ? after.get(m.pos) : ops[m.pos])!;
+    }
+    const d = (((now - was) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+    if (!gd.free && d > EPS && 2 * Math.PI - d > EPS) return `gates at ${gd.members.map((m) => m.pos).join(', ')} change their fused angle`;
+  }
+  for (const p of after.keys()) if (!covered.has(p)) return `op at position ${p} is not a tracked phase gate`;
+  return undefined;
+}
