@@ -2,7 +2,7 @@ import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/
 import { fail } from '../errors/app-error.js';
 import { certificateDigest } from '../verification/certificate-digest.js';
 import { replayCertificate } from '../verification/certificate-replay.js';
-import { isGlobalRule, REORDER_RULE, type CertificateStep } from '../verification/certificate-types.js';
+import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import { circuitMetrics, type CircuitMetrics } from './metrics.js';
@@ -101,6 +101,20 @@ function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorde
   return rec;
 }
 
+/**
+ * What the whole-circuit check compares with the input: the output, or — when the search
+ * ended with phase teleportation and only local steps follow it — the circuit just before
+ * its first teleport step. Teleport steps and everything after are proven by replay alone
+ * (each carries its own reduction trace); global steps all come before and still get their
+ * whole-circuit proof, on a circuit the checker handles as before.
+ */
+function checkTarget(input: Circuit, steps: readonly CertificateStep[], output: Circuit): Circuit {
+  const first = steps.findIndex((st) => st.rule === PHASE_TELEPORT_RULE);
+  if (first < 0 || steps.slice(first).some((st) => isGlobalRule(st.rule))) return output;
+  const r = replayCertificate(input, { steps: steps.slice(0, first) });
+  return r.ok ? r.output : output;
+}
+
 interface SegmentContext {
   readonly profile: Profile;
   readonly target: Target;
@@ -149,14 +163,16 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
   let eq: EquivalenceResult;
+  const compared = checkTarget(input, searchSteps, output);
+  const beforeTeleport = compared === output ? '' : '; compared with the circuit before phase teleportation (its steps and the later ones are proven by certificate replay)';
   try {
-    eq = ctx.check(input, output, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
+    eq = ctx.check(input, compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
   } catch (e) {
     eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
   }
   if (eq.equivalent === false) throw unverified(`${ctx.label}whole-circuit equivalence check refuted the result: ${eq.reason ?? eq.checked}`, { method: eq.method });
   if (eq.equivalent === true) {
-    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: `${ctx.label}${eq.checked}`, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
+    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: `${ctx.label}${eq.checked}${beforeTeleport}`, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
   } else if (replay.globalSteps > 0) {
     const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
     // only running out of time falls back (to the local steps before the first global one, proven

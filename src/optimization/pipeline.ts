@@ -9,6 +9,7 @@ import { relocateBlockingPhases } from './passes/phase-relocate.js';
 import { cancelCnotsByParity } from './passes/cnot-parity.js';
 import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
+import { teleportPhases } from './passes/phase-teleport.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -26,6 +27,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
     'rotation-placement',
     'not-propagation',
     'single-qubit-resynthesis',
+    'phase-teleportation',
   ],
   aggressive: [
     'drop-identities',
@@ -42,6 +44,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
     'cnot-parity-cancellation',
     'two-qubit-block-resynthesis',
     'strategy-search',
+    'phase-teleportation',
   ],
 };
 
@@ -103,6 +106,27 @@ function parityRound(rec: Recorder): number {
   return pairs;
 }
 
+/** Local clean-ups only: everything after phase teleportation is proven by certificate replay alone. */
+function localRound(rec: Recorder, aggressive: boolean): number {
+  let n = dropIdentities(rec) + normalizePhases(rec) + cancelAndMerge(rec, true) + reduceHadamards(rec) + cancelAndMerge(rec, true) + resynthesizeRuns(rec);
+  if (aggressive) n += applyTemplates(rec);
+  return n;
+}
+
+/**
+ * Phase teleportation, after the other passes have converged: it fuses non-Clifford phases
+ * across Hadamards (fewer T gates, never more gates), then local clean-ups remove what the
+ * fused gates no longer block. Its steps are local (replayed with their reduction trace), so
+ * the whole-circuit check still compares the input with the circuit before it
+ * (docs/decisions/optimization-t-count.md).
+ */
+function teleportStage(rec: Recorder, aggressive: boolean): void {
+  for (let k = 0; k < 4 && !rec.stopped(); k++) {
+    if (teleportPhases(rec) === 0) return;
+    fixpoint(rec, (r) => localRound(r, aggressive), [], 10);
+  }
+}
+
 function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): void {
   for (let k = 0; k < maxRounds && !rec.stopped(); k++) {
     let n = round(rec);
@@ -120,6 +144,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   }
   if (profile === 'balanced') {
     fixpoint(rec, (r) => balancedRound(r, 'first'), extra);
+    teleportStage(rec, false);
     return rec;
   }
   // aggressive: search over strategies, keep the cheapest; each branch is a full certificate
@@ -140,6 +165,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
       fixpoint(r2, (x) => round(place)(x) + resynthesizeBlocks(x), extra);
       if (cost(r2.ops) < cost(r.ops)) r.adopt(r2);
     }
+    teleportStage(r, true);
     if (!best || cost(r.ops) < cost(best.ops)) best = r;
   }
   return best!;
