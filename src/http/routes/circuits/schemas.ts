@@ -119,6 +119,7 @@ const Metrics = Obj({
   two_qubit: Type.Integer(),
   t_count: Type.Integer({ description: 't/tdg plus z-rotations by odd multiples of π/4' }),
   depth: Type.Integer(),
+  t_depth: Type.Integer({ description: 'Most T gates (as t_count counts them) on any chain of gates over shared qubits' }),
 });
 
 /** An operation of the certificate, in the optimizer's own form (angles as numbers, in radians). */
