@@ -8,6 +8,7 @@ import { parseQasm } from '../src/circuits/qasm/parse-qasm.js';
 import { circuitMetrics, type CircuitMetrics } from '../src/optimization/metrics.js';
 import { optimizeCircuit, type Profile } from '../src/optimization/optimize.js';
 import { sharedFile } from '../tests/helpers/shared.js';
+import { barencoTofN, chain, tofN } from './lib/scaled-circuits.js';
 
 const DIR = process.env['NAM_DIR'] ?? sharedFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
@@ -93,3 +94,66 @@ console.log(
     worse_than_nam_heavy: aggr.filter((r) => !r.m || r.m.total > nam[r.name]!.heavy.total).length,
   }),
 );
+
+// ---------- scaling: circuits of the same family at 1×, 2×, 4×, 8× (SCALING=0 skips; SCALING_AGGRESSIVE=1 adds aggressive) ----------
+if (process.env['SCALING'] !== '0') {
+  const scaleProfiles: Profile[] = process.env['SCALING_AGGRESSIVE'] === '1' ? ['safe', 'balanced', 'aggressive'] : ['safe', 'balanced'];
+  const adder = parseQasm(readFileSync(join(DIR, 'adder_8.before.qasm'), 'utf8'));
+  const gf = parseQasm(readFileSync(join(DIR, 'gf2^4_mult.before.qasm'), 'utf8'));
+  const families: Record<string, (k: number) => ReturnType<typeof tofN>> = {
+    // copies share one wire (the carry out of one adder is the carry in of the next)
+    adder_8_chain: (k) => chain(adder, k, 1),
+    tof_n: (k) => tofN(5 * k),
+    barenco_tof_n: (k) => barencoTofN(5 * k),
+    'gf2^4_mult_tiled': (k) => chain(gf, k, 0),
+  };
+  interface ScaleRow { family: string; k: number; profile: Profile; gates: number; after: number; ms: number; timedOut: boolean; error?: string }
+  const scale: ScaleRow[] = [];
+  for (const [family, make] of Object.entries(families)) {
+    for (const k of [1, 2, 4, 8]) {
+      const c = make(k);
+      const gates = circuitMetrics(c).total;
+      for (const profile of scaleProfiles) {
+        const t0 = performance.now();
+        try {
+          const r = optimizeCircuit(c, { profile, includeSteps: false });
+          scale.push({ family, k, profile, gates, after: r.metricsAfter.total, ms: performance.now() - t0, timedOut: r.timedOut });
+        } catch (e) {
+          scale.push({ family, k, profile, gates, after: gates, ms: performance.now() - t0, timedOut: false, error: (e as Error).message });
+        }
+        const x = scale[scale.length - 1]!;
+        console.log(`${family.padEnd(18)}${pad(`${k}x`, 4)}${pad(profile, 11)}${pad(gates, 7)} →${pad(x.after, 6)}${pad(x.ms.toFixed(0), 8)} ms${x.timedOut ? ' (budget)' : ''}${x.error ? ` ERROR ${x.error.slice(0, 60)}` : ''}`);
+      }
+    }
+  }
+  /** Least-squares slope of log(ms) against log(gates): time ∝ gates^slope. */
+  const slope = (rs: readonly ScaleRow[]) => {
+    const xs = rs.map((r) => Math.log(r.gates));
+    const ys = rs.map((r) => Math.log(Math.max(r.ms, 1)));
+    const mx = sum(xs) / xs.length;
+    const my = sum(ys) / ys.length;
+    const num = sum(xs.map((x, i) => (x - mx) * (ys[i]! - my)));
+    const den = sum(xs.map((x) => (x - mx) ** 2));
+    return den > 0 ? Math.round((num / den) * 100) / 100 : null;
+  };
+  const exponents: Record<string, Record<string, number | null>> = {};
+  for (const profile of scaleProfiles) {
+    exponents[profile] = {};
+    for (const family of Object.keys(families)) exponents[profile]![family] = slope(scale.filter((r) => r.profile === profile && r.family === family));
+  }
+  const at8 = (p: Profile) => scale.filter((r) => r.profile === p && r.k === 8);
+  console.log(
+    JSON.stringify({
+      bench: 'opt-scaling',
+      growth_exponent: Object.fromEntries(scaleProfiles.map((p) => [p, Math.max(...Object.values(exponents[p]!).map((e) => e ?? Infinity))])),
+      growth_exponent_by_family: exponents,
+      balanced_8x_max_ms: Math.round(Math.max(...at8('balanced').map((r) => r.ms))),
+      balanced_8x_timed_out: at8('balanced').filter((r) => r.timedOut).map((r) => r.family),
+      reduction_per_gate: Object.fromEntries(scaleProfiles.map((p) => [p, Object.fromEntries(Object.keys(families).map((f) => [f, [1, 8].map((k) => {
+        const r = scale.find((x) => x.profile === p && x.family === f && x.k === k)!;
+        return Math.round((1 - r.after / r.gates) * 1000) / 1000;
+      })]))])),
+      errors: scale.filter((r) => r.error).length,
+    }),
+  );
+}

@@ -77,7 +77,7 @@ function finish(input: Circuit, rec: Recorder, target: Target): { output: Circui
   rec.stopped = () => false; // translation is required for a correct target, never cut short
   translateToTarget(rec, target, input.numQubits);
   const output = withOps(input, rec.ops);
-  const replay = replayCertificate(input, { steps: rec.steps }, output);
+  const replay = replayCertificate(input, { steps: rec.steps }, output, { snapshotBefore: teleportStart(rec.steps) });
   if (!replay.ok) throw unverified(`certificate replay failed: ${replay.reason}`, { method: 'certificate-replay' });
   return { output, replay };
 }
@@ -102,17 +102,15 @@ function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorde
 }
 
 /**
- * What the whole-circuit check compares with the input: the output, or — when the search
- * ended with phase teleportation and only local steps follow it — the circuit just before
- * its first teleport step. Teleport steps and everything after are proven by replay alone
- * (each carries its own reduction trace); global steps all come before and still get their
+ * Index of the first phase-teleport step when only local steps follow it, else undefined.
+ * The whole-circuit check then compares the input with the circuit before that step (the
+ * replay's snapshot): teleport steps and everything after are proven by replay alone (each
+ * carries its own reduction trace), and the global steps, all before, still get their
  * whole-circuit proof, on a circuit the checker handles as before.
  */
-function checkTarget(input: Circuit, steps: readonly CertificateStep[], output: Circuit): Circuit {
+function teleportStart(steps: readonly CertificateStep[]): number | undefined {
   const first = steps.findIndex((st) => st.rule === PHASE_TELEPORT_RULE);
-  if (first < 0 || steps.slice(first).some((st) => isGlobalRule(st.rule))) return output;
-  const r = replayCertificate(input, { steps: steps.slice(0, first) });
-  return r.ok ? r.output : output;
+  return first < 0 || steps.slice(first).some((st) => isGlobalRule(st.rule)) ? undefined : first;
 }
 
 interface SegmentContext {
@@ -163,7 +161,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
   let eq: EquivalenceResult;
-  const compared = checkTarget(input, searchSteps, output);
+  const compared = replay.snapshot ?? output;
   const beforeTeleport = compared === output ? '' : '; compared with the circuit before phase teleportation (its steps and the later ones are proven by certificate replay)';
   try {
     eq = ctx.check(input, compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });

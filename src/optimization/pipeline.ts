@@ -63,12 +63,12 @@ function balancedRound(rec: Recorder, place: 'first' | 'last'): number {
   n += cancelAndMerge(rec, true);
   const before = cost(rec.ops);
   const probe = rec.fork();
-  mergePhasePolynomial(probe, place);
-  cancelAndMerge(probe, true);
-  // keep the global merge only when it pays off (it may only move rotations)
+  const merged = mergePhasePolynomial(probe, place) + cancelAndMerge(probe, true);
+  // keep the global merge only when it pays off (it may only move rotations); the probe is
+  // adopted rather than recomputed (the merge is deterministic, and its search the costliest part)
   if (cost(probe.ops) < before) {
-    n += mergePhasePolynomial(rec, place);
-    n += cancelAndMerge(rec, true);
+    rec.adopt(probe);
+    n += merged;
   }
   {
     const probe3 = rec.fork();

@@ -18,6 +18,8 @@ export type ReplayResult =
       readonly globalRules: readonly string[];
       /** Sum of the local steps' numeric deviations (operator norm, up to phase); at most CERTIFICATE_BUDGET. */
       readonly deviation: number;
+      /** The circuit as it stood before step `snapshotBefore` (when asked for). */
+      readonly snapshot?: Circuit;
     }
   | { readonly ok: false; readonly reason: string; readonly stepIndex?: number };
 
@@ -139,14 +141,17 @@ function rewriteInPlace(ops: readonly Operation[], positions: readonly number[],
   return next;
 }
 
-export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit): ReplayResult {
+/** `snapshotBefore: k` also returns the circuit as it stood before step k (in the same pass). */
+export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit, opts: { snapshotBefore?: number | undefined } = {}): ReplayResult {
   let ops: Operation[] = [...original.ops];
+  let snapshot: Circuit | undefined;
   let localSteps = 0;
   let globalSteps = 0;
   const globalRules = new Set<string>();
   let deviation = 0;
   for (let s = 0; s < certificate.steps.length; s++) {
     const step = certificate.steps[s]!;
+    if (s === opts.snapshotBefore) snapshot = withOps(original, ops);
     if (step.rule === REORDER_RULE) {
       const why = reorderProblem(ops, step);
       if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
@@ -177,5 +182,5 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
       return { ok: false, reason: 'replaying the certificate does not reproduce the claimed output' };
     }
   }
-  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation };
+  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation, ...(snapshot ? { snapshot } : {}) };
 }
