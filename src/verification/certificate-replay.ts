@@ -117,16 +117,18 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   return rule.deviation ? rule.deviation(replaced as GateOp[], inserted) : 0;
 }
 
-function splice(ops: readonly Operation[], step: CertificateStep): Operation[] {
-  const removed = new Set(step.positions);
-  const at = step.insertAt ?? (step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0]);
-  const next: Operation[] = [];
-  for (let i = 0; i < ops.length; i++) {
-    if (i === at) next.push(...step.inserted);
-    if (!removed.has(i)) next.push(ops[i]!);
+/** Applies a splice step in place (native splices: a step costs a memmove, not a rebuilt list). */
+function splice(ops: Operation[], step: CertificateStep): Operation[] {
+  const { positions } = step;
+  const at = step.insertAt ?? (step.anchor === 'last' ? positions[positions.length - 1]! : positions[0]!);
+  let removedBefore = 0;
+  for (let k = positions.length - 1; k >= 0; k--) {
+    ops.splice(positions[k]!, 1);
+    if (positions[k]! < at) removedBefore++;
   }
-  if (at === ops.length) next.push(...step.inserted);
-  return next;
+  // the new ops go where the anchor was: after every kept op that stood before it
+  if (step.inserted.length) ops.splice(at - removedBefore, 0, ...step.inserted);
+  return ops;
 }
 
 function rewriteInPlace(ops: readonly Operation[], positions: readonly number[], inPlace: readonly (GateOp | null)[]): Operation[] {
