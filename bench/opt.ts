@@ -14,7 +14,11 @@ const DIR = process.env['NAM_DIR'] ?? sharedFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
 // NAM_ONLY=adder_8,mod5_4 runs a subset (while developing; the totals then cover only those)
 const only = process.env['NAM_ONLY']?.split(',');
-const names = readdirSync(DIR).filter((f) => f.endsWith('.before.qasm')).map((f) => f.slice(0, -'.before.qasm'.length)).sort().filter((n) => !only || only.includes(n));
+const names = readdirSync(DIR)
+  .filter((f) => f.endsWith('.before.qasm'))
+  .map((f) => f.slice(0, -'.before.qasm'.length))
+  .sort()
+  .filter((n) => !only || only.includes(n));
 const load = (n: string, kind: string) => parseQasm(readFileSync(join(DIR, `${n}.${kind}.qasm`), 'utf8'));
 const cx = (m: CircuitMetrics) => m.two_qubit;
 
@@ -52,7 +56,9 @@ for (const name of names) {
 }
 
 const pad = (s: unknown, n: number) => String(s).padStart(n);
-console.log(`${'circuit'.padEnd(16)}${pad('profile', 11)}${pad('total', 7)}${pad('cx', 6)}${pad('T', 6)}${pad('Td', 6)}${pad('ms', 8)}  ${'proof'.padEnd(24)}${pad('before', 8)}${pad('light', 7)}${pad('heavy', 7)}${pad('h.cx', 6)}${pad('h.T', 6)}`);
+console.log(
+  `${'circuit'.padEnd(16)}${pad('profile', 11)}${pad('total', 7)}${pad('cx', 6)}${pad('T', 6)}${pad('Td', 6)}${pad('ms', 8)}  ${'proof'.padEnd(24)}${pad('before', 8)}${pad('light', 7)}${pad('heavy', 7)}${pad('h.cx', 6)}${pad('h.T', 6)}`,
+);
 for (const r of rows) {
   const n = nam[r.name]!;
   const status = r.error ? `UNVERIFIED ${r.error.slice(0, 60)}` : `${r.verified ? 'verified' : 'NO'} ${r.method}${r.timedOut ? ' (timeout)' : ''}`;
@@ -107,7 +113,16 @@ if (process.env['SCALING'] !== '0') {
     barenco_tof_n: (k) => barencoTofN(5 * k),
     'gf2^4_mult_tiled': (k) => chain(gf, k, 0),
   };
-  interface ScaleRow { family: string; k: number; profile: Profile; gates: number; after: number; ms: number; timedOut: boolean; error?: string }
+  interface ScaleRow {
+    family: string;
+    k: number;
+    profile: Profile;
+    gates: number;
+    after: number;
+    ms: number;
+    timedOut: boolean;
+    error?: string;
+  }
   const scale: ScaleRow[] = [];
   for (const [family, make] of Object.entries(families)) {
     for (const k of [1, 2, 4, 8]) {
@@ -122,7 +137,9 @@ if (process.env['SCALING'] !== '0') {
           scale.push({ family, k, profile, gates, after: gates, ms: performance.now() - t0, timedOut: false, error: (e as Error).message });
         }
         const x = scale[scale.length - 1]!;
-        console.log(`${family.padEnd(18)}${pad(`${k}x`, 4)}${pad(profile, 11)}${pad(gates, 7)} →${pad(x.after, 6)}${pad(x.ms.toFixed(0), 8)} ms${x.timedOut ? ' (budget)' : ''}${x.error ? ` ERROR ${x.error.slice(0, 60)}` : ''}`);
+        console.log(
+          `${family.padEnd(18)}${pad(`${k}x`, 4)}${pad(profile, 11)}${pad(gates, 7)} →${pad(x.after, 6)}${pad(x.ms.toFixed(0), 8)} ms${x.timedOut ? ' (budget)' : ''}${x.error ? ` ERROR ${x.error.slice(0, 60)}` : ''}`,
+        );
       }
     }
   }
@@ -139,7 +156,7 @@ if (process.env['SCALING'] !== '0') {
   const exponents: Record<string, Record<string, number | null>> = {};
   for (const profile of scaleProfiles) {
     exponents[profile] = {};
-    for (const family of Object.keys(families)) exponents[profile]![family] = slope(scale.filter((r) => r.profile === profile && r.family === family));
+    for (const family of Object.keys(families)) exponents[profile][family] = slope(scale.filter((r) => r.profile === profile && r.family === family));
   }
   const at8 = (p: Profile) => scale.filter((r) => r.profile === p && r.k === 8);
   console.log(
@@ -148,11 +165,23 @@ if (process.env['SCALING'] !== '0') {
       growth_exponent: Object.fromEntries(scaleProfiles.map((p) => [p, Math.max(...Object.values(exponents[p]!).map((e) => e ?? Infinity))])),
       growth_exponent_by_family: exponents,
       balanced_8x_max_ms: Math.round(Math.max(...at8('balanced').map((r) => r.ms))),
-      balanced_8x_timed_out: at8('balanced').filter((r) => r.timedOut).map((r) => r.family),
-      reduction_per_gate: Object.fromEntries(scaleProfiles.map((p) => [p, Object.fromEntries(Object.keys(families).map((f) => [f, [1, 8].map((k) => {
-        const r = scale.find((x) => x.profile === p && x.family === f && x.k === k)!;
-        return Math.round((1 - r.after / r.gates) * 1000) / 1000;
-      })]))])),
+      balanced_8x_timed_out: at8('balanced')
+        .filter((r) => r.timedOut)
+        .map((r) => r.family),
+      reduction_per_gate: Object.fromEntries(
+        scaleProfiles.map((p) => [
+          p,
+          Object.fromEntries(
+            Object.keys(families).map((f) => [
+              f,
+              [1, 8].map((k) => {
+                const r = scale.find((x) => x.profile === p && x.family === f && x.k === k)!;
+                return Math.round((1 - r.after / r.gates) * 1000) / 1000;
+              }),
+            ]),
+          ),
+        ]),
+      ),
       errors: scale.filter((r) => r.error).length,
     }),
   );

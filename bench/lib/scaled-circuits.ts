@@ -7,8 +7,21 @@ import { circuit, gate, type Circuit, type GateOp, type Operation } from '../../
 /** The Clifford+T Toffoli of the Nam circuits (7 T gates, 15 gates). */
 function toffoli(a: number, b: number, t: number): GateOp[] {
   return [
-    gate('h', [t]), gate('cx', [b, t]), gate('tdg', [t]), gate('cx', [a, t]), gate('t', [t]), gate('cx', [b, t]), gate('tdg', [t]),
-    gate('cx', [a, t]), gate('cx', [a, b]), gate('tdg', [b]), gate('cx', [a, b]), gate('t', [a]), gate('t', [b]), gate('t', [t]), gate('h', [t]),
+    gate('h', [t]),
+    gate('cx', [b, t]),
+    gate('tdg', [t]),
+    gate('cx', [a, t]),
+    gate('t', [t]),
+    gate('cx', [b, t]),
+    gate('tdg', [t]),
+    gate('cx', [a, t]),
+    gate('cx', [a, b]),
+    gate('tdg', [b]),
+    gate('cx', [a, b]),
+    gate('t', [a]),
+    gate('t', [b]),
+    gate('t', [t]),
+    gate('h', [t]),
   ];
 }
 
@@ -42,7 +55,13 @@ export function chain(c: Circuit, k: number, shared: number): Circuit {
   for (let j = 0; j < k; j++) {
     for (const op of c.ops) {
       if (op.kind !== 'gate') continue;
-      ops.push(gate(op.name, op.qubits.map((q) => q + j * step), op.params));
+      ops.push(
+        gate(
+          op.name,
+          op.qubits.map((q) => q + j * step),
+          op.params,
+        ),
+      );
     }
   }
   return circuit(step * (k - 1) + c.numQubits, 0, ops);

@@ -2,6 +2,7 @@ import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/
 import { fail } from '../errors/app-error.js';
 import { certificateDigest } from '../verification/certificate-digest.js';
 import { replayCertificate } from '../verification/certificate-replay.js';
+import { PROOF_EPS } from '../verification/numeric-policy.js';
 import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
@@ -163,14 +164,22 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   let eq: EquivalenceResult;
   const compared = replay.snapshot ?? output;
   const beforeTeleport = compared === output ? '' : '; compared with the circuit before phase teleportation (its steps and the later ones are proven by certificate replay)';
+  // Compared with the snapshot, the check is tightened by what the later steps may deviate (a
+  // distance D moves a column by at most 2D), so the output itself stays within the proof tolerance.
+  const epsilon = compared === output ? undefined : PROOF_EPS - 2 * replay.deviationAfterSnapshot;
   try {
-    eq = ctx.check(input, compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
+    eq = ctx.check(input, compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12, ...(epsilon === undefined ? {} : { epsilon }) });
   } catch (e) {
     eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
   }
   if (eq.equivalent === false) throw unverified(`${ctx.label}whole-circuit equivalence check refuted the result: ${eq.reason ?? eq.checked}`, { method: eq.method });
   if (eq.equivalent === true) {
-    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: `${ctx.label}${eq.checked}${beforeTeleport}`, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
+    methods.push({
+      method: eq.method === 'path-sum' ? 'path-sum' : 'unitary',
+      checked: `${ctx.label}${eq.checked}${beforeTeleport}`,
+      elapsed_ms: Math.round(eq.elapsedMs),
+      justifies: replay.globalRules,
+    });
   } else if (replay.globalSteps > 0) {
     const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
     // only running out of time falls back (to the local steps before the first global one, proven
@@ -194,6 +203,7 @@ function shifted(step: CertificateStep, offset: number): CertificateStep {
     ...step,
     positions: Object.freeze(step.positions.map((p) => p + offset)),
     ...(step.insertAt === undefined ? {} : { insertAt: step.insertAt + offset }),
+    ...(step.span === undefined ? {} : { span: Object.freeze([step.span[0] + offset, step.span[1] + offset] as const) }),
   });
 }
 

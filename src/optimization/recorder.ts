@@ -81,11 +81,16 @@ export class Recorder {
     this.ops = next;
   }
 
-  /** An in-place step: the op at positions[i] becomes inPlace[i], or is removed when null. */
-  rewrite(rule: string, positions: readonly number[], inPlace: readonly (GateOp | null)[], witness?: CertificateStep['witness']): void {
+  /**
+   * An in-place step over the whole list (its `span`): the op at positions[i] becomes inPlace[i], or is
+   * removed when null; `deviation` is the pass's estimate of what the checker will count for it.
+   */
+  rewrite(rule: string, positions: readonly number[], inPlace: readonly (GateOp | null)[], witness: NonNullable<CertificateStep['witness']>, deviation: number): void {
     const pos = [...positions];
     const replaced = pos.map((p) => this.ops[p]!);
-    this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([]), inPlace: Object.freeze([...inPlace]), ...(witness ? { witness } : {}) }));
+    const span = Object.freeze([0, this.ops.length] as const);
+    this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([]), inPlace: Object.freeze([...inPlace]), witness, span }));
+    this.charge(deviation);
     const at = new Map(pos.map((p, i) => [p, inPlace[i]!] as const));
     const next: Operation[] = [];
     for (let i = 0; i < this.ops.length; i++) {

@@ -20,6 +20,8 @@ export type ReplayResult =
       readonly deviation: number;
       /** The circuit as it stood before step `snapshotBefore` (when asked for). */
       readonly snapshot?: Circuit;
+      /** The part of `deviation` from the steps at and after `snapshotBefore` (0 without a snapshot). */
+      readonly deviationAfterSnapshot: number;
     }
   | { readonly ok: false; readonly reason: string; readonly stepIndex?: number };
 
@@ -57,7 +59,17 @@ function wiresOf(op: Operation): string[] {
 /** Why a `reorder` step is not an instance (see CertificateStep.order), or undefined. */
 function reorderProblem(ops: readonly Operation[], step: CertificateStep): string | undefined {
   const order = step.order;
-  if (!order || step.positions.length || step.replaced.length || step.inserted.length || step.insertAt !== undefined || step.anchor !== undefined) {
+  if (
+    !order ||
+    step.positions.length ||
+    step.replaced.length ||
+    step.inserted.length ||
+    step.insertAt !== undefined ||
+    step.anchor !== undefined ||
+    step.inPlace !== undefined ||
+    step.witness !== undefined ||
+    step.span !== undefined
+  ) {
     return 'a reorder step carries only an order';
   }
   if (order.length !== ops.length) return 'the order is not a permutation of the op list';
@@ -95,9 +107,9 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   for (const g of inserted) {
     if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
   }
-  if (isGlobalRule(step.rule)) return step.inPlace === undefined ? 0 : 'a global step cannot rewrite in place';
-  if (step.rule === PHASE_TELEPORT_RULE) return checkPhaseTeleport(ops, step) ?? 0;
-  if (step.inPlace !== undefined) return `rule ${step.rule} does not rewrite in place`;
+  if (step.rule === PHASE_TELEPORT_RULE) return checkPhaseTeleport(ops, step);
+  if (step.inPlace !== undefined || step.witness !== undefined || step.span !== undefined) return `rule ${step.rule} does not rewrite in place`;
+  if (isGlobalRule(step.rule)) return 0;
   const rule = ruleById(step.rule);
   if (!rule) return `rule ${step.rule} is not in the proven rule library`;
   if (replaced.some((o) => o.kind !== 'gate')) return 'a local rule matched a non-gate op';
@@ -147,13 +159,17 @@ function rewriteInPlace(ops: readonly Operation[], positions: readonly number[],
 export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit, opts: { snapshotBefore?: number | undefined } = {}): ReplayResult {
   let ops: Operation[] = [...original.ops];
   let snapshot: Circuit | undefined;
+  let atSnapshot = 0;
   let localSteps = 0;
   let globalSteps = 0;
   const globalRules = new Set<string>();
   let deviation = 0;
   for (let s = 0; s < certificate.steps.length; s++) {
     const step = certificate.steps[s]!;
-    if (s === opts.snapshotBefore) snapshot = withOps(original, ops);
+    if (s === opts.snapshotBefore) {
+      snapshot = withOps(original, ops);
+      atSnapshot = deviation;
+    }
     if (step.rule === REORDER_RULE) {
       const why = reorderProblem(ops, step);
       if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
@@ -184,5 +200,5 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
       return { ok: false, reason: 'replaying the certificate does not reproduce the claimed output' };
     }
   }
-  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation, ...(snapshot ? { snapshot } : {}) };
+  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation, deviationAfterSnapshot: snapshot ? deviation - atSnapshot : 0, ...(snapshot ? { snapshot } : {}) };
 }

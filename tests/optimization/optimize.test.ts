@@ -144,7 +144,16 @@ describe('optimizeCircuit', () => {
   });
 
   it('T-depth counts T gates (as t_count does) along the longest chain over shared qubits', () => {
-    const c = circuit(3, 0, [gate('t', [0]), gate('t', [1]), gate('rz', [2], [(3 * Math.PI) / 4]), gate('s', [1]), gate('cx', [0, 1]), gate('tdg', [1]), gate('rz', [2], [0.1]), gate('t', [2])] as GateOp[]);
+    const c = circuit(3, 0, [
+      gate('t', [0]),
+      gate('t', [1]),
+      gate('rz', [2], [(3 * Math.PI) / 4]),
+      gate('s', [1]),
+      gate('cx', [0, 1]),
+      gate('tdg', [1]),
+      gate('rz', [2], [0.1]),
+      gate('t', [2]),
+    ] as GateOp[]);
     const m = circuitMetrics(c);
     expect(m.t_count).toBe(5);
     expect(m.t_depth).toBe(2);

@@ -151,7 +151,10 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
           if (!ac) continue;
           const set = [a, b, ab, c, ac, bc, abc];
           if (new Set(set).size !== 7) continue;
-          const k = set.map(idOf).sort((x, y) => x - y).join(',');
+          const k = set
+            .map(idOf)
+            .sort((x, y) => x - y)
+            .join(',');
           if (seen.has(k)) continue;
           seen.add(k);
           if (ab.lin !== (a.lin ^ b.lin) || ac.lin !== (a.lin ^ c.lin) || bc.lin !== (b.lin ^ c.lin) || abc.lin !== (a.lin ^ bc.lin)) continue;

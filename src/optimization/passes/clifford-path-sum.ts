@@ -22,9 +22,13 @@
  */
 
 import { TELEPORT_TRACE as TRACE } from '../../verification/certificate-types.js';
+import { addAngles, quarterTurns } from '../../verification/numeric-policy.js';
 
 /** An affine parity over F₂: XOR of the variables whose bits are set in `m`, XOR `c`. */
-export interface Affine { m: bigint; c: boolean }
+export interface Affine {
+  m: bigint;
+  c: boolean;
+}
 
 const bit = (v: number): bigint => 1n << BigInt(v);
 
@@ -46,17 +50,26 @@ export function bitsOf(m: bigint): number[] {
 type Kind = 'free' | 'sum' | 'hub' | 'leaf';
 
 /**
- * One gadget: its angle is the phase its leaf carries; `extra` is the part of it that came
- * from Clifford phases of the skeleton (absorbed when the gadget was rebuilt), not from its
- * member gates, so the members' own total is `angle − extra`.
+ * One gadget: the phase its leaf carries is Σ sign·angle over its member gates plus `quarters`
+ * quarter turns, Clifford phases of the skeleton absorbed when the gadget was rebuilt (exact).
  */
-interface Gadget { hub: number; leaf: number; angle: number; extra: number; members: { gate: number; sign: 1 | -1 }[] }
+interface Gadget {
+  hub: number;
+  leaf: number;
+  quarters: number;
+  members: { gate: number; sign: 1 | -1 }[];
+  /** Acts on nothing: a global phase, so its gates may all go. */
+  free: boolean;
+  /** Settled as a Clifford phase of this many quarter turns. */
+  settled?: number;
+}
 
-/** Quarter turns k when θ is a multiple of π/2 (to 1e-12, far below the checker's 1e-9), else undefined. */
-export function cliffordQuarters(theta: number): number | undefined {
-  const k = theta / (Math.PI / 2);
-  const r = Math.round(k);
-  return Math.abs(k - r) < 1e-12 ? ((r % 4) + 4) % 4 : undefined;
+/** A group of fused gates as teleport() reports it (gate numbers in track() order). */
+export interface FusedGroup {
+  readonly members: readonly { readonly gate: number; readonly sign: 1 | -1 }[];
+  readonly quarters: number;
+  readonly free: boolean;
+  readonly settled?: number;
 }
 
 export class CliffordPathSum {
@@ -70,7 +83,8 @@ export class CliffordPathSum {
   private readonly gadgets: Gadget[] = [];
   /** Fused groups whose angle became Clifford (or a global phase): no longer gadgets. */
   private readonly settled: Gadget[] = [];
-  private gates = 0;
+  /** The tracked gates' angles, by gate number. */
+  private readonly angles: number[] = [];
   /** The rules applied, in order, as the certificate's witness (see TELEPORT_TRACE in certificate-types.ts). */
   readonly trace: number[][] = [];
 
@@ -159,8 +173,9 @@ export class CliffordPathSum {
     const leaf = this.newVar('leaf');
     this.toggleEdge(hub, leaf);
     this.addHalfProduct({ m: bit(hub), c: false }, this.wires[q]!);
-    const gate = this.gates++;
-    this.gadgets.push({ hub, leaf, angle, extra: 0, members: [{ gate, sign: 1 }] });
+    const gate = this.angles.length;
+    this.angles.push(angle);
+    this.gadgets.push({ hub, leaf, quarters: 0, members: [{ gate, sign: 1 }], free: false });
     return gate;
   }
 
@@ -245,10 +260,8 @@ export class CliffordPathSum {
         for (const w of nbrs) m |= bit(w);
         this.addQuarter(4 - L, { m, c: false });
         // the leaf is now an ordinary variable: its Clifford phase joins the gadget's angle
-        const k = this.lin[gd.leaf]!;
+        gd.quarters = (gd.quarters + this.lin[gd.leaf]!) % 4;
         this.lin[gd.leaf] = 0;
-        gd.angle += (k * Math.PI) / 2;
-        gd.extra += (k * Math.PI) / 2;
         this.kind[gd.leaf] = 'sum';
         const hub = this.newVar('hub');
         const leaf = this.newVar('leaf');
@@ -270,26 +283,32 @@ export class CliffordPathSum {
     let fused = 0;
     for (const gd of this.gadgets) {
       const h = gd.hub;
-      if (this.lin[h]! % 2 === 1) { keep.push(gd); continue; }
+      if (this.lin[h]! % 2 === 1) {
+        keep.push(gd);
+        continue;
+      }
       const key = this.keyOf(gd);
       if (key === 0n) {
         // acts on nothing: a global phase, so every member can go
         this.trace.push([TRACE.settle, h]);
         this.detach(h);
         this.detach(gd.leaf);
-        gd.angle = gd.extra;
+        gd.free = true;
         this.settled.push(gd);
         fused++;
         continue;
       }
       const other = byKey.get(key);
       // a hub detached since `other` was keyed may have been its neighbour: compare afresh
-      if (!other || this.keyOf(other) !== key) { byKey.set(key, gd); keep.push(gd); continue; }
+      if (!other || this.keyOf(other) !== key) {
+        byKey.set(key, gd);
+        keep.push(gd);
+        continue;
+      }
       // θ₂·(S ⊕ c₂) = ±θ₂·(S ⊕ c₁) + const
       this.trace.push([TRACE.fuse, other.hub, h]);
       const s: 1 | -1 = this.lin[other.hub] === this.lin[h] ? 1 : -1;
-      other.angle += s * gd.angle;
-      other.extra += s * gd.extra;
+      other.quarters = (((other.quarters + s * gd.quarters) % 4) + 4) % 4;
       for (const m of gd.members) other.members.push({ gate: m.gate, sign: (m.sign * s) as 1 | -1 });
       this.detach(h);
       this.detach(gd.leaf);
@@ -297,11 +316,18 @@ export class CliffordPathSum {
     }
     this.gadgets.length = 0;
     for (const gd of keep) {
-      const k = cliffordQuarters(gd.angle);
-      if (k !== undefined && gd.members.length > 1) this.settle(gd, k);
+      const k = gd.members.length > 1 ? quarterTurns(this.groupAngle(gd)) : undefined;
+      if (k !== undefined) this.settle(gd, k);
       else this.gadgets.push(gd);
     }
     return fused;
+  }
+
+  /** The gadget's phase: Σ sign·angle in member order, plus its quarter turns (summed as the checker sums it). */
+  private groupAngle(gd: Gadget): number {
+    let a = gd.quarters * (Math.PI / 2);
+    for (const m of gd.members) a = addAngles(a, m.sign * this.angles[m.gate]!);
+    return a;
   }
 
   /** The hub's neighbours besides the leaf: the parity the gadget acts on. */
@@ -317,20 +343,20 @@ export class CliffordPathSum {
     this.kind[gd.hub] = 'sum';
     this.kind[gd.leaf] = 'sum';
     this.lin[gd.leaf] = (this.lin[gd.leaf]! + k) % 4;
+    gd.settled = k;
     this.settled.push(gd);
   }
 
   /**
-   * Reduces and fuses until nothing changes. Returns the groups of gate numbers to fuse:
-   * each group's gates may be replaced by one gate of angle `sign·angle` at the place of any
-   * member (`sign` its own), the others removed.
+   * Reduces and fuses until nothing changes. Returns the groups of fused gates: in each, the
+   * circuit depends on the members only through Σ sign·angle (nothing at all for a free group).
    */
-  teleport(stopped: () => boolean = () => false): { angle: number; members: readonly { gate: number; sign: 1 | -1 }[] }[] {
+  teleport(stopped: () => boolean = () => false): FusedGroup[] {
     for (let q = 0; q < this.wires.length; q++) this.close(q);
     for (;;) {
       this.reduce(stopped);
       if (stopped() || this.fuse() === 0) break;
     }
-    return [...this.settled, ...this.gadgets.filter((g) => g.members.length > 1)].map((g) => ({ angle: g.angle - g.extra, members: g.members }));
+    return [...this.settled, ...this.gadgets.filter((g) => g.members.length > 1)];
   }
 }

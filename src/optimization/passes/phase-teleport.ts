@@ -1,27 +1,20 @@
 import type { GateOp } from '../../circuits/ir.js';
 import { PHASE_TELEPORT_RULE } from '../../verification/certificate-types.js';
-import { g, normAngle, phaseOf } from '../gate-info.js';
+import { addAngles, CERTIFICATE_BUDGET, quarterTurns, rotationDistance } from '../../verification/numeric-policy.js';
+import { phaseGate, phaseOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
-import { CliffordPathSum, cliffordQuarters } from './clifford-path-sum.js';
+import { CliffordPathSum, type FusedGroup } from './clifford-path-sum.js';
 
-interface Tracked { idx: number; angle: number }
+interface Tracked {
+  idx: number;
+  angle: number;
+}
 
-const NAMED: Readonly<Record<number, string>> = { 1: 't', 2: 's', 4: 'z', [-4]: 'z', [-2]: 'sdg', [-1]: 'tdg' };
-
-/**
- * The gate for a fused angle, or null for none. Rounds only within 1e-12 (a named Clifford+T
- * gate, or nothing), far inside the checker's 1e-9, so the replay never meets a doubtful case.
- */
-function fusedGate(q: number, angle: number): GateOp | null {
-  const a = normAngle(angle);
-  const k = a / (Math.PI / 4);
-  const r = Math.round(k);
-  if (Math.abs(k - r) < 1e-12) {
-    if (r === 0) return null;
-    const name = NAMED[r];
-    return name ? g(name, [q]) : g('rz', [q], [(r * Math.PI) / 4]);
-  }
-  return g('rz', [q], [a]);
+/** Σ sign·angle over a group's members in member order (as the checker sums it), plus its quarter turns if asked. */
+function groupSum(gr: FusedGroup, angle: (gate: number) => number, withQuarters: boolean): number {
+  let a = withQuarters ? gr.quarters * (Math.PI / 2) : 0;
+  for (const m of gr.members) a = addAngles(a, m.sign * angle(m.gate));
+  return a;
 }
 
 /**
@@ -39,6 +32,8 @@ export function teleportPhases(rec: Recorder): number {
   const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
   const ps = new CliffordPathSum(n);
   const tracked: Tracked[] = [];
+  // the rounding of taking near-Clifford angles as Clifford, as the checker counts it (before and after)
+  let deviation = 0;
   let open = false;
   rec.ops.forEach((op, i) => {
     if (op.kind !== 'gate') {
@@ -51,24 +46,43 @@ export function teleportPhases(rec: Recorder): number {
     open = true;
     const a = phaseOf(op);
     if (a !== undefined) {
-      const k = cliffordQuarters(a);
-      if (k !== undefined) ps.quarter(op.qubits[0]!, k);
-      else {
+      const k = quarterTurns(a);
+      if (k !== undefined) {
+        deviation += 2 * rotationDistance(a, k * (Math.PI / 2));
+        ps.quarter(op.qubits[0]!, k);
+      } else {
         ps.track(op.qubits[0]!, a);
         tracked.push({ idx: i, angle: a });
       }
       return;
     }
     const [p, q] = op.qubits as [number, number];
-    switch (op.name) {
-      case 'h': ps.hadamard(p); return;
-      case 'x': ps.not(p); return;
-      case 'y': ps.quarter(p, 2); ps.not(p); return; // Y ∝ X·Z
-      case 'cx': ps.cnot(p, q); return;
-      case 'cz': ps.cz(p, q); return;
-      case 'swap': ps.swap(p, q); return;
-      case 'id': return;
-      default: for (const r of op.qubits) ps.opaque(r);
+    // a gate on repeated qubits is malformed: no structure is assumed for it (as in the checker)
+    const name = new Set(op.qubits).size === op.qubits.length ? op.name : '';
+    switch (name) {
+      case 'h':
+        ps.hadamard(p);
+        return;
+      case 'x':
+        ps.not(p);
+        return;
+      case 'y': // Y ∝ X·Z
+        ps.quarter(p, 2);
+        ps.not(p);
+        return;
+      case 'cx':
+        ps.cnot(p, q);
+        return;
+      case 'cz':
+        ps.cz(p, q);
+        return;
+      case 'swap':
+        ps.swap(p, q);
+        return;
+      case 'id':
+        return;
+      default:
+        for (const r of op.qubits) ps.opaque(r);
     }
   });
   if (tracked.length === 0) return 0;
@@ -76,17 +90,32 @@ export function teleportPhases(rec: Recorder): number {
   if (rec.stopped()) return 0;
 
   const changes = new Map<number, GateOp | null>();
-  for (const { angle, members } of groups) {
-    // the first member in circuit order keeps the group's angle (with its own sign)
-    const sorted = [...members].sort((x, y) => tracked[x.gate]!.idx - tracked[y.gate]!.idx);
+  for (const gr of groups) {
+    // the first member in circuit order keeps the group's angle (with its own sign), the others go
+    const sorted = [...gr.members].sort((x, y) => tracked[x.gate]!.idx - tracked[y.gate]!.idx);
     const keep = sorted[0]!;
     const at = tracked[keep.gate]!.idx;
-    const merged = fusedGate((rec.ops[at] as GateOp).qubits[0]!, keep.sign * angle);
+    const was = (gate: number) => tracked[gate]!.angle;
+    // a free group is a global phase: all its gates go; otherwise one gate carries the members' sum
+    const merged = gr.free ? null : (phaseGate((rec.ops[at] as GateOp).qubits[0]!, keep.sign * groupSum(gr, was, false), 'named', rec.tol) ?? null);
     if (sorted.length > 1 || merged === null || phaseOf(merged) !== tracked[keep.gate]!.angle) changes.set(at, merged);
     for (const m of sorted.slice(1)) changes.set(tracked[m.gate]!.idx, null);
+    if (gr.free) continue;
+    const now = (gate: number) => (gate !== keep.gate || !merged ? 0 : phaseOf(merged)!);
+    if (gr.settled !== undefined) {
+      const k = gr.settled * (Math.PI / 2);
+      deviation += rotationDistance(groupSum(gr, was, true), k) + rotationDistance(groupSum(gr, now, true), k);
+    } else deviation += rotationDistance(groupSum(gr, now, false), groupSum(gr, was, false));
   }
-  if (changes.size === 0) return 0;
+  // every step stays well inside the certificate's budget (the recorder's tolerance rule: half of it)
+  if (changes.size === 0 || rec.deviation + deviation > CERTIFICATE_BUDGET / 2) return 0;
   const positions = [...changes.keys()].sort((x, y) => x - y);
-  rec.rewrite(PHASE_TELEPORT_RULE, positions, positions.map((p) => changes.get(p)!), { trace: ps.trace });
+  rec.rewrite(
+    PHASE_TELEPORT_RULE,
+    positions,
+    positions.map((p) => changes.get(p)!),
+    { trace: ps.trace },
+    deviation,
+  );
   return positions.length;
 }

@@ -141,6 +141,12 @@ const CertificateStep = Obj({
   inserted: Type.Array(Type.Ref('CertificateOperation')),
   anchor: Type.Optional(Type.Union([Type.Literal('first'), Type.Literal('last')])),
   insertAt: Type.Optional(Int),
+  order: Type.Optional(Type.Array(Int, { description: 'Rule reorder only: the new op list is order.map((i) => ops[i])' })),
+  inPlace: Type.Optional(
+    Type.Array(Type.Union([Type.Ref('CertificateOperation'), Type.Null()]), { description: 'Rule phase-teleport only: the op at positions[i] becomes inPlace[i] (null removes it)' }),
+  ),
+  witness: Type.Optional(Obj({ trace: Type.Array(Ints, { description: 'The reduction trace the phase-teleport checker replays' }) })),
+  span: Type.Optional(Type.Array(Int, { minItems: 2, maxItems: 2, description: 'Rule phase-teleport only: the range [from, to) of the op list whose path sum the trace reduces' })),
 });
 
 const ProofMethod = Obj({
