@@ -1,9 +1,9 @@
-import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
+import { circuit, withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { fail } from '../errors/app-error.js';
 import { certificateDigest } from '../verification/certificate-digest.js';
 import { replayCertificate } from '../verification/certificate-replay.js';
 import { PROOF_EPS } from '../verification/numeric-policy.js';
-import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, type CertificateStep } from '../verification/certificate-types.js';
+import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, WIDEN_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import { circuitMetrics, type CircuitMetrics } from './metrics.js';
@@ -73,11 +73,21 @@ export const PROFILE_BUDGET_MS: Readonly<Record<Profile, number>> = { safe: 5_00
 const unverified = (reason: string, extra: Record<string, unknown> = {}) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED, `The optimized circuit could not be verified: ${reason}`, { reason, ...extra });
 
+/** The register width after the steps: routing may borrow device wires (`widen` steps). */
+function widthAfter(steps: readonly CertificateStep[], n: number): number {
+  return steps.reduce((w, st) => (st.rule === WIDEN_RULE && st.numQubits !== undefined ? Math.max(w, st.numQubits) : w), n);
+}
+
+/** The same circuit on `width` wires (the extra ones idle). */
+function widened(c: Circuit, width: number): Circuit {
+  return width === c.numQubits ? c : circuit(width, c.numClbits, c.ops, c.metadata);
+}
+
 /** Translates to the target and replays the certificate; a replay failure fails closed. */
 function finish(input: Circuit, rec: Recorder, target: Target): { output: Circuit; replay: Extract<ReturnType<typeof replayCertificate>, { ok: true }> } {
   rec.stopped = () => false; // translation is required for a correct target, never cut short
   translateToTarget(rec, target, input.numQubits);
-  const output = withOps(input, rec.ops);
+  const output = widened(withOps(input, rec.ops), widthAfter(rec.steps, input.numQubits));
   const replay = replayCertificate(input, { steps: rec.steps }, output, { snapshotBefore: teleportStart(rec.steps) });
   if (!replay.ok) throw unverified(`certificate replay failed: ${replay.reason}`, { method: 'certificate-replay' });
   return { output, replay };
@@ -168,7 +178,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   // distance D moves a column by at most 2D), so the output itself stays within the proof tolerance.
   const epsilon = compared === output ? undefined : PROOF_EPS - 2 * replay.deviationAfterSnapshot;
   try {
-    eq = ctx.check(input, compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12, ...(epsilon === undefined ? {} : { epsilon }) });
+    eq = ctx.check(widened(input, compared.numQubits), compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12, ...(epsilon === undefined ? {} : { epsilon }) });
   } catch (e) {
     eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
   }
@@ -270,7 +280,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
       notes.push(...r.notes);
     });
     for (let i = from; i < reordered.length; i++) outOps.push(reordered[i]!);
-    output = withOps(input, outOps);
+    output = widened(withOps(input, outOps), widthAfter(steps, input.numQubits));
     notes.push(`mid-circuit measurement or reset: the ${plan.segments.length} unitary segments between them were optimized and proven separately`);
   }
   if (!replay) {
@@ -280,6 +290,11 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     replay = whole;
   }
   methods.unshift(replayMethod(replay));
+  if (output.numQubits > input.numQubits) {
+    notes.push(
+      `routing on ${target.device?.id ?? 'the device'} borrowed wires ${input.numQubits}–${output.numQubits - 1} (the circuit's own wires are not connected there): the output has ${output.numQubits} qubits, acts as the input on wires 0–${input.numQubits - 1} and leaves the borrowed ones as it found them`,
+    );
+  }
   const certificate = { steps };
   const stepsOut = opts.includeSteps === false ? {} : { steps };
   return {

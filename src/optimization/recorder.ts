@@ -1,5 +1,5 @@
 import type { GateOp, Operation } from '../circuits/ir.js';
-import type { CertificateStep } from '../verification/certificate-types.js';
+import { WIDEN_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import { APPROX_EPS, CERTIFICATE_BUDGET } from '../verification/numeric-policy.js';
 import { stepDeviation } from './step-deviation.js';
 
@@ -99,6 +99,11 @@ export class Recorder {
       else if (r !== null) next.push(r);
     }
     this.ops = next;
+  }
+
+  /** A `widen` step: from here on the circuit has `numQubits` wires (the new ones idle until used). */
+  widen(numQubits: number): void {
+    this.steps.push(Object.freeze({ rule: WIDEN_RULE, positions: Object.freeze([]), replaced: Object.freeze([]), inserted: Object.freeze([]), numQubits }));
   }
 
   /** Index of the next op at or after `from` touching qubit q, or -1. */

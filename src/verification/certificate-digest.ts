@@ -8,6 +8,7 @@ export function canonicalCertificate(cert: Certificate): string {
       const base: unknown[] = [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first', s.insertAt ?? null];
       // the optional parts only when present, so certificates without them keep their digests
       if (s.order !== undefined) base.push({ order: s.order });
+      if (s.numQubits !== undefined) base.push({ numQubits: s.numQubits });
       if (s.inPlace !== undefined) base.push({ inPlace: s.inPlace.map((o) => (o === null ? null : opKey(o))), trace: s.witness?.trace ?? null, span: s.span ?? null });
       return base;
     }),

@@ -1,6 +1,6 @@
-import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
+import { circuit, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { commutes, ruleById } from './certificate-rules.js';
-import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
+import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, WIDEN_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
 import { CERTIFICATE_BUDGET } from './numeric-policy.js';
 import { checkPhaseTeleport } from './phase-teleport-check.js';
 
@@ -68,7 +68,8 @@ function reorderProblem(ops: readonly Operation[], step: CertificateStep): strin
     step.anchor !== undefined ||
     step.inPlace !== undefined ||
     step.witness !== undefined ||
-    step.span !== undefined
+    step.span !== undefined ||
+    step.numQubits !== undefined
   ) {
     return 'a reorder step carries only an order';
   }
@@ -88,6 +89,18 @@ function reorderProblem(ops: readonly Operation[], step: CertificateStep): strin
   }
   return undefined;
 }
+
+/** Why a `widen` step is not an instance (see CertificateStep.numQubits), or undefined. */
+function widenProblem(step: CertificateStep, width: number): string | undefined {
+  const only = !step.positions.length && !step.replaced.length && !step.inserted.length && step.insertAt === undefined && step.anchor === undefined;
+  if (!only || step.inPlace !== undefined || step.witness !== undefined || step.span !== undefined) return 'a widen step carries only numQubits';
+  const n = step.numQubits;
+  if (n === undefined || !Number.isInteger(n) || n < width || n > MAX_WIDTH) return `numQubits must be an integer from ${width} to ${MAX_WIDTH}`;
+  return undefined;
+}
+
+/** The most qubits a widen step may give (far above any device of the catalogue). */
+const MAX_WIDTH = 1024;
 
 /** A problem (string), or the step's numeric deviation (0 for exact and global steps). */
 function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): string | number {
@@ -158,6 +171,8 @@ function rewriteInPlace(ops: readonly Operation[], positions: readonly number[],
 /** `snapshotBefore: k` also returns the circuit as it stood before step k (in the same pass). */
 export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit, opts: { snapshotBefore?: number | undefined } = {}): ReplayResult {
   let ops: Operation[] = [...original.ops];
+  // the register width: a `widen` step adds idle wires (U on the old ones is U ⊗ I on the new)
+  let width = original.numQubits;
   let snapshot: Circuit | undefined;
   let atSnapshot = 0;
   let localSteps = 0;
@@ -167,7 +182,7 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
   for (let s = 0; s < certificate.steps.length; s++) {
     const step = certificate.steps[s]!;
     if (s === opts.snapshotBefore) {
-      snapshot = withOps(original, ops);
+      snapshot = circuit(width, original.numClbits, ops, original.metadata);
       atSnapshot = deviation;
     }
     if (step.rule === REORDER_RULE) {
@@ -178,7 +193,15 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
       continue;
     }
     if (step.order !== undefined) return { ok: false, reason: `step ${s} (${step.rule}): only a reorder step may carry an order`, stepIndex: s };
-    const problem = checkStep(ops, step, original.numQubits);
+    if (step.rule === WIDEN_RULE) {
+      const why = widenProblem(step, width);
+      if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
+      width = step.numQubits!;
+      localSteps++;
+      continue;
+    }
+    if (step.numQubits !== undefined) return { ok: false, reason: `step ${s} (${step.rule}): only a widen step may carry numQubits`, stepIndex: s };
+    const problem = checkStep(ops, step, width);
     if (typeof problem === 'string') return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
     deviation += problem;
     // each step is within the budget alone; together they must be too, or the certificate proves nothing
@@ -191,9 +214,9 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
       globalRules.add(step.rule);
     } else localSteps++;
   }
-  const output = withOps(original, ops);
+  const output = circuit(width, original.numClbits, ops, original.metadata);
   if (claimed) {
-    if (claimed.numQubits !== original.numQubits || claimed.numClbits !== original.numClbits) {
+    if (claimed.numQubits !== width || claimed.numClbits !== original.numClbits) {
       return { ok: false, reason: 'the claimed output has other registers than the input' };
     }
     if (claimed.ops.length !== ops.length || claimed.ops.some((o, i) => !sameOp(o, ops[i]!))) {

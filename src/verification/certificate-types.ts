@@ -42,7 +42,16 @@ export interface CertificateStep {
    * unitary segment of a circuit with mid-circuit measurement, or the whole list); positions lie in it.
    */
   readonly span?: readonly [number, number];
+  /**
+   * The `widen` rule only (positions, replaced and inserted empty): from this step on the circuit has
+   * `numQubits` qubits (at least as many as before); the new wires carry no gate yet. Routing onto a
+   * device borrows them: a run of gates that uses them leaves each borrowed wire as it found it.
+   */
+  readonly numQubits?: number;
 }
+
+/** The rule id of a widening step (see CertificateStep.numQubits). */
+export const WIDEN_RULE = 'widen';
 
 /** The rule id of a reordering step (see CertificateStep.order). */
 export const REORDER_RULE = 'reorder';

@@ -146,6 +146,7 @@ const CertificateStep = Obj({
     Type.Array(Type.Union([Type.Ref('CertificateOperation'), Type.Null()]), { description: 'Rule phase-teleport only: the op at positions[i] becomes inPlace[i] (null removes it)' }),
   ),
   witness: Type.Optional(Obj({ trace: Type.Array(Ints, { description: 'The reduction trace the phase-teleport checker replays' }) })),
+  numQubits: Type.Optional(Type.Integer({ description: 'Rule widen only: the register width from this step on (wires borrowed from the device for routing)' })),
   span: Type.Optional(Type.Array(Int, { minItems: 2, maxItems: 2, description: 'Rule phase-teleport only: the range [from, to) of the op list whose path sum the trace reduces' })),
 });
 
