@@ -248,7 +248,7 @@ describe(`optimizer property: whole catalogue, odd angles, every profile × hint
     for (let k = 0; k < Math.max(2, RUNS / 8); k++) {
       const ops = randomCircuit(r, false).ops.filter((o) => o.kind === 'gate');
       // at least one gate joins wire 4 to the rest
-      const c = circuit(5, 0, [...ops.map((o) => o as GateOp).filter((o) => o.qubits.every((q) => q < 5)), gate('cx', [4, 0])]);
+      const c = circuit(5, 0, [...ops.map((o) => o).filter((o) => o.qubits.every((q) => q < 5)), gate('cx', [4, 0])]);
       for (const profile of PROFILES) {
         const res = optimizeCircuit(c, { profile, backendHint: 'provider-one', device: 'p1-falcon-7' });
         if (res.circuit.numQubits > 5) borrowed++;

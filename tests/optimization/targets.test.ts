@@ -72,7 +72,7 @@ describe('backend hints and devices', () => {
     for (const bad of [{ ...base, numQubits: 1 }, { ...base }, { ...base, numQubits: 3, positions: [0], replaced: [c.ops[0]!] }, { ...base, numQubits: 2.5 }]) {
       expect(replayCertificate(c, { steps: [bad as never] }).ok).toBe(false);
     }
-    expect(replayCertificate(c, { steps: [{ rule: 'cancel-inverse', positions: [0], replaced: [c.ops[0]!], inserted: [], numQubits: 3 } as never] }).ok).toBe(false);
+    expect(replayCertificate(c, { steps: [{ rule: 'cancel-inverse', positions: [0], replaced: [c.ops[0]!], inserted: [], numQubits: 3 }] }).ok).toBe(false);
   });
 
   it('unknown device or a device of the other provider: 400 OPTIMIZATION_DEVICE_UNKNOWN', () => {
