@@ -3,6 +3,7 @@
  * light/heavy results counted from the files. Prints a table, then one JSON line.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseQasm } from '../src/circuits/qasm/parse-qasm.js';
 import { circuitMetrics, type CircuitMetrics } from '../src/optimization/metrics.js';
@@ -84,6 +85,7 @@ console.log(
 console.log(
   JSON.stringify({
     bench: 'opt',
+    load_avg_1m: Math.round(loadavg()[0]! * 100) / 100,
     circuits: names.length,
     outputs: rows.length,
     verified: rows.filter((r) => r.verified).length,
@@ -102,6 +104,10 @@ console.log(
 );
 
 // ---------- scaling: circuits of the same family at 1×, 2×, 4×, 8× (SCALING=0 skips; SCALING_AGGRESSIVE=1 adds aggressive) ----------
+// Times: CPU time of the process (user + system) is what the exponent is fitted on, since the wall
+// clock on a shared machine measures the other load as much as the optimizer; the wall clock is
+// reported beside it (the search budget is wall clock). Every family runs once untimed first (a cold
+// JIT would flatter the exponent), and runs under 200 ms are repeated (up to 10 times) keeping the least.
 if (process.env['SCALING'] !== '0') {
   const scaleProfiles: Profile[] = process.env['SCALING_AGGRESSIVE'] === '1' ? ['safe', 'balanced', 'aggressive'] : ['safe', 'balanced'];
   const adder = parseQasm(readFileSync(join(DIR, 'adder_8.before.qasm'), 'utf8'));
@@ -119,51 +125,79 @@ if (process.env['SCALING'] !== '0') {
     profile: Profile;
     gates: number;
     after: number;
+    tAfter: number;
     ms: number;
+    cpuMs: number;
     timedOut: boolean;
     error?: string;
   }
+  const timed = (c: ReturnType<typeof tofN>, profile: Profile) => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    try {
+      const r = optimizeCircuit(c, { profile, includeSteps: false });
+      const cpu = process.cpuUsage(cpu0);
+      return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, after: r.metricsAfter.total, tAfter: r.metricsAfter.t_count, timedOut: r.timedOut };
+    } catch (e) {
+      const cpu = process.cpuUsage(cpu0);
+      return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, after: circuitMetrics(c).total, tAfter: circuitMetrics(c).t_count, timedOut: false, error: (e as Error).message };
+    }
+  };
+  for (const make of Object.values(families)) for (const profile of scaleProfiles) timed(make(1), profile);
   const scale: ScaleRow[] = [];
   for (const [family, make] of Object.entries(families)) {
     for (const k of [1, 2, 4, 8]) {
       const c = make(k);
       const gates = circuitMetrics(c).total;
       for (const profile of scaleProfiles) {
-        const t0 = performance.now();
-        try {
-          const r = optimizeCircuit(c, { profile, includeSteps: false });
-          scale.push({ family, k, profile, gates, after: r.metricsAfter.total, ms: performance.now() - t0, timedOut: r.timedOut });
-        } catch (e) {
-          scale.push({ family, k, profile, gates, after: gates, ms: performance.now() - t0, timedOut: false, error: (e as Error).message });
+        let best = timed(c, profile);
+        for (let rep = 1, spent = best.cpuMs; rep < 10 && spent < 200; rep++) {
+          const again = timed(c, profile);
+          spent += again.cpuMs;
+          if (again.cpuMs < best.cpuMs) best = again;
         }
+        scale.push({ family, k, profile, gates, ...best });
         const x = scale[scale.length - 1]!;
         console.log(
-          `${family.padEnd(18)}${pad(`${k}x`, 4)}${pad(profile, 11)}${pad(gates, 7)} →${pad(x.after, 6)}${pad(x.ms.toFixed(0), 8)} ms${x.timedOut ? ' (budget)' : ''}${x.error ? ` ERROR ${x.error.slice(0, 60)}` : ''}`,
+          `${family.padEnd(18)}${pad(`${k}x`, 4)}${pad(profile, 11)}${pad(gates, 7)} →${pad(x.after, 6)}  T${pad(x.tAfter, 5)}${pad(x.cpuMs.toFixed(0), 8)} ms cpu${pad(x.ms.toFixed(0), 8)} ms wall${x.timedOut ? ' (budget)' : ''}${x.error ? ` ERROR ${x.error.slice(0, 60)}` : ''}`,
         );
       }
     }
   }
-  /** Least-squares slope of log(ms) against log(gates): time ∝ gates^slope. */
-  const slope = (rs: readonly ScaleRow[]) => {
+  /** Least-squares slope of log(time) against log(gates): time ∝ gates^slope. */
+  const slope = (rs: readonly ScaleRow[], time: (r: ScaleRow) => number) => {
     const xs = rs.map((r) => Math.log(r.gates));
-    const ys = rs.map((r) => Math.log(Math.max(r.ms, 1)));
+    const ys = rs.map((r) => Math.log(Math.max(time(r), 1)));
     const mx = sum(xs) / xs.length;
     const my = sum(ys) / ys.length;
     const num = sum(xs.map((x, i) => (x - mx) * (ys[i]! - my)));
     const den = sum(xs.map((x) => (x - mx) ** 2));
     return den > 0 ? Math.round((num / den) * 100) / 100 : null;
   };
-  const exponents: Record<string, Record<string, number | null>> = {};
-  for (const profile of scaleProfiles) {
-    exponents[profile] = {};
-    for (const family of Object.keys(families)) exponents[profile][family] = slope(scale.filter((r) => r.profile === profile && r.family === family));
-  }
+  const fits = (time: (r: ScaleRow) => number) => {
+    const out: Record<string, Record<string, number | null>> = {};
+    for (const profile of scaleProfiles) {
+      out[profile] = {};
+      for (const family of Object.keys(families))
+        out[profile][family] = slope(
+          scale.filter((r) => r.profile === profile && r.family === family),
+          time,
+        );
+    }
+    return out;
+  };
+  const exponents = fits((r) => r.cpuMs);
+  const wallExponents = fits((r) => r.ms);
+  const worst = (e: Record<string, Record<string, number | null>>) => Object.fromEntries(scaleProfiles.map((p) => [p, Math.max(...Object.values(e[p]!).map((x) => x ?? Infinity))]));
   const at8 = (p: Profile) => scale.filter((r) => r.profile === p && r.k === 8);
   console.log(
     JSON.stringify({
       bench: 'opt-scaling',
-      growth_exponent: Object.fromEntries(scaleProfiles.map((p) => [p, Math.max(...Object.values(exponents[p]!).map((e) => e ?? Infinity))])),
+      load_avg_1m: Math.round(loadavg()[0]! * 100) / 100,
+      growth_exponent: worst(exponents),
+      growth_exponent_wall: worst(wallExponents),
       growth_exponent_by_family: exponents,
+      balanced_8x_max_cpu_ms: Math.round(Math.max(...at8('balanced').map((r) => r.cpuMs))),
       balanced_8x_max_ms: Math.round(Math.max(...at8('balanced').map((r) => r.ms))),
       balanced_8x_timed_out: at8('balanced')
         .filter((r) => r.timedOut)

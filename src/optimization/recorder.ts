@@ -4,6 +4,31 @@ import { APPROX_EPS, CERTIFICATE_BUDGET } from '../verification/numeric-policy.j
 import { stepDeviation } from './step-deviation.js';
 
 /**
+ * `items` without the ones at `removed` (ascending) and with `inserted` placed before index `at` (which
+ * may equal the length): a step's splice, built from native slices (a step costs a copy, not a loop of lookups).
+ */
+export function spliced<T>(items: readonly T[], removed: readonly number[], inserted: readonly T[], at: number): T[] {
+  const parts: (readonly T[])[] = [];
+  let from = 0;
+  let placed = false;
+  for (const p of removed) {
+    if (!placed && at <= p) {
+      parts.push(items.slice(from, at), inserted);
+      from = at;
+      placed = true;
+    }
+    parts.push(items.slice(from, p));
+    from = p + 1;
+  }
+  if (!placed) {
+    parts.push(items.slice(from, at), inserted);
+    from = at;
+  }
+  parts.push(items.slice(from));
+  return ([] as T[]).concat(...parts);
+}
+
+/**
  * The working op list of one optimization run. Every change goes through `apply`, which
  * records the certificate step (rule, positions, replaced ops, new ops) as it splices.
  */
@@ -43,19 +68,25 @@ export class Recorder {
 
   apply(rule: string, positions: readonly number[], inserted: readonly GateOp[], anchor: 'first' | 'last' = 'first'): void {
     const pos = [...positions];
-    for (let i = 1; i < pos.length; i++) if (pos[i]! <= pos[i - 1]!) throw new Error(`recorder: positions not increasing for ${rule}`);
-    const replaced = pos.map((p) => this.ops[p]!);
-    const step = { rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]) };
+    this.record(
+      rule,
+      pos,
+      pos.map((p) => this.ops[p]!),
+      inserted,
+      anchor,
+    );
+    this.ops = spliced(this.ops, pos, inserted, anchor === 'last' ? pos[pos.length - 1]! : pos[0]!);
+  }
+
+  /**
+   * Records a step (and charges its deviation) without touching `ops`: for passes that rewrite a
+   * working copy of their own (op-slots.ts) and set `ops` once at the end.
+   */
+  record(rule: string, positions: readonly number[], replaced: readonly Operation[], inserted: readonly GateOp[], anchor: 'first' | 'last' = 'first'): void {
+    for (let i = 1; i < positions.length; i++) if (positions[i]! <= positions[i - 1]!) throw new Error(`recorder: positions not increasing for ${rule}`);
+    const step = { rule, positions: Object.freeze([...positions]), replaced: Object.freeze([...replaced]), inserted: Object.freeze([...inserted]) };
     this.steps.push(Object.freeze(anchor === 'last' ? { ...step, anchor } : step));
     this.charge(stepDeviation(rule, replaced, inserted));
-    const removed = new Set(pos);
-    const at = anchor === 'last' ? pos[pos.length - 1] : pos[0];
-    const next: Operation[] = [];
-    for (let i = 0; i < this.ops.length; i++) {
-      if (i === at) next.push(...inserted);
-      if (!removed.has(i)) next.push(this.ops[i]!);
-    }
-    this.ops = next;
   }
 
   /** Takes over another fork's state (its steps extend ours). */
@@ -71,14 +102,7 @@ export class Recorder {
     const pos = [...positions].sort((a, b) => a - b);
     const replaced = pos.map((p) => this.ops[p]!);
     this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]), insertAt }));
-    const removed = new Set(pos);
-    const next: Operation[] = [];
-    for (let i = 0; i < this.ops.length; i++) {
-      if (i === insertAt) next.push(...inserted);
-      if (!removed.has(i)) next.push(this.ops[i]!);
-    }
-    if (insertAt === this.ops.length) next.push(...inserted);
-    this.ops = next;
+    this.ops = spliced(this.ops, pos, inserted, insertAt);
   }
 
   /**

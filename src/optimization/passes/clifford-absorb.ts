@@ -52,7 +52,7 @@ const zero = (a: number) => Math.abs(normAngle(a)) <= EPS;
 const nz = (a: number) => (zero(a) ? 0 : 1);
 
 /** Deterministic PRNG (mulberry32): the search is reproducible run to run. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

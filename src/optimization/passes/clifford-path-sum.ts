@@ -24,24 +24,43 @@
 import { TELEPORT_TRACE as TRACE } from '../../verification/certificate-types.js';
 import { addAngles, quarterTurns } from '../../verification/numeric-policy.js';
 
-/** An affine parity over F₂: XOR of the variables whose bits are set in `m`, XOR `c`. */
+/** An affine parity over F₂: XOR of the variables in `vs` (ascending, distinct), XOR `c`. */
 export interface Affine {
-  m: bigint;
+  vs: readonly number[];
   c: boolean;
 }
 
-const bit = (v: number): bigint => 1n << BigInt(v);
+const one = (v: number): Affine => ({ vs: [v], c: false });
 
-/** Indices of the set bits of m, ascending. */
+/** The symmetric difference of two ascending lists (the XOR of two parities). */
+function xorSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i]! < b[j]!) out.push(a[i++]!);
+    else if (a[i]! > b[j]!) out.push(b[j++]!);
+    else {
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
+/** Indices of the set bits of m (≥ 0), ascending: one native conversion to hex, not a shift per word (a new bigint each). */
 export function bitsOf(m: bigint): number[] {
   const out: number[] = [];
-  for (let base = 0; m !== 0n; base += 32, m >>= 32n) {
-    let w = Number(m & 0xffffffffn);
-    while (w !== 0) {
-      const low = w & -w;
-      out.push(base + 31 - Math.clz32(low));
-      w ^= low;
-    }
+  const hex = m.toString(16);
+  for (let i = hex.length - 1, base = 0; i >= 0; i--, base += 4) {
+    const d = hex.charCodeAt(i);
+    const w = d <= 57 ? d - 48 : d - 87; // '0'–'9', 'a'–'f'
+    if (w & 1) out.push(base);
+    if (w & 2) out.push(base + 1);
+    if (w & 4) out.push(base + 2);
+    if (w & 8) out.push(base + 3);
   }
   return out;
 }
@@ -89,7 +108,7 @@ export class CliffordPathSum {
   readonly trace: number[][] = [];
 
   constructor(numQubits: number) {
-    for (let q = 0; q < numQubits; q++) this.wires.push({ m: bit(this.newVar('free')), c: false });
+    for (let q = 0; q < numQubits; q++) this.wires.push(one(this.newVar('free')));
   }
 
   private newVar(kind: Kind): number {
@@ -121,22 +140,22 @@ export class CliffordPathSum {
     let kk = ((k % 4) + 4) % 4;
     if (a.c) kk = (4 - kk) % 4; // (k/4)(1 − g): the constant is a global phase
     if (kk === 0) return;
-    const vs = bitsOf(a.m);
+    const vs = a.vs;
     for (const v of vs) this.lin[v] = (this.lin[v]! + kk) % 4;
     if (kk % 2 === 1) for (let i = 0; i < vs.length; i++) for (let j = i + 1; j < vs.length; j++) this.toggleEdge(vs[i]!, vs[j]!);
   }
 
   /** Adds (1/2)·[a]·[b]: over F₂, a·b = AB ⊕ c_a·B ⊕ c_b·A (⊕ a constant). */
   private addHalfProduct(a: Affine, b: Affine): void {
-    const as = bitsOf(a.m);
-    const bs = bitsOf(b.m);
+    const as = a.vs;
+    const bs = b.vs;
     for (const u of as) for (const w of bs) this.toggleEdge(u, w);
     if (a.c) for (const w of bs) this.lin[w] = (this.lin[w]! + 2) % 4;
     if (b.c) for (const u of as) this.lin[u] = (this.lin[u]! + 2) % 4;
   }
 
   hadamard(q: number): void {
-    const v: Affine = { m: bit(this.newVar('sum')), c: false };
+    const v = one(this.newVar('sum'));
     this.addHalfProduct(this.wires[q]!, v);
     this.wires[q] = v;
   }
@@ -144,12 +163,12 @@ export class CliffordPathSum {
   cnot(c: number, t: number): void {
     const a = this.wires[c]!;
     const b = this.wires[t]!;
-    this.wires[t] = { m: a.m ^ b.m, c: a.c !== b.c };
+    this.wires[t] = { vs: xorSorted(a.vs, b.vs), c: a.c !== b.c };
   }
 
   not(q: number): void {
     const a = this.wires[q]!;
-    this.wires[q] = { m: a.m, c: !a.c };
+    this.wires[q] = { vs: a.vs, c: !a.c };
   }
 
   swap(p: number, q: number): void {
@@ -172,7 +191,7 @@ export class CliffordPathSum {
     const hub = this.newVar('hub');
     const leaf = this.newVar('leaf');
     this.toggleEdge(hub, leaf);
-    this.addHalfProduct({ m: bit(hub), c: false }, this.wires[q]!);
+    this.addHalfProduct(one(hub), this.wires[q]!);
     const gate = this.angles.length;
     this.angles.push(angle);
     this.gadgets.push({ hub, leaf, quarters: 0, members: [{ gate, sign: 1 }], free: false });
@@ -187,14 +206,14 @@ export class CliffordPathSum {
   private close(q: number): void {
     const z1 = this.newVar('sum');
     const z2 = this.newVar('free');
-    this.addHalfProduct(this.wires[q]!, { m: bit(z1), c: false });
+    this.addHalfProduct(this.wires[q]!, one(z1));
     this.toggleEdge(z1, z2);
   }
 
   /** Any other operation on q: its input is a free variable, and so is its output. */
   opaque(q: number): void {
     this.close(q);
-    this.wires[q] = { m: bit(this.newVar('free')), c: false };
+    this.wires[q] = one(this.newVar('free'));
   }
 
   /** Substitutes v := g (an affine parity without v) in the structural phase (v is nowhere else). */
@@ -203,7 +222,7 @@ export class CliffordPathSum {
     const nbrs = [...this.adj[v]!];
     this.detach(v);
     this.addQuarter(k, g);
-    for (const w of nbrs) this.addHalfProduct(g, { m: bit(w), c: false });
+    for (const w of nbrs) this.addHalfProduct(g, one(w));
   }
 
   private detach(v: number): void {
@@ -228,9 +247,7 @@ export class CliffordPathSum {
         if (L % 2 === 1) {
           this.trace.push([TRACE.omega, y]);
           this.detach(y);
-          let m = 0n;
-          for (const w of nbrs) m |= bit(w);
-          this.addQuarter(4 - L, { m, c: false });
+          this.addQuarter(4 - L, { vs: nbrs, c: false });
         } else {
           let pick = -1;
           for (const w of nbrs) if (this.kind[w] === 'sum' && (pick < 0 || this.adj[w]!.size < this.adj[pick]!.size)) pick = w;
@@ -239,9 +256,7 @@ export class CliffordPathSum {
           this.trace.push(pick >= 0 ? [TRACE.pivot, y, pick] : [TRACE.elim, y]);
           this.detach(y);
           if (pick >= 0) {
-            let m = 0n;
-            for (const w of nbrs) if (w !== pick) m |= bit(w);
-            this.substitute(pick, { m, c: L === 2 });
+            this.substitute(pick, { vs: nbrs.filter((w) => w !== pick), c: L === 2 });
           }
         }
         applied++;
@@ -256,9 +271,7 @@ export class CliffordPathSum {
         this.trace.push([TRACE.rebuild, h]);
         const nbrs = [...this.adj[h]!];
         this.detach(h);
-        let m = 0n;
-        for (const w of nbrs) m |= bit(w);
-        this.addQuarter(4 - L, { m, c: false });
+        this.addQuarter(4 - L, { vs: nbrs, c: false });
         // the leaf is now an ordinary variable: its Clifford phase joins the gadget's angle
         gd.quarters = (gd.quarters + this.lin[gd.leaf]!) % 4;
         this.lin[gd.leaf] = 0;
@@ -278,7 +291,7 @@ export class CliffordPathSum {
 
   /** Fuses gadgets with equal parities; returns how many fusions (or removals) happened. */
   private fuse(): number {
-    const byKey = new Map<bigint, Gadget>();
+    const byKey = new Map<string, Gadget>();
     const keep: Gadget[] = [];
     let fused = 0;
     for (const gd of this.gadgets) {
@@ -288,7 +301,7 @@ export class CliffordPathSum {
         continue;
       }
       const key = this.keyOf(gd);
-      if (key === 0n) {
+      if (key === '') {
         // acts on nothing: a global phase, so every member can go
         this.trace.push([TRACE.settle, h]);
         this.detach(h);
@@ -316,7 +329,8 @@ export class CliffordPathSum {
     }
     this.gadgets.length = 0;
     for (const gd of keep) {
-      const k = gd.members.length > 1 ? quarterTurns(this.groupAngle(gd)) : undefined;
+      // (the checker settles only hubs with an even coefficient)
+      const k = gd.members.length > 1 && this.lin[gd.hub]! % 2 === 0 ? quarterTurns(this.groupAngle(gd)) : undefined;
       if (k !== undefined) this.settle(gd, k);
       else this.gadgets.push(gd);
     }
@@ -331,10 +345,10 @@ export class CliffordPathSum {
   }
 
   /** The hub's neighbours besides the leaf: the parity the gadget acts on. */
-  private keyOf(gd: Gadget): bigint {
-    let key = 0n;
-    for (const w of this.adj[gd.hub]!) if (w !== gd.leaf) key |= bit(w);
-    return key;
+  private keyOf(gd: Gadget): string {
+    const legs: number[] = [];
+    for (const w of this.adj[gd.hub]!) if (w !== gd.leaf) legs.push(w);
+    return legs.sort((x, y) => x - y).join(',');
   }
 
   /** A fused gadget whose angle is k quarter turns: hub and leaf become ordinary Clifford variables. */
