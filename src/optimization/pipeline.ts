@@ -120,10 +120,27 @@ function localRound(rec: Recorder, aggressive: boolean): number {
  * the whole-circuit check still compares the input with the circuit before it
  * (docs/decisions/optimization-t-count.md).
  */
-function teleportStage(rec: Recorder, aggressive: boolean): void {
-  for (let k = 0; k < 4 && !rec.stopped(); k++) {
-    if (teleportPhases(rec) === 0) return;
+function teleportStage(rec: Recorder, aggressive: boolean): boolean {
+  for (let k = 0; k < 4; k++) {
+    if (rec.stopped()) return false;
+    if (teleportPhases(rec) === 0) return true;
     fixpoint(rec, (r) => localRound(r, aggressive), [], 10);
+  }
+  return true;
+}
+
+/**
+ * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
+ * as finishing work (it costs a small share of the search, and without it a large circuit's result
+ * would keep every T gate the stage removes, worse than balanced's within budget).
+ */
+function finishTeleport(rec: Recorder, aggressive: boolean): void {
+  const stopped = rec.stopped;
+  rec.stopped = () => false;
+  try {
+    if (teleportPhases(rec) > 0) fixpoint(rec, (r) => localRound(r, aggressive), [], 10);
+  } finally {
+    rec.stopped = stopped;
   }
 }
 
@@ -144,7 +161,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   }
   if (profile === 'balanced') {
     fixpoint(rec, (r) => balancedRound(r, 'first'), extra);
-    teleportStage(rec, false);
+    if (!teleportStage(rec, false)) finishTeleport(rec, false);
     return rec;
   }
   // aggressive: search over strategies, keep the cheapest; each branch is a full certificate
@@ -156,6 +173,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   const early = resynthesizeBlocks(rec.fork()) > 0;
   const strategies = [...(early ? [true] : []), false].flatMap((blocksFirst) => (['first', 'last'] as const).map((place) => ({ place, blocksFirst })));
   let best: Recorder | undefined;
+  let bestTeleported = false;
   for (const { place, blocksFirst } of strategies) {
     if (best && rec.stopped()) break;
     const r = rec.fork();
@@ -165,8 +183,12 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
       fixpoint(r2, (x) => round(place)(x) + resynthesizeBlocks(x), extra);
       if (cost(r2.ops) < cost(r.ops)) r.adopt(r2);
     }
-    teleportStage(r, true);
-    if (!best || cost(r.ops) < cost(best.ops)) best = r;
+    const teleported = teleportStage(r, true);
+    if (!best || cost(r.ops) < cost(best.ops)) {
+      best = r;
+      bestTeleported = teleported;
+    }
   }
+  if (!bestTeleported) finishTeleport(best!, true);
   return best!;
 }

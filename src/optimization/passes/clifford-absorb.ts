@@ -71,9 +71,11 @@ export function rng(seed: number): () => number {
 const FRONTIER_CAP = 600;
 
 function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds: number, limit: number, stopped: () => boolean): Coef[][] {
-  const by = new Map<bigint, Coef>();
-  for (const t of virtual.values()) by.set(t.lin, t);
-  for (const t of table.values()) by.set(t.lin, t);
+  // keyed by the caller's keys (one per parity), not by the bigints: V8 hashes a bigint by its lowest
+  // word only, so parities of high variables would all collide
+  const by = new Map<string, Coef>();
+  for (const [k, t] of virtual) by.set(k, t);
+  for (const [k, t] of table) by.set(k, t);
   const terms = [...table.values()];
   const order = new Map<Coef, number>(terms.map((t, i) => [t, i]));
   // Every parity gets a random linear fingerprint (two 32-bit words, f(a⊕b) = f(a)⊕f(b)), so
