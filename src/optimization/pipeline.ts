@@ -124,7 +124,8 @@ function teleportStage(rec: Recorder, aggressive: boolean): boolean {
   for (let k = 0; k < 4; k++) {
     if (rec.stopped()) return false;
     if (teleportPhases(rec) === 0) return true;
-    fixpoint(rec, (r) => localRound(r, aggressive), [], 10);
+    // the analysis already runs to its fixpoint: another one can only gain from what the clean-ups changed
+    if (fixpoint(rec, (r) => localRound(r, aggressive), [], 10) === 0) return true;
   }
   return true;
 }
@@ -144,12 +145,16 @@ function finishTeleport(rec: Recorder, aggressive: boolean): void {
   }
 }
 
-function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): void {
+/** Runs rounds until one changes nothing; returns the number of rewrites. */
+function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): number {
+  let total = 0;
   for (let k = 0; k < maxRounds && !rec.stopped(); k++) {
     let n = round(rec);
     for (const e of extra) n += e(rec);
+    total += n;
     if (n === 0) break;
   }
+  return total;
 }
 
 export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {

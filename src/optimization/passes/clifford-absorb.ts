@@ -137,8 +137,9 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
   const visited = new Set<Coef>(frontier);
   for (let r = 0; r < rounds && frontier.length && out.length < limit; r++) {
     const next: Coef[] = [];
-    // each frontier parity costs a pass over its partners: bounded so huge segments stay in budget
-    for (const a of frontier.slice(0, FRONTIER_CAP)) {
+    // each frontier parity costs a pass over its partners (indexed, so about constant): bounded, but in
+    // proportion to the segment — a fixed cap lost candidates on large circuits (8× adder chain: 5 gates)
+    for (const a of frontier.slice(0, Math.max(FRONTIER_CAP, 2 * terms.length))) {
       if (stopped()) return out;
       const na = partners(a);
       for (const b of na) {

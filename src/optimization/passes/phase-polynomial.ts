@@ -30,7 +30,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
     const k = (fpA[q]! >>> 0) * 2097152 + (fpB[q]! >>> 11);
     const owner = owners.get(k);
     if (owner === undefined) owners.set(k, lin[q]!);
-    return owner === undefined || owner === lin[q] ? String(k) : `x${lin[q]!.toString(36)}`;
+    return owner === undefined || owner === lin[q] ? String(k) : `x${lin[q]!.toString(16)}`;
   };
   let nextVar = 0;
   const fresh = (q: number) => {
