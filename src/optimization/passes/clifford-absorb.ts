@@ -1,5 +1,5 @@
 import { EPS, normAngle, PI } from '../gate-info.js';
-import { bitsOf } from './clifford-path-sum.js';
+import { bitsOf } from './parity-bits.js';
 
 export interface Coef {
   sum: number;
