@@ -205,7 +205,8 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
     if (typeof problem === 'string') return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
     deviation += problem;
     // each step is within the budget alone; together they must be too, or the certificate proves nothing
-    if (deviation > CERTIFICATE_BUDGET) {
+    // (negated, so that a NaN deviation fails too)
+    if (!(deviation <= CERTIFICATE_BUDGET)) {
       return { ok: false, reason: `step ${s} (${step.rule}): the steps' numeric deviations add up to ${deviation.toExponential(3)}, above the certificate budget ${CERTIFICATE_BUDGET}`, stepIndex: s };
     }
     ops = step.inPlace ? rewriteInPlace(ops, step.positions, step.inPlace) : splice(ops, step);

@@ -143,6 +143,6 @@ export function turnsOf(a: number, scale: 1 | 0.5 = 1): number {
 export function quarterTurns(a: number, tol: number = FLOAT_NOISE): number | undefined {
   const r = reduceAngle(a);
   const k = Math.round(r / (Math.PI / 2));
-  if (rotationDistance(r, k * (Math.PI / 2)) > tol) return undefined;
+  if (!(rotationDistance(r, k * (Math.PI / 2)) <= tol)) return undefined; // NaN is no quarter turn
   return ((k % 4) + 4) % 4;
 }

@@ -233,6 +233,7 @@ export function checkPhaseTeleport(all: readonly Operation[], step: CertificateS
     } else deviation += rotationDistance(groupAngle(gd, now, false), groupAngle(gd, was, false));
   }
   for (const p of after.keys()) if (!covered.has(p)) return `op at position ${p + from} is not a tracked phase gate`;
-  if (deviation > CERTIFICATE_BUDGET) return `the changes move the fused angles by ${deviation.toExponential(3)}, above the certificate budget`;
+  // (negated, so that a NaN angle is refused too)
+  if (!(deviation <= CERTIFICATE_BUDGET)) return `the changes move the fused angles by ${deviation.toExponential(3)}, above the certificate budget`;
   return deviation;
 }

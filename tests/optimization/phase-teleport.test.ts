@@ -130,6 +130,7 @@ describe('phase teleportation (checker)', () => {
     const far = replayWith({ ...s, inPlace: nudged(1e-9) });
     expect(far.ok).toBe(false);
     if (!far.ok) expect(far.reason).toMatch(/above the certificate budget/);
+    expect(replayWith({ ...s, inPlace: nudged(NaN) }).ok).toBe(false);
   });
 
   it('needs a span inside the op list holding every position, and reduces only the ops in it', () => {
