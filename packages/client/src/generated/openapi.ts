@@ -1647,6 +1647,8 @@ export interface components {
                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                 t_count: number;
                 depth: number;
+                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                t_depth: number;
             };
             metrics_after: {
                 /** @description Gates (measure/reset/barrier excluded) */
@@ -1655,6 +1657,8 @@ export interface components {
                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                 t_count: number;
                 depth: number;
+                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                t_depth: number;
             };
             passes: string[];
             timed_out: boolean;
@@ -9806,6 +9810,8 @@ export interface operations {
                                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                                 t_count: number;
                                 depth: number;
+                                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                                t_depth: number;
                             };
                             metrics_after: {
                                 /** @description Gates (measure/reset/barrier excluded) */
@@ -9814,6 +9820,8 @@ export interface operations {
                                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                                 t_count: number;
                                 depth: number;
+                                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                                t_depth: number;
                             };
                             passes: string[];
                             timed_out: boolean;
@@ -9847,6 +9855,18 @@ export interface operations {
                                         inserted: components["schemas"]["CertificateOperation"][];
                                         anchor?: "first" | "last";
                                         insertAt?: number;
+                                        /** @description Rule reorder only: the new op list is order.map((i) => ops[i]) */
+                                        order?: number[];
+                                        /** @description Rule phase-teleport only: the op at positions[i] becomes inPlace[i] (null removes it) */
+                                        inPlace?: (components["schemas"]["CertificateOperation"] | null)[];
+                                        witness?: {
+                                            /** @description The reduction trace the phase-teleport checker replays */
+                                            trace: number[][];
+                                        };
+                                        /** @description Rule widen only: the register width from this step on (wires borrowed from the device for routing) */
+                                        numQubits?: number;
+                                        /** @description Rule phase-teleport only: the range [from, to) of the op list whose path sum the trace reduces */
+                                        span?: number[];
                                     }[];
                                 };
                             };
