@@ -10,15 +10,18 @@
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
+import { JOBS_ERRORS } from '../jobs/error-codes.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
+import { decodeCursor, keysetPage, pageSize, timeBound } from '../kernel/list-cursor.js';
+import type { CancelRequests } from '../queue/cancel-requests.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
-import type { ExecutionJob } from './execution-job.js';
+import type { ExecutionJob, ExecutionStatus } from './execution-job.js';
 import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
@@ -42,6 +45,19 @@ export interface RunOptions {
    * runs it again itself once its lease has expired (the process running it died).
    */
   readonly adoptRunning?: boolean;
+  /** The caller's cancel (an Account Job's): the simulator run stops with it and ends canceled. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The query of GET /v1/execute/jobs (validated by the route's schema). */
+export interface ExecutionListRequest {
+  readonly provider?: ProviderId | undefined;
+  readonly device?: string | undefined;
+  readonly status?: ExecutionStatus | undefined;
+  readonly createdAfter?: string | undefined;
+  readonly createdBefore?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
 }
 
 export interface ContinueRequest {
@@ -65,6 +81,8 @@ export interface ExecutionDeps {
   readonly hash: (s: string) => string;
   readonly newId: () => string;
   readonly randomSeed: () => number;
+  /** Cancel requests delivered at once to the runs of this process (its requests and its worker). */
+  readonly cancels?: CancelRequests;
 }
 
 const DEFAULT_DEVICE: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
@@ -120,7 +138,7 @@ export class ExecutionService {
   }
 
   private get runDeps(): SimulatorRunDeps {
-    return { store: this.store, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId };
+    return { store: this.store, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId, cancels: this.deps.cancels };
   }
 
   private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
@@ -197,7 +215,7 @@ export class ExecutionService {
       });
     }
     const hash = this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
-    const adopt = { circuit, device: d, wait: opts.adoptRunning === true };
+    const adopt = { circuit, device: d, wait: opts.adoptRunning === true, signal: opts.signal };
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
 
@@ -227,13 +245,80 @@ export class ExecutionService {
       if (again !== null) return again;
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
     }
-    await this.finishSimulatorRun(row, circuit, worker, d);
+    await this.finishSimulatorRun(row, circuit, worker, d, opts.signal);
     return this.viewOf((await this.store.getJob(row.id)) as ExecutionJob, false);
   }
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
-  async finishSimulatorRun(row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
-    return finishSimulatorRun(this.runDeps, row, circuit, worker, d);
+  async finishSimulatorRun(row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice, parent?: AbortSignal): Promise<void> {
+    return finishSimulatorRun(this.runDeps, row, circuit, worker, d, parent);
+  }
+
+  /** Whether a device can take a run now, and the reasons when not (the Account Jobs catalog asks for its simulators). */
+  async deviceReadiness(device: string): Promise<{ available: boolean; reasons: string[] }> {
+    const d = await this.deps.directory.get(device);
+    if (d === undefined) return { available: false, reasons: [`No device ${device} on this deployment.`] };
+    return { available: d.available, reasons: d.reasons.map((r) => r.message) };
+  }
+
+  /** GET /v1/execute/jobs: the account's execution jobs, newest first, every filter given matching, keyset pages of at most 100. */
+  async list(accountId: string, q: ExecutionListRequest) {
+    const before = decodeCursor(q.cursor);
+    const after = timeBound(q.createdAfter);
+    const until = timeBound(q.createdBefore);
+    const filters = {
+      ...(q.provider === undefined ? {} : { provider: q.provider }),
+      ...(q.device === undefined ? {} : { device: q.device }),
+      ...(q.status === undefined ? {} : { status: q.status }),
+      ...(after === undefined ? {} : { createdAfterMicros: after }),
+      ...(until === undefined ? {} : { createdBeforeMicros: until }),
+      ...(before === undefined ? {} : { before }),
+    };
+    const page = await keysetPage(
+      pageSize(q.limit),
+      (limit) => this.store.list(accountId, { ...filters, limit }),
+      (j) => ({ createdAtMicros: BigInt(j.created_us), id: j.id }),
+    );
+    const events = await this.store.eventsOf(page.items.map((j) => j.id));
+    const jobs = await Promise.all(
+      page.items.map(async ({ created_us: _, ...j }) => {
+        const [pos, held] = await Promise.all([this.store.queuePosition(j), j.kind === 'hardware' ? this.store.heldJob(j.id) : Promise.resolve(null)]);
+        return jobView(j, { queuePosition: pos, events: events.get(j.id) ?? [], heldJob: held });
+      }),
+    );
+    return { jobs, next_cursor: page.nextCursor, has_more: page.hasMore };
+  }
+
+  /**
+   * POST /v1/execute/{provider}/{job_id}/cancel (docs/execution.md#canceling): a queued job ends
+   * failed / CANCELED now, its hold released; a running one is asked to stop (the compute is
+   * aborted, a remote run canceled at the provider) and ends so with what it consumed captured.
+   * The job as it is now; 409 JOB_NOT_CANCELABLE once it ended another way.
+   */
+  async cancel(accountId: string, jobId: string, provider: ProviderId) {
+    const j = await this.store.getJob(jobId);
+    if (j === null || j.account_id !== accountId || j.provider !== provider) {
+      const held = j === null && provider === 'provider-two' ? await this.store.heldJob(jobId) : null;
+      if (held !== null && held.accountId === accountId) {
+        throw fail(JOBS_ERRORS.JOB_NOT_CANCELABLE, `The held job was not continued, so nothing runs: release its hold instead (POST /v1/billing/hardware/hold/${jobId}/release).`, {
+          job_id: jobId,
+          status: held.status,
+          path: `/v1/billing/hardware/hold/${jobId}/release`,
+        });
+      }
+      throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
+    }
+    const r = await this.store.requestCancel(accountId, jobId);
+    if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
+    if (r.outcome === 'not_cancelable') {
+      throw fail(JOBS_ERRORS.JOB_NOT_CANCELABLE, `The execution job cannot be canceled: it already ended ${r.job.status}${r.job.error_code === null ? '' : ` (${r.job.error_code})`}.`, {
+        job_id: jobId,
+        status: r.job.status,
+      });
+    }
+    // Committed: a run in this process stops at once (elsewhere at its next heartbeat; a parked remote job is due now).
+    if (r.outcome === 'requested') this.deps.cancels?.request(jobId);
+    return this.viewOf(r.job);
   }
 
   /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
