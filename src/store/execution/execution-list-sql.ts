@@ -6,10 +6,11 @@
  */
 import type { ExecutionEvent } from '../../execution/execution-job.js';
 import type { ExecutionListQuery, ListedExecutionJob } from '../../execution/ports.js';
-import type { Queryable } from '../db.js';
-import { pageClauses } from '../list-page.js';
+import type { Database, Queryable } from '../db.js';
+import { listQuery, pageClauses } from '../list-page.js';
 
-export async function listExecutionJobs(q: Queryable, accountId: string, lq: ExecutionListQuery): Promise<ListedExecutionJob[]> {
+/** The statement (tests EXPLAIN it). */
+export function executionListSql(accountId: string, lq: ExecutionListQuery): { sql: string; params: unknown[] } {
   const params: unknown[] = [accountId];
   const where = ['j.account_id = $1'];
   const eq = (col: string, v: string | undefined) => {
@@ -21,11 +22,12 @@ export async function listExecutionJobs(q: Queryable, accountId: string, lq: Exe
   eq('provider', lq.provider);
   eq('status', lq.status);
   const page = pageClauses('j.created_at', 'j.id', { afterMicros: lq.createdAfterMicros, beforeMicros: lq.createdBeforeMicros, position: lq.before, limit: lq.limit }, params);
-  const r = await q.query<ListedExecutionJob>(
-    `SELECT j.*, (extract(epoch from j.created_at) * 1000000)::bigint::text AS created_us FROM execution_jobs j WHERE ${[...where, ...page.where].join(' AND ')} ${page.tail}`,
-    params,
-  );
-  return r.rows;
+  return { sql: `SELECT j.*, (extract(epoch from j.created_at) * 1000000)::bigint::text AS created_us FROM execution_jobs j WHERE ${[...where, ...page.where].join(' AND ')} ${page.tail}`, params };
+}
+
+export function listExecutionJobs(db: Database, accountId: string, lq: ExecutionListQuery): Promise<ListedExecutionJob[]> {
+  const { sql, params } = executionListSql(accountId, lq);
+  return listQuery<ListedExecutionJob>(db, sql, params);
 }
 
 export async function eventsOf(q: Queryable, ids: readonly string[]): Promise<Map<string, ExecutionEvent[]>> {

@@ -36,6 +36,7 @@ export function jobListSql(accountId: string, lq: ListQuery): { sql: string; par
   for (const t of moreTags) where.push(`EXISTS (SELECT 1 FROM job_tags x WHERE x.job_id = j.id AND x.key = ${p(t.key)} AND x.value = ${p(t.value)})`);
   if (lq.status !== undefined) where.push(`j.status = ${p(lq.status)}`);
   if (lq.capabilityId !== undefined) where.push(`j.capability_id = ${p(lq.capabilityId)}`);
-  const page = pageClauses(createdAt, id, { afterMicros: lq.createdAfterMicros, beforeMicros: lq.createdBeforeMicros, position: lq.before, limit: lq.limit }, params);
+  // An idempotency key names at most one job: nothing to order.
+  const page = pageClauses(createdAt, id, { afterMicros: lq.createdAfterMicros, beforeMicros: lq.createdBeforeMicros, position: lq.before, limit: lq.limit }, params, lq.idempotencyKey !== undefined);
   return { sql: `SELECT ${JOB} FROM ${from} WHERE ${[...where, ...page.where].join(' AND ')} ${page.tail}`, params };
 }

@@ -9,6 +9,7 @@ import type { Database, Queryable } from '../db.js';
 import { advance, claimNext, finish, heartbeat, lockItem, lockOwned, recordTransition } from '../queue/pg-queue.js';
 import { JOBS_QUEUE } from './jobs-queue.js';
 import { cancelJob, finishCanceledLocked } from './job-cancel-sql.js';
+import { listQuery } from '../list-page.js';
 import { jobListSql } from './job-list-sql.js';
 import { JOB, toJob, transitionsOf, type JobRow } from './job-rows.js';
 import { jobSubmitter, type SubmitterOptions } from './jobs-submission.js';
@@ -50,12 +51,12 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
 
     async list(accountId, lq) {
       const { sql, params } = jobListSql(accountId, lq);
-      const r = await db.query<JobRow>(sql, params);
+      const rows = await listQuery<JobRow>(db, sql, params);
       const t = await transitionsOf(
         db,
-        r.rows.map((x) => x.id),
+        rows.map((x) => x.id),
       );
-      return r.rows.map((row) => toJob(row, t.get(row.id) ?? []));
+      return rows.map((row) => toJob(row, t.get(row.id) ?? []));
     },
 
     async balance(accountId) {
