@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../../src/execution/drivers/driver.js';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
+import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { fundAccount } from '../helpers/ledger.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { key, newAgent, submit } from '../jobs/helpers.js';
@@ -40,8 +41,10 @@ type Auth = { authorization: string };
 
 describe('execution jobs: cancel and list', () => {
   let app: App;
+  let checker: ResponseChecker;
   beforeAll(async () => {
     app = await buildTestApp({ EXECUTION_LEASE_MS: '300' });
+    checker = new ResponseChecker(await openapiDocument(app));
   });
   afterEach(async () => {
     await expectExecutionInvariants(app);
@@ -61,7 +64,13 @@ describe('execution jobs: cancel and list', () => {
       drivers()[which] = original;
     }
   }
-  const cancel = (auth: Auth, provider: string, id: string) => app.inject({ method: 'POST', url: `/v1/execute/${provider}/${id}/cancel`, headers: auth });
+  /** The cancel, its answer checked against the OpenAPI document. */
+  const cancel = async (auth: Auth, provider: string, id: string) => {
+    const url = `/v1/execute/${provider}/${id}/cancel`;
+    const r = await app.inject({ method: 'POST', url, headers: auth });
+    expect(checker.check('POST', url, r.statusCode, r.headers, r.body)).toEqual([]);
+    return r;
+  };
   const read = async (auth: Auth, provider: string, id: string) => (await app.inject({ method: 'GET', url: `/v1/execute/${provider}/${id}`, headers: auth })).json().data;
   async function queuedHardwareJob(auth: Auth, token: string) {
     const { held } = await quoteAndHold(app, auth, 'p2-ion-11', 100);
@@ -191,6 +200,7 @@ describe('execution jobs: cancel and list', () => {
     const list = async (query: string) => {
       const r = await app.inject({ method: 'GET', url: `/v1/execute/jobs?${query}`, headers: u.auth });
       expect(r.statusCode, r.body).toBe(200);
+      expect(checker.check('GET', '/v1/execute/jobs', r.statusCode, r.headers, r.body)).toEqual([]);
       return r.json().data as { jobs: Array<{ job_id: string; status: string; device: string }>; next_cursor: string | null; has_more: boolean };
     };
     const names = (p: { jobs: Array<{ job_id: string }> }) => p.jobs.map((j) => Object.keys(ids).find((n) => ids[n] === j.job_id));

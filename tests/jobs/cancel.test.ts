@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { pgJobsRepository } from '../../src/store/jobs/jobs-repository.js';
 import { buildTestApp } from '../helpers/app.js';
+import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { blockingCapability, type Blocker } from './fixtures/blocking-capability.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities, type Agent } from './helpers.js';
@@ -17,17 +18,24 @@ describe('cancel an Account Job', () => {
   let app: App;
   let blocker: Blocker;
   let runs: Map<string, number>;
+  let checker: ResponseChecker;
   beforeAll(async () => {
     // A short lease: a heartbeat every 100 ms, so a cancel stored elsewhere is seen quickly.
     app = await buildTestApp({ JOBS_LEASE_MS: '300' });
     runs = withTestCapabilities(app).runs;
     blocker = blockingCapability();
     app.services.jobs.capabilities.register(blocker.capability);
+    checker = new ResponseChecker(await openapiDocument(app));
   });
   afterEach(async () => expectAllInvariants(app));
   afterAll(async () => app.close());
 
-  const cancel = (a: Agent, id: string) => app.inject({ method: 'POST', url: `/v1/jobs/${id}/cancel`, headers: a.auth });
+  /** The cancel, its answer checked against the OpenAPI document. */
+  const cancel = async (a: Agent, id: string) => {
+    const r = await app.inject({ method: 'POST', url: `/v1/jobs/${id}/cancel`, headers: a.auth });
+    expect(checker.check('POST', `/v1/jobs/${id}/cancel`, r.statusCode, r.headers, r.body)).toEqual([]);
+    return r;
+  };
   const get = async (a: Agent, id: string) => (await app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: a.auth })).json();
   const balance = async (a: Agent) => (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: a.auth })).json();
   const submitted = async (a: Agent, capability: string, request: Record<string, unknown>) => {

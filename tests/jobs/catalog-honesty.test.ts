@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
+import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { expectAllInvariants, key, newAgent, submit, type Agent } from './helpers.js';
 
 const bell = {
@@ -32,8 +33,10 @@ describe('catalog honesty', () => {
   let app: App;
   let a: Agent;
   const tasks: string[] = [];
+  let checker: ResponseChecker;
   beforeAll(async () => {
     app = await buildTestApp({ TTS_ENGINE: 'off' });
+    checker = new ResponseChecker(await openapiDocument(app));
     a = await newAgent(app, { fundMicros: 1_000_000n });
     // Which compute tasks run (the capabilities reach the app's pool through this method).
     const run = app.compute.run.bind(app.compute);
@@ -46,7 +49,11 @@ describe('catalog honesty', () => {
   afterEach(async () => expectAllInvariants(app));
   afterAll(async () => app.close());
 
-  const catalog = async () => (await app.inject({ method: 'GET', url: '/v1/catalog' })).json().capabilities as Array<{ capability_id: string; available: boolean; unavailable_reason: string | null }>;
+  const catalog = async () => {
+    const r = await app.inject({ method: 'GET', url: '/v1/catalog' });
+    expect(checker.check('GET', '/v1/catalog', r.statusCode, r.headers, r.body)).toEqual([]);
+    return r.json<{ capabilities: Array<{ capability_id: string; available: boolean; unavailable_reason: string | null }> }>().capabilities;
+  };
   const balance = async () => (await app.inject({ method: 'GET', url: '/v1/account/balance', headers: a.auth })).json();
 
   it('circuit.analyze as a job answers exactly what POST /v1/circuits/analyze answers, entangled pairs from the compute pool', async () => {
@@ -78,6 +85,7 @@ describe('catalog honesty', () => {
     const r = await submit(app, a, { capability_id: 'speech.synthesize', request: { text: 'hello' }, idempotency_key: k, max_total_price: '0.1' });
     expect(r.statusCode).toBe(503);
     expect(r.json().error).toMatchObject({ code: 'CAPABILITY_UNAVAILABLE', details: { reason: speech?.unavailable_reason } });
+    expect(checker.check('POST', '/v1/jobs', r.statusCode, r.headers, r.body)).toEqual([]);
     expect(await balance()).toMatchObject({ available: before.available, held: before.held });
     expect((await app.db.query('SELECT 1 FROM jobs WHERE account_id = $1 AND idempotency_key = $2', [a.accountId, k])).rows).toHaveLength(0);
     // Nothing was stored under the key: it is free for another request.
