@@ -10,18 +10,17 @@
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
-import { JOBS_ERRORS } from '../jobs/error-codes.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { decodeCursor, keysetPage, pageSize, timeBound } from '../kernel/list-cursor.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
-import type { ExecutionJob, ExecutionStatus } from './execution-job.js';
+import type { ExecutionJob } from './execution-job.js';
+import { cancelJob, listJobs, type ExecutionListRequest } from './job-requests.js';
 import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
@@ -29,6 +28,7 @@ import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adop
 import { deviceView, heldOnlyView, jobView } from './views.js';
 
 export { resultJson } from './simulator-run.js';
+export type { ExecutionListRequest } from './job-requests.js';
 
 export interface RunRequest {
   readonly circuit: unknown;
@@ -47,17 +47,6 @@ export interface RunOptions {
   readonly adoptRunning?: boolean;
   /** The caller's cancel (an Account Job's): the simulator run stops with it and ends canceled. */
   readonly signal?: AbortSignal | undefined;
-}
-
-/** The query of GET /v1/execute/jobs (validated by the route's schema). */
-export interface ExecutionListRequest {
-  readonly provider?: ProviderId | undefined;
-  readonly device?: string | undefined;
-  readonly status?: ExecutionStatus | undefined;
-  readonly createdAfter?: string | undefined;
-  readonly createdBefore?: string | undefined;
-  readonly limit?: number | undefined;
-  readonly cursor?: string | undefined;
 }
 
 export interface ContinueRequest {
@@ -262,31 +251,8 @@ export class ExecutionService {
   }
 
   /** GET /v1/execute/jobs: the account's execution jobs, newest first, every filter given matching, keyset pages of at most 100. */
-  async list(accountId: string, q: ExecutionListRequest) {
-    const before = decodeCursor(q.cursor);
-    const after = timeBound(q.createdAfter);
-    const until = timeBound(q.createdBefore);
-    const filters = {
-      ...(q.provider === undefined ? {} : { provider: q.provider }),
-      ...(q.device === undefined ? {} : { device: q.device }),
-      ...(q.status === undefined ? {} : { status: q.status }),
-      ...(after === undefined ? {} : { createdAfterMicros: after }),
-      ...(until === undefined ? {} : { createdBeforeMicros: until }),
-      ...(before === undefined ? {} : { before }),
-    };
-    const page = await keysetPage(
-      pageSize(q.limit),
-      (limit) => this.store.list(accountId, { ...filters, limit }),
-      (j) => ({ createdAtMicros: BigInt(j.created_us), id: j.id }),
-    );
-    const events = await this.store.eventsOf(page.items.map((j) => j.id));
-    const jobs = await Promise.all(
-      page.items.map(async ({ created_us: _, ...j }) => {
-        const [pos, held] = await Promise.all([this.store.queuePosition(j), j.kind === 'hardware' ? this.store.heldJob(j.id) : Promise.resolve(null)]);
-        return jobView(j, { queuePosition: pos, events: events.get(j.id) ?? [], heldJob: held });
-      }),
-    );
-    return { jobs, next_cursor: page.nextCursor, has_more: page.hasMore };
+  list(accountId: string, q: ExecutionListRequest) {
+    return listJobs(this.store, accountId, q);
   }
 
   /**
@@ -296,29 +262,7 @@ export class ExecutionService {
    * The job as it is now; 409 JOB_NOT_CANCELABLE once it ended another way.
    */
   async cancel(accountId: string, jobId: string, provider: ProviderId) {
-    const j = await this.store.getJob(jobId);
-    if (j === null || j.account_id !== accountId || j.provider !== provider) {
-      const held = j === null && provider === 'provider-two' ? await this.store.heldJob(jobId) : null;
-      if (held !== null && held.accountId === accountId) {
-        throw fail(JOBS_ERRORS.JOB_NOT_CANCELABLE, `The held job was not continued, so nothing runs: release its hold instead (POST /v1/billing/hardware/hold/${jobId}/release).`, {
-          job_id: jobId,
-          status: held.status,
-          path: `/v1/billing/hardware/hold/${jobId}/release`,
-        });
-      }
-      throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
-    }
-    const r = await this.store.requestCancel(accountId, jobId);
-    if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
-    if (r.outcome === 'not_cancelable') {
-      throw fail(JOBS_ERRORS.JOB_NOT_CANCELABLE, `The execution job cannot be canceled: it already ended ${r.job.status}${r.job.error_code === null ? '' : ` (${r.job.error_code})`}.`, {
-        job_id: jobId,
-        status: r.job.status,
-      });
-    }
-    // Committed: a run in this process stops at once (elsewhere at its next heartbeat; a parked remote job is due now).
-    if (r.outcome === 'requested') this.deps.cancels?.request(jobId);
-    return this.viewOf(r.job);
+    return this.viewOf(await cancelJob(this.store, this.deps.cancels, accountId, jobId, provider));
   }
 
   /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
