@@ -11,7 +11,7 @@ import { plugin as architecture } from './tools/lint/architecture.js';
 const offenders = JSON.parse(readFileSync(new URL('./tests/architecture/known-offenders.json', import.meta.url), 'utf8'));
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/', 'console/dist/', 'packages/*/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -50,6 +50,18 @@ export interface JobsTokenSettings {
   };
 }
 
+/**
+ * The sessions behind exchanged tokens (RFC 8693): a person's session traded for a short Jobs
+ * access token stays tied to it, so signing out or the session's expiry ends the token too.
+ */
+export interface SessionLookup {
+  /** The session's account when it is valid now; null otherwise (unknown, expired, revoked). */
+  activeAccount(sessionId: string): Promise<string | null>;
+}
+
+/** client_id of a token obtained by exchanging a session: never a credential id (those are UUIDs). */
+export const SESSION_CLIENT_PREFIX = 'session:';
+
 export type TokenRefusal = 'malformed' | 'expired' | 'revoked' | 'unknown' | 'wrong_audience' | 'wrong_issuer' | 'bad_signature' | 'no_account';
 
 export type TokenCheck = { readonly ok: true; readonly agent: AgentIdentity } | { readonly ok: false; readonly reason: TokenRefusal; readonly description: string };
@@ -98,6 +110,7 @@ export class JobsTokens {
     private readonly credentials: CredentialService,
     private readonly newId: () => string,
     private readonly now: () => Date = () => new Date(),
+    private readonly sessions?: SessionLookup,
   ) {
     const ext = settings.external;
     this.remoteSet = ext === undefined ? undefined : createRemoteJWKSet(new URL(ext.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
@@ -125,6 +138,31 @@ export class JobsTokens {
       .setJti(this.newId())
       .sign(await importJWK(key.privateJwk, key.alg));
     return { accessToken, expiresIn: exp - nowS, scope };
+  }
+
+  /**
+   * Token exchange: a Jobs access token for a person's valid session, on the session's account,
+   * expiring with the session at the latest. `client_id` names the session, `sub` the user.
+   */
+  async issueForSession(
+    s: { readonly sessionId: string; readonly userId: string; readonly accountId: string; readonly expiresAt: Date },
+    scopes: readonly JobsScope[],
+  ): Promise<{ accessToken: string; expiresIn: number; scope: string }> {
+    const key = (await this.signingKeys())[0];
+    if (key === undefined) throw new Error('no signing key');
+    const nowS = Math.floor(this.now().getTime() / 1000);
+    const exp = Math.min(nowS + this.settings.ttlSeconds, Math.floor(s.expiresAt.getTime() / 1000));
+    const scope = scopes.join(' ');
+    const accessToken = await new SignJWT({ scope, client_id: `${SESSION_CLIENT_PREFIX}${s.sessionId}`, account_id: s.accountId })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+      .setIssuer(this.settings.issuer)
+      .setAudience(this.settings.audience)
+      .setSubject(`user:${s.userId}`)
+      .setIssuedAt(nowS)
+      .setExpirationTime(exp)
+      .setJti(this.newId())
+      .sign(await importJWK(key.privateJwk, key.alg));
+    return { accessToken, expiresIn: Math.max(0, exp - nowS), scope };
   }
 
   /** The public keys of the built-in issuer, as served at /.well-known/jwks.json. */
@@ -155,6 +193,7 @@ export class JobsTokens {
     }
     const clientId = payload['client_id'];
     if (typeof clientId !== 'string') return { ok: false, reason: 'malformed', description: 'The access token has no client_id.' };
+    if (clientId.startsWith(SESSION_CLIENT_PREFIX)) return this.sessionAgent(clientId.slice(SESSION_CLIENT_PREFIX.length), payload);
     const c = await this.credentials.checkId(clientId);
     if (c.state !== 'valid' || c.credential === undefined) {
       const reason = c.state === 'valid' ? 'unknown' : c.state;
@@ -162,6 +201,14 @@ export class JobsTokens {
     }
     const scopes = scopesOf(payload).filter((s) => c.credential?.scopes.includes(s));
     return { ok: true, agent: { accountId: c.credential.accountId, scopes, credentialId: c.credential.id, subject: `credential:${c.credential.id}`, via: 'jwt' } };
+  }
+
+  private async sessionAgent(sessionId: string, payload: JWTPayload): Promise<TokenCheck> {
+    const accountId = this.sessions === undefined || !UUID.test(sessionId) ? null : await this.sessions.activeAccount(sessionId);
+    if (accountId === null || accountId !== payload['account_id']) {
+      return { ok: false, reason: 'revoked', description: 'The session behind this access token has ended (signed out or expired).' };
+    }
+    return { ok: true, agent: { accountId, scopes: scopesOf(payload), credentialId: null, subject: `session:${sessionId}`, via: 'jwt' } };
   }
 
   private async verifyExternal(token: string, ext: NonNullable<JobsTokenSettings['external']>, keys: JWTVerifyGetKey): Promise<TokenCheck> {

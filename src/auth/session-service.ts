@@ -32,6 +32,7 @@ export interface AuthRepository {
   findUserById(id: string): Promise<UserRecord | null>;
   createSession(s: { userId: string; tokenHash: string; idleExpiresAt: Date; absoluteExpiresAt: Date }): Promise<SessionRecord>;
   findSession(tokenHash: string): Promise<SessionRecord | null>;
+  findSessionById(id: string): Promise<SessionRecord | null>;
   touchSession(id: string, now: Date, idleExpiresAt: Date): Promise<void>;
   revokeSession(id: string, now: Date): Promise<void>;
   /**
@@ -159,6 +160,14 @@ export class SessionService {
     if (s.absoluteExpiresAt.getTime() <= nowMs) return { state: 'expired', session: s, expiredBy: 'absolute' };
     if (s.idleExpiresAt.getTime() <= nowMs) return { state: 'expired', session: s, expiredBy: 'idle' };
     return { state: 'valid', session: s };
+  }
+
+  /**
+   * The state of a session by id, for tokens derived from it (a Jobs access token obtained by
+   * token exchange): logging out or expiry ends them too. Not cached, and does not extend the session.
+   */
+  async checkId(id: string): Promise<SessionCheck> {
+    return this.classify(await this.repo.findSessionById(id), this.now().getTime());
   }
 
   async logout(token: string): Promise<void> {

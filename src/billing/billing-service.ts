@@ -16,9 +16,10 @@ import type { BillingPorts, BillingTx } from './ports.js';
 import type { PaymentProcessor } from './processor/processor.js';
 import { SandboxProcessor } from './processor/sandbox-processor.js';
 import { StripeProcessor } from './processor/stripe-processor.js';
-import type { HoldKind, HoldStatus } from './records.js';
+import type { HoldKind, HoldStatus, LedgerTransferKind } from './records.js';
 import { nextSpendControls, parseSpendControlsPatch, startOfUtcDay, startOfUtcMonth, type SpendControlsPatch } from './spend-controls.js';
-import { heldJobView, holdListView, quoteView, spendControlsView, walletView } from './views.js';
+import { heldJobView, holdListView, ledgerTransferView, quoteView, spendControlsView, walletView } from './views.js';
+import { decodeLedgerCursor, encodeLedgerCursor } from './ledger-cursor.js';
 
 /** Billing wired to its adapters; routes reach it as `app.services.billing`. */
 export class BillingService {
@@ -178,6 +179,21 @@ export class BillingService {
     const page = rows.slice(0, o.limit);
     const last = page[page.length - 1];
     return { jobs: page.map(holdListView), next_cursor: rows.length > o.limit && last !== undefined ? BigInt(last.seq).toString() : null };
+  }
+
+  /** GET /v1/billing/ledger: the account's transfers, newest first, with a keyset cursor. */
+  async ledgerEntries(accountId: string, o: { limit: number; kind?: LedgerTransferKind; from?: string; to?: string; cursor?: string }) {
+    const before = o.cursor === undefined ? undefined : decodeLedgerCursor(o.cursor);
+    const rows = await this.ports.reports.listTransfers(this.auto, accountId, {
+      limit: o.limit + 1,
+      ...(o.kind === undefined ? {} : { kind: o.kind }),
+      ...(o.from === undefined ? {} : { from: new Date(o.from) }),
+      ...(o.to === undefined ? {} : { to: new Date(o.to) }),
+      ...(before === undefined ? {} : { before }),
+    });
+    const page = rows.slice(0, o.limit);
+    const last = page[page.length - 1];
+    return { entries: page.map(ledgerTransferView), next_cursor: rows.length > o.limit && last !== undefined ? encodeLedgerCursor(last.position, last.id) : null };
   }
 
   async dashboard(accountId: string, days: number, now = new Date()) {

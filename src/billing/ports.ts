@@ -19,6 +19,8 @@ import type {
   HeldJobStatus,
   HoldKind,
   HoldListRow,
+  LedgerTransferKind,
+  LedgerTransferRow,
   HoldRecord,
   HoldStatus,
   LargestJob,
@@ -177,6 +179,14 @@ export interface PaymentRecords {
   rechargedSince(tx: BillingTx, accountId: string, since: Date): Promise<bigint>;
 }
 
+export interface LedgerListQuery {
+  readonly limit: number;
+  readonly kind?: LedgerTransferKind;
+  readonly from?: Date;
+  readonly to?: Date;
+  readonly before?: { readonly position: string; readonly id: string };
+}
+
 /** Read-only figures for the dashboard, the holds list and reconciliation. */
 export interface BillingReports {
   spendPerDay(tx: BillingTx, accountId: string, from: Date): Promise<DayAmount[]>;
@@ -186,6 +196,8 @@ export interface BillingReports {
   /** The account's holds, newest first, with a keyset cursor (`seq` of the last row seen). */
   listHolds(tx: BillingTx, accountId: string, o: { limit: number; status?: HoldStatus; kind?: HoldKind; beforeSeq?: bigint }): Promise<HoldListRow[]>;
   openHolds(tx: BillingTx, accountId: string): Promise<{ count: number; amountMicros: bigint }>;
+  /** The account's ledger transfers, newest first, after the keyset position `before` when given. */
+  listTransfers(tx: BillingTx, accountId: string, o: LedgerListQuery): Promise<LedgerTransferRow[]>;
   /** Reconciliation: one line per violated ledger invariant (DESIGN §3); empty = consistent. */
   ledgerProblems(tx: BillingTx): Promise<string[]>;
   ledgerCounts(tx: BillingTx): Promise<{ transfers: number; holds: number; wallets: number }>;

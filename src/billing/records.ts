@@ -217,6 +217,23 @@ export interface HoldListRow {
   resolved_at: Date | null;
 }
 
+/** One transfer of the account's ledger with what it did to the account's two balances. */
+export interface LedgerTransferRow {
+  id: string;
+  kind: LedgerTransferKind;
+  description: string;
+  hold_id: string | null;
+  amount_micros: bigint;
+  available_delta: bigint;
+  held_delta: bigint;
+  created_at: Date;
+  /** created_at to the microsecond (UTC ISO text): the keyset position, which a Date would round. */
+  position: string;
+}
+
+export const LEDGER_TRANSFER_KINDS = ['grant', 'topup', 'hold', 'capture', 'release', 'expire', 'refund', 'adjustment'] as const;
+export type LedgerTransferKind = (typeof LEDGER_TRANSFER_KINDS)[number];
+
 export interface BalanceMoves {
   readonly openAvailable: bigint;
   readonly openHeld: bigint;

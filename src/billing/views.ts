@@ -1,5 +1,5 @@
 import { formatMicros } from './money.js';
-import type { AttemptRow, HeldJobRecord, HoldListRow, QuoteRecord, Wallet, WalletState } from './records.js';
+import type { AttemptRow, HeldJobRecord, HoldListRow, LedgerTransferRow, QuoteRecord, Wallet, WalletState } from './records.js';
 
 /** Wire shapes: money as six-decimal strings, times as ISO 8601, snake_case. */
 const m = (v: bigint | string | number | null | undefined): string | null => (v === null || v === undefined ? null : formatMicros(BigInt(v)));
@@ -105,5 +105,18 @@ export function holdListView(h: HoldListRow) {
     expires_at: iso(h.expires_at) as string,
     created_at: iso(h.created_at) as string,
     resolved_at: iso(h.resolved_at),
+  };
+}
+
+export function ledgerTransferView(t: LedgerTransferRow) {
+  return {
+    transfer_id: t.id,
+    kind: t.kind,
+    description: t.description,
+    hold_id: t.hold_id,
+    amount: formatMicros(BigInt(t.amount_micros)),
+    available_change: formatMicros(BigInt(t.available_delta)),
+    held_change: formatMicros(BigInt(t.held_delta)),
+    created_at: iso(t.created_at) as string,
   };
 }

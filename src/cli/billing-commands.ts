@@ -1,10 +1,9 @@
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
-import { sqlBillingPorts } from '../store/billing/sql-billing-ports.js';
-import { openDatabase } from '../store/open-database.js';
-import { grantCreditByEmail, ledgerCheck } from '../billing/operator.js';
 import { isAppError } from '../errors/app-error.js';
-import type { CliCommand, CliIo } from './cli-command.js';
+import { EXIT, type CliCommand, type CliContext, type OptionSpec } from './cli-command.js';
+import { printJson, reportFailure } from './output.js';
+import { strOption } from './parse-command-line.js';
 
 /**
  * `qrail credit grant` and `qrail ledger check`. On PostgreSQL they work on the database
@@ -19,55 +18,52 @@ export interface BillingCliDeps {
   readonly fetch?: typeof fetch;
 }
 
-function flags(args: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (!a.startsWith('--')) continue;
-    const eq = a.indexOf('=');
-    if (eq > 0) out.set(a.slice(2, eq), a.slice(eq + 1));
-    else {
-      out.set(a.slice(2), args[i + 1] ?? '');
-      i += 1;
-    }
-  }
-  return out;
+const URL_OPTION: OptionSpec = { type: 'string', value: 'url', description: 'the running service, embedded PGlite only (default: QRAIL_URL, else http://HOST:PORT)' };
+const JSON_OPTION: OptionSpec = { type: 'boolean', description: 'machine output: one JSON document on stdout, errors as JSON on stderr' };
+
+function serviceUrl(config: Config, ctx: CliContext, url: string | undefined): string {
+  return (url ?? ctx.remote.url ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`).replace(/\/+$/, '');
 }
 
-function serviceUrl(config: Config, f: Map<string, string>): string {
-  return (f.get('url') ?? config.env['QRAIL_URL'] ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`).replace(/\/+$/, '');
-}
+type ServiceAnswer = { ok: true; data: Record<string, unknown> } | { ok: false; exit: number };
 
-async function viaService(
-  config: Config,
-  f: Map<string, string>,
-  io: CliIo,
-  deps: BillingCliDeps,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> } | null> {
+async function viaService(config: Config, ctx: CliContext, deps: BillingCliDeps, url: string | undefined, json: boolean, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ServiceAnswer> {
   if (config.operatorToken === undefined) {
-    io.err(
-      'This deployment uses embedded PGlite, which only the running service may open.\nSet QRAIL_OPERATOR_TOKEN (the same value the service runs with) so the command can use its operator endpoint, or use DATABASE_URL.\n',
-    );
-    return null;
+    const message =
+      'This deployment uses embedded PGlite, which only the running service may open. Set QRAIL_OPERATOR_TOKEN (the same value the service runs with) so the command can use its operator endpoint, or use DATABASE_URL.';
+    return { ok: false, exit: reportFailure(ctx.io, json, { code: 'OPERATOR_TOKEN_MISSING', message }, EXIT.USAGE) };
   }
-  const url = `${serviceUrl(config, f)}${path}`;
+  const target = `${serviceUrl(config, ctx, url)}${path}`;
+  let res: Response;
   try {
-    const res = await (deps.fetch ?? fetch)(url, {
+    res = await (deps.fetch ?? ctx.fetch ?? fetch)(target, {
       method,
       headers: { authorization: `Bearer ${config.operatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   } catch (e) {
-    io.err(`Cannot reach the service at ${url}: ${e instanceof Error ? e.message : String(e)}\nIs it running? Pass --url http://host:port if it listens elsewhere.\n`);
-    return null;
+    const message = `Cannot reach the service at ${target}: ${e instanceof Error ? e.message : String(e)}. Is it running? Pass --url http://host:port if it listens elsewhere.`;
+    return { ok: false, exit: reportFailure(ctx.io, json, { code: 'NETWORK_ERROR', message }) };
   }
+  const answer = (await res.json().catch(() => ({}))) as { data?: Record<string, unknown>; error?: { code?: string; message?: string; details?: unknown }; meta?: { request_id?: string } };
+  if (res.status !== 200 || answer.data === undefined) {
+    const err = answer.error;
+    return {
+      ok: false,
+      exit: reportFailure(ctx.io, json, {
+        code: err?.code ?? `HTTP_${res.status}`,
+        message: err?.message ?? 'request failed',
+        status: res.status,
+        ...(answer.meta?.request_id === undefined ? {} : { requestId: answer.meta.request_id }),
+        ...(err?.details === undefined ? {} : { details: err.details }),
+      }),
+    };
+  }
+  return { ok: true, data: answer.data };
 }
 
 async function withDb<T>(config: Config, deps: BillingCliDeps, fn: (db: Database) => Promise<T>): Promise<T> {
+  const { openDatabase } = await import('../store/open-database.js');
   const db = deps.openDb !== undefined ? await deps.openDb() : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
     return await fn(db);
@@ -80,75 +76,94 @@ const direct = (config: Config, deps: BillingCliDeps) => config.databaseUrl !== 
 
 export function creditGrantCommand(deps: BillingCliDeps = {}): CliCommand {
   return {
-    summary: 'credit grant --email <e> --amount <usd> [--reason <text>] [--idempotency-key <k>] [--url <service>]: promotional credit through the ledger',
-    async run(config, args, io) {
-      const f = flags(args);
-      const email = f.get('email');
-      const amount = f.get('amount');
-      if (!email || !amount) {
-        io.err('usage: qrail credit grant --email <email> --amount <usd> [--reason <text>] [--idempotency-key <key>]\n');
-        return 2;
-      }
-      const reason = f.get('reason');
-      const key = f.get('idempotency-key');
+    name: 'credit grant',
+    summary: 'operator: promotional credit to an account through the ledger',
+    description: `With DATABASE_URL the command writes to PostgreSQL directly (safe beside running
+services). On embedded PGlite it asks the running service's operator endpoint, authenticated
+with QRAIL_OPERATOR_TOKEN (the same value the service runs with). An idempotency key makes a
+repeated command credit once.`,
+    options: {
+      email: { type: 'string', value: 'email', required: true, description: "the account owner's email" },
+      amount: { type: 'string', value: 'usd', required: true, description: 'USD, up to six decimals ("12.5")' },
+      reason: { type: 'string', value: 'text', description: 'shown on the ledger entry (default: promotional credit (operator))' },
+      'idempotency-key': { type: 'string', value: 'key', description: 'a second grant with the same key (same account) credits nothing' },
+      url: URL_OPTION,
+      json: JSON_OPTION,
+    },
+    examples: [
+      'qrail credit grant --email ada@example.com --amount 25 --idempotency-key welcome-ada',
+      'QRAIL_OPERATOR_TOKEN=… qrail credit grant --email ada@example.com --amount 5 --url http://127.0.0.1:8080',
+    ],
+    async run(input, ctx) {
+      const config = await ctx.serverConfig();
+      const o = input.options;
+      const json = o['json'] === true;
+      const email = strOption(o['email']) ?? '';
+      const amount = strOption(o['amount']) ?? '';
+      const reason = strOption(o['reason']);
+      const key = strOption(o['idempotency-key']);
       let data: Record<string, unknown>;
       if (direct(config, deps)) {
+        const { sqlBillingPorts } = await import('../store/billing/sql-billing-ports.js');
+        const { grantCreditByEmail } = await import('../billing/operator.js');
         try {
           data = await withDb(config, deps, (db) => grantCreditByEmail(sqlBillingPorts(db), { email, amount, ...(reason ? { reason } : {}), ...(key ? { idempotencyKey: key } : {}) }));
         } catch (e) {
-          if (isAppError(e)) {
-            io.err(`${e.code}: ${e.message}\n`);
-            return 1;
-          }
+          if (isAppError(e)) return reportFailure(ctx.io, json, { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) });
           throw e;
         }
       } else {
-        const r = await viaService(config, f, io, deps, 'POST', '/v1/billing/operator/credit-grant', { email, amount, ...(reason ? { reason } : {}), ...(key ? { idempotency_key: key } : {}) });
-        if (r === null) return 2;
-        if (r.status !== 200) {
-          const err = r.json['error'] as { code?: string; message?: string } | undefined;
-          io.err(`${err?.code ?? r.status}: ${err?.message ?? 'request failed'}\n`);
-          return 1;
-        }
-        data = r.json['data'] as Record<string, unknown>;
+        const r = await viaService(config, ctx, deps, strOption(o['url']), json, 'POST', '/v1/billing/operator/credit-grant', {
+          email,
+          amount,
+          ...(reason ? { reason } : {}),
+          ...(key ? { idempotency_key: key } : {}),
+        });
+        if (!r.ok) return r.exit;
+        data = r.data;
+      }
+      if (json) {
+        printJson(ctx.io, data);
+        return EXIT.OK;
       }
       const w = data['wallet'] as { available: string } | undefined;
-      io.out(`${data['credited'] ? 'granted' : 'already granted (same idempotency key)'} ${String(data['amount'])} USD to ${String(data['email'])}; available now ${w?.available ?? '?'} USD\n`);
-      return 0;
+      ctx.io.out(`${data['credited'] ? 'granted' : 'already granted (same idempotency key)'} ${String(data['amount'])} USD to ${String(data['email'])}; available now ${w?.available ?? '?'} USD\n`);
+      return EXIT.OK;
     },
   };
 }
 
 export function ledgerCheckCommand(deps: BillingCliDeps = {}): CliCommand {
   return {
-    summary: 'ledger check [--url <service>]: recompute every balance from the entries; exits 1 on any broken invariant',
-    async run(config, args, io) {
-      const f = flags(args);
+    name: 'ledger check',
+    summary: 'operator: recompute every balance from the entries; exits 1 on any broken invariant',
+    description: `Checks that every transfer balances, every hold is consistent and every cached wallet
+balance equals the sum of its entries. Database access as for \`credit grant\`.`,
+    options: { url: URL_OPTION, json: JSON_OPTION },
+    examples: ['qrail ledger check', 'qrail ledger check --json'],
+    async run(input, ctx) {
+      const config = await ctx.serverConfig();
+      const json = input.options['json'] === true;
       let result: { ok: boolean; problems: string[]; checked: unknown };
       if (direct(config, deps)) {
+        const { sqlBillingPorts } = await import('../store/billing/sql-billing-ports.js');
+        const { ledgerCheck } = await import('../billing/operator.js');
         result = await withDb(config, deps, (db) => ledgerCheck(sqlBillingPorts(db)));
       } else {
-        const r = await viaService(config, f, io, deps, 'GET', '/v1/billing/operator/ledger-check');
-        if (r === null) return 2;
-        if (r.status !== 200) {
-          const err = r.json['error'] as { code?: string; message?: string } | undefined;
-          io.err(`${err?.code ?? r.status}: ${err?.message ?? 'request failed'}\n`);
-          return 2;
-        }
-        result = r.json['data'] as typeof result;
+        const r = await viaService(config, ctx, deps, strOption(input.options['url']), json, 'GET', '/v1/billing/operator/ledger-check');
+        if (!r.ok) return r.exit;
+        result = r.data as typeof result;
       }
+      if (json) printJson(ctx.io, result);
       const c = result.checked as { transfers?: number; holds?: number; wallets?: number };
       if (result.ok) {
-        io.out(`ledger OK: ${c.transfers ?? 0} transfers, ${c.holds ?? 0} holds, ${c.wallets ?? 0} wallets checked\n`);
-        return 0;
+        if (!json) ctx.io.out(`ledger OK: ${c.transfers ?? 0} transfers, ${c.holds ?? 0} holds, ${c.wallets ?? 0} wallets checked\n`);
+        return EXIT.OK;
       }
-      io.err(`ledger BROKEN: ${result.problems.length} problem(s)\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-      return 1;
+      if (!json) ctx.io.err(`ledger BROKEN: ${result.problems.length} problem(s)\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      return EXIT.FAILURE;
     },
   };
 }
 
-export const BILLING_COMMANDS: Record<string, CliCommand> = {
-  'credit grant': creditGrantCommand(),
-  'ledger check': ledgerCheckCommand(),
-};
+export const BILLING_COMMANDS: readonly CliCommand[] = [creditGrantCommand(), ledgerCheckCommand()];

@@ -11,7 +11,7 @@ import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../optimization/optimize.js';
 import { DEFAULT_TIME_BUDGET_MS } from '../simulation/index.js';
 import { ANALYSIS_ENTANGLEMENT_BUDGET_MS } from '../coupling/entangled-pairs.js';
-import { JobsTokens, type JobsTokenSettings, type SigningKeyStore } from '../auth/jwt.js';
+import { JobsTokens, type JobsTokenSettings, type SessionLookup, type SigningKeyStore } from '../auth/jwt.js';
 import type { Config } from '../config/config.js';
 import { ConfigError, int } from '../config/env-parser.js';
 import type { MediaService } from '../media/media-service.js';
@@ -111,12 +111,12 @@ export interface JobsStores {
 export function createJobsServices(
   config: Config,
   stores: JobsStores,
-  deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; log?: (e: unknown, jobId?: string) => void },
+  deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; sessions?: SessionLookup; log?: (e: unknown, jobId?: string) => void },
 ): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
   const credentials = new CredentialService(stores.credentials, sha256, randomUUID, s.authCacheMs);
-  const jobsTokens = new JobsTokens(s.tokens, stores.signingKeys, credentials, randomUUID);
+  const jobsTokens = new JobsTokens(s.tokens, stores.signingKeys, credentials, randomUUID, undefined, deps.sessions);
   const registry = new CapabilityRegistry(
     builtinCapabilities({
       circuitLimits: config.circuitLimits,

@@ -69,6 +69,12 @@ export async function createServices(config: Config, db: Database, compute: Comp
     compute,
     media,
     billing,
+    sessions: {
+      async activeAccount(id) {
+        const c = await sessions.checkId(id);
+        return c.state === 'valid' && c.session !== undefined ? c.session.accountId : null;
+      },
+    },
     execution: {
       service: executionServices.execution,
       providers: [...(settings.providerOneEnabled ? ['provider-one' as const] : []), ...(settings.providerTwoEnabled ? ['provider-two' as const] : [])],

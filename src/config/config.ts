@@ -14,6 +14,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
   readonly dataDir: string;
+  /** The built web console (CONSOLE_DIR); undefined: console/dist of this checkout. */
+  readonly consoleDir: string | undefined;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
   /** Absolute base URL used in `retrieval_url` and hosted pages. */
@@ -100,6 +102,7 @@ export function loadConfig(env: Env): Config {
     jobsPort,
     databaseUrl: optUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: str(env, 'DATA_DIR', './data'),
+    consoleDir: env['CONSOLE_DIR'] === undefined || env['CONSOLE_DIR'] === '' ? undefined : env['CONSOLE_DIR'],
     redisUrl: optUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),

@@ -6,11 +6,18 @@ import type { App } from '../../src/http/app-types.js';
 import { loadConfig } from '../../src/config/config.js';
 import { creditGrantCommand, ledgerCheckCommand } from '../../src/cli/billing-commands.js';
 import { COMMANDS } from '../../src/cli/commands.js';
+import type { CliCommand, CliIo } from '../../src/cli/cli-command.js';
+import { invokeCommand } from '../../src/cli/run-cli.js';
+import type { Config } from '../../src/config/config.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 
 const TOKEN = 'op_token_for_tests_0123456789abcdef';
 const run = promisify(execFile);
+
+/** Runs a command as the dispatcher does (parse, then run) with this configuration. */
+const invoke = (command: CliCommand, config: Config, args: string[], cliIo: CliIo) =>
+  invokeCommand(command, args, { io: cliIo, serverConfig: async () => config, remote: { configFile: '/nonexistent/qrail-config.json' } });
 
 function io() {
   const out: string[] = [];
@@ -30,7 +37,7 @@ describe('operator CLI: credit grant and ledger check', () => {
   afterAll(async () => app.close());
 
   it('is registered as "credit grant" and "ledger check"', () => {
-    expect(Object.keys(COMMANDS)).toEqual(expect.arrayContaining(['credit grant', 'ledger check']));
+    expect(COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining(['credit grant', 'ledger check']));
   });
 
   it('direct database mode: grants by email, idempotently, and checks the ledger', async () => {
@@ -38,44 +45,44 @@ describe('operator CLI: credit grant and ledger check', () => {
     const deps = { openDb: async () => app.db, keepOpen: true };
     const config = loadConfig({ DATA_DIR: 'memory://' });
     const a = io();
-    expect(await creditGrantCommand(deps).run(config, ['--email', u.email.toUpperCase(), '--amount', '12.5', '--idempotency-key', 'welcome'], a.io)).toBe(0);
+    expect(await invoke(creditGrantCommand(deps), config, ['--email', u.email.toUpperCase(), '--amount', '12.5', '--idempotency-key', 'welcome'], a.io)).toBe(0);
     expect(a.out.join('')).toContain('granted 12.500000 USD');
     const b = io();
-    expect(await creditGrantCommand(deps).run(config, ['--email', u.email, '--amount', '12.5', '--idempotency-key', 'welcome'], b.io)).toBe(0);
+    expect(await invoke(creditGrantCommand(deps), config, ['--email', u.email, '--amount', '12.5', '--idempotency-key', 'welcome'], b.io)).toBe(0);
     expect(b.out.join('')).toContain('already granted');
     expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('12.500000');
     const bad = io();
-    expect(await creditGrantCommand(deps).run(config, ['--email', 'nobody@example.com', '--amount', '1'], bad.io)).toBe(1);
+    expect(await invoke(creditGrantCommand(deps), config, ['--email', 'nobody@example.com', '--amount', '1'], bad.io)).toBe(1);
     expect(bad.err.join('')).toContain('USER_NOT_FOUND');
-    expect(await creditGrantCommand(deps).run(config, ['--email', u.email], io().io)).toBe(2);
+    expect(await invoke(creditGrantCommand(deps), config, ['--email', u.email], io().io)).toBe(2);
 
     const ok = io();
-    expect(await ledgerCheckCommand(deps).run(config, [], ok.io)).toBe(0);
+    expect(await invoke(ledgerCheckCommand(deps), config, [], ok.io)).toBe(0);
     expect(ok.out.join('')).toMatch(/^ledger OK: \d+ transfers/);
     // Break a cached balance: the check must fail loudly, then pass again once repaired.
     await app.db.query('UPDATE billing_wallets SET available_micros = available_micros + 7 WHERE account_id = $1', [u.accountId]);
     const broken = io();
-    expect(await ledgerCheckCommand(deps).run(config, [], broken.io)).toBe(1);
+    expect(await invoke(ledgerCheckCommand(deps), config, [], broken.io)).toBe(1);
     expect(broken.err.join('')).toContain(u.accountId);
     await app.db.query('UPDATE billing_wallets SET available_micros = available_micros - 7 WHERE account_id = $1', [u.accountId]);
-    expect(await ledgerCheckCommand(deps).run(config, [], io().io)).toBe(0);
+    expect(await invoke(ledgerCheckCommand(deps), config, [], io().io)).toBe(0);
   });
 
   it('embedded mode: goes through the running service with the operator token', async () => {
     const u = await signUp(app);
     const config = loadConfig({ DATA_DIR: 'memory://', QRAIL_OPERATOR_TOKEN: TOKEN });
     const a = io();
-    expect(await creditGrantCommand().run(config, ['--email', u.email, '--amount', '3', '--url', url], a.io)).toBe(0);
+    expect(await invoke(creditGrantCommand(), config, ['--email', u.email, '--amount', '3', '--url', url], a.io)).toBe(0);
     expect(a.out.join('')).toContain('available now 3.000000 USD');
     const c = io();
-    expect(await ledgerCheckCommand().run(config, ['--url', url], c.io)).toBe(0);
+    expect(await invoke(ledgerCheckCommand(), config, ['--url', url], c.io)).toBe(0);
 
     const wrong = loadConfig({ DATA_DIR: 'memory://', QRAIL_OPERATOR_TOKEN: 'x'.repeat(32) });
     const w = io();
-    expect(await creditGrantCommand().run(wrong, ['--email', u.email, '--amount', '3', '--url', url], w.io)).toBe(1);
+    expect(await invoke(creditGrantCommand(), wrong, ['--email', u.email, '--amount', '3', '--url', url], w.io)).toBe(1);
     expect(w.err.join('')).toContain('OPERATOR_FORBIDDEN');
     const none = io();
-    expect(await ledgerCheckCommand().run(loadConfig({ DATA_DIR: 'memory://' }), ['--url', url], none.io)).toBe(2);
+    expect(await invoke(ledgerCheckCommand(), loadConfig({ DATA_DIR: 'memory://' }), ['--url', url], none.io)).toBe(2);
     expect(none.err.join('')).toContain('QRAIL_OPERATOR_TOKEN');
     expect((await app.inject({ method: 'GET', url: '/v1/billing/operator/ledger-check' })).statusCode).toBe(403);
     expect((await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: u.auth })).json().data.available).toBe('3.000000');

@@ -17,6 +17,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
       '/v1/billing/summary',
       '/v1/billing/wallet',
       '/v1/billing/jobs',
+      '/v1/billing/ledger',
       '/v1/billing/dashboard',
       '/v1/billing/spend-controls',
       '/v1/billing/auto-recharge/attempts',

@@ -4,35 +4,8 @@ import { EXECUTION_QUEUE } from '../../src/store/execution/execution-repository.
 import { checkTransitions } from '../../src/store/queue/queue-invariants.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 
-export const bell = {
-  schema: '0.2',
-  num_qubits: 2,
-  num_clbits: 2,
-  gates: [
-    { op: 'h', qubits: [0] },
-    { op: 'cx', qubits: [0, 1] },
-  ],
-  measurements: [
-    { qubit: 0, clbit: 0 },
-    { qubit: 1, clbit: 1 },
-  ],
-};
-
-export const ghz3 = {
-  schema: '0.2',
-  num_qubits: 3,
-  num_clbits: 3,
-  gates: [
-    { op: 'h', qubits: [0] },
-    { op: 'cx', qubits: [0, 1] },
-    { op: 'cx', qubits: [1, 2] },
-  ],
-  measurements: [
-    { qubit: 0, clbit: 0 },
-    { qubit: 1, clbit: 1 },
-    { qubit: 2, clbit: 2 },
-  ],
-};
+// The circuits the execution tests run, shared with the client flow test (typed as the wire format).
+export { bell, ghz3 } from '../helpers/circuits.js';
 
 export interface WalletFigures {
   available: string;

@@ -1,49 +1,30 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
+import { SKIP_BROWSER as SKIP, WHY_BROWSER_SKIPPED as WHY_SKIPPED, launchChromium, type Browser } from '../helpers/browser.js';
 
-/**
- * The reference page at /docs, rendered by a real browser: Debian's Chromium driven by
- * playwright-core (no browser download). Without Chromium the test is skipped on a developer
- * machine and fails under CI=true, where .ci/run installs it.
- */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const IN_CI = (process.env['CI'] ?? '') !== '' && process.env['CI'] !== 'false' && process.env['CI'] !== '0';
-const SKIP = !HAVE_CHROMIUM && !IN_CI;
-const WHY_SKIPPED = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); under CI=true this is a failure`;
+/** The reference page at /docs, rendered by a real browser (tests/helpers/browser.ts). */
 if (SKIP) console.warn(`docs-browser.test.ts skipped: ${WHY_SKIPPED}`);
 
 describe.skipIf(SKIP)(`the /docs reference page in Chromium${SKIP ? ` (skipped: ${WHY_SKIPPED})` : ''}`, () => {
   let app: App;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profileDir: string;
   let base: string;
 
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM) throw new Error(`CI is set and there is no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium`);
     app = await buildTestApp();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (address === null || typeof address === 'string') throw new Error('no TCP address');
     base = `http://127.0.0.1:${address.port}`;
-    profileDir = mkdtempSync(join(tmpdir(), 'qrail-docs-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profileDir !== undefined) rmSync(profileDir, { recursive: true, force: true });
+    await browser?.close();
     await app?.close();
   });
 

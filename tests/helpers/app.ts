@@ -51,3 +51,13 @@ export async function signUp(app: App, email = uniqueEmail()): Promise<{ token: 
   const d = login.json().data;
   return { token: d.token, email, userId: d.user.user_id, accountId: d.user.account_id, auth: { authorization: `Bearer ${d.token}` } };
 }
+
+/** The real app listening on a free port of 127.0.0.1, its background workers running as in a deployment. */
+export async function buildLiveApp(env: Record<string, string> = {}): Promise<{ app: App; url: string }> {
+  const app = await buildTestApp(env);
+  for (const w of app.services.workers) w.start();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return { app, url: `http://127.0.0.1:${address.port}` };
+}

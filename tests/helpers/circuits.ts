@@ -1,3 +1,37 @@
+import type { CircuitV02 } from '../../packages/client/src/index.js';
+
+/** A Bell pair, measured (wire format 0.2). */
+export const bell: CircuitV02 = {
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+};
+
+/** A three-qubit GHZ state, measured. */
+export const ghz3: CircuitV02 = {
+  schema: '0.2',
+  num_qubits: 3,
+  num_clbits: 3,
+  gates: [
+    { op: 'h', qubits: [0] },
+    { op: 'cx', qubits: [0, 1] },
+    { op: 'cx', qubits: [1, 2] },
+  ],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+    { qubit: 2, clbit: 2 },
+  ],
+};
+
 /**
  * A deterministic random Clifford+T circuit (wire format 0.2). At the defaults it keeps the
  * aggressive optimizer busy for a second or more, which the compute-pool tests rely on.

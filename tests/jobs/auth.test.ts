@@ -110,7 +110,7 @@ describe('agent credentials and Jobs tokens', () => {
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(h.kid);
     expect(JSON.stringify(jwks)).not.toContain('"d"');
     const meta = (await app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).json();
-    expect(meta).toMatchObject({ issuer: ISS, grant_types_supported: ['client_credentials'] });
+    expect(meta).toMatchObject({ issuer: ISS, grant_types_supported: ['client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange'] });
 
     // client_secret_post works too; a narrower scope can be asked for.
     const post = await app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 'client_credentials', client_id: a.credentialId, client_secret: a.secret, scope: 'jobs:read' } });

@@ -136,6 +136,11 @@ function finishOperation(path: string, method: string, op: Json): void {
     op['requestBody'] = body;
     delete op[REQUEST_BODY];
   }
+  // A query parameter with a server default may be left out, though TypeBox lists it as required
+  // (the handler always sees a value): a generated client would otherwise demand it.
+  for (const p of (op['parameters'] ?? []) as Json[]) {
+    if (p['in'] === 'query' && p['required'] === true && (p['schema'] as Json | undefined)?.['default'] !== undefined) p['required'] = false;
+  }
   const jobsSubmit = method === 'post' && path === '/v1/jobs';
   const responses = (op['responses'] ?? {}) as Record<string, Json>;
   for (const s of derivedStatuses(method, op, facts)) responses[String(s)] ??= {};

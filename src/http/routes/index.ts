@@ -9,6 +9,7 @@ import billingAreaRoutes from './billing/index.js';
 import couplingRoutes from './coupling/coupling-routes.js';
 import optimizeRoutes from './optimize/optimize-routes.js';
 import executionRoutes from './execution/execution-routes.js';
+import consoleRoutes from './console/console-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -22,4 +23,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   couplingRoutes,
   optimizeRoutes,
   executionRoutes,
+  consoleRoutes,
 ];

@@ -3,6 +3,7 @@ import type { BillingReports } from '../../billing/ports.js';
 import type { DayAmount, GroupAmount, HoldKind, HoldListRow, HoldStatus, LargestJob } from '../../billing/records.js';
 import type { Queryable } from '../db.js';
 import { checkLedgerInvariants } from './invariants-sql.js';
+import { listTransfers } from './ledger-listing-sql.js';
 import { queryable } from './unit-of-work.js';
 
 const d = (x: unknown): string => (x instanceof Date ? x.toISOString().slice(0, 10) : String(x).slice(0, 10));
@@ -95,6 +96,7 @@ export const sqlBillingReports: BillingReports = {
   largestJobs: (tx, accountId, from, limit) => largestJobs(queryable(tx), accountId, from, limit),
   balanceMoves: (tx, accountId, from) => balanceMoves(queryable(tx), accountId, from),
   listHolds: (tx, accountId, o) => listHolds(queryable(tx), accountId, o),
+  listTransfers: (tx, accountId, o) => listTransfers(queryable(tx), accountId, o),
   async openHolds(tx, accountId) {
     const r = await queryable(tx).query<{ n: number; s: string }>(
       `SELECT count(*)::int AS n, COALESCE(SUM(amount_micros), 0)::text AS s FROM billing_holds WHERE account_id = $1 AND status = 'pending'`,

@@ -95,6 +95,10 @@ export function pgAuthRepository(db: Database): AuthRepository {
       const r = await db.query<SessionRow>(`${SESSION_SELECT} WHERE s.token_hash = $1`, [tokenHash]);
       return r.rows[0] === undefined ? null : toSession(r.rows[0]);
     },
+    async findSessionById(id) {
+      const r = await db.query<SessionRow>(`${SESSION_SELECT} WHERE s.id = $1`, [id]);
+      return r.rows[0] === undefined ? null : toSession(r.rows[0]);
+    },
     async touchSession(id, now, idleExpiresAt) {
       await db.query('UPDATE sessions SET last_used_at = $2, idle_expires_at = $3 WHERE id = $1 AND revoked_at IS NULL', [id, now, idleExpiresAt]);
     },

@@ -4,7 +4,7 @@ import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import type { App, Principal } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
-import { DashboardView, HeldJobView, HoldListView, ProfileView, QuoteView, RecoveryView, ReleasedJobView, SpendControlsPatch, SummaryView } from './schemas.js';
+import { DashboardView, HeldJobView, HoldListView, LEDGER_KINDS, LedgerEntryView, ProfileView, QuoteView, RecoveryView, ReleasedJobView, SpendControlsPatch, SummaryView } from './schemas.js';
 
 const security = [{ session: [] }];
 
@@ -76,6 +76,42 @@ export default async function billingRoutes(app: App): Promise<void> {
     async (req) => {
       const q = req.query as { limit: number; status?: 'pending' | 'captured' | 'released' | 'expired'; kind?: 'job' | 'hardware'; cursor?: string };
       return billing.jobs(principalOf(req.principal).accountId, q);
+    },
+  );
+
+  app.get(
+    '/v1/billing/ledger',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'listLedgerEntries',
+        summary: 'The account’s ledger: every transfer and its effect on available and held, newest first',
+        querystring: Type.Object(
+          {
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+            kind: Type.Optional(Type.Union(LEDGER_KINDS.map((k) => Type.Literal(k)))),
+            from: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Transfers at or after this instant' })),
+            to: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Transfers before this instant' })),
+            cursor: Type.Optional(Type.String({ maxLength: 120, description: 'next_cursor of the previous page' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: okResponse(
+            Obj({
+              entries: Type.Array(LedgerEntryView, { maxItems: 100 }),
+              next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last' }),
+            }),
+            'A page of ledger transfers',
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const q = req.query as { limit: number; kind?: (typeof LEDGER_KINDS)[number]; from?: string; to?: string; cursor?: string };
+      return billing.ledgerEntries(principalOf(req.principal).accountId, q);
     },
   );
 

@@ -146,6 +146,22 @@ export const HoldListView = Obj({
   resolved_at: NullableIso,
 });
 
+export const LEDGER_KINDS = ['grant', 'topup', 'hold', 'capture', 'release', 'expire', 'refund', 'adjustment'] as const;
+
+export const LedgerEntryView = Obj(
+  {
+    transfer_id: Uuid,
+    kind: Type.Union(LEDGER_KINDS.map((k) => Type.Literal(k))),
+    description: Str,
+    hold_id: Nullable(Uuid),
+    amount: Money,
+    available_change: Type.String({ pattern: '^-?(?:0|[1-9]\\d*)\\.\\d{6}$', description: 'Signed change of the available balance (USD, six decimals)' }),
+    held_change: Type.String({ pattern: '^-?(?:0|[1-9]\\d*)\\.\\d{6}$', description: 'Signed change of the held balance (USD, six decimals)' }),
+    created_at: Iso,
+  },
+  { description: 'One ledger transfer of the account and what it did to its two balances' },
+);
+
 const SpendGroup = (key: 'product' | 'provider') => Obj({ [key]: Str, spend: Money, jobs: Int });
 
 export const DashboardView = Obj({

@@ -14,6 +14,7 @@ import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { REQUEST_BODY } from '../../openapi/finish-document.js';
 import { Obj } from '../../schema-helpers.js';
+import { TOKEN_EXCHANGE_GRANT, TokenExchangeRequest, exchangeSession } from './token-exchange.js';
 
 const OAuthError = Obj(
   {
@@ -210,12 +211,15 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       schema: {
         tags: ['auth'],
         operationId: 'issueAccessToken',
-        summary: 'OAuth 2 client-credentials grant: a short-lived JWT access token for the Jobs audience (RFC 6749 §4.4, RFC 9068)',
+        summary: 'OAuth 2 token endpoint: client credentials (RFC 6749 §4.4) or a session exchanged (RFC 8693) for a short-lived Jobs access token (RFC 9068)',
         security: [{ clientBasic: [] }, {}],
         // The handler reads the form itself (RFC 6749 answers, not the validator's): documented, not validated.
         [REQUEST_BODY]: {
           required: true,
-          content: { 'application/x-www-form-urlencoded': { schema: TokenRequest }, 'application/json': { schema: TokenRequest } },
+          content: {
+            'application/x-www-form-urlencoded': { schema: Type.Union([TokenRequest, TokenExchangeRequest]) },
+            'application/json': { schema: Type.Union([TokenRequest, TokenExchangeRequest]) },
+          },
         },
         response: {
           200: Obj(
@@ -224,6 +228,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
               token_type: Type.Literal('Bearer'),
               expires_in: Type.Integer({ minimum: 1, description: 'Seconds' }),
               scope: Type.String({ description: 'Space-separated scopes granted' }),
+              issued_token_type: Type.Optional(Type.Literal('urn:ietf:params:oauth:token-type:access_token', { description: 'Token exchange only (RFC 8693)' })),
             },
             { description: 'An access token' },
           ),
@@ -240,8 +245,14 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
+      if (body['grant_type'] === TOKEN_EXCHANGE_GRANT) {
+        const x = await exchangeSession(app, body);
+        if (!x.ok) return oauthError(reply, x.status, x.error, x.description);
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        return x.body;
+      }
       if (body['grant_type'] !== 'client_credentials') {
-        return oauthError(reply, 400, body['grant_type'] === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be client_credentials.');
+        return oauthError(reply, 400, body['grant_type'] === undefined ? 'invalid_request' : 'unsupported_grant_type', `grant_type must be client_credentials or ${TOKEN_EXCHANGE_GRANT}.`);
       }
       const client = clientCredentials(req, body);
       if (client === 'conflict') return oauthError(reply, 400, 'invalid_request', 'Use HTTP Basic or client_secret in the body, not both.');
@@ -320,7 +331,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
               issuer: Type.String({ format: 'uri' }),
               token_endpoint: Type.String({ format: 'uri' }),
               jwks_uri: Type.String({ format: 'uri' }),
-              grant_types_supported: Type.Array(Type.Literal('client_credentials')),
+              grant_types_supported: Type.Array(Type.Union([Type.Literal('client_credentials'), Type.Literal(TOKEN_EXCHANGE_GRANT)])),
               token_endpoint_auth_methods_supported: Type.Array(Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')])),
               scopes_supported: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
               response_types_supported: Type.Array(Type.Literal('token')),
@@ -335,7 +346,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       issuer: app.config.publicBaseUrl,
       token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token`,
       jwks_uri: `${app.config.publicBaseUrl}/.well-known/jwks.json`,
-      grant_types_supported: ['client_credentials'],
+      grant_types_supported: ['client_credentials', TOKEN_EXCHANGE_GRANT],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: [...JOBS_SCOPES],
       response_types_supported: ['token'],

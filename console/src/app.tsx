@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call, onSessionExpired } from './api.ts';
+import { href, navigate, onLinkClick, usePath } from './router.ts';
+import { loadSession, saveSession, type StoredSession } from './session.ts';
+import { SignIn } from './pages/sign-in.tsx';
+import { WalletPage } from './pages/wallet.tsx';
+import { KeysPage } from './pages/keys.tsx';
+import { JobsPage } from './pages/jobs.tsx';
+import { JobPage } from './pages/job.tsx';
+import { CircuitsPage } from './pages/circuits.tsx';
+import { DevicesPage } from './pages/devices.tsx';
+
+const NAV = [
+  ['/wallet', 'Wallet'],
+  ['/jobs', 'Jobs'],
+  ['/circuits', 'Circuits'],
+  ['/devices', 'Devices'],
+  ['/keys', 'API keys'],
+] as const;
+
+function Page({ path }: { path: string }) {
+  const p = path.split('?')[0] ?? '/';
+  if (p === '/' || p === '/wallet') return <WalletPage />;
+  if (p === '/keys') return <KeysPage />;
+  if (p === '/jobs') return <JobsPage />;
+  const job = /^\/jobs\/(account|execution)\/([^/]+)$/.exec(p);
+  if (job !== null) return <JobPage kind={job[1] as 'account' | 'execution'} id={decodeURIComponent(job[2]!)} />;
+  if (p === '/circuits') return <CircuitsPage />;
+  if (p === '/devices') return <DevicesPage />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no page at <code>{p}</code>. <a href={href('/wallet')}>Go to the wallet</a>.
+      </p>
+    </section>
+  );
+}
+
+export function App() {
+  const path = usePath();
+  const [session, setSession] = useState<StoredSession | undefined>(loadSession());
+  const [expired, setExpired] = useState(false);
+
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        saveSession(undefined);
+        setSession(undefined);
+        setExpired(true);
+      }),
+    [],
+  );
+
+  const signedIn = (s: StoredSession, next: string | undefined) => {
+    saveSession(s);
+    setSession(s);
+    setExpired(false);
+    navigate(next !== undefined && next.startsWith('/') && !next.startsWith('//') ? next : '/wallet', true);
+  };
+
+  const signOut = async () => {
+    await call('POST', '/v1/auth/logout').catch(() => undefined);
+    saveSession(undefined);
+    setSession(undefined);
+    navigate('/', true);
+  };
+
+  if (session === undefined) return <SignIn expired={expired} next={path === '/' ? undefined : path} onSignedIn={signedIn} />;
+
+  const active = path.split('?')[0] ?? '/';
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('/wallet')} onClick={(e) => onLinkClick(e, '/wallet')}>
+          qrail
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map(([to, label]) => (
+              <li key={to}>
+                <a href={href(to)} aria-current={active === to || active.startsWith(`${to}/`) || (to === '/wallet' && active === '/') ? 'page' : undefined} onClick={(e) => onLinkClick(e, to)}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span>{session.email}</span>
+          <button type="button" class="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page path={path} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { ApiError } from '../api.ts';
+
+/** Every failure as the API said it: its message, its code and the request id to quote to support. */
+export function ErrorBanner({ error }: { error: unknown }) {
+  if (error === undefined || error === null) return null;
+  if (error instanceof ApiError) {
+    const details = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]) : undefined;
+    return (
+      <div class="error" role="alert">
+        <strong>{error.message}</strong>
+        <div class="error-meta">
+          code <code>{error.code}</code>
+          {error.requestId !== undefined && (
+            <>
+              {' '}
+              · request <code>{error.requestId}</code>
+            </>
+          )}
+        </div>
+        {details !== undefined && details.length > 0 && (
+          <ul>
+            {details.slice(0, 20).map((d, i) => (
+              <li key={i}>
+                {d.path !== undefined && <code>{d.path}</code>} {d.message ?? JSON.stringify(d)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div class="error" role="alert">
+      <strong>{error instanceof Error ? error.message : typeof error === 'string' ? error : 'Something went wrong.'}</strong>
+    </div>
+  );
+}

@@ -1,0 +1,300 @@
+import { useRef, useState } from 'preact/hooks';
+import { ApiError, call } from '../api.ts';
+import { CircuitDiagram, type DiagramCircuit } from '../components/circuit-diagram.tsx';
+import { ErrorBanner } from '../components/error-banner.tsx';
+import { HeatMap } from '../components/heat-map.tsx';
+
+interface Problem {
+  readonly path: string;
+  readonly code: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+interface Validation {
+  readonly valid: boolean;
+  readonly errors: readonly Problem[];
+  readonly warnings: readonly string[];
+  readonly circuit?: DiagramCircuit;
+  readonly summary?: { readonly num_qubits: number; readonly gate_count: number; readonly two_qubit_count: number; readonly depth: number; readonly input_format: string };
+}
+interface Metrics {
+  readonly total: number;
+  readonly two_qubit: number;
+  readonly t_count: number;
+  readonly depth: number;
+}
+interface Optimized {
+  readonly circuit: DiagramCircuit;
+  readonly metrics_before: Metrics;
+  readonly metrics_after: Metrics;
+  readonly passes: readonly string[];
+  readonly proof: { readonly verified: boolean; readonly methods: readonly { method: string; checked: string }[]; readonly certificate: { digest: string; step_count: number } };
+  readonly elapsed_ms: number;
+  readonly warnings: readonly string[];
+}
+interface Coupling {
+  readonly mode_used: string;
+  readonly num_qubits: number;
+  readonly fallback?: { readonly reason_code: string; readonly reason: string };
+  readonly qualitative: { readonly pairs: readonly { qubits: number[]; score: number }[] };
+  readonly measured?: { readonly pairs: readonly { qubits: number[]; mutual_information_bits: number }[] };
+}
+
+/** The request's circuit from the text: JSON (wire format) when it parses as an object, OpenQASM otherwise. */
+export function circuitInput(text: string): unknown {
+  const t = text.trim();
+  if (t.startsWith('{')) {
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      // Not JSON after all: let the API say what is wrong with it as QASM.
+    }
+  }
+  return { format: /OPENQASM\s+3/i.test(t) ? 'qasm3' : 'qasm2', source: text };
+}
+
+function ProblemList({ problems }: { problems: readonly Problem[] }) {
+  return (
+    <ul class="problems" aria-label="Problems">
+      {problems.map((p, i) => (
+        <li key={i}>
+          {p.line !== undefined ? (
+            <strong>
+              line {p.line}
+              {p.column !== undefined ? `:${p.column}` : ''}
+            </strong>
+          ) : (
+            <code>{p.path}</code>
+          )}{' '}
+          <code class="error-code">{p.code}</code> {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MetricsTable({ before, after }: { before: Metrics; after: Metrics }) {
+  const rows: [string, keyof Metrics][] = [
+    ['Gates', 'total'],
+    ['Two-qubit gates', 'two_qubit'],
+    ['T count', 't_count'],
+    ['Depth', 'depth'],
+  ];
+  return (
+    <table class="compact">
+      <thead>
+        <tr>
+          <th scope="col">Metric</th>
+          <th scope="col" class="num">
+            Before
+          </th>
+          <th scope="col" class="num">
+            After
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, k]) => (
+          <tr key={k}>
+            <th scope="row">{label}</th>
+            <td class="num">{before[k]}</td>
+            <td class="num" data-testid={`after-${k}`}>
+              {after[k]}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function CircuitsPage() {
+  const [text, setText] = useState('');
+  const [profile, setProfile] = useState('balanced');
+  const [hint, setHint] = useState('generic');
+  const [validation, setValidation] = useState<Validation | undefined>(undefined);
+  const [analysis, setAnalysis] = useState<Record<string, unknown> | undefined>(undefined);
+  const [optimized, setOptimized] = useState<Optimized | undefined>(undefined);
+  const [coupling, setCoupling] = useState<Coupling | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState<string | undefined>(undefined);
+  const abort = useRef<AbortController | undefined>(undefined);
+
+  const run = async (what: string, f: (signal: AbortSignal) => Promise<void>) => {
+    abort.current?.abort();
+    const ctl = new AbortController();
+    abort.current = ctl;
+    setBusy(what);
+    setError(undefined);
+    try {
+      await f(ctl.signal);
+    } catch (e) {
+      if ((e as Error).name !== 'AbortError') setError(e);
+    } finally {
+      if (abort.current === ctl) setBusy(undefined);
+    }
+  };
+  const validate = () =>
+    run('Validating', async (signal) => {
+      setOptimized(undefined);
+      setAnalysis(undefined);
+      setCoupling(undefined);
+      setValidation(await call<Validation>('POST', '/v1/circuits/validate', { body: { circuit: circuitInput(text) }, signal }));
+    });
+  const analyze = () => run('Analyzing', async (signal) => setAnalysis(await call<Record<string, unknown>>('POST', '/v1/circuits/analyze', { body: { circuit: circuitInput(text) }, signal })));
+  const optimize = () =>
+    run('Optimizing', async (signal) => {
+      try {
+        setOptimized(await call<Optimized>('POST', '/v1/circuits/optimize', { body: { circuit: circuitInput(text), profile, backend_hint: hint }, signal }));
+      } catch (e) {
+        setOptimized(undefined);
+        throw e;
+      }
+    });
+  const couple = () => run('Analyzing coupling', async (signal) => setCoupling(await call<Coupling>('POST', '/v1/analysis/coupling', { body: { circuit: circuitInput(text), mode: 'auto' }, signal })));
+  const loadExample = () =>
+    run('Loading', async (signal) => {
+      const ex = await call<{ circuit?: unknown; examples?: unknown }>('GET', '/v1/circuits/example', { query: { name: 'optimizable' }, signal });
+      setText(JSON.stringify(ex.circuit ?? ex, null, 2));
+      setValidation(undefined);
+      setOptimized(undefined);
+    });
+  const upload = (e: Event) => {
+    const file = (e.currentTarget as HTMLInputElement).files?.[0];
+    if (file === undefined) return;
+    void file.text().then(setText);
+  };
+  const problems =
+    validation?.errors ?? (error instanceof ApiError && Array.isArray(error.details) ? (error.details as Problem[]).filter((d) => typeof d.path === 'string' && typeof d.code === 'string') : []);
+
+  return (
+    <section aria-labelledby="circuits-title">
+      <h1 id="circuits-title">Circuits</h1>
+      <div class="editor">
+        <label for="circuit-text">OpenQASM 2 / 3 or wire-format JSON</label>
+        <textarea
+          id="circuit-text"
+          rows={14}
+          spellcheck={false}
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+          placeholder={'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\nh q[0];\ncx q[0],q[1];'}
+        />
+        <div class="row">
+          <label class="file">
+            Upload a file
+            <input type="file" accept=".qasm,.json,.txt" onChange={upload} />
+          </label>
+          <button type="button" class="link-button" onClick={() => void loadExample()}>
+            Load the “optimizable” example
+          </button>
+        </div>
+        <div class="row">
+          <button type="button" onClick={() => void validate()} disabled={text.trim() === ''}>
+            Validate
+          </button>
+          <button type="button" onClick={() => void analyze()} disabled={text.trim() === ''}>
+            Analyze
+          </button>
+          <button type="button" onClick={() => void couple()} disabled={text.trim() === ''}>
+            Coupling
+          </button>
+          <label>
+            Profile
+            <select value={profile} onChange={(e) => setProfile(e.currentTarget.value)}>
+              <option value="safe">safe</option>
+              <option value="balanced">balanced</option>
+              <option value="aggressive">aggressive</option>
+            </select>
+          </label>
+          <label>
+            Target
+            <select value={hint} onChange={(e) => setHint(e.currentTarget.value)}>
+              <option value="generic">generic</option>
+              <option value="provider-one">provider-one</option>
+              <option value="provider-two">provider-two</option>
+            </select>
+          </label>
+          <button type="button" onClick={() => void optimize()} disabled={text.trim() === ''}>
+            Optimize
+          </button>
+          {busy !== undefined && (
+            <span role="status" class="busy">
+              {busy}…{' '}
+              <button type="button" class="link-button" onClick={() => abort.current?.abort()}>
+                Cancel
+              </button>
+            </span>
+          )}
+        </div>
+      </div>
+      <ErrorBanner error={error} />
+      {problems.length > 0 && <ProblemList problems={problems} />}
+      {validation !== undefined && validation.valid && validation.circuit !== undefined && (
+        <>
+          <h2>Diagram</h2>
+          <p role="status">
+            Valid {validation.summary?.input_format}: {validation.summary?.num_qubits} qubits, {validation.summary?.gate_count} gates ({validation.summary?.two_qubit_count} two-qubit), depth{' '}
+            {validation.summary?.depth}.
+          </p>
+          <CircuitDiagram circuit={validation.circuit} label="Circuit diagram" />
+        </>
+      )}
+      {validation?.warnings.map((w, i) => (
+        <p key={i} class="warning">
+          {w}
+        </p>
+      ))}
+      {optimized !== undefined && (
+        <>
+          <h2>
+            Optimized ({profile}, {hint})
+          </h2>
+          <MetricsTable before={optimized.metrics_before} after={optimized.metrics_after} />
+          <p>
+            Proof: {optimized.proof.verified ? 'verified' : 'not verified'} by {optimized.proof.methods.map((m) => `${m.method} (${m.checked})`).join(', ')}; certificate of{' '}
+            {optimized.proof.certificate.step_count} steps, digest <code>{optimized.proof.certificate.digest.slice(0, 16)}…</code>. Passes: {optimized.passes.join(', ') || 'none'}.{' '}
+            {Math.round(optimized.elapsed_ms)} ms.
+          </p>
+          {validation?.circuit !== undefined && (
+            <>
+              <h3>Before</h3>
+              <CircuitDiagram circuit={validation.circuit} label="Circuit before optimization" />
+            </>
+          )}
+          <h3>After</h3>
+          <CircuitDiagram circuit={optimized.circuit} label="Circuit after optimization" />
+        </>
+      )}
+      {analysis !== undefined && (
+        <>
+          <h2>Analysis</h2>
+          <pre class="json">{JSON.stringify(analysis, null, 2)}</pre>
+        </>
+      )}
+      {coupling !== undefined && (
+        <>
+          <h2>Coupling ({coupling.mode_used})</h2>
+          {coupling.fallback !== undefined && (
+            <p class="warning">
+              Measured coupling fell back to qualitative: {coupling.fallback.reason} (<code>{coupling.fallback.reason_code}</code>)
+            </p>
+          )}
+          <div class="row wrap">
+            <HeatMap n={coupling.num_qubits} pairs={coupling.qualitative.pairs.map((p) => ({ qubits: p.qubits, value: p.score }))} max={1} label="Qualitative coupling score" unit="" />
+            {coupling.measured !== undefined && (
+              <HeatMap
+                n={coupling.num_qubits}
+                pairs={coupling.measured.pairs.map((p) => ({ qubits: p.qubits, value: p.mutual_information_bits }))}
+                max={2}
+                label="Measured mutual information"
+                unit="bits"
+              />
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call, newIdempotencyKey } from '../api.ts';
+import { CouplingMap } from '../components/coupling-map.tsx';
+import { ErrorBanner } from '../components/error-banner.tsx';
+import { usd, when } from '../format.ts';
+import { href, navigate } from '../router.ts';
+import { useLoad } from '../use-load.ts';
+import { circuitInput } from './circuits.tsx';
+
+interface Device {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly num_qubits: number;
+  readonly native_gates: readonly string[];
+  readonly coupling_map: readonly (readonly number[])[] | null;
+  readonly status: string;
+  readonly status_detail: string | null;
+  readonly available: boolean;
+  readonly queue_depth: number;
+  readonly requires_hold: boolean;
+  readonly pricing: { readonly per_task: string; readonly per_shot: string; readonly formula: string } | null;
+  readonly calibration: {
+    readonly calibrated_at: string;
+    readonly t1_us: readonly number[];
+    readonly t2_us: readonly number[];
+    readonly error_1q: readonly number[];
+    readonly readout_error: readonly number[];
+  } | null;
+}
+interface Quote {
+  readonly quote_id: string;
+  readonly total: string;
+  readonly shots: number;
+  readonly tasks: number;
+  readonly valid_until: string;
+  readonly device_available?: boolean;
+}
+interface Hold {
+  readonly job_id: string;
+  readonly status: string;
+  readonly amount: string;
+  readonly expires_at: string;
+}
+
+const mean = (xs: readonly number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+function Countdown({ until }: { until: string }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const s = Math.max(0, Math.round((Date.parse(until) - now) / 1000));
+  return (
+    <span aria-live="off" data-testid="countdown">
+      {s === 0 ? 'expired' : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')} left`}
+    </span>
+  );
+}
+
+/** Quote → hold → run → or release, for one hardware device. */
+function HardwareRun({ device }: { device: Device }) {
+  const [shots, setShots] = useState(100);
+  const [quote, setQuote] = useState<Quote | undefined>(undefined);
+  const [hold, setHold] = useState<Hold | undefined>(undefined);
+  const [circuit, setCircuit] = useState('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;');
+  const [error, setError] = useState<unknown>(undefined);
+  const act = async (f: () => Promise<void>) => {
+    setError(undefined);
+    try {
+      await f();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <div class="hardware-run">
+      <h3>Run on {device.name}</h3>
+      <div class="row">
+        <label>
+          Shots
+          <input type="number" min={1} max={100000} value={shots} onInput={(e) => setShots(Number(e.currentTarget.value))} />
+        </label>
+        <button
+          type="button"
+          onClick={() => void act(async () => setQuote(await call<Quote>('POST', '/v1/billing/hardware/quote', { body: { provider: 'provider-two', device: device.id, shots, tasks: 1 } })))}
+        >
+          Get a quote
+        </button>
+      </div>
+      {quote !== undefined && (
+        <p role="status">
+          Quote <code>{quote.quote_id.slice(0, 8)}</code>: {usd(quote.total)} for {quote.shots} shots, valid until {when(quote.valid_until)}.{' '}
+          {hold === undefined && (
+            <button
+              type="button"
+              onClick={() => void act(async () => setHold(await call<Hold>('POST', '/v1/billing/hardware/hold', { body: { quote_id: quote.quote_id }, idempotencyKey: newIdempotencyKey() })))}
+            >
+              Hold {usd(quote.total)}
+            </button>
+          )}
+        </p>
+      )}
+      {hold !== undefined && (
+        <div class="hold" role="region" aria-label="Held funds">
+          <p>
+            Held {usd(hold.amount)} for job <code>{hold.job_id.slice(0, 8)}</code> — <span data-testid="hold-status">{hold.status}</span>
+            {hold.status === 'held' && (
+              <>
+                , <Countdown until={hold.expires_at} />
+              </>
+            )}
+            .
+          </p>
+          {hold.status === 'held' && (
+            <>
+              <label for="held-circuit">Circuit to run</label>
+              <textarea id="held-circuit" rows={6} value={circuit} onInput={(e) => setCircuit(e.currentTarget.value)} />
+              <div class="row">
+                <button
+                  type="button"
+                  onClick={() =>
+                    void act(async () => {
+                      const j = await call<{ job_id: string }>('POST', `/v1/execute/provider-two/held/${hold.job_id}`, { body: { circuit: circuitInput(circuit), client_token: newIdempotencyKey() } });
+                      navigate(`/jobs/execution/${j.job_id}?provider=provider-two`);
+                    })
+                  }
+                >
+                  Run
+                </button>
+                <button type="button" class="danger" onClick={() => void act(async () => setHold(await call<Hold>('POST', `/v1/billing/hardware/hold/${hold.job_id}/release`)))}>
+                  Release the hold
+                </button>
+              </div>
+            </>
+          )}
+        </div>
+      )}
+      <ErrorBanner error={error} />
+    </div>
+  );
+}
+
+function DeviceCard({ d }: { d: Device }) {
+  const [open, setOpen] = useState(false);
+  const cal = d.calibration;
+  return (
+    <article class="device" aria-labelledby={`dev-${d.id}`}>
+      <h2 id={`dev-${d.id}`}>
+        {d.name} <span class={`badge badge-${d.status}`}>{d.status}</span>
+      </h2>
+      <p>
+        <code>{d.id}</code> · {d.kind} · {d.num_qubits} qubits · queue {d.queue_depth}
+        {d.status_detail !== null && <> · {d.status_detail}</>}
+      </p>
+      <div class="row wrap">
+        <CouplingMap qubits={d.num_qubits} edges={d.coupling_map ?? undefined} label={`${d.name} connectivity`} />
+        <dl class="figures">
+          <div>
+            <dt>Native gates</dt>
+            <dd>{d.native_gates.join(', ')}</dd>
+          </div>
+          <div>
+            <dt>Price</dt>
+            <dd>{d.pricing === null ? 'not priced' : `${usd(d.pricing.per_task)} per task + ${usd(d.pricing.per_shot)} per shot`}</dd>
+          </div>
+          {cal !== null && (
+            <>
+              <div>
+                <dt>Calibrated</dt>
+                <dd>{when(cal.calibrated_at)}</dd>
+              </div>
+              <div>
+                <dt>Mean T1 / T2</dt>
+                <dd>
+                  {mean(cal.t1_us).toFixed(0)} µs / {mean(cal.t2_us).toFixed(0)} µs
+                </dd>
+              </div>
+              <div>
+                <dt>Mean 1q / readout error</dt>
+                <dd>
+                  {(mean(cal.error_1q) * 100).toFixed(3)} % / {(mean(cal.readout_error) * 100).toFixed(2)} %
+                </dd>
+              </div>
+            </>
+          )}
+        </dl>
+      </div>
+      {d.requires_hold &&
+        (open ? (
+          <HardwareRun device={d} />
+        ) : (
+          <button type="button" onClick={() => setOpen(true)} disabled={!d.available}>
+            Quote and run…
+          </button>
+        ))}
+    </article>
+  );
+}
+
+export function DevicesPage() {
+  const devices = useLoad((signal) => call<{ devices: Device[] }>('GET', '/v1/execute/provider-two/devices', { signal }), []);
+  const caps = useLoad(
+    (signal) =>
+      call<{ provider_one: { simulator: { devices: { device: string; status: string; ready: boolean }[] }; hardware: { devices: { device: string; status: string; ready: boolean }[] } } }>(
+        'GET',
+        '/v1/execute/capabilities',
+        { signal },
+      ),
+    [],
+  );
+  const p1 = caps.data === undefined ? [] : [...caps.data.provider_one.simulator.devices, ...caps.data.provider_one.hardware.devices];
+  return (
+    <section aria-labelledby="devices-title">
+      <h1 id="devices-title">Devices</h1>
+      <p>
+        Simulators run at once and answer with counts; hardware needs a quote and a hold first. Held funds return if the run is released or the hold expires. See <a href={href('/jobs')}>Jobs</a> for
+        runs.
+      </p>
+      <h2>Provider one</h2>
+      <ErrorBanner error={caps.error} />
+      <ul>
+        {p1.map((d) => (
+          <li key={d.device}>
+            <code>{d.device}</code> <span class={`badge badge-${d.status}`}>{d.status}</span> {d.ready ? 'ready' : 'not ready'}
+          </li>
+        ))}
+      </ul>
+      <h2>Provider two</h2>
+      <ErrorBanner error={devices.error} />
+      {(devices.data?.devices ?? []).map((d) => (
+        <DeviceCard key={d.id} d={d} />
+      ))}
+    </section>
+  );
+}

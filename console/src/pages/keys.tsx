@@ -1,0 +1,145 @@
+import { useState } from 'preact/hooks';
+import { call, newIdempotencyKey } from '../api.ts';
+import { ErrorBanner } from '../components/error-banner.tsx';
+import { when } from '../format.ts';
+import { useLoad } from '../use-load.ts';
+
+interface Credential {
+  readonly credential_id: string;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  readonly secret_hint: string;
+  readonly created_at: string;
+  readonly last_used_at: string | null;
+  readonly status: string;
+}
+
+const SCOPES: readonly [string, string][] = [
+  ['jobs:read', 'List and read jobs, receipts and the balance.'],
+  ['jobs:write', 'Submit paid jobs, spending from this account within its spend controls.'],
+];
+
+function NewSecret({ secret, id, onClose }: { secret: string; id: string; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(secret).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  };
+  return (
+    <div class="secret" role="region" aria-label="New credential secret">
+      <p>
+        <strong>Copy this secret now: it is shown only once.</strong> Use it as a bearer token on the Jobs API, or as the client secret (client id <code>{id}</code>) at
+        <code> POST /v1/oauth/token</code>.
+      </p>
+      <code class="secret-value" data-testid="secret">
+        {secret}
+      </code>
+      <button type="button" onClick={() => void copy()}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      <button type="button" class="link-button" onClick={onClose}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+export function KeysPage() {
+  const list = useLoad((signal) => call<{ credentials: Credential[] }>('GET', '/v1/auth/credentials', { signal }), []);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['jobs:read', 'jobs:write']);
+  const [created, setCreated] = useState<{ secret: string; id: string } | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const c = await call<{ secret: string; credential_id: string }>('POST', '/v1/auth/credentials', { body: { name, scopes }, idempotencyKey: newIdempotencyKey() });
+      setCreated({ secret: c.secret, id: c.credential_id });
+      setName('');
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const revoke = async (c: Credential) => {
+    if (!confirm(`Revoke "${c.name}"? Agents using it stop working at once.`)) return;
+    try {
+      await call('DELETE', `/v1/auth/credentials/${encodeURIComponent(c.credential_id)}`);
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      <p>Machine credentials let agents and scripts use the Account Jobs API on this account. Each one can be revoked on its own.</p>
+      {created !== undefined && <NewSecret secret={created.secret} id={created.id} onClose={() => setCreated(undefined)} />}
+      <form class="settings" onSubmit={(e) => void create(e)} aria-label="Create a credential">
+        <label>
+          Name
+          <input name="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. nightly-agent" />
+        </label>
+        <fieldset>
+          <legend>Scopes</legend>
+          {SCOPES.map(([s, what]) => (
+            <label key={s} class="check">
+              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} />
+              <code>{s}</code> — {what}
+            </label>
+          ))}
+        </fieldset>
+        <ErrorBanner error={error} />
+        <button type="submit">Create credential</button>
+      </form>
+      <h2>Credentials</h2>
+      <ErrorBanner error={list.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Secret ends</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.credentials ?? []).map((c) => (
+              <tr key={c.credential_id}>
+                <td>{c.name}</td>
+                <td>{c.scopes.join(' ')}</td>
+                <td>
+                  <code>…{c.secret_hint}</code>
+                </td>
+                <td>{when(c.created_at)}</td>
+                <td>{when(c.last_used_at)}</td>
+                <td>{c.status}</td>
+                <td>
+                  {c.status === 'active' && (
+                    <button type="button" class="danger" onClick={() => void revoke(c)} aria-label={`Revoke ${c.name}`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {list.data !== undefined && list.data.credentials.length === 0 && (
+              <tr>
+                <td colSpan={7}>No credentials yet.</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

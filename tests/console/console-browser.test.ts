@@ -1,0 +1,221 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/http/app-types.js';
+import { buildTestApp } from '../helpers/app.js';
+import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser } from '../helpers/browser.js';
+import { expectLedgerInvariants } from '../helpers/ledger.js';
+
+/**
+ * The web console in Chromium, end to end against a live app: register, top up through the
+ * sandbox checkout, create a key, a paid job submitted through the API seen completing with its
+ * histogram, the optimizable example optimized with before/after diagrams, a hardware quote held
+ * and released. axe-core on every page (no serious or critical violation), no console errors,
+ * and a screenshot of every page at desktop and phone sizes in artifacts/console-screenshots/.
+ */
+const SHOTS = join(process.cwd(), 'artifacts', 'console-screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // The page's own globals: this test's tsconfig has no DOM types.
+    const axe = (globalThis as unknown as { axe: { run: (o: object) => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
+  });
+  return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (skipped: ${WHY_BROWSER_SKIPPED})` : ''}`, () => {
+  let app: App;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  const consoleErrors: string[] = [];
+  const a11y: Record<string, string[]> = {};
+
+  const check = async (name: string) => {
+    a11y[name] = await accessibilityProblems(page);
+    await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+  const nav = async (label: string) => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    app = await buildTestApp({ PUBLIC_BASE_URL: base });
+    for (const w of app.services.workers) w.start();
+    await app.listen({ port, host: '127.0.0.1' });
+    browser = await launchChromium();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (app !== undefined) {
+      for (const w of app.services.workers) await w.stop();
+      await expectLedgerInvariants(app);
+      await app.close();
+    }
+  });
+
+  it('serves the console at /console/ and sends browsers from / there', async () => {
+    const r = await fetch(`${base}/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe('/console/');
+    const api = await fetch(`${base}/`, { headers: { accept: 'application/json' } });
+    expect(api.status).toBe(404);
+    const shell = await fetch(`${base}/console/jobs/account/x`);
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await shell.text()).toContain('<div id="app">');
+  });
+
+  it('registers, tops up through the sandbox checkout, and shows the wallet', async () => {
+    await page.goto(`${base}/console/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await check('sign-in');
+    await page.getByRole('button', { name: 'New here? Create an account' }).click();
+    await page.getByLabel('Email').fill(`console.${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+    await expect.poll(() => page.getByTestId('available').innerText()).toBe('$0.00');
+    await page.getByLabel('Top-up amount (USD)').fill('25.00');
+    await page.getByRole('button', { name: 'Top up' }).click();
+    // The sandbox processor's own checkout page, then back to the wallet.
+    await page.waitForURL(/\/v1\/billing\/processor\/sandbox\/checkout\//);
+    await page.locator('form button[type=submit], form input[type=submit]').first().click();
+    await page.waitForURL(/\/console\/wallet\?checkout=/);
+    await expect.poll(() => page.getByTestId('available').innerText(), { timeout: 20_000 }).toBe('$25.00');
+    await page.getByRole('cell', { name: 'topup' }).first().waitFor();
+    await check('wallet');
+  }, 120_000);
+
+  it('creates an API key, and a job the key submits is seen completing with its histogram', async () => {
+    await nav('API keys');
+    await page.getByLabel('Name').fill('browser-agent');
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    const secret = (await page.getByTestId('secret').innerText()).trim();
+    expect(secret).toMatch(/^qrj_/);
+    await check('keys');
+    const submit = await fetch(`${base}/v1/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        capability_id: 'circuit.simulate',
+        idempotency_key: 'console-bell-1',
+        max_total_price: '0.01',
+        request: {
+          shots: 1000,
+          seed: 11,
+          circuit: {
+            schema: '0.2',
+            num_qubits: 2,
+            num_clbits: 2,
+            gates: [
+              { op: 'h', qubits: [0] },
+              { op: 'cx', qubits: [0, 1] },
+            ],
+            measurements: [
+              { qubit: 0, clbit: 0 },
+              { qubit: 1, clbit: 1 },
+            ],
+          },
+        },
+      }),
+    });
+    expect(submit.status).toBe(202);
+    const jobId = ((await submit.json()) as { job_id: string }).job_id;
+    await nav('Jobs');
+    const row = page.getByRole('row', { name: new RegExp(jobId.slice(0, 8)) });
+    // The list updates itself while the job moves: no reload.
+    await expect.poll(() => row.innerText(), { timeout: 60_000 }).toContain('completed');
+    await check('jobs');
+    await row.getByRole('link').click();
+    await page.getByRole('img', { name: /Histogram of 2 outcomes over 1000 shots/ }).waitFor();
+    expect(await page.locator('figcaption').first().innerText()).toContain('clbit 0 rightmost');
+    expect(await page.getByTestId('charged').innerText()).toBe('$0.00011');
+    await check('job');
+  }, 120_000);
+
+  it('optimizes the optimizable example with before and after diagrams and the proof', async () => {
+    await nav('Circuits');
+    await page.getByRole('button', { name: 'Load the “optimizable” example' }).click();
+    await expect.poll(() => page.getByLabel('OpenQASM 2 / 3 or wire-format JSON').inputValue()).toContain('"optimizable"');
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('img', { name: 'Circuit diagram' }).waitFor();
+    await page.getByRole('button', { name: 'Optimize' }).click();
+    await page.getByRole('img', { name: 'Circuit after optimization' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('img', { name: 'Circuit before optimization' }).waitFor();
+    expect(await page.getByTestId('after-total').innerText()).toBe('4');
+    expect(await page.getByText(/Proof: verified/).count()).toBe(1);
+    await check('circuits');
+    // A broken circuit: the API's problems at their line.
+    await page.getByLabel('OpenQASM 2 / 3 or wire-format JSON').fill('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\nfoo q[0];');
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('list', { name: 'Problems' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Problems' }).innerText()).toMatch(/line 4/);
+  }, 120_000);
+
+  it('quotes, holds and releases a hardware run from the device page', async () => {
+    await nav('Devices');
+    // The first device that offers a hardware run (an emulated one in the embedded default).
+    const offering = page
+      .locator('article.device')
+      .filter({ has: page.getByRole('button', { name: 'Quote and run…' }) })
+      .first();
+    await offering.waitFor({ timeout: 30_000 });
+    // Pinned by its heading: once opened, the card no longer shows the button that found it.
+    const card = page.locator(`article.device[aria-labelledby="${await offering.getAttribute('aria-labelledby')}"]`);
+    expect(await card.getByRole('button', { name: 'Quote and run…' }).isEnabled()).toBe(true);
+    await card.getByRole('button', { name: 'Quote and run…' }).click();
+    await card.getByRole('button', { name: 'Get a quote' }).click();
+    await card.getByRole('button', { name: /^Hold \$/ }).click();
+    await expect.poll(() => card.getByTestId('hold-status').innerText()).toBe('held');
+    expect(await card.getByTestId('countdown').innerText()).toMatch(/\d+:\d\d left/);
+    await check('devices');
+    await card.getByRole('button', { name: 'Release the hold' }).click();
+    await expect.poll(() => card.getByTestId('hold-status').innerText()).toBe('released');
+  }, 120_000);
+
+  it('sends an ended session back to sign-in and returns to the page afterwards', async () => {
+    await nav('Jobs');
+    const stored = await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('qrail.session') ?? '{}');
+    const { token, email } = JSON.parse(stored) as { token: string; email: string };
+    expect((await fetch(`${base}/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBeLessThan(300);
+    await nav('Wallet');
+    await page.getByText('Your session has ended').waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+  }, 60_000);
+
+  it('has no serious accessibility violation and no console error on any page', () => {
+    expect(Object.keys(a11y).sort()).toEqual(['circuits', 'devices', 'job', 'jobs', 'keys', 'sign-in', 'wallet']);
+    expect(a11y).toEqual(Object.fromEntries(Object.keys(a11y).map((k) => [k, []])));
+    // The 401 of the ended session is the one expected error the browser logs for a failed request.
+    expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+});
