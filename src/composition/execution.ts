@@ -18,6 +18,7 @@ import { ExecutionService } from '../execution/execution-service.js';
 import { createExecutionWorker, type ExecutionWorker } from '../execution/execution-worker.js';
 import type { ExecutionStore } from '../execution/ports.js';
 import { executionSettings } from '../execution/settings.js';
+import { CancelRequests } from '../queue/cancel-requests.js';
 
 export interface ExecutionBillingPort {
   spendControls(accountId: string): Promise<{ hardware_allowed: boolean }>;
@@ -41,7 +42,7 @@ const DRIVER_CIRCUIT_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth
 /** The local drivers' simulations as `simulate` tasks of the compute pool (in-process for COMPUTE_THREADS=0). */
 export function poolSimulator(compute: ComputePool, timeBudgetMs: number): LocalSimulator {
   const hardTimeoutMs = hardTimeoutFor(timeBudgetMs);
-  return (r) =>
+  return (r, signal) =>
     compute.run(
       'simulate',
       {
@@ -53,7 +54,7 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
         ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
         ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
       },
-      { hardTimeoutMs },
+      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }) },
     );
 }
 
@@ -63,6 +64,8 @@ export function createExecutionServices(
   deps: { billing: ExecutionBillingPort; idempotency: Pick<Idempotency, 'lookup'>; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void },
 ): ExecutionServices {
   const settings = executionSettings(config.env);
+  // Cancels taken by this process reach its runs at once: the API's simulator runs and the worker's jobs.
+  const cancels = new CancelRequests();
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
   const directory = new DeviceDirectory(store, settings, {
@@ -83,6 +86,7 @@ export function createExecutionServices(
     newId: randomUUID,
     // Seeds fit the simulator's range and survive JSON as exact integers.
     randomSeed: () => randomInt(0, 2 ** 47),
+    cancels,
   });
   deps.billing.useDeviceGate?.({
     state: (provider, device) => execution.hardwareDeviceState(provider, device),
@@ -91,6 +95,7 @@ export function createExecutionServices(
   const executionWorker = createExecutionWorker(store, settings, directory, execution, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,
     onError: deps.log ?? (() => undefined),
+    cancels,
   });
   return { execution, executionWorker };
 }

@@ -10,6 +10,7 @@ import { toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../optimization/optimize.js';
 import { DEFAULT_TIME_BUDGET_MS } from '../simulation/index.js';
+import { ANALYSIS_ENTANGLEMENT_BUDGET_MS } from '../coupling/entangled-pairs.js';
 import { JobsTokens, type JobsTokenSettings, type SessionLookup, type SigningKeyStore } from '../auth/jwt.js';
 import type { Config } from '../config/config.js';
 import { ConfigError, int } from '../config/env-parser.js';
@@ -17,6 +18,7 @@ import type { MediaService } from '../media/media-service.js';
 import { builtinCapabilities, type ExecutionForJobs } from '../jobs/capabilities/index.js';
 import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { CapabilityRegistry } from '../jobs/capability.js';
+import { CancelRequests } from '../queue/cancel-requests.js';
 import { JobsService } from '../jobs/jobs-service.js';
 import { createJobsWorker, type JobsWorker } from '../jobs/jobs-worker.js';
 import { DEFAULT_SUBMIT_BATCHING, type JobsBillingPort, type JobsComputePort, type JobsRepository, type SubmitBatching } from '../jobs/ports.js';
@@ -81,20 +83,21 @@ export function jobsSettings(config: Config): JobsSettingsFromEnv {
  * budget (the work checks it); only a runaway thread reaches them.
  */
 export function poolJobsCompute(compute: ComputePool, limits: CircuitLimits): JobsComputePort {
+  // A job's cancel aborts its task: dropped from the pool's queue, or told to stop (its thread terminated past the grace).
+  const run = (budgetMs: number, signal: AbortSignal | undefined) => ({ hardTimeoutMs: hardTimeoutFor(budgetMs), ...(signal === undefined ? {} : { signal }) });
   return {
-    optimize: (circuit, o) =>
-      compute.run(
-        'optimize',
-        { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false },
-        { hardTimeoutMs: hardTimeoutFor(PROFILE_BUDGET_MS[o.profile]) },
-      ),
-    analyzeCoupling: (circuit, request, settings) =>
+    optimize: (circuit, o, signal) =>
+      compute.run('optimize', { circuit: toWire(circuit), limits, profile: o.profile, backendHint: o.backendHint, includeSteps: false }, run(PROFILE_BUDGET_MS[o.profile], signal)),
+    analyzeCoupling: (circuit, request, settings, signal) =>
       compute.run(
         'coupling.analyze',
         { circuit: toWire(circuit), limits, mode: request.mode, pairs: request.pairs, ...(request.pairsPath === undefined ? {} : { pairsPath: request.pairsPath }), settings },
-        { hardTimeoutMs: hardTimeoutFor(settings.timeBudgetMs) },
+        run(settings.timeBudgetMs, signal),
       ),
-    simulate: (circuit, o) => compute.run('simulate', { circuit: toWire(circuit), limits, ...o }, { hardTimeoutMs: hardTimeoutFor(DEFAULT_TIME_BUDGET_MS) }),
+    simulate: (circuit, o, signal) => compute.run('simulate', { circuit: toWire(circuit), limits, ...o }, run(DEFAULT_TIME_BUDGET_MS, signal)),
+    // The same probe and budget as POST /v1/circuits/analyze (src/http/routes/circuits/circuits-routes.ts).
+    entangledPairs: (circuit, signal) =>
+      compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: ANALYSIS_ENTANGLEMENT_BUDGET_MS }, run(ANALYSIS_ENTANGLEMENT_BUDGET_MS, signal)),
   };
 }
 
@@ -128,7 +131,9 @@ export function createJobsServices(
     maxInFlight: s.submitInFlight,
     onBatchError: (e) => deps.log?.(e),
   });
-  const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID, () => new Date(), deps.billing);
+  // Cancels taken by this process reach its worker's running jobs at once (others' at their next heartbeat).
+  const cancels = new CancelRequests();
+  const jobs = new JobsService(repo, registry, { publicBaseUrl: config.publicBaseUrl, holdTtlSeconds: s.holdTtlSeconds }, sha256, randomUUID, () => new Date(), deps.billing, cancels);
   const jobsWorker = createJobsWorker(repo, registry, {
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,
     leaseMs: s.leaseMs,
@@ -136,6 +141,7 @@ export function createJobsServices(
     maxAttempts: s.maxAttempts,
     concurrency: s.concurrency,
     onError: deps.log ?? (() => undefined),
+    cancels,
   });
   return { jobs, jobsWorker, credentials, jobsTokens };
 }

@@ -39,3 +39,17 @@ export async function entangledPairs(c: Circuit, deps: CouplingDeps, timeBudgetM
       'Multipartite entanglement with no pairwise concurrence (e.g. GHZ) shows as correlated, not entangled.',
   };
 }
+
+/**
+ * The entanglement of circuit analysis, as POST /v1/circuits/analyze and the `circuit.analyze`
+ * job both give it: a circuit the probe simulates goes to `simulate` (the compute pool, off the
+ * event loop); any other is answered here at once, from its structure.
+ */
+export async function analysisEntangledPairs(c: Circuit, simulate: () => Promise<EntangledPairsResult>): Promise<EntangledPairsResult> {
+  if (entanglementProbeSimulates(c)) return simulate();
+  return entangledPairs(c, {
+    finalState: () => {
+      throw new Error('the entanglement probe simulated a circuit out of its scope');
+    },
+  });
+}

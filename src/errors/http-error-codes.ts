@@ -38,5 +38,6 @@ export const HTTP_ERRORS = {
     400,
     'A header, path parameter, query parameter or body string (or property name) contains U+0000 or an unpaired UTF-16 surrogate; `details` names each with `in` and `path`.',
   ),
+  INVALID_CURSOR: defineCode('INVALID_CURSOR', 400, 'The `cursor` query parameter is not a `next_cursor` returned by this list (GET /v1/jobs, GET /v1/execute/jobs).'),
   FEATURE_UNAVAILABLE: defineCode('FEATURE_UNAVAILABLE', 503, 'The feature is not configured on this deployment; the message says what to configure.'),
 } as const;

@@ -62,6 +62,8 @@ export const EXECUTION_FAILURE_CODES = {
   WORKER_LOST: 'The worker running the job stopped too many times.',
   HOLD_LAPSED: 'The hold was no longer pending when the job finished (it expired or was settled elsewhere).',
   EXECUTION_FAILED: 'The run failed with an unexpected error.',
+  CANCELED:
+    'Canceled by POST /v1/execute/{provider}/{job_id}/cancel: before it ran, or stopped while it ran (a remote run is canceled at the provider). `cost.actual` is what it consumed: 0 unless the provider ran it anyway, then its price (and its results are kept).',
 } as const;
 
 export type ExecutionFailureCode = keyof typeof EXECUTION_FAILURE_CODES;

@@ -18,12 +18,14 @@ export const EXECUTION_STATE_MACHINE = defineStateMachine<ExecutionStatus>({
   leased: ['running'],
   terminal: ['completed', 'failed'],
   next: {
-    queued: ['running'],
+    // queued → failed: canceled before it ran.
+    queued: ['running', 'failed'],
     // running → running: a remote job parked until its next poll (the note says why).
     running: ['running', 'completed', 'failed'],
     completed: [],
     failed: [],
   },
+  cancel: { to: 'failed', now: ['queued'], ask: ['running'] },
 });
 
 export interface ExecutionJob {
@@ -52,6 +54,8 @@ export interface ExecutionJob {
   attempts: number;
   lease_owner: string | null;
   lease_expires_at: Date | null;
+  /** Set when a cancel was requested while it ran: its worker (or the request running it) stops it. */
+  cancel_requested_at: Date | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;

@@ -14,11 +14,13 @@ import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
+import type { CancelRequests } from '../queue/cancel-requests.js';
 import { buildCapabilities, type AccountState } from './capabilities.js';
 import type { DeviceDirectory, Reason, ResolvedDevice } from './device-directory.js';
 import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
+import { cancelJob, listJobs, type ExecutionListRequest } from './job-requests.js';
 import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
@@ -26,6 +28,7 @@ import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adop
 import { deviceView, heldOnlyView, jobView } from './views.js';
 
 export { resultJson } from './simulator-run.js';
+export type { ExecutionListRequest } from './job-requests.js';
 
 export interface RunRequest {
   readonly circuit: unknown;
@@ -42,6 +45,8 @@ export interface RunOptions {
    * runs it again itself once its lease has expired (the process running it died).
    */
   readonly adoptRunning?: boolean;
+  /** The caller's cancel (an Account Job's): the simulator run stops with it and ends canceled. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface ContinueRequest {
@@ -65,6 +70,8 @@ export interface ExecutionDeps {
   readonly hash: (s: string) => string;
   readonly newId: () => string;
   readonly randomSeed: () => number;
+  /** Cancel requests delivered at once to the runs of this process (its requests and its worker). */
+  readonly cancels?: CancelRequests;
 }
 
 const DEFAULT_DEVICE: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
@@ -120,7 +127,7 @@ export class ExecutionService {
   }
 
   private get runDeps(): SimulatorRunDeps {
-    return { store: this.store, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId };
+    return { store: this.store, settings: this.deps.settings, directory: this.deps.directory, newId: this.deps.newId, cancels: this.deps.cancels };
   }
 
   private async resolveDevice(provider: ProviderId, id: string): Promise<ResolvedDevice> {
@@ -197,7 +204,7 @@ export class ExecutionService {
       });
     }
     const hash = this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
-    const adopt = { circuit, device: d, wait: opts.adoptRunning === true };
+    const adopt = { circuit, device: d, wait: opts.adoptRunning === true, signal: opts.signal };
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
 
@@ -227,13 +234,35 @@ export class ExecutionService {
       if (again !== null) return again;
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
     }
-    await this.finishSimulatorRun(row, circuit, worker, d);
+    await this.finishSimulatorRun(row, circuit, worker, d, opts.signal);
     return this.viewOf((await this.store.getJob(row.id)) as ExecutionJob, false);
   }
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
-  async finishSimulatorRun(row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
-    return finishSimulatorRun(this.runDeps, row, circuit, worker, d);
+  async finishSimulatorRun(row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice, parent?: AbortSignal): Promise<void> {
+    return finishSimulatorRun(this.runDeps, row, circuit, worker, d, parent);
+  }
+
+  /** Whether a device can take a run now, and the reasons when not (the Account Jobs catalog asks for its simulators). */
+  async deviceReadiness(device: string): Promise<{ available: boolean; reasons: string[] }> {
+    const d = await this.deps.directory.get(device);
+    if (d === undefined) return { available: false, reasons: [`No device ${device} on this deployment.`] };
+    return { available: d.available, reasons: d.reasons.map((r) => r.message) };
+  }
+
+  /** GET /v1/execute/jobs: the account's execution jobs, newest first, every filter given matching, keyset pages of at most 100. */
+  list(accountId: string, q: ExecutionListRequest) {
+    return listJobs(this.store, accountId, q);
+  }
+
+  /**
+   * POST /v1/execute/{provider}/{job_id}/cancel (docs/execution.md#canceling): a queued job ends
+   * failed / CANCELED now, its hold released; a running one is asked to stop (the compute is
+   * aborted, a remote run canceled at the provider) and ends so with what it consumed captured.
+   * The job as it is now; 409 JOB_NOT_CANCELABLE once it ended another way.
+   */
+  async cancel(accountId: string, jobId: string, provider: ProviderId) {
+    return this.viewOf(await cancelJob(this.store, this.deps.cancels, accountId, jobId, provider));
   }
 
   /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */

@@ -9,20 +9,28 @@
  * change, under the lease). A remote submission is never repeated: the job records that
  * a submission started before sending it, and a job found in that state without a remote
  * id fails as REMOTE_SUBMISSION_UNCERTAIN (nothing charged).
+ *
+ * Cancel (docs/execution.md#canceling): a cancel requested while a job runs aborts a local run
+ * (the lease's signal reaches the compute pool) and is sent to a remote provider that can stop
+ * jobs; the job ends failed / CANCELED with what it consumed captured (cancel-rule.ts).
  */
 import { parseCircuitInput } from '../circuits/wire-format.js';
 import { isAppError } from '../errors/app-error.js';
+import type { CancelRequests } from '../queue/cancel-requests.js';
 import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
-import type { DeviceDirectory } from './device-directory.js';
-import type { DriverOutcome, RunInput } from './drivers/driver.js';
+import { CANCEL_MESSAGES, ranAnyway, stoppedRun } from './cancel-rule.js';
+import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
+import type { DeviceDriver, DriverOutcome, RunInput } from './drivers/driver.js';
 import type { ExecutionJob } from './execution-job.js';
 import { resultJson, type ExecutionService } from './execution-service.js';
-import type { ExecutionClaim, ExecutionStore } from './ports.js';
+import type { CanceledRun, ExecutionClaim, ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 
 export interface ExecutionWorkerOptions {
   readonly id: string;
   readonly onError?: (e: unknown, jobId?: string) => void;
+  /** Cancel requests taken by this process (ExecutionService), delivered to the running job at once. */
+  readonly cancels?: CancelRequests;
 }
 
 export type ExecutionStep = { readonly jobId: string; readonly outcome: 'completed' | 'failed' | 'parked' | 'lease_lost' } | null;
@@ -39,7 +47,16 @@ export function createExecutionWorker(store: ExecutionStore, settings: Execution
     maxAttempts: settings.maxAttempts,
     concurrency: 1,
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+    ...(opts.cancels === undefined ? {} : { cancels: opts.cancels }),
   });
+}
+
+/** The stored (translated) circuit as the driver runs it; null when it cannot be read back. */
+function runInput(job: ExecutionJob, d: ResolvedDevice, signal?: AbortSignal): RunInput | null {
+  const tr = job.translation as { circuit: unknown } | null;
+  const parsed = parseCircuitInput(tr?.circuit ?? job.circuit, { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 });
+  if (!parsed.ok) return null;
+  return { jobId: job.id, device: d.profile, circuit: parsed.circuit, shots: job.shots, seed: Number(job.seed), ...(signal === undefined ? {} : { signal }) };
 }
 
 class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
@@ -57,10 +74,18 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
     return { jobId: job.id, outcome: ok ? 'failed' : 'lease_lost' };
   }
 
+  /** Ends the job failed / CANCELED, capturing what the run consumed (releasing the rest). */
+  private async endCanceled(job: ExecutionJob, worker: string, run: CanceledRun): Promise<Step> {
+    const ok = await this.store.cancel(job, worker, run);
+    return { jobId: job.id, outcome: ok ? 'failed' : 'lease_lost' };
+  }
+
   private async completed(job: ExecutionJob, worker: string, outcome: Extract<DriverOutcome, { state: 'completed' }>): Promise<Step> {
+    const result = resultJson(outcome.result);
+    const actual = BigInt(job.estimated_micros);
     try {
-      const ok = await this.store.complete(job, worker, resultJson(outcome.result), BigInt(job.estimated_micros));
-      return { jobId: job.id, outcome: ok ? 'completed' : 'lease_lost' };
+      const settled = await this.store.complete(job, worker, result, actual, ranAnyway(job, result, actual));
+      return { jobId: job.id, outcome: settled === 'completed' ? 'completed' : settled === 'canceled' ? 'failed' : 'lease_lost' };
     } catch (e) {
       if (isAppError(e) && e.code === 'HOLD_NOT_PENDING')
         return this.failed(job, worker, 'HOLD_LAPSED', 'The hold was no longer pending when the run finished (it expired or was settled); nothing was charged.');
@@ -72,6 +97,61 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
     const { job } = claim;
     const message = job.kind === 'simulator' ? 'The run was interrupted too many times.' : `The job was interrupted ${job.attempts - 1} times; giving up.`;
     return this.failed(job, lease.worker, 'WORKER_LOST', message);
+  }
+
+  /**
+   * Claimed with a cancel requested: a local run, or a remote one never accepted, ends now with
+   * nothing consumed; an accepted remote job is canceled at the provider, then settled by what
+   * the provider says it did.
+   */
+  async canceled(claim: ExecutionClaim, lease: Lease): Promise<Step> {
+    const { job } = claim;
+    const worker = lease.worker;
+    const remoteId = job.remote_job_id;
+    const d = remoteId === null || job.driver !== 'remote' ? undefined : await this.directory.get(job.device);
+    const driver = d?.driver;
+    const input = d === undefined ? null : runInput(job, d);
+    if (remoteId === null || d === undefined || driver?.poll === undefined || input === null) return this.endCanceled(job, worker, stoppedRun());
+    let outcome: DriverOutcome;
+    try {
+      outcome = await lease.keep(async () => {
+        await driver.cancel?.(remoteId);
+        return driver.poll!(remoteId, input);
+      });
+    } catch (e) {
+      this.opts.onError?.(e, job.id);
+      outcome = { state: 'retry', message: 'the provider could not be asked' };
+    }
+    return this.afterCancel(job, worker, driver, outcome);
+  }
+
+  /** Where a run stands after its cancel was requested, settled by the cancel rule (cancel-rule.ts). */
+  private async afterCancel(job: ExecutionJob, worker: string, driver: DeviceDriver, outcome: DriverOutcome): Promise<Step> {
+    switch (outcome.state) {
+      case 'completed': {
+        const result = resultJson(outcome.result);
+        return this.endCanceled(job, worker, ranAnyway(job, result, BigInt(job.estimated_micros)));
+      }
+      case 'failed':
+        return this.endCanceled(job, worker, stoppedRun(job.driver === 'remote' && job.remote_job_id !== null ? CANCEL_MESSAGES.remoteStopped : CANCEL_MESSAGES.stopped));
+      case 'pending':
+      case 'retry': {
+        const remoteId = outcome.state === 'pending' ? outcome.remoteJobId : job.remote_job_id;
+        // Never accepted by the provider: nothing runs there.
+        if (remoteId === null) return this.endCanceled(job, worker, stoppedRun());
+        if (outcome.state === 'retry' && job.remote_failures + 1 > this.settings.remoteMaxFailures) {
+          return this.endCanceled(job, worker, stoppedRun(`${CANCEL_MESSAGES.stopped} The provider could not be reached to confirm it (${outcome.message}).`));
+        }
+        // Just accepted: ask the provider to stop it now rather than at the next claim.
+        if (outcome.state === 'pending' && job.remote_job_id === null) await driver.cancel?.(remoteId).catch(() => false);
+        const ok = await this.store.park(job.id, worker, {
+          afterMs: this.settings.remotePollMs,
+          ...(outcome.state === 'pending' ? { remoteJobId: remoteId } : { failed: true }),
+          note: `cancel sent to the provider; waiting for it to stop (${outcome.state === 'pending' ? outcome.remoteStatus : outcome.message})`,
+        });
+        return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
+      }
+    }
   }
 
   async handle(claim: ExecutionClaim, lease: Lease): Promise<Step> {
@@ -91,10 +171,8 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
         offline ? `${job.device} is ${d.status}; the job was not run and its hold was released.` : `${job.device} is not available: ${d.reasons.map((r) => r.message).join(' ')}`,
       );
     }
-    const tr = job.translation as { circuit: unknown } | null;
-    const parsed = parseCircuitInput(tr?.circuit ?? job.circuit, { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 });
-    if (!parsed.ok) return this.failed(job, worker, 'EXECUTION_FAILED', 'The stored translated circuit could not be read.');
-    const input: RunInput = { jobId: job.id, device: d.profile, circuit: parsed.circuit, shots: job.shots, seed: Number(job.seed) };
+    const input = runInput(job, d, lease.signal);
+    if (input === null) return this.failed(job, worker, 'EXECUTION_FAILED', 'The stored translated circuit could not be read.');
     const driver = d.driver;
 
     let outcome: DriverOutcome | 'lease_lost';
@@ -109,10 +187,13 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
         return driver.submit(input);
       });
     } catch (e) {
+      // A local run stopped by the cancel: nothing was produced.
+      if (lease.cancelRequested && job.remote_job_id === null) return this.endCanceled(job, worker, stoppedRun());
       this.opts.onError?.(e, job.id);
       return this.failed(job, worker, isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The run failed unexpectedly.');
     }
     if (outcome === 'lease_lost') return { jobId: job.id, outcome: 'lease_lost' };
+    if (lease.cancelRequested) return this.afterCancel(job, worker, driver, outcome);
 
     switch (outcome.state) {
       case 'completed':

@@ -6,6 +6,8 @@
  */
 import type { DeviceStatus } from '../devices/device-catalogue.js';
 import type { ExecutionEvent, ExecutionJob, ExecutionStatus, NewExecutionJob } from './execution-job.js';
+import type { ListPosition } from '../kernel/list-cursor.js';
+import type { CancelOutcome } from '../queue/cancel-requests.js';
 import type { QueueClaim, QueuePort } from '../queue/queue-worker.js';
 
 /** Billing's held job (a hold for a hardware run, waiting to be continued), as execution reads it. */
@@ -55,6 +57,31 @@ export interface ParkOptions {
   readonly note?: string | undefined;
 }
 
+/** What a run stopped by a cancel consumed (capture it, release the rest) and the result kept with it, if it was paid for. */
+export interface CanceledRun {
+  readonly consumedMicros: bigint;
+  readonly result: unknown;
+  /** The job's failure message: the rule as it applied. */
+  readonly message: string;
+}
+
+/** How a running job's outcome was stored. */
+export type Settled = 'completed' | 'canceled' | 'lease_lost';
+
+/** The filters of GET /v1/execute/jobs, all optional, all of which must match. */
+export interface ExecutionListQuery {
+  readonly provider?: string;
+  readonly device?: string;
+  readonly status?: ExecutionStatus;
+  readonly createdAfterMicros?: bigint;
+  readonly createdBeforeMicros?: bigint;
+  readonly limit: number;
+  readonly before?: ListPosition;
+}
+
+/** A listed job with its exact creation time (the cursor's). */
+export type ListedExecutionJob = ExecutionJob & { readonly created_us: string };
+
 export interface ExecutionStore extends QueuePort<ExecutionClaim> {
   /** Runs `fn` in one transaction. */
   tx<T>(fn: (t: ExecutionTx) => Promise<T>): Promise<T>;
@@ -76,12 +103,25 @@ export interface ExecutionStore extends QueuePort<ExecutionClaim> {
   park(id: string, worker: string, o: ParkOptions): Promise<boolean>;
   /**
    * running → completed with its result and cost, capturing the hold (if any) in the same
-   * transaction, if `worker` still holds the lease; false when it does not. A hold that is not
-   * pending any more throws HOLD_NOT_PENDING (nothing written).
+   * transaction, if `worker` still holds the lease ('lease_lost' when it does not). A cancel
+   * requested meanwhile wins: the job ends failed / CANCELED as `ifCanceled` says ('canceled').
+   * A hold that is not pending any more throws HOLD_NOT_PENDING (nothing written).
    */
-  complete(job: ExecutionJob, worker: string, result: unknown, actualMicros: bigint): Promise<boolean>;
-  /** running → failed, releasing a pending hold in the same transaction, if `worker` still holds the lease. */
+  complete(job: ExecutionJob, worker: string, result: unknown, actualMicros: bigint, ifCanceled: CanceledRun): Promise<Settled>;
+  /** running → failed, releasing a pending hold in the same transaction, if `worker` still holds the lease (a requested cancel ends it canceled instead). */
   fail(job: ExecutionJob, worker: string, code: string, message: string): Promise<boolean>;
+  /** running → failed / CANCELED by the lease holder: captures what was consumed (releasing the rest) or releases the hold; false if the lease is lost. */
+  cancel(job: ExecutionJob, worker: string, run: CanceledRun): Promise<boolean>;
+  /**
+   * The cancel request, one transaction: a queued job ends failed / CANCELED with its hold
+   * released; a running one gets `cancel_requested_at` (its worker, or the request running it,
+   * stops it; a parked remote job is made due). Null when the account has no such job.
+   */
+  requestCancel(accountId: string, id: string): Promise<{ outcome: CancelOutcome; job: ExecutionJob } | null>;
+  /** The account's jobs, newest first (keyset pages). */
+  list(accountId: string, q: ExecutionListQuery): Promise<ListedExecutionJob[]>;
+  /** The events of several jobs at once (a list page). */
+  eventsOf(ids: readonly string[]): Promise<Map<string, ExecutionEvent[]>>;
 
   /** Jobs waiting or running per device. */
   queueDepths(): Promise<Map<string, { queued: number; running: number }>>;

@@ -8,7 +8,9 @@
  */
 import type { Circuit } from '../circuits/ir.js';
 import { fail, isAppError } from '../errors/app-error.js';
+import type { CancelRequests } from '../queue/cancel-requests.js';
 import { leaseOf } from '../queue/queue-worker.js';
+import { ranAnyway, stoppedRun } from './cancel-rule.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
 import type { RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS, EXECUTION_FAILURE } from './error-codes.js';
@@ -21,6 +23,8 @@ export interface SimulatorRunDeps {
   readonly settings: ExecutionSettings;
   readonly directory: DeviceDirectory;
   readonly newId: () => string;
+  /** Cancel requests of this process, delivered at once to the runs in it. */
+  readonly cancels?: CancelRequests | undefined;
 }
 
 /** How a retry may resume a run it finds in progress: with this circuit and device; `wait` while its owner lives. */
@@ -28,6 +32,8 @@ export interface Adoption {
   readonly circuit: Circuit;
   readonly device: ResolvedDevice;
   readonly wait: boolean;
+  /** The caller's own cancel (an Account Job's): the run resumed for it stops with it. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export function resultJson(r: RunResult) {
@@ -45,22 +51,35 @@ export function simulatorLeaseMs(settings: ExecutionSettings): number {
   return settings.simulatorTimeBudgetMs + settings.leaseMs;
 }
 
-/** Runs a simulator job to its end (the API request, a take-over, or the worker after a crash). */
-export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice): Promise<void> {
+/**
+ * Runs a simulator job to its end (the API request, a take-over, or the worker after a crash). A
+ * cancel of the job (or `parent`, the caller's own cancel) stops the run on the compute pool and
+ * ends the job failed / CANCELED, nothing consumed (simulator runs are free anyway).
+ */
+export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice, parent?: AbortSignal): Promise<void> {
   const { store } = deps;
   const driver = d.driver ?? deps.directory.drivers.simulator;
   let outcome;
   // The run may wait for a compute thread longer than its lease: the owner keeps it alive while
   // it lives, so only a dead owner's run is ever taken over (takeOver, the queue's claim).
-  const lease = leaseOf(store, row.id, worker, deps.settings.leaseMs);
+  const lease = leaseOf(store, row.id, worker, deps.settings.leaseMs, { cancels: deps.cancels, parent, cancelRequested: row.cancel_requested_at !== null });
   try {
-    outcome = await lease.keep(() => driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed) }));
+    outcome = await lease.keep((signal) => {
+      if (signal.aborted) throw new Error('canceled before the run started');
+      return driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed), signal });
+    });
   } catch (e) {
+    if (lease.cancelRequested) {
+      await store.cancel(row, worker, stoppedRun());
+      return;
+    }
     await store.fail(row, worker, isAppError(e) ? e.code : EXECUTION_FAILURE.EXECUTION_FAILED, isAppError(e) ? e.message : 'The simulator failed unexpectedly.');
     throw e;
   }
   if (outcome.state !== 'completed') throw new Error('simulator driver did not complete');
-  await store.complete(row, worker, resultJson(outcome.result), 0n);
+  const result = resultJson(outcome.result);
+  if (lease.cancelRequested) await store.cancel(row, worker, ranAnyway(row, result, 0n));
+  else await store.complete(row, worker, result, 0n, ranAnyway(row, result, 0n));
 }
 
 /**
@@ -79,7 +98,7 @@ export async function settleRunningSimulator(deps: SimulatorRunDeps, job: Execut
         if (taken.attempts > deps.settings.maxAttempts) {
           await deps.store.fail(taken, worker, EXECUTION_FAILURE.WORKER_LOST, `The run was interrupted ${taken.attempts - 1} times; giving up. Nothing was charged.`);
         } else {
-          await finishSimulatorRun(deps, taken, adopt.circuit, worker, adopt.device);
+          await finishSimulatorRun(deps, taken, adopt.circuit, worker, adopt.device, adopt.signal);
         }
         return (await deps.store.getJob(prior.id)) as ExecutionJob;
       }

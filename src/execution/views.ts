@@ -1,6 +1,7 @@
 /** Wire views of devices and execution jobs (platform envelope `data`). */
 import { formatMicros } from '../billing/money.js';
 import type { ResolvedDevice } from './device-directory.js';
+import { EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import type { HeldJob } from './ports.js';
 
@@ -73,8 +74,9 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
     shots: j.shots,
     seed: Number(j.seed),
     queue_position: x.queuePosition,
+    // A canceled job keeps the results its run delivered only when they were paid for (a remote run finished anyway).
     results:
-      result === null || j.status !== 'completed'
+      result === null || (j.status !== 'completed' && j.error_code !== EXECUTION_FAILURE.CANCELED)
         ? null
         : {
             counts: result.counts ?? {},
@@ -94,6 +96,7 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
       held: x.heldJob === null ? null : formatMicros(x.heldJob.amountMicros),
     },
     failure: j.error_code === null ? null : { code: j.error_code, message: j.error_message ?? '' },
+    cancel_requested_at: iso(j.cancel_requested_at),
     remote: j.driver === 'remote' ? { provider: 'ionq', job_id: j.remote_job_id } : null,
     created_at: iso(j.created_at),
     started_at: iso(j.started_at),
@@ -127,6 +130,7 @@ export function heldOnlyView(h: HeldJob) {
       held: formatMicros(h.amountMicros),
     },
     failure: null,
+    cancel_requested_at: null,
     remote: null,
     created_at: h.createdAt.toISOString(),
     started_at: null,

@@ -25,7 +25,12 @@ export interface RunContext {
   readonly jobId: string;
   readonly accountId: string;
   readonly attempt: number;
+  /** Aborted when the job's cancel was requested: stop (compute tasks given it are aborted). */
+  readonly signal: AbortSignal;
 }
+
+/** Whether a capability can run on this deployment now; when not, why (shown in the catalog, and a submission gets 503). */
+export type Availability = { readonly available: true } | { readonly available: false; readonly reason: string };
 
 export interface Capability<P = unknown> {
   readonly id: string;
@@ -51,6 +56,11 @@ export interface Capability<P = unknown> {
   quote(prepared: P): PriceQuote;
   /** Produces the job's `result` object. Throw an AppError to fail the job with its code. */
   run(prepared: P, ctx: RunContext): Promise<Record<string, unknown>>;
+  /**
+   * Whether it can run now (an engine or a device it needs is ready); always, when absent. Checked
+   * for the catalog and before a submission reserves anything. Never throws.
+   */
+  availability?(): Promise<Availability>;
 }
 
 const ID = /^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$/;

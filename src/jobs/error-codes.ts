@@ -8,7 +8,16 @@ export const JOBS_ERRORS = {
   JOB_NOT_FOUND: defineCode('JOB_NOT_FOUND', 404, 'No job with this id is available to this agent (it does not exist or belongs to another account).'),
   INSUFFICIENT_SCOPE: defineCode('INSUFFICIENT_SCOPE', 403, 'The Jobs credential or token lacks the scope this operation needs (`jobs:read` or `jobs:write`); `WWW-Authenticate` names it.'),
   CREDENTIAL_NOT_FOUND: defineCode('CREDENTIAL_NOT_FOUND', 404, 'No agent credential with this id in the caller’s account.'),
-  INVALID_CURSOR: defineCode('INVALID_CURSOR', 400, 'The `cursor` query parameter is not one returned by GET /v1/jobs.'),
+  JOB_NOT_CANCELABLE: defineCode(
+    'JOB_NOT_CANCELABLE',
+    409,
+    'The job (Account Job or execution job) already ended another way (completed, or failed with another code), or its result is already saved and it is being charged; `details.status` gives its state. A job it canceled answers 200 again instead.',
+  ),
+  CAPABILITY_UNAVAILABLE: defineCode(
+    'CAPABILITY_UNAVAILABLE',
+    503,
+    'The capability is in the catalog but cannot run on this deployment now (`available: false` in GET /v1/catalog, e.g. no speech engine); `details.reason` says why. Nothing was reserved; retry once it is available.',
+  ),
 } as const;
 
 /**
@@ -20,6 +29,7 @@ export const JOB_FAILURE_CODES = {
   WORKER_LOST: 'The worker running the job stopped (crash, kill) and the capability is not safe to run again, or it ran out of attempts.',
   HOLD_EXPIRED: 'The reservation expired before the job could be charged; nothing was charged.',
   CAPABILITY_UNAVAILABLE: 'The capability was withdrawn from the catalog after the job was queued; nothing was charged.',
+  CANCELED: 'Canceled by POST /v1/jobs/{job_id}/cancel: before it ran, or stopped while it ran; nothing was captured and the reservation was released (the receipt says so).',
   CAPABILITY_FAILED: 'The capability failed with an unexpected error; nothing was charged.',
 } as const;
 

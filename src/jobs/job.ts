@@ -28,6 +28,8 @@ export const JOB_STATE_MACHINE = defineStateMachine<JobStatus>({
     completed: [],
     failed: [],
   },
+  // A saved result is not stopped: the work is done and the job completes (docs/jobs.md#canceling).
+  cancel: { to: 'failed', now: ['quoted', 'reserved', 'queued'], ask: ['running'] },
 });
 
 export const PAYMENT_RAIL = 'account_core_balance';
@@ -63,6 +65,10 @@ export interface JobRecord {
   readonly leaseOwner: string | null;
   readonly leaseExpiresAt: Date | null;
   readonly submittedBy: string;
+  /** The submission's tags (key → value), `{}` without any. */
+  readonly tags: Readonly<Record<string, string>>;
+  /** When a cancel was requested while the job ran (its worker then stops it); null otherwise. */
+  readonly cancelRequestedAt: Date | null;
   readonly createdAt: Date;
   /** created_at in microseconds since the epoch (exact; the list cursor uses it). */
   readonly createdAtMicros: bigint;
@@ -84,6 +90,7 @@ export function jobView(j: JobRecord, publicBaseUrl: string): Record<string, unk
     retrieval_url: `${publicBaseUrl}/v1/jobs/${j.id}`,
     receipt_reference: j.receiptReference,
     idempotency_key: j.idempotencyKey,
+    tags: j.tags,
     quote: j.quote,
     // The result is delivered once it is paid for (completed), never before.
     result: j.status === 'completed' ? j.result : null,
@@ -91,6 +98,7 @@ export function jobView(j: JobRecord, publicBaseUrl: string): Record<string, unk
     error_code: j.errorCode,
     error_message: j.errorMessage,
     attempts: j.attempts,
+    cancel_requested_at: j.cancelRequestedAt === null ? null : j.cancelRequestedAt.toISOString(),
     created_at: j.createdAt.toISOString(),
     updated_at: j.updatedAt.toISOString(),
     ...(j.transitions === undefined ? {} : { transitions: j.transitions.map((t) => ({ from: t.from, to: t.to, at: t.at.toISOString(), ...(t.note === null ? {} : { note: t.note }) })) }),

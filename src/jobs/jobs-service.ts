@@ -6,22 +6,38 @@
 import { fail, isAppError, type ErrorDetail } from '../errors/app-error.js';
 import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import { formatMicros, parseUsd } from '../billing/money.js';
-import type { Capability, CapabilityRegistry } from './capability.js';
+import type { Availability, Capability, CapabilityRegistry } from './capability.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
+import { decodeCursor, keysetPage, pageSize, timeBound } from '../kernel/list-cursor.js';
+import type { CancelRequests } from '../queue/cancel-requests.js';
 import { JOBS_ERRORS } from './error-codes.js';
-import { PAYMENT_RAIL, jobView, type JobRecord } from './job.js';
+import { PAYMENT_RAIL, jobView, type JobRecord, type JobStatus } from './job.js';
 import type { JobsBillingPort, JobsRepository } from './ports.js';
 import { RequestValidator } from './request-validator.js';
 
 export const MAX_TOTAL_PRICE_MICROS = 1_000_000n;
-export const LIST_MAX = 100;
-export const LIST_DEFAULT = 50;
+export { LIST_DEFAULT, LIST_MAX } from '../kernel/list-cursor.js';
 
 export interface SubmitJobBody {
   readonly capability_id: string;
   readonly request: Record<string, unknown>;
   readonly idempotency_key: string;
   readonly max_total_price: string;
+  /** At most 16 keys → short strings (bounded by the route's schema). */
+  readonly tags?: Readonly<Record<string, string>>;
+}
+
+/** The query of GET /v1/jobs (validated by the route's schema). */
+export interface JobListRequest {
+  readonly idempotencyKey?: string | undefined;
+  readonly status?: JobStatus | undefined;
+  readonly capabilityId?: string | undefined;
+  readonly createdAfter?: string | undefined;
+  readonly createdBefore?: string | undefined;
+  /** `key:value` each; every one must match. */
+  readonly tags?: readonly string[] | undefined;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
 }
 
 export interface JobsSettings {
@@ -40,19 +56,10 @@ function prefixed(details: unknown, root: string): unknown {
   return details.map((d: ErrorDetail) => (typeof d?.path === 'string' ? { ...d, path: root + d.path } : d));
 }
 
-// Opaque keyset cursor: the (created_at in µs, id) of the last job of the page.
-function encodeCursor(j: JobRecord): string {
-  return Buffer.from(`${j.createdAtMicros.toString()}|${j.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(c: string): { createdAtMicros: bigint; id: string } {
-  const [at, id] = Buffer.from(c, 'base64url').toString('utf8').split('|');
-  if (at === undefined || !/^\d{1,20}$/.test(at) || id === undefined || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
-    throw fail(JOBS_ERRORS.INVALID_CURSOR, 'The cursor is not one returned by GET /v1/jobs.', [
-      { in: 'querystring', path: '/cursor', code: JOBS_ERRORS.INVALID_CURSOR.code, message: 'is not a valid cursor' },
-    ]);
-  }
-  return { createdAtMicros: BigInt(at), id };
+/** `key:value` (split at the first colon: keys have none) of a `tag` filter. */
+function parseTag(t: string): { key: string; value: string } {
+  const i = t.indexOf(':');
+  return { key: t.slice(0, i), value: t.slice(i + 1) };
 }
 
 export class JobsService {
@@ -67,11 +74,13 @@ export class JobsService {
     private readonly now: () => Date = () => new Date(),
     /** Without it (CLI, tests) a requested recharge waits for the billing worker. */
     private readonly billing?: JobsBillingPort,
+    /** Cancel requests delivered at once to this process's worker (others see them at their next heartbeat). */
+    private readonly cancels?: CancelRequests,
   ) {}
 
-  /** `GET /v1/catalog`: every capability with its pricing rule and request schema. */
-  catalog(): Record<string, unknown>[] {
-    return this.capabilities.list().map((c) => this.catalogEntry(c));
+  /** `GET /v1/catalog`: every capability with its pricing rule, request schema and whether it can run now. */
+  async catalog(): Promise<Record<string, unknown>[]> {
+    return Promise.all(this.capabilities.list().map(async (c) => ({ ...this.catalogEntry(c), ...availabilityView(await availabilityOf(c)) })));
   }
 
   catalogEntry(c: Capability): Record<string, unknown> {
@@ -109,6 +118,11 @@ export class JobsService {
     }
     problems.push(...this.validator.check(cap.validationSchema ?? cap.requestSchema, body.request));
     if (problems.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The job submission is invalid.', problems);
+    // Before anything is reserved: a job that could not run now would only hold funds until it failed.
+    const availability = await availabilityOf(cap);
+    if (!availability.available) {
+      throw fail(JOBS_ERRORS.CAPABILITY_UNAVAILABLE, `${cap.id} cannot run on this deployment now: ${availability.reason} Nothing was reserved.`, { reason: availability.reason });
+    }
 
     let prepared: unknown;
     try {
@@ -127,8 +141,11 @@ export class JobsService {
       max_total_price: formatMicros(maxMicros),
       quoted_at: now.toISOString(),
     };
-    // Same meaning → same hash: key order and "0.5" vs "0.500000" do not matter.
-    const requestHash = this.hash(canonicalJson({ capability_id: body.capability_id, request: body.request, max_total_price: maxMicros.toString() }));
+    // Same meaning → same hash: key order and "0.5" vs "0.500000" do not matter. Tags count
+    // when there are any, so a key used before tags existed still names its job.
+    const tags = body.tags ?? {};
+    const tagged = Object.keys(tags).length > 0;
+    const requestHash = this.hash(canonicalJson({ capability_id: body.capability_id, request: body.request, max_total_price: maxMicros.toString(), ...(tagged ? { tags } : {}) }));
     const { job, replayed, rechargeRequested } = await this.repo.submit({
       id: this.newId(),
       accountId: agent.accountId,
@@ -142,6 +159,7 @@ export class JobsService {
       quote,
       holdExpiresAt: new Date(now.getTime() + this.settings.holdTtlSeconds * 1000),
       submittedBy: agent.subject,
+      tags,
     });
     // Committed (jobs_submit is its own transaction). Only when the hold left the wallet
     // asking for a recharge, start it now rather than at the billing worker's next tick;
@@ -163,14 +181,43 @@ export class JobsService {
     return j;
   }
 
-  async list(accountId: string, q: { idempotencyKey?: string | undefined; limit?: number | undefined; cursor?: string | undefined }): Promise<{ jobs: JobRecord[]; nextCursor: string | null }> {
-    const limit = Math.min(Math.max(q.limit ?? LIST_DEFAULT, 1), LIST_MAX);
-    const before = q.cursor === undefined || q.cursor === '' ? undefined : decodeCursor(q.cursor);
-    // One extra row tells whether there is a next page.
-    const rows = await this.repo.list(accountId, { limit: limit + 1, ...(q.idempotencyKey === undefined ? {} : { idempotencyKey: q.idempotencyKey }), ...(before === undefined ? {} : { before }) });
-    const jobs = rows.slice(0, limit);
-    const last = jobs[jobs.length - 1];
-    return { jobs, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null };
+  /** GET /v1/jobs: newest first, every filter given must match, keyset pages of at most 100. */
+  async list(accountId: string, q: JobListRequest): Promise<{ jobs: JobRecord[]; nextCursor: string | null; hasMore: boolean }> {
+    const before = decodeCursor(q.cursor);
+    const after = timeBound(q.createdAfter);
+    const until = timeBound(q.createdBefore);
+    const filters = {
+      ...(q.idempotencyKey === undefined ? {} : { idempotencyKey: q.idempotencyKey }),
+      ...(q.status === undefined ? {} : { status: q.status }),
+      ...(q.capabilityId === undefined ? {} : { capabilityId: q.capabilityId }),
+      ...(after === undefined ? {} : { createdAfterMicros: after }),
+      ...(until === undefined ? {} : { createdBeforeMicros: until }),
+      ...(q.tags === undefined || q.tags.length === 0 ? {} : { tags: q.tags.map(parseTag) }),
+      ...(before === undefined ? {} : { before }),
+    };
+    const page = await keysetPage(
+      pageSize(q.limit),
+      (limit) => this.repo.list(accountId, { ...filters, limit }),
+      (j) => j,
+    );
+    return { jobs: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore };
+  }
+
+  /**
+   * POST /v1/jobs/{job_id}/cancel (docs/jobs.md#canceling): a job not yet running is failed /
+   * CANCELED now, its reservation released; a running one is asked to stop (its worker ends it
+   * so). 200 with the job as it is now; 409 JOB_NOT_CANCELABLE once it ended another way.
+   */
+  async cancel(accountId: string, jobId: string): Promise<JobRecord> {
+    const r = await this.repo.cancel(accountId, jobId);
+    if (r === null) throw fail(JOBS_ERRORS.JOB_NOT_FOUND, `No job ${jobId} is available to this agent.`);
+    if (r.outcome === 'not_cancelable') {
+      const why = r.job.status === 'result_saved' ? 'its result is saved and it is being charged' : `it already ended ${r.job.status}${r.job.errorCode === null ? '' : ` (${r.job.errorCode})`}`;
+      throw fail(JOBS_ERRORS.JOB_NOT_CANCELABLE, `The job cannot be canceled: ${why}.`, { job_id: r.job.id, status: r.job.status });
+    }
+    // Committed: the worker running it, if in this process, stops at once (else at its next heartbeat).
+    if (r.outcome === 'requested') this.cancels?.request(jobId);
+    return r.job;
   }
 
   async balance(accountId: string): Promise<Record<string, unknown>> {
@@ -189,4 +236,18 @@ export class JobsService {
   view(j: JobRecord): Record<string, unknown> {
     return jobView(j, this.settings.publicBaseUrl);
   }
+}
+
+/** A capability's availability; one that cannot tell counts as unavailable, with why. */
+async function availabilityOf(c: Capability): Promise<Availability> {
+  if (c.availability === undefined) return { available: true };
+  try {
+    return await c.availability();
+  } catch (e) {
+    return { available: false, reason: `its readiness could not be checked (${e instanceof Error ? e.message : String(e)}).` };
+  }
+}
+
+function availabilityView(a: Availability): { available: boolean; unavailable_reason: string | null } {
+  return a.available ? { available: true, unavailable_reason: null } : { available: false, unavailable_reason: a.reason };
 }

@@ -4,9 +4,12 @@
  * money (`completed`, capture ≤ reserved, receipt). A worker that dies loses its lease; the
  * next claim finishes a `result_saved` job without running it again, and re-runs or fails a
  * `running` one as its capability says. The hold is captured at most once (the ledger enforces
- * it too), so a job is never charged twice.
+ * it too), so a job is never charged twice. A cancel requested while a job runs aborts its
+ * capability (the lease's signal) and ends it failed / CANCELED with nothing captured, whatever
+ * the capability did meanwhile (docs/jobs.md#canceling).
  */
 import { isAppError } from '../errors/app-error.js';
+import type { CancelRequests } from '../queue/cancel-requests.js';
 import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
 import type { CapabilityRegistry } from './capability.js';
 import type { JobStatus } from './job.js';
@@ -22,6 +25,8 @@ export interface JobsWorkerOptions {
   /** Parallel claim loops in this process. */
   readonly concurrency: number;
   readonly onError?: (e: unknown, jobId?: string) => void;
+  /** Cancel requests taken by this process (JobsService), delivered to the running job at once. */
+  readonly cancels?: CancelRequests;
   /** Called after each stored transition (tests use it to crash at a precise point). */
   readonly afterTransition?: (jobId: string, status: JobStatus) => void | Promise<void>;
 }
@@ -60,6 +65,14 @@ class JobsHandler implements QueueHandler<Claim, Step> {
     return { jobId, status: j.status };
   }
 
+  /** running → failed / CANCELED, nothing captured; lease_lost when the lease went meanwhile. */
+  async canceled(claim: Claim, lease: Lease): Promise<Step> {
+    const j = await this.repo.finishCanceled(claim.job.id, lease.worker);
+    if (j === null) return { jobId: claim.job.id, status: 'lease_lost' };
+    await this.transitioned(j.id, j.status);
+    return { jobId: j.id, status: j.status };
+  }
+
   giveUp(claim: Claim, lease: Lease): Promise<Step> {
     const { job } = claim;
     // Only a re-run is given up: a saved result is settled without running anything again.
@@ -84,14 +97,18 @@ class JobsHandler implements QueueHandler<Claim, Step> {
 
     let result: Record<string, unknown>;
     try {
-      // The lease is renewed while the capability runs, so long jobs are not taken over.
-      result = await lease.keep(() => cap.run(cap.prepare(job.request), { jobId: job.id, accountId: job.accountId, attempt: job.attempts }));
+      // The lease is renewed while the capability runs, so long jobs are not taken over; a cancel aborts the run.
+      result = await lease.keep((signal) => cap.run(cap.prepare(job.request), { jobId: job.id, accountId: job.accountId, attempt: job.attempts, signal }));
     } catch (e) {
+      // Stopped by a cancel (the error is the abort's, or the capability's reaction to it).
+      if (lease.cancelRequested) return this.canceled(claim, lease);
       if (isAppError(e)) return this.failed(job.id, worker, e.code, e.message);
       this.opts.onError?.(e, job.id);
       return this.failed(job.id, worker, 'CAPABILITY_FAILED', 'The capability failed unexpectedly; nothing was charged.');
     }
-    if (lease.lost || !(await this.repo.saveResult(job.id, worker, result, this.opts.leaseMs))) return { jobId: job.id, status: 'lease_lost' };
+    if (lease.lost) return { jobId: job.id, status: 'lease_lost' };
+    // A cancel requested before the result was saved wins: the save is refused and the job ends canceled.
+    if (lease.cancelRequested || !(await this.repo.saveResult(job.id, worker, result, this.opts.leaseMs))) return this.canceled(claim, lease);
     await this.transitioned(job.id, 'result_saved');
     return this.completed(job.id, worker);
   }

@@ -1,12 +1,15 @@
 import type { Circuit } from '../circuits/ir.js';
 import type { WireCircuitV02 } from '../circuits/wire-format.js';
 import type { CouplingReport, CouplingRequest, CouplingSettings } from '../coupling/analyze-coupling.js';
+import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import type { BackendHint, ProofMethod, Profile } from '../optimization/optimize.js';
 import type { SimulationResult } from '../simulation/index.js';
+import type { ListPosition } from '../kernel/list-cursor.js';
+import type { CancelOutcome } from '../queue/cancel-requests.js';
 import type { QueueClaim, QueuePort } from '../queue/queue-worker.js';
 import type { Product } from './capability.js';
-import type { JobRecord } from './job.js';
+import type { JobRecord, JobStatus } from './job.js';
 
 /** What the jobs domain needs from billing (src/billing/billing-service.ts implements it). */
 export interface JobsBillingPort {
@@ -38,12 +41,15 @@ export interface JobSimulateOptions {
  * The composition root runs it on the compute pool, off the event loop the HTTP API shares
  * (src/jobs/compose.ts; in-process for COMPUTE_THREADS=0). A domain error (AppError) comes back
  * unchanged and fails the job with its code; anything else, a lost thread included, is unexpected.
+ * An aborted `signal` (the job's cancel) drops or stops the task: it rejects with COMPUTE_CANCELED.
  */
 export interface JobsComputePort {
-  optimize(circuit: Circuit, opts: { readonly profile: Profile; readonly backendHint: BackendHint }): Promise<JobOptimizeOutcome>;
+  optimize(circuit: Circuit, opts: { readonly profile: Profile; readonly backendHint: BackendHint }, signal?: AbortSignal): Promise<JobOptimizeOutcome>;
   /** Measured or auto coupling (qualitative stays in-process: linear in the gates). */
-  analyzeCoupling(circuit: Circuit, request: CouplingRequest, settings: CouplingSettings): Promise<CouplingReport>;
-  simulate(circuit: Circuit, opts: JobSimulateOptions): Promise<SimulationResult>;
+  analyzeCoupling(circuit: Circuit, request: CouplingRequest, settings: CouplingSettings, signal?: AbortSignal): Promise<CouplingReport>;
+  simulate(circuit: Circuit, opts: JobSimulateOptions, signal?: AbortSignal): Promise<SimulationResult>;
+  /** The entanglement probe of circuit analysis (a simulation, for circuits it does simulate). */
+  entangledPairs(circuit: Circuit, signal?: AbortSignal): Promise<EntangledPairsResult>;
 }
 
 /** How submissions are committed together (src/store/jobs/group-commit.ts). */
@@ -70,18 +76,28 @@ export interface SubmitInput {
   readonly quote: Readonly<Record<string, unknown>>;
   readonly holdExpiresAt: Date;
   readonly submittedBy: string;
+  /** Already validated (at most 16 keys of short strings); empty when none. */
+  readonly tags: Readonly<Record<string, string>>;
 }
 
+/** The filters of GET /v1/jobs, all optional, all of which must match. */
 export interface ListQuery {
   readonly idempotencyKey?: string;
+  readonly status?: JobStatus;
+  readonly capabilityId?: string;
+  /** Created at or after / strictly before, in µs since the epoch. */
+  readonly createdAfterMicros?: bigint;
+  readonly createdBeforeMicros?: bigint;
+  /** Every one of these key = value tags. */
+  readonly tags?: ReadonlyArray<{ readonly key: string; readonly value: string }>;
   readonly limit: number;
   /** Keyset: strictly older than this (created_at, id) pair. */
-  readonly before?: { readonly createdAtMicros: bigint; readonly id: string };
+  readonly before?: ListPosition;
 }
 
 export interface Claim extends QueueClaim {
   readonly job: JobRecord;
-  /** The status before this claim: `queued`, or `running` / `result_saved` when a lease expired. */
+  /** The status before this claim: `queued`, or `running` / `result_saved` when a lease expired (or a canceled job was parked). */
   readonly previousStatus: 'queued' | 'running' | 'result_saved';
   /** Status of the job's hold when claimed (`pending` unless it expired meanwhile). */
   readonly holdStatus: string | null;
@@ -103,6 +119,18 @@ export interface JobsRepository extends QueuePort<Claim> {
   submit(s: SubmitInput): Promise<{ job: JobRecord; replayed: boolean; rechargeRequested: boolean }>;
   get(accountId: string, id: string): Promise<JobRecord | null>;
   list(accountId: string, q: ListQuery): Promise<JobRecord[]>;
+  /**
+   * The cancel request, one transaction: a job not yet running ends failed / CANCELED with its
+   * hold released and a receipt saying so; a running one gets `cancel_requested_at` (its worker
+   * stops it). Null when the account has no such job.
+   */
+  cancel(accountId: string, id: string): Promise<{ outcome: CancelOutcome; job: JobRecord } | null>;
+  /**
+   * running → failed / CANCELED by the lease holder once a cancel was requested: releases the
+   * hold (nothing consumed: every capability is priced per result) and writes the receipt.
+   * Null if the lease is lost or no cancel was requested.
+   */
+  finishCanceled(jobId: string, worker: string): Promise<JobRecord | null>;
   balance(accountId: string): Promise<{ availableMicros: bigint; heldMicros: bigint }>;
 
   /** Records the re-run of a `running` job whose previous worker lost its lease. */

@@ -11,6 +11,7 @@
  * in the transaction that moves the item's money.
  */
 import type { BackgroundWorker } from '../worker.js';
+import type { CancelRequests } from './cancel-requests.js';
 
 export interface QueueClaim {
   readonly id: string;
@@ -19,14 +20,19 @@ export interface QueueClaim {
    * done (a saved result to settle, a remote job to poll) does not count as a run.
    */
   readonly attempts: number;
+  /** A cancel was requested while the item ran (its worker died, or it was parked): it is ended, not run. */
+  readonly cancelRequested: boolean;
 }
+
+/** What a heartbeat found: the lease still held, held with a cancel requested (stop the work), or lost. */
+export type Heartbeat = 'held' | 'cancel' | 'lost';
 
 /** The queue's storage (src/store/queue/pg-queue.ts implements it for each kind's table). */
 export interface QueuePort<C extends QueueClaim> {
   /** The next claimable item, leased to `worker` for `leaseMs`; null when nothing is due. */
   claim(worker: string, leaseMs: number): Promise<C | null>;
-  /** Extends the lease if `worker` still holds it; false once it does not. */
-  heartbeat(id: string, worker: string, leaseMs: number): Promise<boolean>;
+  /** Extends the lease if `worker` still holds it ('lost' once it does not) and reports a requested cancel. */
+  heartbeat(id: string, worker: string, leaseMs: number): Promise<Heartbeat>;
 }
 
 /** The claim's lease, as a handler sees it. */
@@ -34,8 +40,12 @@ export interface Lease {
   readonly worker: string;
   /** True once a heartbeat found the lease taken over (another worker claimed the item after it expired). */
   readonly lost: boolean;
+  /** True once a cancel of the item was requested (a heartbeat found it, or this process was told). */
+  readonly cancelRequested: boolean;
+  /** Aborted when a cancel is requested: the work given to `keep` stops on it (compute tasks are aborted). */
+  readonly signal: AbortSignal;
   /** Runs `work`, renewing the lease every third of its length until `work` settles. */
-  keep<T>(work: () => Promise<T>): Promise<T>;
+  keep<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 /** What one kind of item does once claimed. */
@@ -44,6 +54,8 @@ export interface QueueHandler<C extends QueueClaim, O> {
   handle(claim: C, lease: Lease): Promise<O>;
   /** The item was run more than `maxAttempts` times (its workers kept dying): fail it, releasing its money. */
   giveUp(claim: C, lease: Lease): Promise<O>;
+  /** The item was claimed with a cancel requested: end it canceled (its state machine's cancel), settling what it consumed. */
+  canceled(claim: C, lease: Lease): Promise<O>;
 }
 
 export interface QueueWorkerOptions {
@@ -59,38 +71,66 @@ export interface QueueWorkerOptions {
   /** Parallel claim loops in this process. */
   readonly concurrency: number;
   readonly onError?: (e: unknown, itemId?: string) => void;
+  /** Cancel requests taken by this process, delivered to the leases at once (else at their next heartbeat). */
+  readonly cancels?: CancelRequests;
+}
+
+export interface LeaseOptions {
+  readonly onError?: ((e: unknown, itemId?: string) => void) | undefined;
+  readonly cancels?: CancelRequests | undefined;
+  /** A cancel already known (the claim found it): the signal starts aborted. */
+  readonly cancelRequested?: boolean;
+  /** Another reason to stop (the caller's own cancel, e.g. the Account Job a run belongs to). */
+  readonly parent?: AbortSignal | undefined;
 }
 
 /**
  * The lease `worker` holds on item `id`, renewed by `keep`. Also for work that holds a lease
- * outside the worker loop (a simulator run inside its API request).
+ * outside the worker loop (a simulator run inside its API request). A cancel requested for the
+ * item aborts its signal; the lease is still renewed, since its holder has to end the item.
  */
-export function leaseOf(store: Pick<QueuePort<QueueClaim>, 'heartbeat'>, id: string, worker: string, leaseMs: number, onError?: (e: unknown, itemId?: string) => void): Lease {
+export function leaseOf(store: Pick<QueuePort<QueueClaim>, 'heartbeat'>, id: string, worker: string, leaseMs: number, o: LeaseOptions = {}): Lease {
   let lost = false;
+  const stop = new AbortController();
+  const cancel = () => {
+    if (!stop.signal.aborted) stop.abort(new Error(`a cancel of ${id} was requested`));
+  };
+  if (o.cancelRequested === true) cancel();
   return {
     worker,
     get lost() {
       return lost;
     },
-    async keep<T>(work: () => Promise<T>): Promise<T> {
+    get cancelRequested() {
+      return stop.signal.aborted;
+    },
+    signal: stop.signal,
+    async keep<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
       const beat = setInterval(
         () => {
           store.heartbeat(id, worker, leaseMs).then(
-            (held) => {
-              if (held) return;
+            (h) => {
+              if (h === 'cancel') cancel();
+              if (h !== 'lost') return;
               // Someone else holds it now: stop renewing; the handler's next write finds the lease lost.
               lost = true;
               clearInterval(beat);
             },
-            (e: unknown) => onError?.(e, id),
+            (e: unknown) => o.onError?.(e, id),
           );
         },
         Math.max(50, Math.floor(leaseMs / 3)),
       );
+      const unwatch = o.cancels?.watch(id, cancel);
+      const parent = o.parent;
+      if (parent?.aborted === true) cancel();
+      parent?.addEventListener('abort', cancel, { once: true });
       try {
-        return await work();
+        return await work(stop.signal);
       } finally {
         clearInterval(beat);
+        unwatch?.();
+        parent?.removeEventListener('abort', cancel);
       }
     },
   };
@@ -128,7 +168,9 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
   async runOnce(workerId = `${this.opts.id}/once`): Promise<O | null> {
     const claim = await this.store.claim(workerId, this.opts.leaseMs);
     if (claim === null) return null;
-    const lease = this.lease(claim.id, workerId);
+    const lease = this.lease(claim.id, workerId, claim.cancelRequested);
+    // Asked to stop while it ran (its worker died meanwhile) or while parked: ended, never run again.
+    if (claim.cancelRequested) return this.handler.canceled(claim, lease);
     if (claim.attempts > this.opts.maxAttempts) return this.handler.giveUp(claim, lease);
     return this.handler.handle(claim, lease);
   }
@@ -144,8 +186,8 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
     return out;
   }
 
-  private lease(id: string, worker: string): Lease {
-    return leaseOf(this.store, id, worker, this.opts.leaseMs, this.opts.onError);
+  private lease(id: string, worker: string, cancelRequested: boolean): Lease {
+    return leaseOf(this.store, id, worker, this.opts.leaseMs, { onError: this.opts.onError, cancels: this.opts.cancels, cancelRequested });
   }
 
   private async loop(workerId: string): Promise<void> {

@@ -21,7 +21,17 @@ export interface StateMachine<S extends string> {
   readonly leased: readonly [S, ...S[]];
   readonly terminal: readonly S[];
   readonly next: Readonly<Record<S, readonly S[]>>;
+  /**
+   * What a cancel does (docs/jobs.md#canceling): an item in a `now` state has not started, so it
+   * ends in `to` at once (its money released in the same transaction); an item in an `ask` state
+   * is running, so its worker is asked to stop and ends it in `to`. Any other state that is not
+   * terminal is past stopping (its work is done and only settling is left): not cancelable.
+   */
+  readonly cancel: { readonly to: S; readonly now: readonly S[]; readonly ask: readonly S[] };
 }
+
+/** What a cancel request does to an item in a state (CancelRule). */
+export type CancelAction = 'now' | 'ask' | 'too_late' | 'terminal';
 
 /** Checks the definition's own consistency once, where it is declared (a mistake fails at import). */
 export function defineStateMachine<S extends string>(m: StateMachine<S>): StateMachine<S> {
@@ -36,6 +46,17 @@ export function defineStateMachine<S extends string>(m: StateMachine<S>): StateM
   for (const s of m.terminal) check(m.next[s].length === 0, `the terminal state ${s} has transitions`);
   check(!m.terminal.includes(m.queued) && m.leased.every((s) => !m.terminal.includes(s)), 'a queued or leased state is terminal');
   check(m.next[m.queued].includes(m.leased[0]), `a claim's ${m.queued} → ${m.leased[0]} is not allowed`);
+  const c = m.cancel;
+  check(m.terminal.includes(c.to), `a cancel ends in ${c.to}, which is not terminal`);
+  for (const s of [...c.now, ...c.ask]) check(m.next[s].includes(c.to), `a cancel's ${s} → ${c.to} is not allowed`);
+  check(
+    c.now.every((s) => !m.leased.includes(s)),
+    'a leased state cannot be canceled at once: its worker must be asked',
+  );
+  check(
+    c.ask.every((s) => m.leased.includes(s)),
+    'only a leased state has a worker to ask',
+  );
   return Object.freeze(m);
 }
 
@@ -51,4 +72,11 @@ export function assertTransition<S extends string>(m: StateMachine<S>, from: S |
 
 export function isTerminal<S extends string>(m: StateMachine<S>, s: S): boolean {
   return m.terminal.includes(s);
+}
+
+export function cancelAction<S extends string>(m: StateMachine<S>, s: S): CancelAction {
+  if (m.terminal.includes(s)) return 'terminal';
+  if (m.cancel.now.includes(s)) return 'now';
+  if (m.cancel.ask.includes(s)) return 'ask';
+  return 'too_late';
 }

@@ -1,6 +1,6 @@
 /**
  * A local fake of IonQ's v0.3 REST contract (real node:http server, ephemeral port):
- * POST /v0.3/jobs, GET /v0.3/jobs/{id}, GET /v0.3/jobs/{id}/results, GET /v0.3/backends,
+ * POST /v0.3/jobs, GET /v0.3/jobs/{id}, GET /v0.3/jobs/{id}/results, PUT /v0.3/jobs/{id}/status/cancel, GET /v0.3/backends,
  * `Authorization: apiKey <key>`, IonQ-style error bodies {error, message, statusCode}.
  * Tests script its behaviour (refusals, 5xx, hangs, remote failures) and read what it got.
  */
@@ -11,6 +11,8 @@ export interface FakeJob {
   id: string;
   body: Record<string, unknown>;
   polls: number;
+  /** Set by PUT /jobs/{id}/status/cancel when the script lets the job stop: polls answer canceled. */
+  canceled?: boolean;
 }
 
 export interface FakeIonqScript {
@@ -22,6 +24,8 @@ export interface FakeIonqScript {
   /** Results histogram (state integer → probability). */
   histogram: Record<string, number>;
   backendStatus: 'available' | 'unavailable' | 'calibrating' | 'offline';
+  /** What PUT /jobs/{id}/status/cancel does: stop the job (polls then answer canceled; the default), or refuse (400, it runs on). */
+  cancel?: 'stop' | 'refuse';
 }
 
 export class FakeIonq {
@@ -95,12 +99,20 @@ export class FakeIonq {
       this.jobs.set(id, { id, body, polls: 0 });
       return this.send(res, 200, { id, status: 'ready', request: Math.floor(Date.now() / 1000) });
     }
+    const c = /^\/v0\.3\/jobs\/([^/]+)\/status\/cancel$/.exec(path);
+    if (req.method === 'PUT' && c !== null) {
+      const job = this.jobs.get(decodeURIComponent(c[1]!));
+      if (job === undefined) return this.error(res, 404, 'Not Found', 'no such job');
+      if (this.script.cancel === 'refuse') return this.error(res, 400, 'Bad Request', 'the job cannot be canceled now');
+      job.canceled = true;
+      return this.send(res, 200, { id: job.id, status: 'canceled' });
+    }
     const m = /^\/v0\.3\/jobs\/([^/]+)(\/results)?$/.exec(path);
     if (req.method === 'GET' && m !== null) {
       const job = this.jobs.get(decodeURIComponent(m[1]!));
       if (job === undefined) return this.error(res, 404, 'Not Found', 'no such job');
       if (m[2] !== undefined) return this.send(res, 200, this.script.histogram);
-      const st = this.script.pollStatuses[Math.min(job.polls, this.script.pollStatuses.length - 1)]!;
+      const st = job.canceled === true ? 'canceled' : this.script.pollStatuses[Math.min(job.polls, this.script.pollStatuses.length - 1)]!;
       job.polls++;
       if (st === 'hang') {
         this.hanging.push(res);

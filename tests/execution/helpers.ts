@@ -46,8 +46,9 @@ export async function expectExecutionInvariants(app: App): Promise<void> {
     captures: number;
     captured: string;
     last: string | null;
+    error_code: string | null;
   }>(
-    `SELECT j.id, j.kind, j.status, h.status AS hold_status, h.amount_micros::text AS hold_amount, j.actual_micros::text AS actual,
+    `SELECT j.id, j.kind, j.status, j.error_code, h.status AS hold_status, h.amount_micros::text AS hold_amount, j.actual_micros::text AS actual,
             (SELECT count(*)::int FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captures,
             (SELECT COALESCE(SUM(t.amount_micros), 0)::text FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captured,
             (SELECT e.to_status FROM execution_job_events e WHERE e.job_id = j.id ORDER BY e.id DESC LIMIT 1) AS last
@@ -61,7 +62,9 @@ export async function expectExecutionInvariants(app: App): Promise<void> {
       if (j.actual !== null && j.actual !== '0') bad(`a simulator run cost ${j.actual}`);
       continue;
     }
-    if (j.status === 'completed') {
+    // A canceled job captured what its run consumed (a remote run the provider finished anyway), or nothing.
+    const consumed = j.status === 'failed' && j.error_code === 'CANCELED' && j.actual !== null && j.actual !== '0';
+    if (j.status === 'completed' || consumed) {
       if (j.captures !== 1 || j.hold_status !== 'captured') bad(`${j.captures} captures, hold ${j.hold_status ?? 'missing'}`);
       if (j.captured !== j.actual) bad(`captured ${j.captured} but actual cost ${j.actual ?? 'null'}`);
       if (BigInt(j.captured) > BigInt(j.hold_amount ?? '0')) bad(`captured ${j.captured} > held ${j.hold_amount ?? 'null'}`);

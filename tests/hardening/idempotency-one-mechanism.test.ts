@@ -43,6 +43,9 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/billing/processor/webhook': 'deduplicated by the processor event id; its credits are keyed by the payment (ledger scope)',
   'POST /v1/billing/processor/sandbox/checkout/:id/pay': 'the sandbox processor’s hosted page (Stripe’s in production); the payment is credited by its checkout reference (ledger scope)',
   'POST /v1/billing/processor/sandbox/portal/:id/payment-method': 'the sandbox processor’s hosted page; sets the default payment method',
+  'POST /v1/jobs/:job_id/cancel': 'idempotent by the job’s state: a repeat finds the job canceled (or asked to stop) and answers the same, moving nothing',
+  'POST /v1/execute/provider-one/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
+  'POST /v1/execute/provider-two/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
 };
 
 describe('every POST that creates an object or moves money goes through the one mechanism', () => {

@@ -73,8 +73,13 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
     const sim = caps.find((c) => c.capability_id === 'circuit.simulate');
     expect(sim?.request_schema.required).toEqual(['circuit', 'shots']);
     expect(JSON.stringify(sim?.request_schema)).toContain('"0.2"');
-    // Every published example is accepted as is.
-    for (const c of caps) {
+    // Every published example is accepted as is, by a capability that can run here; one that
+    // cannot (no speech engine on this machine) is refused before anything is reserved.
+    for (const c of caps.filter((x) => x.available === false)) {
+      const s = await submit(app, a, { ...c.example, idempotency_key: key('example') });
+      expect(s.statusCode, `${c.capability_id}: ${s.body}`).toBe(503);
+    }
+    for (const c of caps.filter((x) => x.available === true)) {
       const s = await submit(app, a, { ...c.example, idempotency_key: key('example') });
       expect(s.statusCode, `${c.capability_id}: ${s.body}`).toBe(202);
       expect(s.json().quoted_price).toBe(c.pricing.example_price);

@@ -100,7 +100,7 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
     const cap = app.services.jobs.capabilities.get('provider-two.simulate');
     if (cap === undefined) throw new Error('provider-two.simulate is not in the catalog');
     const prepared = cap.prepare({ circuit: bell, shots: 100 });
-    const ctx = { jobId: '6f1c1c1e-0000-4000-8000-000000000001', accountId: a.accountId, attempt: 1 };
+    const ctx = { jobId: '6f1c1c1e-0000-4000-8000-000000000001', accountId: a.accountId, attempt: 1, signal: new AbortController().signal };
     const first = await cap.run(prepared, ctx);
     const again = await cap.run(prepared, { ...ctx, attempt: 2 });
     expect(again['execution_job_id']).toBe(first['execution_job_id']);

@@ -30,6 +30,7 @@ function input(accountId: string, idempotencyKey: string, o: { text?: string; ma
     quote: { price: price.toString() },
     holdExpiresAt: new Date(Date.now() + 3_600_000),
     submittedBy: 'test',
+    tags: {},
   };
 }
 

@@ -75,7 +75,15 @@ describe('the state machines', () => {
   });
 
   it('refuse an inconsistent definition where it is declared', () => {
-    const base = { name: 'x', states: ['q', 'r', 'd'] as const, initial: ['q'] as const, queued: 'q' as const, leased: ['r'] as const, terminal: ['d'] as const };
+    const base = {
+      name: 'x',
+      states: ['q', 'r', 'd'] as const,
+      initial: ['q'] as const,
+      queued: 'q' as const,
+      leased: ['r'] as const,
+      terminal: ['d'] as const,
+      cancel: { to: 'd' as const, now: [] as const, ask: ['r'] as const },
+    };
     expect(() => defineStateMachine({ ...base, next: { q: ['r'], r: ['d'], d: ['q'] } })).toThrow(/terminal state d has transitions/);
     expect(() => defineStateMachine({ ...base, next: { q: ['d'], r: ['d'], d: [] } })).toThrow(/claim's q → r is not allowed/);
     expect(defineStateMachine({ ...base, next: { q: ['r'], r: ['d'], d: [] } }).leased).toEqual(['r']);

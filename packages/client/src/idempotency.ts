@@ -29,8 +29,14 @@ export const KEYED_POSTS: Readonly<Record<string, KeyedBy>> = {
   '/v1/billing/operator/credit-grant': 'header',
 };
 
-/** POSTs without a key that change nothing (pure computation, a signed token): safe to repeat. */
+/**
+ * POSTs without a key that change nothing (pure computation, a signed token), or whose repeat
+ * finds the state the first made and answers the same (a cancel): safe to repeat.
+ */
 export const SAFE_POSTS: ReadonlySet<string> = new Set([
+  '/v1/jobs/{job_id}/cancel',
+  '/v1/execute/provider-one/{job_id}/cancel',
+  '/v1/execute/provider-two/{job_id}/cancel',
   '/v1/circuits/validate',
   '/v1/circuits/analyze',
   '/v1/circuits/optimize',

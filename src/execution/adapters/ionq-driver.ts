@@ -3,6 +3,7 @@
  *   POST {base}/jobs                 → {id, status}          submit a QIS circuit
  *   GET  {base}/jobs/{id}            → {id, status, failure?} status: submitted|ready|running|completed|failed|canceled
  *   GET  {base}/jobs/{id}/results    → {"<state>": probability} state = integer, qubit 0 least significant
+ *   PUT  {base}/jobs/{id}/status/cancel → {id, status}     ask IonQ to stop an accepted job
  *   GET  {base}/backends             → [{backend, status, qubits, ...}]
  * Auth header: `Authorization: apiKey <key>`. Every request has a timeout.
  *
@@ -106,7 +107,7 @@ export class IonqDriver implements DeviceDriver {
     this.f = s.fetch ?? fetch;
   }
 
-  private async http(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Http> {
+  private async http(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Http> {
     try {
       const res = await this.f(`${this.s.baseUrl.replace(/\/+$/, '')}${path}`, {
         method,
@@ -185,6 +186,12 @@ export class IonqDriver implements DeviceDriver {
     }
     const counts = histogramToCounts(hist, input.circuit, input.shots);
     return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta: { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target } } };
+  }
+
+  /** Asks IonQ to stop the job; the next poll says whether it stopped (`canceled`) or had already finished. */
+  async cancel(remoteJobId: string): Promise<boolean> {
+    const r = await this.http('PUT', `/jobs/${encodeURIComponent(remoteJobId)}/status/cancel`);
+    return r.kind === 'ok' && r.status >= 200 && r.status < 300;
   }
 
   async liveStatus(): Promise<{ status: DeviceStatus; detail: string } | null> {

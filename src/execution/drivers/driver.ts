@@ -15,6 +15,8 @@ export interface RunInput {
   readonly circuit: Circuit;
   readonly shots: number;
   readonly seed: number;
+  /** Aborted when the job's cancel was requested: a local run stops (a remote submission is never cut off mid-request). */
+  readonly signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -39,6 +41,11 @@ export interface DeviceDriver {
   submit(input: RunInput): Promise<DriverOutcome>;
   /** Remote drivers only: the state of an accepted job. */
   poll?(remoteJobId: string, input: RunInput): Promise<DriverOutcome>;
+  /**
+   * Remote drivers whose provider can stop an accepted job: asks it to (idempotent; the next poll
+   * tells whether it stopped or had finished). False when the provider refused or could not be reached.
+   */
+  cancel?(remoteJobId: string): Promise<boolean>;
   /** Remote drivers only: the provider's own report of the device (null when it cannot be reached). */
   liveStatus?(): Promise<{ status: DeviceStatus; detail: string } | null>;
 }

@@ -22,8 +22,8 @@ export interface LocalSimulationRequest {
   readonly timeBudgetMs?: number;
 }
 
-/** Port: runs a simulation; same request → same counts wherever it runs. */
-export type LocalSimulator = (req: LocalSimulationRequest) => Promise<SimulationResult>;
+/** Port: runs a simulation; same request → same counts wherever it runs. An aborted `signal` stops it (it rejects). */
+export type LocalSimulator = (req: LocalSimulationRequest, signal?: AbortSignal) => Promise<SimulationResult>;
 
 /** The simulation on the calling thread (the default; tools and tests that build drivers alone). */
 export const inProcessSimulator: LocalSimulator = async (r) =>
@@ -44,14 +44,17 @@ export interface LocalDriverOptions {
 
 async function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): Promise<DriverOutcome> {
   const cal = input.device.calibration;
-  const r = await (opts.simulate ?? inProcessSimulator)({
-    circuit: input.circuit,
-    shots: input.shots,
-    seed: input.seed,
-    ...(noisy && cal !== null ? { calibration: cal } : {}),
-    ...(opts.maxQubits === undefined ? {} : { maxQubits: opts.maxQubits }),
-    ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
-  });
+  const r = await (opts.simulate ?? inProcessSimulator)(
+    {
+      circuit: input.circuit,
+      shots: input.shots,
+      seed: input.seed,
+      ...(noisy && cal !== null ? { calibration: cal } : {}),
+      ...(opts.maxQubits === undefined ? {} : { maxQubits: opts.maxQubits }),
+      ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
+    },
+    input.signal,
+  );
   return {
     state: 'completed',
     result: {

@@ -4,7 +4,7 @@ import { AttemptView, SpendControlsView, WalletView } from '../routes/billing/sc
 import { CertificateOperationSchema, CircuitAnalysisSchema, CircuitProblemSchema } from '../routes/circuits/schemas.js';
 import { CouplingData } from '../routes/coupling/schemas.js';
 import { CapabilitiesSchema, DeviceSchema, ExecutionJobSchema, ExecutionResultsSchema, ReasonSchema, TranslationSchema } from '../routes/execution/schemas.js';
-import { BalanceSchema, CatalogEntrySchema, JobQuoteSchema, JobReceiptSchema, JobRequestExampleSchema, JobResultSchema, JobSchema, JsonSchemaSchema } from '../routes/jobs/schemas.js';
+import { BalanceSchema, CatalogEntrySchema, JobQuoteSchema, JobReceiptSchema, JobRequestExampleSchema, JobResultSchema, JobSchema, JobTagsSchema, JsonSchemaSchema } from '../routes/jobs/schemas.js';
 import { errorComponentSchemas } from './error-schemas.js';
 
 /**
@@ -30,6 +30,7 @@ export const API_COMPONENTS: readonly TSchema[] = [
   AttemptView,
   JobQuoteSchema,
   JobReceiptSchema,
+  JobTagsSchema,
   JobResultSchema,
   JobSchema,
   BalanceSchema,

@@ -5,14 +5,19 @@ import { DEVICES, PROVIDERS } from '../../devices/device-catalogue.js';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import { duplicateItemDetails } from '../../errors/duplicate-items.js';
+import { analysisEntangledPairs } from '../../coupling/entangled-pairs.js';
 import type { Capability } from '../capability.js';
+import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
 const BASE = 200n;
 const PER_OP = 1n;
 
-/** `circuit.analyze`: the analysis of POST /v1/circuits/analyze, as a prepaid job. */
-export function circuitAnalyze(limits: CircuitLimits): Capability<{ circuit: Circuit; devices: typeof DEVICES; warnings: string[] }> {
+/**
+ * `circuit.analyze`: the analysis of POST /v1/circuits/analyze, as a prepaid job — the same
+ * answer, entangled pairs included (their probe runs on the compute pool, as the endpoint's does).
+ */
+export function circuitAnalyze(limits: CircuitLimits, compute: JobsComputePort): Capability<{ circuit: Circuit; devices: typeof DEVICES; warnings: string[] }> {
   const props = (circuit: unknown) => ({
     circuit,
     // Repeats are checked in prepare, linearly (uniqueItems is pairwise in Ajv).
@@ -41,8 +46,9 @@ export function circuitAnalyze(limits: CircuitLimits): Capability<{ circuit: Cir
       return { circuit, devices, warnings };
     },
     quote: (p) => ({ priceMicros: BASE + PER_OP * BigInt(p.circuit.ops.length), breakdown: { base: '0.000200', operations: p.circuit.ops.length } }),
-    async run(p) {
-      const analysis = analyzeCircuit(p.circuit, { devices: p.devices });
+    async run(p, ctx) {
+      const entangled = await analysisEntangledPairs(p.circuit, () => compute.entangledPairs(p.circuit, ctx.signal));
+      const analysis = analyzeCircuit(p.circuit, { devices: p.devices, entangledPairs: entangled });
       return { ...analysis, providers: PROVIDERS.map((x) => ({ id: x.id, name: x.name })), warnings: p.warnings };
     },
   };

@@ -45,8 +45,8 @@ export function circuitOptimize(limits: CircuitLimits, compute: JobsComputePort)
       priceMicros: PROFILE_PRICE[p.profile] + PER_OP[p.profile] * BigInt(p.circuit.ops.length),
       breakdown: { profile: p.profile, operations: p.circuit.ops.length },
     }),
-    async run(p) {
-      const r = await compute.optimize(p.circuit, { profile: p.profile, backendHint: p.backendHint });
+    async run(p, ctx) {
+      const r = await compute.optimize(p.circuit, { profile: p.profile, backendHint: p.backendHint }, ctx.signal);
       const cert = r.certificate;
       return {
         circuit: r.circuit,

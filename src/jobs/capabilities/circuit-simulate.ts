@@ -46,8 +46,8 @@ export function circuitSimulate(limits: CircuitLimits, compute: JobsComputePort)
       const factor = pow2(p.circuit.numQubits - 10);
       return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000100', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
     },
-    async run(p) {
-      const r = await compute.simulate(p.circuit, { shots: p.shots, ...(p.seed === undefined ? {} : { seed: p.seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096 });
+    async run(p, ctx) {
+      const r = await compute.simulate(p.circuit, { shots: p.shots, ...(p.seed === undefined ? {} : { seed: p.seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096 }, ctx.signal);
       return {
         counts: r.counts,
         shots: r.shots,

@@ -49,10 +49,10 @@ export function couplingAnalyze(limits: CircuitLimits, settings: CouplingSetting
       const extra = p.mode === 'qualitative' ? 0n : 10n * pow2(measuredQubits - 10);
       return { priceMicros: 300n + extra, breakdown: { base: '0.000300', mode: p.mode, num_qubits: p.circuit.numQubits } };
     },
-    async run(p) {
+    async run(p, ctx) {
       const request = { mode: p.mode, pairs: p.pairs, pairsPath: '/request/pairs' };
       // Structure only is cheap and stays here; measured/auto simulate, through the compute port.
-      const report = p.mode === 'qualitative' ? await analyzeCoupling(p.circuit, request, settings, deps) : await compute.analyzeCoupling(p.circuit, request, settings);
+      const report = p.mode === 'qualitative' ? await analyzeCoupling(p.circuit, request, settings, deps) : await compute.analyzeCoupling(p.circuit, request, settings, ctx.signal);
       return { ...report, warnings: p.warnings };
     },
   };

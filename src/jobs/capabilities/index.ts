@@ -34,7 +34,7 @@ export function builtinCapabilities(o: {
   const ex = o.execution;
   return [
     circuitSimulate(o.circuitLimits, o.compute),
-    circuitAnalyze(o.circuitLimits),
+    circuitAnalyze(o.circuitLimits, o.compute),
     circuitOptimize(o.circuitLimits, o.compute),
     couplingAnalyze(o.circuitLimits, o.coupling, o.compute),
     ...(o.media === undefined ? [] : [speechSynthesize(o.media)]),

@@ -16,8 +16,10 @@ export interface SimulatorExecution {
     provider: ProviderId,
     accountId: string,
     body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string },
-    opts?: { adoptRunning?: boolean },
+    opts?: { adoptRunning?: boolean; signal?: AbortSignal },
   ): Promise<Record<string, unknown>>;
+  /** Whether the device can take a run now; the reasons when not (an operator override, a switched-off provider). */
+  deviceReadiness(device: string): Promise<{ readonly available: boolean; readonly reasons: readonly string[] }>;
 }
 
 export interface ProviderSimulateOptions {
@@ -79,7 +81,12 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
       const factor = pow2(p.circuit.numQubits - 10);
       return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000200', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
     },
+    async availability() {
+      const r = await execution.deviceReadiness(deviceId);
+      return r.available ? { available: true } : { available: false, reason: r.reasons.join(' ') || `${deviceId} is not available.` };
+    },
     async run(p, ctx) {
+      // The job's cancel stops the execution run too (it ends canceled, and so does the job).
       const v = await execution.run(
         provider,
         ctx.accountId,
@@ -90,7 +97,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
           client_token: `job-${ctx.jobId}`,
           ...(p.seed === undefined ? {} : { seed: p.seed }),
         },
-        { adoptRunning: true },
+        { adoptRunning: true, signal: ctx.signal },
       );
       const failure = v['failure'] as { code: string; message: string } | null;
       // A re-run that finds the first run failed fails the same way (uncharged).

@@ -12,8 +12,9 @@ const PER_CHAR = 10n;
 
 /**
  * `speech.synthesize`: text-to-speech (same MediaService as POST /v1/tts), the WAV returned
- * base64-encoded in the result. When no speech engine is configured the job fails with the
- * media code (FEATURE_UNAVAILABLE) and nothing is charged.
+ * base64-encoded in the result. Without a ready speech engine it is listed `available: false`
+ * with the reason and a submission gets 503 CAPABILITY_UNAVAILABLE, nothing reserved; an engine
+ * lost after a job was queued fails it with the media code (FEATURE_UNAVAILABLE), uncharged.
  */
 export function speechSynthesize(media: MediaService): Capability<Prepared> {
   const maxChars = media.settings.tts.maxChars;
@@ -38,6 +39,10 @@ export function speechSynthesize(media: MediaService): Capability<Prepared> {
     onInterrupted: 'rerun',
     prepare: (r) => ({ text: r['text'] as string, voice: r['voice'] as string | undefined, speed: r['speed'] as number | undefined }),
     quote: (p) => ({ priceMicros: BASE + PER_CHAR * BigInt([...p.text].length), breakdown: { base: '0.000500', characters: [...p.text].length } }),
+    async availability() {
+      const tts = (await media.readiness()).tts;
+      return tts.ready ? { available: true } : { available: false, reason: tts.reasons.join(' ') || 'No speech engine is ready on this deployment.' };
+    },
     async run(p) {
       const out = await media.speak({ text: p.text, ...(p.voice === undefined ? {} : { voice: p.voice }), ...(p.speed === undefined ? {} : { speed: p.speed }) });
       return {

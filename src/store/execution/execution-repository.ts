@@ -3,9 +3,11 @@
  * caller's `Queryable`, so a job row and its money movement commit together.
  */
 import { EXECUTION_STATE_MACHINE, type ExecutionJob, type ExecutionStatus, type NewExecutionJob } from '../../execution/execution-job.js';
+import { EXECUTION_FAILURE } from '../../execution/error-codes.js';
 import type { ExecutionClaim } from '../../execution/ports.js';
+import type { Heartbeat } from '../../queue/queue-worker.js';
 import type { Queryable } from '../db.js';
-import { claimNext, defineQueueTable, defer, finish, heartbeat as queueHeartbeat, lockOwned, recordTransition, SqlExpr, takeOver } from '../queue/pg-queue.js';
+import { claimNext, defineQueueTable, defer, finish, heartbeat as queueHeartbeat, lockItem, lockOwned, recordTransition, SqlExpr, takeOver } from '../queue/pg-queue.js';
 
 /** The execution_jobs table on the one queue (src/store/queue/pg-queue.ts). */
 export const EXECUTION_QUEUE = defineQueueTable<ExecutionStatus>({
@@ -86,7 +88,7 @@ export async function claimJob(q: Queryable, worker: string, leaseMs: number): P
   const row = await claimNext<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, worker, leaseMs);
   if (row === undefined) return null;
   const { prev, hold_status, ...job } = row;
-  return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status };
+  return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status, cancelRequested: job.cancel_requested_at !== null };
 }
 
 /**
@@ -97,8 +99,13 @@ export async function takeOverExpired(q: Queryable, id: string, worker: string, 
   return (await takeOver<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, id, worker, leaseMs)) ?? null;
 }
 
-export function heartbeat(q: Queryable, id: string, worker: string, leaseMs: number): Promise<boolean> {
+export function heartbeat(q: Queryable, id: string, worker: string, leaseMs: number): Promise<Heartbeat> {
   return queueHeartbeat(q, EXECUTION_QUEUE, id, worker, leaseMs);
+}
+
+/** Locks the job row whatever its state (the cancel request's transaction). */
+export async function lockJob(q: Queryable, id: string): Promise<ExecutionJob | null> {
+  return (await lockItem<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, id)) ?? null;
 }
 
 /** Locks the job row if this worker still holds it (inside the settling transaction). */
@@ -114,6 +121,20 @@ export async function markCompleted(q: Queryable, id: string, worker: string, re
 /** → failed, nothing charged (the caller holds the row through lockOwnedJob). */
 export async function markFailed(q: Queryable, id: string, worker: string | null, from: ExecutionStatus, code: string, message: string): Promise<void> {
   await finish(q, EXECUTION_QUEUE, id, from, 'failed', worker, { error_code: code, error_message: message, actual_micros: 0 }, code);
+}
+
+/** → failed / CANCELED with what the run consumed (and its result, when one was paid for); the caller locked the row and settled the hold. */
+export async function markCanceled(q: Queryable, id: string, worker: string | null, from: ExecutionStatus, consumedMicros: bigint, result: unknown, message: string): Promise<void> {
+  await finish(
+    q,
+    EXECUTION_QUEUE,
+    id,
+    from,
+    EXECUTION_STATE_MACHINE.cancel.to,
+    worker,
+    { error_code: EXECUTION_FAILURE.CANCELED, error_message: message, actual_micros: consumedMicros.toString(), ...(result === null ? {} : { result: JSON.stringify(result) }) },
+    EXECUTION_FAILURE.CANCELED,
+  );
 }
 
 /** Written before a remote submission is sent: a job resumed with this set and no remote id was maybe submitted. */

@@ -9,6 +9,8 @@ import { sqlLedger } from '../billing/ledger-sql.js';
 import { billingTx } from '../billing/unit-of-work.js';
 import type { ExecutionStore, ExecutionTx } from '../../execution/ports.js';
 import type { Database, Queryable } from '../db.js';
+import { requestCancelJob, settleCanceled } from './execution-cancel-sql.js';
+import { eventsOf, listExecutionJobs } from './execution-list-sql.js';
 import {
   claimJob,
   deviceStatusOverrides,
@@ -50,25 +52,49 @@ export function pgExecutionStore(db: Database): ExecutionStore {
     markSubmitStarted: (id, worker) => markSubmitStarted(db, id, worker),
     park: (id, worker, o) => parkJob(db, id, worker, o),
 
-    complete: (job, worker, result, actual) =>
+    complete: (job, worker, result, actual, ifCanceled) =>
       db.tx(async (q) => {
-        if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
+        const row = await lockOwnedJob(q, job.id, worker);
+        if (row === null) return 'lease_lost';
+        // A cancel requested while it ran wins over its result (the caller says what that consumed).
+        if (row.cancel_requested_at !== null) {
+          await settleCanceled(q, row, worker, ifCanceled);
+          return 'canceled';
+        }
         if (job.hold_id !== null) {
           await sqlLedger.captureHold(billingTx(q), { holdId: job.hold_id, amountMicros: actual, description: `hardware run ${job.provider}/${job.device}: ${job.shots} shots (job ${job.id})` });
         }
         await markCompleted(q, job.id, worker, result, actual);
-        return true;
+        return 'completed';
       }),
 
     fail: (job, worker, code, message) =>
       db.tx(async (q) => {
-        if ((await lockOwnedJob(q, job.id, worker)) === null) return false;
+        const row = await lockOwnedJob(q, job.id, worker);
+        if (row === null) return false;
+        if (row.cancel_requested_at !== null) {
+          // Asked to stop before it failed: it ends as the cancel said (the same money: nothing captured).
+          await settleCanceled(q, row, worker, { consumedMicros: 0n, result: null, message: `Canceled while it ran; it then failed (${code}): nothing was consumed, the hold was released.` });
+          return true;
+        }
         if (job.hold_id !== null) {
           await sqlLedger.releaseIfPending(billingTx(q), job.hold_id, `execution job failed: ${code}`);
         }
         await markFailed(q, job.id, worker, 'running', code, message);
         return true;
       }),
+
+    cancel: (job, worker, run) =>
+      db.tx(async (q) => {
+        const row = await lockOwnedJob(q, job.id, worker);
+        if (row === null) return false;
+        await settleCanceled(q, row, worker, run);
+        return true;
+      }),
+
+    requestCancel: (accountId, id) => db.tx((q) => requestCancelJob(q, accountId, id)),
+    list: (accountId, lq) => listExecutionJobs(db, accountId, lq),
+    eventsOf: (ids) => eventsOf(db, ids),
 
     queueDepths: () => queueDepths(db),
     deviceStatusOverrides: () => deviceStatusOverrides(db),

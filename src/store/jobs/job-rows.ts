@@ -26,6 +26,8 @@ export interface JobRow {
   lease_owner: string | null;
   lease_expires_at: Date | null;
   submitted_by: string;
+  tags: Record<string, string> | null;
+  cancel_requested_at: Date | string | null;
   created_at: Date;
   created_us: bigint | string;
   updated_at: Date;
@@ -67,6 +69,8 @@ export const toJob = (r: JobRow, transitions?: JobTransition[]): JobRecord => ({
   leaseOwner: r.lease_owner,
   leaseExpiresAt: r.lease_expires_at === null ? null : new Date(r.lease_expires_at),
   submittedBy: r.submitted_by,
+  tags: r.tags ?? {},
+  cancelRequestedAt: r.cancel_requested_at === null ? null : new Date(r.cancel_requested_at),
   createdAt: new Date(r.created_at),
   createdAtMicros: BigInt(r.created_us),
   updatedAt: new Date(r.updated_at),

@@ -1,3 +1,4 @@
+import { JOB_FAILURE } from '../../jobs/error-codes.js';
 import type { Queryable } from '../db.js';
 import { checkTransitions } from '../queue/queue-invariants.js';
 import { JOBS_QUEUE } from './jobs-repository.js';
@@ -6,13 +7,26 @@ import { JOBS_QUEUE } from './jobs-repository.js';
  * Jobs ↔ ledger consistency (DESIGN §3, §4): every completed job has exactly one capture of
  * at most its reserved price and one receipt; every failed job has no capture; a job still
  * in progress has an uncaptured hold; the last stored transition is the job's status, and every
- * transition is one the state machine allows; each job has exactly its own idempotency-key row.
+ * transition is one the state machine allows; each job has exactly its own idempotency-key row;
+ * a canceled job has a receipt that captured nothing, and its tags are exactly its job_tags rows.
  * Returns one line per violation; empty = consistent.
  */
 export async function checkJobInvariants(q: Queryable): Promise<string[]> {
   const problems: string[] = [];
-  const r = await q.query<{ id: string; status: string; hold_status: string | null; captures: number; captured: string; reserved: string; receipt: boolean; last: string | null; n: number }>(
-    `SELECT j.id, j.status, h.status AS hold_status, j.reserved_price_micros::text AS reserved,
+  const r = await q.query<{
+    id: string;
+    status: string;
+    error_code: string | null;
+    hold_status: string | null;
+    captures: number;
+    captured: string;
+    reserved: string;
+    receipt: boolean;
+    receipt_captured: string | null;
+    last: string | null;
+    n: number;
+  }>(
+    `SELECT j.id, j.status, j.error_code, h.status AS hold_status, j.reserved_price_micros::text AS reserved, j.receipt->>'amount_captured' AS receipt_captured,
             (SELECT count(*)::int FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captures,
             (SELECT COALESCE(SUM(t.amount_micros), 0)::text FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captured,
             (j.receipt IS NOT NULL AND j.receipt_reference IS NOT NULL) AS receipt,
@@ -32,7 +46,10 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
       case 'failed':
         if (j.captures !== 0) bad(`${j.captures} captures on a failed job`);
         if (j.hold_status === 'pending') bad('hold still pending');
-        if (j.receipt) bad('failed job has a receipt');
+        // A cancel's receipt shows the reservation released; no other failure has one.
+        if (j.error_code === JOB_FAILURE.CANCELED) {
+          if (!j.receipt || j.receipt_captured !== '0.000000') bad(`canceled job's receipt captured ${j.receipt_captured ?? 'nothing (no receipt)'}`);
+        } else if (j.receipt) bad('failed job has a receipt');
         break;
       default:
         if (j.captures !== 0) bad(`${j.captures} captures before completion`);
@@ -51,6 +68,13 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
       WHERE k.scope = 'jobs' AND (j.id IS NULL OR k.owner <> j.account_id::text OR k.key_hash <> idempotency_hash(j.idempotency_key))`,
   );
   for (const k of keys.rows) problems.push(`job ${k.id}: ${k.why}`);
+  const tags = await q.query<{ id: string }>(
+    `SELECT j.id FROM jobs j
+      WHERE j.tags IS DISTINCT FROM (SELECT COALESCE(jsonb_object_agg(t.key, t.value), '{}'::jsonb) FROM job_tags t WHERE t.job_id = j.id)
+         OR EXISTS (SELECT 1 FROM job_tags t WHERE t.job_id = j.id AND (t.account_id <> j.account_id OR t.created_at <> j.created_at))
+      LIMIT 20`,
+  );
+  for (const t of tags.rows) problems.push(`job ${t.id}: its tags and its job_tags rows differ`);
   problems.push(...(await checkTransitions(q, JOBS_QUEUE)));
   return problems;
 }

@@ -6,20 +6,15 @@ import { JOB_FAILURE } from '../../jobs/error-codes.js';
 import { ledgerError, type LedgerRefusal } from '../billing/ledger-error.js';
 import { getWallet, releaseIfPending } from '../billing/ledger-sql.js';
 import type { Database, Queryable } from '../db.js';
-import { advance, claimNext, defineQueueTable, finish, heartbeat, lockItem, recordTransition } from '../queue/pg-queue.js';
-import { JOB, jobColumns, toJob, transitionsOf, type JobRow } from './job-rows.js';
+import { advance, claimNext, finish, heartbeat, lockItem, lockOwned, recordTransition } from '../queue/pg-queue.js';
+import { JOBS_QUEUE } from './jobs-queue.js';
+import { cancelJob, finishCanceledLocked } from './job-cancel-sql.js';
+import { listQuery } from '../list-page.js';
+import { jobListSql } from './job-list-sql.js';
+import { JOB, toJob, transitionsOf, type JobRow } from './job-rows.js';
 import { jobSubmitter, type SubmitterOptions } from './jobs-submission.js';
 
-/** The jobs table on the one queue (src/store/queue/pg-queue.ts). */
-export const JOBS_QUEUE = defineQueueTable<JobStatus>({
-  table: 'jobs',
-  events: 'job_transitions',
-  machine: JOB_STATE_MACHINE,
-  columns: jobColumns,
-});
-
-/** The worker's claim ($1 worker id, $2 lease in ms); tests EXPLAIN it. */
-export const CLAIM_JOB_SQL = JOBS_QUEUE.claimSql;
+export { CLAIM_JOB_SQL, JOBS_QUEUE } from './jobs-queue.js';
 
 /** Submissions' group commit when the caller does not say (JOBS_SUBMIT_BATCH_MAX, JOBS_SUBMIT_IN_FLIGHT). */
 export const DEFAULT_SUBMITTER: SubmitterOptions = DEFAULT_SUBMIT_BATCHING;
@@ -55,27 +50,13 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
     },
 
     async list(accountId, lq) {
-      const params: unknown[] = [accountId];
-      let from = 'jobs j';
-      let where = 'j.account_id = $1';
-      if (lq.idempotencyKey !== undefined) {
-        // From the key's primary key to the job's (migrations 0205, 0501): the only plan there
-        // is, where a filter on jobs could scan the account's whole history.
-        params.push(lq.idempotencyKey);
-        from = 'idempotency_keys k JOIN jobs j ON j.id = k.ref';
-        where = `k.owner = $1::text AND k.scope = 'jobs' AND k.key_hash = idempotency_hash($${params.length}::text)`;
-      }
-      if (lq.before !== undefined) {
-        params.push(lq.before.createdAtMicros.toString(), lq.before.id);
-        where += ` AND (j.created_at, j.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::uuid)`;
-      }
-      params.push(lq.limit);
-      const r = await db.query<JobRow>(`SELECT ${JOB} FROM ${from} WHERE ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT $${params.length}`, params);
+      const { sql, params } = jobListSql(accountId, lq);
+      const rows = await listQuery<JobRow>(db, sql, params);
       const t = await transitionsOf(
         db,
-        r.rows.map((x) => x.id),
+        rows.map((x) => x.id),
       );
-      return r.rows.map((row) => toJob(row, t.get(row.id) ?? []));
+      return rows.map((row) => toJob(row, t.get(row.id) ?? []));
     },
 
     async balance(accountId) {
@@ -87,8 +68,17 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       const row = await claimNext<JobRow, JobStatus>(db, JOBS_QUEUE, worker, leaseMs);
       if (row === undefined) return null;
       const job = toJob(row);
-      return { id: job.id, attempts: job.attempts, job, previousStatus: row.prev as Claim['previousStatus'], holdStatus: row.hold_status };
+      return { id: job.id, attempts: job.attempts, job, previousStatus: row.prev as Claim['previousStatus'], holdStatus: row.hold_status, cancelRequested: job.cancelRequestedAt !== null };
     },
+
+    cancel: (accountId, jobId) => db.tx((q) => cancelJob(q, accountId, jobId)),
+
+    finishCanceled: (jobId, worker) =>
+      db.tx(async (q) => {
+        const j = await lockOwned<JobRow, JobStatus>(q, JOBS_QUEUE, jobId, worker);
+        if (j === undefined || j.cancel_requested_at === null) return null;
+        return finishCanceledLocked(q, j, worker);
+      }),
 
     async markRerun(jobId, worker) {
       await recordTransition(db, JOBS_QUEUE, jobId, 'running', 'running', worker, 'previous worker lost its lease; running again');
@@ -116,6 +106,8 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
         if (j === undefined) return null;
         if (isTerminal(JOB_STATE_MACHINE, j.status)) return worker === null ? toJob(j) : null;
         if (worker !== null && j.lease_owner !== worker) return null;
+        // Asked to stop before it failed: it ends as the cancel said (the same money: nothing captured).
+        if (worker !== null && j.cancel_requested_at !== null) return finishCanceledLocked(q, j, worker);
         return failLocked(q, j, worker, code, message);
       }),
   };

@@ -1,4 +1,4 @@
-/** The job submission (jobs_submit, migrations 0201–0205 and 0401; batched: 0207, 0401) and the mapping of its outcomes. */
+/** The job submission (jobs_submit, migrations 0201–0205, 0401, 0501 and 0600; batched: 0207, 0401, 0600) and the mapping of its outcomes. */
 import { AppError, fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
@@ -62,6 +62,8 @@ function createdJob(s: SubmitInput, o: SubmitOutcome): JobRecord {
     leaseOwner: null,
     leaseExpiresAt: null,
     submittedBy: s.submittedBy,
+    tags: { ...s.tags },
+    cancelRequestedAt: null,
     createdAt: dateOfMicros(BigInt(createdUs)),
     createdAtMicros: BigInt(createdUs),
     updatedAt: dateOfMicros(BigInt(updatedUs)),
@@ -71,6 +73,9 @@ function createdJob(s: SubmitInput, o: SubmitOutcome): JobRecord {
 
 const toTransitionJson = (t: NonNullable<SubmitOutcome['transitions']>[number]): JobTransition => ({ from: t.f, to: t.t, at: new Date(t.at), worker: t.w, note: t.n });
 
+/** The tags as the function takes them: NULL when there are none (the common case writes no tag rows). */
+const tagsJson = (s: SubmitInput): string | null => (Object.keys(s.tags).length === 0 ? null : JSON.stringify(s.tags));
+
 /** What the port's `submit` answers. */
 type SubmitResult = Awaited<ReturnType<JobsRepository['submit']>>;
 
@@ -78,7 +83,7 @@ type SubmitResult = Awaited<ReturnType<JobsRepository['submit']>>;
 async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | undefined> {
   // Named, so each pooled connection parses and plans it once.
   const r = await db.query<{ r: SubmitOutcome }>(
-    'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12) AS r',
+    'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13::jsonb) AS r',
     [
       s.id,
       s.accountId,
@@ -92,6 +97,7 @@ async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | 
       JSON.stringify(s.quote),
       s.holdExpiresAt,
       s.submittedBy,
+      tagsJson(s),
     ],
     { name: 'jobs_submit' },
   );
@@ -114,7 +120,7 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
   const col = <T>(f: (s: SubmitInput) => T): T[] => sorted.map(f);
   const r = await db.query<{ r: Array<SubmitOutcome | null> }>(
     `SELECT jobs_submit_many($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
-            $10::text[], $11::timestamptz[], $12::text[]) AS r`,
+            $10::text[], $11::timestamptz[], $12::text[], $13::text[]) AS r`,
     [
       col((s) => s.id),
       col((s) => s.accountId),
@@ -128,6 +134,7 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
       col((s) => JSON.stringify(s.quote)),
       col((s) => s.holdExpiresAt.toISOString()),
       col((s) => s.submittedBy),
+      col(tagsJson),
     ],
     { name: 'jobs_submit_many' },
   );

@@ -7,8 +7,11 @@
  *
  * Rules every function keeps: a write that moves an item on names the lease owner and the
  * states it may be in, so a worker whose lease was taken over changes nothing; an item ends in
- * a terminal state once (the caller holds the row lock; terminal states have no way out).
+ * a terminal state once (the caller holds the row lock; terminal states have no way out); an item
+ * whose cancel was requested (`cancel_requested_at`, every queue table has it) is not moved on,
+ * only ended as its state machine's cancel says.
  */
+import type { Heartbeat } from '../../queue/queue-worker.js';
 import { assertTransition, type StateMachine } from '../../queue/state-machine.js';
 import type { Queryable } from '../db.js';
 
@@ -101,8 +104,9 @@ export function claimSql<S extends string>(t: QueueTableDefinition<S>): string {
 }
 
 export function defineQueueTable<S extends string>(d: QueueTableDefinition<S>): QueueTable<S> {
-  // A transition the claim writes must be one the machine allows.
+  // A transition the claim writes must be one the machine allows, and so must the note a cancel request records.
   assertTransition(d.machine, d.machine.queued, d.machine.leased[0]);
+  for (const s of d.machine.cancel.ask) assertTransition(d.machine, s, s);
   return Object.freeze({ ...d, claimSql: claimSql(d) });
 }
 
@@ -113,14 +117,34 @@ export async function claimNext<R, S extends string>(q: Queryable, t: QueueTable
   return (await q.query<Claimed<R, S>>(t.claimSql, [worker, leaseMs])).rows[0];
 }
 
-/** Extends the lease while `worker` holds it in a leased state. */
-export async function heartbeat<S extends string>(q: Queryable, t: QueueTable<S>, id: string, worker: string, leaseMs: number): Promise<boolean> {
-  const r = await q.query(
+/** Extends the lease while `worker` holds it in a leased state, and says whether a cancel was requested meanwhile. */
+export async function heartbeat<S extends string>(q: Queryable, t: QueueTable<S>, id: string, worker: string, leaseMs: number): Promise<Heartbeat> {
+  const r = await q.query<{ cancel: boolean }>(
     `UPDATE ${ident(t.table)} SET lease_expires_at = ${leaseFor('$3')}
-      WHERE id = $1 AND lease_owner = $2 AND status IN (${literals(t.machine.leased)})`,
+      WHERE id = $1 AND lease_owner = $2 AND status IN (${literals(t.machine.leased)})
+     RETURNING cancel_requested_at IS NOT NULL AS cancel`,
     [id, worker, leaseMs],
   );
-  return r.rowCount > 0;
+  const row = r.rows[0];
+  return row === undefined ? 'lost' : row.cancel ? 'cancel' : 'held';
+}
+
+/**
+ * Records a cancel request on a running item (an `ask` state of its machine; the caller holds the
+ * row lock and read its state): its worker stops at its next heartbeat. A parked item (no lease
+ * owner: a remote job between polls) is made due at once, so a worker claims it and ends it.
+ * False when the item was not in such a state or its cancel was already requested.
+ */
+export async function requestCancel<S extends string>(q: Queryable, t: QueueTable<S>, id: string): Promise<boolean> {
+  const r = await q.query(
+    `WITH u AS (
+       UPDATE ${ident(t.table)} SET cancel_requested_at = clock_timestamp(), updated_at = clock_timestamp(),
+              lease_expires_at = CASE WHEN lease_owner IS NULL THEN clock_timestamp() ELSE lease_expires_at END
+        WHERE id = $1 AND status IN (${literals(t.machine.cancel.ask)}) AND cancel_requested_at IS NULL RETURNING id, status)
+     INSERT INTO ${ident(t.events)} (job_id, from_status, to_status, note) SELECT id, status, status, 'cancel requested' FROM u RETURNING job_id`,
+    [id],
+  );
+  return r.rows.length > 0;
 }
 
 /** Locks the item (inside the caller's transaction). */
@@ -141,8 +165,9 @@ export async function recordTransition<S extends string>(q: Queryable, t: QueueT
 }
 
 /**
- * `from` → `to`, both leased, if `worker` holds the lease: the lease renewed for `leaseMs`, the
- * transition recorded, in one statement. False when the lease was lost.
+ * `from` → `to`, both leased, if `worker` holds the lease and no cancel was requested: the lease
+ * renewed for `leaseMs`, the transition recorded, in one statement. False when the lease was lost
+ * or the item is to be canceled (the caller tells which apart).
  */
 export async function advance<S extends string>(q: Queryable, t: QueueTable<S>, id: string, worker: string, from: S, to: S, set: Assignments, leaseMs: number): Promise<boolean> {
   assertTransition(t.machine, from, to);
@@ -152,7 +177,7 @@ export async function advance<S extends string>(q: Queryable, t: QueueTable<S>, 
   const r = await q.query(
     `WITH u AS (
        UPDATE ${ident(t.table)} SET status = $3, ${extra.map((a) => `${a}, `).join('')}lease_expires_at = ${leaseFor('$5')}, updated_at = clock_timestamp()
-        WHERE id = $1 AND lease_owner = $2 AND status = $4 RETURNING id)
+        WHERE id = $1 AND lease_owner = $2 AND status = $4 AND cancel_requested_at IS NULL RETURNING id)
      INSERT INTO ${ident(t.events)} (job_id, from_status, to_status, worker) SELECT id, $4, $3, $2 FROM u RETURNING job_id`,
     params,
   );

@@ -1,6 +1,6 @@
 import { pass, type CallOptions, type RequestFn } from '../call.js';
 import { pollUntil, type WaitOptions } from '../poll.js';
-import type { ExecutionJob, JsonBody, Operation } from '../types.js';
+import type { ExecutionJob, JsonBody, Operation, Query } from '../types.js';
 
 type RunPath = '/v1/execute/provider-one' | '/v1/execute/provider-two' | '/v1/execute/provider-two/held/{job_id}';
 /** A run's body; `client_token` may be left out: the client then makes one, kept across its retries. */
@@ -37,6 +37,17 @@ export function executionArea(request: RequestFn, newKey: () => string) {
       return (await request('post', '/v1/execute/provider-two/held/{job_id}', { params: { job_id: jobId }, body: withToken(body), ...pass(options) })).data;
     },
     getJob,
+    /** The account's execution jobs, newest first, filtered by `provider`, `device`, `status`, `created_after`/`created_before`; `next_cursor` pages. */
+    async listJobs(query?: Query<Operation<'/v1/execute/jobs', 'get'>>, options?: CallOptions) {
+      return (await request('get', '/v1/execute/jobs', { query, ...pass(options) })).data;
+    },
+    /** Cancels the job: queued → `failed` / `CANCELED` now, hold released; running → asked to stop (charged only what it consumed). */
+    async cancelJob(provider: Provider, jobId: string, options?: CallOptions): Promise<ExecutionJob> {
+      const params = { params: { job_id: jobId }, ...pass(options) };
+      return provider === 'provider-one'
+        ? (await request('post', '/v1/execute/provider-one/{job_id}/cancel', params)).data
+        : (await request('post', '/v1/execute/provider-two/{job_id}/cancel', params)).data;
+    },
     /** Reads the job until it is completed, failed, released or expired, and returns it. */
     async waitForJob(provider: Provider, jobId: string, options?: WaitOptions<ExecutionJob>): Promise<ExecutionJob> {
       return pollUntil(

@@ -23,6 +23,14 @@ export function jobsArea(request: RequestFn, newKey: () => string) {
       return (await request('post', '/v1/jobs', { body: { ...body, idempotency_key: body.idempotency_key ?? newKey() }, ...pass(options) })).data;
     },
     get,
+    /**
+     * Cancels the job: not yet running → `failed` / `CANCELED` now, its reservation released; running →
+     * asked to stop (then `failed` / `CANCELED`, nothing captured). A repeat answers the same.
+     */
+    async cancel(jobId: string, options?: CallOptions): Promise<Job> {
+      return (await request('post', '/v1/jobs/{job_id}/cancel', { params: { job_id: jobId }, ...pass(options) })).data;
+    },
+    /** Newest first, filtered by `status`, `capability_id`, `created_after`/`created_before`, `tag` (`key:value`, all must match); `next_cursor` pages. */
     async list(query?: Query<Operation<'/v1/jobs', 'get'>>, options?: CallOptions) {
       return (await request('get', '/v1/jobs', { query, ...pass(options) })).data;
     },

@@ -283,7 +283,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The live catalog of job capabilities, with pricing rules and request schemas (public) */
+        /** The live catalog of job capabilities, with pricing rules, request schemas and whether each can run now (public) */
         get: operations["listCapabilities"];
         put?: never;
         post?: never;
@@ -300,11 +300,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account’s jobs, newest first, at most 100 per page */
+        /** The account’s jobs, newest first, at most 100 per page, filtered by status, capability, creation time, tags or idempotency key */
         get: operations["listAccountJobs"];
         put?: never;
         /** Submit a prepaid job: quoted, funds reserved and queued in one step (202 with the Job) */
         post: operations["runAccountJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a job: not yet running → failed / CANCELED now, reservation released; running → asked to stop, then failed / CANCELED (nothing captured) */
+        post: operations["cancelAccountJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -976,6 +993,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/execute/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s execution jobs, newest first, at most 100 per page, filtered by provider, device, status or creation time */
+        get: operations["listExecutionJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execute/provider-one": {
         parameters: {
             query?: never;
@@ -1010,6 +1044,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/execute/provider-one/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an execution job: queued → failed / CANCELED now, hold released; running → asked to stop (compute aborted, a remote run canceled at the provider), then failed / CANCELED with what it consumed captured */
+        post: operations["cancelProviderOneJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execute/provider-two": {
         parameters: {
             query?: never;
@@ -1038,6 +1089,23 @@ export interface paths {
         get: operations["getProviderTwoJob"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execute/provider-two/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an execution job: queued → failed / CANCELED now, hold released; running → asked to stop (compute aborted, a remote run canceled at the provider), then failed / CANCELED with what it consumed captured */
+        post: operations["cancelProviderTwoJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1337,6 +1405,7 @@ export interface components {
             shots: number;
             seed: number | null;
             queue_position: number | null;
+            /** @description Set when completed, and on a canceled job whose run the provider completed anyway (it was paid for) */
             results: components["schemas"]["ExecutionResults"] | null;
             translation: components["schemas"]["ExecutionTranslation"] | null;
             cost: {
@@ -1352,6 +1421,7 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+            cancel_requested_at: string | null;
             remote: {
                 /** @enum {string} */
                 provider: "ionq";
@@ -1594,7 +1664,7 @@ export interface components {
             /** Format: date-time */
             quoted_at: string;
         };
-        /** @description What a completed job was charged, from which reservation, and the balance after */
+        /** @description What a completed job was charged, from which reservation, and the balance after; a canceled job’s receipt shows the reservation released and nothing captured */
         JobReceipt: {
             receipt_reference: string;
             /** Format: uuid */
@@ -1616,6 +1686,14 @@ export interface components {
             ledger_transfer_ids: string[];
             /** Format: date-time */
             issued_at: string;
+            /** @description A canceled job’s receipt: when the cancel took effect (nothing captured either way) */
+            canceled?: "before_running" | "while_running";
+            /** @description A canceled job’s receipt: the rule that decided what was captured */
+            note?: string;
+        };
+        /** @description Your labels for the job: at most 16 keys (1–64 of A-Za-z0-9_.-, no colon) to strings of at most 128 characters; list by them with tag=key:value */
+        JobTags: {
+            [key: string]: string;
         };
         /** @description The output of the job’s capability (see its catalog entry); present once the job is completed */
         JobResult: {
@@ -1731,6 +1809,7 @@ export interface components {
             retrieval_url: string;
             receipt_reference: string | null;
             idempotency_key: string;
+            tags: components["schemas"]["JobTags"];
             quote: components["schemas"]["JobQuote"];
             result: components["schemas"]["JobResult"] | null;
             receipt: components["schemas"]["JobReceipt"] | null;
@@ -1738,6 +1817,8 @@ export interface components {
             error_code: string | null;
             error_message: string | null;
             attempts: number;
+            /** @description When a cancel was requested while the job ran; it then ends failed / CANCELED */
+            cancel_requested_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1842,6 +1923,10 @@ export interface components {
             };
             /** @description What happens when the worker running it dies: run again (safe) or fail uncharged */
             on_interrupted: "rerun" | "fail";
+            /** @description Whether it can run on this deployment now; a submission to an unavailable one gets 503 CAPABILITY_UNAVAILABLE, nothing reserved */
+            available: boolean;
+            /** @description Why it cannot run now (what to configure or wait for); null when available */
+            unavailable_reason: string | null;
         };
         ErrorProblem: {
             /** @description The request part */
@@ -1961,7 +2046,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID";
+                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2025,7 +2110,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2167,7 +2252,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "CIRCUIT_INVALID" | "COUPLING_PAIR_INVALID" | "UNKNOWN_CAPABILITY" | "INVALID_CURSOR";
+                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "CIRCUIT_INVALID" | "COUPLING_PAIR_INVALID" | "UNKNOWN_CAPABILITY";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2223,7 +2308,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "PRICE_ABOVE_MAXIMUM";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "PRICE_ABOVE_MAXIMUM" | "JOB_NOT_CANCELABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2293,7 +2378,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SERVICE_DRAINING" | "TRANSACTION_CONFLICT" | "STORE_UNAVAILABLE" | "FEATURE_UNAVAILABLE";
+                code: "SERVICE_DRAINING" | "TRANSACTION_CONFLICT" | "STORE_UNAVAILABLE" | "FEATURE_UNAVAILABLE" | "CAPABILITY_UNAVAILABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -4225,7 +4310,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every capability with its price formula, request schema and a complete example body */
+            /** @description Every capability with its price formula, request schema, a complete example body and its availability */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4299,10 +4384,21 @@ export interface operations {
     listAccountJobs: {
         parameters: {
             query?: {
+                /** @description Only jobs in this state */
+                status?: "quoted" | "reserved" | "queued" | "running" | "result_saved" | "completed" | "failed";
+                /** @description Only jobs of this capability */
+                capability_id?: string;
+                /** @description Only jobs created at or after this time (RFC 3339) */
+                created_after?: string;
+                /** @description Only jobs created before this time (RFC 3339) */
+                created_before?: string;
+                /** @description key:value; repeat it for more tags (a job must have every one) */
+                tag?: string[];
+                /** @description The job submitted with this key (at most one) */
                 idempotency_key?: string;
                 /** @description Page size (default 50, at most 100) */
                 limit?: number;
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page (with the same filters) */
                 cursor?: string;
             };
             header?: never;
@@ -4325,6 +4421,8 @@ export interface operations {
                         jobs: components["schemas"]["Job"][];
                         /** @description Pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
+                        /** @description Whether a next page exists (next_cursor is set exactly then) */
+                        has_more: boolean;
                     };
                 };
             };
@@ -4429,6 +4527,7 @@ export interface operations {
                     idempotency_key: string;
                     /** @description USD ceiling as a decimal string, at most 1.000000 */
                     max_total_price: string;
+                    tags?: components["schemas"]["JobTags"];
                 };
             };
         };
@@ -4543,6 +4642,165 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError503"];
+                };
+            };
+        };
+    };
+    cancelAccountJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it is now: failed / CANCELED, or running with cancel_requested_at set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10141,6 +10399,124 @@ export interface operations {
             };
         };
     };
+    listExecutionJobs: {
+        parameters: {
+            query?: {
+                /** @description Only jobs of this provider */
+                provider?: "provider-one" | "provider-two";
+                /** @description Only jobs on this device */
+                device?: string;
+                /** @description Only jobs in this state */
+                status?: "queued" | "running" | "completed" | "failed";
+                /** @description Only jobs created at or after this time (RFC 3339) */
+                created_after?: string;
+                /** @description Only jobs created before this time (RFC 3339) */
+                created_before?: string;
+                /** @description Page size (default 50, at most 100) */
+                limit?: number;
+                /** @description next_cursor of the previous page (with the same filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of execution jobs (held jobs not yet continued are read by id) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            jobs: components["schemas"]["ExecutionJob"][];
+                            /** @description Pass as cursor for the next page; null on the last */
+                            next_cursor: string | null;
+                            /** @description Whether a next page exists (next_cursor is set exactly then) */
+                            has_more: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
     runOnProviderOne: {
         parameters: {
             query?: never;
@@ -10443,6 +10819,157 @@ export interface operations {
             };
         };
     };
+    cancelProviderOneJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it is now: failed / CANCELED, or running with cancel_requested_at set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["ExecutionJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
     runOnProviderTwo: {
         parameters: {
             query?: never;
@@ -10700,6 +11227,157 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    cancelProviderTwoJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it is now: failed / CANCELED, or running with cancel_requested_at set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["ExecutionJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */

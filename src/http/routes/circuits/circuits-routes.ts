@@ -10,7 +10,7 @@ import { GATES, NON_GATE_OPS } from '../../../circuits/gates.js';
 import type { Circuit } from '../../../circuits/ir.js';
 import { qasmOutput } from '../../../circuits/qasm/export-qasm.js';
 import { CircuitInputSchema, parseCircuitInput, prefixProblems, requireCircuit, toWire } from '../../../circuits/wire-format.js';
-import { ANALYSIS_ENTANGLEMENT_BUDGET_MS, entangledPairs, entanglementProbeSimulates } from '../../../coupling/entangled-pairs.js';
+import { ANALYSIS_ENTANGLEMENT_BUDGET_MS, analysisEntangledPairs } from '../../../coupling/entangled-pairs.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { runForRequest } from '../../anonymous-compute.js';
 import { DEVICES, PROVIDERS } from '../../../devices/device-catalogue.js';
@@ -143,16 +143,12 @@ export default async function circuitsRoutes(app: App): Promise<void> {
       const devices = wanted === undefined ? DEVICES : DEVICES.filter((d) => wanted.includes(d.id));
       // A probe that simulates runs on a compute thread, canceled with the request and counted (its
       // budget capped) like the other anonymous compute; one out of its scope answers at once here.
-      const entangled = !entanglementProbeSimulates(circuit)
-        ? await entangledPairs(circuit, {
-            finalState: () => {
-              throw new Error('the entanglement probe simulated a circuit out of its scope');
-            },
-          })
-        : await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
-            const budget = Math.min(ANALYSIS_ENTANGLEMENT_BUDGET_MS, budgetCapMs ?? ANALYSIS_ENTANGLEMENT_BUDGET_MS);
-            return app.compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: budget }, { hardTimeoutMs: hardTimeoutFor(budget), signal });
-          });
+      const entangled = await analysisEntangledPairs(circuit, () =>
+        runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
+          const budget = Math.min(ANALYSIS_ENTANGLEMENT_BUDGET_MS, budgetCapMs ?? ANALYSIS_ENTANGLEMENT_BUDGET_MS);
+          return app.compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: budget }, { hardTimeoutMs: hardTimeoutFor(budget), signal });
+        }),
+      );
       const analysis = analyzeCircuit(circuit, { devices, entangledPairs: entangled });
       return { ...analysis, providers: PROVIDERS.map((p) => ({ id: p.id, name: p.name })), warnings };
     },

@@ -2,10 +2,12 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
-import type { RunRequest } from '../../../execution/execution-service.js';
+import type { ExecutionListRequest, RunRequest } from '../../../execution/execution-service.js';
+import { EXECUTION_STATUSES } from '../../../execution/execution-job.js';
+import { LIST_MAX } from '../../../kernel/list-cursor.js';
 import type { App, Principal } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
-import { Obj } from '../../schema-helpers.js';
+import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
 
 const tags = ['execution'];
@@ -43,6 +45,33 @@ const ContinueBody = Type.Object(
 
 const JobView = Type.Ref('ExecutionJob');
 const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
+
+const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
+
+/** The filters of GET /v1/execute/jobs; every one given must match. */
+const ListQuery = Type.Object(
+  {
+    provider: Type.Optional(Type.Union([Type.Literal('provider-one'), Type.Literal('provider-two')], { description: 'Only jobs of this provider' })),
+    device: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only jobs on this device' })),
+    status: Type.Optional(
+      Type.Union(
+        EXECUTION_STATUSES.map((x) => Type.Literal(x)),
+        { description: 'Only jobs in this state' },
+      ),
+    ),
+    created_after: DateTime('Only jobs created at or after this time (RFC 3339)'),
+    created_before: DateTime('Only jobs created before this time (RFC 3339)'),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (with the same filters)' })),
+  },
+  { additionalProperties: false },
+);
+
+const JobPage = Obj({
+  jobs: Type.Array(JobView, { maxItems: LIST_MAX }),
+  next_cursor: Nullable(Type.String(), 'Pass as cursor for the next page; null on the last'),
+  has_more: Type.Boolean({ description: 'Whether a next page exists (next_cursor is set exactly then)' }),
+});
 
 function principalOf(p: Principal | undefined): Principal {
   if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
@@ -84,6 +113,41 @@ export default async function executionRoutes(app: App): Promise<void> {
     async () => svc().devices('provider-two'),
   );
 
+  app.get(
+    '/v1/execute/jobs',
+    {
+      ...auth,
+      schema: {
+        tags,
+        security,
+        operationId: 'listExecutionJobs',
+        summary: 'The account’s execution jobs, newest first, at most 100 per page, filtered by provider, device, status or creation time',
+        querystring: ListQuery,
+        response: { 200: okResponse(JobPage, 'A page of execution jobs (held jobs not yet continued are read by id)') },
+      },
+    },
+    async (req) => {
+      const q = req.query as {
+        provider?: ExecutionListRequest['provider'];
+        device?: string;
+        status?: ExecutionListRequest['status'];
+        created_after?: string;
+        created_before?: string;
+        limit?: number;
+        cursor?: string;
+      };
+      return svc().list(principalOf(req.principal).accountId, {
+        provider: q.provider,
+        device: q.device,
+        status: q.status,
+        createdAfter: q.created_after,
+        createdBefore: q.created_before,
+        limit: q.limit,
+        cursor: q.cursor,
+      });
+    },
+  );
+
   for (const provider of ['provider-one', 'provider-two'] as const) {
     app.post(
       `/v1/execute/${provider}`,
@@ -120,6 +184,24 @@ export default async function executionRoutes(app: App): Promise<void> {
         },
       },
       async (req: FastifyRequest) => svc().job(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id, provider),
+    );
+
+    app.post(
+      `/v1/execute/${provider}/:job_id/cancel`,
+      {
+        ...auth,
+        schema: {
+          tags,
+          security,
+          operationId: provider === 'provider-one' ? 'cancelProviderOneJob' : 'cancelProviderTwoJob',
+          summary:
+            'Cancel an execution job: queued → failed / CANCELED now, hold released; running → asked to stop (compute aborted, a remote run canceled at the provider), then failed / CANCELED with what it consumed captured',
+          params: JobParams,
+          // 404 no such job of the account; 409 it already ended another way, or a held job not continued (release it instead).
+          response: { 200: okResponse(JobView, 'The job as it is now: failed / CANCELED, or running with cancel_requested_at set'), ...errors(404, 409) },
+        },
+      },
+      async (req: FastifyRequest) => svc().cancel(principalOf(req.principal).accountId, (req.params as { job_id: string }).job_id.toLowerCase(), provider),
     );
   }
 

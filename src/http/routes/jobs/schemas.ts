@@ -39,9 +39,30 @@ export const JobReceiptSchema = Obj(
     hold_id: Str,
     ledger_transfer_ids: Strings,
     issued_at: Iso,
+    canceled: Type.Optional(
+      Type.Union([Type.Literal('before_running'), Type.Literal('while_running')], { description: 'A canceled job’s receipt: when the cancel took effect (nothing captured either way)' }),
+    ),
+    note: Type.Optional(Type.String({ description: 'A canceled job’s receipt: the rule that decided what was captured' })),
   },
-  { $id: 'JobReceipt', description: 'What a completed job was charged, from which reservation, and the balance after' },
+  {
+    $id: 'JobReceipt',
+    description: 'What a completed job was charged, from which reservation, and the balance after; a canceled job’s receipt shows the reservation released and nothing captured',
+  },
 );
+
+/** Tag keys: no colon, so `tag=key:value` splits at the first one. */
+export const TAG_KEY_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$';
+export const TAG_VALUE_MAX = 128;
+export const TAGS_MAX = 16;
+
+export const JobTagsSchema = Type.Unsafe<Record<string, string>>({
+  $id: 'JobTags',
+  type: 'object',
+  maxProperties: TAGS_MAX,
+  propertyNames: { pattern: TAG_KEY_PATTERN, maxLength: 64 },
+  additionalProperties: { type: 'string', maxLength: TAG_VALUE_MAX },
+  description: `Your labels for the job: at most ${TAGS_MAX} keys (1–64 of A-Za-z0-9_.-, no colon) to strings of at most ${TAG_VALUE_MAX} characters; list by them with tag=key:value`,
+});
 
 const SimulateResult = Obj(
   {
@@ -119,12 +140,14 @@ export const JobSchema = Obj(
     retrieval_url: Type.String({ format: 'uri' }),
     receipt_reference: Nullable(Str),
     idempotency_key: Str,
+    tags: Type.Ref('JobTags'),
     quote: Type.Ref('JobQuote'),
     result: Nullable(Type.Ref('JobResult')),
     receipt: Nullable(Type.Ref('JobReceipt')),
     error_code: Nullable(Str, 'Set when failed: a machinery code (WORKER_LOST, HOLD_EXPIRED, …) or the capability’s own'),
     error_message: Nullable(Str),
     attempts: Int,
+    cancel_requested_at: Nullable(Iso, 'When a cancel was requested while the job ran; it then ends failed / CANCELED'),
     created_at: Iso,
     updated_at: Iso,
     transitions: Type.Optional(Type.Array(Transition, { description: 'Every state change with its time (single-job reads and submissions)' })),
@@ -132,7 +155,11 @@ export const JobSchema = Obj(
   { $id: 'Job', description: 'A prepaid job of the Account Jobs interface' },
 );
 
-export const JobListSchema = Obj({ jobs: Type.Array(Type.Ref('Job'), { maxItems: LIST_MAX }), next_cursor: Nullable(Str, 'Pass as cursor for the next page; null on the last') });
+export const JobListSchema = Obj({
+  jobs: Type.Array(Type.Ref('Job'), { maxItems: LIST_MAX }),
+  next_cursor: Nullable(Str, 'Pass as cursor for the next page; null on the last'),
+  has_more: Type.Boolean({ description: 'Whether a next page exists (next_cursor is set exactly then)' }),
+});
 
 export const BalanceSchema = Obj(
   { account_id: Type.String({ format: 'uuid' }), currency: Type.Literal('USD'), payment_rail: PaymentRail, available: Usd, held: Usd, total: Usd, as_of: Iso },
@@ -206,6 +233,8 @@ export const CatalogEntrySchema = Obj(
     request_schema: Type.Ref('JsonSchema'),
     example: Obj({ capability_id: Str, request: Type.Ref('JobRequestExample'), idempotency_key: Str, max_total_price: Usd }, { description: 'A complete POST /v1/jobs body' }),
     on_interrupted: Type.Union([Type.Literal('rerun'), Type.Literal('fail')], { description: 'What happens when the worker running it dies: run again (safe) or fail uncharged' }),
+    available: Type.Boolean({ description: 'Whether it can run on this deployment now; a submission to an unavailable one gets 503 CAPABILITY_UNAVAILABLE, nothing reserved' }),
+    unavailable_reason: Nullable(Str, 'Why it cannot run now (what to configure or wait for); null when available'),
   },
   { $id: 'CatalogEntry' },
 );
