@@ -147,7 +147,22 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     });
     expect(submit.status).toBe(202);
     const jobId = ((await submit.json()) as { job_id: string }).job_id;
+    // And a run on the simulator with the person's session: execution jobs share the list.
+    const stored = await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('qrail.session') ?? '{}');
+    const run = await fetch(`${base}/v1/execute/provider-one`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${(JSON.parse(stored) as { token: string }).token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_token: 'console-run-1',
+        shots: 100,
+        circuit: { schema: '0.2', num_qubits: 1, num_clbits: 1, gates: [{ op: 'x', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }] },
+      }),
+    });
+    expect(run.status).toBeLessThan(300);
+    const runId = ((await run.json()) as { data: { job_id: string } }).data.job_id;
     await nav('Jobs');
+    const runRow = page.getByRole('row', { name: new RegExp(runId.slice(0, 8)) });
+    await expect.poll(() => runRow.innerText(), { timeout: 60_000 }).toMatch(/execution[\s\S]*completed/);
     const row = page.getByRole('row', { name: new RegExp(jobId.slice(0, 8)) });
     // The list updates itself while the job moves: no reload.
     await expect.poll(() => row.innerText(), { timeout: 60_000 }).toContain('completed');

@@ -5,7 +5,18 @@ import { jobsApi, present } from '../api.ts';
 import { href, navigate, onLinkClick } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 
-const TERMINAL = new Set(['completed', 'failed']);
+interface Row {
+  readonly kind: 'account' | 'execution';
+  readonly id: string;
+  readonly what: string;
+  readonly status: string;
+  readonly price: string;
+  readonly error: string | null;
+  readonly created: string;
+  readonly path: string;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'released', 'expired']);
 const STATUSES = ['', 'queued', 'running', 'completed', 'failed'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,11 +30,42 @@ export function JobsPage() {
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const jobs = useLoad(
-    async (signal) => {
+    async (signal): Promise<Row[]> => {
       const c = await jobsApi(signal);
-      if (applied !== '' && UUID.test(applied)) return [await c.jobs.get(applied, { signal })];
-      const page = await c.jobs.list(present({ limit: 100, idempotency_key: applied === '' ? undefined : applied }), { signal });
-      return page.jobs;
+      const byId = applied !== '' && UUID.test(applied);
+      const [account, execution] = await Promise.all([
+        byId
+          ? c.jobs.get(applied, { signal }).then(
+              (j) => [j],
+              () => [],
+            )
+          : c.jobs.list(present({ limit: 100, idempotency_key: applied === '' ? undefined : applied }), { signal }).then((p) => p.jobs),
+        // Execution jobs have no idempotency key to search by: shown when searching by id, or not searching.
+        applied === '' || byId ? c.execution.listJobs({ limit: 100 }, { signal }).then((p) => p.jobs.filter((j) => !byId || j.job_id === applied.toLowerCase())) : Promise.resolve([]),
+      ]);
+      const rows: Row[] = [
+        ...account.map((j) => ({
+          kind: 'account' as const,
+          id: j.job_id,
+          what: j.capability_id,
+          status: j.status,
+          price: j.quoted_price,
+          error: j.error_code,
+          created: j.created_at,
+          path: `/jobs/account/${j.job_id}`,
+        })),
+        ...execution.map((j) => ({
+          kind: 'execution' as const,
+          id: j.job_id,
+          what: `${j.provider} · ${j.device}`,
+          status: j.status,
+          price: j.cost.actual ?? j.cost.estimated,
+          error: j.failure?.code ?? null,
+          created: j.created_at ?? '',
+          path: `/jobs/execution/${j.job_id}?provider=${j.provider}`,
+        })),
+      ];
+      return rows.sort((a, b) => Date.parse(b.created) - Date.parse(a.created));
     },
     [applied],
   );
@@ -39,6 +81,7 @@ export function JobsPage() {
   return (
     <section aria-labelledby="jobs-title">
       <h1 id="jobs-title">Jobs</h1>
+      <p>Account Jobs (paid capabilities agents submit) and execution jobs (runs on the providers' devices) in one list.</p>
       <form
         class="filters"
         role="search"
@@ -83,7 +126,7 @@ export function JobsPage() {
       <ErrorBanner error={jobs.error} />
       <div class="table-wrap">
         <table>
-          <caption class="sr-only">Account Jobs, newest first</caption>
+          <caption class="sr-only">Account Jobs and execution jobs, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Job</th>
@@ -97,24 +140,25 @@ export function JobsPage() {
           </thead>
           <tbody>
             {shown.map((j) => (
-              <tr key={j.job_id} class="clickable" onClick={() => navigate(`/jobs/account/${j.job_id}`)}>
+              <tr key={j.id} class="clickable" onClick={() => navigate(j.path)}>
                 <td>
-                  <a href={href(`/jobs/account/${j.job_id}`)} onClick={(e) => onLinkClick(e, `/jobs/account/${j.job_id}`)}>
-                    <code>{j.job_id.slice(0, 8)}</code>
+                  <a href={href(j.path)} onClick={(e) => onLinkClick(e, j.path)}>
+                    <code>{j.id.slice(0, 8)}</code>
                   </a>
                 </td>
-                <td>{j.capability_id}</td>
+                <td>{j.kind === 'account' ? 'Account Job' : 'execution'}</td>
+                <td>{j.what}</td>
                 <td>
                   <StatusBadge status={j.status} />
-                  {j.error_code !== null && <code class="error-code"> {j.error_code}</code>}
+                  {j.error !== null && <code class="error-code"> {j.error}</code>}
                 </td>
-                <td class="num">{usd(j.quoted_price)}</td>
-                <td>{when(j.created_at)}</td>
+                <td class="num">{usd(j.price)}</td>
+                <td>{when(j.created)}</td>
               </tr>
             ))}
             {jobs.data !== undefined && shown.length === 0 && (
               <tr>
-                <td colSpan={5}>No jobs{status || applied ? ' match' : ' yet: agents submit them with an API key'}.</td>
+                <td colSpan={6}>No jobs{status || applied ? ' match' : ' yet: agents submit them with an API key'}.</td>
               </tr>
             )}
           </tbody>
