@@ -3,18 +3,23 @@
  * light/heavy results counted from the files. Prints a table, then one JSON line.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseQasm } from '../src/circuits/qasm/parse-qasm.js';
 import { circuitMetrics, type CircuitMetrics } from '../src/optimization/metrics.js';
 import { optimizeCircuit, type Profile } from '../src/optimization/optimize.js';
 import { sharedFile } from '../tests/helpers/shared.js';
+import { barencoTofN, chain, tofN } from './lib/scaled-circuits.js';
 
 const DIR = process.env['NAM_DIR'] ?? sharedFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
+// NAM_ONLY=adder_8,mod5_4 runs a subset (while developing; the totals then cover only those)
+const only = process.env['NAM_ONLY']?.split(',');
 const names = readdirSync(DIR)
   .filter((f) => f.endsWith('.before.qasm'))
   .map((f) => f.slice(0, -'.before.qasm'.length))
-  .sort();
+  .sort()
+  .filter((n) => !only || only.includes(n));
 const load = (n: string, kind: string) => parseQasm(readFileSync(join(DIR, `${n}.${kind}.qasm`), 'utf8'));
 const cx = (m: CircuitMetrics) => m.two_qubit;
 
@@ -53,19 +58,21 @@ for (const name of names) {
 
 const pad = (s: unknown, n: number) => String(s).padStart(n);
 console.log(
-  `${'circuit'.padEnd(16)}${pad('profile', 11)}${pad('total', 7)}${pad('cx', 6)}${pad('T', 6)}${pad('ms', 8)}  ${'proof'.padEnd(24)}${pad('before', 8)}${pad('light', 7)}${pad('heavy', 7)}${pad('h.cx', 6)}${pad('h.T', 6)}`,
+  `${'circuit'.padEnd(16)}${pad('profile', 11)}${pad('total', 7)}${pad('cx', 6)}${pad('T', 6)}${pad('Td', 6)}${pad('ms', 8)}  ${'proof'.padEnd(24)}${pad('before', 8)}${pad('light', 7)}${pad('heavy', 7)}${pad('h.cx', 6)}${pad('h.T', 6)}`,
 );
 for (const r of rows) {
   const n = nam[r.name]!;
   const status = r.error ? `UNVERIFIED ${r.error.slice(0, 60)}` : `${r.verified ? 'verified' : 'NO'} ${r.method}${r.timedOut ? ' (timeout)' : ''}`;
   console.log(
-    `${r.name.padEnd(16)}${pad(r.profile, 11)}${pad(r.m?.total ?? '-', 7)}${pad(r.m ? cx(r.m) : '-', 6)}${pad(r.m?.t_count ?? '-', 6)}${pad(r.ms.toFixed(0), 8)}  ${status.padEnd(24)}${pad(n.before.total, 8)}${pad(n.light.total, 7)}${pad(n.heavy.total, 7)}${pad(cx(n.heavy), 6)}${pad(n.heavy.t_count, 6)}`,
+    `${r.name.padEnd(16)}${pad(r.profile, 11)}${pad(r.m?.total ?? '-', 7)}${pad(r.m ? cx(r.m) : '-', 6)}${pad(r.m?.t_count ?? '-', 6)}${pad(r.m?.t_depth ?? '-', 6)}${pad(r.ms.toFixed(0), 8)}  ${status.padEnd(24)}${pad(n.before.total, 8)}${pad(n.light.total, 7)}${pad(n.heavy.total, 7)}${pad(cx(n.heavy), 6)}${pad(n.heavy.t_count, 6)}`,
   );
 }
 
 const of = (p: Profile) => rows.filter((r) => r.profile === p);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const total = (p: Profile) => sum(of(p).map((r) => r.m?.total ?? nam[r.name]!.before.total));
+const tTotal = (p: Profile) => sum(of(p).map((r) => r.m?.t_count ?? nam[r.name]!.before.t_count));
+const tDepthTotal = (p: Profile) => sum(of(p).map((r) => r.m?.t_depth ?? nam[r.name]!.before.t_depth));
 const aggr = of('aggressive');
 const balancedWorseThanLight = of('balanced')
   .filter((r) => !r.m || r.m.total > nam[r.name]!.light.total)
@@ -78,14 +85,138 @@ console.log(
 console.log(
   JSON.stringify({
     bench: 'opt',
+    load_avg_1m: Math.round(loadavg()[0]! * 100) / 100,
     circuits: names.length,
     outputs: rows.length,
     verified: rows.filter((r) => r.verified).length,
     balanced_total: total('balanced'),
     aggressive_total: total('aggressive'),
+    balanced_t_total: tTotal('balanced'),
+    aggressive_t_total: tTotal('aggressive'),
+    nam_heavy_t_total: sum(names.map((n) => nam[n]!.heavy.t_count)),
+    aggressive_t_depth_total: tDepthTotal('aggressive'),
+    adder_8_aggressive_ms: adder ? Math.round(adder.ms) : null,
     nam_light_total: sum(names.map((n) => nam[n]!.light.total)),
     nam_heavy_total: sum(names.map((n) => nam[n]!.heavy.total)),
     beats_nam_heavy: aggr.filter((r) => r.m && r.m.total < nam[r.name]!.heavy.total).length,
     worse_than_nam_heavy: aggr.filter((r) => !r.m || r.m.total > nam[r.name]!.heavy.total).length,
   }),
 );
+
+// ---------- scaling: circuits of the same family at 1×, 2×, 4×, 8× (SCALING=0 skips; SCALING_AGGRESSIVE=1 adds aggressive) ----------
+// Times: CPU time of the process (user + system) is what the exponent is fitted on, since the wall
+// clock on a shared machine measures the other load as much as the optimizer; the wall clock is
+// reported beside it (the search budget is wall clock). Every family runs once untimed first (a cold
+// JIT would flatter the exponent), and runs under 200 ms are repeated (up to 10 times) keeping the least.
+if (process.env['SCALING'] !== '0') {
+  const scaleProfiles: Profile[] = process.env['SCALING_AGGRESSIVE'] === '1' ? ['safe', 'balanced', 'aggressive'] : ['safe', 'balanced'];
+  const adder = parseQasm(readFileSync(join(DIR, 'adder_8.before.qasm'), 'utf8'));
+  const gf = parseQasm(readFileSync(join(DIR, 'gf2^4_mult.before.qasm'), 'utf8'));
+  const families: Record<string, (k: number) => ReturnType<typeof tofN>> = {
+    // copies share one wire (the carry out of one adder is the carry in of the next)
+    adder_8_chain: (k) => chain(adder, k, 1),
+    tof_n: (k) => tofN(5 * k),
+    barenco_tof_n: (k) => barencoTofN(5 * k),
+    'gf2^4_mult_tiled': (k) => chain(gf, k, 0),
+  };
+  interface ScaleRow {
+    family: string;
+    k: number;
+    profile: Profile;
+    gates: number;
+    after: number;
+    tAfter: number;
+    ms: number;
+    cpuMs: number;
+    timedOut: boolean;
+    error?: string;
+  }
+  const timed = (c: ReturnType<typeof tofN>, profile: Profile) => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    try {
+      const r = optimizeCircuit(c, { profile, includeSteps: false });
+      const cpu = process.cpuUsage(cpu0);
+      return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, after: r.metricsAfter.total, tAfter: r.metricsAfter.t_count, timedOut: r.timedOut };
+    } catch (e) {
+      const cpu = process.cpuUsage(cpu0);
+      return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, after: circuitMetrics(c).total, tAfter: circuitMetrics(c).t_count, timedOut: false, error: (e as Error).message };
+    }
+  };
+  for (const make of Object.values(families)) for (const profile of scaleProfiles) timed(make(1), profile);
+  const scale: ScaleRow[] = [];
+  for (const [family, make] of Object.entries(families)) {
+    for (const k of [1, 2, 4, 8]) {
+      const c = make(k);
+      const gates = circuitMetrics(c).total;
+      for (const profile of scaleProfiles) {
+        let best = timed(c, profile);
+        for (let rep = 1, spent = best.cpuMs; rep < 10 && spent < 200; rep++) {
+          const again = timed(c, profile);
+          spent += again.cpuMs;
+          if (again.cpuMs < best.cpuMs) best = again;
+        }
+        scale.push({ family, k, profile, gates, ...best });
+        const x = scale[scale.length - 1]!;
+        console.log(
+          `${family.padEnd(18)}${pad(`${k}x`, 4)}${pad(profile, 11)}${pad(gates, 7)} →${pad(x.after, 6)}  T${pad(x.tAfter, 5)}${pad(x.cpuMs.toFixed(0), 8)} ms cpu${pad(x.ms.toFixed(0), 8)} ms wall${x.timedOut ? ' (budget)' : ''}${x.error ? ` ERROR ${x.error.slice(0, 60)}` : ''}`,
+        );
+      }
+    }
+  }
+  /** Least-squares slope of log(time) against log(gates): time ∝ gates^slope. */
+  const slope = (rs: readonly ScaleRow[], time: (r: ScaleRow) => number) => {
+    const xs = rs.map((r) => Math.log(r.gates));
+    const ys = rs.map((r) => Math.log(Math.max(time(r), 1)));
+    const mx = sum(xs) / xs.length;
+    const my = sum(ys) / ys.length;
+    const num = sum(xs.map((x, i) => (x - mx) * (ys[i]! - my)));
+    const den = sum(xs.map((x) => (x - mx) ** 2));
+    return den > 0 ? Math.round((num / den) * 100) / 100 : null;
+  };
+  const fits = (time: (r: ScaleRow) => number) => {
+    const out: Record<string, Record<string, number | null>> = {};
+    for (const profile of scaleProfiles) {
+      out[profile] = {};
+      for (const family of Object.keys(families))
+        out[profile][family] = slope(
+          scale.filter((r) => r.profile === profile && r.family === family),
+          time,
+        );
+    }
+    return out;
+  };
+  const exponents = fits((r) => r.cpuMs);
+  const wallExponents = fits((r) => r.ms);
+  const worst = (e: Record<string, Record<string, number | null>>) => Object.fromEntries(scaleProfiles.map((p) => [p, Math.max(...Object.values(e[p]!).map((x) => x ?? Infinity))]));
+  const at8 = (p: Profile) => scale.filter((r) => r.profile === p && r.k === 8);
+  console.log(
+    JSON.stringify({
+      bench: 'opt-scaling',
+      load_avg_1m: Math.round(loadavg()[0]! * 100) / 100,
+      growth_exponent: worst(exponents),
+      growth_exponent_wall: worst(wallExponents),
+      growth_exponent_by_family: exponents,
+      balanced_8x_max_cpu_ms: Math.round(Math.max(...at8('balanced').map((r) => r.cpuMs))),
+      balanced_8x_max_ms: Math.round(Math.max(...at8('balanced').map((r) => r.ms))),
+      balanced_8x_timed_out: at8('balanced')
+        .filter((r) => r.timedOut)
+        .map((r) => r.family),
+      reduction_per_gate: Object.fromEntries(
+        scaleProfiles.map((p) => [
+          p,
+          Object.fromEntries(
+            Object.keys(families).map((f) => [
+              f,
+              [1, 8].map((k) => {
+                const r = scale.find((x) => x.profile === p && x.family === f && x.k === k)!;
+                return Math.round((1 - r.after / r.gates) * 1000) / 1000;
+              }),
+            ]),
+          ),
+        ]),
+      ),
+      errors: scale.filter((r) => r.error).length,
+    }),
+  );
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, onSessionExpired } from './api.ts';
+import { api, onSessionExpired } from './api.ts';
 import { href, navigate, onLinkClick, usePath } from './router.ts';
 import { loadSession, saveSession, type StoredSession } from './session.ts';
 import { SignIn } from './pages/sign-in.tsx';
@@ -60,7 +60,9 @@ export function App() {
   };
 
   const signOut = async () => {
-    await call('POST', '/v1/auth/logout').catch(() => undefined);
+    await api()
+      .auth.logout()
+      .catch(() => undefined);
     saveSession(undefined);
     setSession(undefined);
     navigate('/', true);

@@ -7,4 +7,8 @@ import { verifyEquivalence } from '../verification/verify-equivalence.js';
  * it shares nothing with the passes.
  */
 export const defaultEquivalence: EquivalenceChecker = (a, b, opts) =>
-  verifyEquivalence(a, b, { timeBudgetMs: opts.timeBudgetMs, ...(opts.maxUnitaryQubits === undefined ? {} : { maxUnitaryQubits: opts.maxUnitaryQubits }) });
+  verifyEquivalence(a, b, {
+    timeBudgetMs: opts.timeBudgetMs,
+    ...(opts.maxUnitaryQubits === undefined ? {} : { maxUnitaryQubits: opts.maxUnitaryQubits }),
+    ...(opts.epsilon === undefined ? {} : { epsilon: opts.epsilon }),
+  });

@@ -9,4 +9,5 @@ export interface EquivalenceResult {
   readonly elapsedMs: number;
 }
 
-export type EquivalenceChecker = (a: Circuit, b: Circuit, opts: { timeBudgetMs: number; maxUnitaryQubits?: number }) => EquivalenceResult;
+/** `epsilon`: the unitary method's tolerance per basis column when tighter than the default (numeric-policy.ts PROOF_EPS). */
+export type EquivalenceChecker = (a: Circuit, b: Circuit, opts: { timeBudgetMs: number; maxUnitaryQubits?: number; epsilon?: number }) => EquivalenceResult;

@@ -1,8 +1,9 @@
-import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
+import { circuit, withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { fail } from '../errors/app-error.js';
 import { certificateDigest } from '../verification/certificate-digest.js';
 import { replayCertificate } from '../verification/certificate-replay.js';
-import { isGlobalRule, REORDER_RULE, type CertificateStep } from '../verification/certificate-types.js';
+import { PROOF_EPS } from '../verification/numeric-policy.js';
+import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, WIDEN_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import type { EquivalenceChecker, EquivalenceResult } from './equivalence-port.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import { circuitMetrics, type CircuitMetrics } from './metrics.js';
@@ -72,12 +73,22 @@ export const PROFILE_BUDGET_MS: Readonly<Record<Profile, number>> = { safe: 5_00
 const unverified = (reason: string, extra: Record<string, unknown> = {}) =>
   fail(OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED, `The optimized circuit could not be verified: ${reason}`, { reason, ...extra });
 
+/** The register width after the steps: routing may borrow device wires (`widen` steps). */
+function widthAfter(steps: readonly CertificateStep[], n: number): number {
+  return steps.reduce((w, st) => (st.rule === WIDEN_RULE && st.numQubits !== undefined ? Math.max(w, st.numQubits) : w), n);
+}
+
+/** The same circuit on `width` wires (the extra ones idle). */
+function widened(c: Circuit, width: number): Circuit {
+  return width === c.numQubits ? c : circuit(width, c.numClbits, c.ops, c.metadata);
+}
+
 /** Translates to the target and replays the certificate; a replay failure fails closed. */
 function finish(input: Circuit, rec: Recorder, target: Target): { output: Circuit; replay: Extract<ReturnType<typeof replayCertificate>, { ok: true }> } {
   rec.stopped = () => false; // translation is required for a correct target, never cut short
   translateToTarget(rec, target, input.numQubits);
-  const output = withOps(input, rec.ops);
-  const replay = replayCertificate(input, { steps: rec.steps }, output);
+  const output = widened(withOps(input, rec.ops), widthAfter(rec.steps, input.numQubits));
+  const replay = replayCertificate(input, { steps: rec.steps }, output, { snapshotBefore: teleportStart(rec.steps) });
   if (!replay.ok) throw unverified(`certificate replay failed: ${replay.reason}`, { method: 'certificate-replay' });
   return { output, replay };
 }
@@ -99,6 +110,18 @@ function localPrefix(input: Circuit, steps: readonly CertificateStep[]): Recorde
   if (r.ok) for (const st of prefix) rec.steps.push(st);
   if (r.ok) rec.charge(r.deviation);
   return rec;
+}
+
+/**
+ * Index of the first phase-teleport step when only local steps follow it, else undefined.
+ * The whole-circuit check then compares the input with the circuit before that step (the
+ * replay's snapshot): teleport steps and everything after are proven by replay alone (each
+ * carries its own reduction trace), and the global steps, all before, still get their
+ * whole-circuit proof, on a circuit the checker handles as before.
+ */
+function teleportStart(steps: readonly CertificateStep[]): number | undefined {
+  const first = steps.findIndex((st) => st.rule === PHASE_TELEPORT_RULE);
+  return first < 0 || steps.slice(first).some((st) => isGlobalRule(st.rule)) ? undefined : first;
 }
 
 interface SegmentContext {
@@ -149,14 +172,24 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
   let eq: EquivalenceResult;
+  const compared = replay.snapshot ?? output;
+  const beforeTeleport = compared === output ? '' : '; compared with the circuit before phase teleportation (its steps and the later ones are proven by certificate replay)';
+  // Compared with the snapshot, the check is tightened by what the later steps may deviate (a
+  // distance D moves a column by at most 2D), so the output itself stays within the proof tolerance.
+  const epsilon = compared === output ? undefined : PROOF_EPS - 2 * replay.deviationAfterSnapshot;
   try {
-    eq = ctx.check(input, output, { timeBudgetMs: remaining, maxUnitaryQubits: 12 });
+    eq = ctx.check(widened(input, compared.numQubits), compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12, ...(epsilon === undefined ? {} : { epsilon }) });
   } catch (e) {
     eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
   }
   if (eq.equivalent === false) throw unverified(`${ctx.label}whole-circuit equivalence check refuted the result: ${eq.reason ?? eq.checked}`, { method: eq.method });
   if (eq.equivalent === true) {
-    methods.push({ method: eq.method === 'path-sum' ? 'path-sum' : 'unitary', checked: `${ctx.label}${eq.checked}`, elapsed_ms: Math.round(eq.elapsedMs), justifies: replay.globalRules });
+    methods.push({
+      method: eq.method === 'path-sum' ? 'path-sum' : 'unitary',
+      checked: `${ctx.label}${eq.checked}${beforeTeleport}`,
+      elapsed_ms: Math.round(eq.elapsedMs),
+      justifies: replay.globalRules,
+    });
   } else if (replay.globalSteps > 0) {
     const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
     // only running out of time falls back (to the local steps before the first global one, proven
@@ -180,6 +213,7 @@ function shifted(step: CertificateStep, offset: number): CertificateStep {
     ...step,
     positions: Object.freeze(step.positions.map((p) => p + offset)),
     ...(step.insertAt === undefined ? {} : { insertAt: step.insertAt + offset }),
+    ...(step.span === undefined ? {} : { span: Object.freeze([step.span[0] + offset, step.span[1] + offset] as const) }),
   });
 }
 
@@ -246,7 +280,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
       notes.push(...r.notes);
     });
     for (let i = from; i < reordered.length; i++) outOps.push(reordered[i]!);
-    output = withOps(input, outOps);
+    output = widened(withOps(input, outOps), widthAfter(steps, input.numQubits));
     notes.push(`mid-circuit measurement or reset: the ${plan.segments.length} unitary segments between them were optimized and proven separately`);
   }
   if (!replay) {
@@ -256,6 +290,11 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     replay = whole;
   }
   methods.unshift(replayMethod(replay));
+  if (output.numQubits > input.numQubits) {
+    notes.push(
+      `routing on ${target.device?.id ?? 'the device'} borrowed wires ${input.numQubits}–${output.numQubits - 1} (the circuit's own wires are not connected there): the output has ${output.numQubits} qubits, acts as the input on wires 0–${input.numQubits - 1} and leaves the borrowed ones as it found them`,
+    );
+  }
   const certificate = { steps };
   const stepsOut = opts.includeSteps === false ? {} : { steps };
   return {

@@ -9,6 +9,7 @@ import { relocateBlockingPhases } from './passes/phase-relocate.js';
 import { cancelCnotsByParity } from './passes/cnot-parity.js';
 import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
+import { teleportPhases } from './passes/phase-teleport.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -26,6 +27,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
     'rotation-placement',
     'not-propagation',
     'single-qubit-resynthesis',
+    'phase-teleportation',
   ],
   aggressive: [
     'drop-identities',
@@ -42,6 +44,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
     'cnot-parity-cancellation',
     'two-qubit-block-resynthesis',
     'strategy-search',
+    'phase-teleportation',
   ],
 };
 
@@ -60,12 +63,12 @@ function balancedRound(rec: Recorder, place: 'first' | 'last'): number {
   n += cancelAndMerge(rec, true);
   const before = cost(rec.ops);
   const probe = rec.fork();
-  mergePhasePolynomial(probe, place);
-  cancelAndMerge(probe, true);
-  // keep the global merge only when it pays off (it may only move rotations)
+  const merged = mergePhasePolynomial(probe, place) + cancelAndMerge(probe, true);
+  // keep the global merge only when it pays off (it may only move rotations); the probe is
+  // adopted rather than recomputed (the merge is deterministic, and its search the costliest part)
   if (cost(probe.ops) < before) {
-    n += mergePhasePolynomial(rec, place);
-    n += cancelAndMerge(rec, true);
+    rec.adopt(probe);
+    n += merged;
   }
   {
     const probe3 = rec.fork();
@@ -103,12 +106,55 @@ function parityRound(rec: Recorder): number {
   return pairs;
 }
 
-function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): void {
+/** Local clean-ups only: everything after phase teleportation is proven by certificate replay alone. */
+function localRound(rec: Recorder, aggressive: boolean): number {
+  let n = dropIdentities(rec) + normalizePhases(rec) + cancelAndMerge(rec, true) + reduceHadamards(rec) + cancelAndMerge(rec, true) + resynthesizeRuns(rec);
+  if (aggressive) n += applyTemplates(rec);
+  return n;
+}
+
+/**
+ * Phase teleportation, after the other passes have converged: it fuses non-Clifford phases
+ * across Hadamards (fewer T gates, never more gates), then local clean-ups remove what the
+ * fused gates no longer block. Its steps are local (replayed with their reduction trace), so
+ * the whole-circuit check still compares the input with the circuit before it
+ * (docs/decisions/optimization-t-count.md).
+ */
+function teleportStage(rec: Recorder, aggressive: boolean): boolean {
+  for (let k = 0; k < 4; k++) {
+    if (rec.stopped()) return false;
+    if (teleportPhases(rec) === 0) return true;
+    // the analysis already runs to its fixpoint: another one can only gain from what the clean-ups changed
+    if (fixpoint(rec, (r) => localRound(r, aggressive), [], 10) === 0) return true;
+  }
+  return true;
+}
+
+/**
+ * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
+ * as finishing work (it costs a small share of the search, and without it a large circuit's result
+ * would keep every T gate the stage removes, worse than balanced's within budget).
+ */
+function finishTeleport(rec: Recorder, aggressive: boolean): void {
+  const stopped = rec.stopped;
+  rec.stopped = () => false;
+  try {
+    if (teleportPhases(rec) > 0) fixpoint(rec, (r) => localRound(r, aggressive), [], 10);
+  } finally {
+    rec.stopped = stopped;
+  }
+}
+
+/** Runs rounds until one changes nothing; returns the number of rewrites. */
+function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly ExtraPass[], maxRounds = 50): number {
+  let total = 0;
   for (let k = 0; k < maxRounds && !rec.stopped(); k++) {
     let n = round(rec);
     for (const e of extra) n += e(rec);
+    total += n;
     if (n === 0) break;
   }
+  return total;
 }
 
 export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {
@@ -120,6 +166,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   }
   if (profile === 'balanced') {
     fixpoint(rec, (r) => balancedRound(r, 'first'), extra);
+    if (!teleportStage(rec, false)) finishTeleport(rec, false);
     return rec;
   }
   // aggressive: search over strategies, keep the cheapest; each branch is a full certificate
@@ -131,6 +178,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   const early = resynthesizeBlocks(rec.fork()) > 0;
   const strategies = [...(early ? [true] : []), false].flatMap((blocksFirst) => (['first', 'last'] as const).map((place) => ({ place, blocksFirst })));
   let best: Recorder | undefined;
+  let bestTeleported = false;
   for (const { place, blocksFirst } of strategies) {
     if (best && rec.stopped()) break;
     const r = rec.fork();
@@ -140,7 +188,12 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
       fixpoint(r2, (x) => round(place)(x) + resynthesizeBlocks(x), extra);
       if (cost(r2.ops) < cost(r.ops)) r.adopt(r2);
     }
-    if (!best || cost(r.ops) < cost(best.ops)) best = r;
+    const teleported = teleportStage(r, true);
+    if (!best || cost(r.ops) < cost(best.ops)) {
+      best = r;
+      bestTeleported = teleported;
+    }
   }
+  if (!bestTeleported) finishTeleport(best!, true);
   return best!;
 }

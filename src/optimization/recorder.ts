@@ -1,7 +1,32 @@
 import type { GateOp, Operation } from '../circuits/ir.js';
-import type { CertificateStep } from '../verification/certificate-types.js';
+import { WIDEN_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import { APPROX_EPS, CERTIFICATE_BUDGET } from '../verification/numeric-policy.js';
 import { stepDeviation } from './step-deviation.js';
+
+/**
+ * `items` without the ones at `removed` (ascending) and with `inserted` placed before index `at` (which
+ * may equal the length): a step's splice, built from native slices (a step costs a copy, not a loop of lookups).
+ */
+export function spliced<T>(items: readonly T[], removed: readonly number[], inserted: readonly T[], at: number): T[] {
+  const parts: (readonly T[])[] = [];
+  let from = 0;
+  let placed = false;
+  for (const p of removed) {
+    if (!placed && at <= p) {
+      parts.push(items.slice(from, at), inserted);
+      from = at;
+      placed = true;
+    }
+    parts.push(items.slice(from, p));
+    from = p + 1;
+  }
+  if (!placed) {
+    parts.push(items.slice(from, at), inserted);
+    from = at;
+  }
+  parts.push(items.slice(from));
+  return ([] as T[]).concat(...parts);
+}
 
 /**
  * The working op list of one optimization run. Every change goes through `apply`, which
@@ -43,19 +68,25 @@ export class Recorder {
 
   apply(rule: string, positions: readonly number[], inserted: readonly GateOp[], anchor: 'first' | 'last' = 'first'): void {
     const pos = [...positions];
-    for (let i = 1; i < pos.length; i++) if (pos[i]! <= pos[i - 1]!) throw new Error(`recorder: positions not increasing for ${rule}`);
-    const replaced = pos.map((p) => this.ops[p]!);
-    const step = { rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]) };
+    this.record(
+      rule,
+      pos,
+      pos.map((p) => this.ops[p]!),
+      inserted,
+      anchor,
+    );
+    this.ops = spliced(this.ops, pos, inserted, anchor === 'last' ? pos[pos.length - 1]! : pos[0]!);
+  }
+
+  /**
+   * Records a step (and charges its deviation) without touching `ops`: for passes that rewrite a
+   * working copy of their own (op-slots.ts) and set `ops` once at the end.
+   */
+  record(rule: string, positions: readonly number[], replaced: readonly Operation[], inserted: readonly GateOp[], anchor: 'first' | 'last' = 'first'): void {
+    for (let i = 1; i < positions.length; i++) if (positions[i]! <= positions[i - 1]!) throw new Error(`recorder: positions not increasing for ${rule}`);
+    const step = { rule, positions: Object.freeze([...positions]), replaced: Object.freeze([...replaced]), inserted: Object.freeze([...inserted]) };
     this.steps.push(Object.freeze(anchor === 'last' ? { ...step, anchor } : step));
     this.charge(stepDeviation(rule, replaced, inserted));
-    const removed = new Set(pos);
-    const at = anchor === 'last' ? pos[pos.length - 1] : pos[0];
-    const next: Operation[] = [];
-    for (let i = 0; i < this.ops.length; i++) {
-      if (i === at) next.push(...inserted);
-      if (!removed.has(i)) next.push(this.ops[i]!);
-    }
-    this.ops = next;
   }
 
   /** Takes over another fork's state (its steps extend ours). */
@@ -71,14 +102,32 @@ export class Recorder {
     const pos = [...positions].sort((a, b) => a - b);
     const replaced = pos.map((p) => this.ops[p]!);
     this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]), insertAt }));
-    const removed = new Set(pos);
+    this.ops = spliced(this.ops, pos, inserted, insertAt);
+  }
+
+  /**
+   * An in-place step over the whole list (its `span`): the op at positions[i] becomes inPlace[i], or is
+   * removed when null; `deviation` is the pass's estimate of what the checker will count for it.
+   */
+  rewrite(rule: string, positions: readonly number[], inPlace: readonly (GateOp | null)[], witness: NonNullable<CertificateStep['witness']>, deviation: number): void {
+    const pos = [...positions];
+    const replaced = pos.map((p) => this.ops[p]!);
+    const span = Object.freeze([0, this.ops.length] as const);
+    this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([]), inPlace: Object.freeze([...inPlace]), witness, span }));
+    this.charge(deviation);
+    const at = new Map(pos.map((p, i) => [p, inPlace[i]!] as const));
     const next: Operation[] = [];
     for (let i = 0; i < this.ops.length; i++) {
-      if (i === insertAt) next.push(...inserted);
-      if (!removed.has(i)) next.push(this.ops[i]!);
+      const r = at.get(i);
+      if (r === undefined) next.push(this.ops[i]!);
+      else if (r !== null) next.push(r);
     }
-    if (insertAt === this.ops.length) next.push(...inserted);
     this.ops = next;
+  }
+
+  /** A `widen` step: from here on the circuit has `numQubits` wires (the new ones idle until used). */
+  widen(numQubits: number): void {
+    this.steps.push(Object.freeze({ rule: WIDEN_RULE, positions: Object.freeze([]), replaced: Object.freeze([]), inserted: Object.freeze([]), numQubits }));
   }
 
   /** Index of the next op at or after `from` touching qubit q, or -1. */

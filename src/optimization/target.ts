@@ -50,7 +50,7 @@ export function resolveTarget(hint: BackendHint, deviceId: string | undefined, n
 export function translateToTarget(rec: Recorder, target: Target, numQubits: number): void {
   if (target.coupling) {
     decomposeMultiQubit(rec, target.native ?? new Set());
-    routeOnCoupling(rec, target.coupling, numQubits);
+    routeOnCoupling(rec, target.coupling, numQubits, target.device?.numQubits ?? numQubits);
   }
   if (target.native) translateGates(rec, target.native);
 }

@@ -3,7 +3,16 @@ import type { Certificate } from './certificate-types.js';
 
 /** Canonical JSON of a certificate: keys in a fixed order, numbers as JSON writes them. */
 export function canonicalCertificate(cert: Certificate): string {
-  return JSON.stringify(cert.steps.map((s) => [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first', s.insertAt ?? null]));
+  return JSON.stringify(
+    cert.steps.map((s) => {
+      const base: unknown[] = [s.rule, s.positions, s.replaced.map(opKey), s.inserted.map(opKey), s.anchor ?? 'first', s.insertAt ?? null];
+      // the optional parts only when present, so certificates without them keep their digests
+      if (s.order !== undefined) base.push({ order: s.order });
+      if (s.numQubits !== undefined) base.push({ numQubits: s.numQubits });
+      if (s.inPlace !== undefined) base.push({ inPlace: s.inPlace.map((o) => (o === null ? null : opKey(o))), trace: s.witness?.trace ?? null, span: s.span ?? null });
+      return base;
+    }),
+  );
 }
 
 function opKey(o: Operation): unknown {

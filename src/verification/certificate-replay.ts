@@ -1,7 +1,8 @@
-import { withOps, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
+import { circuit, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { commutes, ruleById } from './certificate-rules.js';
-import { isGlobalRule, REORDER_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
+import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, WIDEN_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
 import { CERTIFICATE_BUDGET } from './numeric-policy.js';
+import { checkPhaseTeleport } from './phase-teleport-check.js';
 
 /**
  * The certificate replayer: replays the recorded rewrite steps on the original circuit
@@ -17,6 +18,10 @@ export type ReplayResult =
       readonly globalRules: readonly string[];
       /** Sum of the local steps' numeric deviations (operator norm, up to phase); at most CERTIFICATE_BUDGET. */
       readonly deviation: number;
+      /** The circuit as it stood before step `snapshotBefore` (when asked for). */
+      readonly snapshot?: Circuit;
+      /** The part of `deviation` from the steps at and after `snapshotBefore` (0 without a snapshot). */
+      readonly deviationAfterSnapshot: number;
     }
   | { readonly ok: false; readonly reason: string; readonly stepIndex?: number };
 
@@ -54,7 +59,18 @@ function wiresOf(op: Operation): string[] {
 /** Why a `reorder` step is not an instance (see CertificateStep.order), or undefined. */
 function reorderProblem(ops: readonly Operation[], step: CertificateStep): string | undefined {
   const order = step.order;
-  if (!order || step.positions.length || step.replaced.length || step.inserted.length || step.insertAt !== undefined || step.anchor !== undefined) {
+  if (
+    !order ||
+    step.positions.length ||
+    step.replaced.length ||
+    step.inserted.length ||
+    step.insertAt !== undefined ||
+    step.anchor !== undefined ||
+    step.inPlace !== undefined ||
+    step.witness !== undefined ||
+    step.span !== undefined ||
+    step.numQubits !== undefined
+  ) {
     return 'a reorder step carries only an order';
   }
   if (order.length !== ops.length) return 'the order is not a permutation of the op list';
@@ -74,6 +90,18 @@ function reorderProblem(ops: readonly Operation[], step: CertificateStep): strin
   return undefined;
 }
 
+/** Why a `widen` step is not an instance (see CertificateStep.numQubits), or undefined. */
+function widenProblem(step: CertificateStep, width: number): string | undefined {
+  const only = !step.positions.length && !step.replaced.length && !step.inserted.length && step.insertAt === undefined && step.anchor === undefined;
+  if (!only || step.inPlace !== undefined || step.witness !== undefined || step.span !== undefined) return 'a widen step carries only numQubits';
+  const n = step.numQubits;
+  if (n === undefined || !Number.isInteger(n) || n < width || n > MAX_WIDTH) return `numQubits must be an integer from ${width} to ${MAX_WIDTH}`;
+  return undefined;
+}
+
+/** The most qubits a widen step may give (far above any device of the catalogue). */
+const MAX_WIDTH = 1024;
+
 /** A problem (string), or the step's numeric deviation (0 for exact and global steps). */
 function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): string | number {
   const { positions, replaced, inserted } = step;
@@ -92,6 +120,8 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   for (const g of inserted) {
     if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
   }
+  if (step.rule === PHASE_TELEPORT_RULE) return checkPhaseTeleport(ops, step);
+  if (step.inPlace !== undefined || step.witness !== undefined || step.span !== undefined) return `rule ${step.rule} does not rewrite in place`;
   if (isGlobalRule(step.rule)) return 0;
   const rule = ruleById(step.rule);
   if (!rule) return `rule ${step.rule} is not in the proven rule library`;
@@ -112,14 +142,49 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   return rule.deviation ? rule.deviation(replaced as GateOp[], inserted) : 0;
 }
 
-export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit): ReplayResult {
+/** Applies a splice step in place (native splices: a step costs a memmove, not a rebuilt list). */
+function splice(ops: Operation[], step: CertificateStep): Operation[] {
+  const { positions } = step;
+  const at = step.insertAt ?? (step.anchor === 'last' ? positions[positions.length - 1]! : positions[0]!);
+  let removedBefore = 0;
+  for (let k = positions.length - 1; k >= 0; k--) {
+    ops.splice(positions[k]!, 1);
+    if (positions[k]! < at) removedBefore++;
+  }
+  // the new ops go where the anchor was: after every kept op that stood before it
+  if (step.inserted.length) ops.splice(at - removedBefore, 0, ...step.inserted);
+  return ops;
+}
+
+function rewriteInPlace(ops: readonly Operation[], positions: readonly number[], inPlace: readonly (GateOp | null)[]): Operation[] {
+  const at = new Map<number, GateOp | null>();
+  positions.forEach((p, i) => at.set(p, inPlace[i]!));
+  const next: Operation[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const r = at.get(i);
+    if (r === undefined) next.push(ops[i]!);
+    else if (r !== null) next.push(r);
+  }
+  return next;
+}
+
+/** `snapshotBefore: k` also returns the circuit as it stood before step k (in the same pass). */
+export function replayCertificate(original: Circuit, certificate: Certificate, claimed?: Circuit, opts: { snapshotBefore?: number | undefined } = {}): ReplayResult {
   let ops: Operation[] = [...original.ops];
+  // the register width: a `widen` step adds idle wires (U on the old ones is U ⊗ I on the new)
+  let width = original.numQubits;
+  let snapshot: Circuit | undefined;
+  let atSnapshot = 0;
   let localSteps = 0;
   let globalSteps = 0;
   const globalRules = new Set<string>();
   let deviation = 0;
   for (let s = 0; s < certificate.steps.length; s++) {
     const step = certificate.steps[s]!;
+    if (s === opts.snapshotBefore) {
+      snapshot = circuit(width, original.numClbits, ops, original.metadata);
+      atSnapshot = deviation;
+    }
     if (step.rule === REORDER_RULE) {
       const why = reorderProblem(ops, step);
       if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
@@ -128,35 +193,36 @@ export function replayCertificate(original: Circuit, certificate: Certificate, c
       continue;
     }
     if (step.order !== undefined) return { ok: false, reason: `step ${s} (${step.rule}): only a reorder step may carry an order`, stepIndex: s };
-    const problem = checkStep(ops, step, original.numQubits);
+    if (step.rule === WIDEN_RULE) {
+      const why = widenProblem(step, width);
+      if (why) return { ok: false, reason: `step ${s} (${step.rule}): ${why}`, stepIndex: s };
+      width = step.numQubits!;
+      localSteps++;
+      continue;
+    }
+    if (step.numQubits !== undefined) return { ok: false, reason: `step ${s} (${step.rule}): only a widen step may carry numQubits`, stepIndex: s };
+    const problem = checkStep(ops, step, width);
     if (typeof problem === 'string') return { ok: false, reason: `step ${s} (${step.rule}): ${problem}`, stepIndex: s };
     deviation += problem;
     // each step is within the budget alone; together they must be too, or the certificate proves nothing
-    if (deviation > CERTIFICATE_BUDGET) {
+    // (negated, so that a NaN deviation fails too)
+    if (!(deviation <= CERTIFICATE_BUDGET)) {
       return { ok: false, reason: `step ${s} (${step.rule}): the steps' numeric deviations add up to ${deviation.toExponential(3)}, above the certificate budget ${CERTIFICATE_BUDGET}`, stepIndex: s };
     }
-    const removed = new Set(step.positions);
-    const at = step.insertAt ?? (step.anchor === 'last' ? step.positions[step.positions.length - 1] : step.positions[0]);
-    const next: Operation[] = [];
-    for (let i = 0; i < ops.length; i++) {
-      if (i === at) next.push(...step.inserted);
-      if (!removed.has(i)) next.push(ops[i]!);
-    }
-    if (at === ops.length) next.push(...step.inserted);
-    ops = next;
+    ops = step.inPlace ? rewriteInPlace(ops, step.positions, step.inPlace) : splice(ops, step);
     if (isGlobalRule(step.rule)) {
       globalSteps++;
       globalRules.add(step.rule);
     } else localSteps++;
   }
-  const output = withOps(original, ops);
+  const output = circuit(width, original.numClbits, ops, original.metadata);
   if (claimed) {
-    if (claimed.numQubits !== original.numQubits || claimed.numClbits !== original.numClbits) {
+    if (claimed.numQubits !== width || claimed.numClbits !== original.numClbits) {
       return { ok: false, reason: 'the claimed output has other registers than the input' };
     }
     if (claimed.ops.length !== ops.length || claimed.ops.some((o, i) => !sameOp(o, ops[i]!))) {
       return { ok: false, reason: 'replaying the certificate does not reproduce the claimed output' };
     }
   }
-  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation };
+  return { ok: true, output, localSteps, globalSteps, globalRules: [...globalRules], deviation, deviationAfterSnapshot: snapshot ? deviation - atSnapshot : 0, ...(snapshot ? { snapshot } : {}) };
 }

@@ -30,10 +30,55 @@ export interface CertificateStep {
    * and every clbit, the ops touching it in their order — the same circuit DAG, so the same operation.
    */
   readonly order?: readonly number[];
+  /**
+   * In-place steps (rule `phase-teleport`): the op at positions[i] becomes inPlace[i], or is
+   * removed when it is null; `inserted` is then empty and nothing moves.
+   */
+  readonly inPlace?: readonly (GateOp | null)[];
+  /** Evidence the rule's checker replays: for `phase-teleport`, the reduction trace (below). */
+  readonly witness?: { readonly trace: readonly (readonly number[])[] };
+  /**
+   * `phase-teleport` only: the range [from, to) of the op list whose path sum the trace reduces (a
+   * unitary segment of a circuit with mid-circuit measurement, or the whole list); positions lie in it.
+   */
+  readonly span?: readonly [number, number];
+  /**
+   * The `widen` rule only (positions, replaced and inserted empty): from this step on the circuit has
+   * `numQubits` qubits (at least as many as before); the new wires carry no gate yet. Routing onto a
+   * device borrows them: a run of gates that uses them leaves each borrowed wire as it found it.
+   */
+  readonly numQubits?: number;
 }
+
+/** The rule id of a widening step (see CertificateStep.numQubits). */
+export const WIDEN_RULE = 'widen';
 
 /** The rule id of a reordering step (see CertificateStep.order). */
 export const REORDER_RULE = 'reorder';
+
+/**
+ * Rule `phase-teleport` (phase teleportation, Kissinger & van de Wetering 2020): a batch of
+ * in-place changes to one-qubit phase gates, justified by a path sum of the circuit before
+ * the step in which every non-Clifford phase gate is a gadget, reduced by the recorded
+ * trace. The checker (src/verification/phase-teleport-check.ts) builds the path sum of the ops in
+ * `span` itself (n = their highest qubit + 1), numbering its variables as follows, and replays the
+ * trace entries:
+ *  - 0 … n−1 the inputs; then, op by op: `h` adds one summed variable; a one-qubit phase gate
+ *    whose angle is not a multiple of π/2 (numeric-policy.ts `quarterTurns`) adds its gadget's hub,
+ *    then its leaf; x, y, other phase gates, cx, cz, swap and id add none; any other gate closes
+ *    each of its qubits in order (below) and gives it a fresh free variable; a measure, reset
+ *    or barrier with a gate before it since the start or the last such op closes every qubit
+ *    0 … n−1 and gives each a fresh free variable;
+ *  - closing a qubit adds a summed variable then a free one (the wire ends through H·H);
+ *    after the last op every qubit 0 … n−1 is closed;
+ *  - a `rebuild` entry adds a new hub, then a new leaf.
+ * Entries: [omega, y], [pivot, y, y'], [elim, y], [rebuild, hub], [fuse, hubA, hubB],
+ * [settle, hub]. The changes must keep, for every group of gates whose gadgets were fused,
+ * Σ sign·angle (mod 2π, within the certificate budget, which counts the difference); other tracked
+ * gates and everything else stay unchanged.
+ */
+export const TELEPORT_TRACE = { omega: 0, pivot: 1, elim: 2, rebuild: 3, fuse: 4, settle: 5 } as const;
+export const PHASE_TELEPORT_RULE = 'phase-teleport';
 
 export interface Certificate {
   readonly steps: readonly CertificateStep[];

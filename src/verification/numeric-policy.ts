@@ -133,3 +133,16 @@ export function turnsOf(a: number, scale: 1 | 0.5 = 1): number {
   const period = scale === 1 ? TAU : 2 * TAU;
   return reduceAngle(a, period) / period;
 }
+
+/**
+ * k ∈ {0, 1, 2, 3} when the phase angle a is k quarter turns (k·π/2) to within `tol` as a rotation
+ * distance, else undefined. Phase teleportation's pass and its checker both classify phase gates
+ * with it (Clifford or not), which fixes the certificate's variable numbering; the checker counts
+ * the rounding this classification implies against the certificate budget.
+ */
+export function quarterTurns(a: number, tol: number = FLOAT_NOISE): number | undefined {
+  const r = reduceAngle(a);
+  const k = Math.round(r / (Math.PI / 2));
+  if (!(rotationDistance(r, k * (Math.PI / 2)) <= tol)) return undefined; // NaN is no quarter turn
+  return ((k % 4) + 4) % 4;
+}

@@ -42,6 +42,9 @@ describe('fail closed: a planted unsound rule never yields a result', () => {
   it('step naming a rule outside the proven library is rejected', () => {
     expectUnverified(() => optimizeCircuit(input, { profile: 'balanced', unsoundRules: [hxVanishes('h-x-vanish')], equivalence: testEquivalence }), /not in the proven rule library/);
   });
+  it('step claiming phase-teleport without its in-place form and trace is rejected', () => {
+    expectUnverified(() => optimizeCircuit(input, { profile: 'aggressive', unsoundRules: [hxVanishes('phase-teleport')], equivalence: testEquivalence }), /in-place changes do not match/);
+  });
   it('global step is refuted by whole-circuit equivalence', () => {
     expectUnverified(() => optimizeCircuit(input, { profile: 'balanced', unsoundRules: [hxVanishes('global:h-x-vanish')], equivalence: testEquivalence }), /refuted/);
   });

@@ -140,6 +140,22 @@ describe('optimizeCircuit', () => {
   it('reports metrics before and after', () => {
     const c = circuit(3, 0, [gate('h', [0]), gate('cx', [0, 1]), gate('t', [2]), gate('cx', [1, 2])] as GateOp[]);
     const r = optimizeCircuit(c, { equivalence: testEquivalence });
-    expect(r.metricsBefore).toEqual({ total: 4, two_qubit: 2, t_count: 1, depth: 3 });
+    expect(r.metricsBefore).toEqual({ total: 4, two_qubit: 2, t_count: 1, depth: 3, t_depth: 1 });
+  });
+
+  it('T-depth counts T gates (as t_count does) along the longest chain over shared qubits', () => {
+    const c = circuit(3, 0, [
+      gate('t', [0]),
+      gate('t', [1]),
+      gate('rz', [2], [(3 * Math.PI) / 4]),
+      gate('s', [1]),
+      gate('cx', [0, 1]),
+      gate('tdg', [1]),
+      gate('rz', [2], [0.1]),
+      gate('t', [2]),
+    ] as GateOp[]);
+    const m = circuitMetrics(c);
+    expect(m.t_count).toBe(5);
+    expect(m.t_depth).toBe(2);
   });
 });

@@ -212,7 +212,10 @@ function sameOutcomes(a: Circuit, b: Circuit): boolean {
   return true;
 }
 
-/** The device can take the circuit: enough qubits, and wires 0..n−1 connected (routing uses only the circuit's wires). */
+/**
+ * The device can take the circuit: enough qubits (routing borrows device wires when the circuit's own
+ * are not connected there), on a coupling map that connects them all.
+ */
 function largeEnough(d: DeviceSpec, n: number): boolean {
   if (n > d.numQubits) return false;
   if (!d.couplingMap) return true;
@@ -222,20 +225,39 @@ function largeEnough(d: DeviceSpec, n: number): boolean {
     const x = stack.pop()!;
     for (const [a, b] of d.couplingMap) {
       const y = a === x ? b : b === x ? a : -1;
-      if (y >= 0 && y < n && !seen.has(y)) {
+      if (y >= 0 && !seen.has(y)) {
         seen.add(y);
         stack.push(y);
       }
     }
   }
-  return seen.size === n;
+  return seen.size === d.numQubits;
 }
+
+/** The input on as many wires as the answer (borrowed device wires are idle in the input). */
+const padTo = (c: Circuit, width: number): Circuit => (width === c.numQubits ? c : circuit(width, c.numClbits, c.ops));
 
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
 const HINTS: BackendHint[] = ['generic', 'provider-one', 'provider-two'];
 const HARDWARE = DEVICES.filter((d) => d.kind === 'hardware');
 
 describe(`optimizer property: whole catalogue, odd angles, every profile × hint (${RUNS} circuits per kind, seed ${SEED})`, () => {
+  it('5-qubit circuits on p1-falcon-7 (wire 4 reaches the others only through 5): answered on borrowed wires, equivalent', () => {
+    const r = rng(SEED + 2);
+    let borrowed = 0;
+    for (let k = 0; k < Math.max(2, RUNS / 8); k++) {
+      const ops = randomCircuit(r, false).ops.filter((o) => o.kind === 'gate');
+      // at least one gate joins wire 4 to the rest
+      const c = circuit(5, 0, [...ops.map((o) => o).filter((o) => o.qubits.every((q) => q < 5)), gate('cx', [4, 0])]);
+      for (const profile of PROFILES) {
+        const res = optimizeCircuit(c, { profile, backendHint: 'provider-one', device: 'p1-falcon-7' });
+        if (res.circuit.numQubits > 5) borrowed++;
+        expect(sameUnitary(padTo(c, res.circuit.numQubits), res.circuit, r)).toBe(true);
+      }
+    }
+    expect(borrowed).toBeGreaterThan(0);
+  });
+
   for (const mid of [false, true]) {
     it(
       mid
@@ -256,7 +278,8 @@ describe(`optimizer property: whole catalogue, odd angles, every profile × hint
               try {
                 const res = optimizeCircuit(c, { profile, backendHint: hint, ...(dev ? { device: dev } : {}) });
                 tally.answered++;
-                const ok = mid ? sameOutcomes(c, res.circuit) : sameUnitary(c, res.circuit, r);
+                const ref = padTo(c, res.circuit.numQubits);
+                const ok = res.circuit.numQubits >= c.numQubits && (mid ? sameOutcomes(ref, res.circuit) : sameUnitary(ref, res.circuit, r));
                 if (!ok) failures.push(`not equivalent: ${what}`);
               } catch (e) {
                 if (!isAppError(e)) throw e;

@@ -3,6 +3,7 @@ import { circuit, gate, type GateOp } from '../../src/circuits/ir.js';
 import { getDevice } from '../../src/devices/device-catalogue.js';
 import { isAppError } from '../../src/errors/app-error.js';
 import { optimizeCircuit } from '../../src/optimization/optimize.js';
+import { replayCertificate } from '../../src/verification/certificate-replay.js';
 import { circuitsEquivalent, gateOps, testEquivalence } from './helpers/matrix.js';
 
 const input = circuit(5, 0, [
@@ -50,13 +51,28 @@ describe('backend hints and devices', () => {
     });
   }
 
-  it('qubits connected only through wires the circuit does not have: 422 OPTIMIZATION_TARGET_UNSUPPORTED', () => {
-    try {
-      optimizeCircuit(input, { backendHint: 'provider-one', device: 'p1-falcon-7', equivalence: testEquivalence });
-      throw new Error('accepted');
-    } catch (e) {
-      expect(isAppError(e) && e.code).toBe('OPTIMIZATION_TARGET_UNSUPPORTED');
+  it('qubits connected only through wires the circuit does not have: those device wires are borrowed and given back', () => {
+    for (const profile of ['safe', 'balanced'] as const) {
+      const r = optimizeCircuit(input, { profile, backendHint: 'provider-one', device: 'p1-falcon-7', equivalence: testEquivalence });
+      // falcon-7's wire 4 reaches the others only through 5: the output has 6 wires, the 6th idle at both ends
+      expect(r.circuit.numQubits).toBe(6);
+      const edges = new Set(getDevice('p1-falcon-7')!.couplingMap!.flatMap(([a, b]) => [`${a},${b}`, `${b},${a}`]));
+      for (const o of gateOps(r.circuit).filter((x) => x.qubits.length === 2)) expect(edges.has(o.qubits.join(','))).toBe(true);
+      expect(circuitsEquivalent(circuit(6, 0, input.ops), r.circuit)).toBe(true);
+      expect(r.proof.certificate.steps!.some((st) => st.rule === 'widen' && st.numQubits === 6)).toBe(true);
+      expect(r.notes.join(' ')).toMatch(/borrowed wires 5–5/);
     }
+  });
+
+  it('a widen step only adds idle wires: the replayer refuses one that narrows, carries ops, or comes without numQubits', () => {
+    const c = circuit(2, 0, [gate('cx', [0, 1])]);
+    const base = { rule: 'widen', positions: [], replaced: [], inserted: [] };
+    expect(replayCertificate(c, { steps: [{ ...base, numQubits: 3 }] }, circuit(3, 0, c.ops)).ok).toBe(true);
+    expect(replayCertificate(c, { steps: [{ ...base, numQubits: 3 }] }, c).ok).toBe(false);
+    for (const bad of [{ ...base, numQubits: 1 }, { ...base }, { ...base, numQubits: 3, positions: [0], replaced: [c.ops[0]!] }, { ...base, numQubits: 2.5 }]) {
+      expect(replayCertificate(c, { steps: [bad as never] }).ok).toBe(false);
+    }
+    expect(replayCertificate(c, { steps: [{ rule: 'cancel-inverse', positions: [0], replaced: [c.ops[0]!], inserted: [], numQubits: 3 }] }).ok).toBe(false);
   });
 
   it('unknown device or a device of the other provider: 400 OPTIMIZATION_DEVICE_UNKNOWN', () => {

@@ -1,13 +1,13 @@
-import { ApiError } from '../api.ts';
+import { QrailApiError } from '../api.ts';
 
 /** Every failure as the API said it: its message, its code and the request id to quote to support. */
 export function ErrorBanner({ error }: { error: unknown }) {
   if (error === undefined || error === null) return null;
-  if (error instanceof ApiError) {
-    const details = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]) : undefined;
+  if (error instanceof QrailApiError) {
+    const details = error.problems;
     return (
       <div class="error" role="alert">
-        <strong>{error.message}</strong>
+        <strong>{error.serverMessage}</strong>
         <div class="error-meta">
           code <code>{error.code}</code>
           {error.requestId !== undefined && (
@@ -17,11 +17,11 @@ export function ErrorBanner({ error }: { error: unknown }) {
             </>
           )}
         </div>
-        {details !== undefined && details.length > 0 && (
+        {details.length > 0 && (
           <ul>
             {details.slice(0, 20).map((d, i) => (
               <li key={i}>
-                {d.path !== undefined && <code>{d.path}</code>} {d.message ?? JSON.stringify(d)}
+                <code>{d.path}</code> {d.message}
               </li>
             ))}
           </ul>

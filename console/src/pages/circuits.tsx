@@ -1,52 +1,28 @@
 import { useRef, useState } from 'preact/hooks';
-import { ApiError, call } from '../api.ts';
-import { CircuitDiagram, type DiagramCircuit } from '../components/circuit-diagram.tsx';
+import { QrailApiError, api, type Circuit, type QrailClient } from '../api.ts';
+import { CircuitDiagram } from '../components/circuit-diagram.tsx';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { HeatMap } from '../components/heat-map.tsx';
 
+type Validation = Awaited<ReturnType<QrailClient['circuits']['validate']>>;
+type Optimized = Awaited<ReturnType<QrailClient['circuits']['optimize']>>;
+type Coupling = Awaited<ReturnType<QrailClient['coupling']['analyze']>>;
+type Metrics = Optimized['metrics_before'];
 interface Problem {
-  readonly path: string;
-  readonly code: string;
+  readonly path?: string | undefined;
+  readonly code?: string | undefined;
   readonly message: string;
-  readonly line?: number;
-  readonly column?: number;
-}
-interface Validation {
-  readonly valid: boolean;
-  readonly errors: readonly Problem[];
-  readonly warnings: readonly string[];
-  readonly circuit?: DiagramCircuit;
-  readonly summary?: { readonly num_qubits: number; readonly gate_count: number; readonly two_qubit_count: number; readonly depth: number; readonly input_format: string };
-}
-interface Metrics {
-  readonly total: number;
-  readonly two_qubit: number;
-  readonly t_count: number;
-  readonly depth: number;
-}
-interface Optimized {
-  readonly circuit: DiagramCircuit;
-  readonly metrics_before: Metrics;
-  readonly metrics_after: Metrics;
-  readonly passes: readonly string[];
-  readonly proof: { readonly verified: boolean; readonly methods: readonly { method: string; checked: string }[]; readonly certificate: { digest: string; step_count: number } };
-  readonly elapsed_ms: number;
-  readonly warnings: readonly string[];
-}
-interface Coupling {
-  readonly mode_used: string;
-  readonly num_qubits: number;
-  readonly fallback?: { readonly reason_code: string; readonly reason: string };
-  readonly qualitative: { readonly pairs: readonly { qubits: number[]; score: number }[] };
-  readonly measured?: { readonly pairs: readonly { qubits: number[]; mutual_information_bits: number }[] };
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
 }
 
 /** The request's circuit from the text: JSON (wire format) when it parses as an object, OpenQASM otherwise. */
-export function circuitInput(text: string): unknown {
+export function circuitInput(text: string): Circuit {
   const t = text.trim();
   if (t.startsWith('{')) {
     try {
-      return JSON.parse(t) as unknown;
+      // Whatever the JSON holds, the API validates it and answers its problems at their paths.
+      return JSON.parse(t) as Circuit;
     } catch {
       // Not JSON after all: let the API say what is wrong with it as QASM.
     }
@@ -65,7 +41,7 @@ function ProblemList({ problems }: { problems: readonly Problem[] }) {
               {p.column !== undefined ? `:${p.column}` : ''}
             </strong>
           ) : (
-            <code>{p.path}</code>
+            <code>{p.path ?? ''}</code>
           )}{' '}
           <code class="error-code">{p.code}</code> {p.message}
         </li>
@@ -109,12 +85,15 @@ function MetricsTable({ before, after }: { before: Metrics; after: Metrics }) {
   );
 }
 
+const PROFILES = ['safe', 'balanced', 'aggressive'] as const;
+const HINTS = ['generic', 'provider-one', 'provider-two'] as const;
+
 export function CircuitsPage() {
   const [text, setText] = useState('');
-  const [profile, setProfile] = useState('balanced');
-  const [hint, setHint] = useState('generic');
+  const [profile, setProfile] = useState<'safe' | 'balanced' | 'aggressive'>('balanced');
+  const [hint, setHint] = useState<'generic' | 'provider-one' | 'provider-two'>('generic');
   const [validation, setValidation] = useState<Validation | undefined>(undefined);
-  const [analysis, setAnalysis] = useState<Record<string, unknown> | undefined>(undefined);
+  const [analysis, setAnalysis] = useState<Awaited<ReturnType<QrailClient['circuits']['analyze']>> | undefined>(undefined);
   const [optimized, setOptimized] = useState<Optimized | undefined>(undefined);
   const [coupling, setCoupling] = useState<Coupling | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
@@ -140,23 +119,23 @@ export function CircuitsPage() {
       setOptimized(undefined);
       setAnalysis(undefined);
       setCoupling(undefined);
-      setValidation(await call<Validation>('POST', '/v1/circuits/validate', { body: { circuit: circuitInput(text) }, signal }));
+      setValidation(await api().circuits.validate({ circuit: circuitInput(text) }, { signal }));
     });
-  const analyze = () => run('Analyzing', async (signal) => setAnalysis(await call<Record<string, unknown>>('POST', '/v1/circuits/analyze', { body: { circuit: circuitInput(text) }, signal })));
+  const analyze = () => run('Analyzing', async (signal) => setAnalysis(await api().circuits.analyze({ circuit: circuitInput(text) }, { signal })));
   const optimize = () =>
     run('Optimizing', async (signal) => {
       try {
-        setOptimized(await call<Optimized>('POST', '/v1/circuits/optimize', { body: { circuit: circuitInput(text), profile, backend_hint: hint }, signal }));
+        setOptimized(await api().circuits.optimize({ circuit: circuitInput(text), profile, backend_hint: hint }, { signal }));
       } catch (e) {
         setOptimized(undefined);
         throw e;
       }
     });
-  const couple = () => run('Analyzing coupling', async (signal) => setCoupling(await call<Coupling>('POST', '/v1/analysis/coupling', { body: { circuit: circuitInput(text), mode: 'auto' }, signal })));
+  const couple = () => run('Analyzing coupling', async (signal) => setCoupling(await api().coupling.analyze({ circuit: circuitInput(text), mode: 'auto' }, { signal })));
   const loadExample = () =>
     run('Loading', async (signal) => {
-      const ex = await call<{ circuit?: unknown; examples?: unknown }>('GET', '/v1/circuits/example', { query: { name: 'optimizable' }, signal });
-      setText(JSON.stringify(ex.circuit ?? ex, null, 2));
+      const ex = await api().circuits.examples({ name: 'optimizable' }, { signal });
+      setText(JSON.stringify(ex.circuit ?? ex.examples[0]?.circuit, null, 2));
       setValidation(undefined);
       setOptimized(undefined);
     });
@@ -165,8 +144,7 @@ export function CircuitsPage() {
     if (file === undefined) return;
     void file.text().then(setText);
   };
-  const problems =
-    validation?.errors ?? (error instanceof ApiError && Array.isArray(error.details) ? (error.details as Problem[]).filter((d) => typeof d.path === 'string' && typeof d.code === 'string') : []);
+  const problems: readonly Problem[] = validation?.errors ?? (error instanceof QrailApiError ? error.problems : []);
 
   return (
     <section aria-labelledby="circuits-title">
@@ -202,7 +180,7 @@ export function CircuitsPage() {
           </button>
           <label>
             Profile
-            <select value={profile} onChange={(e) => setProfile(e.currentTarget.value)}>
+            <select value={profile} onChange={(e) => setProfile(PROFILES.find((p) => p === e.currentTarget.value) ?? 'balanced')}>
               <option value="safe">safe</option>
               <option value="balanced">balanced</option>
               <option value="aggressive">aggressive</option>
@@ -210,7 +188,7 @@ export function CircuitsPage() {
           </label>
           <label>
             Target
-            <select value={hint} onChange={(e) => setHint(e.currentTarget.value)}>
+            <select value={hint} onChange={(e) => setHint(HINTS.find((h) => h === e.currentTarget.value) ?? 'generic')}>
               <option value="generic">generic</option>
               <option value="provider-one">provider-one</option>
               <option value="provider-two">provider-two</option>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, newIdempotencyKey } from '../api.ts';
+import { api, type QrailClient } from '../api.ts';
 import { CouplingMap } from '../components/coupling-map.tsx';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { usd, when } from '../format.ts';
@@ -7,41 +7,9 @@ import { href, navigate } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 import { circuitInput } from './circuits.tsx';
 
-interface Device {
-  readonly id: string;
-  readonly name: string;
-  readonly kind: string;
-  readonly num_qubits: number;
-  readonly native_gates: readonly string[];
-  readonly coupling_map: readonly (readonly number[])[] | null;
-  readonly status: string;
-  readonly status_detail: string | null;
-  readonly available: boolean;
-  readonly queue_depth: number;
-  readonly requires_hold: boolean;
-  readonly pricing: { readonly per_task: string; readonly per_shot: string; readonly formula: string } | null;
-  readonly calibration: {
-    readonly calibrated_at: string;
-    readonly t1_us: readonly number[];
-    readonly t2_us: readonly number[];
-    readonly error_1q: readonly number[];
-    readonly readout_error: readonly number[];
-  } | null;
-}
-interface Quote {
-  readonly quote_id: string;
-  readonly total: string;
-  readonly shots: number;
-  readonly tasks: number;
-  readonly valid_until: string;
-  readonly device_available?: boolean;
-}
-interface Hold {
-  readonly job_id: string;
-  readonly status: string;
-  readonly amount: string;
-  readonly expires_at: string;
-}
+type Device = Awaited<ReturnType<QrailClient['execution']['devices']>>['devices'][number];
+type Quote = Awaited<ReturnType<QrailClient['billing']['quote']>>;
+type Hold = Pick<Awaited<ReturnType<QrailClient['billing']['hold']>>, 'job_id' | 'status' | 'amount' | 'expires_at'>;
 
 const mean = (xs: readonly number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
@@ -82,10 +50,7 @@ function HardwareRun({ device }: { device: Device }) {
           Shots
           <input type="number" min={1} max={100000} value={shots} onInput={(e) => setShots(Number(e.currentTarget.value))} />
         </label>
-        <button
-          type="button"
-          onClick={() => void act(async () => setQuote(await call<Quote>('POST', '/v1/billing/hardware/quote', { body: { provider: 'provider-two', device: device.id, shots, tasks: 1 } })))}
-        >
+        <button type="button" onClick={() => void act(async () => setQuote(await api().billing.quote({ provider: 'provider-two', device: device.id, shots, tasks: 1 })))}>
           Get a quote
         </button>
       </div>
@@ -93,10 +58,7 @@ function HardwareRun({ device }: { device: Device }) {
         <p role="status">
           Quote <code>{quote.quote_id.slice(0, 8)}</code>: {usd(quote.total)} for {quote.shots} shots, valid until {when(quote.valid_until)}.{' '}
           {hold === undefined && (
-            <button
-              type="button"
-              onClick={() => void act(async () => setHold(await call<Hold>('POST', '/v1/billing/hardware/hold', { body: { quote_id: quote.quote_id }, idempotencyKey: newIdempotencyKey() })))}
-            >
+            <button type="button" onClick={() => void act(async () => setHold(await api().billing.hold({ quote_id: quote.quote_id })))}>
               Hold {usd(quote.total)}
             </button>
           )}
@@ -122,14 +84,14 @@ function HardwareRun({ device }: { device: Device }) {
                   type="button"
                   onClick={() =>
                     void act(async () => {
-                      const j = await call<{ job_id: string }>('POST', `/v1/execute/provider-two/held/${hold.job_id}`, { body: { circuit: circuitInput(circuit), client_token: newIdempotencyKey() } });
+                      const j = await api().execution.continueHeldJob(hold.job_id, { circuit: circuitInput(circuit) });
                       navigate(`/jobs/execution/${j.job_id}?provider=provider-two`);
                     })
                   }
                 >
                   Run
                 </button>
-                <button type="button" class="danger" onClick={() => void act(async () => setHold(await call<Hold>('POST', `/v1/billing/hardware/hold/${hold.job_id}/release`)))}>
+                <button type="button" class="danger" onClick={() => void act(async () => setHold(await api().billing.releaseHold(hold.job_id)))}>
                   Release the hold
                 </button>
               </div>
@@ -200,16 +162,8 @@ function DeviceCard({ d }: { d: Device }) {
 }
 
 export function DevicesPage() {
-  const devices = useLoad((signal) => call<{ devices: Device[] }>('GET', '/v1/execute/provider-two/devices', { signal }), []);
-  const caps = useLoad(
-    (signal) =>
-      call<{ provider_one: { simulator: { devices: { device: string; status: string; ready: boolean }[] }; hardware: { devices: { device: string; status: string; ready: boolean }[] } } }>(
-        'GET',
-        '/v1/execute/capabilities',
-        { signal },
-      ),
-    [],
-  );
+  const devices = useLoad((signal) => api().execution.devices({ signal }), []);
+  const caps = useLoad((signal) => api().execution.capabilities({ signal }), []);
   const p1 = caps.data === undefined ? [] : [...caps.data.provider_one.simulator.devices, ...caps.data.provider_one.hardware.devices];
   return (
     <section aria-labelledby="devices-title">

@@ -1,41 +1,20 @@
-import { call } from '../api.ts';
+import { api, jobsApi, type QrailClient } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { Histogram } from '../components/histogram.tsx';
 import { duration, usd, when } from '../format.ts';
-import { jobsCall } from '../jobs-token.ts';
 import { href, onLinkClick, queryParam } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 import { useEffect } from 'preact/hooks';
-import { StatusBadge, type AccountJob } from './jobs.tsx';
+import { StatusBadge } from './jobs.tsx';
 
-interface Transition {
-  readonly from: string | null;
-  readonly to: string;
-  readonly at: string;
-  readonly note?: string;
-}
-interface Receipt {
-  readonly receipt_reference: string;
-  readonly amount_reserved: string;
-  readonly amount_captured: string;
-  readonly amount_released: string;
-  readonly balance_after: string;
-  readonly issued_at: string;
-}
+type Job = Awaited<ReturnType<QrailClient['jobs']['get']>>;
+type Transition = NonNullable<Job['transitions']>[number];
 interface Counts {
   readonly counts: Record<string, number>;
   readonly shots: number;
   readonly bit_order: string;
-  readonly probabilities?: Record<string, number>;
+  readonly probabilities?: Record<string, number> | undefined;
   readonly probabilities_kind?: string;
-}
-interface FullJob extends AccountJob {
-  readonly error_message: string | null;
-  readonly result: unknown;
-  readonly receipt: Receipt | null;
-  readonly transitions?: readonly Transition[];
-  readonly attempts: number;
-  readonly max_total_price: string;
 }
 
 /** Why a job failed, in words, for the codes the jobs machinery sets; capabilities' own codes come with their message. */
@@ -76,7 +55,7 @@ function ResultView({ result }: { result: unknown }) {
 }
 
 function AccountJobView({ id }: { id: string }) {
-  const job = useLoad((signal) => jobsCall<FullJob>('GET', `/v1/jobs/${encodeURIComponent(id)}`, { signal }), [id]);
+  const job = useLoad(async (signal) => (await jobsApi(signal)).jobs.get(id, { signal }), [id]);
   const moving = job.data !== undefined && job.data.status !== 'completed' && job.data.status !== 'failed';
   useEffect(() => {
     if (!moving) return;
@@ -171,18 +150,8 @@ function AccountJobView({ id }: { id: string }) {
   );
 }
 
-interface ExecutionJob {
-  readonly job_id: string;
-  readonly status: string;
-  readonly device: string;
-  readonly shots: number;
-  readonly created_at: string;
-  readonly results?: Counts | null;
-  readonly error?: { code: string; message: string } | null;
-}
-
-function ExecutionJobView({ id, provider }: { id: string; provider: string }) {
-  const job = useLoad((signal) => call<ExecutionJob>('GET', `/v1/execute/${encodeURIComponent(provider)}/${encodeURIComponent(id)}`, { signal }), [id, provider]);
+function ExecutionJobView({ id, provider }: { id: string; provider: 'provider-one' | 'provider-two' }) {
+  const job = useLoad((signal) => api().execution.getJob(provider, id, { signal }), [id, provider]);
   const j = job.data;
   return (
     <>
@@ -192,7 +161,7 @@ function ExecutionJobView({ id, provider }: { id: string; provider: string }) {
           <p>
             <StatusBadge status={j.status} /> on <code>{j.device}</code>, {j.shots} shots, submitted {when(j.created_at)}.
           </p>
-          {j.error != null && <ErrorBanner error={new Error(`${j.error.code}: ${j.error.message}`)} />}
+          {j.failure !== null && <ErrorBanner error={new Error(`${j.failure.code}: ${j.failure.message}`)} />}
           {j.results != null && (
             <Histogram
               counts={j.results.counts}
@@ -218,7 +187,7 @@ export function JobPage({ kind, id }: { kind: 'account' | 'execution'; id: strin
       <h1 id="job-title">
         Job <code>{id}</code>
       </h1>
-      {kind === 'account' ? <AccountJobView id={id} /> : <ExecutionJobView id={id} provider={queryParam('provider') ?? 'provider-one'} />}
+      {kind === 'account' ? <AccountJobView id={id} /> : <ExecutionJobView id={id} provider={queryParam('provider') === 'provider-two' ? 'provider-two' : 'provider-one'} />}
     </section>
   );
 }

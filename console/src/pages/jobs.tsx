@@ -1,20 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { usd, when } from '../format.ts';
-import { jobsCall } from '../jobs-token.ts';
+import { jobsApi, present } from '../api.ts';
 import { href, navigate, onLinkClick } from '../router.ts';
 import { useLoad } from '../use-load.ts';
-
-export interface AccountJob {
-  readonly job_id: string;
-  readonly status: string;
-  readonly capability_id: string;
-  readonly quoted_price: string;
-  readonly idempotency_key: string;
-  readonly error_code: string | null;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
 
 const TERMINAL = new Set(['completed', 'failed']);
 const STATUSES = ['', 'queued', 'running', 'completed', 'failed'];
@@ -31,8 +20,9 @@ export function JobsPage() {
   const [applied, setApplied] = useState('');
   const jobs = useLoad(
     async (signal) => {
-      if (applied !== '' && UUID.test(applied)) return [await jobsCall<AccountJob>('GET', `/v1/jobs/${applied}`, { signal })];
-      const page = await jobsCall<{ jobs: AccountJob[] }>('GET', '/v1/jobs', { signal, query: { limit: 100, idempotency_key: applied || undefined } });
+      const c = await jobsApi(signal);
+      if (applied !== '' && UUID.test(applied)) return [await c.jobs.get(applied, { signal })];
+      const page = await c.jobs.list(present({ limit: 100, idempotency_key: applied === '' ? undefined : applied }), { signal });
       return page.jobs;
     },
     [applied],

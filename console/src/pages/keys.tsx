@@ -1,20 +1,17 @@
 import { useState } from 'preact/hooks';
-import { call, newIdempotencyKey } from '../api.ts';
+import { api } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { when } from '../format.ts';
 import { useLoad } from '../use-load.ts';
 
+type Scope = 'jobs:read' | 'jobs:write';
 interface Credential {
   readonly credential_id: string;
   readonly name: string;
-  readonly scopes: readonly string[];
-  readonly secret_hint: string;
-  readonly created_at: string;
-  readonly last_used_at: string | null;
   readonly status: string;
 }
 
-const SCOPES: readonly [string, string][] = [
+const SCOPES: readonly [Scope, string][] = [
   ['jobs:read', 'List and read jobs, receipts and the balance.'],
   ['jobs:write', 'Submit paid jobs, spending from this account within its spend controls.'],
 ];
@@ -47,16 +44,16 @@ function NewSecret({ secret, id, onClose }: { secret: string; id: string; onClos
 }
 
 export function KeysPage() {
-  const list = useLoad((signal) => call<{ credentials: Credential[] }>('GET', '/v1/auth/credentials', { signal }), []);
+  const list = useLoad((signal) => api().auth.listCredentials({ signal }), []);
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['jobs:read', 'jobs:write']);
+  const [scopes, setScopes] = useState<Scope[]>(['jobs:read', 'jobs:write']);
   const [created, setCreated] = useState<{ secret: string; id: string } | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const create = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
     try {
-      const c = await call<{ secret: string; credential_id: string }>('POST', '/v1/auth/credentials', { body: { name, scopes }, idempotencyKey: newIdempotencyKey() });
+      const c = await api().auth.createCredential({ name, scopes });
       setCreated({ secret: c.secret, id: c.credential_id });
       setName('');
       list.reload();
@@ -67,7 +64,7 @@ export function KeysPage() {
   const revoke = async (c: Credential) => {
     if (!confirm(`Revoke "${c.name}"? Agents using it stop working at once.`)) return;
     try {
-      await call('DELETE', `/v1/auth/credentials/${encodeURIComponent(c.credential_id)}`);
+      await api().auth.revokeCredential(c.credential_id);
       list.reload();
     } catch (err) {
       setError(err);

@@ -1,28 +1,16 @@
 import { useState } from 'preact/hooks';
-import { call } from '../api.ts';
+import { api, present } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { usd, when } from '../format.ts';
 import { useLoad } from '../use-load.ts';
 
-interface Entry {
-  readonly transfer_id: string;
-  readonly kind: string;
-  readonly description: string;
-  readonly amount: string;
-  readonly available_change: string;
-  readonly held_change: string;
-  readonly created_at: string;
-}
-interface Page {
-  readonly entries: readonly Entry[];
-  readonly next_cursor: string | null;
-}
-
-const KINDS = ['', 'topup', 'grant', 'hold', 'capture', 'release', 'expire', 'refund', 'adjustment'];
+const KINDS = ['topup', 'grant', 'hold', 'capture', 'release', 'expire', 'refund', 'adjustment'] as const;
+type Kind = (typeof KINDS)[number];
+const isKind = (s: string): s is Kind => (KINDS as readonly string[]).includes(s);
 
 /** The ledger, 20 per page, filtered by kind and dates; pages are walked with the API's cursors. */
 export function LedgerTable() {
-  const [kind, setKind] = useState('');
+  const [kind, setKind] = useState<Kind | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   // Cursors of the pages before this one, to go back without the API needing a "previous" cursor.
@@ -30,10 +18,16 @@ export function LedgerTable() {
   const cursor = trail[trail.length - 1];
   const page = useLoad(
     (signal) =>
-      call<Page>('GET', '/v1/billing/ledger', {
-        signal,
-        query: { limit: 20, kind: kind || undefined, from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined, to: to ? new Date(`${to}T00:00:00`).toISOString() : undefined, cursor },
-      }),
+      api().billing.ledger(
+        present({
+          limit: 20,
+          kind: kind === '' ? undefined : kind,
+          from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
+          to: to ? new Date(`${to}T00:00:00`).toISOString() : undefined,
+          cursor,
+        }),
+        { signal },
+      ),
     [kind, from, to, cursor],
   );
   const reset = () => setTrail([undefined]);
@@ -45,13 +39,15 @@ export function LedgerTable() {
           <select
             value={kind}
             onChange={(e) => {
-              setKind(e.currentTarget.value);
+              const v = e.currentTarget.value;
+              setKind(isKind(v) ? v : '');
               reset();
             }}
           >
+            <option value="">All</option>
             {KINDS.map((k) => (
               <option key={k} value={k}>
-                {k === '' ? 'All' : k}
+                {k}
               </option>
             ))}
           </select>

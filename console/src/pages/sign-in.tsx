@@ -1,12 +1,7 @@
 import { useState } from 'preact/hooks';
-import { call } from '../api.ts';
+import { api } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import type { StoredSession } from '../session.ts';
-
-interface LoginAnswer {
-  readonly token: string;
-  readonly user: { readonly email: string };
-}
 
 /** Sign in, or register then sign in. After an expired session, back to the page the person was on. */
 export function SignIn({ expired, next, onSignedIn }: { expired: boolean; next: string | undefined; onSignedIn: (s: StoredSession, next: string | undefined) => void }) {
@@ -21,8 +16,9 @@ export function SignIn({ expired, next, onSignedIn }: { expired: boolean; next: 
     setBusy(true);
     setError(undefined);
     try {
-      if (mode === 'register') await call('POST', '/v1/auth/register', { body: { email, password }, token: '' });
-      const r = await call<LoginAnswer>('POST', '/v1/auth/login', { body: { email, password }, token: '' });
+      const c = api();
+      if (mode === 'register') await c.auth.register(email, password);
+      const r = await c.auth.login(email, password);
       onSignedIn({ token: r.token, email: r.user.email }, next);
     } catch (err) {
       setError(err);

@@ -1,18 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../api.ts';
+import { api } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { usd } from '../format.ts';
 import { useLoad } from '../use-load.ts';
-
-interface Controls {
-  readonly daily_limit: string | null;
-  readonly monthly_limit: string | null;
-  readonly per_job_max: string | null;
-  readonly hardware_allowed: boolean;
-  readonly spent_today: string;
-  readonly spent_this_month: string;
-  readonly auto_recharge: { readonly enabled: boolean; readonly threshold: string | null; readonly recharge_to: string | null; readonly monthly_cap: string | null; readonly paused: boolean };
-}
 
 /** "12.500000" → "12.50" for editing; empty means no limit. */
 const edit = (s: string | null) => (s === null ? '' : s.replace(/(\.\d\d)0+$/, '$1'));
@@ -20,7 +10,7 @@ const limit = (s: string) => (s.trim() === '' ? null : s.trim());
 
 /** Spend limits and auto-recharge, validated by the API: its messages are shown next to the form. */
 export function SpendControlsForm() {
-  const current = useLoad((signal) => call<Controls>('GET', '/v1/billing/spend-controls', { signal }), []);
+  const current = useLoad((signal) => api().billing.spendControls({ signal }), []);
   const [f, setF] = useState({ daily: '', monthly: '', perJob: '', hardware: true, arOn: false, threshold: '', rechargeTo: '', cap: '' });
   const [error, setError] = useState<unknown>(undefined);
   const [saved, setSaved] = useState(false);
@@ -43,14 +33,12 @@ export function SpendControlsForm() {
     setError(undefined);
     setSaved(false);
     try {
-      await call('PATCH', '/v1/billing/spend-controls', {
-        body: {
-          daily_limit: limit(f.daily),
-          monthly_limit: limit(f.monthly),
-          per_job_max: limit(f.perJob),
-          hardware_allowed: f.hardware,
-          auto_recharge: { enabled: f.arOn, threshold: limit(f.threshold), recharge_to: limit(f.rechargeTo), monthly_cap: limit(f.cap) },
-        },
+      await api().billing.updateSpendControls({
+        daily_limit: limit(f.daily),
+        monthly_limit: limit(f.monthly),
+        per_job_max: limit(f.perJob),
+        hardware_allowed: f.hardware,
+        auto_recharge: { enabled: f.arOn, threshold: limit(f.threshold), recharge_to: limit(f.rechargeTo), monthly_cap: limit(f.cap) },
       });
       setSaved(true);
       current.reload();

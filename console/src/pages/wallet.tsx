@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, newIdempotencyKey } from '../api.ts';
+import { api } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { SpendChart } from '../components/spend-chart.tsx';
 import { usd, when } from '../format.ts';
@@ -7,17 +7,6 @@ import { queryParam } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 import { LedgerTable } from './ledger-table.tsx';
 import { SpendControlsForm } from './spend-controls.tsx';
-
-interface Wallet {
-  readonly available: string;
-  readonly held: string;
-  readonly total: string;
-  readonly as_of: string;
-}
-interface Dashboard {
-  readonly totals: { readonly spend: string; readonly jobs: number };
-  readonly spend_per_day: readonly { date: string; spend: string; jobs: number }[];
-}
 
 function TopUp({ onDone }: { onDone: () => void }) {
   const [amount, setAmount] = useState('25.00');
@@ -29,10 +18,7 @@ function TopUp({ onDone }: { onDone: () => void }) {
     setError(undefined);
     try {
       const back = `${location.origin}/console/wallet?checkout=done`;
-      const s = await call<{ url: string | null }>('POST', '/v1/billing/processor/checkout-session', {
-        body: { amount, success_url: back, cancel_url: `${location.origin}/console/wallet?checkout=canceled` },
-        idempotencyKey: newIdempotencyKey(),
-      });
+      const s = await api().billing.checkoutSession({ amount, success_url: back, cancel_url: `${location.origin}/console/wallet?checkout=canceled` });
       if (s.url === null) throw new Error('The processor returned no checkout page.');
       // The processor's checkout page (the sandbox's own page in the embedded default) takes the payment.
       location.assign(s.url);
@@ -57,8 +43,8 @@ function TopUp({ onDone }: { onDone: () => void }) {
 }
 
 export function WalletPage() {
-  const wallet = useLoad((signal) => call<Wallet>('GET', '/v1/billing/wallet', { signal }), []);
-  const dash = useLoad((signal) => call<Dashboard>('GET', '/v1/billing/dashboard', { signal, query: { days: 30 } }), []);
+  const wallet = useLoad((signal) => api().billing.wallet({ signal }), []);
+  const dash = useLoad((signal) => api().billing.dashboard({ days: 30 }, { signal }), []);
   const checkout = queryParam('checkout');
   return (
     <section aria-labelledby="wallet-title">

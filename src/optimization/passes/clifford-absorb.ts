@@ -1,4 +1,5 @@
 import { EPS, normAngle, PI } from '../gate-info.js';
+import { bitsOf } from './parity-bits.js';
 
 export interface Coef {
   sum: number;
@@ -51,7 +52,7 @@ const zero = (a: number) => Math.abs(normAngle(a)) <= EPS;
 const nz = (a: number) => (zero(a) ? 0 : 1);
 
 /** Deterministic PRNG (mulberry32): the search is reproducible run to run. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -70,16 +71,56 @@ function rng(seed: number): () => number {
 const FRONTIER_CAP = 600;
 
 function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds: number, limit: number, stopped: () => boolean): Coef[][] {
-  const by = new Map<bigint, Coef>();
-  for (const t of virtual.values()) by.set(t.lin, t);
-  for (const t of table.values()) by.set(t.lin, t);
+  // keyed by the caller's keys (one per parity), not by the bigints: V8 hashes a bigint by its lowest
+  // word only, so parities of high variables would all collide
+  const by = new Map<string, Coef>();
+  for (const [k, t] of virtual) by.set(k, t);
+  for (const [k, t] of table) by.set(k, t);
   const terms = [...table.values()];
-  // partners of x: rotation terms b with x⊕b available (c must be a partner of a too)
+  const order = new Map<Coef, number>(terms.map((t, i) => [t, i]));
+  // Every parity gets a random linear fingerprint (two 32-bit words, f(a⊕b) = f(a)⊕f(b)), so
+  // the XOR lookups below cost O(1) instead of bigint arithmetic over the segment's width; a
+  // subspace is kept only after its seven relations are confirmed on the bigints.
+  const fp = fingerprints([...by.values()]);
+  const key = (h1: number, h2: number) => h1 * 4294967296 + h2;
+  const avail = new Map<number, Coef>();
+  const termOf = new Map<number, Coef>();
+  for (const t of by.values()) avail.set(key(fp.get(t)![0], fp.get(t)![1]), t);
+  for (const t of terms) termOf.set(key(fp.get(t)![0], fp.get(t)![1]), t);
+  const xor = (m: Map<number, Coef>, ...ts: Coef[]) => {
+    let h1 = 0;
+    let h2 = 0;
+    for (const t of ts) {
+      const f = fp.get(t)!;
+      h1 ^= f[0];
+      h2 ^= f[1];
+    }
+    return m.get(key(h1 >>> 0, h2 >>> 0));
+  };
+  // Parities by variable: a partner b of x shares a variable with x, or else x⊕b does (x ≠ 0),
+  // so the search looks only there instead of at every term (linear in the segment, not quadratic).
+  const byVar = new Map<number, Coef[]>();
+  for (const t of by.values()) {
+    for (const v of bitsOf(t.lin)) {
+      const list = byVar.get(v);
+      if (list) list.push(t);
+      else byVar.set(v, [t]);
+    }
+  }
+  // partners of x: rotation terms b with x⊕b available (c must be a partner of a too), in term order
   const memo = new Map<Coef, Set<Coef>>();
   const partners = (x: Coef) => {
     let set = memo.get(x);
     if (!set) {
-      set = new Set(terms.filter((b) => b !== x && by.has(x.lin ^ b.lin)));
+      const found = new Set<Coef>();
+      for (const v of bitsOf(x.lin)) {
+        for (const y of byVar.get(v) ?? []) {
+          if (y !== x && order.has(y) && xor(avail, x, y)) found.add(y);
+          const b = xor(termOf, x, y);
+          if (b && b !== x) found.add(b);
+        }
+      }
+      set = new Set([...found].sort((p, q) => order.get(p)! - order.get(q)!));
       memo.set(x, set);
     }
     return set;
@@ -96,26 +137,30 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
   const visited = new Set<Coef>(frontier);
   for (let r = 0; r < rounds && frontier.length && out.length < limit; r++) {
     const next: Coef[] = [];
-    // each frontier parity costs a pass over all terms: bounded so huge segments stay in budget
-    for (const a of frontier.slice(0, FRONTIER_CAP)) {
+    // each frontier parity costs a pass over its partners (indexed, so about constant): bounded, but in
+    // proportion to the segment — a fixed cap lost candidates on large circuits (8× adder chain: 5 gates)
+    for (const a of frontier.slice(0, Math.max(FRONTIER_CAP, 2 * terms.length))) {
       if (stopped()) return out;
       const na = partners(a);
       for (const b of na) {
-        const ab = by.get(a.lin ^ b.lin)!;
+        const ab = xor(avail, a, b);
+        if (!ab) continue;
         for (const c of na) {
           if (c === b || c === ab) continue;
-          const bc = by.get(b.lin ^ c.lin);
-          const abc = bc && by.get(a.lin ^ b.lin ^ c.lin);
+          const bc = xor(avail, b, c);
+          const abc = bc && xor(avail, a, b, c);
           if (!bc || !abc) continue;
-          const ac = by.get(a.lin ^ c.lin)!;
+          const ac = xor(avail, a, c);
+          if (!ac) continue;
           const set = [a, b, ab, c, ac, bc, abc];
           if (new Set(set).size !== 7) continue;
-          const key = set
+          const k = set
             .map(idOf)
             .sort((x, y) => x - y)
             .join(',');
-          if (seen.has(key)) continue;
-          seen.add(key);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          if (ab.lin !== (a.lin ^ b.lin) || ac.lin !== (a.lin ^ c.lin) || bc.lin !== (b.lin ^ c.lin) || abc.lin !== (a.lin ^ bc.lin)) continue;
           out.push(set);
           for (const t of set)
             if (!visited.has(t)) {
@@ -131,6 +176,27 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
   return out;
 }
 
+/** Random linear fingerprints of parities: per variable two seeded 32-bit words, XORed over the parity's variables. */
+function fingerprints(parities: readonly Coef[]): Map<Coef, [number, number]> {
+  const rand = rng(0x5eed);
+  const words: number[] = [];
+  const word = (i: number) => {
+    while (words.length <= i) words.push(Math.floor(rand() * 4294967296) >>> 0);
+    return words[i]!;
+  };
+  const out = new Map<Coef, [number, number]>();
+  for (const t of parities) {
+    let h1 = 0;
+    let h2 = 0;
+    for (const v of bitsOf(t.lin)) {
+      h1 ^= word(2 * v);
+      h2 ^= word(2 * v + 1);
+    }
+    out.set(t, [h1 >>> 0, h2 >>> 0]);
+  }
+  return out;
+}
+
 /**
  * Clifford-term absorption: Clifford phase terms (multiples of π/2) left over by merging —
  * typically the controlled-Z of compute/uncompute Toffoli pairs — are cancelled by adding
@@ -140,8 +206,35 @@ function candidates(table: Map<string, Coef>, virtual: Map<string, Coef>, rounds
  * candidate patterns; the best state seen is kept. T-count is unchanged by construction.
  */
 export function absorbCliffordTerms(table: Map<string, Coef>, virtual: Map<string, Coef>, opts: { seed?: number; effort?: number; stopped?: () => boolean } = {}): void {
-  const subs = candidates(table, virtual, opts.effort && opts.effort > 1 ? 3 : 2, 4000, opts.stopped ?? (() => false));
-  if (subs.length === 0) return;
+  const found = candidates(table, virtual, opts.effort && opts.effort > 1 ? 3 : 2, 4000, opts.stopped ?? (() => false));
+  // Subspaces that share no term are independent: each group is annealed on its own, with
+  // iterations in proportion to its size, so the work grows with the circuit, not its square.
+  for (const subs of components(found)) anneal(subs, opts);
+}
+
+/** Groups of candidate subspaces connected through shared terms, largest first. */
+function components(subs: Coef[][]): Coef[][][] {
+  const parent = subs.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const owner = new Map<Coef, number>();
+  subs.forEach((set, i) => {
+    for (const t of set) {
+      const j = owner.get(t);
+      if (j === undefined) owner.set(t, i);
+      else parent[find(i)] = find(j);
+    }
+  });
+  const groups = new Map<number, Coef[][]>();
+  subs.forEach((set, i) => {
+    const r = find(i);
+    const g = groups.get(r);
+    if (g) g.push(set);
+    else groups.set(r, [set]);
+  });
+  return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+
+function anneal(subs: Coef[][], opts: { seed?: number; effort?: number }): void {
   const all = [...new Set(subs.flat())];
   const initial = all.map((t) => t.sum);
   let cost = all.reduce((n, t) => n + nz(t.sum), 0);

@@ -2,13 +2,19 @@ import type { Operation } from '../../circuits/ir.js';
 import { commute, g, phaseGate, phaseOf, qubitsOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { PHASE_POLYNOMIAL_RULE } from './phase-polynomial.js';
+import { rng } from './clifford-absorb.js';
 import { TaggedMoves } from './tagged-move.js';
 
 interface Parity {
   lin: bigint;
   cst: boolean;
   seg: number;
+  /** A random linear fingerprint of `lin` (two 32-bit words): index keys (V8 hashes a bigint by its lowest word only). */
+  fa: number;
+  fb: number;
 }
+
+const fpKey = (p: { fa: number; fb: number }) => (p.fa >>> 0) * 2097152 + (p.fb >>> 11);
 interface Point extends Parity {
   at: number;
   q: number;
@@ -21,6 +27,8 @@ interface Scan {
   readonly after: readonly (readonly Parity[] | undefined)[];
   /** Wire points carrying exactly this linear parity in this segment. */
   lookup(want: Parity): readonly Point[];
+  /** The wire points of each qubit, in list order. */
+  readonly onWire: readonly (readonly Point[] | undefined)[];
 }
 
 // A reduce, not a spread: one argument per operation overflows the stack near 10^5 operations.
@@ -30,15 +38,25 @@ const width = (ops: readonly Operation[]) => ops.reduce((m, o) => Math.max(m, ..
 function scan(ops: readonly Operation[], n = width(ops)): Scan {
   const lin: bigint[] = [];
   const cst: boolean[] = [];
+  const fa: number[] = [];
+  const fb: number[] = [];
+  const rand = rng(0x71c3); // the same words for the same variable numbers in every scan
+  const words: number[] = [];
+  const word = (k: number) => {
+    while (words.length <= k) words.push(Math.floor(rand() * 4294967296) | 0);
+    return words[k]!;
+  };
   let v = 0;
   let seg = 0;
   const fresh = (q: number) => {
+    fa[q] = word(2 * v);
+    fb[q] = word(2 * v + 1);
     lin[q] = 1n << BigInt(v++);
     cst[q] = false;
   };
   const list: Point[] = [];
-  const add = (at: number, q: number) => list.push({ at, q, lin: lin[q]!, cst: cst[q]!, seg });
-  const now = (qs: readonly number[]) => qs.map((q) => ({ lin: lin[q]!, cst: cst[q]!, seg }));
+  const add = (at: number, q: number) => list.push({ at, q, lin: lin[q]!, cst: cst[q]!, seg, fa: fa[q]!, fb: fb[q]! });
+  const now = (qs: readonly number[]) => qs.map((q) => ({ lin: lin[q]!, cst: cst[q]!, seg, fa: fa[q]!, fb: fb[q]! }));
   for (let q = 0; q < n; q++) {
     fresh(q);
     add(0, q);
@@ -58,20 +76,19 @@ function scan(ops: readonly Operation[], n = width(ops)): Scan {
     switch (op.name) {
       case 'cx':
         lin[d] = lin[d]! ^ lin[c]!;
+        fa[d] = fa[d]! ^ fa[c]!;
+        fb[d] = fb[d]! ^ fb[c]!;
         cst[d] = cst[d] !== cst[c];
         break;
       case 'x':
         cst[c] = !cst[c];
         break;
-      case 'swap': {
-        const l = lin[c]!;
-        const k = cst[c]!;
-        lin[c] = lin[d]!;
-        cst[c] = cst[d]!;
-        lin[d] = l;
-        cst[d] = k;
+      case 'swap':
+        [lin[c], lin[d]] = [lin[d]!, lin[c]!];
+        [fa[c], fa[d]] = [fa[d]!, fa[c]!];
+        [fb[c], fb[d]] = [fb[d]!, fb[c]!];
+        [cst[c], cst[d]] = [cst[d]!, cst[c]!];
         break;
-      }
       case 'cz':
       case 'ccz':
       case 'crz':
@@ -86,21 +103,24 @@ function scan(ops: readonly Operation[], n = width(ops)): Scan {
     for (const q of op.qubits) add(i + 1, q);
     after[i] = now(op.qubits);
   });
-  let index: Map<number, Map<bigint, Point[]>> | undefined;
+  let index: Map<number, Map<number, Point[]>> | undefined;
   const lookup = (want: Parity) => {
     if (!index) {
       index = new Map();
       for (const p of list) {
         let bySeg = index.get(p.seg);
-        if (!bySeg) index.set(p.seg, (bySeg = new Map<bigint, Point[]>()));
-        const l = bySeg.get(p.lin);
+        if (!bySeg) index.set(p.seg, (bySeg = new Map<number, Point[]>()));
+        const l = bySeg.get(fpKey(p));
         if (l) l.push(p);
-        else bySeg.set(p.lin, [p]);
+        else bySeg.set(fpKey(p), [p]);
       }
     }
-    return index.get(want.seg)?.get(want.lin) ?? [];
+    // the fingerprint finds the candidates, the bigint confirms them
+    return (index.get(want.seg)?.get(fpKey(want)) ?? []).filter((p) => p.lin === want.lin);
   };
-  return { list, before, after, lookup };
+  const onWire: Point[][] = [];
+  for (const p of list) (onWire[p.q] ??= []).push(p);
+  return { list, before, after, lookup, onWire };
 }
 
 type Plan = { from: number; at: number; q: number; negate: boolean }[];
@@ -112,7 +132,7 @@ type Plan = { from: number; at: number; q: number; negate: boolean }[];
  */
 function planMoves(s: Scan, i: number, j: number, t: number, P: Parity, phases: readonly number[]): Plan | undefined {
   const inside = (p: Point) => p.q === t && p.at > i && p.at <= j;
-  const shifted = s.list.filter(inside).map((p) => ({ ...p, lin: p.lin ^ P.lin, cst: p.cst !== P.cst }));
+  const shifted = (s.onWire[t] ?? []).filter(inside).map((p) => ({ ...p, lin: p.lin ^ P.lin, cst: p.cst !== P.cst }));
   const plan: Plan = [];
   for (const from of phases) {
     const want = s.before[from]![0]!;
@@ -229,7 +249,7 @@ function planSkeleton(ops: readonly Operation[], i: number, j: number, P: Parity
   for (const orig of phases) {
     const from = orig < j ? orig - 1 : orig - 2;
     const S = s.before[from]![0]!;
-    const want = { lin: S.lin ^ P.lin, cst: S.cst !== P.cst, seg: S.seg };
+    const want = { lin: S.lin ^ P.lin, cst: S.cst !== P.cst, seg: S.seg, fa: S.fa ^ P.fa, fb: S.fb ^ P.fb };
     const cands = s.lookup(want);
     if (cands.length === 0 || S.seg !== P.seg) return undefined;
     let best = cands[0]!;

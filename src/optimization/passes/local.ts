@@ -1,5 +1,6 @@
 import type { GateOp } from '../../circuits/ir.js';
-import { commute, isIdentity, isInversePair, overlaps, phaseGate, phaseOf, ROT_PERIOD, g } from '../gate-info.js';
+import { commute, isIdentity, isInversePair, phaseGate, phaseOf, ROT_PERIOD, g } from '../gate-info.js';
+import { OpSlots } from '../op-slots.js';
 import type { Recorder } from '../recorder.js';
 import { addAngles } from '../../verification/numeric-policy.js';
 
@@ -57,28 +58,45 @@ function pairRewrite(a: GateOp, b: GateOp, tol: number): { rule: string; out: Ga
 /**
  * Cancels inverse pairs and merges rotations. With `commuting`, the partner may be
  * separated by gates that commute with the first gate (Nam et al.'s commutation-aware
- * cancellation); without it, only by gates on other qubits.
+ * cancellation); without it, only by gates on other qubits. The partners are found along the
+ * first gate's wires (op-slots.ts), so a gate costs the length of its commuting run, not of the list.
  */
 export function cancelAndMerge(rec: Recorder, commuting: boolean): number {
+  const slots = new OpSlots(rec.ops);
   let n = 0;
-  for (let i = 0; i < rec.ops.length && !rec.stopped(); i++) {
-    const a = rec.ops[i]!;
-    if (a.kind !== 'gate') continue;
-    for (let j = i + 1; j < rec.ops.length; j++) {
-      const b = rec.ops[j]!;
-      if (!overlaps(a, b)) continue;
-      if (b.kind === 'gate' && b.qubits.length === a.qubits.length && b.qubits.every((q) => a.qubits.includes(q))) {
-        const rw = pairRewrite(a, b, rec.tol);
-        if (rw) {
-          rec.apply(rw.rule, [i, j], rw.out);
-          n++;
-          i = Math.max(-1, i - 2);
-          break;
+  for (let s = slots.nextLive(-1); s >= 0 && !rec.stopped();) {
+    const a = slots.op(s)!;
+    let next = slots.nextLive(s);
+    if (a.kind === 'gate') {
+      // the ops after a on its wires, in list order (one op may come up on several of them)
+      const heads = a.qubits.map((q) => slots.nextOnWire(s, q));
+      for (;;) {
+        const j = heads.reduce((m, h) => (h >= 0 && (m < 0 || h < m) ? h : m), -1);
+        if (j < 0) break;
+        const b = slots.op(j)!;
+        if (b.kind === 'gate' && b.qubits.length === a.qubits.length && b.qubits.every((q) => a.qubits.includes(q))) {
+          const rw = pairRewrite(a, b, rec.tol);
+          if (rw) {
+            rec.record(rw.rule, [slots.index(s), slots.index(j)], [a, b], rw.out);
+            slots.remove(j);
+            if (rw.out.length) slots.replace(s, rw.out[0]!);
+            else slots.remove(s);
+            n++;
+            // look again from the op before: the new gate (or the gap) may pair with it
+            next = slots.prevLive(s);
+            if (next < 0) next = slots.nextLive(-1);
+            break;
+          }
         }
+        if (commuting && commute(a, b)) {
+          for (let k = 0; k < heads.length; k++) if (heads[k] === j) heads[k] = slots.nextOnWire(j, a.qubits[k]!);
+          continue;
+        }
+        break;
       }
-      if (commuting && commute(a, b)) continue;
-      break;
     }
+    s = next;
   }
+  if (n > 0) rec.ops = slots.toOps();
   return n;
 }

@@ -1,7 +1,7 @@
 import type { GateOp } from '../../circuits/ir.js';
 import { phaseGate, phaseOf, isZeroAngle, normAngle } from '../gate-info.js';
-import type { Recorder } from '../recorder.js';
-import { absorbCliffordTerms } from './clifford-absorb.js';
+import { spliced, type Recorder } from '../recorder.js';
+import { absorbCliffordTerms, rng } from './clifford-absorb.js';
 
 export const PHASE_POLYNOMIAL_RULE = 'global:phase-polynomial';
 
@@ -19,9 +19,24 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
   const lin: bigint[] = [];
   const cst: boolean[] = [];
+  // Each parity also carries a random linear fingerprint (two 32-bit words per variable, XORed
+  // like the parity), so a lookup costs O(1) instead of printing a bigint as wide as the circuit;
+  // the bigint confirms it (a fingerprint taken by another parity falls back to the printed key).
+  const fpA: number[] = [];
+  const fpB: number[] = [];
+  const rand = rng(0x9a17);
+  const owners = new Map<number, bigint>();
+  const keyOf = (q: number): string => {
+    const k = (fpA[q]! >>> 0) * 2097152 + (fpB[q]! >>> 11);
+    const owner = owners.get(k);
+    if (owner === undefined) owners.set(k, lin[q]!);
+    return owner === undefined || owner === lin[q] ? String(k) : `x${lin[q]!.toString(16)}`;
+  };
   let nextVar = 0;
   const fresh = (q: number) => {
     lin[q] = 1n << BigInt(nextVar++);
+    fpA[q] = Math.floor(rand() * 4294967296) | 0;
+    fpB[q] = Math.floor(rand() * 4294967296) | 0;
     cst[q] = false;
   };
   for (let q = 0; q < n; q++) fresh(q);
@@ -42,7 +57,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   const virtuals: Map<string, Term>[] = [virtual];
   /** Wire points whose parity has no rotation yet: a rotation could be created there. */
   const slot = (at: number, q: number) => {
-    const key = lin[q]!.toString(36);
+    const key = keyOf(q);
     if (!virtual.has(key)) virtual.set(key, { idx: [], signs: [], sum: 0, lin: lin[q]!, seg: segments.length - 1, changed: false, slot: { at, q, cst: cst[q]! } });
   };
   for (let q = 0; q < n; q++) slot(0, q);
@@ -60,7 +75,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
     const a = phaseOf(op);
     if (a !== undefined) {
       const q = op.qubits[0]!;
-      const key = lin[q]!.toString(36);
+      const key = keyOf(q);
       const sign = cst[q] ? -1 : 1;
       let t = table.get(key);
       if (!t) {
@@ -77,6 +92,8 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
     switch (op.name) {
       case 'cx':
         lin[d] = lin[d]! ^ lin[c]!;
+        fpA[d] = fpA[d]! ^ fpA[c]!;
+        fpB[d] = fpB[d]! ^ fpB[c]!;
         cst[d] = cst[d] !== cst[c];
         slot(i + 1, d);
         return;
@@ -84,12 +101,10 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
         cst[c] = !cst[c];
         return;
       case 'swap': {
-        const l = lin[c]!;
-        const k = cst[c]!;
-        lin[c] = lin[d]!;
-        cst[c] = cst[d]!;
-        lin[d] = l;
-        cst[d] = k;
+        [lin[c], lin[d]] = [lin[d]!, lin[c]!];
+        [fpA[c], fpA[d]] = [fpA[d]!, fpA[c]!];
+        [fpB[c], fpB[d]] = [fpB[d]!, fpB[c]!];
+        [cst[c], cst[d]] = [cst[d]!, cst[c]!];
         return;
       }
       case 'cz':
@@ -121,13 +136,12 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
   let tags = rec.ops.map((_, i) => i);
   const apply = (rule: string, positions: number[], inserted: GateOp[]) => {
     rec.apply(rule, positions, inserted);
-    const removed = new Set(positions);
-    const next: number[] = [];
-    for (let i = 0; i < tags.length; i++) {
-      if (i === positions[0]) for (let k = 0; k < inserted.length; k++) next.push(-1);
-      if (!removed.has(i)) next.push(tags[i]!);
-    }
-    tags = next;
+    tags = spliced(
+      tags,
+      positions,
+      inserted.map(() => -1),
+      positions[0]!,
+    );
   };
   let changes = 0;
   for (const t of classes) {

@@ -23,7 +23,7 @@ function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: bool
   for (let q = 0; q < n; q++) fresh(q);
   const keyOfPhase = new Map<number, { key: string; cst: boolean }>();
   const slots = new Map<string, Slot[]>();
-  const key = (q: number) => `${seg}:${lin[q]!.toString(36)}`;
+  const key = (q: number) => `${seg}:${lin[q]!.toString(16)}`;
   const addSlot = (at: number, q: number) => {
     const k = key(q);
     const list = slots.get(k) ?? [];

@@ -1725,6 +1725,8 @@ export interface components {
                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                 t_count: number;
                 depth: number;
+                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                t_depth: number;
             };
             metrics_after: {
                 /** @description Gates (measure/reset/barrier excluded) */
@@ -1733,6 +1735,8 @@ export interface components {
                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                 t_count: number;
                 depth: number;
+                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                t_depth: number;
             };
             passes: string[];
             timed_out: boolean;
@@ -10064,6 +10068,8 @@ export interface operations {
                                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                                 t_count: number;
                                 depth: number;
+                                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                                t_depth: number;
                             };
                             metrics_after: {
                                 /** @description Gates (measure/reset/barrier excluded) */
@@ -10072,6 +10078,8 @@ export interface operations {
                                 /** @description t/tdg plus z-rotations by odd multiples of π/4 */
                                 t_count: number;
                                 depth: number;
+                                /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                                t_depth: number;
                             };
                             passes: string[];
                             timed_out: boolean;
@@ -10105,6 +10113,18 @@ export interface operations {
                                         inserted: components["schemas"]["CertificateOperation"][];
                                         anchor?: "first" | "last";
                                         insertAt?: number;
+                                        /** @description Rule reorder only: the new op list is order.map((i) => ops[i]) */
+                                        order?: number[];
+                                        /** @description Rule phase-teleport only: the op at positions[i] becomes inPlace[i] (null removes it) */
+                                        inPlace?: (components["schemas"]["CertificateOperation"] | null)[];
+                                        witness?: {
+                                            /** @description The reduction trace the phase-teleport checker replays */
+                                            trace: number[][];
+                                        };
+                                        /** @description Rule widen only: the register width from this step on (wires borrowed from the device for routing) */
+                                        numQubits?: number;
+                                        /** @description Rule phase-teleport only: the range [from, to) of the op list whose path sum the trace reduces */
+                                        span?: number[];
                                     }[];
                                 };
                             };

@@ -119,6 +119,7 @@ const Metrics = Obj({
   two_qubit: Type.Integer(),
   t_count: Type.Integer({ description: 't/tdg plus z-rotations by odd multiples of π/4' }),
   depth: Type.Integer(),
+  t_depth: Type.Integer({ description: 'Most T gates (as t_count counts them) on any chain of gates over shared qubits' }),
 });
 
 /** An operation of the certificate, in the optimizer's own form (angles as numbers, in radians). */
@@ -140,6 +141,13 @@ const CertificateStep = Obj({
   inserted: Type.Array(Type.Ref('CertificateOperation')),
   anchor: Type.Optional(Type.Union([Type.Literal('first'), Type.Literal('last')])),
   insertAt: Type.Optional(Int),
+  order: Type.Optional(Type.Array(Int, { description: 'Rule reorder only: the new op list is order.map((i) => ops[i])' })),
+  inPlace: Type.Optional(
+    Type.Array(Type.Union([Type.Ref('CertificateOperation'), Type.Null()]), { description: 'Rule phase-teleport only: the op at positions[i] becomes inPlace[i] (null removes it)' }),
+  ),
+  witness: Type.Optional(Obj({ trace: Type.Array(Ints, { description: 'The reduction trace the phase-teleport checker replays' }) })),
+  numQubits: Type.Optional(Type.Integer({ description: 'Rule widen only: the register width from this step on (wires borrowed from the device for routing)' })),
+  span: Type.Optional(Type.Array(Int, { minItems: 2, maxItems: 2, description: 'Rule phase-teleport only: the range [from, to) of the op list whose path sum the trace reduces' })),
 });
 
 const ProofMethod = Obj({
