@@ -5,7 +5,7 @@ import { migrateCommand, serveCommand } from './server-commands.js';
 import { balanceCommand, loginCommand, logoutCommand, registerCommand, topupCommand } from './account-commands.js';
 import { analyzeCommand, optimizeCommand, validateCommand } from './circuit-commands.js';
 import { credentialsCreateCommand, credentialsListCommand, credentialsRevokeCommand } from './credentials-commands.js';
-import { jobsGetCommand, jobsListCommand, jobsSubmitCommand, jobsWaitCommand } from './jobs-commands.js';
+import { jobsCancelCommand, jobsGetCommand, jobsListCommand, jobsSubmitCommand, jobsWaitCommand } from './jobs-commands.js';
 import { runCommand } from './run-command.js';
 
 /**
@@ -20,7 +20,7 @@ export const SECTIONS: readonly CommandSection[] = [
     commands: [registerCommand, loginCommand, logoutCommand, balanceCommand, topupCommand, credentialsCreateCommand, credentialsListCommand, credentialsRevokeCommand],
   },
   { title: 'Circuits and runs', commands: [validateCommand, analyzeCommand, optimizeCommand, runCommand] },
-  { title: 'Account Jobs (prepaid jobs, with a machine credential)', commands: [jobsSubmitCommand, jobsGetCommand, jobsListCommand, jobsWaitCommand] },
+  { title: 'Account Jobs (prepaid jobs, with a machine credential)', commands: [jobsSubmitCommand, jobsGetCommand, jobsListCommand, jobsWaitCommand, jobsCancelCommand] },
 ];
 
 export const COMMANDS: readonly CliCommand[] = SECTIONS.flatMap((s) => s.commands);

@@ -8,7 +8,7 @@ import { waitWithProgress } from './wait-for.js';
 import { intOption, strOption } from './parse-command-line.js';
 
 /**
- * `qrail jobs submit|get|list|wait`: the Account Jobs interface (prepaid jobs for a capability
+ * `qrail jobs submit|get|list|wait|cancel`: the Account Jobs interface (prepaid jobs for a capability
  * of the catalog), with the saved machine credential. A job that ends `failed` exits 1.
  */
 
@@ -101,14 +101,27 @@ export const jobsListCommand = remoteCommand({
     limit: { type: 'string', value: 'n', description: 'at most this many (1–100, default 50)' },
     cursor: { type: 'string', value: 'cursor', description: 'the next page (printed after a full page)' },
     'idempotency-key': { type: 'string', value: 'key', description: 'only the job submitted with this key' },
+    status: { type: 'string', value: 'status', description: 'only jobs in this state (queued, running, completed, failed, …)' },
+    capability: { type: 'string', value: 'id', description: 'only jobs of this capability' },
+    tag: { type: 'string', value: 'key:value', description: 'only jobs with this tag' },
   },
-  examples: ['qrail jobs list', 'qrail jobs list --limit 100 --json | jq -r ".jobs[].job_id"'],
+  examples: ['qrail jobs list', 'qrail jobs list --status queued --tag experiment:bell-7', 'qrail jobs list --limit 100 --json | jq -r ".jobs[].job_id"'],
   async run(input, svc, ctx) {
     const limit = intOption(input.options['limit'], 'limit');
-    const cursor = strOption(input.options['cursor']);
-    const key = strOption(input.options['idempotency-key']);
+    const opt = (name: string, as: string) => {
+      const v = strOption(input.options[name]);
+      return v === undefined ? {} : { [as]: v };
+    };
+    const tag = strOption(input.options['tag']);
     requireJobsAuth(svc);
-    const page = await svc.client.jobs.list({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }), ...(key === undefined ? {} : { idempotency_key: key }) });
+    const page = await svc.client.jobs.list({
+      ...(limit === undefined ? {} : { limit }),
+      ...opt('cursor', 'cursor'),
+      ...opt('idempotency-key', 'idempotency_key'),
+      ...opt('status', 'status'),
+      ...opt('capability', 'capability_id'),
+      ...(tag === undefined ? {} : { tag: [tag] }),
+    });
     if (svc.json) {
       printJson(ctx.io, page);
       return EXIT.OK;
@@ -133,5 +146,23 @@ waiting (exit 130) and the job continues.`,
     intOption(input.options['timeout'], 'timeout');
     requireJobsAuth(svc);
     return waitForJob(ctx, svc, input.positionals[0] ?? '', input.options['timeout']);
+  },
+});
+
+export const jobsCancelCommand = remoteCommand({
+  name: 'jobs cancel',
+  summary: 'cancel a job: not yet running, it ends failed / CANCELED now; running, it is stopped (nothing captured either way)',
+  description: `A job not yet running ends failed with error_code CANCELED at once and its reservation is
+released; a running one is asked to stop and ends so (\`qrail jobs wait\` shows it). Nothing is
+captured either way. Canceling it again answers the same; a job that already ended otherwise
+answers JOB_NOT_CANCELABLE (exit 1).`,
+  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it' }],
+  examples: ['qrail jobs cancel 7f3c…', 'qrail jobs cancel 7f3c… --json | jq .receipt'],
+  async run(input, svc, ctx) {
+    requireJobsAuth(svc);
+    const job = await svc.client.jobs.cancel(input.positionals[0] ?? '');
+    if (svc.json) printJson(ctx.io, job);
+    else ctx.io.out(`${jobText(job)}${job.status === 'failed' ? '' : `stopping: qrail jobs wait ${job.job_id}\n`}`);
+    return EXIT.OK;
   },
 });

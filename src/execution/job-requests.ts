@@ -4,7 +4,7 @@
  */
 import { fail } from '../errors/app-error.js';
 import { JOBS_ERRORS } from '../jobs/error-codes.js';
-import { decodeCursor, keysetPage, pageSize, timeBound } from '../kernel/list-cursor.js';
+import { given, keysetPage, pageBounds, pageSize, type PageRequest } from '../kernel/list-cursor.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import type { ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
@@ -13,29 +13,15 @@ import type { ExecutionStore } from './ports.js';
 import { jobView } from './views.js';
 
 /** The query of GET /v1/execute/jobs (validated by the route's schema). */
-export interface ExecutionListRequest {
+export interface ExecutionListRequest extends PageRequest {
   readonly provider?: ProviderId | undefined;
   readonly device?: string | undefined;
   readonly status?: ExecutionStatus | undefined;
-  readonly createdAfter?: string | undefined;
-  readonly createdBefore?: string | undefined;
-  readonly limit?: number | undefined;
-  readonly cursor?: string | undefined;
 }
 
 /** A page of the account's jobs (their views) with the cursor of the next. */
 export async function listJobs(store: ExecutionStore, accountId: string, q: ExecutionListRequest) {
-  const before = decodeCursor(q.cursor);
-  const after = timeBound(q.createdAfter);
-  const until = timeBound(q.createdBefore);
-  const filters = {
-    ...(q.provider === undefined ? {} : { provider: q.provider }),
-    ...(q.device === undefined ? {} : { device: q.device }),
-    ...(q.status === undefined ? {} : { status: q.status }),
-    ...(after === undefined ? {} : { createdAfterMicros: after }),
-    ...(until === undefined ? {} : { createdBeforeMicros: until }),
-    ...(before === undefined ? {} : { before }),
-  };
+  const filters = { ...given({ provider: q.provider, device: q.device, status: q.status }), ...pageBounds(q) };
   const page = await keysetPage(
     pageSize(q.limit),
     (limit) => store.list(accountId, { ...filters, limit }),

@@ -8,7 +8,7 @@ import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import { formatMicros, parseUsd } from '../billing/money.js';
 import type { Availability, Capability, CapabilityRegistry } from './capability.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { decodeCursor, keysetPage, pageSize, timeBound } from '../kernel/list-cursor.js';
+import { given, keysetPage, pageBounds, pageSize, type PageRequest } from '../kernel/list-cursor.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import { JOBS_ERRORS } from './error-codes.js';
 import { PAYMENT_RAIL, jobView, type JobRecord, type JobStatus } from './job.js';
@@ -28,16 +28,12 @@ export interface SubmitJobBody {
 }
 
 /** The query of GET /v1/jobs (validated by the route's schema). */
-export interface JobListRequest {
+export interface JobListRequest extends PageRequest {
   readonly idempotencyKey?: string | undefined;
   readonly status?: JobStatus | undefined;
   readonly capabilityId?: string | undefined;
-  readonly createdAfter?: string | undefined;
-  readonly createdBefore?: string | undefined;
   /** `key:value` each; every one must match. */
   readonly tags?: readonly string[] | undefined;
-  readonly limit?: number | undefined;
-  readonly cursor?: string | undefined;
 }
 
 export interface JobsSettings {
@@ -183,17 +179,10 @@ export class JobsService {
 
   /** GET /v1/jobs: newest first, every filter given must match, keyset pages of at most 100. */
   async list(accountId: string, q: JobListRequest): Promise<{ jobs: JobRecord[]; nextCursor: string | null; hasMore: boolean }> {
-    const before = decodeCursor(q.cursor);
-    const after = timeBound(q.createdAfter);
-    const until = timeBound(q.createdBefore);
     const filters = {
-      ...(q.idempotencyKey === undefined ? {} : { idempotencyKey: q.idempotencyKey }),
-      ...(q.status === undefined ? {} : { status: q.status }),
-      ...(q.capabilityId === undefined ? {} : { capabilityId: q.capabilityId }),
-      ...(after === undefined ? {} : { createdAfterMicros: after }),
-      ...(until === undefined ? {} : { createdBeforeMicros: until }),
+      ...given({ idempotencyKey: q.idempotencyKey, status: q.status, capabilityId: q.capabilityId }),
       ...(q.tags === undefined || q.tags.length === 0 ? {} : { tags: q.tags.map(parseTag) }),
-      ...(before === undefined ? {} : { before }),
+      ...pageBounds(q),
     };
     const page = await keysetPage(
       pageSize(q.limit),

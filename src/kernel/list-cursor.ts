@@ -41,6 +41,27 @@ export function pageSize(limit: number | undefined): number {
   return Math.min(Math.max(limit ?? LIST_DEFAULT, 1), LIST_MAX);
 }
 
+/** What every list's query has beside its own filters (validated by the route's schema). */
+export interface PageRequest {
+  readonly createdAfter?: string | undefined;
+  readonly createdBefore?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+}
+
+/** A PageRequest as the store's bounds: only those given (400 INVALID_CURSOR for a cursor no list returned). */
+export function pageBounds(q: PageRequest): { before?: ListPosition; createdAfterMicros?: bigint; createdBeforeMicros?: bigint } {
+  const before = decodeCursor(q.cursor);
+  const after = timeBound(q.createdAfter);
+  const until = timeBound(q.createdBefore);
+  return { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { createdAfterMicros: after }), ...(until === undefined ? {} : { createdBeforeMicros: until }) };
+}
+
+/** Only the filters that are set (the store's queries take absent ones as "any"). */
+export function given<T extends Record<string, unknown>>(filters: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
 /**
  * One page from `fetch(limit + 1)`: the extra row tells whether there is a next page, and the
  * cursor is the last returned item's position.

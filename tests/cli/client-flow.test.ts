@@ -120,6 +120,13 @@ describe('qrail as a client of a running service (the real binary)', { timeout: 
     const balance = await ok(['balance', '--json']);
     expect(JSON.parse(balance.out)).toMatchObject({ currency: 'USD', available: '4.999890', held: '0.000000' });
 
+    // Filtered lists; a cancel after the job completed is refused and changes nothing.
+    const listed = await ok(['jobs', 'list', '--status', 'completed', '--capability', 'circuit.simulate', '--json']);
+    expect(JSON.parse(listed.out)).toMatchObject({ jobs: [{ job_id: job.job_id }], has_more: false });
+    const late = await qrail(['jobs', 'cancel', job.job_id]);
+    expect(late.code).toBe(1);
+    expect(late.err).toMatch(/^error JOB_NOT_CANCELABLE: /);
+
     const logout = await ok(['logout']);
     expect(logout.out).toBe(`logged out of ${url} (session revoked)\n`);
     const after = await qrail(['balance']);

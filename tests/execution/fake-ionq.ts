@@ -127,3 +127,8 @@ export class FakeIonq {
     return this.error(res, 404, 'Not Found', `no route ${req.method} ${path}`);
   }
 }
+
+/** The app's environment for a remote device served by `fake` (its API key, no status cache), plus `extra`. */
+export function fakeIonqEnv(fake: FakeIonq, extra: Record<string, string> = {}): Record<string, string> {
+  return { IONQ_BASE_URL: fake.baseUrl, IONQ_API_KEY: fake.script.apiKey, EXECUTION_STATUS_CACHE_MS: '0', ...extra };
+}

@@ -9,7 +9,7 @@ import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { FakeIonq } from './fake-ionq.js';
+import { FakeIonq, fakeIonqEnv } from './fake-ionq.js';
 import { expectExecutionInvariants, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 
 describe('cancel a remote (IonQ) run', () => {
@@ -17,16 +17,11 @@ describe('cancel a remote (IonQ) run', () => {
   let app: App;
   beforeAll(async () => {
     await fake.start();
-    app = await buildTestApp({
-      IONQ_BASE_URL: fake.baseUrl,
-      IONQ_API_KEY: 'test-key',
-      IONQ_TIMEOUT_MS: '2000',
-      EXECUTION_REMOTE_POLL_MS: '60000',
-      EXECUTION_STATUS_CACHE_MS: '0',
-    });
+    // A poll a minute away: nothing but the cancel makes the parked job due.
+    app = await buildTestApp(fakeIonqEnv(fake, { IONQ_TIMEOUT_MS: '2000', EXECUTION_REMOTE_POLL_MS: '60000' }));
   });
   beforeEach(() => {
-    fake.script = { apiKey: 'test-key', submit: [], pollStatuses: ['running'], histogram: { '0': 0.5, '7': 0.5 }, backendStatus: 'available' };
+    fake.script = { ...fake.script, submit: [], pollStatuses: ['running'], cancel: 'stop' };
   });
   afterEach(async () => expectExecutionInvariants(app));
   afterAll(async () => {

@@ -7,22 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
+import { bell } from '../helpers/circuits.js';
 import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { expectAllInvariants, key, newAgent, submit, type Agent } from './helpers.js';
-
-const bell = {
-  schema: '0.2',
-  num_qubits: 2,
-  num_clbits: 2,
-  gates: [
-    { op: 'h', qubits: [0] },
-    { op: 'cx', qubits: [0, 1] },
-  ],
-  measurements: [
-    { qubit: 0, clbit: 0 },
-    { qubit: 1, clbit: 1 },
-  ],
-};
 
 /** n qubits in a chain of CNOTs: beyond the probe's 12 qubits its pairs are not simulated (null, with the reason). */
 function chain(n: number) {

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
+import type { Queryable } from '../../src/store/db.js';
 import type { ExecutionListQuery } from '../../src/execution/ports.js';
 import type { ListQuery } from '../../src/jobs/ports.js';
 import { executionListSql } from '../../src/store/execution/execution-list-sql.js';
@@ -62,6 +63,17 @@ function problems(name: string, r: Read, minReturned: number): string[] {
   return bad.length === 0 ? [] : [`${why} → ${bad.join(', ')}`];
 }
 
+/** The cursor position after a page deep in the account's history (5,000 rows in). */
+async function deepPosition(q: Queryable, table: 'jobs' | 'execution_jobs', accountId: string): Promise<{ createdAtMicros: bigint; id: string }> {
+  const r = await q.query<{ id: string; us: string }>(
+    `SELECT id, (extract(epoch from created_at) * 1000000)::bigint::text AS us FROM ${table} WHERE account_id = $1 ORDER BY created_at DESC, id DESC OFFSET 5000 LIMIT 1`,
+    [accountId],
+  );
+  const row = r.rows[0];
+  if (row === undefined) throw new Error(`${table} has fewer than 5,001 rows of the account`);
+  return { createdAtMicros: BigInt(row.us), id: row.id };
+}
+
 describe(`list plans at ${N} jobs`, () => {
   let app: App;
   let a: Agent;
@@ -106,21 +118,15 @@ describe(`list plans at ${N} jobs`, () => {
         return summary(await explain(q, sql, params, true));
       };
       const first = await plan({});
-      // The cursor after a page deep in the history.
-      const deep = (
-        await q.query<{ id: string; us: string }>(
-          `SELECT id, (extract(epoch from created_at) * 1000000)::bigint::text AS us FROM jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC OFFSET 5000 LIMIT 1`,
-          [a.accountId],
-        )
-      ).rows[0]!;
+      const deep = await deepPosition(q, 'jobs', a.accountId);
       return {
         none: first,
         status: await plan({ status: 'failed' }),
         capability: await plan({ capabilityId: 'circuit.analyze' }),
         createdBefore: await plan({ createdBeforeMicros: at }),
         createdBetween: await plan({ createdAfterMicros: at - 86_400_000_000n, createdBeforeMicros: at }),
-        cursor: await plan({ before: { createdAtMicros: BigInt(deep.us), id: deep.id } }),
-        statusCursor: await plan({ status: 'queued', before: { createdAtMicros: BigInt(deep.us), id: deep.id } }),
+        cursor: await plan({ before: deep }),
+        statusCursor: await plan({ status: 'queued', before: deep }),
         tag: await plan({ tags: [{ key: 'env', value: 'prod' }] }),
         tagBefore: await plan({ tags: [{ key: 'batch', value: 'b7' }], createdBeforeMicros: at }),
         idempotencyKey: await plan({ idempotencyKey: idemKey }),
@@ -148,20 +154,15 @@ describe(`list plans at ${N} jobs`, () => {
         const { sql, params } = executionListSql(a.accountId, { ...lq, limit: PAGE });
         return summary(await explain(q, sql, params, true));
       };
-      const deep = (
-        await q.query<{ id: string; us: string }>(
-          `SELECT id, (extract(epoch from created_at) * 1000000)::bigint::text AS us FROM execution_jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC OFFSET 5000 LIMIT 1`,
-          [a.accountId],
-        )
-      ).rows[0]!;
+      const deep = await deepPosition(q, 'execution_jobs', a.accountId);
       return {
         none: await plan({}),
         provider: await plan({ provider: 'provider-one' }),
         device: await plan({ device: 'p2-local-simulator' }),
         status: await plan({ status: 'failed' }),
         createdBefore: await plan({ createdBeforeMicros: at }),
-        cursor: await plan({ before: { createdAtMicros: BigInt(deep.us), id: deep.id } }),
-        deviceCursor: await plan({ device: 'p1-simulator', before: { createdAtMicros: BigInt(deep.us), id: deep.id } }),
+        cursor: await plan({ before: deep }),
+        deviceCursor: await plan({ device: 'p1-simulator', before: deep }),
       };
     });
     expect(Object.entries(reads).flatMap(([name, r]) => problems(name, r, PAGE))).toEqual([]);
