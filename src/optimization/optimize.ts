@@ -162,6 +162,9 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     if (performance.now() > searchDeadline) timedOut = true;
     return timedOut || ctx.cancelled();
   };
+  // Finishing work after a stopped search may use the budget up to 85 %; the proof keeps the rest.
+  const finishDeadline = t0 + ctx.budgetMs * 0.85;
+  rec.finishStopped = () => performance.now() > finishDeadline || ctx.cancelled();
   rec.charge(ctx.spent);
   let best = runProfile(rec, ctx.profile, ctx.extra);
   // Before the proof, the longest step after the search: nobody would read its answer.

@@ -133,11 +133,12 @@ function teleportStage(rec: Recorder, aggressive: boolean): boolean {
 /**
  * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
  * as finishing work (it costs a small share of the search, and without it a large circuit's result
- * would keep every T gate the stage removes, worse than balanced's within budget).
+ * would keep every T gate the stage removes, worse than balanced's within budget). It stops at the
+ * budget's hard limit (`finishStopped`); a stage cut short applies nothing of its analysis.
  */
 function finishTeleport(rec: Recorder, aggressive: boolean): void {
   const stopped = rec.stopped;
-  rec.stopped = () => false;
+  rec.stopped = rec.finishStopped;
   try {
     if (teleportPhases(rec) > 0) fixpoint(rec, (r) => localRound(r, aggressive), [], 10);
   } finally {

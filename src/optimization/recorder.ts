@@ -37,6 +37,11 @@ export class Recorder {
   readonly steps: CertificateStep[] = [];
   /** Optional veto, used by the time budget: when it returns true no more rewrites happen. */
   stopped: () => boolean = () => false;
+  /**
+   * The later, hard limit for finishing work done after the search stopped (the teleport stage):
+   * a budget is a cap on compute, anonymous callers' included, never a suggestion.
+   */
+  finishStopped: () => boolean = () => false;
   /** Sum of the local steps' numeric deviations so far (the passes' estimate of what the replayer will count). */
   deviation = 0;
   /**
@@ -61,6 +66,7 @@ export class Recorder {
     // A loop, not a spread: one argument per step overflows the stack near 10^5 steps.
     for (const step of this.steps) r.steps.push(step);
     r.stopped = this.stopped;
+    r.finishStopped = this.finishStopped;
     r.deviation = this.deviation;
     r.tol = this.tol;
     return r;
