@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
+import { bell } from '../helpers/circuits.js';
 import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser } from '../helpers/browser.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 
@@ -129,19 +130,7 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
         request: {
           shots: 1000,
           seed: 11,
-          circuit: {
-            schema: '0.2',
-            num_qubits: 2,
-            num_clbits: 2,
-            gates: [
-              { op: 'h', qubits: [0] },
-              { op: 'cx', qubits: [0, 1] },
-            ],
-            measurements: [
-              { qubit: 0, clbit: 0 },
-              { qubit: 1, clbit: 1 },
-            ],
-          },
+          circuit: bell,
         },
       }),
     });
