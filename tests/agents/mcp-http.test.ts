@@ -195,7 +195,7 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     const none = await fetch(new URL('/mcp', url), { method: 'POST', headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="qrail-jobs"');
-    expect((await none.json()).error.code).toBe('UNAUTHENTICATED');
+    expect(((await none.json()) as any).error.code).toBe('UNAUTHENTICATED');
     const bad = await fetch(new URL('/mcp', url), { method: 'POST', headers: { ...headers, authorization: 'Bearer qrj_not-a-real-secret' }, body: JSON.stringify(init) });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
