@@ -180,13 +180,25 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     }
   });
 
-  it('needs the scope of the call behind each tool: a read-only credential reads but cannot submit (INSUFFICIENT_SCOPE)', async () => {
+  it('needs the scope of the call behind each tool: a read-only credential, or an access token narrowed to jobs:read, reads but cannot submit', async () => {
     const reader = await newAgent(app, { scopes: ['jobs:read'], fundMicros: 0n });
     const c = await connect(reader.secret);
     expect(await ok(c, 'get_balance')).toMatchObject({ account_id: reader.accountId });
     const refused = await call(c, 'submit_job', simulate(key('ro')));
     expect(refused.structuredContent.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
     await c.close();
+
+    // A Jobs access token (JWT from the client-credentials grant) is carried to the tools' calls as it came.
+    const t = await app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: agent.credentialId, client_secret: agent.secret, scope: 'jobs:read' },
+    });
+    expect(t.statusCode).toBe(200);
+    const viaToken = await connect(t.json().access_token);
+    expect(await ok(viaToken, 'get_balance')).toMatchObject({ account_id: agent.accountId });
+    expect((await call(viaToken, 'cancel_job', { job_id: '00000000-0000-4000-8000-000000000000' })).structuredContent.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    await viaToken.close();
   });
 
   it('refuses a missing or bad bearer with 401 before any MCP message is read; GET and DELETE answer 405 (no sessions)', async () => {
