@@ -212,6 +212,8 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
     await expect(connect('qrj_not-a-real-secret')).rejects.toThrow(/UNAUTHENTICATED/);
+    // Authentication comes before the body: an anonymous broken body is a 401, not a 400.
+    expect((await fetch(new URL('/mcp', url), { method: 'POST', headers, body: '{"jsonrpc":' })).status).toBe(401);
 
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(new URL('/mcp', url), { method, headers: { authorization: `Bearer ${agent.secret}`, accept: 'text/event-stream' } });
