@@ -1,4 +1,5 @@
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import { pino, type DestinationStream } from 'pino';
 import type { QrailTypeProvider } from './http/type-provider.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   /** PostgreSQL schema to isolate this app in (tests). */
   readonly schema?: string;
   readonly logger?: FastifyServerOptions['logger'];
+  /** Where every log line goes (the HTTP log and the workers'), instead of stdout (tests read the log). */
+  readonly logDestination?: DestinationStream;
   /** Skip migrations (the CLI runs them separately). */
   readonly migrate?: boolean;
   /** A compute pool to use instead of one made from COMPUTE_THREADS (tests); the app closes it like its own. */
@@ -52,7 +55,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   let services: Awaited<ReturnType<typeof createServices>>;
   try {
     if (opts.migrate !== false) await migrate(db);
-    services = await createServices(config, db, compute);
+    services = await createServices(config, db, compute, opts.logDestination);
   } catch (e) {
     // A failed build must not leave its own pool (or PGlite instance) open behind it.
     await compute.close().catch(() => undefined);
@@ -60,8 +63,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     throw e;
   }
 
+  // Typed as Fastify's base logger so the app keeps its usual type with either kind of logger.
+  const loggerInstance: FastifyBaseLogger | undefined = opts.logDestination === undefined ? undefined : pino({ level: config.logLevel }, opts.logDestination);
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    ...(loggerInstance === undefined ? { logger: opts.logger ?? { level: config.logLevel } } : { loggerInstance }),
     // plugins/metrics.ts logs one line per request, with the route, account and error code.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,

@@ -20,6 +20,7 @@ import type { ExecutionStore } from '../execution/ports.js';
 import { executionSettings } from '../execution/settings.js';
 import { CancelRequests } from '../queue/cancel-requests.js';
 import type { Meter } from '../telemetry/meter.js';
+import type { StepLog } from '../queue/queue-worker.js';
 
 export interface ExecutionBillingPort {
   spendControls(accountId: string): Promise<{ hardware_allowed: boolean }>;
@@ -68,6 +69,7 @@ export function createExecutionServices(
     compute: ComputePool;
     mediaReadiness?: () => Promise<unknown>;
     log?: (e: unknown, jobId?: string) => void;
+    logStep?: StepLog;
     meter?: Meter;
   },
 ): ExecutionServices {
@@ -105,6 +107,7 @@ export function createExecutionServices(
     onError: deps.log ?? (() => undefined),
     cancels,
     ...(deps.meter === undefined ? {} : { meter: deps.meter }),
+    ...(deps.logStep === undefined ? {} : { logStep: deps.logStep }),
   });
   return { execution, executionWorker };
 }

@@ -22,6 +22,7 @@ import { CancelRequests } from '../queue/cancel-requests.js';
 import { JobsService } from '../jobs/jobs-service.js';
 import { createJobsWorker, type JobsWorker } from '../jobs/jobs-worker.js';
 import type { Meter } from '../telemetry/meter.js';
+import type { StepLog } from '../queue/queue-worker.js';
 import { DEFAULT_SUBMIT_BATCHING, type JobsBillingPort, type JobsComputePort, type JobsRepository, type SubmitBatching } from '../jobs/ports.js';
 
 export interface JobsServices {
@@ -112,7 +113,16 @@ export interface JobsStores {
 export function createJobsServices(
   config: Config,
   stores: JobsStores,
-  deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; sessions?: SessionLookup; log?: (e: unknown, jobId?: string) => void; meter?: Meter },
+  deps: {
+    compute: ComputePool;
+    media?: MediaService;
+    execution?: ExecutionForJobs;
+    billing?: JobsBillingPort;
+    sessions?: SessionLookup;
+    log?: (e: unknown, jobId?: string) => void;
+    logStep?: StepLog;
+    meter?: Meter;
+  },
 ): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
@@ -144,6 +154,7 @@ export function createJobsServices(
     onError: deps.log ?? (() => undefined),
     cancels,
     ...(deps.meter === undefined ? {} : { meter: deps.meter }),
+    ...(deps.logStep === undefined ? {} : { logStep: deps.logStep }),
   });
   return { jobs, jobsWorker, credentials, jobsTokens };
 }

@@ -5,7 +5,7 @@ import { SessionService } from '../auth/session-service.js';
 import { argon2idHasher } from '../auth/password-hasher.js';
 import { pgAuthRepository } from '../store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { PromMeter } from '../telemetry/prom-meter.js';
 import { meteredPool } from '../compute/metered-pool.js';
 import { registerStoreMetrics } from '../store/store-metrics.js';
@@ -47,7 +47,7 @@ export interface Services extends JobsServices, ExecutionServices {
  * `compute`: the app's compute pool (src/app.ts creates and closes it); the jobs capabilities and
  * the local execution drivers run their CPU-heavy work on it, off the event loop.
  */
-export async function createServices(config: Config, db: Database, pool: ComputePool): Promise<Services> {
+export async function createServices(config: Config, db: Database, pool: ComputePool, logDestination?: DestinationStream): Promise<Services> {
   const sessions = new SessionService(
     pgAuthRepository(db),
     argon2idHasher(config.password),
@@ -68,7 +68,8 @@ export async function createServices(config: Config, db: Database, pool: Compute
   const media = createMediaService(config.env);
   // Background workers run outside any request: they log through their own pino logger
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
-  const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } });
+  const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } }, logDestination ?? pino.destination(1));
+  const logWorkerStep = (worker: string) => (fields: Record<string, unknown>, msg: string) => workerLog.info({ worker, ...fields }, msg);
   const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
   const executionServices = createExecutionServices(config, pgExecutionStore(db), {
     billing,
@@ -97,6 +98,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
       simMaxQubits: settings.simMaxQubits,
     },
     log: logWorkerError('jobs-worker'),
+    logStep: logWorkerStep('jobs-worker'),
     meter: metrics,
   });
   return {

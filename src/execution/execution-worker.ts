@@ -18,7 +18,7 @@ import { parseCircuitInput } from '../circuits/wire-format.js';
 import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import type { Meter } from '../telemetry/meter.js';
-import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
+import { QueueWorker, type Lease, type QueueHandler, type StepLog } from '../queue/queue-worker.js';
 import { CANCEL_MESSAGES, ranAnyway, stoppedRun } from './cancel-rule.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from './drivers/driver.js';
@@ -34,6 +34,7 @@ export interface ExecutionWorkerOptions {
   readonly cancels?: CancelRequests;
   /** Jobs finished by provider and status; the queue's own figures. */
   readonly meter?: Meter;
+  readonly logStep?: StepLog;
 }
 
 export type ExecutionStep = { readonly jobId: string; readonly outcome: 'completed' | 'failed' | 'parked' | 'lease_lost' } | null;
@@ -52,6 +53,7 @@ export function createExecutionWorker(store: ExecutionStore, settings: Execution
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
     ...(opts.cancels === undefined ? {} : { cancels: opts.cancels }),
     ...(opts.meter === undefined ? {} : { meter: opts.meter }),
+    ...(opts.logStep === undefined ? {} : { logStep: opts.logStep }),
   });
 }
 

@@ -11,7 +11,7 @@
 import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import type { Meter } from '../telemetry/meter.js';
-import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
+import { QueueWorker, type Lease, type QueueHandler, type StepLog } from '../queue/queue-worker.js';
 import type { CapabilityRegistry } from './capability.js';
 import type { JobRecord, JobStatus } from './job.js';
 import type { Claim, JobsRepository } from './ports.js';
@@ -30,6 +30,7 @@ export interface JobsWorkerOptions {
   readonly cancels?: CancelRequests;
   /** Jobs finished by capability, status and code; the queue's own figures. */
   readonly meter?: Meter;
+  readonly logStep?: StepLog;
   /** Called after each stored transition (tests use it to crash at a precise point). */
   readonly afterTransition?: (jobId: string, status: JobStatus) => void | Promise<void>;
 }

@@ -78,7 +78,12 @@ export interface QueueWorkerOptions {
   readonly cancels?: CancelRequests;
   /** Claims, waits, handling time and lost leases, labelled with `name`. */
   readonly meter?: Meter;
+  /** One line per item handled: its id, what the claim did, the outcome, the time taken. */
+  readonly logStep?: StepLog;
 }
+
+/** A structured log line (the worker's logger binds its name). */
+export type StepLog = (fields: Record<string, unknown>, msg: string) => void;
 
 export interface LeaseOptions {
   readonly onError?: ((e: unknown, itemId?: string) => void) | undefined;
@@ -185,14 +190,21 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
     const outcome = claim.cancelRequested ? 'canceled' : claim.attempts > this.opts.maxAttempts ? 'given_up' : claim.attempts > 1 ? 'rerun' : 'run';
     meter.inc('qrail_queue_claims_total', { ...queue, outcome });
     const start = performance.now();
+    let result: O | undefined;
     try {
       // Asked to stop while it ran (its worker died meanwhile) or while parked: ended, never run again.
-      if (outcome === 'canceled') return await this.handler.canceled(claim, lease);
-      if (outcome === 'given_up') return await this.handler.giveUp(claim, lease);
-      return await this.handler.handle(claim, lease);
+      if (outcome === 'canceled') result = await this.handler.canceled(claim, lease);
+      else if (outcome === 'given_up') result = await this.handler.giveUp(claim, lease);
+      else result = await this.handler.handle(claim, lease);
+      return result;
     } finally {
-      meter.observe('qrail_queue_handle_seconds', queue, secondsSince(start));
+      const seconds = secondsSince(start);
+      meter.observe('qrail_queue_handle_seconds', queue, seconds);
       if (lease.lost) meter.inc('qrail_queue_leases_lost_total', queue);
+      this.opts.logStep?.(
+        { ...queue, item_id: claim.id, attempt: claim.attempts, claim: outcome, step: result ?? 'error', lease_lost: lease.lost, duration_ms: Math.round(seconds * 1000) },
+        'queue item handled',
+      );
     }
   }
 

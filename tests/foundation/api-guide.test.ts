@@ -35,8 +35,12 @@ describe('docs/api-guide.md', () => {
   const vars = new Map<string, string>();
   const captured: string[] = [];
 
+  // The whole run's log, HTTP and workers, at debug level: checked for the secrets it handled.
+  const logLines: string[] = [];
+  const logDestination = { write: (line: string) => void logLines.push(line) };
+
   beforeAll(async () => {
-    app = await buildTestApp();
+    app = await buildTestApp({ LOG_LEVEL: 'debug' }, { logDestination });
     await app.ready();
   });
   afterAll(async () => {
@@ -120,4 +124,25 @@ describe('docs/api-guide.md', () => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it('logs one line per request with route, status and error code, and never a secret the run created', () => {
+    const entries = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requests = entries.filter((e) => e['msg'] === 'request');
+    expect(requests.length).toBeGreaterThanOrEqual(examples.length);
+    for (const r of requests) {
+      expect(typeof r['route']).toBe('string');
+      expect(typeof r['status']).toBe('number');
+      expect(typeof r['reqId']).toBe('string');
+    }
+    expect(requests.some((r) => typeof r['account_id'] === 'string')).toBe(true);
+    expect(requests.some((r) => typeof r['error_code'] === 'string')).toBe(true);
+    expect(entries.some((e) => e['msg'] === 'job submitted' && typeof e['job_id'] === 'string')).toBe(true);
+    expect(entries.some((e) => e['msg'] === 'queue item handled' && typeof e['item_id'] === 'string')).toBe(true);
+    // Every secret the guide's run created or sent: session and access tokens, the credential's secret, passwords.
+    const secrets = [...vars].filter(([name]) => /token|secret/.test(name)).map(([, v]) => v);
+    for (const e of examples) for (const m of e.body.matchAll(/"(?:password|new_password|current_password)"\s*:\s*"([^"]{8,})"/g)) secrets.push(m[1]!);
+    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    const log = logLines.join('');
+    expect(secrets.filter((s) => log.includes(s))).toEqual([]);
+  });
 });

@@ -8,7 +8,7 @@ import type { App } from '../../src/http/app-types.js';
  * Builds the real app for a test: in-memory PGlite by default, or — when DATABASE_URL
  * is set (CI runs the suite both ways) — a fresh schema on that PostgreSQL, dropped on close.
  */
-export async function buildTestApp(env: Record<string, string> = {}, opts: Pick<BuildAppOptions, 'compute'> = {}): Promise<App> {
+export async function buildTestApp(env: Record<string, string> = {}, opts: Pick<BuildAppOptions, 'compute' | 'logDestination'> = {}): Promise<App> {
   const databaseUrl = process.env['DATABASE_URL'];
   const path = process.env['PATH'];
   const config = loadConfig({

@@ -105,6 +105,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
       reply.code(202).header('location', `/v1/jobs/${job.id}`);
       if (replayed) reply.header('idempotent-replayed', 'true');
       else app.services.metrics.inc('qrail_jobs_submitted_total', { capability: job.capabilityId });
+      req.log.info({ job_id: job.id, account_id: job.accountId, capability: job.capabilityId, status: job.status, replayed }, 'job submitted');
       return jobs.view(job);
     },
   );
