@@ -21,6 +21,7 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerMetrics } from './http/plugins/metrics.js';
+import { registerTracing } from './http/plugins/tracing.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerTextSafety } from './http/plugins/text-safety.js';
@@ -104,6 +105,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.addSchema(MetaSchema);
   for (const s of API_COMPONENTS) app.addSchema(s);
 
+  // First: the request's span is active for every hook after it.
+  registerTracing(app);
   registerEnvelope(app);
   registerNotFound(app);
   registerMetrics(app, services.metrics);

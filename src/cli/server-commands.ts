@@ -59,6 +59,8 @@ function metricsServer(app: App): Server {
 }
 
 async function serve(config: Config, role: Role): Promise<void> {
+  // Before the app is built: its request spans are added only when tracing is on.
+  const tracing = config.otlpEndpoint === undefined ? undefined : (await import('../telemetry/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, role });
   const { buildApp } = await import('../app.js');
   const { loadBillingConfig } = await import('../billing/billing-config.js');
   const app = await buildApp({ config });
@@ -122,6 +124,7 @@ async function serve(config: Config, role: Role): Promise<void> {
       workers: workers.map((w) => w.name),
       compute_threads: config.computeThreads,
       rate_limit_store: config.redisUrl === undefined ? 'memory' : 'redis',
+      tracing: config.otlpEndpoint === undefined ? 'off' : `otlp ${config.otlpEndpoint}`,
       public_base_url: config.publicBaseUrl,
     },
     `qrail started: ${role} role, database ${database}, payment processor ${processor}, docs ${base}/docs`,
@@ -152,6 +155,7 @@ async function serve(config: Config, role: Role): Promise<void> {
       for (const server of [jobsServer, metricsListener]) if (server !== undefined) await new Promise((r) => server.close(r));
       app.log.info('draining: closing the listener, the compute pool and the database');
       await app.close();
+      await tracing?.shutdown().catch(() => undefined);
       app.log.info({ signal }, 'shutdown complete');
       process.exit(0);
     })();

@@ -1,6 +1,7 @@
 import { isAppError } from '../errors/app-error.js';
 import { OPTIMIZATION_ERRORS } from '../optimization/error-codes.js';
 import { noopMeter, secondsSince, type Meter } from '../telemetry/meter.js';
+import { inSpan } from '../telemetry/trace.js';
 import { ComputeWorkerError, type ComputePool, type RunOptions } from './compute-pool.js';
 import type { ComputeTaskName, TaskInput, TaskOutput } from './compute-tasks.js';
 
@@ -26,7 +27,7 @@ export function meteredPool(pool: ComputePool, meter: Meter = noopMeter): Comput
       const start = performance.now();
       let outcome = 'ok';
       try {
-        const out = await pool.run(task, input, opts);
+        const out = await inSpan(`compute ${task}`, { 'qrail.compute.task': task }, () => pool.run(task, input, opts));
         if (isOptimize(task, out)) optimized(meter, input, out.timedOut ? 'timeout' : 'verified');
         return out;
       } catch (e) {

@@ -41,6 +41,8 @@ export interface Config {
    * public port serves it only while HOST is a loopback address.
    */
   readonly metrics: { readonly port: number | undefined; readonly token: string | undefined };
+  /** OpenTelemetry traces exported over OTLP/HTTP to this endpoint (OTEL_EXPORTER_OTLP_ENDPOINT); unset = tracing off. */
+  readonly otlpEndpoint: string | undefined;
   /** Worker threads for CPU-heavy requests (optimize, measured coupling); 0 = in-process. */
   readonly computeThreads: number;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
@@ -145,6 +147,7 @@ export function loadConfig(env: Env): Config {
     shutdownDrainDelayMs: int(env, 'SHUTDOWN_DRAIN_DELAY_MS', 2_000, 0, 120_000),
     operatorToken: operatorToken === '' ? undefined : operatorToken,
     metrics: Object.freeze({ port: metricsPort, token: metricsToken }),
+    otlpEndpoint: optUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     computeThreads: int(env, 'COMPUTE_THREADS', defaultComputeThreads(), 0, 64),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     env: Object.freeze({ ...env }),

@@ -9,6 +9,7 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'JOBS_PORT',
   'METRICS_PORT',
   'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
   'DATABASE_URL',
   'DATA_DIR',
   'CONSOLE_DIR',

@@ -192,6 +192,11 @@ export class JobsService {
     return { jobs: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 
+  /** The submitting request's trace, stored with the job so its worker's span continues it (tracing on only). */
+  continueTrace(jobId: string, traceparent: string): Promise<void> {
+    return this.repo.saveTraceparent(jobId, traceparent);
+  }
+
   /**
    * POST /v1/jobs/{job_id}/cancel (docs/jobs.md#canceling): a job not yet running is failed /
    * CANCELED now, its reservation released; a running one is asked to stop (its worker ends it

@@ -125,6 +125,8 @@ export interface JobsRepository extends QueuePort<Claim> {
    * stops it). Null when the account has no such job.
    */
   cancel(accountId: string, id: string): Promise<{ outcome: CancelOutcome; job: JobRecord } | null>;
+  /** Remembers the submitting request's trace (W3C traceparent) so the worker's span continues it. */
+  saveTraceparent(jobId: string, traceparent: string): Promise<void>;
   /**
    * running → failed / CANCELED by the lease holder once a cancel was requested: releases the
    * hold (nothing consumed: every capability is priced per result) and writes the receipt.

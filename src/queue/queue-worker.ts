@@ -13,6 +13,7 @@
 import type { BackgroundWorker } from '../worker.js';
 import type { CancelRequests } from './cancel-requests.js';
 import { noopMeter, secondsSince, type Meter } from '../telemetry/meter.js';
+import { context, spanFrom, SpanStatusCode, tracingEnabled } from '../telemetry/trace.js';
 
 export interface QueueClaim {
   readonly id: string;
@@ -25,6 +26,8 @@ export interface QueueClaim {
   readonly cancelRequested: boolean;
   /** When the item became claimable, for a first claim whose kind knows it (metrics: the wait before a worker took it). */
   readonly claimableSince?: Date | undefined;
+  /** The trace of the request that queued the item (W3C traceparent), when tracing is on: the handling span continues it. */
+  readonly traceparent?: string | undefined;
 }
 
 /** What a heartbeat found: the lease still held, held with a cancel requested (stop the work), or lost. */
@@ -191,13 +194,22 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
     meter.inc('qrail_queue_claims_total', { ...queue, outcome });
     const start = performance.now();
     let result: O | undefined;
+    // Tracing on: the handling is a span continuing the trace of the request that queued the item.
+    const traced = tracingEnabled() ? spanFrom(claim.traceparent, `${queue.queue} ${outcome}`, { 'qrail.queue': queue.queue, 'qrail.item_id': claim.id, 'qrail.attempt': claim.attempts }) : undefined;
     try {
-      // Asked to stop while it ran (its worker died meanwhile) or while parked: ended, never run again.
-      if (outcome === 'canceled') result = await this.handler.canceled(claim, lease);
-      else if (outcome === 'given_up') result = await this.handler.giveUp(claim, lease);
-      else result = await this.handler.handle(claim, lease);
+      const run = (): Promise<O> => {
+        // Asked to stop while it ran (its worker died meanwhile) or while parked: ended, never run again.
+        if (outcome === 'canceled') return this.handler.canceled(claim, lease);
+        if (outcome === 'given_up') return this.handler.giveUp(claim, lease);
+        return this.handler.handle(claim, lease);
+      };
+      result = traced === undefined ? await run() : await context.with(traced.ctx, run);
       return result;
+    } catch (e) {
+      traced?.span.setStatus({ code: SpanStatusCode.ERROR });
+      throw e;
     } finally {
+      traced?.span.end();
       const seconds = secondsSince(start);
       meter.observe('qrail_queue_handle_seconds', queue, seconds);
       if (lease.lost) meter.inc('qrail_queue_leases_lost_total', queue);

@@ -29,6 +29,11 @@ export interface DatabaseStats {
   readonly errorsByClass: ReadonlyMap<string, number>;
 }
 
+/** A statement's span attributes: its text (parameters are never in it), shortened. */
+export function statementAttributes(system: string, sql: string): Record<string, string> {
+  return { 'db.system.name': system, 'db.query.text': sql.length > 300 ? `${sql.slice(0, 300)}…` : sql };
+}
+
 /** Counts a failed statement under its SQLSTATE class. */
 export function countError(into: Map<string, number>, e: unknown): void {
   const code = (e as { code?: unknown } | null)?.code;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Database, Queryable, QueryOptions, QueryResult } from './db.js';
-import { countError, StoreConflictError, StoreUnavailableError } from './db.js';
+import { countError, statementAttributes, StoreConflictError, StoreUnavailableError } from './db.js';
+import { inSpan, SpanKind } from '../telemetry/trace.js';
 
 // bigint (int8) columns come back as strings by default; money is int8, so parse to BigInt.
 pg.types.setTypeParser(20, (v: string) => BigInt(v));
@@ -84,7 +85,9 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
   pool.on('error', () => undefined);
 
   const errorsByClass = new Map<string, number>();
-  const run = async <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
+  const run = <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> =>
+    inSpan('db.query', statementAttributes('postgresql', sql), () => runUntraced<R>(c, sql, params, options), SpanKind.CLIENT);
+  const runUntraced = async <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
     try {
       const values = params as unknown[] | undefined;
       const r = options?.name === undefined ? await c.query(sql, values) : await c.query({ name: options.name, text: sql, ...(values === undefined ? {} : { values }) });

@@ -1,7 +1,8 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Database, Queryable, QueryResult } from './db.js';
-import { countError, StoreUnavailableError } from './db.js';
+import { countError, statementAttributes, StoreUnavailableError } from './db.js';
+import { inSpan, SpanKind } from '../telemetry/trace.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 /**
@@ -26,7 +27,9 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
   // A closed (or closing) instance is a store that is not there: 503, like a lost PostgreSQL.
   const gone = (e: unknown): unknown => (e instanceof Error && /^PGlite is clos(ed|ing)/.test(e.message) ? new StoreUnavailableError(e) : e);
   const errorsByClass = new Map<string, number>();
-  const run = async <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+  const run = <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> =>
+    inSpan('db.query', statementAttributes('pglite', sql), () => runUntraced<R>(c, sql, params), SpanKind.CLIENT);
+  const runUntraced = async <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     try {
       const r = await c.query<R>(sql, params as unknown[] | undefined);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };

@@ -28,6 +28,8 @@ export interface JobRow {
   submitted_by: string;
   tags: Record<string, string> | null;
   cancel_requested_at: Date | string | null;
+  /** Migration 1300: the submitting request's trace, when tracing is on. */
+  traceparent?: string | null;
   created_at: Date;
   created_us: bigint | string;
   updated_at: Date;

@@ -78,10 +78,15 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
         cancelRequested: job.cancelRequestedAt !== null,
         // A job is queued when it is submitted: its first claim waited since then.
         claimableSince: previousStatus === 'queued' ? job.createdAt : undefined,
+        traceparent: row.traceparent ?? undefined,
       };
     },
 
     cancel: (accountId, jobId) => db.tx((q) => cancelJob(q, accountId, jobId)),
+
+    async saveTraceparent(jobId, traceparent) {
+      await db.query('UPDATE jobs SET traceparent = $2 WHERE id = $1', [jobId, traceparent]);
+    },
 
     finishCanceled: (jobId, worker) =>
       db.tx(async (q) => {

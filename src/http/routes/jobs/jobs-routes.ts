@@ -3,6 +3,7 @@
  * `{error:{code,message,details}, request_id}`.
  */
 import { Type } from 'typebox';
+import { currentTraceparent } from '../../../telemetry/trace.js';
 import type { App } from '../../app-types.js';
 import { jobsErrors } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
@@ -105,6 +106,8 @@ export default async function jobsRoutes(app: App): Promise<void> {
       reply.code(202).header('location', `/v1/jobs/${job.id}`);
       if (replayed) reply.header('idempotent-replayed', 'true');
       else app.services.metrics.inc('qrail_jobs_submitted_total', { capability: job.capabilityId });
+      const traceparent = replayed ? undefined : currentTraceparent();
+      if (traceparent !== undefined) await jobs.continueTrace(job.id, traceparent);
       req.log.info({ job_id: job.id, account_id: job.accountId, capability: job.capabilityId, status: job.status, replayed }, 'job submitted');
       return jobs.view(job);
     },

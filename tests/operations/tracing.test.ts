@@ -1,0 +1,75 @@
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/http/app-types.js';
+import { startTracing, type Tracing } from '../../src/telemetry/tracing.js';
+import { buildTestApp } from '../helpers/app.js';
+import { bell } from '../helpers/circuits.js';
+import { key, newAgent, submit, expectAllInvariants } from '../jobs/helpers.js';
+
+const parentOf = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
+
+describe('traces: a paid job from submission to completion', () => {
+  const exporter = new InMemorySpanExporter();
+  let tracing: Tracing;
+  let app: App;
+
+  beforeAll(async () => {
+    // Tracing starts before the app is built, as `qrail serve` does with OTEL_EXPORTER_OTLP_ENDPOINT.
+    tracing = startTracing({ exporter });
+    app = await buildTestApp();
+  });
+  afterAll(async () => {
+    await expectAllInvariants(app);
+    await app.close();
+    await tracing.shutdown();
+  });
+
+  it('joins the request, its SQL, the worker that ran the job and its compute task in one trace, with the request id', async () => {
+    const agent = await newAgent(app);
+    exporter.reset();
+    // The caller's own trace continues through the service (W3C trace context).
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const sub = await submit(app, agent, { capability_id: 'circuit.simulate', idempotency_key: key('trace'), max_total_price: '0.01', request: { circuit: bell, shots: 64, seed: 1 } });
+    expect(sub.statusCode).toBe(202);
+    const jobId = sub.json().job_id as string;
+    const requestId = sub.headers['x-request-id'];
+    const traced = await app.inject({
+      method: 'GET',
+      url: `/v1/jobs/${jobId}`,
+      headers: { ...agent.auth, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+    });
+    expect(traced.statusCode).toBe(200);
+    await app.services.jobsWorker.drain();
+
+    const spans = exporter.getFinishedSpans();
+    const http = spans.find((s) => s.name === 'POST /v1/jobs');
+    expect(http, spans.map((s) => s.name).join(', ')).toBeDefined();
+    expect(http!.attributes['qrail.request_id']).toBe(requestId);
+    expect(http!.attributes['http.response.status_code']).toBe(202);
+    const trace = http!.spanContext().traceId;
+    const inTrace = spans.filter((s) => s.spanContext().traceId === trace);
+    const byId = new Map(inTrace.map((s) => [s.spanContext().spanId, s]));
+
+    // SQL of the submission, under the request's span.
+    expect(inTrace.some((s) => s.name === 'db.query' && parentOf(s) === http!.spanContext().spanId && String(s.attributes['db.query.text']).includes('jobs_submit'))).toBe(true);
+    // The worker's handling continues the trace, as a child of the request's span.
+    const worker = inTrace.find((s) => s.name === 'jobs run');
+    expect(worker, inTrace.map((s) => s.name).join(', ')).toBeDefined();
+    expect(parentOf(worker!)).toBe(http!.spanContext().spanId);
+    expect(worker!.attributes['qrail.item_id']).toBe(jobId);
+    // Under the worker: the compute task and the completing SQL (capture and receipt in one statement).
+    const under = (s: ReadableSpan, ancestor: ReadableSpan): boolean => {
+      for (let p = parentOf(s); p !== undefined; p = byId.get(p) === undefined ? undefined : parentOf(byId.get(p)!)) if (p === ancestor.spanContext().spanId) return true;
+      return false;
+    };
+    expect(inTrace.some((s) => s.name.startsWith('compute ') && under(s, worker!))).toBe(true);
+    expect(inTrace.some((s) => s.name === 'db.query' && String(s.attributes['db.query.text']).includes('jobs_complete') && under(s, worker!))).toBe(true);
+
+    // An incoming traceparent is continued, not replaced.
+    const get = spans.find((s) => s.name === 'GET /v1/jobs/:job_id');
+    expect(get?.spanContext().traceId).toBe(callerTrace);
+    expect(parentOf(get!)).toBe('00f067aa0ba902b7');
+    // No statement parameters in any span: the credential's secret never appears.
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain(agent.secret);
+  });
+});
