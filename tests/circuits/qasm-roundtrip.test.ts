@@ -70,6 +70,18 @@ describe('OpenQASM round trips', () => {
     expect(formatAngle(-Math.PI)).toBe('-pi');
     expect(formatAngle(2 * Math.PI)).toBe('2*pi');
     expect(formatAngle(0.1)).toBe('0.1');
+    expect(formatAngle(Math.PI / 3)).toBe('pi/3');
+    expect(formatAngle((2 * Math.PI) / 3)).toBe('2*pi/3');
+    expect(formatAngle(-(Math.PI / 6))).toBe('-pi/6');
+    expect(formatAngle((5 * Math.PI) / 12)).toBe('5*pi/12');
+    expect(formatAngle(Math.PI / 16)).toBe('pi/16');
+    // Every written multiple reads back as exactly the same double.
+    for (const d of [1, 2, 3, 4, 6, 8, 12, 16])
+      for (let k = -4 * d; k <= 4 * d; k++) {
+        const v = k === 1 ? Math.PI / d : k === -1 ? -(Math.PI / d) : (k * Math.PI) / d;
+        const op = parseQasm(`OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[1];\nrz(${formatAngle(v)}) q[0];\n`).ops[0];
+        expect(op?.kind === 'gate' ? op.params[0] : undefined, formatAngle(v)).toBe(v);
+      }
     expect(toQasm2(circuit(1, 0, [gate('rz', [0], [Math.PI / 2])]))).toContain('rz(pi/2) q[0];');
   });
 
