@@ -372,7 +372,7 @@ export interface paths {
         /** The account’s agent credentials (never their secrets) */
         get: operations["listAgentCredentials"];
         put?: never;
-        /** Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret */
+        /** Create an agent (machine) credential for both interfaces, with its scopes; the secret is returned once at data.secret */
         post: operations["createAgentCredential"];
         delete?: never;
         options?: never;
@@ -1928,6 +1928,11 @@ export interface components {
             /** @description Why it cannot run now (what to configure or wait for); null when available */
             unavailable_reason: string | null;
         };
+        /**
+         * @description A scope of a machine credential and its access tokens: `jobs:read` read Account Jobs and the balance (/v1/jobs, /v1/account/balance); `jobs:write` submit and cancel Account Jobs; `circuits:run` analyze and optimize circuits, coupling analysis (/v1/circuits, /v1/analysis) without the anonymous limits; `execute:simulator` run on simulators and read or cancel those runs (/v1/execute); `execute:hardware` quote, hold, continue, read, cancel and release hardware runs (/v1/billing/hardware, /v1/execute/provider-two/held); `billing:read` read the wallet, ledger, holds, spend controls and auto-recharge state (/v1/billing, read only).
+         * @enum {string}
+         */
+        CredentialScope: "jobs:read" | "jobs:write" | "circuits:run" | "execute:simulator" | "execute:hardware" | "billing:read";
         ErrorProblem: {
             /** @description The request part */
             in?: "body" | "querystring" | "params" | "headers";
@@ -2022,7 +2027,10 @@ export interface components {
             limit_bytes?: number;
             time_budget_ms?: number;
             timeout_ms?: number;
+            /** @description The first of required_scopes */
             required_scope?: string;
+            /** @description Any one of these scopes allows the operation */
+            required_scopes?: string[];
             granted_scopes?: string[];
             service?: string;
             engine?: string;
@@ -2078,7 +2086,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "FORBIDDEN" | "OPERATOR_FORBIDDEN";
+                code: "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "SESSION_REQUIRED" | "OPERATOR_FORBIDDEN";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2925,6 +2933,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3025,6 +3046,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -3273,6 +3307,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3394,6 +3441,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -3581,6 +3641,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
             413: {
                 headers: {
@@ -3750,6 +3823,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Understood but cannot be done (limits, unverifiable result, refused upstream) */
@@ -4124,6 +4210,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -5091,7 +5190,7 @@ export interface operations {
                                  */
                                 credential_id: string;
                                 name: string;
-                                scopes: ("jobs:read" | "jobs:write")[];
+                                scopes: components["schemas"]["CredentialScope"][];
                                 /** @description Last four characters of the secret */
                                 secret_hint: string;
                                 /** Format: date-time */
@@ -5131,6 +5230,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -5190,8 +5302,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Each scope at most once */
-                    scopes: ("jobs:read" | "jobs:write")[];
+                    /** @description Each scope at most once: which routes each one opens is in docs/security.md */
+                    scopes: components["schemas"]["CredentialScope"][];
                     /**
                      * Format: date-time
                      * @description Optional expiry; must be in the future
@@ -5222,7 +5334,7 @@ export interface operations {
                              */
                             credential_id: string;
                             name: string;
-                            scopes: ("jobs:read" | "jobs:write")[];
+                            scopes: components["schemas"]["CredentialScope"][];
                             /** @description Last four characters of the secret */
                             secret_hint: string;
                             /** Format: date-time */
@@ -5272,6 +5384,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -5393,7 +5519,7 @@ export interface operations {
                                  */
                                 credential_id: string;
                                 name: string;
-                                scopes: ("jobs:read" | "jobs:write")[];
+                                scopes: components["schemas"]["CredentialScope"][];
                                 /** @description Last four characters of the secret */
                                 secret_hint: string;
                                 /** Format: date-time */
@@ -5433,6 +5559,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -5544,7 +5683,7 @@ export interface operations {
                     subject_token_type: "urn:qrail:params:oauth:token-type:session";
                     /** @constant */
                     requested_token_type?: "urn:ietf:params:oauth:token-type:access_token";
-                    /** @description Space-separated Jobs scopes (default: all of them) */
+                    /** @description Space-separated scopes (default: all of them; a session holds every scope) */
                     scope?: string;
                 };
                 "application/json": {
@@ -5565,7 +5704,7 @@ export interface operations {
                     subject_token_type: "urn:qrail:params:oauth:token-type:session";
                     /** @constant */
                     requested_token_type?: "urn:ietf:params:oauth:token-type:access_token";
-                    /** @description Space-separated Jobs scopes (default: all of them) */
+                    /** @description Space-separated scopes (default: all of them; a session holds every scope) */
                     scope?: string;
                 };
             };
@@ -5582,7 +5721,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A JWT (RFC 9068) for the Account Jobs interface */
+                        /** @description A JWT (RFC 9068), accepted by the Account Jobs interface and, within its scopes, the platform interface */
                         access_token: string;
                         /** @enum {string} */
                         token_type: "Bearer";
@@ -5807,7 +5946,7 @@ export interface operations {
                         jwks_uri: string;
                         grant_types_supported: ("client_credentials" | "urn:ietf:params:oauth:grant-type:token-exchange")[];
                         token_endpoint_auth_methods_supported: ("client_secret_basic" | "client_secret_post")[];
-                        scopes_supported: ("jobs:read" | "jobs:write")[];
+                        scopes_supported: components["schemas"]["CredentialScope"][];
                         response_types_supported: "token"[];
                         /** @description The `aud` of the access tokens it issues */
                         jobs_audience: string;
@@ -5924,6 +6063,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6047,6 +6199,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6142,6 +6307,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6271,6 +6449,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6393,6 +6584,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6551,6 +6755,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6646,6 +6863,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6760,6 +6990,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -6889,6 +7132,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7001,6 +7257,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7106,6 +7375,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -7301,6 +7584,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
             409: {
                 headers: {
@@ -7476,6 +7773,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -7845,6 +8156,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
             409: {
                 headers: {
@@ -8017,6 +8342,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -8198,6 +8537,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -8382,6 +8735,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
             409: {
                 headers: {
@@ -8551,6 +8918,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -9754,6 +10135,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
             413: {
                 headers: {
@@ -9947,6 +10341,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -10147,6 +10554,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
             413: {
                 headers: {
@@ -10269,6 +10689,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -10354,6 +10787,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -10474,6 +10920,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -10590,6 +11049,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -10763,6 +11236,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description No such object for this caller */
             404: {
                 headers: {
@@ -10873,6 +11359,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -11043,6 +11542,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -11216,6 +11729,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description No such object for this caller */
             404: {
                 headers: {
@@ -11326,6 +11852,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -11512,6 +12051,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
