@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { QrailTypeProvider } from './http/type-provider.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -62,6 +62,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    // plugins/metrics.ts logs one line per request, with the route, account and error code.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // An incoming X-Request-Id is kept when it is sane, so callers can correlate logs.
     genReqId: (req) => {
@@ -87,7 +89,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('services', services);
-  app.decorate('compute', compute);
+  app.decorate('compute', services.compute);
   app.decorate('draining', false);
   app.decorateRequest('startedAt', 0n);
 
@@ -102,7 +104,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerMetrics(app, services.metrics);
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
-  registerRateLimit(app, rateStore, config.rateLimit.perMinute);
+  registerRateLimit(app, rateStore, config.rateLimit.perMinute, services.metrics);
   registerTextSafety(app);
   registerAuth(app);
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.

@@ -16,6 +16,8 @@ import type { BillingPorts, BillingTx } from './ports.js';
 import type { PaymentProcessor } from './processor/processor.js';
 import { SandboxProcessor } from './processor/sandbox-processor.js';
 import { StripeProcessor } from './processor/stripe-processor.js';
+import { meteredProcessor } from './processor/metered-processor.js';
+import { noopMeter, type Meter } from '../telemetry/meter.js';
 import type { HoldKind, HoldStatus, LedgerTransferKind } from './records.js';
 import { nextSpendControls, parseSpendControlsPatch, startOfUtcDay, startOfUtcMonth, type SpendControlsPatch } from './spend-controls.js';
 import { heldJobView, holdListView, ledgerTransferView, quoteView, spendControlsView, walletView } from './views.js';
@@ -42,14 +44,15 @@ export class BillingService {
     readonly ports: BillingPorts,
     readonly pricing: HardwarePricing = tablePricing(),
     private readonly newId: () => string = randomUUID,
+    meter: Meter = noopMeter,
   ) {
     this.settings = loadBillingConfig(config);
     if (this.settings.processor === 'stripe' && this.settings.stripe !== undefined) {
-      this.processor = new StripeProcessor(this.settings.stripe);
+      this.processor = meteredProcessor(new StripeProcessor(this.settings.stripe), meter);
       this.sandbox = undefined;
     } else {
       this.sandbox = new SandboxProcessor(ports.sandbox, this.settings.publicBaseUrl, this.settings.sandboxWebhookSecret);
-      this.processor = this.sandbox;
+      this.processor = meteredProcessor(this.sandbox, meter);
     }
     this.payments = new Payments(ports, this.processor, this.settings);
     this.autoRecharge = new AutoRecharge(ports, this.payments, this.settings);

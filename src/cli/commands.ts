@@ -6,6 +6,7 @@ import { balanceCommand, loginCommand, logoutCommand, registerCommand, topupComm
 import { analyzeCommand, optimizeCommand, validateCommand } from './circuit-commands.js';
 import { credentialsCreateCommand, credentialsListCommand, credentialsRevokeCommand } from './credentials-commands.js';
 import { jobsCancelCommand, jobsGetCommand, jobsListCommand, jobsSubmitCommand, jobsWaitCommand } from './jobs-commands.js';
+import { mcpCommand } from './mcp-command.js';
 import { runCommand } from './run-command.js';
 
 /**
@@ -21,6 +22,7 @@ export const SECTIONS: readonly CommandSection[] = [
   },
   { title: 'Circuits and runs', commands: [validateCommand, analyzeCommand, optimizeCommand, runCommand] },
   { title: 'Account Jobs (prepaid jobs, with a machine credential)', commands: [jobsSubmitCommand, jobsGetCommand, jobsListCommand, jobsWaitCommand, jobsCancelCommand] },
+  { title: 'Agents (MCP)', commands: [mcpCommand] },
 ];
 
 export const COMMANDS: readonly CliCommand[] = SECTIONS.flatMap((s) => s.commands);

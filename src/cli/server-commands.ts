@@ -4,6 +4,7 @@ import type { App } from '../http/app-types.js';
 import { unknownVariables } from '../config/known-variables.js';
 import { describeDatabase } from './startup-report.js';
 import { EXIT, KEEP_RUNNING, type CliCommand } from './cli-command.js';
+import { SERVICE_VERSION } from '../version.js';
 
 /**
  * `qrail serve` and `qrail migrate`. The app, the store and the migration runner are imported
@@ -20,9 +21,16 @@ export function unknownVariablesLine(env: Config['env']): string | undefined {
   return `ignoring unknown variables that look like qrail settings: ${list}`;
 }
 
-async function listenJobs(app: App, config: Config, port: number): Promise<Server> {
+function listenJobs(app: App, config: Config, port: number): Promise<Server> {
   // The same app behind a second listener, so the two interfaces can be exposed separately.
-  const server = createServer((req, res) => app.routing(req, res));
+  return listenOn(
+    createServer((req, res) => app.routing(req, res)),
+    config,
+    port,
+  );
+}
+
+async function listenOn(server: Server, config: Config, port: number): Promise<Server> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, config.host, () => {
@@ -31,6 +39,23 @@ async function listenJobs(app: App, config: Config, port: number): Promise<Serve
     });
   });
   return server;
+}
+
+/** METRICS_PORT: Prometheus text at GET /metrics and nothing else, in every role (workers have no other listener). */
+function metricsServer(app: App): Server {
+  return createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics is served here\n');
+      return;
+    }
+    app.services.metrics.render().then(
+      (text) => res.writeHead(200, { 'content-type': app.services.metrics.contentType }).end(text),
+      (e: unknown) => {
+        app.log.error({ err: e }, 'metrics rendering failed');
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n');
+      },
+    );
+  });
 }
 
 async function serve(config: Config, role: Role): Promise<void> {
@@ -67,12 +92,40 @@ async function serve(config: Config, role: Role): Promise<void> {
     app.compute.warm();
     app.log.info({ workers: workers.map((w) => w.name) }, 'worker role started');
   }
+  let metricsListener: Server | undefined;
+  if (config.metrics.port !== undefined) {
+    try {
+      metricsListener = await listenOn(metricsServer(app), config, config.metrics.port);
+    } catch (e) {
+      await app.close().catch(() => undefined);
+      throw Object.assign(e as Error, { listenPort: config.metrics.port, listenVariable: 'METRICS_PORT' });
+    }
+    app.log.info({ port: config.metrics.port }, 'metrics listener started');
+  }
   const processor = loadBillingConfig(config).processor;
   // PORT=0 without PUBLIC_BASE_URL: the default base names port 0; the log names the port chosen.
   const addr = role === 'worker' ? null : app.server.address();
   const base = config.publicBaseUrl === `http://${config.host}:0` && typeof addr === 'object' && addr !== null ? `http://${config.host}:${addr.port}` : config.publicBaseUrl;
   const database = describeDatabase(config);
-  app.log.info({ role, database, payment_processor: processor, docs: `${base}/docs` }, `qrail started: ${role} role, database ${database}, payment processor ${processor}, docs ${base}/docs`);
+  app.log.info(
+    {
+      role,
+      version: SERVICE_VERSION,
+      database,
+      payment_processor: processor,
+      docs: `${base}/docs`,
+      listeners: {
+        api: role === 'worker' ? null : `${config.host}:${typeof addr === 'object' && addr !== null ? addr.port : config.port}`,
+        jobs: config.jobsPort ?? null,
+        metrics: config.metrics.port ?? null,
+      },
+      workers: workers.map((w) => w.name),
+      compute_threads: config.computeThreads,
+      rate_limit_store: config.redisUrl === undefined ? 'memory' : 'redis',
+      public_base_url: config.publicBaseUrl,
+    },
+    `qrail started: ${role} role, database ${database}, payment processor ${processor}, docs ${base}/docs`,
+  );
   if (processor === 'sandbox') {
     app.log.warn(
       { payment_processor: 'sandbox' },
@@ -94,10 +147,12 @@ async function serve(config: Config, role: Role): Promise<void> {
     void (async () => {
       // Load balancers see /readyz fail and stop routing here; stragglers get 503 meanwhile.
       await new Promise((r) => setTimeout(r, config.shutdownDrainDelayMs));
+      app.log.info({ workers: workers.map((w) => w.name) }, 'draining: stopping the workers (their items in hand finish)');
       for (const w of workers) await w.stop();
-      const jobs = jobsServer;
-      if (jobs !== undefined) await new Promise((r) => jobs.close(r));
+      for (const server of [jobsServer, metricsListener]) if (server !== undefined) await new Promise((r) => server.close(r));
+      app.log.info('draining: closing the listener, the compute pool and the database');
       await app.close();
+      app.log.info({ signal }, 'shutdown complete');
       process.exit(0);
     })();
   };

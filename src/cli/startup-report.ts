@@ -66,9 +66,9 @@ export function startupFailure(e: unknown, config: Config | undefined): string |
   }
   if (sys.syscall === 'listen' || sys.syscall === 'getaddrinfo' || (sys.code !== undefined && sys.code in LISTEN_REASONS && sys.syscall === undefined)) {
     const reason = LISTEN_REASONS[sys.code ?? ''] ?? oneLine(sys.message ?? 'failed');
-    const jobsPort = (e as { listenPort?: number }).listenPort;
-    const at = config === undefined ? '' : ` ${config.host}:${jobsPort ?? config.port}`;
-    return `Cannot listen on${at} (HOST, ${jobsPort === undefined ? 'PORT' : 'JOBS_PORT'}): ${reason} [${sys.code ?? 'error'}]`;
+    const { listenPort, listenVariable } = e as { listenPort?: number; listenVariable?: string };
+    const at = config === undefined ? '' : ` ${config.host}:${listenPort ?? config.port}`;
+    return `Cannot listen on${at} (HOST, ${listenPort === undefined ? 'PORT' : (listenVariable ?? 'JOBS_PORT')}): ${reason} [${sys.code ?? 'error'}]`;
   }
   if (config !== undefined && config.databaseUrl === undefined && typeof sys.path === 'string' && sys.code !== undefined && /^E[A-Z]+$/.test(sys.code)) {
     return `Cannot open the embedded database in ${resolve(config.dataDir)} (DATA_DIR): ${sys.code} on ${sys.path}`;

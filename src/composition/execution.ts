@@ -19,6 +19,7 @@ import { createExecutionWorker, type ExecutionWorker } from '../execution/execut
 import type { ExecutionStore } from '../execution/ports.js';
 import { executionSettings } from '../execution/settings.js';
 import { CancelRequests } from '../queue/cancel-requests.js';
+import type { Meter } from '../telemetry/meter.js';
 
 export interface ExecutionBillingPort {
   spendControls(accountId: string): Promise<{ hardware_allowed: boolean }>;
@@ -61,7 +62,14 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
 export function createExecutionServices(
   config: Config,
   store: ExecutionStore,
-  deps: { billing: ExecutionBillingPort; idempotency: Pick<Idempotency, 'lookup'>; compute: ComputePool; mediaReadiness?: () => Promise<unknown>; log?: (e: unknown, jobId?: string) => void },
+  deps: {
+    billing: ExecutionBillingPort;
+    idempotency: Pick<Idempotency, 'lookup'>;
+    compute: ComputePool;
+    mediaReadiness?: () => Promise<unknown>;
+    log?: (e: unknown, jobId?: string) => void;
+    meter?: Meter;
+  },
 ): ExecutionServices {
   const settings = executionSettings(config.env);
   // Cancels taken by this process reach its runs at once: the API's simulator runs and the worker's jobs.
@@ -96,6 +104,7 @@ export function createExecutionServices(
     id: `${process.pid}-${randomUUID().slice(0, 8)}`,
     onError: deps.log ?? (() => undefined),
     cancels,
+    ...(deps.meter === undefined ? {} : { meter: deps.meter }),
   });
   return { execution, executionWorker };
 }

@@ -21,6 +21,7 @@ import { CapabilityRegistry } from '../jobs/capability.js';
 import { CancelRequests } from '../queue/cancel-requests.js';
 import { JobsService } from '../jobs/jobs-service.js';
 import { createJobsWorker, type JobsWorker } from '../jobs/jobs-worker.js';
+import type { Meter } from '../telemetry/meter.js';
 import { DEFAULT_SUBMIT_BATCHING, type JobsBillingPort, type JobsComputePort, type JobsRepository, type SubmitBatching } from '../jobs/ports.js';
 
 export interface JobsServices {
@@ -111,7 +112,7 @@ export interface JobsStores {
 export function createJobsServices(
   config: Config,
   stores: JobsStores,
-  deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; sessions?: SessionLookup; log?: (e: unknown, jobId?: string) => void },
+  deps: { compute: ComputePool; media?: MediaService; execution?: ExecutionForJobs; billing?: JobsBillingPort; sessions?: SessionLookup; log?: (e: unknown, jobId?: string) => void; meter?: Meter },
 ): JobsServices {
   const s = jobsSettings(config);
   const sha256 = (x: string) => createHash('sha256').update(x).digest('hex');
@@ -142,6 +143,7 @@ export function createJobsServices(
     concurrency: s.concurrency,
     onError: deps.log ?? (() => undefined),
     cancels,
+    ...(deps.meter === undefined ? {} : { meter: deps.meter }),
   });
   return { jobs, jobsWorker, credentials, jobsTokens };
 }

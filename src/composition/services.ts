@@ -6,7 +6,9 @@ import { argon2idHasher } from '../auth/password-hasher.js';
 import { pgAuthRepository } from '../store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import { MetricsRegistry } from '../http/metrics-registry.js';
+import { PromMeter } from '../telemetry/prom-meter.js';
+import { meteredPool } from '../compute/metered-pool.js';
+import { registerStoreMetrics } from '../store/store-metrics.js';
 import type { BackgroundWorker } from '../worker.js';
 import { createJobsServices, type JobsServices, type JobsStores } from './jobs.js';
 import { createMediaService } from '../media/adapters/create-media-service.js';
@@ -26,12 +28,15 @@ import { idempotencyRepository } from '../store/repositories/idempotency-reposit
  */
 export interface Services extends JobsServices, ExecutionServices {
   readonly sessions: SessionService;
-  readonly metrics: MetricsRegistry;
+  /** Prometheus metrics (GET /metrics renders them); the services record through it as a `Meter`. */
+  readonly metrics: PromMeter;
   readonly billing: BillingService;
   /** The one idempotency mechanism: the Idempotency-Key header's plugin and execution's client tokens use it. */
   readonly idempotency: Idempotency;
   /** Chat and text-to-speech (issue 10); `media.readiness()` reports both. */
   readonly media: MediaService;
+  /** The app's compute pool, with its metrics (app.compute). */
+  readonly compute: ComputePool;
   /** Started by `serve --role worker|all`. */
   readonly workers: BackgroundWorker[];
   /** Run in reverse order when the app closes (timers, connections). */
@@ -42,7 +47,7 @@ export interface Services extends JobsServices, ExecutionServices {
  * `compute`: the app's compute pool (src/app.ts creates and closes it); the jobs capabilities and
  * the local execution drivers run their CPU-heavy work on it, off the event loop.
  */
-export async function createServices(config: Config, db: Database, compute: ComputePool): Promise<Services> {
+export async function createServices(config: Config, db: Database, pool: ComputePool): Promise<Services> {
   const sessions = new SessionService(
     pgAuthRepository(db),
     argon2idHasher(config.password),
@@ -55,14 +60,24 @@ export async function createServices(config: Config, db: Database, compute: Comp
     },
     (secret) => createHash('sha256').update(secret).digest('hex'),
   );
-  const billing = new BillingService(config, sqlBillingPorts(db));
+  const metrics = new PromMeter();
+  const compute = meteredPool(pool, metrics);
+  const billing = new BillingService(config, sqlBillingPorts(db), undefined, undefined, metrics);
+  registerStoreMetrics(metrics, db);
   const idempotency = idempotencyRepository(db);
   const media = createMediaService(config.env);
   // Background workers run outside any request: they log through their own pino logger
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
   const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } });
   const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
-  const executionServices = createExecutionServices(config, pgExecutionStore(db), { billing, idempotency, compute, mediaReadiness: () => media.readiness(), log: logWorkerError('execution-worker') });
+  const executionServices = createExecutionServices(config, pgExecutionStore(db), {
+    billing,
+    idempotency,
+    compute,
+    mediaReadiness: () => media.readiness(),
+    log: logWorkerError('execution-worker'),
+    meter: metrics,
+  });
   const { settings } = executionServices.execution.deps;
   const jobsStores: JobsStores = { jobs: (batching) => pgJobsRepository(db, batching), credentials: pgCredentialsRepository(db), signingKeys: pgSigningKeyStore(db) };
   const jobsServices = createJobsServices(config, jobsStores, {
@@ -82,10 +97,12 @@ export async function createServices(config: Config, db: Database, compute: Comp
       simMaxQubits: settings.simMaxQubits,
     },
     log: logWorkerError('jobs-worker'),
+    meter: metrics,
   });
   return {
     sessions,
-    metrics: new MetricsRegistry(),
+    metrics,
+    compute,
     billing,
     idempotency,
     media,

@@ -46,6 +46,8 @@ export interface PoolStats {
   readonly stoppedInGrace: number;
   /** Of those, terminated (and later replaced) because they did not stop within the grace. */
   readonly terminatedAfterGrace: number;
+  /** Threads that died while running a task nobody had canceled (the task failed with ComputeWorkerError). */
+  readonly crashed: number;
 }
 
 /** How long a running task that was told to stop may take to answer before its thread is terminated. */
@@ -115,7 +117,7 @@ export class ThreadPool {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
-  private counts = { canceledQueued: 0, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0 };
+  private counts = { canceledQueued: 0, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0, crashed: 0 };
   private readonly workerUrl: URL;
 
   constructor(private readonly opts: ThreadPoolOptions) {
@@ -251,6 +253,7 @@ export class ThreadPool {
       const p = slot.current;
       this.settle(slot);
       if (p !== undefined && !p.canceled) {
+        if (!this.closed) this.counts.crashed++;
         p.reject(this.closed ? closing() : new ComputeWorkerError(`compute worker thread died (exit code ${code}) while running "${p.task}"${slot.failure === undefined ? '' : `: ${slot.failure}`}`));
       }
       // A replacement starts now if tasks are waiting, else with the next task.
@@ -296,7 +299,7 @@ export function createComputePool(opts: ComputePoolOptions): ComputePool {
         return fn(input, { cancelled: () => signal?.aborted === true, ...(opts.unsoundRules === undefined ? {} : { unsoundRules: opts.unsoundRules }) });
       },
       warm() {},
-      stats: () => ({ busy: 0, queued: 0, canceledQueued, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0 }),
+      stats: () => ({ busy: 0, queued: 0, canceledQueued, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0, crashed: 0 }),
       async close() {
         closed = true;
       },

@@ -35,6 +35,12 @@ export interface Config {
   /** After SIGTERM: how long to keep answering 503 (readiness down) before closing the listener. */
   readonly shutdownDrainDelayMs: number;
   readonly operatorToken: string | undefined;
+  /**
+   * Where /metrics is served: on its own listener (`port`, METRICS_PORT; also in the worker role),
+   * or on the public port behind `Authorization: Bearer <token>` (METRICS_TOKEN). With neither, the
+   * public port serves it only while HOST is a loopback address.
+   */
+  readonly metrics: { readonly port: number | undefined; readonly token: string | undefined };
   /** Worker threads for CPU-heavy requests (optimize, measured coupling); 0 = in-process. */
   readonly computeThreads: number;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
@@ -96,6 +102,10 @@ export function loadConfig(env: Env): Config {
   if (operatorToken !== undefined && operatorToken !== '' && operatorToken.length < 24) {
     throw new ConfigError('QRAIL_OPERATOR_TOKEN', 'must be at least 24 characters');
   }
+  const metricsToken = optional(env, 'METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 24) throw new ConfigError('METRICS_TOKEN', 'must be at least 24 characters');
+  const metricsPort = optional(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 1, 65535);
+  if (metricsPort !== undefined && (metricsPort === port || metricsPort === jobsPort)) throw new ConfigError('METRICS_PORT', 'must differ from PORT and JOBS_PORT');
   return Object.freeze({
     host,
     port,
@@ -134,6 +144,7 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 15_000, 0, 600_000),
     shutdownDrainDelayMs: int(env, 'SHUTDOWN_DRAIN_DELAY_MS', 2_000, 0, 120_000),
     operatorToken: operatorToken === '' ? undefined : operatorToken,
+    metrics: Object.freeze({ port: metricsPort, token: metricsToken }),
     computeThreads: int(env, 'COMPUTE_THREADS', defaultComputeThreads(), 0, 64),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     env: Object.freeze({ ...env }),

@@ -7,6 +7,8 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'PORT',
   'HOST',
   'JOBS_PORT',
+  'METRICS_PORT',
+  'METRICS_TOKEN',
   'DATABASE_URL',
   'DATA_DIR',
   'CONSOLE_DIR',

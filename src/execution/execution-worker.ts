@@ -17,6 +17,7 @@
 import { parseCircuitInput } from '../circuits/wire-format.js';
 import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
+import type { Meter } from '../telemetry/meter.js';
 import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
 import { CANCEL_MESSAGES, ranAnyway, stoppedRun } from './cancel-rule.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
@@ -31,6 +32,8 @@ export interface ExecutionWorkerOptions {
   readonly onError?: (e: unknown, jobId?: string) => void;
   /** Cancel requests taken by this process (ExecutionService), delivered to the running job at once. */
   readonly cancels?: CancelRequests;
+  /** Jobs finished by provider and status; the queue's own figures. */
+  readonly meter?: Meter;
 }
 
 export type ExecutionStep = { readonly jobId: string; readonly outcome: 'completed' | 'failed' | 'parked' | 'lease_lost' } | null;
@@ -39,7 +42,7 @@ type Step = NonNullable<ExecutionStep>;
 export type ExecutionWorker = QueueWorker<ExecutionClaim, Step>;
 
 export function createExecutionWorker(store: ExecutionStore, settings: ExecutionSettings, directory: DeviceDirectory, service: ExecutionService, opts: ExecutionWorkerOptions): ExecutionWorker {
-  return new QueueWorker(store, new ExecutionHandler(store, settings, directory, service, opts), {
+  return new QueueWorker(store, metered(new ExecutionHandler(store, settings, directory, service, opts), opts.meter), {
     name: 'execution-worker',
     id: opts.id,
     leaseMs: settings.leaseMs,
@@ -48,7 +51,23 @@ export function createExecutionWorker(store: ExecutionStore, settings: Execution
     concurrency: 1,
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
     ...(opts.cancels === undefined ? {} : { cancels: opts.cancels }),
+    ...(opts.meter === undefined ? {} : { meter: opts.meter }),
   });
+}
+
+/** Counts the jobs each step ended (completed or failed), by provider. */
+function metered(h: QueueHandler<ExecutionClaim, Step>, meter: Meter | undefined): QueueHandler<ExecutionClaim, Step> {
+  if (meter === undefined) return h;
+  const count = async (claim: ExecutionClaim, step: Promise<Step>): Promise<Step> => {
+    const s = await step;
+    if (s.outcome === 'completed' || s.outcome === 'failed') meter.inc('qrail_execution_jobs_finished_total', { provider: claim.job.provider, status: s.outcome });
+    return s;
+  };
+  return {
+    handle: (claim, lease) => count(claim, h.handle(claim, lease)),
+    giveUp: (claim, lease) => count(claim, h.giveUp(claim, lease)),
+    canceled: (claim, lease) => count(claim, h.canceled(claim, lease)),
+  };
 }
 
 /** The stored (translated) circuit as the driver runs it; null when it cannot be read back. */

@@ -76,6 +76,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | undefined;
     startedAt: bigint;
+    /** The stable code of the error this request was answered with (plugins/envelope.ts sets it; logs and metrics read it). */
+    errorCode: string | undefined;
     /** Set while this request holds an Idempotency-Key reservation (plugins/idempotency.ts). */
     idempotency: IdempotencyState | undefined;
   }

@@ -10,9 +10,10 @@
  */
 import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
+import type { Meter } from '../telemetry/meter.js';
 import { QueueWorker, type Lease, type QueueHandler } from '../queue/queue-worker.js';
 import type { CapabilityRegistry } from './capability.js';
-import type { JobStatus } from './job.js';
+import type { JobRecord, JobStatus } from './job.js';
 import type { Claim, JobsRepository } from './ports.js';
 
 export interface JobsWorkerOptions {
@@ -27,6 +28,8 @@ export interface JobsWorkerOptions {
   readonly onError?: (e: unknown, jobId?: string) => void;
   /** Cancel requests taken by this process (JobsService), delivered to the running job at once. */
   readonly cancels?: CancelRequests;
+  /** Jobs finished by capability, status and code; the queue's own figures. */
+  readonly meter?: Meter;
   /** Called after each stored transition (tests use it to crash at a precise point). */
   readonly afterTransition?: (jobId: string, status: JobStatus) => void | Promise<void>;
 }
@@ -51,24 +54,31 @@ class JobsHandler implements QueueHandler<Claim, Step> {
     await this.opts.afterTransition?.(jobId, status);
   }
 
-  private async failed(jobId: string, worker: string, code: string, message: string): Promise<Step> {
-    const j = await this.repo.fail(jobId, worker, code, message);
-    if (j === null) return { jobId, status: 'lease_lost' };
-    await this.transitioned(jobId, 'failed');
-    return { jobId, status: j.status };
+  private finished(job: JobRecord, status: JobStatus, code: string | null): void {
+    this.opts.meter?.inc('qrail_jobs_finished_total', { capability: job.capabilityId, status, code: code ?? '' });
   }
 
-  private async completed(jobId: string, worker: string): Promise<Step> {
-    const j = await this.repo.complete(jobId, worker);
-    if (j === null) return { jobId, status: 'lease_lost' };
-    await this.transitioned(jobId, j.status);
-    return { jobId, status: j.status };
+  private async failed(job: JobRecord, worker: string, code: string, message: string): Promise<Step> {
+    const j = await this.repo.fail(job.id, worker, code, message);
+    if (j === null) return { jobId: job.id, status: 'lease_lost' };
+    this.finished(job, j.status, j.errorCode);
+    await this.transitioned(job.id, 'failed');
+    return { jobId: job.id, status: j.status };
+  }
+
+  private async completed(job: JobRecord, worker: string): Promise<Step> {
+    const j = await this.repo.complete(job.id, worker);
+    if (j === null) return { jobId: job.id, status: 'lease_lost' };
+    this.finished(job, j.status, j.errorCode);
+    await this.transitioned(job.id, j.status);
+    return { jobId: job.id, status: j.status };
   }
 
   /** running → failed / CANCELED, nothing captured; lease_lost when the lease went meanwhile. */
   async canceled(claim: Claim, lease: Lease): Promise<Step> {
     const j = await this.repo.finishCanceled(claim.job.id, lease.worker);
     if (j === null) return { jobId: claim.job.id, status: 'lease_lost' };
+    this.finished(claim.job, j.status, j.errorCode);
     await this.transitioned(j.id, j.status);
     return { jobId: j.id, status: j.status };
   }
@@ -76,21 +86,21 @@ class JobsHandler implements QueueHandler<Claim, Step> {
   giveUp(claim: Claim, lease: Lease): Promise<Step> {
     const { job } = claim;
     // Only a re-run is given up: a saved result is settled without running anything again.
-    if (claim.previousStatus === 'result_saved') return this.completed(job.id, lease.worker);
-    return this.failed(job.id, lease.worker, 'WORKER_LOST', `The job was interrupted ${job.attempts - 1} times; giving up. Nothing was charged.`);
+    if (claim.previousStatus === 'result_saved') return this.completed(job, lease.worker);
+    return this.failed(job, lease.worker, 'WORKER_LOST', `The job was interrupted ${job.attempts - 1} times; giving up. Nothing was charged.`);
   }
 
   async handle(claim: Claim, lease: Lease): Promise<Step> {
     const { job, previousStatus } = claim;
     const worker = lease.worker;
     // The result is durable: only the money step is left, never run again.
-    if (previousStatus === 'result_saved') return this.completed(job.id, worker);
+    if (previousStatus === 'result_saved') return this.completed(job, worker);
 
     const cap = this.registry.get(job.capabilityId);
-    if (cap === undefined) return this.failed(job.id, worker, 'CAPABILITY_UNAVAILABLE', `The capability ${job.capabilityId} is no longer in the catalog.`);
-    if (claim.holdStatus !== 'pending') return this.failed(job.id, worker, 'HOLD_EXPIRED', 'The reservation expired before the job ran; nothing was charged.');
+    if (cap === undefined) return this.failed(job, worker, 'CAPABILITY_UNAVAILABLE', `The capability ${job.capabilityId} is no longer in the catalog.`);
+    if (claim.holdStatus !== 'pending') return this.failed(job, worker, 'HOLD_EXPIRED', 'The reservation expired before the job ran; nothing was charged.');
     if (previousStatus === 'running') {
-      if (cap.onInterrupted === 'fail') return this.failed(job.id, worker, 'WORKER_LOST', 'The worker running this job stopped; this capability is not re-run automatically. Nothing was charged.');
+      if (cap.onInterrupted === 'fail') return this.failed(job, worker, 'WORKER_LOST', 'The worker running this job stopped; this capability is not re-run automatically. Nothing was charged.');
       await this.repo.markRerun(job.id, worker);
     }
     await this.transitioned(job.id, 'running');
@@ -102,14 +112,14 @@ class JobsHandler implements QueueHandler<Claim, Step> {
     } catch (e) {
       // Stopped by a cancel (the error is the abort's, or the capability's reaction to it).
       if (lease.cancelRequested) return this.canceled(claim, lease);
-      if (isAppError(e)) return this.failed(job.id, worker, e.code, e.message);
+      if (isAppError(e)) return this.failed(job, worker, e.code, e.message);
       this.opts.onError?.(e, job.id);
-      return this.failed(job.id, worker, 'CAPABILITY_FAILED', 'The capability failed unexpectedly; nothing was charged.');
+      return this.failed(job, worker, 'CAPABILITY_FAILED', 'The capability failed unexpectedly; nothing was charged.');
     }
     if (lease.lost) return { jobId: job.id, status: 'lease_lost' };
     // A cancel requested before the result was saved wins: the save is refused and the job ends canceled.
     if (lease.cancelRequested || !(await this.repo.saveResult(job.id, worker, result, this.opts.leaseMs))) return this.canceled(claim, lease);
     await this.transitioned(job.id, 'result_saved');
-    return this.completed(job.id, worker);
+    return this.completed(job, worker);
   }
 }

@@ -12,6 +12,7 @@
  */
 import type { BackgroundWorker } from '../worker.js';
 import type { CancelRequests } from './cancel-requests.js';
+import { noopMeter, secondsSince, type Meter } from '../telemetry/meter.js';
 
 export interface QueueClaim {
   readonly id: string;
@@ -22,6 +23,8 @@ export interface QueueClaim {
   readonly attempts: number;
   /** A cancel was requested while the item ran (its worker died, or it was parked): it is ended, not run. */
   readonly cancelRequested: boolean;
+  /** When the item became claimable, for a first claim whose kind knows it (metrics: the wait before a worker took it). */
+  readonly claimableSince?: Date | undefined;
 }
 
 /** What a heartbeat found: the lease still held, held with a cancel requested (stop the work), or lost. */
@@ -73,6 +76,8 @@ export interface QueueWorkerOptions {
   readonly onError?: (e: unknown, itemId?: string) => void;
   /** Cancel requests taken by this process, delivered to the leases at once (else at their next heartbeat). */
   readonly cancels?: CancelRequests;
+  /** Claims, waits, handling time and lost leases, labelled with `name`. */
+  readonly meter?: Meter;
 }
 
 export interface LeaseOptions {
@@ -136,6 +141,9 @@ export function leaseOf(store: Pick<QueuePort<QueueClaim>, 'heartbeat'>, id: str
   };
 }
 
+/** The metrics' name of a worker's queue: `jobs-worker` → `jobs`, as the store's gauges name it. */
+export const queueLabel = (workerName: string): string => workerName.replace(/-worker$/, '');
+
 export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
   readonly name: string;
   private loops: Promise<void>[] = [];
@@ -166,13 +174,26 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
 
   /** Claims and handles at most one item; null when nothing was due. A handler's error propagates. */
   async runOnce(workerId = `${this.opts.id}/once`): Promise<O | null> {
+    const meter = this.opts.meter ?? noopMeter;
+    const queue = { queue: queueLabel(this.name) };
+    const claimStart = performance.now();
     const claim = await this.store.claim(workerId, this.opts.leaseMs);
+    meter.observe('qrail_queue_claim_query_seconds', queue, secondsSince(claimStart));
     if (claim === null) return null;
+    if (claim.claimableSince !== undefined) meter.observe('qrail_queue_claim_wait_seconds', queue, Math.max(0, (Date.now() - claim.claimableSince.getTime()) / 1000));
     const lease = this.lease(claim.id, workerId, claim.cancelRequested);
-    // Asked to stop while it ran (its worker died meanwhile) or while parked: ended, never run again.
-    if (claim.cancelRequested) return this.handler.canceled(claim, lease);
-    if (claim.attempts > this.opts.maxAttempts) return this.handler.giveUp(claim, lease);
-    return this.handler.handle(claim, lease);
+    const outcome = claim.cancelRequested ? 'canceled' : claim.attempts > this.opts.maxAttempts ? 'given_up' : claim.attempts > 1 ? 'rerun' : 'run';
+    meter.inc('qrail_queue_claims_total', { ...queue, outcome });
+    const start = performance.now();
+    try {
+      // Asked to stop while it ran (its worker died meanwhile) or while parked: ended, never run again.
+      if (outcome === 'canceled') return await this.handler.canceled(claim, lease);
+      if (outcome === 'given_up') return await this.handler.giveUp(claim, lease);
+      return await this.handler.handle(claim, lease);
+    } finally {
+      meter.observe('qrail_queue_handle_seconds', queue, secondsSince(start));
+      if (lease.lost) meter.inc('qrail_queue_leases_lost_total', queue);
+    }
   }
 
   /** Runs until nothing is due (tests, CLI). Returns the outcomes in order. */

@@ -21,12 +21,28 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** What the metrics read from a database at scrape (src/store/store-metrics.ts). */
+export interface DatabaseStats {
+  /** The pool's connections (PostgreSQL); null for the embedded database, which has none. */
+  readonly connections: { readonly total: number; readonly idle: number; readonly waiting: number } | null;
+  /** Failed statements since start, by SQLSTATE class (`23` integrity, `40` rollback, …; `` for no SQLSTATE). */
+  readonly errorsByClass: ReadonlyMap<string, number>;
+}
+
+/** Counts a failed statement under its SQLSTATE class. */
+export function countError(into: Map<string, number>, e: unknown): void {
+  const code = (e as { code?: unknown } | null)?.code;
+  const cls = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : '';
+  into.set(cls, (into.get(cls) ?? 0) + 1);
+}
+
 export interface Database extends Queryable {
   readonly driver: 'pg' | 'pglite';
   /** Runs `fn` in one transaction; rolls back on throw. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Cheap liveness probe for /readyz. */
   ping(): Promise<void>;
+  stats?(): DatabaseStats;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database, Queryable, QueryOptions, QueryResult } from './db.js';
-import { StoreConflictError, StoreUnavailableError } from './db.js';
+import { countError, StoreConflictError, StoreUnavailableError } from './db.js';
 
 // bigint (int8) columns come back as strings by default; money is int8, so parse to BigInt.
 pg.types.setTypeParser(20, (v: string) => BigInt(v));
@@ -83,12 +83,14 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
 
+  const errorsByClass = new Map<string, number>();
   const run = async <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
     try {
       const values = params as unknown[] | undefined;
       const r = options?.name === undefined ? await c.query(sql, values) : await c.query({ name: options.name, text: sql, ...(values === undefined ? {} : { values }) });
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     } catch (e) {
+      countError(errorsByClass, e);
       throw wrap(e);
     }
   };
@@ -139,6 +141,7 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
     async ping() {
       await runPooled('SELECT 1');
     },
+    stats: () => ({ connections: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, errorsByClass }),
     async close() {
       await pool.end();
     },

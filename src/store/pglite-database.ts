@@ -1,7 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Database, Queryable, QueryResult } from './db.js';
-import { StoreUnavailableError } from './db.js';
+import { countError, StoreUnavailableError } from './db.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 /**
@@ -25,11 +25,13 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
 
   // A closed (or closing) instance is a store that is not there: 503, like a lost PostgreSQL.
   const gone = (e: unknown): unknown => (e instanceof Error && /^PGlite is clos(ed|ing)/.test(e.message) ? new StoreUnavailableError(e) : e);
+  const errorsByClass = new Map<string, number>();
   const run = async <R>(c: { query: PGlite['query'] }, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     try {
       const r = await c.query<R>(sql, params as unknown[] | undefined);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     } catch (e) {
+      countError(errorsByClass, e);
       throw gone(e);
     }
   };
@@ -61,6 +63,7 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
     async ping() {
       await run(db, 'SELECT 1');
     },
+    stats: () => ({ connections: null, errorsByClass }),
     async close() {
       if (closed) return;
       closed = true;

@@ -127,6 +127,7 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
         capability_id: 'circuit.simulate',
         idempotency_key: 'console-bell-1',
         max_total_price: '0.01',
+        tags: { team: 'console' },
         request: {
           shots: 1000,
           seed: 11,
@@ -160,6 +161,9 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     await page.getByRole('img', { name: /Histogram of 2 outcomes over 1000 shots/ }).waitFor();
     expect(await page.locator('figcaption').first().innerText()).toContain('clbit 0 rightmost');
     expect(await page.getByTestId('charged').innerText()).toBe('$0.00011');
+    expect(await page.getByRole('list', { name: 'Tags' }).innerText()).toBe('team:console');
+    // A completed job offers no cancel.
+    expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
     await check('job');
   }, 120_000);
 

@@ -19,8 +19,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const NAME = '[A-Z][A-Z0-9_]*';
 const ENV = String.raw`\b(?:[\w$]+\.)*env`; // env, config.env, app.config.env, process.env
 
-/** JOBS_PORT's int() default is a placeholder: it is parsed only when set (unset = no listener). */
-const PLACEHOLDER_DEFAULTS = new Set(['JOBS_PORT']);
+/** JOBS_PORT's and METRICS_PORT's int() defaults are placeholders: each is parsed only when set (unset = no listener). */
+const PLACEHOLDER_DEFAULTS = new Set(['JOBS_PORT', 'METRICS_PORT']);
 
 interface IntRead {
   readonly name: string;

@@ -36,9 +36,18 @@ describe('operations and OpenAPI', () => {
     const documented = new Set(routes.map((r) => `${r.method} ${r.url}`));
     const registered = app.qrailRoutes;
     const missing = registered
-      // The reference page, the document itself and the web console's pages (/, /console/…, the favicon) are not API operations.
+      // The reference page, the document itself and the web console's pages (/, /console/…, the favicon) are not API
+      // operations; nor is /mcp, the MCP server's JSON-RPC transport (docs/agents.md).
       .filter(
-        (r) => !r.url.startsWith('/docs') && r.url !== '/openapi.json' && r.url !== '/' && r.url !== '/favicon.ico' && r.url !== '/console' && !r.url.startsWith('/console/') && r.method !== 'HEAD',
+        (r) =>
+          !r.url.startsWith('/docs') &&
+          r.url !== '/openapi.json' &&
+          r.url !== '/' &&
+          r.url !== '/favicon.ico' &&
+          r.url !== '/console' &&
+          !r.url.startsWith('/console/') &&
+          r.url !== '/mcp' &&
+          r.method !== 'HEAD',
       )
       .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
       .filter((k) => !documented.has(k));

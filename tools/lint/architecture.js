@@ -20,6 +20,7 @@ export const DOMAIN_FOLDERS = [
   'src/jobs',
   'src/execution',
   'src/devices',
+  'src/agents',
 ];
 
 /** Edges inside domain folders: adapters implementing a domain's ports may do real I/O. */

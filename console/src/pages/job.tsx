@@ -4,7 +4,7 @@ import { Histogram } from '../components/histogram.tsx';
 import { duration, usd, when } from '../format.ts';
 import { href, onLinkClick, queryParam } from '../router.ts';
 import { useLoad } from '../use-load.ts';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { StatusBadge } from './jobs.tsx';
 
 type Job = Awaited<ReturnType<QrailClient['jobs']['get']>>;
@@ -54,6 +54,50 @@ function ResultView({ result }: { result: unknown }) {
   );
 }
 
+/** A cancel button for a job still moving; the answer (or its error) replaces the page's copy on the next load. */
+function CancelButton({ cancel, onDone }: { cancel: () => Promise<unknown>; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const click = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await cancel();
+      onDone();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <p>
+        <button type="button" class="secondary" disabled={busy} onClick={() => void click()}>
+          {busy ? 'Canceling…' : 'Cancel job'}
+        </button>
+      </p>
+      <ErrorBanner error={error} />
+    </>
+  );
+}
+
+function Tags({ tags }: { tags: Readonly<Record<string, string>> }) {
+  const entries = Object.entries(tags);
+  if (entries.length === 0) return null;
+  return (
+    <ul class="tags" aria-label="Tags">
+      {entries.map(([k, v]) => (
+        <li key={k}>
+          <code>
+            {k}:{v}
+          </code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function AccountJobView({ id }: { id: string }) {
   const job = useLoad(async (signal) => (await jobsApi(signal)).jobs.get(id, { signal }), [id]);
   const moving = job.data !== undefined && job.data.status !== 'completed' && job.data.status !== 'failed';
@@ -94,6 +138,8 @@ function AccountJobView({ id }: { id: string }) {
               </dd>
             </div>
           </dl>
+          <Tags tags={j.tags} />
+          {moving && <CancelButton cancel={async () => (await jobsApi()).jobs.cancel(id)} onDone={job.reload} />}
           {j.error_code !== null && (
             <div class="error" role="alert">
               <strong>{FAILURE_WORDS[j.error_code] ?? j.error_message ?? 'The job failed.'}</strong>
@@ -153,6 +199,8 @@ function AccountJobView({ id }: { id: string }) {
 function ExecutionJobView({ id, provider }: { id: string; provider: 'provider-one' | 'provider-two' }) {
   const job = useLoad((signal) => api().execution.getJob(provider, id, { signal }), [id, provider]);
   const j = job.data;
+  // Held jobs are released from the devices page, not canceled (the API says so too).
+  const cancelable = j !== undefined && (j.status === 'queued' || j.status === 'running' || j.status === 'continued');
   return (
     <>
       <ErrorBanner error={job.error} />
@@ -161,6 +209,7 @@ function ExecutionJobView({ id, provider }: { id: string; provider: 'provider-on
           <p>
             <StatusBadge status={j.status} /> on <code>{j.device}</code>, {j.shots} shots, submitted {when(j.created_at)}.
           </p>
+          {cancelable && <CancelButton cancel={() => api().execution.cancelJob(provider, id)} onDone={job.reload} />}
           {j.failure !== null && <ErrorBanner error={new Error(`${j.failure.code}: ${j.failure.message}`)} />}
           {j.results != null && (
             <Histogram

@@ -69,6 +69,7 @@ export function errorBody(req: FastifyRequest, e: AppError): Record<string, unkn
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
+  req.errorCode = e.code;
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
   // RFC 9110 §15.5.2: every 401 names its scheme, whichever code path raised it.
   if (e.statusCode === 401 && !reply.hasHeader('www-authenticate')) {

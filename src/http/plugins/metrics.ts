@@ -1,11 +1,31 @@
 import type { App } from '../app-types.js';
-import type { MetricsRegistry } from '../metrics-registry.js';
+import type { Meter } from '../../telemetry/meter.js';
 
-/** Feeds every response into the registry (GET /metrics renders it). */
-export function registerMetrics(app: App, metrics: MetricsRegistry): void {
+/**
+ * One line per request and its metrics, when the response is sent: method, route pattern (never
+ * the URL, which may carry ids or tokens), status, duration, request id, account (when known)
+ * and the error code. Fastify's own two request lines are off (app.ts).
+ */
+export function registerMetrics(app: App, meter: Meter): void {
+  app.decorateRequest('errorCode', undefined);
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    metrics.observe(req.method, route, reply.statusCode, Number(process.hrtime.bigint() - req.startedAt) / 1e9);
+    const seconds = Number(process.hrtime.bigint() - req.startedAt) / 1e9;
+    const status = reply.statusCode;
+    meter.inc('qrail_http_requests_total', { method: req.method, route, status: String(status) });
+    meter.observe('qrail_http_request_duration_seconds', { method: req.method, route }, seconds);
+    const code = req.errorCode;
+    if (code !== undefined) meter.inc('qrail_http_errors_total', { code, status: String(status) });
+    const line = {
+      method: req.method,
+      route,
+      status,
+      duration_ms: Math.round(seconds * 100_000) / 100,
+      ...(req.principal === undefined ? {} : { account_id: req.principal.accountId }),
+      ...(code === undefined ? {} : { error_code: code }),
+    };
+    if (status >= 500) req.log.error(line, 'request');
+    else req.log.info(line, 'request');
     done();
   });
 }

@@ -3,17 +3,19 @@ import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { App } from '../app-types.js';
 import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
+import type { Meter } from '../../telemetry/meter.js';
 
 const WINDOW_MS = 60_000;
 
 type Done = (err?: Error) => void;
 
-function applyHit(reply: FastifyReply, r: RateLimitHit, limit: number, done: Done): void {
+function applyHit(reply: FastifyReply, r: RateLimitHit, limit: number, bucket: string, meter: Meter, done: Done): void {
   const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
   reply.header('ratelimit-limit', String(limit));
   reply.header('ratelimit-remaining', String(Math.max(0, limit - r.count)));
   reply.header('ratelimit-reset', String(resetS));
   if (r.count > limit) {
+    meter.inc('qrail_rate_limit_refusals_total', { bucket });
     return done(
       fail(
         HTTP_ERRORS.RATE_LIMITED,
@@ -36,24 +38,25 @@ function allowUnchecked(req: FastifyRequest, err: unknown, done: Done): void {
  * RateLimit draft (RateLimit-Limit / -Remaining / -Reset) plus Retry-After on 429.
  * If the shared store fails, requests are let through (logged): availability first.
  */
-export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMinute: number): void {
+export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMinute: number, meter: Meter): void {
   // Callback-style hook with no closure per request: with the in-process store the whole check
   // is synchronous.
   app.addHook('onRequest', (req, reply, done) => {
     const rl = req.routeOptions.config?.rateLimit;
     if (rl === false) return done();
     const limit = rl?.perMinute ?? defaultPerMinute;
+    const bucket = rl?.bucket ?? 'default';
     let r: RateLimitHit | Promise<RateLimitHit>;
     try {
-      r = store.hit(`${rl?.bucket ?? 'default'}:${req.ip}`, WINDOW_MS);
+      r = store.hit(`${bucket}:${req.ip}`, WINDOW_MS);
     } catch (err) {
       return allowUnchecked(req, err, done);
     }
     if (r instanceof Promise)
       r.then(
-        (v) => applyHit(reply, v, limit, done),
+        (v) => applyHit(reply, v, limit, bucket, meter, done),
         (err: unknown) => allowUnchecked(req, err, done),
       );
-    else applyHit(reply, r, limit, done);
+    else applyHit(reply, r, limit, bucket, meter, done);
   });
 }

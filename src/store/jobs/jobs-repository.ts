@@ -68,7 +68,17 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       const row = await claimNext<JobRow, JobStatus>(db, JOBS_QUEUE, worker, leaseMs);
       if (row === undefined) return null;
       const job = toJob(row);
-      return { id: job.id, attempts: job.attempts, job, previousStatus: row.prev as Claim['previousStatus'], holdStatus: row.hold_status, cancelRequested: job.cancelRequestedAt !== null };
+      const previousStatus = row.prev as Claim['previousStatus'];
+      return {
+        id: job.id,
+        attempts: job.attempts,
+        job,
+        previousStatus,
+        holdStatus: row.hold_status,
+        cancelRequested: job.cancelRequestedAt !== null,
+        // A job is queued when it is submitted: its first claim waited since then.
+        claimableSince: previousStatus === 'queued' ? job.createdAt : undefined,
+      };
     },
 
     cancel: (accountId, jobId) => db.tx((q) => cancelJob(q, accountId, jobId)),

@@ -45,7 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description Served here only while the service listens on loopback, or with `Authorization: Bearer <METRICS_TOKEN>`; with METRICS_PORT set they are served on that listener instead and this route answers 404 (docs/operations.md#metrics).
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;

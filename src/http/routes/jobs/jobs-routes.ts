@@ -104,6 +104,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
       const { job, replayed } = await jobs.submit(agent, req.body as SubmitJobBody);
       reply.code(202).header('location', `/v1/jobs/${job.id}`);
       if (replayed) reply.header('idempotent-replayed', 'true');
+      else app.services.metrics.inc('qrail_jobs_submitted_total', { capability: job.capabilityId });
       return jobs.view(job);
     },
   );

@@ -1,8 +1,33 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import type { Config } from '../../../config/config.js';
 import type { App } from '../../app-types.js';
 import { Obj } from '../../schema-helpers.js';
 
 const Database = Type.Union([Type.Literal('pg'), Type.Literal('pglite')], { description: 'The database driver: PostgreSQL (pg) or embedded PGlite' });
+
+const LOOPBACK = /^(127\.|::1$|localhost$)/;
+
+/**
+ * Who may read /metrics on the public port (docs/operations.md#metrics): nobody when they have
+ * their own listener (METRICS_PORT), the bearer of METRICS_TOKEN when one is set, else anyone
+ * only while the service listens on loopback (the embedded default).
+ */
+function checkMetricsAccess(config: Config, authorization: string | undefined): void {
+  if (config.metrics.port !== undefined) throw fail(HTTP_ERRORS.NOT_FOUND, 'Metrics are served on their own listener (METRICS_PORT), not on this port.');
+  const token = config.metrics.token;
+  if (token !== undefined) {
+    const got = authorization?.startsWith('Bearer ') === true ? authorization.slice(7) : undefined;
+    const ok = got !== undefined && got.length === token.length && timingSafeEqual(Buffer.from(got), Buffer.from(token));
+    if (!ok) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Metrics need Authorization: Bearer <METRICS_TOKEN>.', { reason: got === undefined ? 'missing' : 'invalid' });
+    return;
+  }
+  if (!LOOPBACK.test(config.host)) {
+    throw fail(HTTP_ERRORS.NOT_FOUND, 'Metrics are not served on a public address without protection: set METRICS_PORT (own listener) or METRICS_TOKEN.');
+  }
+}
 
 /** Liveness, readiness and metrics: raw bodies for probes and Prometheus, not the envelope. */
 export default async function opsRoutes(app: App): Promise<void> {
@@ -53,11 +78,14 @@ export default async function opsRoutes(app: App): Promise<void> {
         tags: ['operations'],
         operationId: 'getMetrics',
         summary: 'Prometheus metrics',
+        description:
+          'Served here only while the service listens on loopback, or with `Authorization: Bearer <METRICS_TOKEN>`; with METRICS_PORT set they are served on that listener instead and this route answers 404 (docs/operations.md#metrics).',
         response: { 200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
-    async (_req, reply) => {
-      return reply.type('text/plain; version=0.0.4').send(app.services.metrics.render());
+    async (req, reply) => {
+      checkMetricsAccess(app.config, req.headers.authorization);
+      return reply.type(app.services.metrics.contentType).send(await app.services.metrics.render());
     },
   );
 }

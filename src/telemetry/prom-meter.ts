@@ -1,0 +1,95 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Meter } from './meter.js';
+import { METRICS, type MetricName } from './metric-catalog.js';
+
+type Row = readonly [Readonly<Record<string, string>>, number];
+type Reader = () => Promise<ReadonlyArray<Row>> | ReadonlyArray<Row>;
+
+// The Node process metrics (`process_*`, `nodejs_*`) are the process's, not an app's: one registry
+// for them, created once (each collector starts event-loop and GC monitors), shared by every app.
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** The Meter over prom-client: one registry per app, rendered with the process metrics. */
+export class PromMeter implements Meter {
+  readonly registry = new Registry();
+  private readonly counters = new Map<string, Counter>();
+  private readonly histograms = new Map<string, Histogram>();
+  private readonly readers = new Map<string, Reader[]>();
+
+  constructor() {
+    for (const [name, def] of Object.entries(METRICS)) {
+      const labelNames = [...def.labels];
+      const readers: Reader[] = [];
+      this.readers.set(name, readers);
+      // Series read at scrape time start empty each scrape: a label set that disappeared is not reported stale.
+      const refresh = async (metric: Gauge | Counter): Promise<void> => {
+        if (readers.length === 0) return;
+        metric.reset();
+        for (const read of readers) {
+          let rows: ReadonlyArray<Row>;
+          try {
+            rows = await read();
+          } catch {
+            continue;
+          }
+          for (const [labels, v] of rows) {
+            if (metric instanceof Gauge) metric.set(labels, v);
+            else if (v > 0) metric.inc(labels, v);
+          }
+        }
+      };
+      if (def.type === 'counter') {
+        const c: Counter = new Counter({
+          name,
+          help: def.help,
+          labelNames,
+          registers: [this.registry],
+          async collect() {
+            await refresh(c);
+          },
+        });
+        this.counters.set(name, c);
+      } else if (def.type === 'gauge') {
+        const g: Gauge = new Gauge({
+          name,
+          help: def.help,
+          labelNames,
+          registers: [this.registry],
+          async collect() {
+            await refresh(g);
+          },
+        });
+      } else {
+        this.histograms.set(name, new Histogram({ name, help: def.help, labelNames, buckets: [...def.buckets], registers: [this.registry] }));
+      }
+    }
+  }
+
+  inc(name: MetricName, labels: Readonly<Record<string, string>>, by = 1): void {
+    this.counters.get(name)?.inc(labels, by);
+  }
+
+  observe(name: MetricName, labels: Readonly<Record<string, string>>, value: number): void {
+    this.histograms.get(name)?.observe(labels, value);
+  }
+
+  collect(name: MetricName, read: Reader): void {
+    this.readers.get(name)?.push(read);
+  }
+
+  /** The Prometheus text exposition. */
+  render(): Promise<string> {
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
