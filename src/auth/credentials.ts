@@ -8,11 +8,30 @@ import { JOBS_ERRORS } from '../jobs/error-codes.js';
 import { isWellFormed, newSecret } from './tokens.js';
 
 export const AGENT_SECRET_PREFIX = 'qrj_';
+/** The scopes of the Account Jobs interface. */
 export const JOBS_SCOPES = ['jobs:read', 'jobs:write'] as const;
 export type JobsScope = (typeof JOBS_SCOPES)[number];
 
-export function isJobsScope(s: string): s is JobsScope {
-  return (JOBS_SCOPES as readonly string[]).includes(s);
+/**
+ * Every scope a machine credential (and so its access tokens) can hold, on both interfaces
+ * (DESIGN §11). A person's session holds them all. Which platform route needs which scope is
+ * declared once, in src/http/route-access.ts; money that leaves the owner's card and the spend
+ * controls themselves stay with the person (docs/decisions/auth-credential-scopes.md).
+ */
+export const CREDENTIAL_SCOPES = ['jobs:read', 'jobs:write', 'circuits:run', 'execute:simulator', 'execute:hardware', 'billing:read'] as const;
+export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
+
+export const SCOPE_DESCRIPTIONS: Readonly<Record<CredentialScope, string>> = {
+  'jobs:read': 'Read Account Jobs and the balance (/v1/jobs, /v1/account/balance)',
+  'jobs:write': 'Submit and cancel Account Jobs',
+  'circuits:run': 'Analyze and optimize circuits, coupling analysis (/v1/circuits, /v1/analysis) without the anonymous limits',
+  'execute:simulator': 'Run on simulators and read or cancel those runs (/v1/execute)',
+  'execute:hardware': 'Quote, hold, continue, read, cancel and release hardware runs (/v1/billing/hardware, /v1/execute/provider-two/held)',
+  'billing:read': 'Read the wallet, ledger, holds, spend controls and auto-recharge state (/v1/billing, read only)',
+};
+
+export function isCredentialScope(s: string): s is CredentialScope {
+  return (CREDENTIAL_SCOPES as readonly string[]).includes(s);
 }
 
 export interface CredentialRecord {
@@ -20,7 +39,7 @@ export interface CredentialRecord {
   readonly accountId: string;
   readonly createdBy: string | null;
   readonly name: string;
-  readonly scopes: readonly JobsScope[];
+  readonly scopes: readonly CredentialScope[];
   readonly secretHint: string;
   readonly createdAt: Date;
   readonly expiresAt: Date | null;
@@ -39,7 +58,7 @@ export interface CredentialsRepository {
     accountId: string;
     createdBy: string;
     name: string;
-    scopes: readonly JobsScope[];
+    scopes: readonly CredentialScope[];
     secretHash: string;
     secretHint: string;
     expiresAt: Date | null;
@@ -54,10 +73,10 @@ export interface CredentialsRepository {
   accountExists(accountId: string): Promise<boolean>;
 }
 
-/** Who is calling the Jobs interface. */
+/** A machine caller of either interface: a credential, or an access token of a credential, a session or a trusted issuer. */
 export interface AgentIdentity {
   readonly accountId: string;
-  readonly scopes: readonly JobsScope[];
+  readonly scopes: readonly CredentialScope[];
   /** The machine credential behind the call (directly or as the token's client), if any. */
   readonly credentialId: string | null;
   /** Stable description for audit: `credential:<id>` or `jwt:<iss>#<sub>`. */
@@ -96,11 +115,11 @@ export class CredentialService {
   async create(
     accountId: string,
     userId: string,
-    input: { name: string; scopes: readonly JobsScope[]; expiresAt: Date | null },
+    input: { name: string; scopes: readonly CredentialScope[]; expiresAt: Date | null },
     runToken?: string,
   ): Promise<{ credential: CredentialRecord; secret: string }> {
     const secret = newSecret(AGENT_SECRET_PREFIX);
-    const scopes = JOBS_SCOPES.filter((s) => input.scopes.includes(s));
+    const scopes = CREDENTIAL_SCOPES.filter((s) => input.scopes.includes(s));
     const credential = await this.repo.create({
       id: this.newId(),
       accountId,

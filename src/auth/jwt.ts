@@ -19,7 +19,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { isJobsScope, type AgentIdentity, type CredentialRecord, type CredentialService, type JobsScope } from './credentials.js';
+import { isCredentialScope, type AgentIdentity, type CredentialRecord, type CredentialScope, type CredentialService } from './credentials.js';
 
 export interface SigningKey {
   readonly kid: string;
@@ -73,10 +73,10 @@ export function looksLikeJwt(token: string): boolean {
   return JWT_SHAPE.test(token);
 }
 
-function scopesOf(p: JWTPayload): JobsScope[] {
+function scopesOf(p: JWTPayload): CredentialScope[] {
   const raw = p['scope'] ?? p['scp'];
   const list = typeof raw === 'string' ? raw.split(' ') : Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : [];
-  return [...new Set(list.filter(isJobsScope))];
+  return [...new Set(list.filter(isCredentialScope))];
 }
 
 function refusal(e: unknown): { reason: TokenRefusal; description: string } {
@@ -121,7 +121,7 @@ export class JobsTokens {
   }
 
   /** Issues an access token for a credential; `scopes` (optional) narrows the credential's scopes. */
-  async issue(c: CredentialRecord, scopes?: readonly JobsScope[]): Promise<{ accessToken: string; expiresIn: number; scope: string }> {
+  async issue(c: CredentialRecord, scopes?: readonly CredentialScope[]): Promise<{ accessToken: string; expiresIn: number; scope: string }> {
     const key = (await this.signingKeys())[0];
     if (key === undefined) throw new Error('no signing key');
     const granted = scopes === undefined ? [...c.scopes] : c.scopes.filter((s) => scopes.includes(s));
@@ -146,7 +146,7 @@ export class JobsTokens {
    */
   async issueForSession(
     s: { readonly sessionId: string; readonly userId: string; readonly accountId: string; readonly expiresAt: Date },
-    scopes: readonly JobsScope[],
+    scopes: readonly CredentialScope[],
   ): Promise<{ accessToken: string; expiresIn: number; scope: string }> {
     const key = (await this.signingKeys())[0];
     if (key === undefined) throw new Error('no signing key');

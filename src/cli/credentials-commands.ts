@@ -3,25 +3,31 @@ import { printJson } from './output.js';
 import { saveCredential } from './account-commands.js';
 import { remoteCommand, requireSession } from './remote-session.js';
 
-/** Machine credentials for the Account Jobs interface, managed with the session. */
+/** Machine credentials for both interfaces, managed with the session. */
 
-const SCOPES = ['jobs:read', 'jobs:write'] as const;
+// The scopes a credential can hold (docs/security.md#credentials-and-scopes); the default stays the Jobs pair.
+const SCOPES = ['jobs:read', 'jobs:write', 'circuits:run', 'execute:simulator', 'execute:hardware', 'billing:read'] as const;
 type Scope = (typeof SCOPES)[number];
+const DEFAULT_SCOPES: readonly Scope[] = ['jobs:read', 'jobs:write'];
 
 export const credentialsCreateCommand = remoteCommand({
   name: 'credentials create',
-  summary: 'create a machine credential for the Account Jobs interface (its secret is shown once)',
+  summary: 'create a machine credential with its scopes (its secret is shown once)',
   description: `Prints the credential as <credential_id>:<secret>, the form \`qrail login --credential\`
 takes; the secret is never shown again. --login saves it at once (then nothing is printed but its id).`,
   options: {
     name: { type: 'string', value: 'name', required: true, description: 'a label, e.g. "ci agent"' },
-    scopes: { type: 'string', value: 'list', description: 'comma-separated: jobs:read, jobs:write (default: both)' },
+    scopes: { type: 'string', value: 'list', description: `comma-separated: ${SCOPES.join(', ')} (default: jobs:read,jobs:write)` },
     login: { type: 'boolean', description: 'save it in the config file, as `qrail login --credential` does' },
   },
-  examples: ['qrail credentials create --name "ci agent" --login', 'qrail credentials create --name reader --scopes jobs:read --json'],
+  examples: [
+    'qrail credentials create --name "ci agent" --login',
+    'qrail credentials create --name reader --scopes jobs:read --json',
+    'qrail credentials create --name hw-agent --scopes circuits:run,execute:simulator,execute:hardware,billing:read',
+  ],
   async run(input, svc, ctx) {
     requireSession(svc);
-    const raw = typeof input.options['scopes'] === 'string' ? input.options['scopes'].split(',').map((s) => s.trim()) : [...SCOPES];
+    const raw = typeof input.options['scopes'] === 'string' ? input.options['scopes'].split(',').map((s) => s.trim()) : [...DEFAULT_SCOPES];
     const bad = raw.find((s) => !(SCOPES as readonly string[]).includes(s));
     if (bad !== undefined) throw new UsageError(`unknown scope "${bad}" (allowed: ${SCOPES.join(', ')})`);
     const c = await svc.client.auth.createCredential({ name: String(input.options['name']), scopes: raw as Scope[] });

@@ -38,7 +38,8 @@ Simulators are free and answer at once; a queued run is waited for with a progre
     const seed = intOption(input.options['seed'], 'seed');
     const timeoutSeconds = intOption(input.options['timeout'], 'timeout');
     const body = { circuit: readCircuitFile(input.positionals[0] ?? ''), shots, ...(device === undefined ? {} : { device }), ...(seed === undefined ? {} : { seed }) };
-    requireSession(svc);
+    // A machine credential runs too, within its scopes (execute:simulator; hardware goes through quote and hold).
+    if (!svc.hasJobsAuth) requireSession(svc);
     let job = provider === 'provider-one' ? await svc.client.execution.runProviderOne(body) : await svc.client.execution.runProviderTwo(body);
     if (job.status !== 'completed' && job.status !== 'failed') {
       const id = job.job_id;

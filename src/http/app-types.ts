@@ -4,16 +4,32 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { Services } from '../composition/services.js';
 import type { ComputePool } from '../compute/compute-pool.js';
+import type { CredentialScope } from '../auth/credentials.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
 
-export interface Principal {
+/** A person signed in with a session: holds every scope. */
+export interface PersonPrincipal {
+  readonly kind: 'person';
   readonly userId: string;
   readonly accountId: string;
   readonly sessionId: string;
   readonly email: string;
   readonly userCreatedAt: Date;
 }
+
+/** A machine credential or one of its access tokens on the platform interface: the same account, its own scopes. */
+export interface AgentPrincipal {
+  readonly kind: 'agent';
+  readonly accountId: string;
+  readonly scopes: readonly CredentialScope[];
+  readonly credentialId: string | null;
+  /** `credential:<id>`, `session:<id>` or `jwt:<iss>#<sub>`, for logs and audit. */
+  readonly subject: string;
+}
+
+/** Who is calling a platform route: money, limits and ownership go by `accountId` either way. */
+export type Principal = PersonPrincipal | AgentPrincipal;
 
 /** What a request holding an Idempotency-Key reservation carries (plugins/idempotency.ts). */
 export interface IdempotencyState {
@@ -52,7 +68,9 @@ declare module 'fastify' {
     idempotentRoutes: ReadonlyMap<string, IdempotentRoute>;
     /** The surface of the routes nearest to a URL no route matched (404, 405, router errors). */
     surfaceForUrl: (url: string) => Surface;
+    /** Authenticates (401) and checks the route's declared access (403) before the body is read: src/http/route-access.ts. */
     requireSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** As requireSession, where anonymous callers are served too (an invalid token is ignored; a machine token still needs its scope). */
     optionalSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {

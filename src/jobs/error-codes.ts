@@ -6,7 +6,6 @@ export const JOBS_ERRORS = {
   UNKNOWN_CAPABILITY: defineCode('UNKNOWN_CAPABILITY', 400, 'The `capability_id` is not in the live catalog (GET /v1/catalog).'),
   PRICE_ABOVE_MAXIMUM: defineCode('PRICE_ABOVE_MAXIMUM', 409, 'The quoted price of the job is above the `max_total_price` of the request; `details` gives both. Nothing was reserved.'),
   JOB_NOT_FOUND: defineCode('JOB_NOT_FOUND', 404, 'No job with this id is available to this agent (it does not exist or belongs to another account).'),
-  INSUFFICIENT_SCOPE: defineCode('INSUFFICIENT_SCOPE', 403, 'The Jobs credential or token lacks the scope this operation needs (`jobs:read` or `jobs:write`); `WWW-Authenticate` names it.'),
   CREDENTIAL_NOT_FOUND: defineCode('CREDENTIAL_NOT_FOUND', 404, 'No agent credential with this id in the caller’s account.'),
   JOB_NOT_CANCELABLE: defineCode(
     'JOB_NOT_CANCELABLE',

@@ -47,7 +47,7 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     expect((await app.inject({ method: 'PATCH', url: '/v1/billing/spend-controls', payload: { hardware_allowed: false } })).statusCode).toBe(401);
   });
 
-  it('funding and policy changes are owner-only: a Jobs machine credential or Jobs access token gets 401, the settings stay', async () => {
+  it('funding and policy changes are owner-only: a machine credential or its access token gets 403 (SESSION_REQUIRED, or INSUFFICIENT_SCOPE beyond its scopes), the settings stay', async () => {
     const u = await signUp(app);
     const c = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: u.auth, payload: { name: 'agent', scopes: ['jobs:read', 'jobs:write'] } });
     expect(c.statusCode).toBe(201);
@@ -57,21 +57,21 @@ describe('billing HTTP: wallet, spend controls, hardware, dashboard', () => {
     const agentAuths = [{ authorization: `Bearer ${cred.secret}` }, { authorization: `Bearer ${tok.json().access_token as string}` }];
     // The agent's own interface accepts both.
     for (const h of agentAuths) expect((await app.inject({ method: 'GET', url: '/v1/account/balance', headers: h })).statusCode).toBe(200);
-    const attempts: Array<[method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object]> = [
-      ['PATCH', '/v1/billing/spend-controls', { hardware_allowed: false, per_job_max: '0.01' }],
-      ['POST', '/v1/billing/processor/checkout-session', { amount: '10.00' }],
-      ['POST', '/v1/billing/processor/payment-intent', { amount: '10.00', payment_method: 'pm_card_visa' }],
-      ['POST', '/v1/billing/processor/setup-intent', { payment_method: 'pm_card_visa' }],
-      ['POST', '/v1/billing/auto-recharge/test'],
-      ['POST', '/v1/billing/hardware/quote', { provider: 'provider-two', device: 'p2-grid-9', shots: 10 }],
-      ['GET', '/v1/billing/wallet'],
+    const attempts: Array<[method: 'GET' | 'POST' | 'PATCH', url: string, code: string, payload?: object]> = [
+      ['PATCH', '/v1/billing/spend-controls', 'SESSION_REQUIRED', { hardware_allowed: false, per_job_max: '0.01' }],
+      ['POST', '/v1/billing/processor/checkout-session', 'SESSION_REQUIRED', { amount: '10.00' }],
+      ['POST', '/v1/billing/processor/payment-intent', 'SESSION_REQUIRED', { amount: '10.00', payment_method: 'pm_card_visa' }],
+      ['POST', '/v1/billing/processor/setup-intent', 'SESSION_REQUIRED', { payment_method: 'pm_card_visa' }],
+      ['POST', '/v1/billing/auto-recharge/test', 'SESSION_REQUIRED'],
+      ['POST', '/v1/billing/hardware/quote', 'INSUFFICIENT_SCOPE', { provider: 'provider-two', device: 'p2-grid-9', shots: 10 }],
+      ['GET', '/v1/billing/wallet', 'INSUFFICIENT_SCOPE'],
     ];
     for (const h of agentAuths) {
-      for (const [method, url, payload] of attempts) {
+      for (const [method, url, code, payload] of attempts) {
         const r = await app.inject({ method, url, headers: h, ...(payload === undefined ? {} : { payload }) });
-        expect(r.statusCode, `${method} ${url}`).toBe(401);
-        expect(r.json()).toMatchObject({ status: 'error', error: { code: 'UNAUTHENTICATED' } });
-        expect(r.headers['www-authenticate'], `${method} ${url}`).toContain('error="invalid_token"');
+        expect(r.statusCode, `${method} ${url}`).toBe(403);
+        expect(r.json()).toMatchObject({ status: 'error', error: { code } });
+        expect(r.headers['www-authenticate'], `${method} ${url}`).toContain('error="insufficient_scope"');
       }
     }
     const controls = (await app.inject({ method: 'GET', url: '/v1/billing/spend-controls', headers: u.auth })).json().data;

@@ -19,9 +19,9 @@ const dir = mkdtempSync(join(tmpdir(), 'qrail-cli-flow-'));
 const configFile = join(dir, 'home', 'qrail', 'config.json');
 let url = '';
 
-function qrail(args: string[], stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
+function qrail(args: string[], stdin?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   // Only what the client commands read: the service's own settings must not matter to them.
-  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', QRAIL_URL: url, QRAIL_CONFIG: configFile };
+  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', QRAIL_URL: url, QRAIL_CONFIG: configFile, ...extraEnv };
   const child = spawn(process.execPath, [BIN, ...args], { env, cwd: dir });
   let out = '';
   let err = '';
@@ -132,5 +132,23 @@ describe('qrail as a client of a running service (the real binary)', { timeout: 
     const after = await qrail(['balance']);
     expect(after.code).toBe(1);
     expect(after.err).toMatch(/^error NOT_LOGGED_IN: /);
+  });
+
+  it('an agent with only a machine credential (QRAIL_TOKEN) runs on the simulator; a scope it lacks is named', async () => {
+    const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password: PASSWORD } });
+    const session = { authorization: `Bearer ${login.json().data.token as string}` };
+    const create = async (scopes: string[]) => {
+      const r = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: session, payload: { name: 'cli agent', scopes } });
+      expect(r.statusCode).toBe(201);
+      return r.json().data.secret as string;
+    };
+    // No saved login: another config file, the credential from the environment only.
+    const env = { QRAIL_CONFIG: join(dir, 'agent-home', 'config.json') };
+    const run = await qrail(['run', join(EXAMPLES, 'bell.qasm'), '--shots', '100', '--seed', '3'], undefined, { ...env, QRAIL_TOKEN: await create(['execute:simulator']) });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^run \S+ on provider-one\/p1-simulator \(simulator\): completed/);
+    const refused = await qrail(['run', join(EXAMPLES, 'bell.qasm')], undefined, { ...env, QRAIL_TOKEN: await create(['jobs:read']) });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^error INSUFFICIENT_SCOPE: .*execute:simulator.*\(HTTP 403/);
   });
 });

@@ -161,7 +161,7 @@ describe('@qrail/client drives the api-guide flows against a live app', () => {
 
   it('7. a person reads Account Jobs with the session exchanged for a Jobs token; both end at logout', async () => {
     const exchanged = await qrail.auth.exchangeSession();
-    expect(exchanged.scope).toBe('jobs:read jobs:write');
+    expect(exchanged.scope).toBe('jobs:read jobs:write circuits:run execute:simulator execute:hardware billing:read');
     expect((await qrail.jobs.list()).jobs).toHaveLength(1);
 
     await qrail.auth.logout();

@@ -55,8 +55,10 @@ describe('the OpenAPI document is complete', () => {
     const sec = (m: string, p: string) => ops.find((o) => o.method === m && o.path === p)?.op['security'];
     expect(sec('post', '/v1/circuits/validate')).toEqual([]);
     expect(sec('get', '/v1/catalog')).toEqual([]);
-    expect(sec('get', '/v1/billing/wallet')).toEqual([{ session: [] }]);
-    expect(sec('post', '/v1/circuits/analyze')).toEqual([{ session: [] }, {}]);
+    // Platform operations: the session, or a machine token with the declared scope (src/http/route-access.ts).
+    expect(sec('get', '/v1/billing/wallet')).toEqual([{ session: [] }, { jobsToken: ['billing:read'] }, { jobsOAuth: ['billing:read'] }]);
+    expect(sec('patch', '/v1/billing/spend-controls')).toEqual([{ session: [] }]);
+    expect(sec('post', '/v1/circuits/analyze')).toEqual([{ session: [] }, { jobsToken: ['circuits:run'] }, { jobsOAuth: ['circuits:run'] }, {}]);
     expect(sec('post', '/v1/jobs')).toEqual([{ jobsToken: [] }, { jobsOAuth: ['jobs:write'] }]);
     expect(sec('get', '/v1/jobs/{job_id}')).toEqual([{ jobsToken: [] }, { jobsOAuth: ['jobs:read'] }]);
     expect(sec('post', '/v1/oauth/token')).toEqual([{ clientBasic: [] }, {}]);

@@ -19,7 +19,7 @@ const SLOW_MS = 5_000;
 /** RSS may grow by this much over the run (PGlite, compute threads, caches), never more. */
 const RSS_GROWTH_LIMIT = 768 * 1024 * 1024;
 /** The 5xx a client may see: each documented, each a 503 meaning "retry", none a crash. */
-const ALLOWED_5XX = new Set(['STORE_UNAVAILABLE', 'TRANSACTION_CONFLICT', 'SERVICE_DRAINING', 'FEATURE_UNAVAILABLE', 'MEDIA_BUSY', 'MEDIA_UPSTREAM_RATE_LIMITED']);
+const ALLOWED_5XX = new Set(['STORE_UNAVAILABLE', 'TRANSACTION_CONFLICT', 'SERVICE_DRAINING', 'FEATURE_UNAVAILABLE', 'MEDIA_BUSY', 'MEDIA_UPSTREAM_RATE_LIMITED', 'CAPABILITY_UNAVAILABLE']);
 const JOBS_PREFIXES = ['/v1/jobs', '/v1/catalog', '/v1/account/'];
 
 interface Operation {

@@ -16,14 +16,18 @@ describe('token exchange (RFC 8693): a person’s session for a Jobs access toke
   const exchange = (payload: string | object, form = typeof payload === 'string') =>
     app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }, payload });
 
-  it('issues a token on the session’s account that the Jobs interface accepts, with the scopes asked for', async () => {
+  it('issues a token on the session’s account that the Jobs interface accepts, with every scope by default and the scopes asked for', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 2_000_000n);
     const r = await exchange(`grant_type=${encodeURIComponent(GRANT)}&subject_token=${u.token}&subject_token_type=${encodeURIComponent(SESSION_TYPE)}`);
     expect(r.statusCode).toBe(200);
     expect(r.headers['cache-control']).toBe('no-store');
     const t = r.json<{ access_token: string; issued_token_type: string; token_type: string; expires_in: number; scope: string }>();
-    expect(t).toMatchObject({ issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', scope: 'jobs:read jobs:write' });
+    expect(t).toMatchObject({
+      issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      token_type: 'Bearer',
+      scope: 'jobs:read jobs:write circuits:run execute:simulator execute:hardware billing:read',
+    });
     expect(t.expires_in).toBeGreaterThan(0);
     const bal = await app.inject({ method: 'GET', url: '/v1/account/balance', headers: { authorization: `Bearer ${t.access_token}` } });
     expect(bal.statusCode).toBe(200);

@@ -4,16 +4,21 @@ import { ErrorBanner } from '../components/error-banner.tsx';
 import { when } from '../format.ts';
 import { useLoad } from '../use-load.ts';
 
-type Scope = 'jobs:read' | 'jobs:write';
+type Scope = 'jobs:read' | 'jobs:write' | 'circuits:run' | 'execute:simulator' | 'execute:hardware' | 'billing:read';
 interface Credential {
   readonly credential_id: string;
   readonly name: string;
   readonly status: string;
 }
 
+// The scopes a credential can hold (docs/security.md#credentials-and-scopes); changing spend controls and top-ups stay with you.
 const SCOPES: readonly [Scope, string][] = [
   ['jobs:read', 'List and read jobs, receipts and the balance.'],
   ['jobs:write', 'Submit paid jobs, spending from this account within its spend controls.'],
+  ['circuits:run', 'Analyze and optimize circuits and their coupling, without the anonymous limits.'],
+  ['execute:simulator', 'Run circuits on simulators, read and cancel those runs.'],
+  ['execute:hardware', 'Quote, hold, run, cancel and release hardware runs, spending within the spend controls.'],
+  ['billing:read', 'Read the wallet, ledger, holds and spend controls (never change them).'],
 ];
 
 function NewSecret({ secret, id, onClose }: { secret: string; id: string; onClose: () => void }) {
@@ -73,7 +78,9 @@ export function KeysPage() {
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
-      <p>Machine credentials let agents and scripts use the Account Jobs API on this account. Each one can be revoked on its own.</p>
+      <p>
+        Machine credentials let agents and scripts use this account through the Jobs API and, within their scopes, the platform API (circuits, runs, billing views). Each one can be revoked on its own.
+      </p>
       {created !== undefined && <NewSecret secret={created.secret} id={created.id} onClose={() => setCreated(undefined)} />}
       <form class="settings" onSubmit={(e) => void create(e)} aria-label="Create a credential">
         <label>

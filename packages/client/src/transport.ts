@@ -34,7 +34,7 @@ export interface RequestOptions {
   /** An x-www-form-urlencoded body instead (OAuth token, sandbox pages). */
   form?: Record<string, string | undefined> | undefined;
   headers?: Record<string, string> | undefined;
-  /** Default: `jobs` on the Account Jobs interface, else `session` when the client has a token. */
+  /** Default: `jobs` on the Account Jobs interface, else `session` (the session token, or the machine credential when there is no session). */
   auth?: AuthMode | undefined;
   /** The Idempotency-Key to send (default: a new one on the POSTs that take it). */
   idempotencyKey?: string | undefined;
@@ -169,10 +169,12 @@ export async function send(cfg: TransportConfig, method: string, template: strin
   let renewed = false;
   for (let attempt = 0; ; attempt++) {
     let renewable = false;
-    if (auth === 'session') {
-      const token = cfg.sessionToken();
-      if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-    } else if (auth === 'jobs') {
+    const session = auth === 'session' ? cfg.sessionToken() : undefined;
+    if (session !== undefined) {
+      headers['authorization'] = `Bearer ${session}`;
+    } else if (auth === 'jobs' || auth === 'session') {
+      // Without a person's session, a platform call goes with the machine credential: the
+      // platform accepts it within its scopes (403 INSUFFICIENT_SCOPE names a missing one).
       const bearer = await cfg.jobsBearer(false);
       if (bearer !== undefined) headers['authorization'] = `Bearer ${bearer.token}`;
       renewable = bearer?.renewable === true;

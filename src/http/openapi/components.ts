@@ -5,6 +5,7 @@ import { CertificateOperationSchema, CircuitAnalysisSchema, CircuitProblemSchema
 import { CouplingData } from '../routes/coupling/schemas.js';
 import { CapabilitiesSchema, DeviceSchema, ExecutionJobSchema, ExecutionResultsSchema, ReasonSchema, TranslationSchema } from '../routes/execution/schemas.js';
 import { BalanceSchema, CatalogEntrySchema, JobQuoteSchema, JobReceiptSchema, JobRequestExampleSchema, JobResultSchema, JobSchema, JobTagsSchema, JsonSchemaSchema } from '../routes/jobs/schemas.js';
+import { CredentialScopeSchema } from '../routes/credentials/schemas.js';
 import { errorComponentSchemas } from './error-schemas.js';
 
 /**
@@ -37,5 +38,6 @@ export const API_COMPONENTS: readonly TSchema[] = [
   JsonSchemaSchema,
   JobRequestExampleSchema,
   CatalogEntrySchema,
+  CredentialScopeSchema,
   ...errorComponentSchemas(),
 ];

@@ -6,6 +6,7 @@ import { BILLING_ERRORS } from '../../billing/error-codes.js';
 import { CIRCUITS_ERRORS } from '../../circuits/error-codes.js';
 import { COUPLING_ERRORS } from '../../coupling/error-codes.js';
 import { JOBS_ERRORS } from '../../jobs/error-codes.js';
+import { AUTH_ERRORS } from '../../auth/error-codes.js';
 
 /**
  * The error bodies of the OpenAPI document: one component per interface and status, whose
@@ -17,7 +18,7 @@ export type ErrorInterface = 'platform' | 'jobs';
 const codes = (...specs: ErrorCodeSpec[]) => specs.map((s) => s.code);
 
 /** Answered only by the Account Jobs interface. */
-const JOBS_ONLY = new Set(codes(JOBS_ERRORS.UNKNOWN_CAPABILITY, JOBS_ERRORS.PRICE_ABOVE_MAXIMUM, JOBS_ERRORS.JOB_NOT_FOUND, JOBS_ERRORS.INSUFFICIENT_SCOPE, JOBS_ERRORS.CAPABILITY_UNAVAILABLE));
+const JOBS_ONLY = new Set(codes(JOBS_ERRORS.UNKNOWN_CAPABILITY, JOBS_ERRORS.PRICE_ABOVE_MAXIMUM, JOBS_ERRORS.JOB_NOT_FOUND, JOBS_ERRORS.CAPABILITY_UNAVAILABLE));
 
 /**
  * What the Account Jobs interface answers: the HTTP plumbing, its own codes, a submission's
@@ -26,7 +27,7 @@ const JOBS_ONLY = new Set(codes(JOBS_ERRORS.UNKNOWN_CAPABILITY, JOBS_ERRORS.PRIC
 const JOBS_CODES = new Set([
   ...codes(...Object.values(HTTP_ERRORS)),
   ...[...JOBS_ONLY],
-  ...codes(JOBS_ERRORS.JOB_NOT_CANCELABLE),
+  ...codes(JOBS_ERRORS.JOB_NOT_CANCELABLE, AUTH_ERRORS.INSUFFICIENT_SCOPE),
   ...codes(BILLING_ERRORS.INSUFFICIENT_BALANCE, BILLING_ERRORS.SPEND_LIMIT_PER_JOB, BILLING_ERRORS.SPEND_LIMIT_DAILY, BILLING_ERRORS.SPEND_LIMIT_MONTHLY),
   ...codes(CIRCUITS_ERRORS.CIRCUIT_INVALID, COUPLING_ERRORS.COUPLING_PAIR_INVALID),
 ]);
@@ -145,7 +146,8 @@ export const ErrorFactsSchema = Type.Object(
     limit_bytes: Type.Optional(Int),
     time_budget_ms: Type.Optional(Int),
     timeout_ms: Type.Optional(Int),
-    required_scope: Type.Optional(Type.String()),
+    required_scope: Type.Optional(Type.String({ description: 'The first of required_scopes' })),
+    required_scopes: Type.Optional(Type.Array(Str, { maxItems: 16, description: 'Any one of these scopes allows the operation' })),
     granted_scopes: Type.Optional(Strings),
     service: Type.Optional(Type.String()),
     engine: Type.Optional(Type.String()),

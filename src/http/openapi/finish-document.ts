@@ -2,6 +2,7 @@ import type { RouteOptions } from 'fastify';
 import type { Surface } from '../app-types.js';
 import { errorCodes, errorSchemaId, type ErrorInterface } from './error-schemas.js';
 import { OPERATION_EXAMPLES } from './examples.js';
+import { routeAccess, securityOf } from '../route-access.js';
 
 /**
  * The two passes that make the OpenAPI document exact beyond what each route declares:
@@ -38,7 +39,11 @@ export function annotateRoute({ schema, url, route }: { schema: unknown; url: st
     idempotent: config.idempotent !== undefined,
     anyContentType: config.anyContentType === true,
   };
-  return { schema: { ...(schema as Json | undefined), [FACTS]: facts }, url };
+  // The security of a platform route is its declared access (src/http/route-access.ts), never a second declaration.
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  const access = typeof method === 'string' ? routeAccess(method, route.url) : undefined;
+  const security = access === undefined ? {} : { security: securityOf(access) };
+  return { schema: { ...(schema as Json | undefined), ...security, [FACTS]: facts }, url };
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -83,9 +88,16 @@ function needsToken(security: unknown): boolean {
   return security.every((alt: Json) => Object.keys(alt).some((k) => k === 'session' || k === 'jobsToken' || k === 'jobsOAuth'));
 }
 
+/** Whether a bearer token of this service is one way to call the operation (so a 403 for a machine token without the scope). */
+function acceptsBearer(security: unknown): boolean {
+  return Array.isArray(security) && security.some((alt: Json) => Object.keys(alt).some((k) => k === 'session' || k === 'jobsToken' || k === 'jobsOAuth'));
+}
+
 function derivedStatuses(method: string, op: Json, facts: RouteFacts): number[] {
   const out = [400, 500];
   if (needsToken(op['security'])) out.push(401);
+  // A machine token is refused with 403 where it lacks the scope (or the route is a person's).
+  if (acceptsBearer(op['security'])) out.push(403);
   if (BODY_METHODS.has(method)) {
     out.push(413);
     if (!facts.anyContentType) out.push(415);

@@ -1,6 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config/config.js';
-import { JOBS_SCOPES } from '../../auth/credentials.js';
+import { CREDENTIAL_SCOPES, SCOPE_DESCRIPTIONS } from '../../auth/credentials.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { annotateRoute, finishDocument, RESPONSE_HEADERS } from './finish-document.js';
 
@@ -52,21 +52,26 @@ function securitySchemes(config: Config) {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'qrs_ session token',
-      description: 'A platform session: `Authorization: Bearer qrs_…` from POST /v1/auth/login. Not accepted by the Account Jobs interface.',
+      description:
+        'A person’s platform session: `Authorization: Bearer qrs_…` from POST /v1/auth/login. Holds every scope, so it is accepted by every platform operation; not by the Account Jobs interface (exchange it at POST /v1/oauth/token).',
     },
     jobsToken: {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT access token or qrj_ machine credential',
-      description: 'Account Jobs: a JWT access token from POST /v1/oauth/token, or an agent’s machine credential (`qrj_…`) itself. Scopes: jobs:read, jobs:write.',
+      description:
+        'A machine caller: a JWT access token from POST /v1/oauth/token, or an agent’s machine credential (`qrj_…`) itself. Accepted by the Account Jobs interface and by the platform operations whose requirement lists one of its scopes ' +
+        '(403 INSUFFICIENT_SCOPE otherwise, SESSION_REQUIRED on a person’s operations). Scopes: ' +
+        CREDENTIAL_SCOPES.join(', ') +
+        '.',
     },
     jobsOAuth: {
       type: 'oauth2',
-      description: 'OAuth 2 client credentials (RFC 6749 §4.4): an agent credential is the client; the access token is a JWT for the Jobs audience.',
+      description: 'OAuth 2 client credentials (RFC 6749 §4.4): an agent credential is the client; the access token is a JWT carrying the credential’s scopes (or fewer, by `scope`).',
       flows: {
         clientCredentials: {
           tokenUrl: `${config.publicBaseUrl}/v1/oauth/token`,
-          scopes: Object.fromEntries(JOBS_SCOPES.map((s) => [s, s === 'jobs:read' ? 'Read jobs and the balance' : 'Submit jobs'])),
+          scopes: Object.fromEntries(CREDENTIAL_SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
         },
       },
     },

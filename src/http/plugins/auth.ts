@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { fail } from '../../errors/app-error.js';
+import type { CredentialScope } from '../../auth/credentials.js';
+import { AUTH_ERRORS } from '../../auth/error-codes.js';
+import { SESSION_PREFIX } from '../../auth/tokens.js';
+import { fail, type AppError } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
-import type { App } from '../app-types.js';
+import type { App, PersonPrincipal, Principal } from '../app-types.js';
+import { routeAccess, type RouteAccess } from '../route-access.js';
+import { checkMachineToken, isMachineToken } from './machine-token.js';
 
 export interface BearerToken {
   readonly present: boolean;
@@ -16,37 +21,103 @@ export function bearerToken(req: FastifyRequest): BearerToken {
   return { present: true, token: m?.[1] };
 }
 
+export const PLATFORM_REALM = 'qrail';
+
 const REASONS: Record<string, string> = {
-  missing: 'No bearer token was sent; log in at POST /v1/auth/login and send Authorization: Bearer <token>.',
+  missing: 'No bearer token was sent; log in at POST /v1/auth/login (or use a machine credential) and send Authorization: Bearer <token>.',
   malformed: 'The bearer token is malformed.',
   unknown: 'The bearer token is not a valid session.',
   expired: 'The session has expired; log in again.',
   revoked: 'The session was revoked (logged out); log in again.',
 };
 
+// RFC 6750 §3: quoted values are printable ASCII without `"` and `\`.
+const quote = (s: string) => s.replace(/…/g, '...').replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
+
+function unauthenticated(reason: string, description: string): AppError {
+  return fail(
+    HTTP_ERRORS.UNAUTHENTICATED,
+    description,
+    { reason },
+    { 'www-authenticate': reason === 'missing' ? `Bearer realm="${PLATFORM_REALM}"` : `Bearer realm="${PLATFORM_REALM}", error="invalid_token"` },
+  );
+}
+
+/** 403 for a machine caller without any of the scopes an operation accepts (both interfaces). */
+export function insufficientScope(realm: string, required: readonly CredentialScope[], granted: readonly CredentialScope[]): AppError {
+  const names = required.join(' or ');
+  return fail(
+    AUTH_ERRORS.INSUFFICIENT_SCOPE,
+    `This operation needs the scope ${names}; the credential has ${granted.length === 0 ? 'no scope' : granted.join(', ')}.`,
+    { required_scope: required[0] ?? '', required_scopes: [...required], granted_scopes: [...granted] },
+    { 'www-authenticate': `Bearer realm="${realm}", error="insufficient_scope", scope="${required.join(' ')}"` },
+  );
+}
+
+function sessionRequired(): AppError {
+  const text = 'This operation is kept for a person: sign in (POST /v1/auth/login) and use the session; no scope lets a machine credential or its access tokens do it.';
+  return fail(AUTH_ERRORS.SESSION_REQUIRED, text, undefined, {
+    'www-authenticate': `Bearer realm="${PLATFORM_REALM}", error="insufficient_scope", error_description="${quote(text)}"`,
+  });
+}
+
+/** The route's declared access; a route not in the table is person-only. */
+function accessOf(req: FastifyRequest, anonymous: boolean): RouteAccess {
+  const declared = routeAccess(req.method, req.routeOptions.url ?? '');
+  if (declared !== undefined) return declared;
+  return anonymous ? { person: true, anonymous: true } : { person: true };
+}
+
+/**
+ * Platform authentication (onRequest, before the body is read): a person's session (every
+ * scope), or a machine credential / access token of the same account, checked against the
+ * route's declared access (src/http/route-access.ts). Where anonymous callers are served, a
+ * token that is not valid is ignored, as it always was; a valid machine token must still
+ * carry the scope.
+ */
 export function registerAuth(app: App): void {
   app.decorateRequest('principal', undefined);
 
-  const resolve = async (req: FastifyRequest, required: boolean) => {
+  const resolve = async (req: FastifyRequest, hookAnonymous: boolean) => {
+    const access = accessOf(req, hookAnonymous);
+    const required = access.anonymous !== true;
     const b = bearerToken(req);
     if (!b.present && !required) return;
-    const check = b.present && b.token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(b.token);
+    const token = b.token;
+    if (token !== undefined && !token.startsWith(SESSION_PREFIX) && isMachineToken(token)) {
+      const c = await checkMachineToken(app, token);
+      if (!c.ok) {
+        if (!required) return;
+        throw unauthenticated(c.reason, c.description);
+      }
+      if ('person' in access) throw sessionRequired();
+      const a = c.agent;
+      if (!access.scopes.some((s) => a.scopes.includes(s))) throw insufficientScope(PLATFORM_REALM, access.scopes, a.scopes);
+      req.principal = { kind: 'agent', accountId: a.accountId, scopes: a.scopes, credentialId: a.credentialId, subject: a.subject };
+      return;
+    }
+    const check = b.present && token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(token);
     if (check.state === 'valid' && check.session !== undefined) {
       const s = check.session;
-      req.principal = { userId: s.userId, accountId: s.accountId, sessionId: s.id, email: s.email, userCreatedAt: s.userCreatedAt };
+      req.principal = { kind: 'person', userId: s.userId, accountId: s.accountId, sessionId: s.id, email: s.email, userCreatedAt: s.userCreatedAt };
       return;
     }
     if (!required) return;
-    throw fail(
-      HTTP_ERRORS.UNAUTHENTICATED,
-      REASONS[check.state] ?? 'Authentication required.',
-      { reason: check.state },
-      {
-        'www-authenticate': check.state === 'missing' ? 'Bearer realm="qrail"' : 'Bearer realm="qrail", error="invalid_token"',
-      },
-    );
+    throw unauthenticated(check.state, REASONS[check.state] ?? 'Authentication required.');
   };
 
-  app.decorate('requireSession', async (req: FastifyRequest) => resolve(req, true));
-  app.decorate('optionalSession', async (req: FastifyRequest) => resolve(req, false));
+  app.decorate('requireSession', async (req: FastifyRequest) => resolve(req, false));
+  app.decorate('optionalSession', async (req: FastifyRequest) => resolve(req, true));
+}
+
+/** The caller of a route that requires one (the hook has run). */
+export function principalOf(p: Principal | undefined): Principal {
+  if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+  return p;
+}
+
+/** The person calling a person-only route (the hook refused machine callers already). */
+export function personOf(p: Principal | undefined): PersonPrincipal {
+  if (p === undefined || p.kind !== 'person') throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+  return p;
 }

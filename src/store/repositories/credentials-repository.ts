@@ -1,4 +1,4 @@
-import type { CredentialRecord, CredentialsRepository, JobsScope } from '../../auth/credentials.js';
+import type { CredentialRecord, CredentialsRepository, CredentialScope } from '../../auth/credentials.js';
 import type { SigningKey, SigningKeyStore } from '../../auth/jwt.js';
 import type { Database, Queryable } from '../db.js';
 import { claimEffect, replaceEffect } from './idempotency-repository.js';
@@ -24,7 +24,7 @@ const toRecord = (r: CredentialRow): CredentialRecord => ({
   accountId: r.account_id,
   createdBy: r.created_by,
   name: r.name,
-  scopes: r.scopes as JobsScope[],
+  scopes: r.scopes as CredentialScope[],
   secretHint: r.secret_hint,
   createdAt: new Date(r.created_at),
   expiresAt: date(r.expires_at),

@@ -9,7 +9,7 @@ export type RunBody<P extends RunPath> = Omit<JsonBody<Operation<P, 'post'>>, 'c
 export type Provider = 'provider-one' | 'provider-two';
 const FINISHED: ReadonlySet<ExecutionJob['status']> = new Set(['completed', 'failed', 'released', 'expired']);
 
-/** Execution on the providers' simulators and hardware (session). */
+/** Execution on the providers' simulators and hardware (session, or a machine credential with execute:simulator / execute:hardware). */
 export function executionArea(request: RequestFn, newKey: () => string) {
   const withToken = <B extends { client_token?: string | undefined }>(body: B) => ({ ...body, client_token: body.client_token ?? newKey() });
   const getJob = async (provider: Provider, jobId: string, options?: CallOptions): Promise<ExecutionJob> => {

@@ -375,7 +375,7 @@ export interface paths {
         /** The account’s agent credentials (never their secrets) */
         get: operations["listAgentCredentials"];
         put?: never;
-        /** Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret */
+        /** Create an agent (machine) credential for both interfaces, with its scopes; the secret is returned once at data.secret */
         post: operations["createAgentCredential"];
         delete?: never;
         options?: never;
@@ -1931,6 +1931,11 @@ export interface components {
             /** @description Why it cannot run now (what to configure or wait for); null when available */
             unavailable_reason: string | null;
         };
+        /**
+         * @description A scope of a machine credential and its access tokens: `jobs:read` read Account Jobs and the balance (/v1/jobs, /v1/account/balance); `jobs:write` submit and cancel Account Jobs; `circuits:run` analyze and optimize circuits, coupling analysis (/v1/circuits, /v1/analysis) without the anonymous limits; `execute:simulator` run on simulators and read or cancel those runs (/v1/execute); `execute:hardware` quote, hold, continue, read, cancel and release hardware runs (/v1/billing/hardware, /v1/execute/provider-two/held); `billing:read` read the wallet, ledger, holds, spend controls and auto-recharge state (/v1/billing, read only).
+         * @enum {string}
+         */
+        CredentialScope: "jobs:read" | "jobs:write" | "circuits:run" | "execute:simulator" | "execute:hardware" | "billing:read";
         ErrorProblem: {
             /** @description The request part */
             in?: "body" | "querystring" | "params" | "headers";
@@ -2025,7 +2030,10 @@ export interface components {
             limit_bytes?: number;
             time_budget_ms?: number;
             timeout_ms?: number;
+            /** @description The first of required_scopes */
             required_scope?: string;
+            /** @description Any one of these scopes allows the operation */
+            required_scopes?: string[];
             granted_scopes?: string[];
             service?: string;
             engine?: string;
@@ -2081,7 +2089,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "FORBIDDEN" | "OPERATOR_FORBIDDEN";
+                code: "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "SESSION_REQUIRED" | "OPERATOR_FORBIDDEN";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2928,6 +2936,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3028,6 +3049,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -3276,6 +3310,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3397,6 +3444,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -3584,6 +3644,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
             413: {
                 headers: {
@@ -3753,6 +3826,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Understood but cannot be done (limits, unverifiable result, refused upstream) */
@@ -4127,6 +4213,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -5094,7 +5193,7 @@ export interface operations {
                                  */
                                 credential_id: string;
                                 name: string;
-                                scopes: ("jobs:read" | "jobs:write")[];
+                                scopes: components["schemas"]["CredentialScope"][];
                                 /** @description Last four characters of the secret */
                                 secret_hint: string;
                                 /** Format: date-time */
@@ -5134,6 +5233,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -5193,8 +5305,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Each scope at most once */
-                    scopes: ("jobs:read" | "jobs:write")[];
+                    /** @description Each scope at most once: which routes each one opens is in docs/security.md */
+                    scopes: components["schemas"]["CredentialScope"][];
                     /**
                      * Format: date-time
                      * @description Optional expiry; must be in the future
@@ -5225,7 +5337,7 @@ export interface operations {
                              */
                             credential_id: string;
                             name: string;
-                            scopes: ("jobs:read" | "jobs:write")[];
+                            scopes: components["schemas"]["CredentialScope"][];
                             /** @description Last four characters of the secret */
                             secret_hint: string;
                             /** Format: date-time */
@@ -5275,6 +5387,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -5396,7 +5522,7 @@ export interface operations {
                                  */
                                 credential_id: string;
                                 name: string;
-                                scopes: ("jobs:read" | "jobs:write")[];
+                                scopes: components["schemas"]["CredentialScope"][];
                                 /** @description Last four characters of the secret */
                                 secret_hint: string;
                                 /** Format: date-time */
@@ -5436,6 +5562,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -5547,7 +5686,7 @@ export interface operations {
                     subject_token_type: "urn:qrail:params:oauth:token-type:session";
                     /** @constant */
                     requested_token_type?: "urn:ietf:params:oauth:token-type:access_token";
-                    /** @description Space-separated Jobs scopes (default: all of them) */
+                    /** @description Space-separated scopes (default: all of them; a session holds every scope) */
                     scope?: string;
                 };
                 "application/json": {
@@ -5568,7 +5707,7 @@ export interface operations {
                     subject_token_type: "urn:qrail:params:oauth:token-type:session";
                     /** @constant */
                     requested_token_type?: "urn:ietf:params:oauth:token-type:access_token";
-                    /** @description Space-separated Jobs scopes (default: all of them) */
+                    /** @description Space-separated scopes (default: all of them; a session holds every scope) */
                     scope?: string;
                 };
             };
@@ -5585,7 +5724,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A JWT (RFC 9068) for the Account Jobs interface */
+                        /** @description A JWT (RFC 9068), accepted by the Account Jobs interface and, within its scopes, the platform interface */
                         access_token: string;
                         /** @enum {string} */
                         token_type: "Bearer";
@@ -5810,7 +5949,7 @@ export interface operations {
                         jwks_uri: string;
                         grant_types_supported: ("client_credentials" | "urn:ietf:params:oauth:grant-type:token-exchange")[];
                         token_endpoint_auth_methods_supported: ("client_secret_basic" | "client_secret_post")[];
-                        scopes_supported: ("jobs:read" | "jobs:write")[];
+                        scopes_supported: components["schemas"]["CredentialScope"][];
                         response_types_supported: "token"[];
                         /** @description The `aud` of the access tokens it issues */
                         jobs_audience: string;
@@ -5927,6 +6066,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6050,6 +6202,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6145,6 +6310,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6274,6 +6452,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6396,6 +6587,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6554,6 +6758,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6649,6 +6866,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -6763,6 +6993,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -6892,6 +7135,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7004,6 +7260,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7109,6 +7378,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -7304,6 +7587,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
             409: {
                 headers: {
@@ -7479,6 +7776,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -7848,6 +8159,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
             409: {
                 headers: {
@@ -8020,6 +8345,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -8201,6 +8540,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -8385,6 +8738,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
             409: {
                 headers: {
@@ -8554,6 +8921,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -9757,6 +10138,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
             413: {
                 headers: {
@@ -9950,6 +10344,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -10150,6 +10557,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
             413: {
                 headers: {
@@ -10272,6 +10692,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -10357,6 +10790,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -10477,6 +10923,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description Too many requests; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -10593,6 +11052,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -10766,6 +11239,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description No such object for this caller */
             404: {
                 headers: {
@@ -10876,6 +11362,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -11046,6 +11545,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -11219,6 +11732,19 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError401"];
                 };
             };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
             /** @description No such object for this caller */
             404: {
                 headers: {
@@ -11329,6 +11855,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */
@@ -11515,6 +12054,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description No such object for this caller */

@@ -4,7 +4,7 @@ import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
-import { bearerToken } from '../../plugins/auth.js';
+import { bearerToken, personOf } from '../../plugins/auth.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -112,13 +112,11 @@ export default async function authRoutes(app: App): Promise<void> {
         tags: ['auth'],
         operationId: 'getCurrentUser',
         summary: 'The session’s user',
-        security: [{ session: [] }],
         response: { 200: okResponse(Obj({ user: UserView, session_id: Type.String({ format: 'uuid' }) }), 'The user of the session') },
       },
     },
     async (req) => {
-      const p = req.principal;
-      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      const p = personOf(req.principal);
       return {
         session_id: p.sessionId,
         user: { user_id: p.userId, account_id: p.accountId, email: p.email, created_at: p.userCreatedAt.toISOString() },
@@ -134,14 +132,13 @@ export default async function authRoutes(app: App): Promise<void> {
         tags: ['auth'],
         operationId: 'logout',
         summary: 'Revoke the current session at once',
-        security: [{ session: [] }],
         response: { 200: okResponse(Obj({ revoked: Type.Literal(true), session_id: Type.String({ format: 'uuid' }) }), 'The session is revoked') },
       },
     },
     async (req) => {
       const token = bearerToken(req).token;
       if (token !== undefined) await app.services.sessions.logout(token);
-      return { revoked: true, session_id: req.principal?.sessionId ?? '' };
+      return { revoked: true, session_id: personOf(req.principal).sessionId };
     },
   );
 

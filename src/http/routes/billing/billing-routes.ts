@@ -1,19 +1,15 @@
 import { Type } from 'typebox';
-import { fail } from '../../../errors/app-error.js';
-import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
-import type { App, Principal } from '../../app-types.js';
+import type { App } from '../../app-types.js';
+import { personOf, principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { DashboardView, HeldJobView, HoldListView, LEDGER_KINDS, LedgerEntryView, ProfileView, QuoteView, RecoveryView, ReleasedJobView, SpendControlsPatch, SummaryView } from './schemas.js';
 
-const security = [{ session: [] }];
-
-export function principalOf(p: Principal | undefined): Principal {
-  if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
-  return p;
-}
-
-/** Account, wallet, spend controls, auto-recharge and hardware quote/hold (spec §4.2). Owner only: every route acts on the session's account. */
+/**
+ * Account, wallet, spend controls, auto-recharge and hardware quote/hold (spec §4.2). Every route acts on the
+ * caller's account; who may call which (a session, or a machine token with billing:read or execute:hardware) is
+ * declared in src/http/route-access.ts.
+ */
 export default async function billingRoutes(app: App): Promise<void> {
   const billing = app.services.billing;
   // onRequest, so that a missing session is a 401 before the body is validated.
@@ -22,8 +18,8 @@ export default async function billingRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/billing/profile',
-    { ...auth, schema: { tags, security, operationId: 'getBillingProfile', summary: 'Billing profile of the session’s account', response: { 200: okResponse(ProfileView, 'The billing profile') } } },
-    async (req) => billing.profile(principalOf(req.principal)),
+    { ...auth, schema: { tags, operationId: 'getBillingProfile', summary: 'Billing profile of the session’s account', response: { 200: okResponse(ProfileView, 'The billing profile') } } },
+    async (req) => billing.profile(personOf(req.principal)),
   );
 
   app.get(
@@ -32,7 +28,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'getBillingSummary',
         summary: 'Wallet, spend so far, limits, open holds and auto-recharge state',
         response: { 200: okResponse(SummaryView, 'The account’s money at a glance') },
@@ -43,7 +38,7 @@ export default async function billingRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/billing/wallet',
-    { ...auth, schema: { tags, security, operationId: 'getWallet', summary: 'Available, held and total balance', response: { 200: okResponse(Type.Ref('Wallet'), 'The wallet now') } } },
+    { ...auth, schema: { tags, operationId: 'getWallet', summary: 'Available, held and total balance', response: { 200: okResponse(Type.Ref('Wallet'), 'The wallet now') } } },
     async (req) => billing.wallet(principalOf(req.principal).accountId),
   );
 
@@ -53,7 +48,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'listBillingJobs',
         summary: 'Money view of the account’s jobs (holds), newest first',
         querystring: Type.Object(
@@ -85,7 +79,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'listLedgerEntries',
         summary: 'The account’s ledger: every transfer and its effect on available and held, newest first',
         querystring: Type.Object(
@@ -121,7 +114,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'getBillingDashboard',
         summary: 'Chart-ready figures: spend per day, per product and provider, largest jobs, balance history',
         querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }, { additionalProperties: false }),
@@ -137,7 +129,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'getSpendControls',
         summary: 'Spend limits, hardware policy, hold expiry and auto-recharge settings',
         response: { 200: okResponse(Type.Ref('SpendControls'), 'The spend controls and what was spent') },
@@ -152,7 +143,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'updateSpendControls',
         summary: 'Change spend controls (owner only); null clears a limit; unknown fields are rejected',
         body: SpendControlsPatch,
@@ -168,7 +158,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'listAutoRechargeAttempts',
         summary: 'Every auto-recharge attempt with its outcome, newest first',
         querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
@@ -184,7 +173,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'getRecoveryStatus',
         summary: 'What happened to auto-recharge and what the owner must do',
         response: { 200: okResponse(RecoveryView, 'The auto-recharge state and the actions that would fix it') },
@@ -200,7 +188,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       config: { idempotent: 'account' as const },
       schema: {
         tags,
-        security,
         operationId: 'testAutoRecharge',
         summary: 'Runs one real auto-recharge attempt against the configured processor',
         response: {
@@ -226,7 +213,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       config: { idempotent: 'account' as const },
       schema: {
         tags,
-        security,
         operationId: 'quoteHardwareRun',
         summary: 'Price a hardware run: per task + per shot, valid until valid_until',
         body: Type.Object(
@@ -251,7 +237,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       config: { idempotent: 'account' as const },
       schema: {
         tags,
-        security,
         operationId: 'placeHardwareHold',
         summary: 'Reserve a quote’s amount and create a held job (job_id)',
         body: Type.Object(
@@ -278,7 +263,6 @@ export default async function billingRoutes(app: App): Promise<void> {
       config: { idempotent: 'account' as const },
       schema: {
         tags,
-        security,
         operationId: 'releaseHardwareHold',
         summary: 'Release a held job’s funds (exactly once; a second release returns the first outcome)',
         params: Type.Object({ job_id: Type.String({ format: 'uuid' }) }),

@@ -2,10 +2,9 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { REQUEST_BODY } from '../../openapi/finish-document.js';
-import { principalOf } from './billing-routes.js';
+import { principalOf } from '../../plugins/auth.js';
 import { ChargeIn, CheckoutView, CustomerView, PaymentIntentView, PaymentMethodId, PortalView, ProcessorEventSchema, ReconcileView, SetupIntentView, WebhookView } from './schemas.js';
 
-const security = [{ session: [] }];
 const tags = ['billing-processor'];
 const Url = Type.String({ format: 'uri', maxLength: 2048 });
 
@@ -30,7 +29,6 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: { idempotent: 'account' as const },
       schema: {
         tags,
-        security,
         operationId: 'createProcessorCustomer',
         summary: 'Create (or return) the account’s processor customer',
         response: { 200: okResponse(CustomerView, 'The processor customer of the account'), ...errors(502) },
@@ -46,7 +44,6 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: idem,
       schema: {
         tags,
-        security,
         operationId: 'createSetupIntent',
         summary: 'Start saving a payment method for off-session charges (auto-recharge)',
         body: Type.Optional(Type.Object({ payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false })),
@@ -63,7 +60,6 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: idem,
       schema: {
         tags,
-        security,
         operationId: 'createPaymentIntent',
         summary: 'Top up by a payment intent (credited when it succeeds; minimum 0.50)',
         body: Type.Object({ amount: ChargeIn, payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false }),
@@ -80,7 +76,6 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: idem,
       schema: {
         tags,
-        security,
         operationId: 'createCheckoutSession',
         summary: 'Top up through a hosted checkout page (minimum 0.50)',
         body: Type.Object({ amount: ChargeIn, success_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }, { additionalProperties: false }),
@@ -97,7 +92,6 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: idem,
       schema: {
         tags,
-        security,
         operationId: 'createPortalSession',
         summary: 'A hosted portal page to manage payment methods',
         body: Type.Optional(Type.Object({ return_url: Type.Optional(Url) }, { additionalProperties: false })),
@@ -114,7 +108,6 @@ export default async function processorRoutes(app: App): Promise<void> {
       config: idem,
       schema: {
         tags,
-        security,
         operationId: 'reconcileCheckout',
         summary: 'Credit a paid checkout that no webhook has credited yet — never twice',
         body: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^cs_[A-Za-z0-9_]+$' }) }, { additionalProperties: false }),

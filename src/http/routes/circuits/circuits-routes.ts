@@ -111,7 +111,6 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         tags,
         operationId: 'analyzeCircuit',
         summary: 'Analyze a circuit: counts, depth, T-count, interaction graph, per-provider/device compatibility, entanglement',
-        security: [{ session: [] }, {}],
         body: Type.Object(
           {
             circuit: circuitField(),

@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { JOBS_SCOPES, isJobsScope, type CredentialRecord, type JobsScope } from '../../../auth/credentials.js';
+import { CREDENTIAL_SCOPES, isCredentialScope, type CredentialRecord, type CredentialScope } from '../../../auth/credentials.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
@@ -14,6 +14,8 @@ import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { REQUEST_BODY } from '../../openapi/finish-document.js';
 import { Obj } from '../../schema-helpers.js';
+import { personOf } from '../../plugins/auth.js';
+import { CredentialScopeRef } from './schemas.js';
 import { TOKEN_EXCHANGE_GRANT, TokenExchangeRequest, exchangeSession } from './token-exchange.js';
 
 const OAuthError = Obj(
@@ -32,7 +34,7 @@ const TokenRequest = Type.Object(
     grant_type: Type.Literal('client_credentials'),
     client_id: Type.Optional(Type.String({ maxLength: 128, description: 'The credential id (or send it with HTTP Basic)' })),
     client_secret: Type.Optional(Type.String({ maxLength: 256, description: 'The qrj_ secret (or send it with HTTP Basic, not both)' })),
-    scope: Type.Optional(Type.String({ maxLength: 64, description: 'Space-separated subset of the credential’s scopes (default: all of them)' })),
+    scope: Type.Optional(Type.String({ maxLength: 256, description: 'Space-separated subset of the credential’s scopes (default: all of them)' })),
   },
   { additionalProperties: false },
 );
@@ -40,7 +42,7 @@ const TokenRequest = Type.Object(
 const CredentialView = Obj({
   credential_id: Type.String({ format: 'uuid', description: 'Also the OAuth client_id' }),
   name: Type.String(),
-  scopes: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
+  scopes: Type.Array(CredentialScopeRef),
   secret_hint: Type.String({ description: 'Last four characters of the secret' }),
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -53,7 +55,7 @@ const CreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     // Repeats are checked after validation, linearly (uniqueItems is pairwise in Ajv).
-    scopes: Type.Array(Type.Union(JOBS_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: 16, description: 'Each scope at most once' }),
+    scopes: Type.Array(CredentialScopeRef, { minItems: 1, maxItems: 16, description: 'Each scope at most once: which routes each one opens is in docs/security.md' }),
     expires_at: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'Optional expiry; must be in the future' })),
   },
   { additionalProperties: false },
@@ -131,8 +133,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       schema: {
         tags: ['auth'],
         operationId: 'createAgentCredential',
-        summary: 'Create an agent (machine) credential for the Account Jobs interface; the secret is returned once at data.secret',
-        security: [{ session: [] }],
+        summary: 'Create an agent (machine) credential for both interfaces, with its scopes; the secret is returned once at data.secret',
         body: CreateBody,
         response: {
           201: okResponse(
@@ -148,8 +149,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const p = req.principal;
-      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      const p = personOf(req.principal);
       const repeated = duplicateItemDetails(req.body.scopes, '/scopes');
       if (repeated.length > 0) throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'A scope is listed more than once.', repeated);
       let expiresAt: Date | null = null;
@@ -173,13 +173,11 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         tags: ['auth'],
         operationId: 'listAgentCredentials',
         summary: 'The account’s agent credentials (never their secrets)',
-        security: [{ session: [] }],
         response: { 200: okResponse(Obj({ credentials: Type.Array(CredentialView) }), 'Every credential of the account, revoked and expired ones included') },
       },
     },
     async (req) => {
-      const p = req.principal;
-      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      const p = personOf(req.principal);
       return { credentials: (await credentials.list(p.accountId)).map((c) => view(c)) };
     },
   );
@@ -192,14 +190,12 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         tags: ['auth'],
         operationId: 'revokeAgentCredential',
         summary: 'Revoke an agent credential at once (its secret and its access tokens stop working)',
-        security: [{ session: [] }],
         params: Type.Object({ credential_id: Type.String({ format: 'uuid' }) }),
         response: { 200: okResponse(Obj({ credential: CredentialView }), 'The credential, revoked'), ...errors(404) },
       },
     },
     async (req) => {
-      const p = req.principal;
-      if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
+      const p = personOf(req.principal);
       return { credential: view(await credentials.revoke(p.accountId, req.params.credential_id.toLowerCase())) };
     },
   );
@@ -224,7 +220,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         response: {
           200: Obj(
             {
-              access_token: Type.String({ description: 'A JWT (RFC 9068) for the Account Jobs interface' }),
+              access_token: Type.String({ description: 'A JWT (RFC 9068), accepted by the Account Jobs interface and, within its scopes, the platform interface' }),
               token_type: Type.Literal('Bearer'),
               expires_in: Type.Integer({ minimum: 1, description: 'Seconds' }),
               scope: Type.String({ description: 'Space-separated scopes granted' }),
@@ -267,10 +263,10 @@ export default async function credentialsRoutes(app: App): Promise<void> {
           r.state === 'revoked' ? 'The client credential was revoked.' : r.state === 'expired' ? 'The client credential has expired.' : 'Client authentication failed.',
         );
       }
-      let scopes: JobsScope[] | undefined;
+      let scopes: CredentialScope[] | undefined;
       if (typeof body['scope'] === 'string' && body['scope'].trim() !== '') {
         const asked = body['scope'].trim().split(/\s+/);
-        if (!asked.every(isJobsScope) || !asked.every((s) => r.credential?.scopes.includes(s))) {
+        if (!asked.every((s): s is CredentialScope => isCredentialScope(s) && r.credential?.scopes.includes(s) === true)) {
           return oauthError(reply, 400, 'invalid_scope', `The requested scope exceeds the credential's scopes (${r.credential.scopes.join(' ')}).`);
         }
         scopes = asked;
@@ -333,7 +329,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
               jwks_uri: Type.String({ format: 'uri' }),
               grant_types_supported: Type.Array(Type.Union([Type.Literal('client_credentials'), Type.Literal(TOKEN_EXCHANGE_GRANT)])),
               token_endpoint_auth_methods_supported: Type.Array(Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')])),
-              scopes_supported: Type.Array(Type.Union(JOBS_SCOPES.map((sc) => Type.Literal(sc)))),
+              scopes_supported: Type.Array(CredentialScopeRef),
               response_types_supported: Type.Array(Type.Literal('token')),
               jobs_audience: Type.String({ description: 'The `aud` of the access tokens it issues' }),
             },
@@ -348,7 +344,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       jwks_uri: `${app.config.publicBaseUrl}/.well-known/jwks.json`,
       grant_types_supported: ['client_credentials', TOKEN_EXCHANGE_GRANT],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      scopes_supported: [...JOBS_SCOPES],
+      scopes_supported: [...CREDENTIAL_SCOPES],
       response_types_supported: ['token'],
       jobs_audience: jobsTokens.audience,
     }),

@@ -5,7 +5,7 @@
  * no machine secret in the browser. The token ends with the session (sign-out, expiry).
  */
 import { Type } from 'typebox';
-import { JOBS_SCOPES, isJobsScope, type JobsScope } from '../../../auth/credentials.js';
+import { CREDENTIAL_SCOPES, isCredentialScope, type CredentialScope } from '../../../auth/credentials.js';
 import type { App } from '../../app-types.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -19,7 +19,7 @@ export const TokenExchangeRequest = Type.Object(
     subject_token: Type.String({ maxLength: 256, description: 'A platform session token (qrs_…) from POST /v1/auth/login' }),
     subject_token_type: Type.Literal(SESSION_TOKEN_TYPE),
     requested_token_type: Type.Optional(Type.Literal(ACCESS_TOKEN_TYPE)),
-    scope: Type.Optional(Type.String({ maxLength: 64, description: 'Space-separated Jobs scopes (default: all of them)' })),
+    scope: Type.Optional(Type.String({ maxLength: 256, description: 'Space-separated scopes (default: all of them; a session holds every scope)' })),
   },
   { additionalProperties: false, description: 'RFC 8693 token exchange: a session for a Jobs access token' },
 );
@@ -36,10 +36,10 @@ export async function exchangeSession(app: App, body: Record<string, unknown>): 
   }
   const token = body['subject_token'];
   if (typeof token !== 'string' || token.length > 256) return refuse('invalid_request', 'subject_token is required: a session token from POST /v1/auth/login.');
-  let scopes: JobsScope[] = [...JOBS_SCOPES];
+  let scopes: CredentialScope[] = [...CREDENTIAL_SCOPES];
   if (typeof body['scope'] === 'string' && body['scope'].trim() !== '') {
     const asked = body['scope'].trim().split(/\s+/);
-    if (!asked.every(isJobsScope)) return refuse('invalid_scope', `Scopes are a subset of: ${JOBS_SCOPES.join(' ')}.`);
+    if (!asked.every(isCredentialScope)) return refuse('invalid_scope', `Scopes are a subset of: ${CREDENTIAL_SCOPES.join(' ')}.`);
     scopes = [...new Set(asked)];
   }
   const check = await app.services.sessions.check(token);

@@ -1,19 +1,15 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { fail } from '../../../errors/app-error.js';
-import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import type { ExecutionListRequest, RunRequest } from '../../../execution/execution-service.js';
 import { EXECUTION_STATUSES } from '../../../execution/execution-job.js';
 import { LIST_MAX } from '../../../kernel/list-cursor.js';
-import type { App, Principal } from '../../app-types.js';
+import type { App } from '../../app-types.js';
+import { principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
 
 const tags = ['execution'];
-const security = [{ session: [] }];
-// OpenAPI: an empty requirement makes the session optional (anonymous callers get the public view).
-const optionalSecurity = [{ session: [] }, {}];
 
 const ClientToken = Type.String({
   minLength: 1,
@@ -73,12 +69,7 @@ const JobPage = Obj({
   has_more: Type.Boolean({ description: 'Whether a next page exists (next_cursor is set exactly then)' }),
 });
 
-function principalOf(p: Principal | undefined): Principal {
-  if (p === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'Authentication required.');
-  return p;
-}
-
-/** Execution endpoints of spec §4.2 (platform envelope; session required except for capabilities). */
+/** Execution endpoints of spec §4.2 (platform envelope); who may call each: src/http/route-access.ts. */
 export default async function executionRoutes(app: App): Promise<void> {
   const svc = () => app.services.execution;
   const auth = { onRequest: app.requireSession };
@@ -89,7 +80,6 @@ export default async function executionRoutes(app: App): Promise<void> {
       onRequest: app.optionalSession,
       schema: {
         tags,
-        security: optionalSecurity,
         operationId: 'getExecutionCapabilities',
         summary: 'Readiness report for the caller: every execution option with ready and the reasons when not (check before offering a choice)',
         response: { 200: okResponse(Type.Ref('ExecutionCapabilities'), 'Every option with ready and, when not, the reasons') },
@@ -104,7 +94,6 @@ export default async function executionRoutes(app: App): Promise<void> {
       onRequest: app.optionalSession,
       schema: {
         tags,
-        security: optionalSecurity,
         operationId: 'listProviderTwoDevices',
         summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
         response: { 200: okResponse(Obj({ provider: Type.Literal('provider-two'), devices: Type.Array(Type.Ref('ExecutionDevice')) }), 'The devices of Provider Two') },
@@ -119,7 +108,6 @@ export default async function executionRoutes(app: App): Promise<void> {
       ...auth,
       schema: {
         tags,
-        security,
         operationId: 'listExecutionJobs',
         summary: 'The account’s execution jobs, newest first, at most 100 per page, filtered by provider, device, status or creation time',
         querystring: ListQuery,
@@ -156,7 +144,6 @@ export default async function executionRoutes(app: App): Promise<void> {
         config: { idempotent: 'account', idempotencyField: 'client_token' },
         schema: {
           tags,
-          security,
           operationId: provider === 'provider-one' ? 'runOnProviderOne' : 'runOnProviderTwo',
           summary:
             provider === 'provider-one'
@@ -176,7 +163,6 @@ export default async function executionRoutes(app: App): Promise<void> {
         ...auth,
         schema: {
           tags,
-          security,
           operationId: provider === 'provider-one' ? 'getProviderOneJob' : 'getProviderTwoJob',
           summary: 'Read an execution job (or a held job not yet continued)',
           params: JobParams,
@@ -192,7 +178,6 @@ export default async function executionRoutes(app: App): Promise<void> {
         ...auth,
         schema: {
           tags,
-          security,
           operationId: provider === 'provider-one' ? 'cancelProviderOneJob' : 'cancelProviderTwoJob',
           summary:
             'Cancel an execution job: queued → failed / CANCELED now, hold released; running → asked to stop (compute aborted, a remote run canceled at the provider), then failed / CANCELED with what it consumed captured',
@@ -212,7 +197,6 @@ export default async function executionRoutes(app: App): Promise<void> {
       config: { idempotent: 'account', idempotencyField: 'client_token' },
       schema: {
         tags,
-        security,
         operationId: 'continueHeldJob',
         summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
         params: JobParams,

@@ -7,14 +7,13 @@
  * `error="insufficient_scope"`.
  */
 import type { FastifyRequest } from 'fastify';
-import { AGENT_SECRET_PREFIX, type AgentIdentity, type JobsScope } from '../../../auth/credentials.js';
-import { looksLikeJwt } from '../../../auth/jwt.js';
+import type { AgentIdentity, JobsScope } from '../../../auth/credentials.js';
 import { SESSION_PREFIX } from '../../../auth/tokens.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
-import { JOBS_ERRORS } from '../../../jobs/error-codes.js';
 import type { App } from '../../app-types.js';
-import { bearerToken } from '../../plugins/auth.js';
+import { bearerToken, insufficientScope } from '../../plugins/auth.js';
+import { checkMachineToken, isMachineToken } from '../../plugins/machine-token.js';
 
 export const JOBS_REALM = 'qrail-jobs';
 
@@ -40,13 +39,6 @@ function invalidToken(reason: string, description: string) {
   );
 }
 
-const CREDENTIAL_TEXT: Record<string, string> = {
-  malformed: 'The machine credential is malformed.',
-  unknown: 'The machine credential is not known.',
-  expired: 'The machine credential has expired.',
-  revoked: 'The machine credential was revoked.',
-};
-
 export async function authenticateAgent(app: App, req: FastifyRequest): Promise<AgentIdentity> {
   const b = bearerToken(req);
   if (!b.present) {
@@ -64,33 +56,17 @@ export async function authenticateAgent(app: App, req: FastifyRequest): Promise<
   if (token.startsWith(SESSION_PREFIX)) {
     throw invalidToken('wrong_audience', 'A platform session token is not valid for the Account Jobs interface; use a Jobs access token or machine credential.');
   }
-  if (token.startsWith(AGENT_SECRET_PREFIX)) {
-    const c = await app.services.credentials.checkSecret(token);
-    if (c.state !== 'valid' || c.credential === undefined) throw invalidToken(c.state, CREDENTIAL_TEXT[c.state] ?? 'The machine credential is not valid.');
-    return { accountId: c.credential.accountId, scopes: c.credential.scopes, credentialId: c.credential.id, subject: `credential:${c.credential.id}`, via: 'credential' };
-  }
-  if (looksLikeJwt(token)) {
-    const v = await app.services.jobsTokens.verify(token);
-    if (!v.ok) throw invalidToken(v.reason, v.description);
-    return v.agent;
-  }
-  throw invalidToken('malformed', 'The bearer token is neither a Jobs access token (JWT) nor a machine credential (qrj_…).');
+  if (!isMachineToken(token)) throw invalidToken('malformed', 'The bearer token is neither a Jobs access token (JWT) nor a machine credential (qrj_...).');
+  const c = await checkMachineToken(app, token);
+  if (!c.ok) throw invalidToken(c.reason, c.description);
+  return c.agent;
 }
 
 /** onRequest hook: authenticate (401) and check the scope (403) before the body is even read. */
 export function requireAgent(app: App, scope: JobsScope) {
   return async (req: FastifyRequest): Promise<void> => {
     const agent = await authenticateAgent(app, req);
-    if (!agent.scopes.includes(scope)) {
-      throw fail(
-        JOBS_ERRORS.INSUFFICIENT_SCOPE,
-        `This operation needs the scope ${scope}.`,
-        { required_scope: scope, granted_scopes: agent.scopes },
-        {
-          'www-authenticate': `Bearer realm="${JOBS_REALM}", error="insufficient_scope", scope="${scope}"`,
-        },
-      );
-    }
+    if (!agent.scopes.includes(scope)) throw insufficientScope(JOBS_REALM, [scope], agent.scopes);
     agents.set(req, agent);
   };
 }

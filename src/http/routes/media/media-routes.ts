@@ -58,7 +58,6 @@ export default async function mediaRoutes(app: App): Promise<void> {
   const media = app.services.media;
   const s = media.settings;
   const rateLimit = { bucket: 'media', perMinute: s.ratePerMinute };
-  const security = [{ session: [] }];
 
   const ChatBody = Type.Object(
     {
@@ -95,7 +94,6 @@ export default async function mediaRoutes(app: App): Promise<void> {
         tags: ['media'],
         operationId: 'getMediaCapabilities',
         summary: 'Whether chat and text-to-speech are available here, and if not what to configure',
-        security,
         response: { 200: okResponse(Capabilities, 'Chat and speech readiness with their limits') },
       },
     },
@@ -121,7 +119,6 @@ export default async function mediaRoutes(app: App): Promise<void> {
         tags: ['media'],
         operationId: 'createChatReply',
         summary: 'Send a conversation to the configured chat model; returns the reply and token usage',
-        security,
         body: ChatBody,
         response: { 200: okResponse(ChatReply, 'The model’s reply'), ...mediaErrors },
       },
@@ -152,7 +149,6 @@ export default async function mediaRoutes(app: App): Promise<void> {
         tags: ['media'],
         operationId: 'synthesizeSpeech',
         summary: 'Speak text; WAV as base64 in the envelope, or raw audio/wav bytes when Accept: audio/wav',
-        security,
         body: TtsBody,
         response: {
           200: {
@@ -202,7 +198,6 @@ export default async function mediaRoutes(app: App): Promise<void> {
         tags: ['media'],
         operationId: 'listVoices',
         summary: 'The voices of the speech engine in use',
-        security,
         response: {
           200: okResponse(Obj({ engine: Type.Union([Type.Literal('espeak'), Type.Literal('openai')]), default_voice: Type.String(), voices: Type.Array(VoiceView) }), 'The voices'),
           ...mediaErrors,

@@ -26,7 +26,6 @@ export default async function optimizeRoutes(app: App): Promise<void> {
         tags: ['circuits'],
         operationId: 'optimizeCircuit',
         summary: 'Optimize a circuit; the result is returned only with a proof that it is equivalent (else 422 OPTIMIZATION_UNVERIFIED)',
-        security: [{ session: [] }, {}],
         body: Type.Object(
           {
             circuit: circuitField(),
