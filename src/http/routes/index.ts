@@ -10,6 +10,7 @@ import couplingRoutes from './coupling/coupling-routes.js';
 import optimizeRoutes from './optimize/optimize-routes.js';
 import executionRoutes from './execution/execution-routes.js';
 import consoleRoutes from './console/console-routes.js';
+import webhooksRoutes from './webhooks/webhooks-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -24,4 +25,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   optimizeRoutes,
   executionRoutes,
   consoleRoutes,
+  webhooksRoutes,
 ];
