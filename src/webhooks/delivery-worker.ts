@@ -23,11 +23,14 @@ export interface DeliveryWorkerDeps {
   readonly now?: () => Date;
 }
 
-/** What the rule says after one attempt: 2xx succeeds; otherwise retry until the window since the first attempt is spent. */
+/**
+ * What the rule says after one attempt: 2xx succeeds; any other answer or none is retried on the
+ * backoff schedule, and given up at the first failure once the window since the first attempt is spent.
+ */
 export function outcomeOf(s: WebhookSettings, result: OutboundResult, attempt: number, firstAttemptAt: Date, now: Date): AttemptOutcome {
   if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { kind: 'succeeded' };
-  const at = new Date(now.getTime() + retryDelayMs(s, attempt));
-  return at.getTime() - firstAttemptAt.getTime() > s.retryWindowMs ? { kind: 'failed' } : { kind: 'retry', at };
+  if (now.getTime() - firstAttemptAt.getTime() >= s.retryWindowMs) return { kind: 'failed' };
+  return { kind: 'retry', at: new Date(now.getTime() + retryDelayMs(s, attempt)) };
 }
 
 export class WebhookDeliveryWorker implements BackgroundWorker {

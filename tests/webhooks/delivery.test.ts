@@ -5,7 +5,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities } from '../jobs/helpers.js';
 import { allEvents, createEndpoint, deliverUntil, startReceiver } from './helpers.js';
 
-const FAST = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_MS: '10', WEBHOOK_RETRY_MAX_DELAY_MS: '20' };
+const FAST = { RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_MS: '10', WEBHOOK_RETRY_MAX_DELAY_MS: '20' };
 
 async function runJobs(app: App, n: number) {
   for (let i = 0; i < n; i++) expect(await app.services.jobsWorker.runOnce()).toMatchObject({ status: 'completed' });

@@ -10,9 +10,9 @@ export interface Received {
 
 /**
  * A local webhook receiver on a free port of 127.0.0.1. `answer(n, body)` gives the status for the
- * n-th request (0-based); every request is recorded with the status it got.
+ * n-th request (0-based), or 'hang' to leave it unanswered; every request is recorded with the status it got.
  */
-export async function startReceiver(answer: (n: number, body: string) => number = () => 200): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
+export async function startReceiver(answer: (n: number, body: string) => number | 'hang' = () => 200): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -20,7 +20,9 @@ export async function startReceiver(answer: (n: number, body: string) => number 
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
       const status = answer(received.length, body);
-      received.push({ headers: req.headers, body, status });
+      received.push({ headers: req.headers, body, status: status === 'hang' ? 0 : status });
+      // 'hang': never answer (the sender is killed meanwhile); recorded with status 0.
+      if (status === 'hang') return;
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver says no');
     });
   });
@@ -30,7 +32,10 @@ export async function startReceiver(answer: (n: number, body: string) => number 
   return {
     url: `http://127.0.0.1:${address.port}/hooks`,
     received,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
   };
 }
 

@@ -263,8 +263,8 @@ export function pgWebhookStore(db: Database): WebhookStore {
 
     async recordAttempt(rep) {
       return db.tx(async (q) => {
-        const d = await q.query<{ endpoint_id: string; attempts: number }>(
-          `SELECT endpoint_id, attempts FROM webhook_deliveries WHERE id = $1 AND lease_owner = $2 AND status = 'pending' FOR UPDATE`,
+        const d = await q.query<{ endpoint_id: string; attempts: number; first_attempt_at: Date }>(
+          `SELECT endpoint_id, attempts, first_attempt_at FROM webhook_deliveries WHERE id = $1 AND lease_owner = $2 AND status = 'pending' FOR UPDATE`,
           [rep.deliveryId, rep.owner],
         );
         const row = d.rows[0];
@@ -289,7 +289,9 @@ export function pgWebhookStore(db: Database): WebhookStore {
         const cur = await q.query<{ status: EndpointStatus; failing_since: Date | null }>('SELECT status, failing_since FROM webhook_endpoints WHERE id = $1 FOR UPDATE', [row.endpoint_id]);
         const ep = cur.rows[0];
         if (ep === undefined) return { endpointDisabled: false };
-        const failingSince = ep.failing_since ?? rep.startedAt;
+        // Failing since this delivery's first attempt at the latest: a delivery given up after the retry
+        // window then finds the endpoint failing for at least as long.
+        const failingSince = ep.failing_since ?? row.first_attempt_at;
         const disable = ep.status === 'enabled' && failingSince.getTime() <= rep.disableIfFailingSince.getTime();
         const updated = await q.query<EndpointRow>(
           `UPDATE webhook_endpoints SET failing_since = $2, updated_at = now(),
