@@ -99,7 +99,10 @@ export interface AttemptReport {
 
 export interface WebhookStore {
   /** Inserts the endpoint unless the account has `maxPerAccount` live ones already. */
-  createEndpoint(e: { id: string; accountId: string; url: string; description: string | null; eventTypes: readonly string[]; secret: string }, maxPerAccount: number): Promise<EndpointRecord | 'limit'>;
+  createEndpoint(
+    e: { id: string; accountId: string; url: string; description: string | null; eventTypes: readonly string[]; secret: string },
+    maxPerAccount: number,
+  ): Promise<EndpointRecord | 'limit'>;
   listEndpoints(accountId: string): Promise<EndpointRecord[]>;
   getEndpoint(accountId: string, id: string): Promise<EndpointRecord | null>;
   /** Marks it deleted and cancels its pending deliveries; false when there was none. */

@@ -5,7 +5,14 @@ import { expectAllInvariants, key, newAgent, submit, withTestCapabilities } from
 import { allEvents, createEndpoint, deliverUntil, startReceiver } from './helpers.js';
 
 // The 3-day windows shrunk to 1 s, retries every 10–20 ms: the test polls, never sleeps.
-const ENV = { RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_MS: '10', WEBHOOK_RETRY_MAX_DELAY_MS: '20', WEBHOOK_RETRY_WINDOW_SECONDS: '1', WEBHOOK_DISABLE_AFTER_SECONDS: '1' };
+const ENV = {
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_RETRY_BASE_MS: '10',
+  WEBHOOK_RETRY_MAX_DELAY_MS: '20',
+  WEBHOOK_RETRY_WINDOW_SECONDS: '1',
+  WEBHOOK_DISABLE_AFTER_SECONDS: '1',
+};
 
 describe('an endpoint that keeps failing', () => {
   let app: App;

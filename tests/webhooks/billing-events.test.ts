@@ -23,7 +23,12 @@ describe('events of execution jobs and auto-recharge', () => {
       method: 'POST',
       url: '/v1/execute/provider-one',
       headers: u.auth,
-      payload: { circuit: { schema: '0.2', num_qubits: 1, num_clbits: 1, gates: [{ op: 'h', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }], metadata: {} }, shots: 10, seed: 1, client_token: 'wh-1' },
+      payload: {
+        circuit: { schema: '0.2', num_qubits: 1, num_clbits: 1, gates: [{ op: 'h', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }], metadata: {} },
+        shots: 10,
+        seed: 1,
+        client_token: 'wh-1',
+      },
     });
     expect(run.statusCode).toBe(200);
 

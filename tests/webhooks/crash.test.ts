@@ -60,7 +60,10 @@ describe('webhook outbox across a SIGKILL', () => {
       app = await open();
       withTestCapabilities(app);
     }
-    const leased = await app.db.query<{ sequence: string; lease_owner: string }>("SELECT sequence::text, lease_owner FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND lease_owner IS NOT NULL", [ep.endpoint_id]);
+    const leased = await app.db.query<{ sequence: string; lease_owner: string }>(
+      "SELECT sequence::text, lease_owner FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND lease_owner IS NOT NULL",
+      [ep.endpoint_id],
+    );
     expect(leased.rows).toHaveLength(1);
     expect(leased.rows[0]?.sequence).toBe('1');
     // The dead process's lease runs out (made immediate here instead of waiting for it).
@@ -79,7 +82,9 @@ describe('webhook outbox across a SIGKILL', () => {
     expect(receiver.received[0]?.body).toBe(receiver.received[1]?.body);
     for (const r of receiver.received) expect((await verifyWebhookSignature(r.body, r.headers['qrail-signature'] as string, ep.secret)).ok).toBe(true);
     expect(new Set(events.map((e) => e.id)).size).toBe(6);
-    const first = (await app.inject({ method: 'GET', url: `/v1/webhooks/endpoints/${ep.endpoint_id}/deliveries?limit=100`, headers: a.session })).json().data.deliveries.find((d: { sequence: number }) => d.sequence === 1);
+    const first = (await app.inject({ method: 'GET', url: `/v1/webhooks/endpoints/${ep.endpoint_id}/deliveries?limit=100`, headers: a.session }))
+      .json()
+      .data.deliveries.find((d: { sequence: number }) => d.sequence === 1);
     // Two attempts counted; only the one that got an answer is in the log (the killed one left no row).
     expect(first).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 200 });
     expect(first.attempt_log.map((x: { status_code: number }) => x.status_code)).toEqual([200]);

@@ -12,7 +12,8 @@ describe('webhook endpoints: registration, listing, deletion and the target guar
     await app.close();
   });
 
-  const create = (auth: { authorization: string } | undefined, payload: unknown) => app.inject({ method: 'POST', url: '/v1/webhooks/endpoints', ...(auth === undefined ? {} : { headers: auth }), payload: payload as object });
+  const create = (auth: { authorization: string } | undefined, payload: unknown) =>
+    app.inject({ method: 'POST', url: '/v1/webhooks/endpoints', ...(auth === undefined ? {} : { headers: auth }), payload: payload as object });
 
   it('creates, shows the secret once, lists, reads, deletes', async () => {
     const u = await signUp(app);
@@ -20,7 +21,14 @@ describe('webhook endpoints: registration, listing, deletion and the target guar
     expect(r.statusCode).toBe(201);
     expect(r.headers['cache-control']).toBe('no-store');
     const ep = r.json().data;
-    expect(ep).toMatchObject({ url: 'https://93.184.215.14/hooks?x=1', event_types: ['job.completed', 'job.failed'], description: 'prod', status: 'enabled', disabled_reason: null, failing_since: null });
+    expect(ep).toMatchObject({
+      url: 'https://93.184.215.14/hooks?x=1',
+      event_types: ['job.completed', 'job.failed'],
+      description: 'prod',
+      status: 'enabled',
+      disabled_reason: null,
+      failing_since: null,
+    });
     expect(ep.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
 
     const list = (await app.inject({ method: 'GET', url: '/v1/webhooks/endpoints', headers: u.auth })).json().data;

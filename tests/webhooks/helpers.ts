@@ -32,10 +32,11 @@ export async function startReceiver(answer: (n: number, body: string) => number 
   return {
     url: `http://127.0.0.1:${address.port}/hooks`,
     received,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -11,7 +11,8 @@ export interface VerifyWebhookOptions {
   readonly nowSeconds?: number;
 }
 
-export type WebhookVerification = { readonly ok: true; readonly timestamp: number } | { readonly ok: false; readonly reason: 'malformed_header' | 'no_matching_signature' | 'timestamp_out_of_tolerance' };
+export type WebhookVerification =
+  { readonly ok: true; readonly timestamp: number } | { readonly ok: false; readonly reason: 'malformed_header' | 'no_matching_signature' | 'timestamp_out_of_tolerance' };
 
 const encoder = new TextEncoder();
 

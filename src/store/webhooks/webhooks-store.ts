@@ -246,7 +246,9 @@ export function pgWebhookStore(db: Database): WebhookStore {
         );
         if (claimed.rows.length === 0) return [];
         const ids = claimed.rows.map((d) => d.id);
-        const rest = await q.query<EndpointRow & { delivery_id: string; ev_id: string; ev_account_id: string; ev_type: string; ev_data: Record<string, unknown>; ev_sequence: string | null; ev_created_at: Date }>(
+        const rest = await q.query<
+          EndpointRow & { delivery_id: string; ev_id: string; ev_account_id: string; ev_type: string; ev_data: Record<string, unknown>; ev_sequence: string | null; ev_created_at: Date }
+        >(
           `SELECT e.*, d.id AS delivery_id, ev.id AS ev_id, ev.account_id AS ev_account_id, ev.type AS ev_type, ev.data AS ev_data, ev.sequence::text AS ev_sequence, ev.created_at AS ev_created_at
              FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id WHERE d.id = ANY($1::uuid[])`,
           [ids],
@@ -271,10 +273,15 @@ export function pgWebhookStore(db: Database): WebhookStore {
         // The lease was lost (expired and taken over, or the endpoint deleted): the new owner decides.
         if (row === undefined) return { endpointDisabled: false };
         const { result, outcome } = rep;
-        await q.query(
-          `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [rep.deliveryId, row.attempts, rep.startedAt, rep.durationMs, result.statusCode, result.error, result.excerpt],
-        );
+        await q.query(`INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+          rep.deliveryId,
+          row.attempts,
+          rep.startedAt,
+          rep.durationMs,
+          result.statusCode,
+          result.error,
+          result.excerpt,
+        ]);
         const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
         await q.query(
           `UPDATE webhook_deliveries SET status = $2, last_attempt_at = $3, last_status_code = $4, last_error = $5, lease_owner = NULL, lease_expires_at = NULL,

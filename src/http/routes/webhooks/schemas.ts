@@ -4,7 +4,10 @@ import { ALL_EVENTS, WEBHOOK_EVENT_TYPES, eventBody, type WebhookEvent } from '.
 import type { AttemptRecord, DeliveryRecord, EndpointRecord } from '../../../webhooks/ports.js';
 import { Iso, Nullable, NullableIso, Obj } from '../../schema-helpers.js';
 
-const EventType = Type.Union([...WEBHOOK_EVENT_TYPES, ALL_EVENTS].map((t) => Type.Literal(t)), { description: 'An event type of the catalog (docs/webhooks.md), or `*` for all' });
+const EventType = Type.Union(
+  [...WEBHOOK_EVENT_TYPES, ALL_EVENTS].map((t) => Type.Literal(t)),
+  { description: 'An event type of the catalog (docs/webhooks.md), or `*` for all' },
+);
 
 export const CreateEndpointBody = Type.Object(
   {
@@ -23,7 +26,12 @@ const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, descri
 
 export const DeliveryQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union(['pending', 'succeeded', 'failed', 'canceled'].map((s) => Type.Literal(s)), { description: 'Only deliveries in this state' })),
+    status: Type.Optional(
+      Type.Union(
+        ['pending', 'succeeded', 'failed', 'canceled'].map((s) => Type.Literal(s)),
+        { description: 'Only deliveries in this state' },
+      ),
+    ),
     limit: Limit,
     cursor: Cursor,
   },
@@ -31,7 +39,16 @@ export const DeliveryQuery = Type.Object(
 );
 
 export const EventQuery = Type.Object(
-  { type: Type.Optional(Type.Union(WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'Only events of this type' })), limit: Limit, cursor: Cursor },
+  {
+    type: Type.Optional(
+      Type.Union(
+        WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
+        { description: 'Only events of this type' },
+      ),
+    ),
+    limit: Limit,
+    cursor: Cursor,
+  },
   { additionalProperties: false },
 );
 

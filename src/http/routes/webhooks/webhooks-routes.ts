@@ -12,20 +12,7 @@ import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { principalOf } from '../billing/billing-routes.js';
-import {
-  CreateEndpointBody,
-  DeliveryParams,
-  DeliveryQuery,
-  DeliveryView,
-  EndpointParams,
-  EndpointView,
-  EventQuery,
-  EventView,
-  deliveryView,
-  endpointView,
-  eventView,
-  page,
-} from './schemas.js';
+import { CreateEndpointBody, DeliveryParams, DeliveryQuery, DeliveryView, EndpointParams, EndpointView, EventQuery, EventView, deliveryView, endpointView, eventView, page } from './schemas.js';
 
 const security = [{ session: [] }];
 const tags = ['webhooks'];
@@ -69,7 +56,13 @@ export default async function webhooksRoutes(app: App): Promise<void> {
     '/v1/webhooks/endpoints',
     {
       ...auth,
-      schema: { tags, security, operationId: 'listWebhookEndpoints', summary: 'The account’s webhook endpoints (at most 16), newest first', response: { 200: okResponse(page('endpoints', EndpointView), 'Every endpoint') } },
+      schema: {
+        tags,
+        security,
+        operationId: 'listWebhookEndpoints',
+        summary: 'The account’s webhook endpoints (at most 16), newest first',
+        response: { 200: okResponse(page('endpoints', EndpointView), 'Every endpoint') },
+      },
     },
     async (req) => ({ endpoints: (await svc().list(principalOf(req.principal).accountId)).map(endpointView), next_cursor: null, has_more: false }),
   );
@@ -78,7 +71,14 @@ export default async function webhooksRoutes(app: App): Promise<void> {
     '/v1/webhooks/endpoints/:endpoint_id',
     {
       ...auth,
-      schema: { tags, security, operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint', params: EndpointParams, response: { 200: okResponse(EndpointView, 'The endpoint'), ...errors(404) } },
+      schema: {
+        tags,
+        security,
+        operationId: 'getWebhookEndpoint',
+        summary: 'One webhook endpoint',
+        params: EndpointParams,
+        response: { 200: okResponse(EndpointView, 'The endpoint'), ...errors(404) },
+      },
     },
     async (req) => endpointView(await svc().get(principalOf(req.principal).accountId, req.params.endpoint_id.toLowerCase())),
   );
