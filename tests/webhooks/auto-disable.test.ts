@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities } from '../jobs/helpers.js';
-import { allEvents, createEndpoint, deliverUntil, startReceiver } from './helpers.js';
+import { allEvents, createEndpoint, deliverUntil, expectDocumented, startReceiver } from './helpers.js';
 
 // The 3-day windows shrunk to 1 s, retries every 10–20 ms: the test polls, never sleeps.
 const ENV = {
@@ -75,6 +75,8 @@ describe('an endpoint that keeps failing', () => {
     expect(types.every((t) => t.type === 'job.queued')).toBe(true);
     expect(failing.received.slice(sent).every((r) => r.status === 200)).toBe(true);
     expect(good.endpoint_id).not.toBe(bad.endpoint_id);
+    await expectDocumented(app, 'GET', '/v1/webhooks/events?limit=100', a.session);
+    await expectDocumented(app, 'GET', `/v1/webhooks/endpoints/${bad.endpoint_id}/deliveries`, a.session);
     await failing.close();
     await watcher.close();
     await expectAllInvariants(app);

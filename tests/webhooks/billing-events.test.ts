@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
-import { allEvents, createEndpoint, deliverUntil, startReceiver } from './helpers.js';
+import { allEvents, createEndpoint, deliverUntil, expectDocumented, startReceiver } from './helpers.js';
 
 const ENV = { RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_MS: '10' };
 
@@ -18,7 +18,7 @@ describe('events of execution jobs and auto-recharge', () => {
   it('a simulator run emits execution_job events; auto-recharge outcomes and its pause are events', async () => {
     const receiver = await startReceiver();
     const u = await signUp(app);
-    await createEndpoint(app, u.auth, receiver.url, ['execution_job.completed', 'execution_job.queued', 'auto_recharge.succeeded', 'auto_recharge.failed', 'auto_recharge.paused']);
+    const ep = await createEndpoint(app, u.auth, receiver.url, ['execution_job.completed', 'execution_job.queued', 'auto_recharge.succeeded', 'auto_recharge.failed', 'auto_recharge.paused']);
     const run = await app.inject({
       method: 'POST',
       url: '/v1/execute/provider-one',
@@ -60,6 +60,11 @@ describe('events of execution jobs and auto-recharge', () => {
     expect(page2).toMatchObject({ has_more: false, next_cursor: null });
     expect(page2.events).toHaveLength(1);
     expect(new Set([...page1.events, ...page2.events].map((e: { id: string }) => e.id)).size).toBe(3);
+    // Every answer as documented: the event data of each type, the delivery log, the endpoints.
+    await expectDocumented(app, 'GET', '/v1/webhooks/events?limit=100', u.auth);
+    await expectDocumented(app, 'GET', `/v1/webhooks/endpoints/${ep.endpoint_id}/deliveries?limit=100`, u.auth);
+    await expectDocumented(app, 'GET', '/v1/webhooks/endpoints', u.auth);
+    await expectDocumented(app, 'GET', `/v1/webhooks/endpoints/${ep.endpoint_id}`, u.auth);
     await receiver.close();
     await expectLedgerInvariants(app);
   });

@@ -3,7 +3,7 @@ import type { App } from '../../src/http/app-types.js';
 import { verifyWebhookSignature } from '../../packages/client/src/webhooks.js';
 import { buildTestApp } from '../helpers/app.js';
 import { expectAllInvariants, key, newAgent, submit, withTestCapabilities } from '../jobs/helpers.js';
-import { allEvents, createEndpoint, deliverUntil, startReceiver } from './helpers.js';
+import { allEvents, createEndpoint, deliverUntil, expectDocumented, startReceiver } from './helpers.js';
 
 const FAST = { RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_MS: '10', WEBHOOK_RETRY_MAX_DELAY_MS: '20' };
 
@@ -91,6 +91,8 @@ describe('webhook delivery to a local receiver', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('WEBHOOK_DELIVERY_NOT_FOUND');
 
+    await expectDocumented(app, 'GET', '/v1/webhooks/events?limit=100', a.session);
+    await expectDocumented(app, 'GET', `/v1/webhooks/endpoints/${ep.endpoint_id}/deliveries?limit=100`, a.session);
     await receiver.close();
     await expectAllInvariants(app);
   });
@@ -118,7 +120,7 @@ describe('webhook delivery to a local receiver', () => {
     const body = JSON.parse(receiver.received[0]?.body ?? '{}');
     expect(body).toMatchObject({ type: 'hold.expired', data: { kind: 'hardware', amount: expect.stringMatching(/^\d+\.\d{6}$/) } });
     expect((await verifyWebhookSignature(receiver.received[0]?.body ?? '', receiver.received[0]?.headers['qrail-signature'] as string, ep.secret)).ok).toBe(true);
-    // The hold's other events (none for holds) and the wallet's were written but not sent here.
+    await expectDocumented(app, 'GET', '/v1/webhooks/events?limit=100', a.session);
     await receiver.close();
     await expectAllInvariants(app);
   });

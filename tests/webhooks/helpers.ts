@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { expect } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
+import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 export interface Received {
@@ -60,4 +62,13 @@ export async function createEndpoint(app: App, auth: { authorization: string }, 
 export async function allEvents(app: App, auth: { authorization: string }) {
   const r = await app.inject({ method: 'GET', url: '/v1/webhooks/events?limit=100', headers: auth });
   return r.json().data.events as Array<{ id: string; type: string; sequence: number | null; data: Record<string, unknown> }>;
+}
+
+let checker: ResponseChecker | undefined;
+
+/** Asserts that the answer to this request conforms to the OpenAPI document (status, headers, body). */
+export async function expectDocumented(app: App, method: 'GET' | 'POST' | 'DELETE', url: string, auth: { authorization: string }): Promise<void> {
+  checker ??= new ResponseChecker(await openapiDocument(app));
+  const r = await app.inject({ method, url, headers: auth });
+  expect(checker.check(method, url, r.statusCode, r.headers, r.body), `${method} ${url}`).toEqual([]);
 }

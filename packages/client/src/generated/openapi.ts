@@ -12840,8 +12840,71 @@ export interface operations {
                                 account_id: string;
                                 /** @description Per-account order; null for the moment between the state change and its dispatch */
                                 sequence: number | null;
+                                /** @description What the event is about; its fields depend on `type` */
                                 data: {
-                                    [key: string]: unknown;
+                                    /** Format: uuid */
+                                    job_id: string;
+                                    capability_id: string;
+                                    status: string;
+                                    previous_status: string | null;
+                                    tags: components["schemas"]["JobTags"];
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    quoted_price: string;
+                                    receipt_reference: string | null;
+                                    amount_captured: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                } | {
+                                    /** Format: uuid */
+                                    job_id: string;
+                                    provider: string;
+                                    device: string;
+                                    kind: string;
+                                    shots: number;
+                                    status: string;
+                                    previous_status: string | null;
+                                    actual_price: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                } | {
+                                    /** Format: uuid */
+                                    hold_id: string;
+                                    kind: string;
+                                    ref_id: string;
+                                    description: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    amount: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    released: string;
+                                    expires_at: string;
+                                } | {
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    available: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    held: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    threshold: string;
+                                    auto_recharge_enabled: boolean;
+                                } | {
+                                    /** Format: uuid */
+                                    attempt_id: string;
+                                    trigger: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    amount: string;
+                                    status: string;
+                                    payment_intent_id: string | null;
+                                    failure_code: string | null;
+                                    failure_message: string | null;
+                                } | {
+                                    reason: string | null;
+                                    consecutive_failures: number;
+                                } | {
+                                    /** Format: uuid */
+                                    endpoint_id: string;
+                                    url: string;
+                                    reason: string;
+                                    failing_since: string | null;
+                                    disabled_at: string;
                                 };
                             }[];
                             /** @description Pass as cursor for the next page; null on the last */

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { LIST_MAX } from '../../../kernel/list-cursor.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES, eventBody, type WebhookEvent } from '../../../webhooks/events.js';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord } from '../../../webhooks/ports.js';
-import { Iso, Nullable, NullableIso, Obj } from '../../schema-helpers.js';
+import { Iso, Nullable, NullableIso, NullableUsd, Obj, Usd } from '../../schema-helpers.js';
 
 const EventType = Type.Union(
   [...WEBHOOK_EVENT_TYPES, ALL_EVENTS].map((t) => Type.Literal(t)),
@@ -91,13 +91,51 @@ export const DeliveryView = Obj({
   attempt_log: Type.Array(AttemptView, { description: 'Every attempt, oldest first' }),
 });
 
+const Str = Type.String();
+const NStr = Nullable(Type.String());
+const Uuid = Type.String({ format: 'uuid' });
+
+/** `data` of each event type (docs/webhooks.md#event-catalog), as migration 0900's triggers build it. */
+const EventData = Type.Union(
+  [
+    Obj(
+      {
+        job_id: Uuid,
+        capability_id: Str,
+        status: Str,
+        previous_status: NStr,
+        tags: Type.Ref('JobTags'),
+        quoted_price: Usd,
+        receipt_reference: NStr,
+        amount_captured: NStr,
+        error_code: NStr,
+        error_message: NStr,
+      },
+      { description: 'job.*' },
+    ),
+    Obj(
+      { job_id: Uuid, provider: Str, device: Str, kind: Str, shots: Type.Integer(), status: Str, previous_status: NStr, actual_price: NullableUsd, error_code: NStr, error_message: NStr },
+      { description: 'execution_job.*' },
+    ),
+    Obj({ hold_id: Uuid, kind: Str, ref_id: Str, description: Str, amount: Usd, released: Usd, expires_at: Str }, { description: 'hold.expired' }),
+    Obj({ available: Usd, held: Usd, threshold: Usd, auto_recharge_enabled: Type.Boolean() }, { description: 'wallet.low_balance' }),
+    Obj(
+      { attempt_id: Uuid, trigger: Str, amount: Usd, status: Str, payment_intent_id: NStr, failure_code: NStr, failure_message: NStr },
+      { description: 'auto_recharge.succeeded, auto_recharge.failed' },
+    ),
+    Obj({ reason: NStr, consecutive_failures: Type.Integer() }, { description: 'auto_recharge.paused' }),
+    Obj({ endpoint_id: Uuid, url: Str, reason: Str, failing_since: NStr, disabled_at: Str }, { description: 'webhook_endpoint.disabled' }),
+  ],
+  { description: 'What the event is about; its fields depend on `type`' },
+);
+
 export const EventView = Obj({
   id: Type.String({ format: 'uuid' }),
   type: Type.String(),
   created_at: Iso,
   account_id: Type.String({ format: 'uuid' }),
   sequence: Nullable(Type.Integer({ minimum: 1 }), 'Per-account order; null for the moment between the state change and its dispatch'),
-  data: Type.Record(Type.String(), Type.Unknown()),
+  data: EventData,
 });
 
 export const page = <T extends Parameters<typeof Type.Array>[0]>(name: string, item: T) =>
