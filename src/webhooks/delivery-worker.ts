@@ -2,7 +2,7 @@
  * The delivery loop (docs/webhooks.md#delivery): number and fan out new outbox events, lease the
  * due deliveries (at most one in flight per endpoint, lowest sequence first), send each signed,
  * and record the attempt with its outcome. Runs in the worker role like the job workers; several
- * processes can run it at once (leases are FOR UPDATE SKIP LOCKED).
+ * processes can run it at once (each claim locks its rows and skips those another process holds).
  */
 import { randomUUID } from 'node:crypto';
 import type { BackgroundWorker } from '../worker.js';
