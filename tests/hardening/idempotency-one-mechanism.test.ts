@@ -46,6 +46,7 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/jobs/:job_id/cancel': 'idempotent by the job’s state: a repeat finds the job canceled (or asked to stop) and answers the same, moving nothing',
   'POST /v1/execute/provider-one/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
   'POST /v1/execute/provider-two/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
+  'POST /v1/webhooks/endpoints/:endpoint_id/enable': 'idempotent by the endpoint’s state: a repeat finds it enabled and answers the same',
 };
 
 describe('every POST that creates an object or moves money goes through the one mechanism', () => {
