@@ -97,6 +97,37 @@ describe('webhook delivery to a local receiver', () => {
     await expectAllInvariants(app);
   });
 
+  it('several workers at once, receivers failing at random: each endpoint still gets its events in sequence order, each acknowledged once', async () => {
+    let seed = 7;
+    const flaky = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % 3 === 0 ? 500 : 200;
+    };
+    const r1 = await startReceiver(flaky);
+    const r2 = await startReceiver(flaky);
+    const a = await newAgent(app);
+    await createEndpoint(app, a.session, r1.url);
+    await createEndpoint(app, a.session, r2.url, ['job.completed', 'job.queued']);
+    for (let i = 0; i < 6; i++) expect((await submit(app, a, { capability_id: 'test.echo', request: { text: `many ${i}` }, idempotency_key: key('wh'), max_total_price: '1' })).statusCode).toBe(202);
+    await runJobs(app, 6);
+    const accepted = (r: { received: Array<{ status: number; body: string }> }) => r.received.filter((x) => x.status === 200).map((x) => JSON.parse(x.body).sequence as number);
+    // Three delivery passes race each other (as three worker processes would).
+    const pass = () => deliverUntil(app, () => accepted(r1).length >= 18 && accepted(r2).length >= 12, 'both endpoints served');
+    await Promise.all([pass(), pass(), pass()]);
+    const events = await allEvents(app, a.session);
+    expect(events).toHaveLength(18);
+    expect(accepted(r1)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    const wanted = events
+      .filter((e) => e.type !== 'job.running')
+      .map((e) => e.sequence as number)
+      .sort((x, y) => x - y);
+    expect(accepted(r2)).toEqual(wanted);
+    expect(r1.received.some((x) => x.status === 500)).toBe(true);
+    await r1.close();
+    await r2.close();
+    await expectAllInvariants(app);
+  });
+
   it('an account without endpoints writes no events', async () => {
     const a = await newAgent(app);
     expect((await submit(app, a, { capability_id: 'test.echo', request: { text: 'quiet' }, idempotency_key: key('wh'), max_total_price: '1' })).statusCode).toBe(202);
