@@ -21,12 +21,13 @@ import { pgJobsRepository } from '../store/jobs/jobs-repository.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { idempotencyRepository } from '../store/repositories/idempotency-repository.js';
+import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
  * Each area adds its own services here; routes reach them through `app.services`.
  */
-export interface Services extends JobsServices, ExecutionServices {
+export interface Services extends JobsServices, ExecutionServices, WebhookServices {
   readonly sessions: SessionService;
   /** Prometheus metrics (GET /metrics renders them); the services record through it as a `Meter`. */
   readonly metrics: PromMeter;
@@ -101,6 +102,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     logStep: logWorkerStep('jobs-worker'),
     meter: metrics,
   });
+  const webhookServices = createWebhookServices(config, db, logWorkerError('webhook-delivery'));
   return {
     sessions,
     metrics,
@@ -108,9 +110,10 @@ export async function createServices(config: Config, db: Database, pool: Compute
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker],
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker],
     closers: [],
     ...jobsServices,
     ...executionServices,
+    ...webhookServices,
   };
 }

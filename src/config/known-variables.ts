@@ -108,6 +108,14 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'MEDIA_RATE_LIMIT_PER_MINUTE',
   'ANON_COMPUTE_CONCURRENCY',
   'ANON_COMPUTE_BUDGET_MS',
+  'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_RETRY_BASE_MS',
+  'WEBHOOK_RETRY_MAX_DELAY_MS',
+  'WEBHOOK_RETRY_WINDOW_SECONDS',
+  'WEBHOOK_DISABLE_AFTER_SECONDS',
+  'WEBHOOK_POLL_MS',
+  'WEBHOOK_CONCURRENCY',
 ];
 
 /**
@@ -134,6 +142,7 @@ const FAMILIES = [
   'SHUTDOWN_',
   'PASSWORD_ARGON2_',
   'ANON_COMPUTE_',
+  'WEBHOOK_',
 ];
 
 /** Kubernetes service links for a Service named "qrail", and variables only the test suite reads. */

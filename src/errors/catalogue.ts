@@ -10,6 +10,7 @@ import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { JOBS_ERRORS } from '../jobs/error-codes.js';
 import { MEDIA_ERRORS } from '../media/error-codes.js';
 import { COMPUTE_ERRORS } from '../compute/error-codes.js';
+import { WEBHOOKS_ERRORS } from '../webhooks/error-codes.js';
 
 /** Every error code qrail can answer with. docs/errors.md must list each one (tested). */
 export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
@@ -24,4 +25,5 @@ export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
   JOBS_ERRORS,
   MEDIA_ERRORS,
   COMPUTE_ERRORS,
+  WEBHOOKS_ERRORS,
 ].flatMap((group) => Object.values(group as Record<string, ErrorCodeSpec>));

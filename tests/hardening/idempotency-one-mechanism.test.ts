@@ -47,6 +47,7 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/execute/provider-one/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
   'POST /v1/execute/provider-two/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
   'POST /mcp': 'the MCP transport (JSON-RPC): moves nothing itself; its submit_job tool requires an idempotency_key and sends it to POST /v1/jobs (the jobs scope)',
+  'POST /v1/webhooks/endpoints/:endpoint_id/enable': 'idempotent by the endpoint’s state: a repeat finds it enabled and answers the same',
 };
 
 describe('every POST that creates an object or moves money goes through the one mechanism', () => {

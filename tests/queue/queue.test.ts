@@ -37,16 +37,23 @@ describe('one queue in the code', () => {
   const files = sourceFiles(SRC).map((p) => ({ path: rel(p), text: readFileSync(p, 'utf8') }));
 
   it('one worker loop class, one claim', () => {
-    // A claim loop (runOnce/drain) is written once; every kind of job plugs a handler into it.
-    expect(files.filter((f) => /\basync runOnce\(/.test(f.text)).map((f) => f.path)).toEqual(['queue/queue-worker.ts']);
+    // A claim loop (runOnce/drain) is written once; every kind of job plugs a handler into it. Webhook
+    // deliveries are not jobs (per-endpoint order, a backoff schedule, no money): their own loop and
+    // claim (docs/decisions/webhooks-delivery-loop.md).
+    expect(files.filter((f) => /\basync runOnce\(/.test(f.text)).map((f) => f.path)).toEqual(['queue/queue-worker.ts', 'webhooks/delivery-worker.ts']);
     expect(
       files
         .filter((f) => /\bimplements QueueHandler</.test(f.text))
         .map((f) => f.path)
         .sort(),
     ).toEqual(['execution/execution-worker.ts', 'jobs/jobs-worker.ts']);
-    // The only SQL that claims with SKIP LOCKED is the queue store's.
-    expect(files.filter((f) => /SKIP LOCKED/.test(f.text) && !f.path.startsWith('queue/')).map((f) => f.path)).toEqual(['store/queue/pg-queue.ts']);
+    // The only SQL that claims jobs with SKIP LOCKED is the queue store's (the other: webhook deliveries).
+    expect(
+      files
+        .filter((f) => /SKIP LOCKED/.test(f.text) && !f.path.startsWith('queue/'))
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['store/queue/pg-queue.ts', 'store/webhooks/webhooks-store.ts']);
   });
 
   it('the domains on the queue hold no SQL and import neither the store nor a database driver', () => {

@@ -21,10 +21,11 @@ export const DOMAIN_FOLDERS = [
   'src/execution',
   'src/devices',
   'src/agents',
+  'src/webhooks',
 ];
 
 /** Edges inside domain folders: adapters implementing a domain's ports may do real I/O. */
-export const ADAPTER_FOLDERS = ['src/media/adapters', 'src/execution/adapters'];
+export const ADAPTER_FOLDERS = ['src/media/adapters', 'src/execution/adapters', 'src/webhooks/adapters'];
 
 const under = (file, folder) => file === folder || file.startsWith(`${folder}/`);
 

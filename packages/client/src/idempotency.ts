@@ -27,6 +27,8 @@ export const KEYED_POSTS: Readonly<Record<string, KeyedBy>> = {
   '/v1/billing/processor/portal-session': 'header',
   '/v1/billing/processor/reconcile-checkout': 'header',
   '/v1/billing/operator/credit-grant': 'header',
+  '/v1/webhooks/endpoints': 'header',
+  '/v1/webhooks/deliveries/{delivery_id}/redeliver': 'header',
 };
 
 /**
@@ -43,6 +45,7 @@ export const SAFE_POSTS: ReadonlySet<string> = new Set([
   '/v1/analysis/coupling',
   '/v1/analysis/coupling/compare',
   '/v1/oauth/token',
+  '/v1/webhooks/endpoints/{endpoint_id}/enable',
 ]);
 
 /** Other methods that set a state rather than add to one. */

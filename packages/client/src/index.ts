@@ -12,5 +12,6 @@ export type { WaitOptions } from './poll.js';
 export type { RunBody, Provider } from './areas/execution.js';
 export type { SubmitJob } from './areas/jobs.js';
 export type { AgentCredential, LoginResult, NewCredential, RegisterResult } from './areas/auth.js';
+export { verifyWebhookSignature, type VerifyWebhookOptions, type WebhookVerification } from './webhooks.js';
 export { KEYED_POSTS, SAFE_POSTS, mayRetry, type KeyedBy } from './idempotency.js';
 export type * from './types.js';

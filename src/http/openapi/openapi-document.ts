@@ -35,6 +35,11 @@ export const TAGS = [
     name: 'billing-processor',
     description: 'Top-ups through the payment processor (Stripe, or the embedded sandbox): customers, setup and payment intents, hosted checkout and portal, reconciliation, and the signed webhook.',
   },
+  {
+    name: 'webhooks',
+    description:
+      'Outbound webhooks: endpoints that receive signed events (job and execution state changes, expired holds, low balance, auto-recharge outcomes), the delivery log with response codes, redelivery and the event list. Owner session required.',
+  },
   { name: 'billing-sandbox', description: 'Hosted pages of the embedded sandbox processor (HTML for a person in a browser); 404 with any other processor.' },
   {
     name: 'jobs',

@@ -11,6 +11,7 @@ import optimizeRoutes from './optimize/optimize-routes.js';
 import executionRoutes from './execution/execution-routes.js';
 import consoleRoutes from './console/console-routes.js';
 import mcpRoutes from './mcp/mcp-routes.js';
+import webhooksRoutes from './webhooks/webhooks-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -26,4 +27,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   executionRoutes,
   consoleRoutes,
   mcpRoutes,
+  webhooksRoutes,
 ];

@@ -1132,6 +1132,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s webhook endpoints (at most 16), newest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Register a webhook endpoint; the signing secret is returned once at data.secret */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint: nothing more is sent to it, its pending deliveries are canceled */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{endpoint_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled endpoint again; its pending deliveries resume in sequence order */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint’s delivery log, newest first: each delivery with its attempts and their response codes */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery’s event again, as a new delivery beside the ordered stream */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s events (written while it has an enabled endpoint), newest first */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2057,7 +2161,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID";
+                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_URL_UNRESOLVABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2105,7 +2209,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "NOT_FOUND" | "EXAMPLE_NOT_FOUND" | "EXECUTION_DEVICE_UNKNOWN" | "EXECUTION_HELD_JOB_NOT_FOUND" | "HOLD_NOT_FOUND" | "QUOTE_NOT_FOUND" | "CHECKOUT_NOT_FOUND" | "USER_NOT_FOUND" | "CREDENTIAL_NOT_FOUND";
+                code: "NOT_FOUND" | "EXAMPLE_NOT_FOUND" | "EXECUTION_DEVICE_UNKNOWN" | "EXECUTION_HELD_JOB_NOT_FOUND" | "HOLD_NOT_FOUND" | "QUOTE_NOT_FOUND" | "CHECKOUT_NOT_FOUND" | "USER_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2121,7 +2225,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -12150,6 +12254,1145 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            endpoints: {
+                                /** Format: uuid */
+                                endpoint_id: string;
+                                url: string;
+                                description: string | null;
+                                event_types: string[];
+                                status: "enabled" | "disabled" | "deleted";
+                                /** @description `sustained_failure` when the service disabled it */
+                                disabled_reason: string | null;
+                                disabled_at: string | null;
+                                /** @description First failed attempt since the last success; null while healthy */
+                                failing_since: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last */
+                            next_cursor: string | null;
+                            /** @description Whether a next page exists (next_cursor is set exactly then) */
+                            has_more: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response (header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL that receives the events (POST, JSON); its host must resolve to public addresses */
+                    url: string;
+                    /** @description Each type at most once */
+                    event_types: ("job.queued" | "job.running" | "job.completed" | "job.failed" | "execution_job.queued" | "execution_job.running" | "execution_job.completed" | "execution_job.failed" | "hold.expired" | "wallet.low_balance" | "auto_recharge.succeeded" | "auto_recharge.failed" | "auto_recharge.paused" | "webhook_endpoint.disabled" | "*")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new endpoint with its signing secret (shown once) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            url: string;
+                            description: string | null;
+                            event_types: string[];
+                            status: "enabled" | "disabled" | "deleted";
+                            /** @description `sustained_failure` when the service disabled it */
+                            disabled_reason: string | null;
+                            disabled_at: string | null;
+                            /** @description First failed attempt since the last success; null while healthy */
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Signs every delivery (Qrail-Signature). Shown once. */
+                            secret: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            url: string;
+                            description: string | null;
+                            event_types: string[];
+                            status: "enabled" | "disabled" | "deleted";
+                            /** @description `sustained_failure` when the service disabled it */
+                            disabled_reason: string | null;
+                            disabled_at: string | null;
+                            /** @description First failed attempt since the last success; null while healthy */
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            url: string;
+                            description: string | null;
+                            event_types: string[];
+                            status: "enabled" | "disabled" | "deleted";
+                            /** @description `sustained_failure` when the service disabled it */
+                            disabled_reason: string | null;
+                            disabled_at: string | null;
+                            /** @description First failed attempt since the last success; null while healthy */
+                            failing_since: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state */
+                status?: "pending" | "succeeded" | "failed" | "canceled";
+                /** @description Page size (default 50, at most 100) */
+                limit?: number;
+                /** @description next_cursor of the previous page (with the same filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            deliveries: {
+                                /** Format: uuid */
+                                delivery_id: string;
+                                /** Format: uuid */
+                                endpoint_id: string;
+                                /** Format: uuid */
+                                event_id: string;
+                                event_type: string;
+                                /** @description The event’s per-account sequence number */
+                                sequence: number;
+                                /** @description A redelivery asked for by the owner (sent beside the ordered stream) */
+                                manual: boolean;
+                                status: "pending" | "succeeded" | "failed" | "canceled";
+                                attempts: number;
+                                /** @description When a pending delivery is tried next */
+                                next_attempt_at: string | null;
+                                last_attempt_at: string | null;
+                                last_status_code: number | null;
+                                last_error: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                completed_at: string | null;
+                                /** @description Every attempt, oldest first */
+                                attempt_log: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    started_at: string;
+                                    duration_ms: number;
+                                    /** @description The HTTP status answered; null when no answer came (`error` says why) */
+                                    status_code: number | null;
+                                    error: string | null;
+                                    /** @description The first 512 characters of the response body */
+                                    response_excerpt: string | null;
+                                }[];
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last */
+                            next_cursor: string | null;
+                            /** @description Whether a next page exists (next_cursor is set exactly then) */
+                            has_more: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response (header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, pending */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            /** Format: uuid */
+                            delivery_id: string;
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** Format: uuid */
+                            event_id: string;
+                            event_type: string;
+                            /** @description The event’s per-account sequence number */
+                            sequence: number;
+                            /** @description A redelivery asked for by the owner (sent beside the ordered stream) */
+                            manual: boolean;
+                            status: "pending" | "succeeded" | "failed" | "canceled";
+                            attempts: number;
+                            /** @description When a pending delivery is tried next */
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            completed_at: string | null;
+                            /** @description Every attempt, oldest first */
+                            attempt_log: {
+                                attempt: number;
+                                /** Format: date-time */
+                                started_at: string;
+                                duration_ms: number;
+                                /** @description The HTTP status answered; null when no answer came (`error` says why) */
+                                status_code: number | null;
+                                error: string | null;
+                                /** @description The first 512 characters of the response body */
+                                response_excerpt: string | null;
+                            }[];
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type */
+                type?: "job.queued" | "job.running" | "job.completed" | "job.failed" | "execution_job.queued" | "execution_job.running" | "execution_job.completed" | "execution_job.failed" | "hold.expired" | "wallet.low_balance" | "auto_recharge.succeeded" | "auto_recharge.failed" | "auto_recharge.paused" | "webhook_endpoint.disabled";
+                /** @description Page size (default 50, at most 100) */
+                limit?: number;
+                /** @description next_cursor of the previous page (with the same filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            events: {
+                                /** Format: uuid */
+                                id: string;
+                                type: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description Per-account order; null for the moment between the state change and its dispatch */
+                                sequence: number | null;
+                                /** @description What the event is about; its fields depend on `type` */
+                                data: {
+                                    /** Format: uuid */
+                                    job_id: string;
+                                    capability_id: string;
+                                    status: string;
+                                    previous_status: string | null;
+                                    tags: components["schemas"]["JobTags"];
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    quoted_price: string;
+                                    receipt_reference: string | null;
+                                    amount_captured: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                } | {
+                                    /** Format: uuid */
+                                    job_id: string;
+                                    provider: string;
+                                    device: string;
+                                    kind: string;
+                                    shots: number;
+                                    status: string;
+                                    previous_status: string | null;
+                                    actual_price: string | null;
+                                    error_code: string | null;
+                                    error_message: string | null;
+                                } | {
+                                    /** Format: uuid */
+                                    hold_id: string;
+                                    kind: string;
+                                    ref_id: string;
+                                    description: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    amount: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    released: string;
+                                    expires_at: string;
+                                } | {
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    available: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    held: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    threshold: string;
+                                    auto_recharge_enabled: boolean;
+                                } | {
+                                    /** Format: uuid */
+                                    attempt_id: string;
+                                    trigger: string;
+                                    /** @description USD with exactly six decimals, e.g. "0.120000" */
+                                    amount: string;
+                                    status: string;
+                                    payment_intent_id: string | null;
+                                    failure_code: string | null;
+                                    failure_message: string | null;
+                                } | {
+                                    reason: string | null;
+                                    consecutive_failures: number;
+                                } | {
+                                    /** Format: uuid */
+                                    endpoint_id: string;
+                                    url: string;
+                                    reason: string;
+                                    failing_since: string | null;
+                                    disabled_at: string;
+                                };
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last */
+                            next_cursor: string | null;
+                            /** @description Whether a next page exists (next_cursor is set exactly then) */
+                            has_more: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
