@@ -102,7 +102,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     logStep: logWorkerStep('jobs-worker'),
     meter: metrics,
   });
-  const webhookServices = createWebhookServices(config, db, logWorkerError('webhook-delivery'));
+  const webhookServices = createWebhookServices(config, db, logWorkerError('webhook-delivery'), metrics);
   return {
     sessions,
     metrics,

@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
+import type { Meter } from '../telemetry/meter.js';
 import { pgWebhookStore } from '../store/webhooks/webhooks-store.js';
 import { SERVICE_VERSION } from '../version.js';
 import { nodeDnsResolver } from '../webhooks/adapters/node-dns-resolver.js';
@@ -17,11 +18,19 @@ export interface WebhookServices {
   readonly webhookWorker: WebhookDeliveryWorker;
 }
 
-export function createWebhookServices(config: Config, db: Database, onError: (e: unknown) => void): WebhookServices {
+export function createWebhookServices(config: Config, db: Database, onError: (e: unknown) => void, meter?: Meter): WebhookServices {
   const settings = webhookSettings(config.env);
   const store = pgWebhookStore(db);
   return {
     webhooks: new WebhookService(store, nodeDnsResolver, settings),
-    webhookWorker: new WebhookDeliveryWorker({ store, resolver: nodeDnsResolver, sender: nodeHttpSender, settings, userAgent: `qrail-webhooks/${SERVICE_VERSION}`, onError }),
+    webhookWorker: new WebhookDeliveryWorker({
+      store,
+      resolver: nodeDnsResolver,
+      sender: nodeHttpSender,
+      settings,
+      userAgent: `qrail-webhooks/${SERVICE_VERSION}`,
+      onError,
+      ...(meter === undefined ? {} : { meter }),
+    }),
   };
 }

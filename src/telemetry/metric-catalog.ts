@@ -61,7 +61,7 @@ export const METRICS = {
   },
 
   qrail_processor_calls_total: { type: 'counter', help: 'Payment processor calls by operation and outcome (ok, error).', labels: ['operation', 'outcome'] },
-  qrail_webhook_deliveries_total: { type: 'counter', help: 'Outbound webhook delivery attempts by outcome.', labels: ['outcome'] },
+  qrail_webhook_deliveries_total: { type: 'counter', help: 'Outbound webhook delivery attempts by outcome (succeeded, retry, failed: given up).', labels: ['outcome'] },
 
   qrail_db_pool_connections: { type: 'gauge', help: 'Database pool connections by state (total, idle, waiting requests).', labels: ['state'] },
   qrail_db_query_errors_total: { type: 'counter', help: 'Database statements that failed, by SQLSTATE class ("" when unknown).', labels: ['class'] },

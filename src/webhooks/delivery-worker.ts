@@ -4,6 +4,7 @@
  * and record the attempt with its outcome. Runs in the worker role like the job workers; several
  * processes can run it at once (each claim locks its rows and skips those another process holds).
  */
+import type { Meter } from '../telemetry/meter.js';
 import { randomUUID } from 'node:crypto';
 import type { BackgroundWorker } from '../worker.js';
 import { eventBody } from './events.js';
@@ -21,6 +22,8 @@ export interface DeliveryWorkerDeps {
   readonly userAgent: string;
   readonly onError?: (e: unknown) => void;
   readonly now?: () => Date;
+  /** Attempts by outcome (succeeded, retry, failed). */
+  readonly meter?: Meter;
 }
 
 /**
@@ -93,6 +96,7 @@ export class WebhookDeliveryWorker implements BackgroundWorker {
       outcome,
       disableIfFailingSince: new Date(done.getTime() - settings.disableAfterMs),
     });
+    this.deps.meter?.inc('qrail_webhook_deliveries_total', { outcome: outcome.kind });
   }
 
   start(): void {

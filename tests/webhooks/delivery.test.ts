@@ -1,3 +1,4 @@
+import { parsePrometheus, sampleValue } from '../helpers/prometheus.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { verifyWebhookSignature } from '../../packages/client/src/webhooks.js';
@@ -75,6 +76,10 @@ describe('webhook delivery to a local receiver', () => {
     expect(first).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 200, manual: false });
     expect(first.attempt_log.map((x: { status_code: number }) => x.status_code)).toEqual([500, 500, 200]);
     expect(first.attempt_log[0].response_excerpt).toBe('receiver says no');
+    // The metrics count the same attempts: two retried, one success per event.
+    const metrics = parsePrometheus((await app.inject({ method: 'GET', url: '/metrics' })).body);
+    expect(sampleValue(metrics, 'qrail_webhook_deliveries_total', { outcome: 'retry' })).toBe(2);
+    expect(sampleValue(metrics, 'qrail_webhook_deliveries_total', { outcome: 'succeeded' })).toBe(events.length);
     for (const d of log.deliveries.filter((x: { sequence: number }) => x.sequence > 1)) expect(d.attempt_log.map((x: { status_code: number }) => x.status_code)).toEqual([200]);
 
     // Manual redelivery: a new delivery of the same event, sent once more.
