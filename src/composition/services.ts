@@ -10,6 +10,7 @@ import { PromMeter } from '../telemetry/prom-meter.js';
 import { meteredPool } from '../compute/metered-pool.js';
 import { registerStoreMetrics } from '../store/store-metrics.js';
 import type { BackgroundWorker } from '../worker.js';
+import { LedgerCheckWorker } from '../billing/ledger-check-worker.js';
 import { createJobsServices, type JobsServices, type JobsStores } from './jobs.js';
 import { createMediaService } from '../media/adapters/create-media-service.js';
 import type { MediaService } from '../media/media-service.js';
@@ -101,6 +102,17 @@ export async function createServices(config: Config, db: Database, pool: Compute
     logStep: logWorkerStep('jobs-worker'),
     meter: metrics,
   });
+  const ledgerCheck = new LedgerCheckWorker(
+    () => billing.ledgerCheck(),
+    billing.settings.ledgerCheckIntervalSeconds * 1000,
+    metrics,
+    (o) => {
+      if ('error' in o) workerLog.error({ err: o.error, worker: 'billing-ledger-check' }, 'ledger check could not run');
+      else if (!o.result.ok)
+        workerLog.error({ worker: 'billing-ledger-check', violations: o.result.problems.length, problems: o.result.problems.slice(0, 20) }, 'ledger check found broken invariants');
+      else workerLog.info({ worker: 'billing-ledger-check' }, 'ledger check clean');
+    },
+  );
   return {
     sessions,
     metrics,
@@ -108,7 +120,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker],
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, ledgerCheck],
     closers: [],
     ...jobsServices,
     ...executionServices,

@@ -133,7 +133,7 @@ describe('metrics: who may read them', () => {
     await app.close();
 
     const port = await freePort();
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), METRICS_PORT: String(port), LOG_LEVEL: 'info' };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), METRICS_PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'http://qrail.test' };
     let dir: string | undefined;
     if (process.env['DATABASE_URL'] === undefined) {
       dir = mkdtempSync(join(tmpdir(), 'qrail-metrics-'));
