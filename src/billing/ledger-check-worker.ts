@@ -38,7 +38,7 @@ export class LedgerCheckWorker implements BackgroundWorker {
   start(): void {
     if (this.timer !== undefined || this.intervalMs === 0) return;
     const tick = () => {
-      this.running = this.running.then(() => this.runOnce());
+      this.running = this.running.then(() => this.checkNow());
       this.timer = setTimeout(tick, this.intervalMs);
       this.timer.unref();
     };
@@ -47,7 +47,7 @@ export class LedgerCheckWorker implements BackgroundWorker {
   }
 
   /** One check; never throws (a failing check is counted and reported). */
-  async runOnce(): Promise<LedgerCheckResult | undefined> {
+  async checkNow(): Promise<LedgerCheckResult | undefined> {
     try {
       const result = await this.check();
       this.last = { violations: result.problems.length, at: Math.floor(Date.now() / 1000) };

@@ -34,7 +34,7 @@ describe('the periodic ledger check and its metrics', () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 1_000_000n);
     const before = Math.floor(Date.now() / 1000);
-    expect(await worker.runOnce()).toMatchObject({ ok: true, problems: [] });
+    expect(await worker.checkNow()).toMatchObject({ ok: true, problems: [] });
     const s = await scrape();
     expect(sampleValue(s, 'qrail_ledger_check_violations')).toBe(0);
     expect(sampleValue(s, 'qrail_ledger_checks_total', { outcome: 'ok' })).toBe(1);
@@ -46,7 +46,7 @@ describe('the periodic ledger check and its metrics', () => {
     await fundAccount(app, u.accountId, 1_000_000n);
     await app.db.query('UPDATE billing_wallets SET available_micros = available_micros + 1 WHERE account_id = $1', [u.accountId]);
     try {
-      const r = await worker.runOnce();
+      const r = await worker.checkNow();
       expect(r?.ok).toBe(false);
       expect(r?.problems.some((p) => p.includes(u.accountId))).toBe(true);
       const s = await scrape();
@@ -68,7 +68,7 @@ describe('the periodic ledger check and its metrics', () => {
       meter,
       (o) => seen.push(o),
     );
-    expect(await failing.runOnce()).toBeUndefined();
+    expect(await failing.checkNow()).toBeUndefined();
     const s = parsePrometheus(await meter.render());
     expect(sampleValue(s, 'qrail_ledger_checks_total', { outcome: 'error' })).toBe(1);
     expect(sampleValue(s, 'qrail_ledger_check_last_run_timestamp_seconds') ?? 0).toBe(0);
