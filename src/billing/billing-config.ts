@@ -11,6 +11,8 @@ export interface BillingConfig {
   readonly quoteTtlSeconds: number;
   readonly sweepIntervalMs: number;
   readonly autoRechargeIntervalMs: number;
+  /** The worker role's periodic ledger check (0 = off). */
+  readonly ledgerCheckIntervalSeconds: number;
   readonly publicBaseUrl: string;
 }
 
@@ -42,6 +44,7 @@ export function loadBillingConfig(config: Config): BillingConfig {
     quoteTtlSeconds: int(env, 'BILLING_QUOTE_TTL_SECONDS', 600, 10, 86_400),
     sweepIntervalMs: int(env, 'BILLING_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),
     autoRechargeIntervalMs: int(env, 'BILLING_AUTO_RECHARGE_INTERVAL_MS', 10_000, 100, 3_600_000),
+    ledgerCheckIntervalSeconds: int(env, 'BILLING_LEDGER_CHECK_INTERVAL_SECONDS', 900, 0, 86_400),
     publicBaseUrl: config.publicBaseUrl,
   };
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Config } from '../config/config.js';
 import type { App } from '../http/app-types.js';
 import { unknownVariables } from '../config/known-variables.js';
+import { ConfigError, optional } from '../config/env-parser.js';
 import { describeDatabase } from './startup-report.js';
 import { EXIT, KEEP_RUNNING, type CliCommand } from './cli-command.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -58,7 +59,22 @@ function metricsServer(app: App): Server {
   });
 }
 
+/**
+ * A PostgreSQL database is what several nodes share, and a Jobs token names PUBLIC_BASE_URL as its
+ * issuer: with the per-node default (http://HOST:PORT) a token from one node is refused by the next.
+ * So `serve` on PostgreSQL requires it set (docs/decisions/operations-multi-node-startup-check.md).
+ */
+export function checkMultiNodeSettings(config: Config): void {
+  if (config.databaseUrl !== undefined && optional(config.env, 'PUBLIC_BASE_URL') === undefined) {
+    throw new ConfigError(
+      'PUBLIC_BASE_URL',
+      'must be set when DATABASE_URL selects PostgreSQL: it is the issuer of Jobs tokens, and every node sharing the database must use the same value (docs/operations.md#running-several-nodes)',
+    );
+  }
+}
+
 async function serve(config: Config, role: Role): Promise<void> {
+  checkMultiNodeSettings(config);
   // Before the app is built: its request spans are added only when tracing is on.
   const tracing = config.otlpEndpoint === undefined ? undefined : (await import('../telemetry/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, role });
   const { buildApp } = await import('../app.js');

@@ -10,6 +10,7 @@ import { PromMeter } from '../telemetry/prom-meter.js';
 import { meteredPool } from '../compute/metered-pool.js';
 import { registerStoreMetrics } from '../store/store-metrics.js';
 import type { BackgroundWorker } from '../worker.js';
+import { LedgerCheckWorker } from '../billing/ledger-check-worker.js';
 import { createJobsServices, type JobsServices, type JobsStores } from './jobs.js';
 import { createMediaService } from '../media/adapters/create-media-service.js';
 import type { MediaService } from '../media/media-service.js';
@@ -103,6 +104,17 @@ export async function createServices(config: Config, db: Database, pool: Compute
     meter: metrics,
   });
   const webhookServices = createWebhookServices(config, db, logWorkerError('webhook-delivery'), metrics);
+  const ledgerCheck = new LedgerCheckWorker(
+    () => billing.ledgerCheck(),
+    billing.settings.ledgerCheckIntervalSeconds * 1000,
+    metrics,
+    (o) => {
+      if ('error' in o) workerLog.error({ err: o.error, worker: 'billing-ledger-check' }, 'ledger check could not run');
+      else if (!o.result.ok)
+        workerLog.error({ worker: 'billing-ledger-check', violations: o.result.problems.length, problems: o.result.problems.slice(0, 20) }, 'ledger check found broken invariants');
+      else workerLog.info({ worker: 'billing-ledger-check' }, 'ledger check clean');
+    },
+  );
   return {
     sessions,
     metrics,
@@ -110,7 +122,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker],
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker, ledgerCheck],
     closers: [],
     ...jobsServices,
     ...executionServices,

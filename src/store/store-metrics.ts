@@ -57,6 +57,12 @@ export function registerStoreMetrics(meter: Meter, db: Database): void {
     return r.rows.map((x) => [{ kind: x.kind }, Number(x.micros)] as const);
   });
 
+  // Events not yet fanned out to endpoints plus deliveries still to send (both partial indexes, migration 0900).
+  meter.collect('qrail_webhook_backlog', async () => {
+    const r = await db.query<{ n: string }>("SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') + (SELECT count(*) FROM webhook_events WHERE sequence IS NULL) AS n");
+    return [[{}, Number(r.rows[0]?.n ?? 0)]];
+  });
+
   meter.collect('qrail_db_pool_connections', () => {
     const c = db.stats?.().connections;
     if (c === null || c === undefined) return [];

@@ -60,8 +60,17 @@ export const METRICS = {
     labels: ['kind'],
   },
 
+  qrail_ledger_check_violations: {
+    type: 'gauge',
+    help: 'Violations found by the last periodic ledger check of this worker process (BILLING_LEDGER_CHECK_INTERVAL_SECONDS); 0 before the first check.',
+    labels: [],
+  },
+  qrail_ledger_check_last_run_timestamp_seconds: { type: 'gauge', help: 'Unix time the last periodic ledger check of this worker process finished (0 before the first).', labels: [] },
+  qrail_ledger_checks_total: { type: 'counter', help: 'Periodic ledger checks run by this process, by outcome (ok, violations, error).', labels: ['outcome'] },
+
   qrail_processor_calls_total: { type: 'counter', help: 'Payment processor calls by operation and outcome (ok, error).', labels: ['operation', 'outcome'] },
   qrail_webhook_deliveries_total: { type: 'counter', help: 'Outbound webhook delivery attempts by outcome (succeeded, retry, failed: given up).', labels: ['outcome'] },
+  qrail_webhook_backlog: { type: 'gauge', help: 'Outbound webhook events not yet fanned out plus deliveries still to send (cluster-wide, read from the database at scrape).', labels: [] },
 
   qrail_db_pool_connections: { type: 'gauge', help: 'Database pool connections by state (total, idle, waiting requests).', labels: ['state'] },
   qrail_db_query_errors_total: { type: 'counter', help: 'Database statements that failed, by SQLSTATE class ("" when unknown).', labels: ['class'] },

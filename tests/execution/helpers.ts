@@ -34,7 +34,7 @@ export async function expectWallet(app: App, auth: { authorization: string }, av
  * stored event is the job's status, and every event is a transition the state machine allows.
  * Returns nothing; fails the test with every violation.
  */
-export async function expectExecutionInvariants(app: App): Promise<void> {
+export async function expectExecutionInvariants(app: Pick<App, 'db'>): Promise<void> {
   const problems: string[] = [];
   const jobs = await app.db.query<{
     id: string;

@@ -72,7 +72,7 @@ describe('the database goes away', { timeout: 180_000 }, () => {
       [`postgres://qrail:${SECRET}@127.0.0.1:1/qrail_unreachable`, '127.0.0.1:1/qrail_unreachable'],
     ] as const) {
       for (const cmd of [['serve'], ['migrate']]) {
-        const r = await complete(cmd, { DATABASE_URL: url, PORT: '0' });
+        const r = await complete(cmd, { DATABASE_URL: url, PORT: '0', PUBLIC_BASE_URL: 'http://qrail.test' });
         expect({ cmd, url, code: r.code }).toEqual({ cmd, url, code: 2 });
         const lines = r.err.trim().split('\n');
         expect(lines).toHaveLength(1);

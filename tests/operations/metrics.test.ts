@@ -57,6 +57,7 @@ describe('metrics: what a paid job, an optimization and errors leave in /metrics
     expect(sampleValue(samples, 'qrail_queue_depth', { queue: 'jobs' })).toBe(0);
     expect(sampleValue(samples, 'qrail_queue_running', { queue: 'jobs' })).toBe(0);
     expect(sampleValue(samples, 'qrail_queue_oldest_age_seconds', { queue: 'execution' })).toBe(0);
+    expect(sampleValue(samples, 'qrail_webhook_backlog')).toBe(0);
     expect(sampleValue(samples, 'qrail_http_requests_total', { method: 'POST', route: '/v1/jobs', status: '202' })).toBe(1);
   });
 
@@ -133,7 +134,7 @@ describe('metrics: who may read them', () => {
     await app.close();
 
     const port = await freePort();
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), METRICS_PORT: String(port), LOG_LEVEL: 'info' };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), METRICS_PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'http://qrail.test' };
     let dir: string | undefined;
     if (process.env['DATABASE_URL'] === undefined) {
       dir = mkdtempSync(join(tmpdir(), 'qrail-metrics-'));
