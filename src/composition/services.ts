@@ -19,12 +19,13 @@ import { pgJobsRepository } from '../store/jobs/jobs-repository.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { idempotencyRepository } from '../store/repositories/idempotency-repository.js';
+import { createAccountServices, type AccountServices } from './accounts.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
  * Each area adds its own services here; routes reach them through `app.services`.
  */
-export interface Services extends JobsServices, ExecutionServices {
+export interface Services extends JobsServices, ExecutionServices, AccountServices {
   readonly sessions: SessionService;
   readonly metrics: MetricsRegistry;
   readonly billing: BillingService;
@@ -83,15 +84,20 @@ export async function createServices(config: Config, db: Database, compute: Comp
     },
     log: logWorkerError('jobs-worker'),
   });
+  const accountServices = createAccountServices(config, db, sessions, {
+    info: (fields, msg) => workerLog.info({ worker: 'mail-outbox', ...fields }, msg),
+    error: (e) => logWorkerError('mail-outbox')(e),
+  });
   return {
     sessions,
     metrics: new MetricsRegistry(),
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker],
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, accountServices.mailOutbox],
     closers: [],
     ...jobsServices,
     ...executionServices,
+    ...accountServices,
   };
 }

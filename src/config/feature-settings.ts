@@ -10,6 +10,7 @@ import { couplingSettingsFromEnv } from '../coupling/settings.js';
 import { executionSettings } from '../execution/settings.js';
 import { jobsSettings } from '../composition/jobs.js';
 import { parseMediaSettings } from '../media/media-settings.js';
+import { mailSettings } from '../mail/mail-settings.js';
 
 /** Throws the `ConfigError` of the first bad feature variable. */
 export function checkFeatureSettings(config: Config): void {
@@ -18,4 +19,5 @@ export function checkFeatureSettings(config: Config): void {
   executionSettings(config.env);
   jobsSettings(config);
   parseMediaSettings(config.env);
+  mailSettings(config.env, config.publicBaseUrl);
 }
