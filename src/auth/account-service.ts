@@ -55,6 +55,8 @@ export class AccountService {
     private readonly hashSecret: (secret: string) => string,
     /** Asks the outbox worker to send what was just written. */
     private readonly nudge: () => void,
+    /** Credentials were revoked in bulk: cached lookups must not serve them. */
+    private readonly credentialsRevoked: () => void,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -145,6 +147,7 @@ export class AccountService {
   async revokeAll(p: { userId: string; accountId: string }, includeCredentials: boolean): Promise<{ sessions: number; credentials: number }> {
     const r = await this.repo.revokeAll(p.userId, p.accountId, includeCredentials, this.now());
     this.sessions.forgetCachedSessions();
+    if (r.credentials > 0) this.credentialsRevoked();
     return r;
   }
 

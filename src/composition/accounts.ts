@@ -4,6 +4,7 @@ import type { Database } from '../store/db.js';
 import { AccountService } from '../auth/account-service.js';
 import { TwoFactorService } from '../auth/two-factor-service.js';
 import type { SessionService } from '../auth/session-service.js';
+import type { CredentialService } from '../auth/credentials.js';
 import { mailSettings } from '../mail/mail-settings.js';
 import { MailOutboxWorker } from '../mail/outbox-worker.js';
 import type { MailOutboxStore } from '../mail/mail.js';
@@ -23,7 +24,13 @@ export interface AccountServices {
 
 type Log = (fields: Record<string, unknown>, msg: string) => void;
 
-export function createAccountServices(config: Config, db: Database, sessions: SessionService, log: { info: Log; error: (e: unknown) => void }): AccountServices {
+export function createAccountServices(
+  config: Config,
+  db: Database,
+  deps: { sessions: SessionService; credentials: CredentialService },
+  log: { info: Log; error: (e: unknown) => void },
+): AccountServices {
+  const { sessions } = deps;
   const settings = mailSettings(config.env, config.publicBaseUrl);
   const hash = (s: string) => createHash('sha256').update(s).digest('hex');
   const store = pgMailOutboxStore(db);
@@ -45,6 +52,7 @@ export function createAccountServices(config: Config, db: Database, sessions: Se
     },
     hash,
     nudge,
+    () => deps.credentials.forgetCached(),
   );
   const twoFactor = new TwoFactorService(
     repo,

@@ -84,10 +84,15 @@ export async function createServices(config: Config, db: Database, compute: Comp
     },
     log: logWorkerError('jobs-worker'),
   });
-  const accountServices = createAccountServices(config, db, sessions, {
-    info: (fields, msg) => workerLog.info({ worker: 'mail-outbox', ...fields }, msg),
-    error: (e) => logWorkerError('mail-outbox')(e),
-  });
+  const accountServices = createAccountServices(
+    config,
+    db,
+    { sessions, credentials: jobsServices.credentials },
+    {
+      info: (fields, msg) => workerLog.info({ worker: 'mail-outbox', ...fields }, msg),
+      error: (e) => logWorkerError('mail-outbox')(e),
+    },
+  );
   return {
     sessions,
     metrics: new MetricsRegistry(),

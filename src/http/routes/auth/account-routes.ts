@@ -175,12 +175,12 @@ export default async function accountRoutes(app: App): Promise<void> {
         security,
         operationId: 'revokeAllSessions',
         summary: 'Sign out everywhere (this session too); machine credentials only with include_credentials',
-        body: Type.Optional(Obj({ include_credentials: Type.Optional(Type.Boolean({ default: false, description: 'Also revoke every machine credential of the account' })) })),
+        body: Obj({ include_credentials: Type.Optional(Type.Boolean({ default: false, description: 'Also revoke every machine credential of the account' })) }),
         response: { 200: okResponse(Obj({ sessions_revoked: Type.Integer({ minimum: 0 }), credentials_revoked: Type.Integer({ minimum: 0 }) }), 'What was ended') },
       },
     },
     async (req) => {
-      const r = await accounts.revokeAll(principalOf(req.principal), req.body?.include_credentials === true);
+      const r = await accounts.revokeAll(principalOf(req.principal), req.body.include_credentials === true);
       return { sessions_revoked: r.sessions, credentials_revoked: r.credentials };
     },
   );
