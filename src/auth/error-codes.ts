@@ -20,4 +20,6 @@ export const AUTH_ERRORS = {
   MFA_THROTTLED: defineCode('MFA_THROTTLED', 429, 'Too many wrong two-factor codes for this account; retry after `Retry-After` seconds.'),
   MFA_ALREADY_ENABLED: defineCode('MFA_ALREADY_ENABLED', 409, 'Two-factor sign-in is already on; disable it first to enrol a new authenticator.'),
   MFA_NOT_ENABLED: defineCode('MFA_NOT_ENABLED', 409, 'Two-factor sign-in is not on (or no enrolment is pending) for this account.'),
+  ACCOUNT_BUSY: defineCode('ACCOUNT_BUSY', 409, 'The account cannot close while holds are open or jobs are queued or running; `details` counts them.'),
+  BALANCE_NOT_SETTLED: defineCode('BALANCE_NOT_SETTLED', 409, 'The account has an available balance, which closing forfeits: repeat with `accept_forfeiture: true` (or spend it first).'),
 } as const;

@@ -92,6 +92,11 @@ export class TwoFactorService {
     return this.sessions.startSession(userId, origin);
   }
 
+  /** Re-authentication for a sensitive operation (closing the account): a code or a recovery code. */
+  verify(userId: string, factor: SecondFactor): Promise<void> {
+    return this.check(userId, factor);
+  }
+
   /** Checks a code (once per step) or spends a recovery code; wrong ones count toward the throttle. */
   private async check(userId: string, factor: SecondFactor): Promise<void> {
     const u = await this.repo.findUser(userId);

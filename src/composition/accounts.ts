@@ -3,6 +3,8 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import { AccountService } from '../auth/account-service.js';
 import { TwoFactorService } from '../auth/two-factor-service.js';
+import { AccountClosure } from '../auth/account-closure.js';
+import { pgClosureRepository } from '../store/accounts/closure-repository.js';
 import type { SessionService } from '../auth/session-service.js';
 import type { CredentialService } from '../auth/credentials.js';
 import { mailSettings } from '../mail/mail-settings.js';
@@ -17,6 +19,8 @@ export interface AccountServices {
   /** Verification, password reset and change, sessions (issue #26). */
   readonly accounts: AccountService;
   readonly twoFactor: TwoFactorService;
+  /** Closing an account and exporting its data. */
+  readonly closure: AccountClosure;
   /** The outbox every account mail is sent from; its worker sends (SMTP or the development outbox). */
   readonly mailOutbox: MailOutboxWorker;
   readonly mailStore: MailOutboxStore;
@@ -61,5 +65,10 @@ export function createAccountServices(
     hash,
     nudge,
   );
-  return { accounts, twoFactor, mailOutbox, mailStore: store };
+  const closure = new AccountClosure(pgClosureRepository(db), sessions, twoFactor, () => {
+    sessions.forgetCachedSessions();
+    deps.credentials.forgetCached();
+    nudge();
+  });
+  return { accounts, twoFactor, closure, mailOutbox, mailStore: store };
 }

@@ -28,7 +28,7 @@ const toUser = (r: UserRow): AccountUser => ({
 });
 
 /** The mail of a change, addressed to the user's stored email, written on the change's transaction. */
-async function mailUser(q: Queryable, userId: string, m: MailContent): Promise<void> {
+export async function mailUser(q: Queryable, userId: string, m: MailContent): Promise<void> {
   await q.query(
     `INSERT INTO mail_outbox (id, user_id, to_address, template, subject, text_body, html_body)
      SELECT $1, id, email, $3, $4, $5, $6 FROM users WHERE id = $2`,
