@@ -6,6 +6,7 @@
  * tombstone). All of it is one transaction of the store.
  */
 import { fail } from '../errors/app-error.js';
+import { formatMicros } from '../billing/money.js';
 import { accountClosedMail } from '../mail/templates.js';
 import type { MailContent } from '../mail/mail.js';
 import { AUTH_ERRORS } from './error-codes.js';
@@ -28,7 +29,7 @@ export interface ClosureRepository {
   exportAccount(accountId: string, userId: string): Promise<Record<string, unknown>>;
 }
 
-const usd = (micros: bigint) => `${micros / 1_000_000n}.${(micros % 1_000_000n).toString().padStart(6, '0')}`;
+const usd = formatMicros;
 
 export class AccountClosure {
   constructor(

@@ -2,6 +2,7 @@ import type { ClosureRepository } from '../../auth/account-closure.js';
 import type { Database, Queryable } from '../db.js';
 import { captureHold, lockWallet, placeHold } from '../billing/ledger-sql.js';
 import { mailUser } from './account-repository.js';
+import { formatMicros } from '../../billing/money.js';
 
 const count = async (q: Queryable, sql: string, params: unknown[]): Promise<number> => Number((await q.query<{ n: string }>(sql, params)).rows[0]?.n ?? 0);
 
@@ -9,12 +10,8 @@ type Row = Record<string, unknown>;
 
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
-/** Micro-USD text as a signed six-decimal USD string. */
-function usd(v: unknown): string {
-  const m = BigInt(String(v));
-  const a = m < 0n ? -m : m;
-  return `${m < 0n ? '-' : ''}${a / 1_000_000n}.${(a % 1_000_000n).toString().padStart(6, '0')}`;
-}
+/** Micro-USD text as a six-decimal USD string. */
+const usd = (v: unknown): string => formatMicros(BigInt(String(v)));
 
 export function pgClosureRepository(db: Database): ClosureRepository {
   return {

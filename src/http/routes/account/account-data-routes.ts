@@ -4,6 +4,7 @@ import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj, Usd } from '../../schema-helpers.js';
 import { JobTagsSchema } from '../jobs/schemas.js';
 import { principalOf } from '../billing/billing-routes.js';
+import { formatMicros } from '../../../billing/money.js';
 
 const security = [{ session: [] }];
 const tags = ['auth'];
@@ -141,11 +142,10 @@ export default async function accountDataRoutes(app: App): Promise<void> {
       const b = req.body;
       const factor = b.code !== undefined ? { code: b.code } : b.recovery_code !== undefined ? { recoveryCode: b.recovery_code } : undefined;
       const r = await closure.close(p, { password: b.password, factor, acceptForfeiture: b.accept_forfeiture === true, ip: req.ip });
-      const f = r.forfeitedMicros;
       return {
         closed: true as const,
         closed_at: r.closedAt.toISOString(),
-        forfeited: `${f / 1_000_000n}.${(f % 1_000_000n).toString().padStart(6, '0')}`,
+        forfeited: formatMicros(r.forfeitedMicros),
         credentials_revoked: r.credentialsRevoked,
         sessions_revoked: r.sessionsRevoked,
       };
