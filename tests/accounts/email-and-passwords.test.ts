@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { PASSWORD, buildTestApp, signUp, uniqueEmail } from '../helpers/app.js';
 import { linkIn, startSmtpReceiver } from './smtp-receiver.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * Issue #26 over a real SMTP exchange: the app sends through nodemailer to a local `smtp-server`,
@@ -107,8 +108,12 @@ describe('verification, reset and change over SMTP', () => {
     const mail = await smtp.waitForMail(u.email, /password of your qrail account was changed/);
     expect(mail.body).toContain('Every other session was signed out');
     // A sent SMTP message's body is not kept: it may hold a single-use link.
-    const bodies = await app.db.query<{ text_body: string; status: string }>("SELECT text_body, status FROM mail_outbox WHERE template = 'password_changed' AND to_address = $1", [u.email]);
-    expect(bodies.rows).toEqual([{ text_body: '', status: 'sent' }]);
+    // (The relay has it before the worker records it as sent: wait for that record.)
+    const row = await waitFor(async () => {
+      const r = await app.db.query<{ text_body: string; status: string }>("SELECT text_body, status FROM mail_outbox WHERE template = 'password_changed' AND to_address = $1", [u.email]);
+      return r.rows[0]?.status === 'sent' ? r.rows : undefined;
+    });
+    expect(row).toEqual([{ text_body: '', status: 'sent' }]);
   });
 
   it('forgot answers the same for known and unknown emails: status, body and similar timing', async () => {
