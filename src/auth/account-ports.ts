@@ -26,6 +26,8 @@ export interface SessionListItem {
   readonly ip: string | null;
   readonly userAgent: string | null;
   readonly expiresAt: Date;
+  /** created_at in µs, for the list cursor. */
+  readonly createdAtMicros: bigint;
 }
 
 export interface AccountRepository {
@@ -50,7 +52,8 @@ export interface AccountRepository {
   countAttempts(keys: readonly string[], now: Date, expiredBefore: Date): Promise<AttemptCount[]>;
   clearAttempts(keys: readonly string[]): Promise<void>;
 
-  listSessions(userId: string, now: Date): Promise<SessionListItem[]>;
+  /** Active sessions, newest first, strictly older than `before` when given. */
+  listSessions(userId: string, now: Date, page: { limit: number; before?: { createdAtMicros: bigint; id: string } | undefined }): Promise<SessionListItem[]>;
   /** Revokes one session of the user; false when it is not the user's or already ended. */
   revokeSession(userId: string, sessionId: string, now: Date): Promise<boolean>;
   /** Revokes every session of the user (and, asked, every machine credential of the account). */

@@ -134,8 +134,8 @@ export class AccountService {
     this.nudge();
   }
 
-  listSessions(userId: string): Promise<SessionListItem[]> {
-    return this.repo.listSessions(userId, this.now());
+  listSessions(userId: string, page: { limit: number; before?: { createdAtMicros: bigint; id: string } | undefined }): Promise<SessionListItem[]> {
+    return this.repo.listSessions(userId, this.now(), page);
   }
 
   async revokeSession(userId: string, sessionId: string): Promise<void> {

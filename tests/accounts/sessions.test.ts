@@ -28,6 +28,12 @@ describe('sessions a person can see and end', () => {
     expect(mine).toMatchObject({ ip: '10.1.1.1', user_agent: 'laptop-browser/1.0', current: true });
     expect(items.find((s) => s['session_id'] === phone.id)).toMatchObject({ ip: '10.2.2.2', user_agent: 'phone-app/2.0', current: false });
     for (const s of items) expect(Date.parse(String(s['last_used_at']))).toBeGreaterThanOrEqual(Date.parse(String(s['created_at'])));
+    const first = (await app.inject({ method: 'GET', url: '/v1/auth/sessions?limit=2', headers: laptop.auth })).json().data;
+    expect(first.items).toHaveLength(2);
+    expect(first.has_more).toBe(true);
+    const rest = (await app.inject({ method: 'GET', url: `/v1/auth/sessions?limit=2&cursor=${first.next_cursor}`, headers: laptop.auth })).json().data;
+    expect(rest).toMatchObject({ has_more: false, next_cursor: null });
+    expect([...first.items, ...rest.items].map((s: { session_id: string }) => s.session_id)).toEqual(items.map((s) => s['session_id']));
 
     const del = await app.inject({ method: 'DELETE', url: `/v1/auth/sessions/${phone.id}`, headers: laptop.auth });
     expect(del.statusCode).toBe(200);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountRepository, AccountUser, SessionListItem, TokenPurpose } from '../../auth/account-ports.js';
 import type { MailContent } from '../../mail/mail.js';
 import type { Database, Queryable } from '../db.js';
+import { pageClauses } from '../list-page.js';
 
 interface UserRow {
   id: string;
@@ -124,12 +125,14 @@ export function pgAccountRepository(db: Database): AccountRepository {
     async clearAttempts(keys) {
       for (const key of keys) await db.query('DELETE FROM login_attempts WHERE key = $1', [key]);
     },
-    async listSessions(userId, now) {
-      const r = await db.query<{ id: string; created_at: Date; last_used_at: Date; ip: string | null; user_agent: string | null; expires_at: Date }>(
-        `SELECT id, created_at, last_used_at, ip, user_agent, LEAST(idle_expires_at, absolute_expires_at) AS expires_at FROM sessions
-         WHERE user_id = $1 AND revoked_at IS NULL AND idle_expires_at > $2 AND absolute_expires_at > $2
-         ORDER BY created_at DESC, id DESC LIMIT 100`,
-        [userId, now],
+    async listSessions(userId, now, page) {
+      const params: unknown[] = [userId, now];
+      const { where, tail } = pageClauses('created_at', 'id', { limit: page.limit, position: page.before }, params);
+      const r = await db.query<{ id: string; created_at: Date; last_used_at: Date; ip: string | null; user_agent: string | null; expires_at: Date; created_us: string }>(
+        `SELECT id, created_at, last_used_at, ip, user_agent, LEAST(idle_expires_at, absolute_expires_at) AS expires_at,
+           (extract(epoch from created_at) * 1000000)::bigint AS created_us FROM sessions
+         WHERE user_id = $1 AND revoked_at IS NULL AND idle_expires_at > $2 AND absolute_expires_at > $2 ${where.map((w) => `AND ${w}`).join(' ')} ${tail}`,
+        params,
       );
       return r.rows.map((s): SessionListItem => ({
         id: s.id,
@@ -138,6 +141,7 @@ export function pgAccountRepository(db: Database): AccountRepository {
         ip: s.ip,
         userAgent: s.user_agent,
         expiresAt: new Date(s.expires_at),
+        createdAtMicros: BigInt(s.created_us),
       }));
     },
     async revokeSession(userId, sessionId, now) {

@@ -234,7 +234,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in sessions of the caller (active ones, newest first, at most 100) */
+        /** The signed-in sessions of the caller: active ones, newest first, a page at a time */
         get: operations["listSessions"];
         put?: never;
         post?: never;
@@ -4248,14 +4248,17 @@ export interface operations {
     };
     listSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The active sessions */
+            /** @description A page of active sessions */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4287,7 +4290,7 @@ export interface operations {
                                 /** @description The session of this request */
                                 current: boolean;
                             }[];
-                            next_cursor: null;
+                            next_cursor: string | null;
                             has_more: boolean;
                         };
                         meta: components["schemas"]["Meta"];

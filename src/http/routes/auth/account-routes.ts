@@ -4,6 +4,7 @@ import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { principalOf } from '../billing/billing-routes.js';
 import { Password } from './auth-routes.js';
+import { decodeCursor, encodeCursor } from '../../../kernel/list-cursor.js';
 
 const security = [{ session: [] }];
 const tags = ['auth'];
@@ -127,13 +128,20 @@ export default async function accountRoutes(app: App): Promise<void> {
         tags,
         security,
         operationId: 'listSessions',
-        summary: 'The signed-in sessions of the caller (active ones, newest first, at most 100)',
-        response: { 200: okResponse(Obj({ items: Type.Array(SessionItem), next_cursor: Type.Null(), has_more: Type.Boolean() }), 'The active sessions') },
+        summary: 'The signed-in sessions of the caller: active ones, newest first, a page at a time',
+        querystring: Obj({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), cursor: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: {
+          200: okResponse(Obj({ items: Type.Array(SessionItem), next_cursor: Type.Union([Type.String(), Type.Null()]), has_more: Type.Boolean() }), 'A page of active sessions'),
+        },
       },
     },
     async (req) => {
       const p = principalOf(req.principal);
-      const items = (await accounts.listSessions(p.userId)).map((s) => ({
+      const limit = req.query.limit ?? 20;
+      const rows = await accounts.listSessions(p.userId, { limit: limit + 1, before: decodeCursor(req.query.cursor) });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const items = page.map((s) => ({
         session_id: s.id,
         created_at: s.createdAt.toISOString(),
         last_used_at: s.lastUsedAt.toISOString(),
@@ -142,7 +150,8 @@ export default async function accountRoutes(app: App): Promise<void> {
         user_agent: s.userAgent,
         current: s.id === p.sessionId,
       }));
-      return { items, next_cursor: null, has_more: false };
+      const more = rows.length > limit && last !== undefined;
+      return { items, next_cursor: more ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null, has_more: more };
     },
   );
 
