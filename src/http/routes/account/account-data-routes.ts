@@ -118,7 +118,7 @@ export default async function accountDataRoutes(app: App): Promise<void> {
         summary: 'Close the account: refuses while holds are open or jobs run; forfeits the available balance (accept_forfeiture); revokes everything; erases personal data, keeps the ledger',
         body: Obj({
           password: Type.String({ minLength: 1, maxLength: 128 }),
-          code: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', description: 'A TOTP code, when two-factor sign-in is on' })),
+          code: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', maxLength: 6, description: 'A TOTP code, when two-factor sign-in is on' })),
           recovery_code: Type.Optional(Type.String({ minLength: 16, maxLength: 40, pattern: '^[A-Za-z0-9 -]+$' })),
           accept_forfeiture: Type.Optional(Type.Boolean({ default: false, description: 'Closing forfeits the available balance; required when it is above zero' })),
         }),

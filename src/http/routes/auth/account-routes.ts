@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../../../kernel/list-cursor.js';
 
 const security = [{ session: [] }];
 const tags = ['auth'];
-const Token = (prefix: string) => Type.String({ pattern: `^${prefix}[A-Za-z0-9_-]{43}$`, description: 'The token of the emailed link' });
+const Token = (prefix: string) => Type.String({ pattern: `^${prefix}[A-Za-z0-9_-]{43}$`, maxLength: 47, description: 'The token of the emailed link' });
 
 const SessionItem = Obj({
   session_id: Type.String({ format: 'uuid' }),
@@ -164,7 +164,7 @@ export default async function accountRoutes(app: App): Promise<void> {
         security,
         operationId: 'revokeSession',
         summary: 'End one of the caller’s sessions',
-        params: Obj({ session_id: Type.String({ format: 'uuid' }) }),
+        params: Obj({ session_id: Type.String({ format: 'uuid', maxLength: 36 }) }),
         response: { 200: okResponse(Obj({ revoked: Type.Literal(true), session_id: Type.String({ format: 'uuid' }) }), 'The session is ended'), ...errors(404) },
       },
     },

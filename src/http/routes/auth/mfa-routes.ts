@@ -8,7 +8,7 @@ import { SessionView, originOf, sessionAnswer } from './auth-routes.js';
 
 const security = [{ session: [] }];
 const tags = ['auth'];
-const Code = Type.String({ pattern: '^[0-9]{6}$', description: 'The 6-digit code of the authenticator app' });
+const Code = Type.String({ pattern: '^[0-9]{6}$', maxLength: 6, description: 'The 6-digit code of the authenticator app' });
 const RecoveryCode = Type.String({ minLength: 16, maxLength: 40, pattern: '^[A-Za-z0-9 -]+$', description: 'One of the ten recovery codes (single use)' });
 const Factor = Type.Union([Obj({ code: Code }), Obj({ recovery_code: RecoveryCode })]);
 
@@ -82,7 +82,10 @@ export default async function mfaRoutes(app: App): Promise<void> {
         tags,
         operationId: 'completeMfaLogin',
         summary: 'Complete a login that answered mfa_required with a code or a recovery code',
-        body: Type.Union([Obj({ challenge_id: Type.String({ format: 'uuid' }), code: Code }), Obj({ challenge_id: Type.String({ format: 'uuid' }), recovery_code: RecoveryCode })]),
+        body: Type.Union([
+          Obj({ challenge_id: Type.String({ format: 'uuid', maxLength: 36 }), code: Code }),
+          Obj({ challenge_id: Type.String({ format: 'uuid', maxLength: 36 }), recovery_code: RecoveryCode }),
+        ]),
         response: { 200: okResponse(SessionView, 'A new session: its token is shown once'), ...errors(401) },
       },
     },
