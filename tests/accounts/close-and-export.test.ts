@@ -18,10 +18,10 @@ describe('export and closing', () => {
     const r = await submit(app, a, { capability_id: 'test.echo', request: { text: 'hello' }, idempotency_key: key(), max_total_price: '0.5' });
     expect(r.statusCode).toBe(202);
     expect((await app.services.jobsWorker.runOnce())?.status).toBe('completed');
-    const exp = await app.inject({ method: 'GET', url: '/v1/account/export', headers: a.session });
+    const exp = await app.inject({ method: 'GET', url: '/v1/auth/account/export', headers: a.session });
     expect(exp.statusCode).toBe(200);
     const checker = new ResponseChecker(await openapiDocument(app));
-    expect(checker.check('GET', '/v1/account/export', exp.statusCode, exp.headers, exp.body)).toEqual([]);
+    expect(checker.check('GET', '/v1/auth/account/export', exp.statusCode, exp.headers, exp.body)).toEqual([]);
     const d = exp.json().data;
     expect(d.jobs).toHaveLength(1);
     expect(d.jobs[0]).toMatchObject({ job_id: r.json().job_id, status: 'completed', quoted_price: '0.001050' });
@@ -35,7 +35,7 @@ describe('export and closing', () => {
     await fundAccount(app, u.accountId, 3_000_000n);
     const cred = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers: u.auth, payload: { name: 'exporter', scopes: ['jobs:read'] } });
     const secret = cred.json().data.secret as string;
-    const r = await app.inject({ method: 'GET', url: '/v1/account/export', headers: u.auth });
+    const r = await app.inject({ method: 'GET', url: '/v1/auth/account/export', headers: u.auth });
     expect(r.statusCode).toBe(200);
     const d = r.json().data;
     expect(d.profile).toMatchObject({ user_id: u.userId, account_id: u.accountId, email: u.email, two_factor_enabled: false });
@@ -59,8 +59,8 @@ describe('export and closing', () => {
       placeHold(q, { accountId: u.accountId, kind: 'job', refId: `test-${u.accountId}`, amountMicros: 250_000n, description: 'open hold', expiresAt: new Date(Date.now() + 3_600_000) }),
     );
 
-    const close = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/account/close', headers: u.auth, payload: { password: PASSWORD, ...body } });
-    const wrong = await app.inject({ method: 'POST', url: '/v1/account/close', headers: u.auth, payload: { password: 'not the password' } });
+    const close = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/auth/account/close', headers: u.auth, payload: { password: PASSWORD, ...body } });
+    const wrong = await app.inject({ method: 'POST', url: '/v1/auth/account/close', headers: u.auth, payload: { password: 'not the password' } });
     expect(wrong.json().error.code).toBe('CURRENT_PASSWORD_WRONG');
     const busy = await close({ accept_forfeiture: true });
     expect(busy.statusCode).toBe(409);

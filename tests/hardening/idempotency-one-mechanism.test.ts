@@ -42,7 +42,7 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/auth/mfa/totp/confirm': 'a repeat finds two-factor on (409); a code is accepted once',
   'POST /v1/auth/mfa/totp/disable': 'a repeat finds two-factor off (409)',
   'POST /v1/auth/login/mfa': 'a challenge completes once; a session per sign-in is the point',
-  'POST /v1/account/close': 'closes once: a repeat finds its session revoked (401); the settlement hold is unique per account (kind, ref)',
+  'POST /v1/auth/account/close': 'closes once: a repeat finds its session revoked (401); the settlement hold is unique per account (kind, ref)',
   'POST /v1/oauth/token': 'issues a signed access token; nothing stored, no money',
   'POST /v1/chat': 'computes an answer; nothing stored, no money',
   'POST /v1/tts': 'computes audio; nothing stored, no money',

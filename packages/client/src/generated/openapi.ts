@@ -363,7 +363,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/account/export": {
+    "/v1/auth/account/export": {
         parameters: {
             query?: never;
             header?: never;
@@ -380,7 +380,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/account/close": {
+    "/v1/auth/account/close": {
         parameters: {
             query?: never;
             header?: never;

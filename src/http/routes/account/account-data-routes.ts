@@ -90,7 +90,7 @@ export default async function accountDataRoutes(app: App): Promise<void> {
   const closure = app.services.closure;
 
   app.get(
-    '/v1/account/export',
+    '/v1/auth/account/export',
     {
       onRequest: app.requireSession,
       schema: {
@@ -107,7 +107,7 @@ export default async function accountDataRoutes(app: App): Promise<void> {
   );
 
   app.post(
-    '/v1/account/close',
+    '/v1/auth/account/close',
     {
       onRequest: app.requireSession,
       config: { rateLimit: { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute } },
