@@ -11,7 +11,6 @@ import { executionSettings } from '../execution/settings.js';
 import { jobsSettings } from '../composition/jobs.js';
 import { parseMediaSettings } from '../media/media-settings.js';
 import { webhookSettings } from '../webhooks/settings.js';
-import { mailSettings } from '../mail/mail-settings.js';
 
 /** Throws the `ConfigError` of the first bad feature variable. */
 export function checkFeatureSettings(config: Config): void {
@@ -21,5 +20,4 @@ export function checkFeatureSettings(config: Config): void {
   jobsSettings(config);
   parseMediaSettings(config.env);
   webhookSettings(config.env);
-  mailSettings(config.env, config.publicBaseUrl);
 }
