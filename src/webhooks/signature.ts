@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { signatureHeader } from '../billing/processor/webhook-signature.js';
 
 /**
  * The processor's (Stripe's) scheme, under our header name:
@@ -8,8 +9,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 export const SIGNATURE_HEADER = 'qrail-signature';
 
 export function signWebhook(body: string, secret: string, timestamp: number): string {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
-  return `t=${timestamp},v1=${v1}`;
+  return signatureHeader(body, secret, timestamp);
 }
 
 /** A new signing secret: `whsec_` and 32 random bytes in hex. */
