@@ -73,11 +73,28 @@ export class PromMeter implements Meter {
   }
 
   inc(name: MetricName, labels: Readonly<Record<string, string>>, by = 1): void {
-    this.counters.get(name)?.inc(labels, by);
+    const c = this.counters.get(name);
+    if (c === undefined) return;
+    // Series read at scrape are reset then; only in-process counters keep bound children.
+    if ((this.readers.get(name)?.length ?? 0) > 0) c.inc(labels, by);
+    else this.bound(name, labels, () => c.labels(labels)).inc(by);
   }
 
   observe(name: MetricName, labels: Readonly<Record<string, string>>, value: number): void {
-    this.histograms.get(name)?.observe(labels, value);
+    const h = this.histograms.get(name);
+    if (h !== undefined) this.bound(name, labels, () => h.labels(labels)).observe(value);
+  }
+
+  // prom-client hashes a label object (sorting its keys) on every call; a series' child, bound once, does not.
+  private readonly children = new Map<string, { inc(by?: number): void; observe(v: number): void }>();
+  private bound(name: string, labels: Readonly<Record<string, string>>, make: () => object): { inc(by?: number): void; observe(v: number): void } {
+    const key = `${name}\u0000${Object.values(labels).join('\u0000')}`;
+    let child = this.children.get(key);
+    if (child === undefined) {
+      child = make() as { inc(by?: number): void; observe(v: number): void };
+      this.children.set(key, child);
+    }
+    return child;
   }
 
   collect(name: MetricName, read: Reader): void {
