@@ -1,0 +1,40 @@
+/**
+ * What a provider reports about one of its devices at one moment: status, queue, native
+ * gates, coupling and calibration. Each provider adapter maps its own API onto this shape;
+ * the device directory caches snapshots in the database and serves them with
+ * `source: "provider"`. Emulated devices never get one (their figures are the
+ * deployment's own, labelled `source: "deployment"`).
+ */
+export interface DeviceCalibration {
+  /** Mean T1 / T2 over the device's qubits, in microseconds (null when the provider does not say). */
+  readonly t1Us: number | null;
+  readonly t2Us: number | null;
+  /** Mean error rates, as probabilities in [0, 1]. */
+  readonly error1q: number | null;
+  readonly error2q: number | null;
+  readonly readoutError: number | null;
+  /** When the provider measured these figures (ISO 8601). */
+  readonly calibratedAt: string;
+}
+
+export interface DeviceSnapshot {
+  /** The provider's own backend name (e.g. `ibm_brisbane`, `qpu.aria-1`). */
+  readonly backend: string;
+  readonly status: 'online' | 'offline' | 'maintenance';
+  readonly statusDetail: string | null;
+  /** Jobs waiting at the provider (all users), null when not reported. */
+  readonly queueLength: number | null;
+  readonly numQubits: number;
+  readonly nativeGates: readonly string[];
+  /** Undirected edges; null = all-to-all. */
+  readonly couplingMap: readonly (readonly [number, number])[] | null;
+  readonly calibration: DeviceCalibration | null;
+  /** When we fetched it (ISO 8601). */
+  readonly fetchedAt: string;
+}
+
+/** A provider adapter's read side: one call lists every backend it can see. */
+export interface DeviceSnapshotSource {
+  readonly provider: 'provider-one' | 'provider-two';
+  fetchSnapshots(signal?: AbortSignal): Promise<readonly DeviceSnapshot[]>;
+}
