@@ -46,6 +46,13 @@ export interface DeviceDriver {
    * tells whether it stopped or had finished). False when the provider refused or could not be reached.
    */
   cancel?(remoteJobId: string): Promise<boolean>;
+  /**
+   * Remote drivers only, for an uncertain submission (a timeout after the request was sent, or a
+   * worker that died between marking the submit and storing the id): looks the job up at the
+   * provider by the client tag we sent with it (our job id). `unknown` when the provider cannot be
+   * asked now (try again later); `absent` means it was never accepted, so resending is safe.
+   */
+  findSubmitted?(jobId: string, input: RunInput): Promise<{ readonly found: 'present'; readonly remoteJobId: string } | { readonly found: 'absent' } | { readonly found: 'unknown' }>;
   /** Remote drivers only: the provider's own report of the device (null when it cannot be reached). */
   liveStatus?(): Promise<{ status: DeviceStatus; detail: string } | null>;
 }
