@@ -171,6 +171,11 @@ export class CredentialService {
     return r;
   }
 
+  /** Drops cached lookups (credentials revoked in bulk elsewhere: sign out everywhere, account closing). */
+  forgetCached(): void {
+    this.cache.clear();
+  }
+
   accountExists(accountId: string): Promise<boolean> {
     return this.repo.accountExists(accountId);
   }

@@ -9,7 +9,20 @@ export interface UserRecord {
   readonly email: string;
   readonly passwordHash: string;
   readonly createdAt: Date;
+  /** When the email was confirmed through its emailed link (null: not yet). */
+  readonly emailVerifiedAt: Date | null;
+  /** TOTP two-factor sign-in is on: a password alone starts no session. */
+  readonly mfaEnabled: boolean;
 }
+
+/** Where a session was started from, shown in the session list. */
+export interface SessionOrigin {
+  readonly ip: string;
+  readonly userAgent: string | null;
+}
+
+/** A login's outcome: a session, or (TOTP on) a password accepted that still needs a code. */
+export type LoginResult = { readonly kind: 'session'; readonly token: string; readonly session: SessionRecord } | { readonly kind: 'mfa'; readonly user: UserRecord };
 
 export interface SessionRecord {
   readonly id: string;
@@ -30,7 +43,7 @@ export interface AuthRepository {
   createUser(email: string, passwordHash: string): Promise<UserRecord | null>;
   findUserByEmail(email: string): Promise<UserRecord | null>;
   findUserById(id: string): Promise<UserRecord | null>;
-  createSession(s: { userId: string; tokenHash: string; idleExpiresAt: Date; absoluteExpiresAt: Date }): Promise<SessionRecord>;
+  createSession(s: { userId: string; tokenHash: string; idleExpiresAt: Date; absoluteExpiresAt: Date; ip: string; userAgent: string | null }): Promise<SessionRecord>;
   findSession(tokenHash: string): Promise<SessionRecord | null>;
   findSessionById(id: string): Promise<SessionRecord | null>;
   touchSession(id: string, now: Date, idleExpiresAt: Date): Promise<void>;
@@ -96,12 +109,64 @@ export class SessionService {
     return user;
   }
 
-  async login(email: string, password: string, ip: string): Promise<{ token: string; session: SessionRecord }> {
+  async login(email: string, password: string, origin: SessionOrigin): Promise<LoginResult> {
+    const ip = origin.ip;
     const now = this.now();
     const windowMs = this.policy.throttleWindowSeconds * 1000;
     // Counted before the hash is checked, atomically, so concurrent guesses cannot all pass a
     // check that only looked at earlier failures.
     const counted = await this.repo.countAttempt(email, ip, now, new Date(now.getTime() - windowMs));
+    await this.throwIfOver(counted, now, windowMs);
+    const user = await this.repo.findUserByEmail(email);
+    // Hash even for unknown emails so timing does not reveal which emails exist.
+    const ok = user === null ? (await this.hasher.hash(password), false) : await this.hasher.verify(user.passwordHash, password);
+    // A failure keeps the attempt already counted.
+    if (user === null || !ok) throw fail(AUTH_ERRORS.INVALID_CREDENTIALS, 'Email or password is incorrect.');
+    await this.repo.clearAttempts(counted, new Date(now.getTime() - windowMs));
+    if (user.mfaEnabled) return { kind: 'mfa', user };
+    return { kind: 'session', ...(await this.startSession(user.id, origin)) };
+  }
+
+  /** A new session for a user whose sign-in is complete (password, and the TOTP code when enrolled). */
+  async startSession(userId: string, origin: SessionOrigin): Promise<{ token: string; session: SessionRecord }> {
+    const now = this.now();
+    const token = newSecret(SESSION_PREFIX);
+    const session = await this.repo.createSession({
+      userId,
+      tokenHash: this.hashSecret(token),
+      idleExpiresAt: new Date(now.getTime() + this.policy.idleTtlSeconds * 1000),
+      absoluteExpiresAt: new Date(now.getTime() + this.policy.absoluteTtlSeconds * 1000),
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
+    return { token, session };
+  }
+
+  /**
+   * Counts a password check outside login (changing the password) against the same per-email and
+   * per-address allowance, so the current-password prompt is no side door for guessing.
+   */
+  async checkPassword(user: UserRecord, password: string, ip: string): Promise<boolean> {
+    const now = this.now();
+    const windowMs = this.policy.throttleWindowSeconds * 1000;
+    const counted = await this.repo.countAttempt(user.email, ip, now, new Date(now.getTime() - windowMs));
+    await this.throwIfOver(counted, now, windowMs);
+    const ok = await this.hasher.verify(user.passwordHash, password);
+    if (ok) await this.repo.clearAttempts(counted, new Date(now.getTime() - windowMs));
+    return ok;
+  }
+
+  /** Hashes a new password with the configured argon2id cost. */
+  hashPassword(password: string): Promise<string> {
+    return this.hasher.hash(password);
+  }
+
+  /** Drops every cached session check (after revoking sessions by id, whose tokens this process cannot name). */
+  forgetCachedSessions(): void {
+    this.cache.clear();
+  }
+
+  private async throwIfOver(counted: LoginAttempts, now: Date, windowMs: number): Promise<void> {
     // An address is shared by many users (NAT), so it gets a larger allowance than one email.
     const over = [counted.email.attempts > this.policy.maxFailures ? counted.email : undefined, counted.ip.attempts > this.policy.maxFailures * 4 ? counted.ip : undefined].filter(
       (c): c is AttemptCount => c !== undefined,
@@ -113,20 +178,6 @@ export class SessionService {
       const retry = String(seconds);
       throw fail(AUTH_ERRORS.LOGIN_THROTTLED, `Too many failed logins; retry in ${retry} s.`, { retry_after_seconds: seconds }, { 'retry-after': retry });
     }
-    const user = await this.repo.findUserByEmail(email);
-    // Hash even for unknown emails so timing does not reveal which emails exist.
-    const ok = user === null ? (await this.hasher.hash(password), false) : await this.hasher.verify(user.passwordHash, password);
-    // A failure keeps the attempt already counted.
-    if (user === null || !ok) throw fail(AUTH_ERRORS.INVALID_CREDENTIALS, 'Email or password is incorrect.');
-    await this.repo.clearAttempts(counted, new Date(now.getTime() - windowMs));
-    const token = newSecret(SESSION_PREFIX);
-    const session = await this.repo.createSession({
-      userId: user.id,
-      tokenHash: this.hashSecret(token),
-      idleExpiresAt: new Date(now.getTime() + this.policy.idleTtlSeconds * 1000),
-      absoluteExpiresAt: new Date(now.getTime() + this.policy.absoluteTtlSeconds * 1000),
-    });
-    return { token, session };
   }
 
   async check(token: string | undefined): Promise<SessionCheck> {

@@ -23,12 +23,13 @@ import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositorie
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { idempotencyRepository } from '../store/repositories/idempotency-repository.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
+import { createAccountServices, type AccountServices } from './accounts.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
  * Each area adds its own services here; routes reach them through `app.services`.
  */
-export interface Services extends JobsServices, ExecutionServices, WebhookServices {
+export interface Services extends JobsServices, ExecutionServices, WebhookServices, AccountServices {
   readonly sessions: SessionService;
   /** Prometheus metrics (GET /metrics renders them); the services record through it as a `Meter`. */
   readonly metrics: PromMeter;
@@ -115,6 +116,15 @@ export async function createServices(config: Config, db: Database, pool: Compute
       else workerLog.info({ worker: 'billing-ledger-check' }, 'ledger check clean');
     },
   );
+  const accountServices = createAccountServices(
+    config,
+    db,
+    { sessions, credentials: jobsServices.credentials },
+    {
+      info: (fields, msg) => workerLog.info({ worker: 'mail-outbox', ...fields }, msg),
+      error: (e) => logWorkerError('mail-outbox')(e),
+    },
+  );
   return {
     sessions,
     metrics,
@@ -122,10 +132,11 @@ export async function createServices(config: Config, db: Database, pool: Compute
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker, ledgerCheck],
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker, ledgerCheck, accountServices.mailOutbox],
     closers: [],
     ...jobsServices,
     ...executionServices,
     ...webhookServices,
+    ...accountServices,
   };
 }

@@ -11,6 +11,7 @@ import { executionSettings } from '../execution/settings.js';
 import { jobsSettings } from '../composition/jobs.js';
 import { parseMediaSettings } from '../media/media-settings.js';
 import { webhookSettings } from '../webhooks/settings.js';
+import { mailSettings } from '../mail/mail-settings.js';
 
 /** Throws the `ConfigError` of the first bad feature variable. */
 export function checkFeatureSettings(config: Config): void {
@@ -20,4 +21,5 @@ export function checkFeatureSettings(config: Config): void {
   jobsSettings(config);
   parseMediaSettings(config.env);
   webhookSettings(config.env);
+  mailSettings(config.env, config.publicBaseUrl);
 }

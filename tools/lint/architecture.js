@@ -16,6 +16,7 @@ export const DOMAIN_FOLDERS = [
   'src/coupling',
   'src/auth',
   'src/media',
+  'src/mail',
   'src/billing',
   'src/jobs',
   'src/execution',
@@ -25,7 +26,7 @@ export const DOMAIN_FOLDERS = [
 ];
 
 /** Edges inside domain folders: adapters implementing a domain's ports may do real I/O. */
-export const ADAPTER_FOLDERS = ['src/media/adapters', 'src/execution/adapters', 'src/webhooks/adapters'];
+export const ADAPTER_FOLDERS = ['src/media/adapters', 'src/execution/adapters', 'src/webhooks/adapters', 'src/mail/adapters'];
 
 const under = (file, folder) => file === folder || file.startsWith(`${folder}/`);
 

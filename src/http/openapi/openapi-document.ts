@@ -47,7 +47,7 @@ export const TAGS = [
       'The Account Jobs interface for agents: a live catalog of capabilities, prepaid jobs with idempotency keys, results and receipts. Plain JSON bodies and `{error, request_id}` errors (no envelope); Jobs credentials only.',
   },
   { name: 'media', description: 'Chat and text-to-speech, when this deployment configures them (ask GET /v1/media/capabilities first).' },
-  { name: 'operator', description: 'Operator endpoints (QRAIL_OPERATOR_TOKEN): promotional credit and the ledger reconciliation check.' },
+  { name: 'operator', description: 'Operator endpoints (QRAIL_OPERATOR_TOKEN): promotional credit, the ledger reconciliation check and the mail outbox.' },
   { name: 'operations', description: 'Liveness, readiness and Prometheus metrics for probes and monitoring (plain bodies, no envelope, not rate limited).' },
 ];
 

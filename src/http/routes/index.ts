@@ -1,6 +1,6 @@
 import type { App } from '../app-types.js';
 import opsRoutes from './ops/ops-routes.js';
-import authRoutes from './auth/auth-routes.js';
+import authRoutes from './auth/index.js';
 import mediaRoutes from './media/media-routes.js';
 import circuitsRoutes from './circuits/circuits-routes.js';
 import jobsRoutes from './jobs/jobs-routes.js';

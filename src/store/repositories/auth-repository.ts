@@ -8,6 +8,8 @@ interface UserRow {
   email: string;
   password_hash: string;
   created_at: Date;
+  email_verified_at: Date | null;
+  totp_enabled_at: Date | null;
 }
 
 interface SessionRow {
@@ -29,7 +31,11 @@ const toUser = (r: UserRow): UserRecord => ({
   email: r.email,
   passwordHash: r.password_hash,
   createdAt: new Date(r.created_at),
+  emailVerifiedAt: r.email_verified_at === null ? null : new Date(r.email_verified_at),
+  mfaEnabled: r.totp_enabled_at !== null,
 });
+
+const USER_COLUMNS = 'id, account_id, email, password_hash, created_at, email_verified_at, totp_enabled_at';
 
 const toSession = (r: SessionRow): SessionRecord => ({
   id: r.id,
@@ -59,7 +65,7 @@ export function pgAuthRepository(db: Database): AuthRepository {
           const r = await q.query<UserRow>(
             `INSERT INTO users (id, account_id, email, password_hash) VALUES ($1, $2, $3, $4)
            ON CONFLICT ((lower(email))) DO NOTHING
-           RETURNING id, account_id, email, password_hash, created_at`,
+           RETURNING ${USER_COLUMNS}`,
             [userId, accountId, email, passwordHash],
           );
           const row = r.rows[0];
@@ -72,21 +78,23 @@ export function pgAuthRepository(db: Database): AuthRepository {
         });
     },
     async findUserByEmail(email) {
-      const r = await db.query<UserRow>('SELECT id, account_id, email, password_hash, created_at FROM users WHERE lower(email) = lower($1)', [email]);
+      const r = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
       return r.rows[0] === undefined ? null : toUser(r.rows[0]);
     },
     async findUserById(id) {
-      const r = await db.query<UserRow>('SELECT id, account_id, email, password_hash, created_at FROM users WHERE id = $1', [id]);
+      const r = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
       return r.rows[0] === undefined ? null : toUser(r.rows[0]);
     },
     async createSession(s) {
       const id = randomUUID();
-      await db.query('INSERT INTO sessions (id, user_id, token_hash, idle_expires_at, absolute_expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      await db.query('INSERT INTO sessions (id, user_id, token_hash, idle_expires_at, absolute_expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
         id,
         s.userId,
         s.tokenHash,
         s.idleExpiresAt,
         s.absoluteExpiresAt,
+        s.ip,
+        s.userAgent,
       ]);
       const r = await db.query<SessionRow>(`${SESSION_SELECT} WHERE s.id = $1`, [id]);
       return toSession(r.rows[0] as SessionRow);

@@ -1,18 +1,23 @@
 import { Type } from 'typebox';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { AUTH_ERRORS } from '../../../auth/error-codes.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { bearerToken, personOf } from '../../plugins/auth.js';
+import type { FastifyRequest } from 'fastify';
+import type { SessionOrigin, SessionRecord } from '../../../auth/session-service.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
+/** The length rules of every password a person sets (registration, reset, change). */
+export const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX });
 
 const Credentials = Type.Object(
   {
     email: Type.String({ format: 'email', maxLength: 254, description: 'Login email (case-insensitive)' }),
-    password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+    password: Password,
   },
   { additionalProperties: false },
 );
@@ -24,7 +29,7 @@ const UserView = Obj({
   created_at: Type.String({ format: 'date-time' }),
 });
 
-const SessionView = Obj({
+export const SessionView = Obj({
   token: Type.String({ pattern: '^qrs_[A-Za-z0-9_-]{43}$', description: 'Opaque bearer token (qrs_ + 256 random bits). Shown once.' }),
   token_type: Type.Literal('Bearer'),
   session_id: Type.String({ format: 'uuid' }),
@@ -32,6 +37,26 @@ const SessionView = Obj({
   absolute_expires_at: Type.String({ format: 'date-time' }),
   user: UserView,
 });
+
+/** The login answer of a new session (login, the two-factor step). */
+export async function sessionAnswer(app: App, token: string, session: SessionRecord) {
+  const user = await app.services.sessions.user(session.userId);
+  if (user === null) throw fail(HTTP_ERRORS.INTERNAL_ERROR, 'user vanished during login');
+  return {
+    token,
+    token_type: 'Bearer' as const,
+    session_id: session.id,
+    expires_at: session.idleExpiresAt.toISOString(),
+    absolute_expires_at: session.absoluteExpiresAt.toISOString(),
+    user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
+  };
+}
+
+/** Where a session starts from: the client address and its User-Agent (bounded), for the session list. */
+export function originOf(req: FastifyRequest): SessionOrigin {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip, userAgent: typeof ua === 'string' && ua !== '' ? ua.slice(0, 256) : null };
+}
 
 const Diagnostics = Obj({
   token_present: Type.Boolean(),
@@ -71,6 +96,8 @@ export default async function authRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       const u = await app.services.sessions.register(req.body.email, req.body.password);
+      // The first verification link; a new one is asked for at POST /v1/auth/email/verification.
+      await app.services.accounts.sendVerification(u.id, null);
       reply.code(201);
       return { user_id: u.id, account_id: u.accountId, email: u.email, created_at: u.createdAt.toISOString() };
     },
@@ -83,24 +110,23 @@ export default async function authRoutes(app: App): Promise<void> {
       schema: {
         tags: ['auth'],
         operationId: 'login',
-        summary: 'Log in; returns a bearer session token at data.token',
+        summary: 'Log in; returns a bearer session token at data.token (two-factor sign-in on: 401 MFA_REQUIRED with a challenge to complete at POST /v1/auth/login/mfa)',
         body: Credentials,
         // 401 INVALID_CREDENTIALS (not a token problem, so declared here); 429 also LOGIN_THROTTLED.
+        // 401 also MFA_REQUIRED: the password was right, a second factor completes the sign-in.
         response: { 200: okResponse(SessionView, 'A new session: its token is shown once'), ...errors(401) },
       },
     },
     async (req) => {
-      const { token, session } = await app.services.sessions.login(req.body.email, req.body.password, req.ip);
-      const user = await app.services.sessions.user(session.userId);
-      if (user === null) throw fail(HTTP_ERRORS.INTERNAL_ERROR, 'user vanished during login');
-      return {
-        token,
-        token_type: 'Bearer' as const,
-        session_id: session.id,
-        expires_at: session.idleExpiresAt.toISOString(),
-        absolute_expires_at: session.absoluteExpiresAt.toISOString(),
-        user: { user_id: user.id, account_id: user.accountId, email: user.email, created_at: user.createdAt.toISOString() },
-      };
+      const r = await app.services.sessions.login(req.body.email, req.body.password, originOf(req));
+      if (r.kind === 'session') return sessionAnswer(app, r.token, r.session);
+      const c = await app.services.twoFactor.challenge(r.user.id);
+      throw fail(AUTH_ERRORS.MFA_REQUIRED, 'Two-factor sign-in is on: complete it at POST /v1/auth/login/mfa with details.challenge_id and a code.', {
+        mfa_required: true,
+        challenge_id: c.challengeId,
+        expires_at: c.expiresAt.toISOString(),
+        methods: ['totp', 'recovery_code'],
+      });
     },
   );
 

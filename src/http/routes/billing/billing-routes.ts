@@ -3,6 +3,7 @@ import type { App } from '../../app-types.js';
 import { personOf, principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
+import { verifiedEmail } from '../../plugins/verified-email.js';
 import { DashboardView, HeldJobView, HoldListView, LEDGER_KINDS, LedgerEntryView, ProfileView, QuoteView, RecoveryView, ReleasedJobView, SpendControlsPatch, SummaryView } from './schemas.js';
 
 /**
@@ -233,7 +234,8 @@ export default async function billingRoutes(app: App): Promise<void> {
   app.post(
     '/v1/billing/hardware/hold',
     {
-      ...auth,
+      // Holding funds needs a confirmed email (issue #26).
+      onRequest: [app.requireSession, verifiedEmail(app)],
       config: { idempotent: 'account' as const },
       schema: {
         tags,
@@ -247,7 +249,7 @@ export default async function billingRoutes(app: App): Promise<void> {
           { additionalProperties: false },
         ),
         // 404 unknown quote; 409 expired or used quote, balance, spend limits, device unavailable.
-        response: { 201: okResponse(HeldJobView, 'The held job, its funds reserved'), ...errors(404, 409) },
+        response: { 201: okResponse(HeldJobView, 'The held job, its funds reserved'), ...errors(403, 404, 409) },
       },
     },
     async (req, reply) => {

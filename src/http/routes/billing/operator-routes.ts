@@ -1,11 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
-import { fail } from '../../../errors/app-error.js';
-import { BILLING_ERRORS } from '../../../billing/error-codes.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
-import { bearerToken } from '../../plugins/auth.js';
+import { operatorGuard } from '../../plugins/operator-guard.js';
 import { CreditGrantView, LedgerCheckView, UsdIn } from './schemas.js';
 
 /**
@@ -14,12 +10,7 @@ import { CreditGrantView, LedgerCheckView, UsdIn } from './schemas.js';
  * without a configured token they always answer 403.
  */
 export default async function operatorRoutes(app: App): Promise<void> {
-  const expected = app.config.operatorToken;
-  const guard = async (req: FastifyRequest) => {
-    const got = bearerToken(req).token;
-    const ok = expected !== undefined && got !== undefined && got.length === expected.length && timingSafeEqual(Buffer.from(got), Buffer.from(expected));
-    if (!ok) throw fail(BILLING_ERRORS.OPERATOR_FORBIDDEN, 'Operator token required (Authorization: Bearer <QRAIL_OPERATOR_TOKEN>).');
-  };
+  const guard = operatorGuard(app);
   const tags = ['operator'];
   const security = [{ operatorToken: [] }];
 

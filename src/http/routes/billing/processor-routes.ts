@@ -3,6 +3,7 @@ import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { REQUEST_BODY } from '../../openapi/finish-document.js';
 import { principalOf } from '../../plugins/auth.js';
+import { verifiedEmail } from '../../plugins/verified-email.js';
 import { ChargeIn, CheckoutView, CustomerView, PaymentIntentView, PaymentMethodId, PortalView, ProcessorEventSchema, ReconcileView, SetupIntentView, WebhookView } from './schemas.js';
 
 const tags = ['billing-processor'];
@@ -13,6 +14,8 @@ export default async function processorRoutes(app: App): Promise<void> {
   const payments = app.services.billing.payments;
   // onRequest, so that a missing session is a 401 before the body is validated.
   const auth = { onRequest: app.requireSession };
+  // Top-ups need a confirmed email (issue #26).
+  const verified = { onRequest: [app.requireSession, verifiedEmail(app)] };
   // Every POST here creates a processor object or moves money: Idempotency-Key is honoured.
   const idem = { idempotent: 'account' as const };
 
@@ -56,14 +59,14 @@ export default async function processorRoutes(app: App): Promise<void> {
   app.post(
     '/v1/billing/processor/payment-intent',
     {
-      ...auth,
+      ...verified,
       config: idem,
       schema: {
         tags,
         operationId: 'createPaymentIntent',
         summary: 'Top up by a payment intent (credited when it succeeds; minimum 0.50)',
         body: Type.Object({ amount: ChargeIn, payment_method: Type.Optional(PaymentMethodId) }, { additionalProperties: false }),
-        response: { 200: okResponse(PaymentIntentView, 'The payment intent; credited tells whether the wallet has the money'), ...errors(502) },
+        response: { 200: okResponse(PaymentIntentView, 'The payment intent; credited tells whether the wallet has the money'), ...errors(403, 502) },
       },
     },
     async (req) => payments.paymentIntent(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken),
@@ -72,14 +75,14 @@ export default async function processorRoutes(app: App): Promise<void> {
   app.post(
     '/v1/billing/processor/checkout-session',
     {
-      ...auth,
+      ...verified,
       config: idem,
       schema: {
         tags,
         operationId: 'createCheckoutSession',
         summary: 'Top up through a hosted checkout page (minimum 0.50)',
         body: Type.Object({ amount: ChargeIn, success_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }, { additionalProperties: false }),
-        response: { 200: okResponse(CheckoutView, 'The checkout session: send the customer to url'), ...errors(502) },
+        response: { 200: okResponse(CheckoutView, 'The checkout session: send the customer to url'), ...errors(403, 502) },
       },
     },
     async (req) => payments.checkoutSession(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken),

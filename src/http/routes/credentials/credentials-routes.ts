@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { CREDENTIAL_SCOPES, isCredentialScope, type CredentialRecord, type CredentialScope } from '../../../auth/credentials.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { verifiedEmail } from '../../plugins/verified-email.js';
 import { duplicateItemDetails } from '../../../errors/duplicate-items.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
@@ -128,7 +129,8 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   app.post(
     '/v1/auth/credentials',
     {
-      onRequest: app.requireSession,
+      // Creating machine credentials needs a confirmed email (issue #26).
+      onRequest: [app.requireSession, verifiedEmail(app)],
       config: { idempotent: 'account' },
       schema: {
         tags: ['auth'],
@@ -145,6 +147,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
             }),
             'The new credential with its secret (shown once)',
           ),
+          ...errors(403),
         },
       },
     },

@@ -1,0 +1,126 @@
+import { Type } from 'typebox';
+import { AppError } from '../../../errors/app-error.js';
+import { decodeCursor, encodeCursor } from '../../../kernel/list-cursor.js';
+import type { App } from '../../app-types.js';
+import { errors, htmlPage, okResponse } from '../../envelope-schemas.js';
+import { operatorGuard } from '../../plugins/operator-guard.js';
+import { Obj } from '../../schema-helpers.js';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}input,button{font-size:1rem;padding:.4rem}</style>
+</head><body><h1>${esc(title)}</h1>${body}</body></html>`;
+
+const OutboxItem = Obj({
+  id: Type.String({ format: 'uuid' }),
+  to: Type.String(),
+  template: Type.String(),
+  subject: Type.String(),
+  status: Type.Union(['pending', 'sending', 'sent', 'failed'].map((s) => Type.Literal(s))),
+  attempts: Type.Integer({ minimum: 0 }),
+  created_at: Type.String({ format: 'date-time' }),
+  sent_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  transport: Type.Union([Type.String(), Type.Null()]),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  text: Type.String({ description: 'Plain-text body; empty once sent over SMTP (it held single-use links)' }),
+  html: Type.String(),
+});
+
+/**
+ * The pages the mailed links open (email confirmation, new password) and the operator's view of
+ * the mail outbox (the development outbox when SMTP_URL is unset).
+ */
+export default async function mailRoutes(app: App): Promise<void> {
+  const tags = ['auth'];
+  const raw = { surface: 'page' as const };
+
+  app.get(
+    '/v1/auth/email/verify',
+    {
+      config: raw,
+      schema: {
+        tags,
+        operationId: 'getEmailVerifyPage',
+        summary: 'The page of the mailed verification link: confirms the email (single use)',
+        querystring: Obj({ token: Type.String({ maxLength: 100 }) }),
+        response: { 200: htmlPage('The email is confirmed'), 400: htmlPage('The link is unknown, used or expired') },
+      },
+    },
+    async (req, reply) => {
+      try {
+        await app.services.accounts.verifyEmail(req.query.token);
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(page('Link not usable', `<p>${esc(e.message)}</p>`));
+      }
+      return reply.type('text/html; charset=utf-8').send(page('Email confirmed', '<p>Your email is confirmed: the account can now add funds and create machine credentials.</p>'));
+    },
+  );
+
+  app.get(
+    '/v1/auth/password/reset',
+    {
+      config: raw,
+      schema: {
+        tags,
+        operationId: 'getPasswordResetPage',
+        summary: 'The page of the mailed reset link: a form that posts the new password to POST /v1/auth/password/reset',
+        querystring: Obj({ token: Type.String({ maxLength: 100 }) }),
+        response: { 200: htmlPage('The new-password form') },
+      },
+    },
+    async (req, reply) => {
+      const token = JSON.stringify(req.query.token).replace(/</g, '\\u003c');
+      const body = `<form id="f"><label>New password <input id="p" type="password" minlength="8" maxlength="128" required autocomplete="new-password"></label>
+<p><button type="submit">Set password</button></p></form><p id="r" role="status"></p>
+<script>document.getElementById('f').addEventListener('submit',async(e)=>{e.preventDefault();
+const r=await fetch('/v1/auth/password/reset',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({token:${token},password:document.getElementById('p').value})});
+const j=await r.json();document.getElementById('r').textContent=r.ok?'Password set; every session was signed out. Log in with the new password.':j.error.message;});</script>`;
+      return reply.type('text/html; charset=utf-8').send(page('Choose a new password', body));
+    },
+  );
+
+  app.get(
+    '/v1/auth/operator/mail-outbox',
+    {
+      onRequest: operatorGuard(app),
+      config: { rateLimit: false },
+      schema: {
+        tags: ['operator'],
+        operationId: 'listMailOutbox',
+        summary: 'The mail outbox, newest first: with SMTP_URL unset, the development outbox (operator token)',
+        security: [{ operatorToken: [] }],
+        querystring: Obj({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), cursor: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: { 200: okResponse(Obj({ items: Type.Array(OutboxItem), next_cursor: Type.Union([Type.String(), Type.Null()]), has_more: Type.Boolean() }), 'A page of messages'), ...errors(403) },
+      },
+    },
+    async (req) => {
+      const limit = req.query.limit ?? 20;
+      const rows = await app.services.mailStore.list(limit + 1, decodeCursor(req.query.cursor));
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((m) => ({
+          id: m.id,
+          to: m.to,
+          template: m.template,
+          subject: m.subject,
+          status: m.status,
+          attempts: m.attempts,
+          created_at: m.createdAt.toISOString(),
+          sent_at: m.sentAt === null ? null : m.sentAt.toISOString(),
+          transport: m.transport,
+          last_error: m.lastError,
+          text: m.text,
+          html: m.html,
+        })),
+        next_cursor: rows.length > limit && last !== undefined ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null,
+        has_more: rows.length > limit,
+      };
+    },
+  );
+}
