@@ -82,6 +82,11 @@ export function routeAccess(method: string, url: string): RouteAccess | undefine
   return PLATFORM_ROUTE_ACCESS[`${method.toUpperCase()} ${url}`];
 }
 
+/** The access of a bearer route not in the table: a person's session (or nobody, where anonymous callers are served). */
+export function defaultAccess(anonymous: boolean): RouteAccess {
+  return anonymous ? { person: true, anonymous: true } : PERSON;
+}
+
 /** The OpenAPI security requirements of a declared route: a session, or a machine token with one of the scopes. */
 export function securityOf(access: RouteAccess): Array<Record<string, string[]>> {
   const alternatives: Array<Record<string, string[]>> = [{ session: [] }];

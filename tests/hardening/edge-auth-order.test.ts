@@ -57,6 +57,18 @@ describe('authentication comes before body validation', () => {
     }
   });
 
+  it('no operation the document calls public (`security: []`) answers 401 to a caller without a token', async () => {
+    const open = ops.filter((o) => o.security !== undefined && o.security.length === 0);
+    expect(open.length).toBeGreaterThan(5);
+    const refused: string[] = [];
+    for (const o of open) {
+      const url = o.path.replace(/\{[^}]+\}/g, 'not-a-uuid');
+      const r = await app.inject({ method: o.method as 'GET', url, ...(o.method === 'GET' ? {} : { payload: {} }) });
+      if (r.statusCode === 401) refused.push(`${o.method} ${o.path}`);
+    }
+    expect(refused).toEqual([]);
+  });
+
   it('an anonymous credentials request with 120,000 scopes is refused at once with 401, not validated', async () => {
     const scopes = Array.from({ length: 120_000 }, () => 'a');
     const r = await app.inject({ method: 'POST', url: '/v1/auth/credentials', payload: { name: 'x', scopes } });

@@ -107,12 +107,26 @@ function stringFor(s: Schema): fc.Arbitrary<string> {
   if (s['format'] === 'uri') return fc.webUrl();
   if (typeof s['pattern'] === 'string') {
     try {
-      return fc.stringMatching(new RegExp(s['pattern'])).filter((x) => x.length >= min && x.length <= max + 64);
+      const re = new RegExp(s['pattern']);
+      // Filtering on minLength would reject almost every draw of a pattern like `^[A-Z0-9 -]+$`
+      // with minLength 16 (fast-check then spins); lengthening a draw keeps the generator total.
+      return fc
+        .stringMatching(re)
+        .map((x) => reachMinLength(x, re, min))
+        .filter((x) => x.length <= max + 64);
     } catch {
       // A pattern fast-check cannot invert: fall back to plain strings.
     }
   }
   return fc.string({ minLength: min, maxLength: max });
+}
+
+/** `x` lengthened to `min` by repeating its last character when that still matches `re`; else `x` as drawn. */
+function reachMinLength(x: string, re: RegExp, min: number): string {
+  const last = x.at(-1);
+  if (x.length >= min || last === undefined) return x;
+  const padded = x + last.repeat(min - x.length);
+  return re.test(padded) ? padded : x;
 }
 
 function numberFor(s: Schema, integer: boolean): fc.Arbitrary<number> {

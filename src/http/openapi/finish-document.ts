@@ -2,7 +2,7 @@ import type { RouteOptions } from 'fastify';
 import type { Surface } from '../app-types.js';
 import { errorCodes, errorSchemaId, type ErrorInterface } from './error-schemas.js';
 import { OPERATION_EXAMPLES } from './examples.js';
-import { routeAccess, securityOf } from '../route-access.js';
+import { defaultAccess, routeAccess, securityOf } from '../route-access.js';
 
 /**
  * The two passes that make the OpenAPI document exact beyond what each route declares:
@@ -32,7 +32,7 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
 /** @fastify/swagger's `transform`: the route's schema plus the facts `finishDocument` needs. */
 export function annotateRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }): { schema: Json; url: string } {
-  const config = (route.config ?? {}) as { surface?: Surface; rateLimit?: unknown; idempotent?: unknown; anyContentType?: boolean };
+  const config = (route.config ?? {}) as { surface?: Surface; rateLimit?: unknown; idempotent?: unknown; anyContentType?: boolean; bearer?: 'required' | 'optional' };
   const facts: RouteFacts = {
     surface: config.surface ?? 'platform',
     rateLimited: config.rateLimit !== false,
@@ -41,7 +41,8 @@ export function annotateRoute({ schema, url, route }: { schema: unknown; url: st
   };
   // The security of a platform route is its declared access (src/http/route-access.ts), never a second declaration.
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
-  const access = typeof method === 'string' ? routeAccess(method, route.url) : undefined;
+  const declared = typeof method === 'string' ? routeAccess(method, route.url) : undefined;
+  const access = declared ?? (config.bearer === undefined ? undefined : defaultAccess(config.bearer === 'optional'));
   const security = access === undefined ? {} : { security: securityOf(access) };
   return { schema: { ...(schema as Json | undefined), ...security, [FACTS]: facts }, url };
 }

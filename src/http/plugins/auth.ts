@@ -5,7 +5,7 @@ import { SESSION_PREFIX } from '../../auth/tokens.js';
 import { fail, type AppError } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { App, PersonPrincipal, Principal } from '../app-types.js';
-import { routeAccess, type RouteAccess } from '../route-access.js';
+import { defaultAccess, routeAccess, type RouteAccess } from '../route-access.js';
 import { checkMachineToken, isMachineToken } from './machine-token.js';
 
 export interface BearerToken {
@@ -64,8 +64,7 @@ function sessionRequired(): AppError {
 /** The route's declared access; a route not in the table is person-only. */
 function accessOf(req: FastifyRequest, anonymous: boolean): RouteAccess {
   const declared = routeAccess(req.method, req.routeOptions.url ?? '');
-  if (declared !== undefined) return declared;
-  return anonymous ? { person: true, anonymous: true } : { person: true };
+  return declared ?? defaultAccess(anonymous);
 }
 
 /**
@@ -108,6 +107,16 @@ export function registerAuth(app: App): void {
 
   app.decorate('requireSession', async (req: FastifyRequest) => resolve(req, false));
   app.decorate('optionalSession', async (req: FastifyRequest) => resolve(req, true));
+
+  // The OpenAPI security of a bearer route comes from its access; for a route not in the table
+  // that is the default, so the route's config records which of the two hooks it uses.
+  const requireHook = app.requireSession;
+  const optionalHook = app.optionalSession;
+  app.addHook('onRoute', (route) => {
+    const hooks: unknown[] = [route.onRequest ?? []].flat();
+    const bearer = hooks.includes(requireHook) ? 'required' : hooks.includes(optionalHook) ? 'optional' : undefined;
+    if (bearer !== undefined) route.config = { ...(route.config as object | undefined), bearer } as NonNullable<typeof route.config>;
+  });
 }
 
 /** The caller of a route that requires one (the hook has run). */
