@@ -13,6 +13,8 @@ export interface BillingConfig {
   readonly autoRechargeIntervalMs: number;
   /** The worker role's periodic ledger check (0 = off). */
   readonly ledgerCheckIntervalSeconds: number;
+  /** How often the worker logs the transfers committed since (the money journal); 0 = off. */
+  readonly ledgerJournalIntervalMs: number;
   readonly publicBaseUrl: string;
 }
 
@@ -45,6 +47,7 @@ export function loadBillingConfig(config: Config): BillingConfig {
     sweepIntervalMs: int(env, 'BILLING_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),
     autoRechargeIntervalMs: int(env, 'BILLING_AUTO_RECHARGE_INTERVAL_MS', 10_000, 100, 3_600_000),
     ledgerCheckIntervalSeconds: int(env, 'BILLING_LEDGER_CHECK_INTERVAL_SECONDS', 900, 0, 86_400),
+    ledgerJournalIntervalMs: int(env, 'BILLING_LEDGER_JOURNAL_INTERVAL_MS', 1_000, 0, 3_600_000),
     publicBaseUrl: config.publicBaseUrl,
   };
 }

@@ -11,6 +11,8 @@ import { meteredPool } from '../compute/metered-pool.js';
 import { registerStoreMetrics } from '../store/store-metrics.js';
 import type { BackgroundWorker } from '../worker.js';
 import { LedgerCheckWorker } from '../billing/ledger-check-worker.js';
+import { LedgerJournalWorker } from '../billing/ledger-journal.js';
+import { sqlJournalQueue } from '../store/billing/ledger-journal-sql.js';
 import { createJobsServices, type JobsServices, type JobsStores } from './jobs.js';
 import { createMediaService } from '../media/adapters/create-media-service.js';
 import type { MediaService } from '../media/media-service.js';
@@ -80,6 +82,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     compute,
     mediaReadiness: () => media.readiness(),
     log: logWorkerError('execution-worker'),
+    logStep: logWorkerStep('execution-worker'),
     meter: metrics,
   });
   const { settings } = executionServices.execution.deps;
@@ -116,6 +119,27 @@ export async function createServices(config: Config, db: Database, pool: Compute
       else workerLog.info({ worker: 'billing-ledger-check' }, 'ledger check clean');
     },
   );
+  const ledgerJournal = new LedgerJournalWorker(
+    sqlJournalQueue(db),
+    billing.settings.ledgerJournalIntervalMs,
+    (e) =>
+      workerLog.info(
+        {
+          worker: 'ledger-journal',
+          transfer_id: e.transferId,
+          kind: e.kind,
+          amount_micro_usd: e.amountMicros.toString(),
+          account_id: e.accountId,
+          hold_id: e.holdId,
+          from: e.from,
+          to: e.to,
+          description: e.description,
+          transfer_at: e.createdAt.toISOString(),
+        },
+        'money moved',
+      ),
+    logWorkerError('ledger-journal'),
+  );
   const accountServices = createAccountServices(
     config,
     db,
@@ -132,7 +156,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker, ledgerCheck, accountServices.mailOutbox],
+    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker, ledgerCheck, ledgerJournal, accountServices.mailOutbox],
     closers: [],
     ...jobsServices,
     ...executionServices,
