@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { LedgerJournalWorker } from '../../src/billing/ledger-journal.js';
+import type { LedgerJournalWorker } from '../../src/billing/ledger-journal.js';
 import { sqlJournalQueue } from '../../src/store/billing/ledger-journal-sql.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
@@ -52,7 +52,8 @@ describe('the money journal: one log line per ledger transfer, after it committe
     expect(logged).toBeGreaterThanOrEqual(3);
     expect(await pending()).toBe(0);
     const money = lines.filter((l) => l.msg === 'money moved' && l.account_id === u.accountId);
-    expect(money.map((l) => l.transfer_id).sort()).toEqual(transfers.map((t) => t.id).sort());
+    expect(new Set(money.map((l) => l.transfer_id))).toEqual(new Set(transfers.map((t) => t.id)));
+    expect(money).toHaveLength(transfers.length);
     for (const t of transfers) {
       const l = money.find((m) => m.transfer_id === t.id)!;
       expect(l).toMatchObject({ worker: 'ledger-journal', kind: t.kind, amount_micro_usd: t.amount_micros, hold_id: t.hold_id });
