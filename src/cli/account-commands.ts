@@ -1,4 +1,5 @@
 import { EXIT, UsageError, type CliContext } from './cli-command.js';
+import { QrailApiError } from '../../packages/client/src/index.js';
 import { CommandFailure, printJson } from './output.js';
 import { remoteCommand, requireSession, type RemoteService } from './remote-session.js';
 import type { SavedCredential } from './user-config.js';
@@ -25,8 +26,24 @@ function parseCredential(text: string): SavedCredential {
   return { client_id: text.slice(0, i).trim(), client_secret: text.slice(i + 1).trim() };
 }
 
-async function saveSession(svc: RemoteService, email: string, password: string) {
-  const r = await svc.client.auth.login(email, password);
+/** The challenge of a login answered `MFA_REQUIRED` (two-factor sign-in on), else undefined. */
+function mfaChallenge(e: unknown): string | undefined {
+  if (!(e instanceof QrailApiError) || e.code !== 'MFA_REQUIRED') return undefined;
+  const id = (e.details as Record<string, unknown> | undefined)?.['challenge_id'];
+  return typeof id === 'string' ? id : undefined;
+}
+
+async function saveSession(svc: RemoteService, email: string, password: string, secondFactor?: () => Promise<string>) {
+  let r: Awaited<ReturnType<typeof svc.client.auth.login>>;
+  try {
+    r = await svc.client.auth.login(email, password);
+  } catch (e) {
+    const challenge = mfaChallenge(e);
+    if (challenge === undefined || secondFactor === undefined) throw e;
+    const code = (await secondFactor()).replace(/\s+/g, '');
+    // Six digits is a TOTP code; anything else is taken for one of the ten recovery codes.
+    r = await svc.client.auth.completeMfaLogin(challenge, /^\d{6}$/.test(code) ? { code } : { recovery_code: code });
+  }
   svc.save({ ...svc.entry, session: { token: r.token, email: r.user.email, expires_at: r.absolute_expires_at } });
   return r;
 }
@@ -70,6 +87,7 @@ config file (mode 0600), and the URL becomes the current one.`,
   options: {
     email: { type: 'string', value: 'email', description: 'log in as this user (password asked, or --password-stdin)' },
     'password-stdin': { type: 'boolean', description: 'read the password from stdin' },
+    code: { type: 'string', value: 'code', description: 'two-factor sign-in: the authenticator code (or a recovery code); asked on the terminal when needed' },
     credential: { type: 'string', value: 'id:secret', description: 'a machine credential for the Account Jobs interface' },
     'credential-stdin': { type: 'boolean', description: 'read <id>:<secret> from stdin instead' },
   },
@@ -84,7 +102,9 @@ config file (mode 0600), and the URL becomes the current one.`,
     if ((email === undefined) === !byCredential) throw new UsageError('give either --email or --credential (or --credential-stdin)');
     if (email !== undefined) {
       const password = await readSecret(ctx, input.options['password-stdin'] === true, `Password for ${email}: `, '--password-stdin');
-      const r = await saveSession(svc, email, password);
+      const given = strOption(input.options['code']);
+      const secondFactor = async () => given ?? (await readSecret(ctx, false, 'Two-factor code (or a recovery code): ', '--code'));
+      const r = await saveSession(svc, email, password, secondFactor);
       if (svc.json) printJson(ctx.io, { url: svc.url, kind: 'session', email: r.user.email, account_id: r.user.account_id, expires_at: r.expires_at, config_file: svc.configFile });
       else ctx.io.out(`logged in to ${svc.url} as ${r.user.email}; session saved in ${svc.configFile}\n`);
       return EXIT.OK;

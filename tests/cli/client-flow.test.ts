@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
+import { base32Decode } from '../../src/auth/base32.js';
+import { totp } from '../../src/auth/totp.js';
 import { buildLiveApp, PASSWORD, uniqueEmail } from '../helpers/app.js';
 
 /**
@@ -150,5 +152,30 @@ describe('qrail as a client of a running service (the real binary)', { timeout: 
     const refused = await qrail(['run', join(EXAMPLES, 'bell.qasm')], undefined, { ...env, QRAIL_TOKEN: await create(['jobs:read']) });
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/^error INSUFFICIENT_SCOPE: .*execute:simulator.*\(HTTP 403/);
+  });
+
+  it('qrail login with two-factor sign-in on: --code with the authenticator code or a recovery code; none and no terminal is a usage error', async () => {
+    const mfaEmail = uniqueEmail('cli-mfa');
+    expect((await app.inject({ method: 'POST', url: '/v1/auth/register', payload: { email: mfaEmail, password: PASSWORD } })).statusCode).toBe(201);
+    const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: mfaEmail, password: PASSWORD } });
+    const session = { authorization: `Bearer ${login.json().data.token as string}` };
+    const enrol = await app.inject({ method: 'POST', url: '/v1/auth/mfa/totp', headers: session });
+    const secret = base32Decode(enrol.json().data.secret as string);
+    const confirm = await app.inject({ method: 'POST', url: '/v1/auth/mfa/totp/confirm', headers: session, payload: { code: totp(secret, Date.now()) } });
+    expect(confirm.statusCode).toBe(200);
+    const recovery = confirm.json().data.recovery_codes as string[];
+    const env = { QRAIL_CONFIG: join(dir, 'mfa-home', 'config.json') };
+
+    const none = await qrail(['login', '--email', mfaEmail, '--password-stdin'], PASSWORD, env);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/--code/);
+    const withRecovery = await qrail(['login', '--email', mfaEmail, '--password-stdin', '--code', recovery[0]!], PASSWORD, env);
+    expect(withRecovery.code, withRecovery.err).toBe(0);
+    expect(withRecovery.out).toMatch(new RegExp(`^logged in to .* as ${mfaEmail.replace(/[.+]/g, '\\$&')}`));
+    // The next step's code (the confirm used this one; one step of drift is accepted).
+    const withCode = await qrail(['login', '--email', mfaEmail, '--password-stdin', '--code', totp(secret, Date.now() + 30_000)], PASSWORD, env);
+    expect(withCode.code, withCode.err).toBe(0);
+    const me = await qrail(['balance', '--json'], undefined, env);
+    expect(me.code, me.err).toBe(0);
   });
 });

@@ -49,6 +49,15 @@ export function authArea(request: RequestFn, session: { get: () => string | unde
       session.set(data.token);
       return data;
     },
+    /**
+     * Completes a login that failed with `MFA_REQUIRED` (its `details.challenge_id`) with a TOTP code
+     * or a recovery code, and keeps the new session token like `login`.
+     */
+    async completeMfaLogin(challengeId: string, factor: { code: string } | { recovery_code: string }, options?: CallOptions): Promise<LoginResult> {
+      const { data } = await request('post', '/v1/auth/login/mfa', { body: { challenge_id: challengeId, ...factor }, ...pass(options), auth: 'none' });
+      session.set(data.token);
+      return data;
+    },
     /** Revokes the session and forgets its token. */
     async logout(options?: CallOptions) {
       const { data } = await request('post', '/v1/auth/logout', pass(options));
