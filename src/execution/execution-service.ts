@@ -25,7 +25,7 @@ import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
 import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
-import { deviceView, heldOnlyView, jobView } from './views.js';
+import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
@@ -52,6 +52,13 @@ export interface RunOptions {
 export interface ContinueRequest {
   readonly circuit: unknown;
   readonly client_token: string;
+  readonly seed?: number;
+}
+
+export interface ContinueBatchRequest {
+  readonly circuits: readonly unknown[];
+  readonly client_token: string;
+  /** Circuit i runs with seed + i. */
   readonly seed?: number;
 }
 
@@ -273,65 +280,120 @@ export class ExecutionService {
     throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: held.jobId, status });
   }
 
-  /** POST /v1/execute/provider-two/held/{job_id}: the held job becomes a queued execution job. */
+  /** POST /v1/execute/provider-two/held/{job_id}: one task of the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
+    const [row] = await this.continueWith(accountId, jobId, [circuit], body.client_token, hash, body.seed);
+    return this.viewOf(row as ExecutionJob, false);
+  }
 
+  /**
+   * POST /v1/execute/provider-two/held/{job_id}/batch: up to 100 circuits, one task of the held
+   * job each, queued as one execution job each in one transaction (docs/execution.md#holds-for-n-tasks).
+   * The client_token names the batch as a whole: its first job carries it, job i the token
+   * `<client_token>#i` ('#' is outside the tokens a client may send, so they never collide).
+   */
+  async continueHeldBatch(accountId: string, jobId: string, body: ContinueBatchRequest) {
+    const circuits = body.circuits.map((c, i) => requireCircuit(c, this.deps.circuitLimits, `/circuits/${i}`).circuit);
+    const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuits: circuits.map(toWire) }));
+    const first = await this.replay(accountId, body.client_token, hash);
+    if (first !== null) {
+      const rest = await Promise.all(circuits.slice(1).map((_, i) => this.replay(accountId, `${body.client_token}#${i + 1}`, hash)));
+      return this.batchView(jobId, [first, ...rest], true);
+    }
+    const rows = await this.continueWith(accountId, jobId, circuits, body.client_token, hash, body.seed);
+    return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);
+  }
+
+  private async batchView(jobId: string, jobs: ReadonlyArray<Awaited<ReturnType<ExecutionService['viewOf']>> | null>, replayed: boolean) {
+    const held = await this.store.heldJob(jobId);
+    if (held === null) throw new Error(`held job ${jobId} vanished`);
+    return { held_job: heldTasksView(held), jobs: jobs.filter((j) => j !== null), replayed };
+  }
+
+  /**
+   * Takes one task of the held job per circuit and queues a job for each, in one transaction
+   * under the held job's lock (wallet, held job, hold), so concurrent continuations together
+   * never take more than its `tasks`. Each job gets a hold of the quote's per-task price
+   * (captured when it completes, released when it fails); the untaken tasks stay held.
+   */
+  private async continueWith(accountId: string, jobId: string, circuits: readonly Circuit[], token: string, hash: string, seedIn: number | undefined): Promise<ExecutionJob[]> {
     const held = await this.store.heldJob(jobId);
     if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
     ExecutionService.refuseNotContinuable(held);
+    ExecutionService.refuseTooManyTasks(held, circuits.length);
     const d = await this.resolveDevice('provider-two', held.device);
     if (d.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${held.device} is not a hardware device.`, { devices: [] });
     if (!d.available) ExecutionService.refuseUnavailable(d);
     if (!(await this.deps.hardwareAllowed(accountId))) {
       throw fail(BILLING_ERRORS.HARDWARE_DISABLED, 'Hardware spending is turned off in the spend controls; the held funds stay held until released or expired.', { limit: 'hardware_allowed' });
     }
-    const translation = translateForDevice(circuit, d.profile.spec);
-    const seed = body.seed ?? this.deps.randomSeed();
+    const translations = circuits.map((c) => translateForDevice(c, d.profile.spec));
+    const seed = seedIn ?? this.deps.randomSeed();
     const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
-    const row = await this.store.tx(async (t) => {
+    const rows = await this.store.tx(async (t) => {
       // The lock order of every held-job change (wallet, held job, hold: see lockHeldJob); a
-      // release or expiry that committed while this request was translating is seen here.
+      // release, expiry or other continuation that committed while this request was translating is seen here.
       const current = await t.lockHeldJob(accountId, jobId);
       if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
       ExecutionService.refuseNotContinuable(current);
-      const taken = await t.markHeldJobContinued(jobId);
+      ExecutionService.refuseTooManyTasks(current, circuits.length);
+      const taken = await t.takeHeldTasks(current, circuits.length);
       if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
-      const r = await t.insertJob({
-        id: jobId,
-        accountId,
-        clientToken: body.client_token,
-        requestHash: hash,
-        provider: 'provider-two',
-        device: held.device,
-        kind: 'hardware',
-        driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',
-        status: 'queued',
-        shots: held.shots,
-        seed,
-        circuit: toWire(circuit),
-        translation: {
-          circuit: toWire(translation.circuit),
-          initial_layout: translation.initialLayout,
-          final_layout: translation.finalLayout,
-          swaps_inserted: translation.swapsInserted,
-          gates_before: translation.gatesBefore,
-          gates_after: translation.gatesAfter,
-          two_qubit_gates_after: translation.twoQubitGatesAfter,
-          verification: translation.verification,
-        },
-        holdId: held.holdId,
-        estimatedMicros: perTask,
-      });
-      if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
-      await t.extendHoldExpiry(held.holdId, this.deps.settings.runWindowSeconds);
-      return r;
+      const out: ExecutionJob[] = [];
+      for (const [i, circuit] of circuits.entries()) {
+        const translation = translations[i] as (typeof translations)[number];
+        const holdId = taken.holdIds[i] as string;
+        // The held job's first task keeps its id (GET …/{held job id} reads its run, as with one task).
+        const r = await t.insertJob({
+          id: current.tasksUsed === 0 && i === 0 ? jobId : this.deps.newId(),
+          accountId,
+          clientToken: i === 0 ? token : `${token}#${i}`,
+          requestHash: hash,
+          provider: 'provider-two',
+          device: held.device,
+          kind: 'hardware',
+          driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',
+          status: 'queued',
+          shots: held.shots,
+          seed: seed + i,
+          circuit: toWire(circuit),
+          translation: {
+            circuit: toWire(translation.circuit),
+            initial_layout: translation.initialLayout,
+            final_layout: translation.finalLayout,
+            swaps_inserted: translation.swapsInserted,
+            gates_before: translation.gatesBefore,
+            gates_after: translation.gatesAfter,
+            two_qubit_gates_after: translation.twoQubitGatesAfter,
+            verification: translation.verification,
+          },
+          holdId,
+          estimatedMicros: perTask,
+        });
+        if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
+        await t.extendHoldExpiry(holdId, this.deps.settings.runWindowSeconds);
+        out.push(r);
+      }
+      return out;
     });
     this.deps.afterDebit(accountId);
-    return this.viewOf(row, false);
+    return rows;
+  }
+
+  private static refuseTooManyTasks(held: HeldJob, requested: number): void {
+    const remaining = held.tasks - held.tasksUsed;
+    if (requested <= remaining) return;
+    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_TASKS_EXCEEDED, `The held job has ${remaining} of ${held.tasks} task(s) left; ${requested} were asked for.`, {
+      job_id: held.jobId,
+      tasks: held.tasks,
+      tasks_used: held.tasksUsed,
+      tasks_remaining: remaining,
+      requested,
+    });
   }
 
   /** GET /v1/execute/{provider}/{job_id}: an execution job, or a held job not continued yet. */

@@ -48,6 +48,7 @@ export const PLATFORM_ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/execute/provider-two/:job_id': ANY_EXECUTE,
   'POST /v1/execute/provider-two/:job_id/cancel': ANY_EXECUTE,
   'POST /v1/execute/provider-two/held/:job_id': HARDWARE,
+  'POST /v1/execute/provider-two/held/:job_id/batch': HARDWARE,
 
   'POST /v1/billing/hardware/quote': HARDWARE,
   'POST /v1/billing/hardware/hold': HARDWARE,

@@ -39,7 +39,27 @@ const ContinueBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** At most this many circuits in one batch submission (issue 22: batches of up to 100). */
+export const BATCH_MAX_ITEMS = 100;
+
+const ContinueBatchBody = Type.Object(
+  {
+    circuits: Type.Array(Circuit, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'One circuit per task of the held job (at most the tasks it has left)' }),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Circuit i runs with seed + i' })),
+    client_token: ClientToken,
+  },
+  { additionalProperties: false },
+);
+
 const JobView = Type.Ref('ExecutionJob');
+const HeldBatchView = Obj(
+  {
+    held_job: Type.Ref('ExecutionHeldTasks'),
+    jobs: Type.Array(JobView, { description: 'One queued job per circuit, in the order given; each captures one task price when it completes, or releases it when it fails' }),
+    replayed: Type.Boolean({ description: 'true when this answer is the batch a client_token already continued' }),
+  },
+  { description: 'The jobs a batch continuation queued, and the held job’s tasks after it' },
+);
 const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
 
 const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
@@ -212,6 +232,33 @@ export default async function executionRoutes(app: App): Promise<void> {
     async (req, reply) => {
       const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);
       reply.code(view.replayed === true ? 200 : 202);
+      return view;
+    },
+  );
+
+  app.post(
+    '/v1/execute/provider-two/held/:job_id/batch',
+    {
+      ...auth,
+      config: { idempotent: 'account', idempotencyField: 'client_token' },
+      schema: {
+        tags,
+        operationId: 'continueHeldJobBatch',
+        summary:
+          'Continue a held hardware job with up to 100 circuits, one task each: every circuit translated and queued as its own job in one transaction (202); each job captures one task price on completion, releases it on failure; the tasks not taken stay held',
+        params: JobParams,
+        body: ContinueBatchBody,
+        response: {
+          202: okResponse(HeldBatchView, 'Every circuit translated, proven equivalent and queued'),
+          200: okResponse(HeldBatchView, 'The batch this client_token already continued (replayed: true)'),
+          // 404 no such held job; 409 not continuable, more circuits than tasks left, spend controls, token reuse; 422 translation of any circuit.
+          ...errors(404, 409, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const view = await svc().continueHeldBatch(principalOf(req.principal).accountId, req.params.job_id, req.body);
+      reply.code(view.replayed ? 200 : 202);
       return view;
     },
   );
