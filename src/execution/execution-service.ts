@@ -25,10 +25,12 @@ import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
 import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
+import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
 import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
+export type { RunBatchRequest } from './simulator-batch.js';
 
 export interface RunRequest {
   readonly circuit: unknown;
@@ -47,6 +49,8 @@ export interface RunOptions {
   readonly adoptRunning?: boolean;
   /** The caller's cancel (an Account Job's): the simulator run stops with it and ends canceled. */
   readonly signal?: AbortSignal | undefined;
+  /** The request hash the client token is recorded with, when the run is one item of a batch (the batch's hash). */
+  readonly requestHash?: string;
 }
 
 export interface ContinueRequest {
@@ -210,7 +214,7 @@ export class ExecutionService {
         max_qubits: spec.numQubits,
       });
     }
-    const hash = this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    const hash = opts.requestHash ?? this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const adopt = { circuit, device: d, wait: opts.adoptRunning === true, signal: opts.signal };
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
@@ -243,6 +247,15 @@ export class ExecutionService {
     }
     await this.finishSimulatorRun(row, circuit, worker, d, opts.signal);
     return this.viewOf((await this.store.getJob(row.id)) as ExecutionJob, false);
+  }
+
+  /**
+   * POST /v1/execute/{provider}/batch: up to 100 circuits on a simulator device in one request,
+   * each an execution job of its own, each result or error reported per item (simulator-batch.ts).
+   */
+  async runBatch(provider: ProviderId, accountId: string, body: RunBatchRequest) {
+    const hash = this.deps.hash(canonicalJson({ provider, device: body.device ?? null, shots: body.shots ?? null, seed: body.seed ?? null, circuits: body.circuits }));
+    return runSimulatorBatch((b, o) => this.run(provider, accountId, b, o), { provider, device: body.device ?? DEFAULT_DEVICE[provider], body, hash });
   }
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
