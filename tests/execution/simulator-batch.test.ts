@@ -22,8 +22,7 @@ describe('POST /v1/execute/{provider}/batch', () => {
   });
 
   const bad = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'cx', qubits: [0, 0] }], measurements: [{ qubit: 0, clbit: 0 }] };
-  const post = (auth: { authorization: string }, provider: string, payload: Record<string, unknown>) =>
-    app.inject({ method: 'POST', url: `/v1/execute/${provider}/batch`, headers: auth, payload });
+  const post = (auth: { authorization: string }, provider: string, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/v1/execute/${provider}/batch`, headers: auth, payload });
 
   it('one bad circuit among good ones: per-item jobs and errors; a replay returns the same jobs', async () => {
     const u = await signUp(app);

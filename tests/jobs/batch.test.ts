@@ -77,14 +77,24 @@ describe('circuit.simulate.batch', () => {
 
   it('sizes are bounded: 100 items at most, every item invalid refuses the whole batch, nothing reserved', async () => {
     const a = await newAgent(app, { fundMicros: 1_000_000n });
-    const tooMany = await submit(app, a, { capability_id: 'circuit.simulate.batch', request: { circuits: Array.from({ length: 101 }, () => bell), shots: 10 }, idempotency_key: key(), max_total_price: '1' });
+    const tooMany = await submit(app, a, {
+      capability_id: 'circuit.simulate.batch',
+      request: { circuits: Array.from({ length: 101 }, () => bell), shots: 10 },
+      idempotency_key: key(),
+      max_total_price: '1',
+    });
     expect(tooMany.statusCode).toBe(400);
     const allBad = await submit(app, a, { capability_id: 'circuit.simulate.batch', request: { circuits: [bad, bad], shots: 10 }, idempotency_key: key(), max_total_price: '1' });
     expect(allBad.statusCode).toBe(400);
     expect(allBad.json().error.code).toBe('CIRCUIT_INVALID');
     expect(allBad.json().error.details[0].path).toMatch(/^\/request\/circuits\/0\//);
     // 100 is allowed: one reservation of 100 × 0.000101.
-    const full = await submit(app, a, { capability_id: 'circuit.simulate.batch', request: { circuits: Array.from({ length: 100 }, () => bell), shots: 10 }, idempotency_key: key(), max_total_price: '1' });
+    const full = await submit(app, a, {
+      capability_id: 'circuit.simulate.batch',
+      request: { circuits: Array.from({ length: 100 }, () => bell), shots: 10 },
+      idempotency_key: key(),
+      max_total_price: '1',
+    });
     expect(full.statusCode).toBe(202);
     expect(full.json().reserved_price).toBe('0.010100');
     expect(await balance(a.auth)).toMatchObject({ available: '0.989900', held: '0.010100' });

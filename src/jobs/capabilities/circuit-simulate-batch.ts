@@ -79,7 +79,9 @@ export function circuitSimulateBatch(limits: CircuitLimits, compute: JobsCompute
       if (valid.length === 0) throw fail(CIRCUITS_MISSING, 'No circuit of the batch passes the checks.');
       const gates = valid.reduce((n, x) => n + x.circuit.ops.length, 0);
       if (gates > BATCH_MAX_TOTAL_GATES) {
-        throw fail(CIRCUITS_MISSING, `The batch has ${gates} gates in all; at most ${BATCH_MAX_TOTAL_GATES}.`, [{ path: '/circuits', code: 'CIRCUIT_TOO_LARGE', message: `at most ${BATCH_MAX_TOTAL_GATES} gates in all` }]);
+        throw fail(CIRCUITS_MISSING, `The batch has ${gates} gates in all; at most ${BATCH_MAX_TOTAL_GATES}.`, [
+          { path: '/circuits', code: 'CIRCUIT_TOO_LARGE', message: `at most ${BATCH_MAX_TOTAL_GATES} gates in all` },
+        ]);
       }
       return { items, shots, seed: request['seed'] as number | undefined };
     },

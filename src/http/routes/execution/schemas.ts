@@ -103,7 +103,10 @@ export const ExecutionJobSchema = Obj(
 export const HeldTasksSchema = Obj(
   {
     job_id: Type.String({ format: 'uuid' }),
-    status: Type.Union(['held', 'continued', 'released', 'expired'].map((x) => Type.Literal(x)), { description: 'held while tasks remain; continued once every task was taken' }),
+    status: Type.Union(
+      ['held', 'continued', 'released', 'expired'].map((x) => Type.Literal(x)),
+      { description: 'held while tasks remain; continued once every task was taken' },
+    ),
     device: Str,
     shots: Type.Integer({ minimum: 1 }),
     tasks: Type.Integer({ minimum: 1, description: 'Tasks the hold was placed for (the quote’s tasks)' }),
