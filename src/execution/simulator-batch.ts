@@ -10,7 +10,6 @@
  */
 import { isAppError } from '../errors/app-error.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
-import type { RunOptions, RunRequest } from './execution-service.js';
 
 export interface RunBatchRequest {
   readonly circuits: readonly unknown[];
@@ -21,7 +20,8 @@ export interface RunBatchRequest {
   readonly client_token: string;
 }
 
-type RunOne = (body: RunRequest, opts: RunOptions) => Promise<Record<string, unknown>>;
+/** ExecutionService.run for one item (its body, and the batch's request hash for its token). */
+type RunOne = (body: { circuit: unknown; client_token: string; shots?: number; device?: string; seed?: number }, opts: { requestHash: string }) => Promise<Record<string, unknown>>;
 
 interface BatchItem {
   readonly index: number;

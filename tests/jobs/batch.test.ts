@@ -103,5 +103,9 @@ describe('circuit.simulate.batch', () => {
     expect(done.receipt.lines).toHaveLength(100);
     expect(done.receipt).toMatchObject({ amount_captured: '0.010100', amount_released: '0.000000' });
     expect(await balance(a.auth)).toMatchObject({ available: '0.989900', held: '0.000000' });
+    // The gates of all items together are bounded too (checked at submission, before anything is reserved).
+    const cap = app.services.jobs.capabilities.get('circuit.simulate.batch');
+    const big = { schema: '0.2', num_qubits: 1, num_clbits: 0, gates: Array.from({ length: 2001 }, () => ({ op: 'x', qubits: [0] })), measurements: [] };
+    expect(() => cap?.prepare({ circuits: Array.from({ length: 100 }, () => big), shots: 1 })).toThrow(/200100 gates in all; at most 200000/);
   });
 });

@@ -7,6 +7,7 @@
  * in the transaction that captures the items that completed (jobs_complete → ledger_capture).
  */
 import type { Circuit } from '../../circuits/ir.js';
+import { CIRCUITS_ERRORS } from '../../circuits/error-codes.js';
 import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
 import { fail, isAppError } from '../../errors/app-error.js';
 import { formatMicros } from '../../billing/money.js';
@@ -36,8 +37,6 @@ interface ItemResult {
   readonly result: Record<string, unknown> | null;
   readonly error: { code: string; message: string } | null;
 }
-
-const CIRCUITS_MISSING = { code: 'CIRCUIT_INVALID', status: 400, description: '' } as const;
 
 export function circuitSimulateBatch(limits: CircuitLimits, compute: JobsComputePort): Capability<Prepared> {
   const itemLimits = { ...limits, maxQubits: Math.min(limits.maxQubits, JOB_SIM_MAX_QUBITS) };
@@ -76,11 +75,11 @@ export function circuitSimulateBatch(limits: CircuitLimits, compute: JobsCompute
       const valid = items.filter((x): x is Extract<Item, { ok: true }> => x.ok);
       // Nothing would run: refuse the whole submission (nothing is reserved), naming the first item's problem.
       if (valid.length === 0) requireCircuit(inputs[0], itemLimits, '/circuits/0');
-      if (valid.length === 0) throw fail(CIRCUITS_MISSING, 'No circuit of the batch passes the checks.');
+      if (valid.length === 0) throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, 'No circuit of the batch passes the checks.');
       const gates = valid.reduce((n, x) => n + x.circuit.ops.length, 0);
       if (gates > BATCH_MAX_TOTAL_GATES) {
-        throw fail(CIRCUITS_MISSING, `The batch has ${gates} gates in all; at most ${BATCH_MAX_TOTAL_GATES}.`, [
-          { path: '/circuits', code: 'CIRCUIT_TOO_LARGE', message: `at most ${BATCH_MAX_TOTAL_GATES} gates in all` },
+        throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, `The batch has ${gates} gates in all; at most ${BATCH_MAX_TOTAL_GATES}.`, [
+          { path: '/circuits', code: 'TOO_MANY_GATES', message: `at most ${BATCH_MAX_TOTAL_GATES} gates in all` },
         ]);
       }
       return { items, shots, seed: request['seed'] as number | undefined };
