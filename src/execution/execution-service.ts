@@ -10,7 +10,6 @@
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
-import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -21,10 +20,10 @@ import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import { cancelJob, listJobs, type ExecutionListRequest } from './job-requests.js';
-import type { ExecutionStore, HeldJob } from './ports.js';
+import type { ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
-import { translateForDevice } from './translate/translate-for-device.js';
 import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
+import { continueHeldTasks, type ContinuationDeps } from './held-continuation.js';
 import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
 import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 
@@ -285,21 +284,13 @@ export class ExecutionService {
     return this.viewOf(await cancelJob(this.store, this.deps.cancels, accountId, jobId, provider));
   }
 
-  /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
-  private static refuseNotContinuable(held: HeldJob): void {
-    const expired = held.status === 'held' && held.expiresAt.getTime() <= Date.now();
-    if (held.status === 'held' && !expired) return;
-    const status = expired ? 'expired' : held.status;
-    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: held.jobId, status });
-  }
-
   /** POST /v1/execute/provider-two/held/{job_id}: one task of the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
-    const [row] = await this.continueWith(accountId, jobId, [circuit], body.client_token, hash, body.seed);
+    const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, circuits: [circuit], token: body.client_token, hash, seed: body.seed });
     return this.viewOf(row as ExecutionJob, false);
   }
 
@@ -317,96 +308,32 @@ export class ExecutionService {
       const rest = await Promise.all(circuits.slice(1).map((_, i) => this.replay(accountId, `${body.client_token}#${i + 1}`, hash)));
       return this.batchView(jobId, [first, ...rest], true);
     }
-    const rows = await this.continueWith(accountId, jobId, circuits, body.client_token, hash, body.seed);
+    const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, circuits, token: body.client_token, hash, seed: body.seed });
     return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);
+  }
+
+  private get continuationDeps(): ContinuationDeps {
+    const d = this.deps;
+    return {
+      store: d.store,
+      settings: d.settings,
+      hardwareAllowed: d.hardwareAllowed,
+      afterDebit: d.afterDebit,
+      newId: d.newId,
+      randomSeed: d.randomSeed,
+      hardwareDevice: async (id) => {
+        const device = await this.resolveDevice('provider-two', id);
+        if (device.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${id} is not a hardware device.`, { devices: [] });
+        if (!device.available) ExecutionService.refuseUnavailable(device);
+        return device;
+      },
+    };
   }
 
   private async batchView(jobId: string, jobs: ReadonlyArray<Awaited<ReturnType<ExecutionService['viewOf']>> | null>, replayed: boolean) {
     const held = await this.store.heldJob(jobId);
     if (held === null) throw new Error(`held job ${jobId} vanished`);
     return { held_job: heldTasksView(held), jobs: jobs.filter((j) => j !== null), replayed };
-  }
-
-  /**
-   * Takes one task of the held job per circuit and queues a job for each, in one transaction
-   * under the held job's lock (wallet, held job, hold), so concurrent continuations together
-   * never take more than its `tasks`. Each job gets a hold of the quote's per-task price
-   * (captured when it completes, released when it fails); the untaken tasks stay held.
-   */
-  private async continueWith(accountId: string, jobId: string, circuits: readonly Circuit[], token: string, hash: string, seedIn: number | undefined): Promise<ExecutionJob[]> {
-    const held = await this.store.heldJob(jobId);
-    if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
-    ExecutionService.refuseNotContinuable(held);
-    ExecutionService.refuseTooManyTasks(held, circuits.length);
-    const d = await this.resolveDevice('provider-two', held.device);
-    if (d.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${held.device} is not a hardware device.`, { devices: [] });
-    if (!d.available) ExecutionService.refuseUnavailable(d);
-    if (!(await this.deps.hardwareAllowed(accountId))) {
-      throw fail(BILLING_ERRORS.HARDWARE_DISABLED, 'Hardware spending is turned off in the spend controls; the held funds stay held until released or expired.', { limit: 'hardware_allowed' });
-    }
-    const translations = circuits.map((c) => translateForDevice(c, d.profile.spec));
-    const seed = seedIn ?? this.deps.randomSeed();
-    const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
-    const rows = await this.store.tx(async (t) => {
-      // The lock order of every held-job change (wallet, held job, hold: see lockHeldJob); a
-      // release, expiry or other continuation that committed while this request was translating is seen here.
-      const current = await t.lockHeldJob(accountId, jobId);
-      if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
-      ExecutionService.refuseNotContinuable(current);
-      ExecutionService.refuseTooManyTasks(current, circuits.length);
-      const taken = await t.takeHeldTasks(current, circuits.length);
-      if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
-      const out: ExecutionJob[] = [];
-      for (const [i, circuit] of circuits.entries()) {
-        const translation = translations[i] as (typeof translations)[number];
-        const holdId = taken.holdIds[i] as string;
-        // The held job's first task keeps its id (GET …/{held job id} reads its run, as with one task).
-        const r = await t.insertJob({
-          id: current.tasksUsed === 0 && i === 0 ? jobId : this.deps.newId(),
-          accountId,
-          clientToken: i === 0 ? token : `${token}#${i}`,
-          requestHash: hash,
-          provider: 'provider-two',
-          device: held.device,
-          kind: 'hardware',
-          driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',
-          status: 'queued',
-          shots: held.shots,
-          seed: seed + i,
-          circuit: toWire(circuit),
-          translation: {
-            circuit: toWire(translation.circuit),
-            initial_layout: translation.initialLayout,
-            final_layout: translation.finalLayout,
-            swaps_inserted: translation.swapsInserted,
-            gates_before: translation.gatesBefore,
-            gates_after: translation.gatesAfter,
-            two_qubit_gates_after: translation.twoQubitGatesAfter,
-            verification: translation.verification,
-          },
-          holdId,
-          estimatedMicros: perTask,
-        });
-        if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
-        await t.extendHoldExpiry(holdId, this.deps.settings.runWindowSeconds);
-        out.push(r);
-      }
-      return out;
-    });
-    this.deps.afterDebit(accountId);
-    return rows;
-  }
-
-  private static refuseTooManyTasks(held: HeldJob, requested: number): void {
-    const remaining = held.tasks - held.tasksUsed;
-    if (requested <= remaining) return;
-    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_TASKS_EXCEEDED, `The held job has ${remaining} of ${held.tasks} task(s) left; ${requested} were asked for.`, {
-      job_id: held.jobId,
-      tasks: held.tasks,
-      tasks_used: held.tasksUsed,
-      tasks_remaining: remaining,
-      requested,
-    });
   }
 
   /** GET /v1/execute/{provider}/{job_id}: an execution job, or a held job not continued yet. */

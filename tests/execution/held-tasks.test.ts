@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
+import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { expireDueHolds, fundAccount } from '../helpers/ledger.js';
 import { bell, expectWallet, ghz3 } from './helpers.js';
 
@@ -12,8 +13,10 @@ import { bell, expectWallet, ghz3 } from './helpers.js';
  */
 describe('holds for N tasks', () => {
   let app: App;
+  let checker: ResponseChecker;
   beforeAll(async () => {
     app = await buildTestApp();
+    checker = new ResponseChecker(await openapiDocument(app));
   });
   afterAll(async () => {
     await app.close();
@@ -53,6 +56,7 @@ describe('holds for N tasks', () => {
     // Second continuation: one more through the batch route; one task stays held.
     const two = await batch(u.auth, held.job_id, [ghz3], 'n-second');
     expect(two.statusCode).toBe(202);
+    expect(checker.check('POST', `/v1/execute/provider-two/held/${held.job_id}/batch`, two.statusCode, two.headers, two.body)).toEqual([]);
     const b = two.json().data;
     expect(b.held_job).toMatchObject({ status: 'held', tasks: 3, tasks_used: 2, tasks_remaining: 1, price_per_task: '0.390000' });
     expect(b.jobs).toHaveLength(1);
