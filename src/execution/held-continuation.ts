@@ -47,7 +47,6 @@ export function refuseTooManyTasks(held: HeldJob, requested: number): void {
   });
 }
 
-
 /**
  * Takes one task of the held job per circuit and queues a job for each, in one transaction
  * under the held job's lock (wallet, held job, hold), so concurrent continuations together
@@ -119,4 +118,3 @@ export async function continueHeldTasks(
   deps.afterDebit(accountId);
   return rows;
 }
-
