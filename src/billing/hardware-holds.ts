@@ -75,3 +75,49 @@ export async function releaseHeldJob(
   const release = await p.ledger.releaseHold(tx, { holdId: job.holdId, reason: i.reason, accountId: i.accountId });
   return { job: await p.hardware.resolveHeldJob(tx, i.jobId, release.status), release };
 }
+
+/**
+ * Takes `count` tasks of a held job for one continuation (docs/execution.md#holds-for-n-tasks),
+ * in the caller's transaction, after `lockHeldJob` (wallet, then held job). Returns one hold per
+ * task taken, each of the quote's per-task price, which that task's run captures (completed) or
+ * releases (failed); the money of the tasks not yet taken stays held under a hold of its own,
+ * which the held job now names, until a later continuation takes them, the job is released or
+ * the hold expires. Money moves only through the ledger's functions: the held job's hold is
+ * released and the per-task and remainder holds are placed in its stead, under the same wallet
+ * lock, so nothing leaves `held` and nobody else can spend it in between. Taking the one task
+ * left keeps its hold as it is (a `tasks: 1` hold moves no money here, as before).
+ * Null when the job is not `held` or fewer than `count` tasks remain.
+ */
+export async function takeHeldTasks(
+  p: { ledger: Pick<Ledger, 'placeHold' | 'releaseHold'>; hardware: Pick<HardwareStore, 'takeHeldTasks'> },
+  tx: BillingTx,
+  i: { job: HeldJobRecord; count: number },
+): Promise<{ job: HeldJobRecord; holdIds: string[] } | null> {
+  const { job, count } = i;
+  const remaining = job.tasks - job.tasksUsed;
+  if (job.status !== 'held' || count < 1 || count > remaining) return null;
+  if (count === 1 && remaining === 1) {
+    const taken = await p.hardware.takeHeldTasks(tx, job.jobId, 1, null);
+    return taken === null ? null : { job: taken, holdIds: [taken.holdId] };
+  }
+  // quoteTotal is tasks × (per task + shots × per shot): the division is exact.
+  const perTask = job.amountMicros / BigInt(job.tasks);
+  const released = await p.ledger.releaseHold(tx, { holdId: job.holdId, accountId: job.accountId, reason: `held job ${job.jobId}: ${count} of ${remaining} task(s) taken by a continuation` });
+  if (released.alreadyReleased) return null;
+  const place = (amountMicros: bigint, refId: string, description: string) =>
+    p.ledger.placeHold(tx, { accountId: job.accountId, amountMicros, kind: 'hardware', refId, description, expiresAt: job.expiresAt, product: 'product-one', provider: job.provider });
+  const holdIds: string[] = [];
+  for (let n = job.tasksUsed + 1; n <= job.tasksUsed + count; n++) {
+    const h = await place(perTask, `${job.jobId}:task-${n}`, `hardware ${job.provider}/${job.device}: task ${n} of ${job.tasks} × ${job.shots} shots (held job ${job.jobId})`);
+    holdIds.push(h.holdId);
+  }
+  const rest = remaining - count;
+  const restHold =
+    rest === 0
+      ? null
+      : await place(perTask * BigInt(rest), `${job.jobId}:rest-${job.tasksUsed + count}`, `hardware ${job.provider}/${job.device}: ${rest} task(s) of held job ${job.jobId} not yet taken`);
+  const taken = await p.hardware.takeHeldTasks(tx, job.jobId, count, restHold?.holdId ?? null);
+  // Locked and checked above: a refusal here is a bug, and throwing rolls every movement back.
+  if (taken === null) throw new Error(`held job ${job.jobId}: ${count} task(s) could not be taken under its lock`);
+  return { job: taken, holdIds };
+}

@@ -130,7 +130,7 @@ export interface HardwareStore {
   /** The held job placed for the quote, if any. */
   heldJobOfQuote(tx: BillingTx, quoteId: string): Promise<string | null>;
   /** Inserts a `held` job; null when the quote already has one. */
-  insertHeldJob(tx: BillingTx, j: Omit<HeldJobRecord, 'status' | 'createdAt' | 'updatedAt'>): Promise<HeldJobRecord | null>;
+  insertHeldJob(tx: BillingTx, j: Omit<HeldJobRecord, 'status' | 'tasksUsed' | 'createdAt' | 'updatedAt'>): Promise<HeldJobRecord | null>;
   getHeldJob(tx: BillingTx, jobId: string): Promise<HeldJobRecord | null>;
   /**
    * Locks a held job for a change of state, in the lock order of every such path: the account's
@@ -144,6 +144,12 @@ export interface HardwareStore {
   markHeldJobExpired(tx: BillingTx, holdId: string): Promise<void>;
   /** `held` → `continued`; null when it was not `held`. */
   markHeldJobContinued(tx: BillingTx, jobId: string): Promise<HeldJobRecord | null>;
+  /**
+   * Counts `count` more tasks of a `held` job as taken (it becomes `continued` with the last one)
+   * and points it at `holdId`, the hold of the tasks still untaken (unchanged when null); null
+   * when it is not `held` or fewer than `count` tasks remain (the row's CHECK refuses it too).
+   */
+  takeHeldTasks(tx: BillingTx, jobId: string, count: number, holdId: string | null): Promise<HeldJobRecord | null>;
   /** The account's `held` jobs not past their expiry, oldest first. */
   openHeldJobs(tx: BillingTx, accountId: string): Promise<Array<{ job_id: string; device: string; expires_at: Date }>>;
   /** The held job an Idempotency-Key run placed (its effect), if any. */

@@ -139,6 +139,8 @@ export interface HeldJobRecord {
   readonly device: string;
   readonly shots: number;
   readonly tasks: number;
+  /** Tasks taken by continuations so far (≤ tasks); the held job is `continued` once they are all taken. */
+  readonly tasksUsed: number;
   readonly amountMicros: bigint;
   readonly status: HeldJobStatus;
   readonly expiresAt: Date;

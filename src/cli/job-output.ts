@@ -20,6 +20,8 @@ export interface JobView {
     readonly amount_captured: string;
     readonly amount_released: string;
     readonly balance_after: string;
+    /** A batch's receipt: one line per item. */
+    readonly lines?: ReadonlyArray<{ readonly index: number; readonly status: string; readonly amount_captured: string; readonly amount_released: string; readonly error_code?: string }>;
   } | null;
   readonly error_code: string | null;
   readonly error_message: string | null;
@@ -55,6 +57,9 @@ export function jobText(job: JobView): string {
   const r = job.receipt;
   if (r !== null) {
     text += `receipt ${r.receipt_reference}: captured ${r.amount_captured} USD, released ${r.amount_released} USD of ${r.amount_reserved} reserved; balance after ${r.balance_after} USD\n`;
+    for (const l of r.lines ?? []) {
+      text += `  item ${l.index}: ${l.status}${l.error_code === undefined ? '' : ` (${l.error_code})`}, captured ${l.amount_captured} USD, released ${l.amount_released} USD\n`;
+    }
   }
   return text;
 }

@@ -54,6 +54,7 @@ job, never a second one (without one, a random key is made and printed).`,
     'max-price': { type: 'string', value: 'usd', required: true, description: 'the most you will pay, USD (e.g. 0.01)' },
     shots: { type: 'string', value: 'n', description: 'request.shots (simulate capabilities)' },
     seed: { type: 'string', value: 'n', description: 'request.seed, for reproducible counts' },
+    circuits: { type: 'string', value: 'file,file,…', description: 'request.circuits of a batch (circuit.simulate.batch): up to 100 circuit files, comma-separated' },
     request: { type: 'string', value: 'file.json', description: 'the request object from a file (FILE, --shots, --seed override its fields)' },
     'idempotency-key': { type: 'string', value: 'key', description: 'makes the submission safe to repeat (default: a random one)' },
     wait: { type: 'boolean', description: 'then wait for the job as `qrail jobs wait` does' },
@@ -62,13 +63,21 @@ job, never a second one (without one, a random key is made and printed).`,
   examples: [
     'qrail jobs submit circuit.simulate examples/bell.qasm --shots 1000 --max-price 0.01',
     'qrail jobs submit circuit.optimize --request body.json --max-price 0.05 --idempotency-key nightly-42 --wait',
+    'qrail jobs submit circuit.simulate.batch --circuits examples/bell.qasm,examples/optimizable.json --shots 1000 --max-price 0.01 --wait',
   ],
   async run(input, svc, ctx) {
     const [capability = '', file] = input.positionals;
     const shots = intOption(input.options['shots'], 'shots');
     const seed = intOption(input.options['seed'], 'seed');
     const base = strOption(input.options['request']) === undefined ? {} : readJsonObject(strOption(input.options['request']) ?? '');
-    const request = { ...base, ...(file === undefined ? {} : { circuit: readCircuitFile(file) }), ...(shots === undefined ? {} : { shots }), ...(seed === undefined ? {} : { seed }) };
+    const batch = strOption(input.options['circuits']);
+    const request = {
+      ...base,
+      ...(file === undefined ? {} : { circuit: readCircuitFile(file) }),
+      ...(batch === undefined ? {} : { circuits: batch.split(',').map((f) => readCircuitFile(f.trim())) }),
+      ...(shots === undefined ? {} : { shots }),
+      ...(seed === undefined ? {} : { seed }),
+    };
     const key = strOption(input.options['idempotency-key']) ?? `cli-${crypto.randomUUID()}`;
     intOption(input.options['timeout'], 'timeout');
     requireJobsAuth(svc);

@@ -25,6 +25,11 @@ export const EXECUTION_ERRORS = {
     409,
     'The held job cannot be continued: it was already continued, released or expired; `details.status` says which.',
   ),
+  EXECUTION_HELD_TASKS_EXCEEDED: defineCode(
+    'EXECUTION_HELD_TASKS_EXCEEDED',
+    409,
+    'The continuation asks for more tasks than the held job has left (a hold for `tasks: N` runs at most N circuits in all); `details` gives `tasks`, `tasks_used`, `tasks_remaining` and `requested`. Nothing was taken.',
+  ),
   EXECUTION_CLIENT_TOKEN_REUSED: defineCode(
     'EXECUTION_CLIENT_TOKEN_REUSED',
     409,

@@ -10,7 +10,6 @@
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
-import { BILLING_ERRORS } from '../billing/error-codes.js';
 import { formatMicros } from '../billing/money.js';
 import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -21,14 +20,16 @@ import type { DeviceStatus, ProviderId } from '../devices/device-catalogue.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import { cancelJob, listJobs, type ExecutionListRequest } from './job-requests.js';
-import type { ExecutionStore, HeldJob } from './ports.js';
+import type { ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
-import { translateForDevice } from './translate/translate-for-device.js';
 import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adoption, type SimulatorRunDeps } from './simulator-run.js';
-import { deviceView, heldOnlyView, jobView } from './views.js';
+import { continueHeldTasks, type ContinuationDeps } from './held-continuation.js';
+import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
+import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
+export type { RunBatchRequest } from './simulator-batch.js';
 
 export interface RunRequest {
   readonly circuit: unknown;
@@ -47,11 +48,20 @@ export interface RunOptions {
   readonly adoptRunning?: boolean;
   /** The caller's cancel (an Account Job's): the simulator run stops with it and ends canceled. */
   readonly signal?: AbortSignal | undefined;
+  /** The request hash the client token is recorded with, when the run is one item of a batch (the batch's hash). */
+  readonly requestHash?: string;
 }
 
 export interface ContinueRequest {
   readonly circuit: unknown;
   readonly client_token: string;
+  readonly seed?: number;
+}
+
+export interface ContinueBatchRequest {
+  readonly circuits: readonly unknown[];
+  readonly client_token: string;
+  /** Circuit i runs with seed + i. */
   readonly seed?: number;
 }
 
@@ -203,7 +213,7 @@ export class ExecutionService {
         max_qubits: spec.numQubits,
       });
     }
-    const hash = this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    const hash = opts.requestHash ?? this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const adopt = { circuit, device: d, wait: opts.adoptRunning === true, signal: opts.signal };
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
@@ -238,6 +248,15 @@ export class ExecutionService {
     return this.viewOf((await this.store.getJob(row.id)) as ExecutionJob, false);
   }
 
+  /**
+   * POST /v1/execute/{provider}/batch: up to 100 circuits on a simulator device in one request,
+   * each an execution job of its own, each result or error reported per item (simulator-batch.ts).
+   */
+  async runBatch(provider: ProviderId, accountId: string, body: RunBatchRequest) {
+    const hash = this.deps.hash(canonicalJson({ provider, device: body.device ?? null, shots: body.shots ?? null, seed: body.seed ?? null, circuits: body.circuits }));
+    return runSimulatorBatch((b, o) => this.run(provider, accountId, b, o), { provider, device: body.device ?? DEFAULT_DEVICE[provider], body, hash });
+  }
+
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */
   async finishSimulatorRun(row: ExecutionJob, circuit: Circuit, worker: string, d: ResolvedDevice, parent?: AbortSignal): Promise<void> {
     return finishSimulatorRun(this.runDeps, row, circuit, worker, d, parent);
@@ -265,73 +284,56 @@ export class ExecutionService {
     return this.viewOf(await cancelJob(this.store, this.deps.cancels, accountId, jobId, provider));
   }
 
-  /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
-  private static refuseNotContinuable(held: HeldJob): void {
-    const expired = held.status === 'held' && held.expiresAt.getTime() <= Date.now();
-    if (held.status === 'held' && !expired) return;
-    const status = expired ? 'expired' : held.status;
-    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: held.jobId, status });
-  }
-
-  /** POST /v1/execute/provider-two/held/{job_id}: the held job becomes a queued execution job. */
+  /** POST /v1/execute/provider-two/held/{job_id}: one task of the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
+    const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, circuits: [circuit], token: body.client_token, hash, seed: body.seed });
+    return this.viewOf(row as ExecutionJob, false);
+  }
 
-    const held = await this.store.heldJob(jobId);
-    if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
-    ExecutionService.refuseNotContinuable(held);
-    const d = await this.resolveDevice('provider-two', held.device);
-    if (d.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${held.device} is not a hardware device.`, { devices: [] });
-    if (!d.available) ExecutionService.refuseUnavailable(d);
-    if (!(await this.deps.hardwareAllowed(accountId))) {
-      throw fail(BILLING_ERRORS.HARDWARE_DISABLED, 'Hardware spending is turned off in the spend controls; the held funds stay held until released or expired.', { limit: 'hardware_allowed' });
+  /**
+   * POST /v1/execute/provider-two/held/{job_id}/batch: up to 100 circuits, one task of the held
+   * job each, queued as one execution job each in one transaction (docs/execution.md#holds-for-n-tasks).
+   * The client_token names the batch as a whole: its first job carries it, job i the token
+   * `<client_token>#i` ('#' is outside the tokens a client may send, so they never collide).
+   */
+  async continueHeldBatch(accountId: string, jobId: string, body: ContinueBatchRequest) {
+    const circuits = body.circuits.map((c, i) => requireCircuit(c, this.deps.circuitLimits, `/circuits/${i}`).circuit);
+    const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuits: circuits.map(toWire) }));
+    const first = await this.replay(accountId, body.client_token, hash);
+    if (first !== null) {
+      const rest = await Promise.all(circuits.slice(1).map((_, i) => this.replay(accountId, `${body.client_token}#${i + 1}`, hash)));
+      return this.batchView(jobId, [first, ...rest], true);
     }
-    const translation = translateForDevice(circuit, d.profile.spec);
-    const seed = body.seed ?? this.deps.randomSeed();
-    const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
-    const row = await this.store.tx(async (t) => {
-      // The lock order of every held-job change (wallet, held job, hold: see lockHeldJob); a
-      // release or expiry that committed while this request was translating is seen here.
-      const current = await t.lockHeldJob(accountId, jobId);
-      if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
-      ExecutionService.refuseNotContinuable(current);
-      const taken = await t.markHeldJobContinued(jobId);
-      if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
-      const r = await t.insertJob({
-        id: jobId,
-        accountId,
-        clientToken: body.client_token,
-        requestHash: hash,
-        provider: 'provider-two',
-        device: held.device,
-        kind: 'hardware',
-        driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',
-        status: 'queued',
-        shots: held.shots,
-        seed,
-        circuit: toWire(circuit),
-        translation: {
-          circuit: toWire(translation.circuit),
-          initial_layout: translation.initialLayout,
-          final_layout: translation.finalLayout,
-          swaps_inserted: translation.swapsInserted,
-          gates_before: translation.gatesBefore,
-          gates_after: translation.gatesAfter,
-          two_qubit_gates_after: translation.twoQubitGatesAfter,
-          verification: translation.verification,
-        },
-        holdId: held.holdId,
-        estimatedMicros: perTask,
-      });
-      if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
-      await t.extendHoldExpiry(held.holdId, this.deps.settings.runWindowSeconds);
-      return r;
-    });
-    this.deps.afterDebit(accountId);
-    return this.viewOf(row, false);
+    const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, circuits, token: body.client_token, hash, seed: body.seed });
+    return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);
+  }
+
+  private get continuationDeps(): ContinuationDeps {
+    const d = this.deps;
+    return {
+      store: d.store,
+      settings: d.settings,
+      hardwareAllowed: d.hardwareAllowed,
+      afterDebit: d.afterDebit,
+      newId: d.newId,
+      randomSeed: d.randomSeed,
+      hardwareDevice: async (id) => {
+        const device = await this.resolveDevice('provider-two', id);
+        if (device.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${id} is not a hardware device.`, { devices: [] });
+        if (!device.available) ExecutionService.refuseUnavailable(device);
+        return device;
+      },
+    };
+  }
+
+  private async batchView(jobId: string, jobs: ReadonlyArray<Awaited<ReturnType<ExecutionService['viewOf']>> | null>, replayed: boolean) {
+    const held = await this.store.heldJob(jobId);
+    if (held === null) throw new Error(`held job ${jobId} vanished`);
+    return { held_job: heldTasksView(held), jobs: jobs.filter((j) => j !== null), replayed };
   }
 
   /** GET /v1/execute/{provider}/{job_id}: an execution job, or a held job not continued yet. */

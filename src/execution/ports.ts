@@ -19,6 +19,8 @@ export interface HeldJob {
   readonly device: string;
   readonly shots: number;
   readonly tasks: number;
+  /** Tasks taken by continuations so far; the rest can still be continued. */
+  readonly tasksUsed: number;
   readonly amountMicros: bigint;
   readonly status: 'held' | 'continued' | 'released' | 'expired';
   readonly expiresAt: Date;
@@ -36,8 +38,12 @@ export interface ExecutionClaim extends QueueClaim {
 export interface ExecutionTx {
   /** The held job under lock (wallet, then held job: the lock order of every held-job change); null if the account has none. */
   lockHeldJob(accountId: string, jobId: string): Promise<HeldJob | null>;
-  /** held → continued; null when it was not `held` any more. */
-  markHeldJobContinued(jobId: string): Promise<HeldJob | null>;
+  /**
+   * Takes `count` tasks of the locked held job (billing's takeHeldTasks): one hold per task, the
+   * untaken tasks' money left held under the held job; it is `continued` once every task is
+   * taken. Null when it is not `held` or fewer tasks remain.
+   */
+  takeHeldTasks(held: HeldJob, count: number): Promise<{ holdIds: string[]; tasksUsed: number } | null>;
   /** As the store's insertJob, in this transaction. */
   insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
   /** A continued hold keeps its funds for the run window: its expiry moves out to `seconds` from now. */

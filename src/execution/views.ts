@@ -140,3 +140,19 @@ export function heldOnlyView(h: HeldJob) {
     links: { self: `/v1/execute/provider-two/${h.jobId}`, continue: `/v1/execute/provider-two/held/${h.jobId}`, release: `/v1/billing/hardware/hold/${h.jobId}/release` },
   };
 }
+
+/** A held job's tasks: how many its hold was placed for, taken by continuations, and left. */
+export function heldTasksView(h: HeldJob) {
+  return {
+    job_id: h.jobId,
+    status: h.status,
+    device: h.device,
+    shots: h.shots,
+    tasks: h.tasks,
+    tasks_used: h.tasksUsed,
+    tasks_remaining: h.tasks - h.tasksUsed,
+    price_per_task: formatMicros(h.amountMicros / BigInt(Math.max(1, h.tasks))),
+    hold_id: h.holdId,
+    expires_at: h.expiresAt.toISOString(),
+  };
+}

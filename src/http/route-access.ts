@@ -41,13 +41,16 @@ export const PLATFORM_ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/execute/provider-two/devices': { ...ANY_EXECUTE, anonymous: true },
   'GET /v1/execute/jobs': ANY_EXECUTE,
   'POST /v1/execute/provider-one': SIMULATOR,
+  'POST /v1/execute/provider-one/batch': SIMULATOR,
   'GET /v1/execute/provider-one/:job_id': SIMULATOR,
   'POST /v1/execute/provider-one/:job_id/cancel': SIMULATOR,
   // Hardware devices answer 409 EXECUTION_HOLD_REQUIRED here: only simulator runs start at this route.
   'POST /v1/execute/provider-two': SIMULATOR,
+  'POST /v1/execute/provider-two/batch': SIMULATOR,
   'GET /v1/execute/provider-two/:job_id': ANY_EXECUTE,
   'POST /v1/execute/provider-two/:job_id/cancel': ANY_EXECUTE,
   'POST /v1/execute/provider-two/held/:job_id': HARDWARE,
+  'POST /v1/execute/provider-two/held/:job_id/batch': HARDWARE,
 
   'POST /v1/billing/hardware/quote': HARDWARE,
   'POST /v1/billing/hardware/hold': HARDWARE,

@@ -29,6 +29,23 @@ export interface RunContext {
   readonly signal: AbortSignal;
 }
 
+/** A receipt line: one item of a batch job, what was reserved for it and what it was charged. */
+export interface ReceiptLine {
+  readonly index: number;
+  readonly status: 'completed' | 'failed';
+  readonly amount_reserved: string;
+  readonly amount_captured: string;
+  readonly amount_released: string;
+  readonly error_code?: string;
+}
+
+/** What a completed job is charged when it is not its whole reservation (a batch: the items that completed). */
+export interface JobCharge {
+  /** At most the reserved price; the rest is released in the transaction that captures this. */
+  readonly captureMicros: bigint;
+  readonly lines: readonly ReceiptLine[];
+}
+
 /** Whether a capability can run on this deployment now; when not, why (shown in the catalog, and a submission gets 503). */
 export type Availability = { readonly available: true } | { readonly available: false; readonly reason: string };
 
@@ -56,6 +73,11 @@ export interface Capability<P = unknown> {
   quote(prepared: P): PriceQuote;
   /** Produces the job's `result` object. Throw an AppError to fail the job with its code. */
   run(prepared: P, ctx: RunContext): Promise<Record<string, unknown>>;
+  /**
+   * What the result is charged, with a receipt line per item, when that is less than the quote
+   * (a batch whose items partly failed); absent, a completed job is charged its quoted price.
+   */
+  charge?(prepared: P, result: Record<string, unknown>): JobCharge;
   /**
    * Whether it can run now (an engine or a device it needs is ready); always, when absent. Checked
    * for the catalog and before a submission reserves anything. Never throws.

@@ -30,6 +30,7 @@ export const JOB_FAILURE_CODES = {
   CAPABILITY_UNAVAILABLE: 'The capability was withdrawn from the catalog after the job was queued; nothing was charged.',
   CANCELED: 'Canceled by POST /v1/jobs/{job_id}/cancel: before it ran, or stopped while it ran; nothing was captured and the reservation was released (the receipt says so).',
   CAPABILITY_FAILED: 'The capability failed with an unexpected error; nothing was charged.',
+  BATCH_ALL_FAILED: 'Every item of a batch job (circuit.simulate.batch) failed; nothing was charged and the whole reservation was released.',
 } as const;
 
 /** The failure codes as constants (`JOB_FAILURE.WORKER_LOST`). */

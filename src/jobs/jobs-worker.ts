@@ -12,7 +12,7 @@ import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import type { Meter } from '../telemetry/meter.js';
 import { QueueWorker, type Lease, type QueueHandler, type StepLog } from '../queue/queue-worker.js';
-import type { CapabilityRegistry } from './capability.js';
+import type { CapabilityRegistry, JobCharge } from './capability.js';
 import type { JobRecord, JobStatus } from './job.js';
 import type { Claim, JobsRepository } from './ports.js';
 
@@ -107,9 +107,12 @@ class JobsHandler implements QueueHandler<Claim, Step> {
     await this.transitioned(job.id, 'running');
 
     let result: Record<string, unknown>;
+    let charge: JobCharge | undefined;
     try {
+      const prepared = cap.prepare(job.request);
       // The lease is renewed while the capability runs, so long jobs are not taken over; a cancel aborts the run.
-      result = await lease.keep((signal) => cap.run(cap.prepare(job.request), { jobId: job.id, accountId: job.accountId, attempt: job.attempts, signal }));
+      result = await lease.keep((signal) => cap.run(prepared, { jobId: job.id, accountId: job.accountId, attempt: job.attempts, signal }));
+      charge = cap.charge?.(prepared, result);
     } catch (e) {
       // Stopped by a cancel (the error is the abort's, or the capability's reaction to it).
       if (lease.cancelRequested) return this.canceled(claim, lease);
@@ -119,7 +122,7 @@ class JobsHandler implements QueueHandler<Claim, Step> {
     }
     if (lease.lost) return { jobId: job.id, status: 'lease_lost' };
     // A cancel requested before the result was saved wins: the save is refused and the job ends canceled.
-    if (lease.cancelRequested || !(await this.repo.saveResult(job.id, worker, result, this.opts.leaseMs))) return this.canceled(claim, lease);
+    if (lease.cancelRequested || !(await this.repo.saveResult(job.id, worker, result, this.opts.leaseMs, charge))) return this.canceled(claim, lease);
     await this.transitioned(job.id, 'result_saved');
     return this.completed(job, worker);
   }

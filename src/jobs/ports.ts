@@ -8,7 +8,7 @@ import type { SimulationResult } from '../simulation/index.js';
 import type { ListPosition } from '../kernel/list-cursor.js';
 import type { CancelOutcome } from '../queue/cancel-requests.js';
 import type { QueueClaim, QueuePort } from '../queue/queue-worker.js';
-import type { Product } from './capability.js';
+import type { JobCharge, Product } from './capability.js';
 import type { JobRecord, JobStatus } from './job.js';
 
 /** What the jobs domain needs from billing (src/billing/billing-service.ts implements it). */
@@ -138,7 +138,8 @@ export interface JobsRepository extends QueuePort<Claim> {
   /** Records the re-run of a `running` job whose previous worker lost its lease. */
   markRerun(jobId: string, worker: string): Promise<void>;
   /** running → result_saved if the lease is still this worker's. */
-  saveResult(jobId: string, worker: string, result: Record<string, unknown>, leaseMs: number): Promise<boolean>;
+  /** `charge`: what completing will capture (≤ reserved) and the receipt's lines, when not the whole reservation (a batch). */
+  saveResult(jobId: string, worker: string, result: Record<string, unknown>, leaseMs: number, charge?: JobCharge): Promise<boolean>;
   /** result_saved → completed: captures the hold (≤ reserved), writes the receipt. Null if the lease is lost. */
   complete(jobId: string, worker: string): Promise<JobRecord | null>;
   /** Any non-terminal → failed: releases the hold. Null if the lease is lost. */

@@ -3,7 +3,7 @@ import { CircuitV01Schema, CircuitV02Schema, QasmInputSchema } from '../../circu
 import { AttemptView, SpendControlsView, WalletView } from '../routes/billing/schemas.js';
 import { CertificateOperationSchema, CircuitAnalysisSchema, CircuitProblemSchema } from '../routes/circuits/schemas.js';
 import { CouplingData } from '../routes/coupling/schemas.js';
-import { CapabilitiesSchema, DeviceSchema, ExecutionJobSchema, ExecutionResultsSchema, ReasonSchema, TranslationSchema } from '../routes/execution/schemas.js';
+import { CapabilitiesSchema, DeviceSchema, ExecutionJobSchema, ExecutionResultsSchema, HeldTasksSchema, ReasonSchema, TranslationSchema } from '../routes/execution/schemas.js';
 import { BalanceSchema, CatalogEntrySchema, JobQuoteSchema, JobReceiptSchema, JobRequestExampleSchema, JobResultSchema, JobSchema, JobTagsSchema, JsonSchemaSchema } from '../routes/jobs/schemas.js';
 import { CredentialScopeSchema } from '../routes/credentials/schemas.js';
 import { errorComponentSchemas } from './error-schemas.js';
@@ -24,6 +24,7 @@ export const API_COMPONENTS: readonly TSchema[] = [
   ExecutionResultsSchema,
   TranslationSchema,
   ExecutionJobSchema,
+  HeldTasksSchema,
   DeviceSchema,
   CapabilitiesSchema,
   WalletView,

@@ -1,6 +1,6 @@
 import type { Circuit } from '../../circuits/ir.js';
 import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
-import { pow2, type Capability } from '../capability.js';
+import { pow2, type Capability, type PriceQuote } from '../capability.js';
 import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 
@@ -14,6 +14,16 @@ interface Prepared {
   readonly shots: number;
   readonly seed: number | undefined;
   readonly warnings: string[];
+}
+
+/**
+ * The price of one simulation (the formula in the catalog below): the one owner of it, used by
+ * `circuit.simulate` and by every item of `circuit.simulate.batch`.
+ */
+export function simulationQuote(numQubits: number, shots: number): PriceQuote {
+  const blocks = BigInt(Math.ceil(shots / 100));
+  const factor = pow2(numQubits - 10);
+  return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000100', shots, shot_blocks: Number(blocks), num_qubits: numQubits, qubit_factor: Number(factor) } };
 }
 
 /** `circuit.simulate`: the state-vector simulator (src/simulation), sampled `shots` times. */
@@ -42,9 +52,7 @@ export function circuitSimulate(limits: CircuitLimits, compute: JobsComputePort)
       return { circuit, shots: request['shots'] as number, seed: request['seed'] as number | undefined, warnings };
     },
     quote(p) {
-      const blocks = BigInt(Math.ceil(p.shots / 100));
-      const factor = pow2(p.circuit.numQubits - 10);
-      return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000100', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
+      return simulationQuote(p.circuit.numQubits, p.shots);
     },
     async run(p, ctx) {
       const r = await compute.simulate(p.circuit, { shots: p.shots, ...(p.seed === undefined ? {} : { seed: p.seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096 }, ctx.signal);

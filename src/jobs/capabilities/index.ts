@@ -4,6 +4,7 @@ import type { Capability } from '../capability.js';
 import { circuitAnalyze } from './circuit-analyze.js';
 import { circuitOptimize } from './circuit-optimize.js';
 import { circuitSimulate } from './circuit-simulate.js';
+import { circuitSimulateBatch } from './circuit-simulate-batch.js';
 import { couplingAnalyze } from './coupling-analyze.js';
 import { speechSynthesize } from './speech-synthesize.js';
 import type { MediaService } from '../../media/media-service.js';
@@ -34,6 +35,7 @@ export function builtinCapabilities(o: {
   const ex = o.execution;
   return [
     circuitSimulate(o.circuitLimits, o.compute),
+    circuitSimulateBatch(o.circuitLimits, o.compute),
     circuitAnalyze(o.circuitLimits, o.compute),
     circuitOptimize(o.circuitLimits, o.compute),
     couplingAnalyze(o.circuitLimits, o.coupling, o.compute),

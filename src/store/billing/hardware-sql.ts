@@ -29,6 +29,7 @@ interface HeldRow {
   device: string;
   shots: number;
   tasks: number;
+  tasks_used: number;
   amount_micros: bigint;
   status: HeldJobStatus;
   expires_at: Date;
@@ -58,6 +59,7 @@ const toHeld = (r: HeldRow): HeldJobRecord => ({
   device: r.device,
   shots: Number(r.shots),
   tasks: Number(r.tasks),
+  tasksUsed: Number(r.tasks_used),
   amountMicros: BigInt(r.amount_micros),
   status: r.status,
   expiresAt: new Date(r.expires_at),
@@ -123,6 +125,16 @@ export const sqlHardwareStore: HardwareStore = {
 
   async markHeldJobContinued(tx, jobId) {
     const r = await queryable(tx).query<HeldRow>(`UPDATE billing_held_jobs SET status = 'continued', updated_at = now() WHERE job_id = $1 AND status = 'held' RETURNING *`, [jobId]);
+    return r.rows[0] === undefined ? null : toHeld(r.rows[0]);
+  },
+
+  async takeHeldTasks(tx, jobId, count, holdId) {
+    const r = await queryable(tx).query<HeldRow>(
+      `UPDATE billing_held_jobs SET tasks_used = tasks_used + $2, hold_id = COALESCE($3, hold_id),
+              status = CASE WHEN tasks_used + $2 = tasks THEN 'continued' ELSE status END, updated_at = now()
+        WHERE job_id = $1 AND status = 'held' AND tasks_used + $2 <= tasks RETURNING *`,
+      [jobId, count, holdId],
+    );
     return r.rows[0] === undefined ? null : toHeld(r.rows[0]);
   },
 

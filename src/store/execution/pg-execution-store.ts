@@ -4,6 +4,7 @@
  * settles. A job's money moves in the transaction that stores its terminal state, under the
  * lease check, so it is captured or released once.
  */
+import { takeHeldTasks } from '../../billing/hardware-holds.js';
 import { sqlHardwareStore } from '../billing/hardware-sql.js';
 import { sqlLedger } from '../billing/ledger-sql.js';
 import { billingTx } from '../billing/unit-of-work.js';
@@ -33,7 +34,12 @@ function txOf(q: Queryable): ExecutionTx {
   return {
     // Held jobs and holds are billing's: reached through billing's store, in this transaction.
     lockHeldJob: (accountId, jobId) => sqlHardwareStore.lockHeldJob(billingTx(q), accountId, jobId),
-    markHeldJobContinued: (jobId) => sqlHardwareStore.markHeldJobContinued(billingTx(q), jobId),
+    takeHeldTasks: async (held, count) => {
+      const job = await sqlHardwareStore.getHeldJob(billingTx(q), held.jobId);
+      if (job === null) return null;
+      const r = await takeHeldTasks({ ledger: sqlLedger, hardware: sqlHardwareStore }, billingTx(q), { job, count });
+      return r === null ? null : { holdIds: r.holdIds, tasksUsed: r.job.tasksUsed };
+    },
     insertJob: (j) => insertJob(q, j),
     extendHoldExpiry: (holdId, seconds) => sqlLedger.extendHold(billingTx(q), holdId, seconds),
   };

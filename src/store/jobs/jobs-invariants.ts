@@ -23,10 +23,14 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
     reserved: string;
     receipt: boolean;
     receipt_captured: string | null;
+    lines_captured: string | null;
+    lines_reserved: string | null;
     last: string | null;
     n: number;
   }>(
     `SELECT j.id, j.status, j.error_code, h.status AS hold_status, j.reserved_price_micros::text AS reserved, j.receipt->>'amount_captured' AS receipt_captured,
+            (SELECT SUM(round((l->>'amount_captured')::numeric * 1000000))::bigint::text FROM jsonb_array_elements(j.receipt->'lines') l) AS lines_captured,
+            (SELECT SUM(round((l->>'amount_reserved')::numeric * 1000000))::bigint::text FROM jsonb_array_elements(j.receipt->'lines') l) AS lines_reserved,
             (SELECT count(*)::int FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captures,
             (SELECT COALESCE(SUM(t.amount_micros), 0)::text FROM ledger_transfers t WHERE t.hold_id = j.hold_id AND t.kind = 'capture') AS captured,
             (j.receipt IS NOT NULL AND j.receipt_reference IS NOT NULL) AS receipt,
@@ -42,6 +46,10 @@ export async function checkJobInvariants(q: Queryable): Promise<string[]> {
         if (j.captures !== 1 || j.hold_status !== 'captured') bad(`${j.captures} captures, hold ${j.hold_status ?? 'missing'}`);
         if (BigInt(j.captured) > BigInt(j.reserved)) bad(`captured ${j.captured} > reserved ${j.reserved}`);
         if (!j.receipt) bad('no receipt');
+        // A batch's receipt lines (migration 1451) add up to what was reserved and captured.
+        if (j.lines_captured !== null && (j.lines_captured !== j.captured || j.lines_reserved !== j.reserved)) {
+          bad(`receipt lines capture ${j.lines_captured} of ${j.lines_reserved ?? '?'} but the hold captured ${j.captured} of ${j.reserved}`);
+        }
         break;
       case 'failed':
         if (j.captures !== 0) bad(`${j.captures} captures on a failed job`);

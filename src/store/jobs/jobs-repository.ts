@@ -101,7 +101,21 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
 
     heartbeat: (jobId, worker, leaseMs) => heartbeat(db, JOBS_QUEUE, jobId, worker, leaseMs),
 
-    saveResult: (jobId, worker, result, leaseMs) => advance(db, JOBS_QUEUE, jobId, worker, 'running', 'result_saved', { result: JSON.stringify(result) }, leaseMs),
+    // A charge below the reservation (a batch) is stored with the result: jobs_complete captures it (migration 1451).
+    saveResult: (jobId, worker, result, leaseMs, charge) =>
+      advance(
+        db,
+        JOBS_QUEUE,
+        jobId,
+        worker,
+        'running',
+        'result_saved',
+        {
+          result: JSON.stringify(result),
+          ...(charge === undefined ? {} : { capture_micros: charge.captureMicros.toString(), receipt_lines: JSON.stringify(charge.lines) }),
+        },
+        leaseMs,
+      ),
 
     async complete(jobId, worker) {
       // One statement (migrations 0203, 0401): the capture goes through the ledger's ledger_capture.

@@ -2,7 +2,13 @@ import { pass, type CallOptions, type RequestFn } from '../call.js';
 import { pollUntil, type WaitOptions } from '../poll.js';
 import type { ExecutionJob, JsonBody, Operation, Query } from '../types.js';
 
-type RunPath = '/v1/execute/provider-one' | '/v1/execute/provider-two' | '/v1/execute/provider-two/held/{job_id}';
+type RunPath =
+  | '/v1/execute/provider-one'
+  | '/v1/execute/provider-two'
+  | '/v1/execute/provider-two/held/{job_id}'
+  | '/v1/execute/provider-one/batch'
+  | '/v1/execute/provider-two/batch'
+  | '/v1/execute/provider-two/held/{job_id}/batch';
 /** A run's body; `client_token` may be left out: the client then makes one, kept across its retries. */
 export type RunBody<P extends RunPath> = Omit<JsonBody<Operation<P, 'post'>>, 'client_token'> & { client_token?: string | undefined };
 
@@ -35,6 +41,15 @@ export function executionArea(request: RequestFn, newKey: () => string) {
     /** Runs the circuit under a held job (see `billing.quote` and `billing.hold`); it is queued. */
     async continueHeldJob(jobId: string, body: RunBody<'/v1/execute/provider-two/held/{job_id}'>, options?: CallOptions): Promise<ExecutionJob> {
       return (await request('post', '/v1/execute/provider-two/held/{job_id}', { params: { job_id: jobId }, body: withToken(body), ...pass(options) })).data;
+    },
+    /** Up to 100 circuits on a provider's simulator in one request: each item's job or error (one client_token for the batch). */
+    async runBatch(provider: Provider, body: RunBody<'/v1/execute/provider-one/batch'>, options?: CallOptions) {
+      const b = { body: withToken(body), ...pass(options) };
+      return provider === 'provider-one' ? (await request('post', '/v1/execute/provider-one/batch', b)).data : (await request('post', '/v1/execute/provider-two/batch', b)).data;
+    },
+    /** Up to the held job's remaining tasks (at most 100) of circuits, one task each, queued as one job each. */
+    async continueHeldJobBatch(jobId: string, body: RunBody<'/v1/execute/provider-two/held/{job_id}/batch'>, options?: CallOptions) {
+      return (await request('post', '/v1/execute/provider-two/held/{job_id}/batch', { params: { job_id: jobId }, body: withToken(body), ...pass(options) })).data;
     },
     getJob,
     /** The account's execution jobs, newest first, filtered by `provider`, `device`, `status`, `created_after`/`created_before`; `next_cursor` pages. */

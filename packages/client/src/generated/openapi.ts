@@ -1270,6 +1270,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/execute/provider-one/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run up to 100 circuits on a simulator device in one request: each its own job, each result or error reported per item (simulator runs are free; a hardware batch continues a hold for N tasks: …/held/{job_id}/batch) */
+        post: operations["runProviderOneBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execute/provider-one": {
         parameters: {
             query?: never;
@@ -1315,6 +1332,23 @@ export interface paths {
         put?: never;
         /** Cancel an execution job: queued → failed / CANCELED now, hold released; running → asked to stop (compute aborted, a remote run canceled at the provider), then failed / CANCELED with what it consumed captured */
         post: operations["cancelProviderOneJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execute/provider-two/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run up to 100 circuits on a simulator device in one request: each its own job, each result or error reported per item (simulator runs are free; a hardware batch continues a hold for N tasks: …/held/{job_id}/batch) */
+        post: operations["runProviderTwoBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1383,6 +1417,23 @@ export interface paths {
         put?: never;
         /** Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure */
         post: operations["continueHeldJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execute/provider-two/held/{job_id}/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Continue a held hardware job with up to 100 circuits, one task each: every circuit translated and queued as its own job in one transaction (202); each job captures one task price on completion, releases it on failure; the tasks not taken stay held */
+        post: operations["continueHeldJobBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1811,6 +1862,25 @@ export interface components {
             /** @description true when this answer is the job a client_token already created */
             replayed?: boolean;
         };
+        /** @description A held job’s tasks: placed, taken by continuations, left (the hold_id holds the untaken tasks’ money while any remain) */
+        ExecutionHeldTasks: {
+            /** Format: uuid */
+            job_id: string;
+            /** @description held while tasks remain; continued once every task was taken */
+            status: "held" | "continued" | "released" | "expired";
+            device: string;
+            shots: number;
+            /** @description Tasks the hold was placed for (the quote’s tasks) */
+            tasks: number;
+            /** @description Tasks taken by continuations so far */
+            tasks_used: number;
+            tasks_remaining: number;
+            /** @description USD with exactly six decimals, e.g. "0.120000" */
+            price_per_task: string;
+            hold_id: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
         ExecutionDevice: {
             id: string;
             provider: "provider-one" | "provider-two";
@@ -2054,6 +2124,18 @@ export interface components {
             canceled?: "before_running" | "while_running";
             /** @description A canceled job’s receipt: the rule that decided what was captured */
             note?: string;
+            /** @description A batch job’s receipt: one line per item, in order — what was reserved for it, captured (completed) or released (failed); they sum to the totals */
+            lines?: {
+                index: number;
+                status: "completed" | "failed";
+                /** @description USD with exactly six decimals, e.g. "0.120000" */
+                amount_reserved: string;
+                /** @description USD with exactly six decimals, e.g. "0.120000" */
+                amount_captured: string;
+                /** @description USD with exactly six decimals, e.g. "0.120000" */
+                amount_released: string;
+                error_code?: string;
+            }[];
         };
         /** @description Your labels for the job: at most 16 keys (1–64 of A-Za-z0-9_.-, no colon) to strings of at most 128 characters; list by them with tag=key:value */
         JobTags: {
@@ -2248,6 +2330,7 @@ export interface components {
         /** @description A request that validates against the capability’s request_schema */
         JobRequestExample: {
             circuit?: components["schemas"]["CircuitV02"];
+            circuits?: components["schemas"]["CircuitV02"][];
             shots?: number;
             seed?: number;
             devices?: string[];
@@ -2482,7 +2565,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -13477,6 +13560,217 @@ export interface operations {
             };
         };
     };
+    runProviderOneBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response (header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each run as its own job on the device */
+                    circuits: (components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"])[];
+                    /** @default 1024 */
+                    shots?: number;
+                    /** @description Default: the provider's simulator */
+                    device?: string;
+                    /** @description Circuit i runs with seed + i */
+                    seed?: number;
+                    /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
+                    client_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every item run, with its job or its error */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description A batch of simulator runs: each item’s job and results, or its error */
+                        data: {
+                            provider: "provider-one" | "provider-two";
+                            device: string;
+                            /** @description One per circuit, in the order given */
+                            items: {
+                                index: number;
+                                status: "completed" | "failed";
+                                /** @description The item’s execution job (null when the circuit was refused before it ran) */
+                                job: components["schemas"]["ExecutionJob"] | null;
+                                /** @description Why the item failed: the answer a single run would have given, or its job’s failure */
+                                error: {
+                                    code: string;
+                                    message: string;
+                                    details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
+                                } | null;
+                            }[];
+                            completed: number;
+                            failed: number;
+                            /** @description true when this client_token already ran this batch (its jobs are returned as they are now) */
+                            replayed: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
     runOnProviderOne: {
         parameters: {
             query?: never;
@@ -13935,6 +14229,217 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    runProviderTwoBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response (header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each run as its own job on the device */
+                    circuits: (components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"])[];
+                    /** @default 1024 */
+                    shots?: number;
+                    /** @description Default: the provider's simulator */
+                    device?: string;
+                    /** @description Circuit i runs with seed + i */
+                    seed?: number;
+                    /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
+                    client_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every item run, with its job or its error */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description A batch of simulator runs: each item’s job and results, or its error */
+                        data: {
+                            provider: "provider-one" | "provider-two";
+                            device: string;
+                            /** @description One per circuit, in the order given */
+                            items: {
+                                index: number;
+                                status: "completed" | "failed";
+                                /** @description The item’s execution job (null when the circuit was refused before it ran) */
+                                job: components["schemas"]["ExecutionJob"] | null;
+                                /** @description Why the item failed: the answer a single run would have given, or its job’s failure */
+                                error: {
+                                    code: string;
+                                    message: string;
+                                    details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
+                                } | null;
+                            }[];
+                            completed: number;
+                            failed: number;
+                            /** @description true when this client_token already ran this batch (its jobs are returned as they are now) */
+                            replayed: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14521,6 +15026,241 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok";
                         data: components["schemas"]["ExecutionJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Understood but cannot be done (limits, unverifiable result, refused upstream) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError422"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    continueHeldJobBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response (header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One circuit per task of the held job (at most the tasks it has left) */
+                    circuits: (components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"])[];
+                    /** @description Circuit i runs with seed + i */
+                    seed?: number;
+                    /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
+                    client_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The batch this client_token already continued (replayed: true) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The jobs a batch continuation queued, and the held job’s tasks after it */
+                        data: {
+                            held_job: components["schemas"]["ExecutionHeldTasks"];
+                            /** @description One queued job per circuit, in the order given; each captures one task price when it completes, or releases it when it fails */
+                            jobs: components["schemas"]["ExecutionJob"][];
+                            /** @description true when this answer is the batch a client_token already continued */
+                            replayed: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Every circuit translated, proven equivalent and queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The jobs a batch continuation queued, and the held job’s tasks after it */
+                        data: {
+                            held_job: components["schemas"]["ExecutionHeldTasks"];
+                            /** @description One queued job per circuit, in the order given; each captures one task price when it completes, or releases it when it fails */
+                            jobs: components["schemas"]["ExecutionJob"][];
+                            /** @description true when this answer is the batch a client_token already continued */
+                            replayed: boolean;
+                        };
                         meta: components["schemas"]["Meta"];
                     };
                 };

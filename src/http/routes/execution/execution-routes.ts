@@ -39,7 +39,62 @@ const ContinueBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** At most this many circuits in one batch submission (issue 22: batches of up to 100). */
+export const BATCH_MAX_ITEMS = 100;
+
+const ContinueBatchBody = Type.Object(
+  {
+    circuits: Type.Array(Circuit, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'One circuit per task of the held job (at most the tasks it has left)' }),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Circuit i runs with seed + i' })),
+    client_token: ClientToken,
+  },
+  { additionalProperties: false },
+);
+
+const RunBatchBody = Type.Object(
+  {
+    circuits: Type.Array(Circuit, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'Each run as its own job on the device' }),
+    shots: RunBody.properties.shots,
+    device: RunBody.properties.device,
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Circuit i runs with seed + i' })),
+    client_token: ClientToken,
+  },
+  { additionalProperties: false },
+);
+
 const JobView = Type.Ref('ExecutionJob');
+const ItemError = Obj({
+  code: Type.String(),
+  message: Type.String(),
+  details: Type.Optional(Type.Union([Type.Array(Type.Ref('ErrorProblem')), Type.Ref('ErrorFacts')])),
+});
+const RunBatchView = Obj(
+  {
+    provider: Type.Union([Type.Literal('provider-one'), Type.Literal('provider-two')]),
+    device: Type.String(),
+    items: Type.Array(
+      Obj({
+        index: Type.Integer({ minimum: 0 }),
+        status: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
+        job: Nullable(JobView, 'The item’s execution job (null when the circuit was refused before it ran)'),
+        error: Nullable(ItemError, 'Why the item failed: the answer a single run would have given, or its job’s failure'),
+      }),
+      { description: 'One per circuit, in the order given' },
+    ),
+    completed: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    replayed: Type.Boolean({ description: 'true when this client_token already ran this batch (its jobs are returned as they are now)' }),
+  },
+  { description: 'A batch of simulator runs: each item’s job and results, or its error' },
+);
+const HeldBatchView = Obj(
+  {
+    held_job: Type.Ref('ExecutionHeldTasks'),
+    jobs: Type.Array(JobView, { description: 'One queued job per circuit, in the order given; each captures one task price when it completes, or releases it when it fails' }),
+    replayed: Type.Boolean({ description: 'true when this answer is the batch a client_token already continued' }),
+  },
+  { description: 'The jobs a batch continuation queued, and the held job’s tasks after it' },
+);
 const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
 
 const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
@@ -138,6 +193,24 @@ export default async function executionRoutes(app: App): Promise<void> {
 
   for (const provider of ['provider-one', 'provider-two'] as const) {
     app.post(
+      `/v1/execute/${provider}/batch`,
+      {
+        ...auth,
+        config: { idempotent: 'account', idempotencyField: 'client_token' },
+        schema: {
+          tags,
+          operationId: provider === 'provider-one' ? 'runProviderOneBatch' : 'runProviderTwoBatch',
+          summary:
+            'Run up to 100 circuits on a simulator device in one request: each its own job, each result or error reported per item (simulator runs are free; a hardware batch continues a hold for N tasks: …/held/{job_id}/batch)',
+          body: RunBatchBody,
+          // 409 hardware device (hold required), device unavailable, token reuse or in progress; 404 unknown device. An item's own error is in its item.
+          response: { 200: okResponse(RunBatchView, 'Every item run, with its job or its error'), ...errors(404, 409) },
+        },
+      },
+      async (req) => svc().runBatch(provider, principalOf(req.principal).accountId, req.body),
+    );
+
+    app.post(
       `/v1/execute/${provider}`,
       {
         ...auth,
@@ -212,6 +285,33 @@ export default async function executionRoutes(app: App): Promise<void> {
     async (req, reply) => {
       const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);
       reply.code(view.replayed === true ? 200 : 202);
+      return view;
+    },
+  );
+
+  app.post(
+    '/v1/execute/provider-two/held/:job_id/batch',
+    {
+      ...auth,
+      config: { idempotent: 'account', idempotencyField: 'client_token' },
+      schema: {
+        tags,
+        operationId: 'continueHeldJobBatch',
+        summary:
+          'Continue a held hardware job with up to 100 circuits, one task each: every circuit translated and queued as its own job in one transaction (202); each job captures one task price on completion, releases it on failure; the tasks not taken stay held',
+        params: JobParams,
+        body: ContinueBatchBody,
+        response: {
+          202: okResponse(HeldBatchView, 'Every circuit translated, proven equivalent and queued'),
+          200: okResponse(HeldBatchView, 'The batch this client_token already continued (replayed: true)'),
+          // 404 no such held job; 409 not continuable, more circuits than tasks left, spend controls, token reuse; 422 translation of any circuit.
+          ...errors(404, 409, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const view = await svc().continueHeldBatch(principalOf(req.principal).accountId, req.params.job_id, req.body);
+      reply.code(view.replayed ? 200 : 202);
       return view;
     },
   );

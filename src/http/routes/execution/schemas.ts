@@ -100,6 +100,25 @@ export const ExecutionJobSchema = Obj(
   { $id: 'ExecutionJob', description: 'An execution job: status, queue position, results (counts with bit_order), translation, cost and failure' },
 );
 
+export const HeldTasksSchema = Obj(
+  {
+    job_id: Type.String({ format: 'uuid' }),
+    status: Type.Union(
+      ['held', 'continued', 'released', 'expired'].map((x) => Type.Literal(x)),
+      { description: 'held while tasks remain; continued once every task was taken' },
+    ),
+    device: Str,
+    shots: Type.Integer({ minimum: 1 }),
+    tasks: Type.Integer({ minimum: 1, description: 'Tasks the hold was placed for (the quote’s tasks)' }),
+    tasks_used: Type.Integer({ minimum: 0, description: 'Tasks taken by continuations so far' }),
+    tasks_remaining: Type.Integer({ minimum: 0 }),
+    price_per_task: Usd,
+    hold_id: Str,
+    expires_at: Iso,
+  },
+  { $id: 'ExecutionHeldTasks', description: 'A held job’s tasks: placed, taken by continuations, left (the hold_id holds the untaken tasks’ money while any remain)' },
+);
+
 export const DeviceSchema = Obj(
   {
     id: Str,

@@ -43,6 +43,19 @@ export const JobReceiptSchema = Obj(
       Type.Union([Type.Literal('before_running'), Type.Literal('while_running')], { description: 'A canceled job’s receipt: when the cancel took effect (nothing captured either way)' }),
     ),
     note: Type.Optional(Type.String({ description: 'A canceled job’s receipt: the rule that decided what was captured' })),
+    lines: Type.Optional(
+      Type.Array(
+        Obj({
+          index: Type.Integer({ minimum: 0 }),
+          status: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
+          amount_reserved: Usd,
+          amount_captured: Usd,
+          amount_released: Usd,
+          error_code: Type.Optional(Str),
+        }),
+        { maxItems: 100, description: 'A batch job’s receipt: one line per item, in order — what was reserved for it, captured (completed) or released (failed); they sum to the totals' },
+      ),
+    ),
   },
   {
     $id: 'JobReceipt',
@@ -170,6 +183,7 @@ export const BalanceSchema = Obj(
 export const JobRequestExampleSchema = Obj(
   {
     circuit: Type.Optional(Type.Ref('CircuitV02')),
+    circuits: Type.Optional(Type.Array(Type.Ref('CircuitV02'), { maxItems: 100 })),
     shots: Type.Optional(Type.Integer({ minimum: 1 })),
     seed: Type.Optional(Type.Integer({ minimum: 0 })),
     devices: Type.Optional(Strings),
