@@ -9,7 +9,7 @@ import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { FakeIonq, fakeIonqEnv } from './fake-ionq.js';
+import { FakeIonq, fakeIonqEnv } from './fakes/ionq-v04-fake.js';
 import { expectExecutionInvariants, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 
 describe('cancel a remote (IonQ) run', () => {

@@ -3,12 +3,12 @@ import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { claimJob, markSubmitStarted } from '../../src/store/execution/execution-repository.js';
-import { FakeIonq } from './fake-ionq.js';
+import { FakeIonq } from './fakes/ionq-v04-fake.js';
 import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-/** The IonQ v0.3 driver against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
-describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
+/** The IonQ v0.4 driver in the app against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
+describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
   const fake = new FakeIonq();
   let app: App;
 
@@ -87,8 +87,16 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
 
     expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'completed']);
     expect(fake.submissions - before).toBe(1);
-    const sent = [...fake.jobs.values()].at(-1)!.body as { target: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
-    expect(sent).toMatchObject({ target: 'qpu.aria-1', shots: 10, input: { gateset: 'qis', qubits: 3 } });
+    const sent = [...fake.jobs.values()].at(-1)!.body as { backend: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
+    expect(sent).toMatchObject({
+      type: 'ionq.circuit.v1',
+      backend: 'qpu.aria-1',
+      shots: 10,
+      name: `qrail-${held.job_id}`,
+      metadata: { qrail_job_id: held.job_id },
+      input: { gateset: 'qis', qubits: 3 },
+    });
+    expect(sent).not.toHaveProperty('noise'); // a QPU gets no noise model
     expect(sent.input.circuit.map((g) => g.gate)).toEqual(['h', 'cnot', 'cnot']);
 
     const done = await job(u, held.job_id);
