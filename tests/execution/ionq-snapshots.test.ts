@@ -37,7 +37,17 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
       fetchedAt: '2026-11-26T12:00:00.000Z',
     });
     // No characterization id on the backend: the newest of the list is used; a partial connectivity is kept.
-    expect(forte).toMatchObject({ status: 'online', statusDetail: expect.stringMatching(/degraded/), numQubits: 36, couplingMap: [[0, 1], [0, 2], [1, 2], [2, 3]] });
+    expect(forte).toMatchObject({
+      status: 'online',
+      statusDetail: expect.stringMatching(/degraded/),
+      numQubits: 36,
+      couplingMap: [
+        [0, 1],
+        [0, 2],
+        [1, 2],
+        [2, 3],
+      ],
+    });
     expect(forte!.calibration).toMatchObject({ error2q: 0.0048, readoutError: 0.0038, calibratedAt: '2026-11-19T06:00:00.000Z' });
     expect(sim).toMatchObject({ status: 'online', numQubits: 29, calibration: null });
     expect(fake.requests.filter((r) => r.path.includes('characterizations')).map((r) => r.path)).toEqual([

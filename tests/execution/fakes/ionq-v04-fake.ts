@@ -44,6 +44,11 @@ export interface FakeIonqScript {
   histogram: Record<string, number>;
   /** Shot counts per state: when set, completed jobs list `results.histogram` and serve it. */
   counts?: Record<string, number>;
+  /**
+   * Results computed from the submitted circuit when it is classical (x/not/cnot/swap only): all
+   * shots in its one basis state, keyed as IonQ documents (decimal integer, qubit 0 least significant).
+   */
+  fromCircuit?: boolean;
   /** The results endpoints answer this instead (malformed-response tests). */
   resultsBody?: unknown;
   backendStatus: 'available' | 'unavailable' | 'calibrating' | 'offline' | 'retired';
@@ -103,6 +108,24 @@ export function invalidJobBody(body: Record<string, unknown>): string | null {
       return `gate ${g['gate']} has a qubit outside 0–${(input.qubits as number) - 1}`;
   }
   return null;
+}
+
+/** The basis state a classical QIS circuit leaves |0…0⟩ in, as IonQ's key (decimal, qubit 0 least significant); null when not classical. */
+export function classicalState(body: Record<string, unknown>): string | null {
+  const input = body['input'] as { gateset?: string; circuit?: Array<Record<string, unknown>> } | undefined;
+  if (input?.gateset !== 'qis' || !Array.isArray(input.circuit)) return null;
+  let s = 0n;
+  const bit = (q: unknown) => (s >> BigInt(q as number)) & 1n;
+  for (const g of input.circuit) {
+    if (g['gate'] === 'x' || g['gate'] === 'not') s ^= 1n << BigInt(g['target'] as number);
+    else if (g['gate'] === 'cnot') {
+      if (bit(g['control']) === 1n) s ^= 1n << BigInt(g['target'] as number);
+    } else if (g['gate'] === 'swap') {
+      const [a, b] = g['targets'] as number[];
+      if (bit(a) !== bit(b)) s ^= (1n << BigInt(a!)) | (1n << BigInt(b!));
+    } else return null;
+  }
+  return s.toString();
 }
 
 export class FakeIonq {
@@ -183,7 +206,7 @@ export class FakeIonq {
       output: {},
       settings: {},
       stats: {},
-      results: status === 'completed' ? { probabilities: url('probabilities'), ...(this.script.counts === undefined ? {} : { histogram: url('histogram') }) } : {},
+      results: status === 'completed' ? { probabilities: url('probabilities'), ...(this.script.counts === undefined && this.script.fromCircuit !== true ? {} : { histogram: url('histogram') }) } : {},
     };
   }
 
@@ -254,6 +277,8 @@ export class FakeIonq {
       if (job === undefined) return this.error(res, 404, 'no such job');
       if (m[2] !== undefined) {
         if (this.script.resultsBody !== undefined) return this.send(res, 200, this.script.resultsBody);
+        const state = this.script.fromCircuit === true ? classicalState(job.body) : null;
+        if (state !== null) return this.send(res, 200, { [state]: m[2] === 'histogram' ? ((job.body['shots'] as number | undefined) ?? 100) : 1 });
         if (m[2] === 'histogram') return this.script.counts === undefined ? this.error(res, 404, 'no histogram for this job') : this.send(res, 200, this.script.counts);
         return this.send(res, 200, this.script.histogram);
       }
