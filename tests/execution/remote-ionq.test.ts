@@ -156,6 +156,25 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     await expectWallet(app, u.auth, '1.400000', '0.000000');
   });
 
+  it('429 with Retry-After: the job waits at least that long (not our 1 ms backoff), then sent again and accepted once', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = [429];
+    fake.script.retryAfterSeconds = 30;
+    const before = fake.submissions;
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: '429-1' } });
+    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
+    const wait = (await app.db.query<{ s: number }>('SELECT EXTRACT(EPOCH FROM lease_expires_at - now())::float8 AS s FROM execution_jobs WHERE id = $1', [held.job_id])).rows[0]!.s;
+    expect(wait).toBeGreaterThan(25);
+    expect(await app.services.executionWorker.runOnce()).toBeNull(); // not due yet
+    // The wait is forced over rather than slept through.
+    await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [held.job_id]);
+    await settle(held.job_id);
+    expect(fake.submissions - before).toBe(2);
+    expect([...fake.jobs.values()].filter((j) => (j.body['metadata'] as Record<string, string>)['qrail_job_id'] === held.job_id)).toHaveLength(1);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed' });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
+  });
+
   it('a submission that times out is uncertain: never resent, failed, nothing charged', async () => {
     const { u, held } = await heldRemoteJob();
     fake.script.submit = ['hang'];
