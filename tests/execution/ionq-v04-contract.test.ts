@@ -99,7 +99,7 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
   });
 
   it('cancel asks IonQ to stop the job; the next poll reports it canceled (REMOTE_JOB_FAILED for the worker to read)', async () => {
-    fake.reset({ pollStatuses: ['running'] });
+    fake.reset({ pollStatuses: ['started'] });
     const d = driver();
     const id = ((await d.submit(input('job-c'))) as { remoteJobId: string }).remoteJobId;
     expect(await d.cancel(id)).toBe(true);

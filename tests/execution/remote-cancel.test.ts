@@ -21,7 +21,7 @@ describe('cancel a remote (IonQ) run', () => {
     app = await buildTestApp(fakeIonqEnv(fake, { IONQ_TIMEOUT_MS: '2000', EXECUTION_REMOTE_POLL_MS: '60000' }));
   });
   beforeEach(() => {
-    fake.script = { ...fake.script, submit: [], pollStatuses: ['running'], cancel: 'stop' };
+    fake.script = { ...fake.script, submit: [], pollStatuses: ['started'], cancel: 'stop' };
   });
   afterEach(async () => expectExecutionInvariants(app));
   afterAll(async () => {

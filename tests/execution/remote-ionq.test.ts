@@ -29,7 +29,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     await fake.close();
   });
   beforeEach(() => {
-    fake.script = { apiKey: 'test-key', submit: [], pollStatuses: ['ready', 'running', 'completed'], histogram: { '0': 0.5, '3': 0.5 }, backendStatus: 'available' };
+    fake.script = { apiKey: 'test-key', submit: [], pollStatuses: ['ready', 'started', 'completed'], histogram: { '0': 0.5, '3': 0.5 }, backendStatus: 'available' };
   });
 
   async function heldRemoteJob(shots = 10) {
@@ -199,7 +199,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
 
   it('a job the provider reports failed is failed with its code; the hold is released', async () => {
     const { u, held } = await heldRemoteJob();
-    fake.script.pollStatuses = ['running', 'failed'];
+    fake.script.pollStatuses = ['started', 'failed'];
     await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'rf-1' } });
     await settle(held.job_id);
     const j = await job(u, held.job_id);

@@ -28,7 +28,8 @@ export interface FakeJob {
   canceled?: boolean;
 }
 
-type PollStatus = 'submitted' | 'ready' | 'started' | 'running' | 'completed' | 'failed' | 'canceled';
+// The v0.4 JobStatus values.
+type PollStatus = 'submitted' | 'ready' | 'started' | 'completed' | 'failed' | 'canceled';
 
 export interface FakeIonqScript {
   apiKey: string;
@@ -63,7 +64,7 @@ export interface FakeIonqScript {
 export const DEFAULT_SCRIPT: FakeIonqScript = {
   apiKey: 'test-key',
   submit: [],
-  pollStatuses: ['ready', 'running', 'completed'],
+  pollStatuses: ['ready', 'started', 'completed'],
   histogram: { '0': 0.5, '3': 0.5 },
   backendStatus: 'available',
 };
