@@ -19,6 +19,8 @@ export interface ExecutionSettings {
     readonly timeoutMs: number;
     /** IONQ_NOISE_MODEL: noise for the `simulator` target (e.g. aria-1); unset = IonQ's ideal simulator. */
     readonly noiseModel: string | undefined;
+    /** IONQ_GATESET: the gate set jobs are written in (qis: IonQ compiles; native: gpi/gpi2/ms written by qrail). */
+    readonly gateset: 'qis' | 'native';
   };
   readonly maxShots: number;
   readonly simulatorTimeBudgetMs: number;
@@ -55,6 +57,11 @@ export function parseDeviceStatus(raw: string | undefined): Record<string, Devic
   return out;
 }
 
+function ionqGateset(raw: string | undefined): 'qis' | 'native' {
+  if (raw === undefined || raw === 'qis' || raw === 'native') return raw ?? 'qis';
+  throw new ConfigError('IONQ_GATESET', `must be qis or native, got "${raw}"`);
+}
+
 export function executionSettings(env: Env): ExecutionSettings {
   const baseUrl = opt(env, 'IONQ_BASE_URL');
   if (baseUrl !== undefined) {
@@ -79,6 +86,7 @@ export function executionSettings(env: Env): ExecutionSettings {
       target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1',
       timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000),
       noiseModel: opt(env, 'IONQ_NOISE_MODEL'),
+      gateset: ionqGateset(opt(env, 'IONQ_GATESET')),
     },
     maxShots: int(env, 'EXECUTION_MAX_SHOTS', 100_000, 1, 1_000_000),
     simulatorTimeBudgetMs: int(env, 'EXECUTION_SIM_TIME_BUDGET_MS', 60_000, 100, 3_600_000),

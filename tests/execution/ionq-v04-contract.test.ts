@@ -189,6 +189,8 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
 
   it('settings speak v0.4: a v0.3 base URL is refused with the URL to use', () => {
     expect(() => executionSettings({ IONQ_BASE_URL: 'https://api.ionq.co/v0.3' })).toThrow(/v0\.4/);
+    expect(() => executionSettings({ IONQ_GATESET: 'openqasm' })).toThrow(/IONQ_GATESET.*qis or native/);
+    expect(executionSettings({}).ionq.gateset).toBe('qis');
     expect(executionSettings({ IONQ_BASE_URL: 'https://api.ionq.co/v0.4/', IONQ_NOISE_MODEL: 'aria-1' }).ionq).toMatchObject({ baseUrl: 'https://api.ionq.co/v0.4/', noiseModel: 'aria-1' });
   });
 });

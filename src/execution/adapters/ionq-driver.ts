@@ -1,6 +1,7 @@
 /**
  * Remote driver for IonQ's REST API v0.4 (https://docs.ionq.com/api-reference/v0.4):
  *   POST {base}/jobs                          {type: "ionq.circuit.v1", backend, shots, name, metadata, input, noise?} → {id, status}
+ *                                             input in the QIS gate set, or native (gpi/gpi2/ms) with IONQ_GATESET=native
  *   GET  {base}/jobs/{id}                     the job: status submitted|ready|started|running|completed|failed|canceled,
  *                                             failure {code, message}, results {histogram?, probabilities?} (urls)
  *   GET  {base}/jobs/{id}/results/histogram   shot counts per state (preferred: exact)
@@ -21,6 +22,7 @@ import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
 import { histogramToCounts, probabilitiesToCounts, readStateMap, toIonqInput } from './ionq-circuit.js';
+import { toIonqNativeInput } from './ionq-native.js';
 import { describeIonqError, IonqHttp, isObject, type IonqAnswer, type IonqConnection } from './ionq-http.js';
 
 export interface IonqSettings extends IonqConnection {
@@ -28,6 +30,8 @@ export interface IonqSettings extends IonqConnection {
   readonly target: string;
   /** Noise model for the `simulator` backend (e.g. aria-1); unset = ideal. Never sent to a QPU. */
   readonly noiseModel?: string | undefined;
+  /** The gate set jobs are written in: `qis` (default; IonQ compiles) or `native` (gpi/gpi2/ms, written here). */
+  readonly gateset?: 'qis' | 'native';
   /** How far back `findSubmitted` reads the job list before it calls a job absent. */
   readonly lookupPages?: number;
 }
@@ -75,7 +79,7 @@ export class IonqDriver implements DeviceDriver {
       shots: input.shots,
       name: `qrail-${input.jobId}`,
       metadata: { [CLIENT_TAG_KEY]: input.jobId },
-      input: toIonqInput(input.circuit),
+      input: this.s.gateset === 'native' ? toIonqNativeInput(input.circuit).input : toIonqInput(input.circuit),
       // Noise applies to the simulator only; its seed is the job's, so a rerun is reproducible (int32 per the API).
       ...(simulator && this.s.noiseModel !== undefined ? { noise: { model: this.s.noiseModel, seed: input.seed % 2 ** 31 } } : {}),
     };
