@@ -101,7 +101,7 @@ describe('IonQ native gate set (gpi, gpi2, ms with virtual Z)', () => {
     afterAll(async () => fake.close());
 
     it('sends a native-gate job the v0.4 fake accepts', async () => {
-      const d = new IonqDriver({ baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.aria-1', timeoutMs: 2000, gateset: 'native' });
+      const d = new IonqDriver({ baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.aria-1', timeoutMs: 5000, gateset: 'native' });
       const bell = circuit(2, 2, [gate('h', [0]), gate('cx', [0, 1]), measure(0, 0), measure(1, 1)]);
       const sub = await d.submit({ jobId: 'native-1', device: deviceProfile('p2-ionq-aria')!, circuit: bell, shots: 10, seed: 1 });
       expect(sub.state).toBe('pending');

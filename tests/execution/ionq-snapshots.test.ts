@@ -13,7 +13,7 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
   afterAll(async () => fake.close());
   beforeEach(() => fake.reset());
 
-  const source = (apiKey = 'test-key') => ionqSnapshotSource({ baseUrl: fake.baseUrl, apiKey, timeoutMs: 2000 }, now)!;
+  const source = (apiKey = 'test-key') => ionqSnapshotSource({ baseUrl: fake.baseUrl, apiKey, timeoutMs: 5000 }, now)!;
 
   it('not configured → no source; configured → provider-two', () => {
     expect(ionqSnapshotSource({ baseUrl: undefined, apiKey: 'k', timeoutMs: 1000 })).toBeNull();

@@ -26,7 +26,8 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
 
   beforeAll(async () => {
     await fake.start();
-    settings = { baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.aria-1', timeoutMs: 400 };
+    // Generous: a loaded machine must not turn an answer into a timeout; the timeout test sets its own.
+    settings = { baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.aria-1', timeoutMs: 5000 };
   });
   afterAll(async () => fake.close());
   beforeEach(() => fake.reset());
@@ -145,7 +146,7 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
   it('a timeout after send is uncertain; findSubmitted then finds the job IonQ accepted, by our tag', async () => {
     fake.reset({ submit: ['accept-hang'] });
     const d = driver();
-    expect(await d.submit(input('job-t'))).toMatchObject({ state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: expect.stringMatching(/400 ms/) });
+    expect(await driver({ timeoutMs: 300 }).submit(input('job-t'))).toMatchObject({ state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: expect.stringMatching(/300 ms/) });
     const accepted = [...fake.jobs.values()].find((j) => (j.body['metadata'] as Record<string, string>)['qrail_job_id'] === 'job-t')!;
     expect(await d.findSubmitted('job-t')).toEqual({ found: 'present', remoteJobId: accepted.id });
     expect(await d.findSubmitted('never-sent')).toEqual({ found: 'absent' });
