@@ -76,12 +76,12 @@ export function createExecutionServices(
   const settings = executionSettings(config.env);
   // Cancels taken by this process reach its runs at once: the API's simulator runs and the worker's jobs.
   const cancels = new CancelRequests();
-  const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
+  const { baseUrl, apiKey, target, timeoutMs, noiseModel, gateset } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
   const directory = new DeviceDirectory(store, settings, {
     simulator: simulatorDriver(local),
     emulated: emulatedDriver(local),
-    remote: baseUrl !== undefined && apiKey !== undefined ? new IonqDriver({ baseUrl, apiKey, target, timeoutMs }) : undefined,
+    remote: baseUrl !== undefined && apiKey !== undefined ? new IonqDriver({ baseUrl, apiKey, target, timeoutMs, noiseModel, gateset }) : undefined,
   });
   const execution = new ExecutionService({
     store,

@@ -292,7 +292,7 @@ const CALIBRATED_AT = '2026-01-05T06:00:00.000Z';
 /**
  * Remote devices (a real provider's REST API, enabled by configuration). Not part of
  * `DEVICES`, whose list circuits analysis reports; execution lists them with the others.
- * `p2-ionq-aria` speaks IonQ's v0.3 jobs API (QIS gate set, all-to-all, 25 qubits).
+ * `p2-ionq-aria` speaks IonQ's API v0.4 (ionq.circuit.v1 jobs; QIS gate set, all-to-all, 25 qubits).
  */
 export const REMOTE_DEVICES: readonly DeviceSpec[] = Object.freeze([
   device({

@@ -86,7 +86,7 @@ export class DeviceDirectory {
         if (baseUrl === undefined) {
           reasons.push({
             code: 'provider_not_configured',
-            message: `The remote IonQ driver is not configured: set IONQ_BASE_URL (e.g. https://api.ionq.co/v0.3)${apiKey === undefined ? ' and IONQ_API_KEY' : ''}.`,
+            message: `The remote IonQ driver is not configured: set IONQ_BASE_URL (e.g. https://api.ionq.co/v0.4)${apiKey === undefined ? ' and IONQ_API_KEY' : ''}.`,
           });
         } else if (apiKey === undefined) {
           reasons.push({ code: 'credentials_missing', message: 'IONQ_BASE_URL is set but IONQ_API_KEY is missing.' });

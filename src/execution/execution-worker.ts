@@ -233,7 +233,8 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
         if (job.remote_failures + 1 > this.settings.remoteMaxFailures) {
           return this.failed(job, worker, 'REMOTE_UNAVAILABLE', `The remote provider kept failing (${job.remote_failures + 1} times): ${outcome.message}`);
         }
-        const backoff = Math.min(this.settings.remotePollMs * 2 ** job.remote_failures, 10 * 60_000);
+        // The provider's Retry-After (a 429 or 503) is a floor under our own backoff.
+        const backoff = Math.max(Math.min(this.settings.remotePollMs * 2 ** job.remote_failures, 10 * 60_000), outcome.retryAfterMs ?? 0);
         const ok = await this.store.park(job.id, worker, { afterMs: backoff, failed: true, clearSubmit: job.remote_job_id === null, note: `transient: ${outcome.message}` });
         return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
       }

@@ -12,7 +12,16 @@ export interface ExecutionSettings {
   readonly emulatedHardwareEnabled: boolean;
   /** Deployment-set device states (EXECUTION_DEVICE_STATUS=p2-grid-9=offline,p2-ion-11=maintenance). */
   readonly deviceStatus: Readonly<Record<string, DeviceStatus>>;
-  readonly ionq: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined; readonly target: string; readonly timeoutMs: number };
+  readonly ionq: {
+    readonly baseUrl: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly target: string;
+    readonly timeoutMs: number;
+    /** IONQ_NOISE_MODEL: noise for the `simulator` target (e.g. aria-1); unset = IonQ's ideal simulator. */
+    readonly noiseModel: string | undefined;
+    /** IONQ_GATESET: the gate set jobs are written in (qis: IonQ compiles; native: gpi/gpi2/ms written by qrail). */
+    readonly gateset: 'qis' | 'native';
+  };
   readonly maxShots: number;
   readonly simulatorTimeBudgetMs: number;
   /**
@@ -48,6 +57,11 @@ export function parseDeviceStatus(raw: string | undefined): Record<string, Devic
   return out;
 }
 
+function ionqGateset(raw: string | undefined): 'qis' | 'native' {
+  if (raw === undefined || raw === 'qis' || raw === 'native') return raw ?? 'qis';
+  throw new ConfigError('IONQ_GATESET', `must be qis or native, got "${raw}"`);
+}
+
 export function executionSettings(env: Env): ExecutionSettings {
   const baseUrl = opt(env, 'IONQ_BASE_URL');
   if (baseUrl !== undefined) {
@@ -58,13 +72,22 @@ export function executionSettings(env: Env): ExecutionSettings {
       throw new ConfigError('IONQ_BASE_URL', `must be a URL, got "${baseUrl}"`);
     }
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError('IONQ_BASE_URL', 'must be an http(s) URL');
+    // The driver speaks v0.4 only (v0.3's field names and result URLs differ): a v0.3 URL would fail every job.
+    if (/\/v0\.[0-3]\/*$/.test(u.pathname)) throw new ConfigError('IONQ_BASE_URL', `the IonQ driver speaks API v0.4: use https://api.ionq.co/v0.4, got "${baseUrl}"`);
   }
   return {
     providerOneEnabled: bool(env, 'EXECUTION_PROVIDER_ONE', true, 'on/off'),
     providerTwoEnabled: bool(env, 'EXECUTION_PROVIDER_TWO', true, 'on/off'),
     emulatedHardwareEnabled: bool(env, 'EXECUTION_EMULATED_HARDWARE', true, 'on/off'),
     deviceStatus: parseDeviceStatus(env['EXECUTION_DEVICE_STATUS']),
-    ionq: { baseUrl, apiKey: opt(env, 'IONQ_API_KEY'), target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1', timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000) },
+    ionq: {
+      baseUrl,
+      apiKey: opt(env, 'IONQ_API_KEY'),
+      target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1',
+      timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000),
+      noiseModel: opt(env, 'IONQ_NOISE_MODEL'),
+      gateset: ionqGateset(opt(env, 'IONQ_GATESET')),
+    },
     maxShots: int(env, 'EXECUTION_MAX_SHOTS', 100_000, 1, 1_000_000),
     simulatorTimeBudgetMs: int(env, 'EXECUTION_SIM_TIME_BUDGET_MS', 60_000, 100, 3_600_000),
     // DEFAULT_MAX_QUBITS and HARD_MAX_QUBITS of src/simulation/limits.ts (literals: docs/configuration.md is checked against them).

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
-import { FakeIonq } from './fake-ionq.js';
+import { FakeIonq } from './fakes/ionq-v04-fake.js';
 
 type Reason = { code: string; message: string };
 type DeviceRow = { device: string; ready: boolean; reasons: Reason[] };
@@ -32,7 +32,7 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
     await fake.start();
     [plain, keyless, remote] = await Promise.all([
       buildTestApp({ EXECUTION_DEVICE_STATUS: 'p2-grid-9=offline' }),
-      buildTestApp({ IONQ_BASE_URL: 'https://api.ionq.co/v0.3' }),
+      buildTestApp({ IONQ_BASE_URL: 'https://api.ionq.co/v0.4' }),
       buildTestApp({ IONQ_BASE_URL: fake.baseUrl, IONQ_API_KEY: 'test-key', EXECUTION_STATUS_CACHE_MS: '0' }),
     ]);
   });

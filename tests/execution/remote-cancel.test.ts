@@ -9,7 +9,7 @@ import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { FakeIonq, fakeIonqEnv } from './fake-ionq.js';
+import { FakeIonq, fakeIonqEnv } from './fakes/ionq-v04-fake.js';
 import { expectExecutionInvariants, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 
 describe('cancel a remote (IonQ) run', () => {
@@ -21,7 +21,7 @@ describe('cancel a remote (IonQ) run', () => {
     app = await buildTestApp(fakeIonqEnv(fake, { IONQ_TIMEOUT_MS: '2000', EXECUTION_REMOTE_POLL_MS: '60000' }));
   });
   beforeEach(() => {
-    fake.script = { ...fake.script, submit: [], pollStatuses: ['running'], cancel: 'stop' };
+    fake.script = { ...fake.script, submit: [], pollStatuses: ['started'], cancel: 'stop' };
   });
   afterEach(async () => expectExecutionInvariants(app));
   afterAll(async () => {

@@ -3,12 +3,12 @@ import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { claimJob, markSubmitStarted } from '../../src/store/execution/execution-repository.js';
-import { FakeIonq } from './fake-ionq.js';
+import { FakeIonq } from './fakes/ionq-v04-fake.js';
 import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-/** The IonQ v0.3 driver against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
-describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
+/** The IonQ v0.4 driver in the app against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
+describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
   const fake = new FakeIonq();
   let app: App;
 
@@ -29,7 +29,7 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
     await fake.close();
   });
   beforeEach(() => {
-    fake.script = { apiKey: 'test-key', submit: [], pollStatuses: ['ready', 'running', 'completed'], histogram: { '0': 0.5, '3': 0.5 }, backendStatus: 'available' };
+    fake.script = { apiKey: 'test-key', submit: [], pollStatuses: ['ready', 'started', 'completed'], histogram: { '0': 0.5, '3': 0.5 }, backendStatus: 'available' };
   });
 
   async function heldRemoteJob(shots = 10) {
@@ -87,8 +87,16 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
 
     expect(await settle(held.job_id)).toEqual(['parked', 'parked', 'completed']);
     expect(fake.submissions - before).toBe(1);
-    const sent = [...fake.jobs.values()].at(-1)!.body as { target: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
-    expect(sent).toMatchObject({ target: 'qpu.aria-1', shots: 10, input: { gateset: 'qis', qubits: 3 } });
+    const sent = [...fake.jobs.values()].at(-1)!.body as { backend: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
+    expect(sent).toMatchObject({
+      type: 'ionq.circuit.v1',
+      backend: 'qpu.aria-1',
+      shots: 10,
+      name: `qrail-${held.job_id}`,
+      metadata: { qrail_job_id: held.job_id },
+      input: { gateset: 'qis', qubits: 3 },
+    });
+    expect(sent).not.toHaveProperty('noise'); // a QPU gets no noise model
     expect(sent.input.circuit.map((g) => g.gate)).toEqual(['h', 'cnot', 'cnot']);
 
     const done = await job(u, held.job_id);
@@ -148,6 +156,25 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
     await expectWallet(app, u.auth, '1.400000', '0.000000');
   });
 
+  it('429 with Retry-After: the job waits at least that long (not our 1 ms backoff), then sent again and accepted once', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = [429];
+    fake.script.retryAfterSeconds = 30;
+    const before = fake.submissions;
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: '429-1' } });
+    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
+    const wait = (await app.db.query<{ s: number }>('SELECT EXTRACT(EPOCH FROM lease_expires_at - now())::float8 AS s FROM execution_jobs WHERE id = $1', [held.job_id])).rows[0]!.s;
+    expect(wait).toBeGreaterThan(25);
+    expect(await app.services.executionWorker.runOnce()).toBeNull(); // not due yet
+    // The wait is forced over rather than slept through.
+    await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [held.job_id]);
+    await settle(held.job_id);
+    expect(fake.submissions - before).toBe(2);
+    expect([...fake.jobs.values()].filter((j) => (j.body['metadata'] as Record<string, string>)['qrail_job_id'] === held.job_id)).toHaveLength(1);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed' });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
+  });
+
   it('a submission that times out is uncertain: never resent, failed, nothing charged', async () => {
     const { u, held } = await heldRemoteJob();
     fake.script.submit = ['hang'];
@@ -172,7 +199,7 @@ describe('remote driver (IonQ v0.3 contract) against a fake server', () => {
 
   it('a job the provider reports failed is failed with its code; the hold is released', async () => {
     const { u, held } = await heldRemoteJob();
-    fake.script.pollStatuses = ['running', 'failed'];
+    fake.script.pollStatuses = ['started', 'failed'];
     await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'rf-1' } });
     await settle(held.job_id);
     const j = await job(u, held.job_id);

@@ -1,155 +1,98 @@
 /**
- * Remote driver for IonQ's published REST contract (API v0.3, https://docs.ionq.com):
- *   POST {base}/jobs                 → {id, status}          submit a QIS circuit
- *   GET  {base}/jobs/{id}            → {id, status, failure?} status: submitted|ready|running|completed|failed|canceled
- *   GET  {base}/jobs/{id}/results    → {"<state>": probability} state = integer, qubit 0 least significant
- *   PUT  {base}/jobs/{id}/status/cancel → {id, status}     ask IonQ to stop an accepted job
- *   GET  {base}/backends             → [{backend, status, qubits, ...}]
- * Auth header: `Authorization: apiKey <key>`. Every request has a timeout.
+ * Remote driver for IonQ's REST API v0.4 (https://docs.ionq.com/api-reference/v0.4):
+ *   POST {base}/jobs                          {type: "ionq.circuit.v1", backend, shots, name, metadata, input, noise?} → {id, status}
+ *                                             input in the QIS gate set, or native (gpi/gpi2/ms) with IONQ_GATESET=native
+ *   GET  {base}/jobs/{id}                     the job: status submitted|ready|started|running|completed|failed|canceled,
+ *                                             failure {code, message}, results {histogram?, probabilities?} (urls)
+ *   GET  {base}/jobs/{id}/results/histogram   shot counts per state (preferred: exact)
+ *   GET  {base}/jobs/{id}/results/probabilities  probabilities per state (counts by largest remainder)
+ *   PUT  {base}/jobs/{id}/status/cancel       ask IonQ to stop an accepted job
+ *   GET  {base}/jobs?limit=&next=             recent jobs (newest first): finds an uncertain submission by our tag
+ *   GET  {base}/backends                      backend status (readiness)
+ * Auth header `Authorization: apiKey <key>`; error bodies `{error, message, statusCode}`.
+ * v0.3 is not spoken (its field names and result URLs differ); settings refuse a v0.3 base URL.
  *
- * Exactly-once: a submission is sent at most once. An explicit refusal (4xx) fails the
- * job; an explicit server error (5xx, 429) or a refused connection means nothing was
- * accepted, so the worker may try again later; a timeout or a dropped connection after
- * the request was sent is *uncertain* and fails the job without resending.
+ * Exactly-once: a submission is sent at most once. An explicit refusal (4xx) fails the job; an
+ * explicit server error (5xx, 429) or a refused connection means nothing was accepted, so the
+ * worker may try again later (after Retry-After when IonQ sends one); a timeout or a dropped
+ * connection after the request was sent is *uncertain*: `findSubmitted` looks the job up by the
+ * client tag (our job id in `metadata.qrail_job_id` and the name) before anything is resent.
  */
-import type { Circuit } from '../../circuits/ir.js';
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
+import { histogramToCounts, probabilitiesToCounts, readStateMap, toIonqInput } from './ionq-circuit.js';
+import { toIonqNativeInput } from './ionq-native.js';
+import { describeIonqError, IonqHttp, isObject, type IonqAnswer, type IonqConnection } from './ionq-http.js';
 
-export interface IonqSettings {
-  /** e.g. https://api.ionq.co/v0.3 */
-  readonly baseUrl: string;
-  readonly apiKey: string;
+export interface IonqSettings extends IonqConnection {
   /** IonQ backend name, e.g. qpu.aria-1 (default) or simulator. */
   readonly target: string;
-  readonly timeoutMs: number;
-  /** Injected for tests; defaults to the global fetch. */
-  readonly fetch?: typeof fetch;
+  /** Noise model for the `simulator` backend (e.g. aria-1); unset = ideal. Never sent to a QPU. */
+  readonly noiseModel?: string | undefined;
+  /** The gate set jobs are written in: `qis` (default; IonQ compiles) or `native` (gpi/gpi2/ms, written here). */
+  readonly gateset?: 'qis' | 'native';
+  /** How far back `findSubmitted` reads the job list before it calls a job absent. */
+  readonly lookupPages?: number;
 }
 
-const QIS_NAMES: Readonly<Record<string, string>> = {
-  x: 'x',
-  y: 'y',
-  z: 'z',
-  h: 'h',
-  s: 's',
-  sdg: 'si',
-  t: 't',
-  tdg: 'ti',
-  sx: 'v',
-  sxdg: 'vi',
-  rx: 'rx',
-  ry: 'ry',
-  rz: 'rz',
-};
+/** The metadata key carrying our job id (IonQ stores metadata verbatim; values are strings). */
+export const CLIENT_TAG_KEY = 'qrail_job_id';
+const PAGE_SIZE = 100;
 
-/** The circuit as IonQ's `ionq.circuit.v0` QIS input (measurements are implicit: every qubit, at the end). */
-export function toIonqCircuit(c: Circuit): { format: 'ionq.circuit.v0'; gateset: 'qis'; qubits: number; circuit: Record<string, unknown>[] } {
-  const gates: Record<string, unknown>[] = [];
-  let maxQ = 0;
-  for (const op of c.ops) {
-    if (op.kind === 'measure') {
-      maxQ = Math.max(maxQ, op.qubit);
-      continue;
-    }
-    if (op.kind !== 'gate') continue;
-    maxQ = Math.max(maxQ, ...op.qubits);
-    if (op.name === 'cx') gates.push({ gate: 'cnot', control: op.qubits[0], target: op.qubits[1] });
-    else if (op.name === 'swap') gates.push({ gate: 'swap', targets: [...op.qubits] });
-    else {
-      const name = QIS_NAMES[op.name];
-      if (name === undefined) throw new Error(`gate ${op.name} has no IonQ QIS name`);
-      gates.push(op.params.length > 0 ? { gate: name, target: op.qubits[0], rotation: op.params[0] } : { gate: name, target: op.qubits[0] });
-    }
-  }
-  return { format: 'ionq.circuit.v0', gateset: 'qis', qubits: maxQ + 1, circuit: gates };
-}
+/** What the worker stores as the remote status while a job is not finished. */
+const PENDING = new Set(['submitted', 'ready', 'started', 'running']);
 
-/**
- * IonQ's histogram (state integer → probability) as counts over the circuit's clbits,
- * clbit 0 rightmost. Counts are rounded by largest remainder so they sum to `shots`.
- */
-export function histogramToCounts(hist: Record<string, number>, c: Circuit, shots: number): Record<string, number> {
-  const source = new Array<number>(c.numClbits).fill(-1);
-  for (const op of c.ops) if (op.kind === 'measure') source[op.clbit] = op.qubit;
-  const probs = new Map<string, number>();
-  for (const [state, p] of Object.entries(hist)) {
-    const s = BigInt(state);
-    let key = '';
-    for (let cl = c.numClbits - 1; cl >= 0; cl--) {
-      const q = source[cl]!;
-      key += q < 0 ? '0' : ((s >> BigInt(q)) & 1n).toString();
-    }
-    probs.set(key, (probs.get(key) ?? 0) + p);
-  }
-  const total = [...probs.values()].reduce((a, b) => a + b, 0) || 1;
-  const rows = [...probs.entries()].map(([k, p]) => {
-    const exact = (p / total) * shots;
-    return { k, n: Math.floor(exact), rem: exact - Math.floor(exact) };
-  });
-  let left = shots - rows.reduce((a, r) => a + r.n, 0);
-  for (const r of [...rows].sort((a, b) => b.rem - a.rem || (a.k < b.k ? -1 : 1))) {
-    if (left <= 0) break;
-    r.n++;
-    left--;
-  }
-  return Object.fromEntries(rows.filter((r) => r.n > 0).map((r) => [r.k, r.n]));
-}
-
-type Http = { kind: 'ok'; status: number; body: unknown } | { kind: 'timeout' } | { kind: 'refused'; message: string } | { kind: 'dropped'; message: string };
+type Answered = Extract<IonqAnswer, { kind: 'ok' }>;
 
 export class IonqDriver implements DeviceDriver {
   readonly kind = 'remote' as const;
-  private readonly f: typeof fetch;
+  private readonly http: IonqHttp;
 
   constructor(private readonly s: IonqSettings) {
-    this.f = s.fetch ?? fetch;
+    this.http = new IonqHttp(s);
   }
 
-  private async http(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Http> {
-    try {
-      const res = await this.f(`${this.s.baseUrl.replace(/\/+$/, '')}${path}`, {
-        method,
-        headers: { authorization: `apiKey ${this.s.apiKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.s.timeoutMs),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text === '' ? null : JSON.parse(text);
-      } catch {
-        /* keep the text */
-      }
-      return { kind: 'ok', status: res.status, body: parsed };
-    } catch (e) {
-      const err = e as { name?: string; message?: string; cause?: { code?: string; name?: string } };
-      if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.cause?.name === 'TimeoutError') return { kind: 'timeout' };
-      if (err.cause?.code === 'ECONNREFUSED' || err.cause?.code === 'ENOTFOUND' || err.cause?.code === 'EAI_AGAIN') return { kind: 'refused', message: String(err.cause.code) };
-      return { kind: 'dropped', message: err.message ?? 'connection failed' };
-    }
-  }
-
-  private static describe(body: unknown): string {
-    if (body !== null && typeof body === 'object') {
-      const b = body as Record<string, unknown>;
-      return [b['error'], b['message']].filter((x) => typeof x === 'string').join(': ') || JSON.stringify(body).slice(0, 200);
-    }
-    return String(body).slice(0, 200);
+  private notAnswered(r: Exclude<IonqAnswer, Answered>): DriverOutcome {
+    return { state: 'retry', message: r.kind === 'timeout' ? `IonQ did not answer within ${this.s.timeoutMs} ms.` : `IonQ could not be reached (${r.message}).` };
   }
 
   /** Outcome of a non-2xx answer. */
-  private static refused(r: { status: number; body: unknown }, what: string): DriverOutcome {
-    const why = `IonQ answered ${r.status} to ${what}: ${IonqDriver.describe(r.body)}`;
+  private static refused(r: Answered, what: string): DriverOutcome {
+    const why = `IonQ answered ${r.status} to ${what}: ${describeIonqError(r.body)}`;
     if (r.status === 401 || r.status === 403) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_AUTH_FAILED, message: why };
-    if (r.status === 429 || r.status >= 500) return { state: 'retry', message: why };
+    if (r.status === 429 || r.status >= 500) return { state: 'retry', message: why, ...(r.retryAfterMs === null ? {} : { retryAfterMs: r.retryAfterMs }) };
     return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: why };
   }
 
+  private static malformed(what: string, body: unknown): DriverOutcome {
+    const shown = typeof body === 'string' ? body.slice(0, 120) : JSON.stringify(body ?? null).slice(0, 120);
+    return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_MALFORMED_RESPONSE, message: `IonQ answered ${what} with a body we cannot read: ${shown}` };
+  }
+
+  /** The job-creation body (exported through `requestBody` for tests that check the shape). */
+  requestBody(input: RunInput): Record<string, unknown> {
+    const simulator = this.s.target === 'simulator';
+    return {
+      type: 'ionq.circuit.v1',
+      backend: this.s.target,
+      shots: input.shots,
+      name: `qrail-${input.jobId}`,
+      metadata: { [CLIENT_TAG_KEY]: input.jobId },
+      input: this.s.gateset === 'native' ? toIonqNativeInput(input.circuit).input : toIonqInput(input.circuit),
+      // Noise applies to the simulator only; its seed is the job's, so a rerun is reproducible (int32 per the API).
+      ...(simulator && this.s.noiseModel !== undefined ? { noise: { model: this.s.noiseModel, seed: input.seed % 2 ** 31 } } : {}),
+    };
+  }
+
   async submit(input: RunInput): Promise<DriverOutcome> {
-    const body = { target: this.s.target, shots: input.shots, name: `qrail-${input.jobId}`, metadata: { qrail_job_id: input.jobId }, input: toIonqCircuit(input.circuit) };
-    const r = await this.http('POST', '/jobs', body);
+    let body: Record<string, unknown>;
+    try {
+      body = this.requestBody(input);
+    } catch (e) {
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: `The circuit cannot be written for IonQ: ${(e as Error).message}` };
+    }
+    const r = await this.http.request('POST', '/jobs', body);
     if (r.kind === 'timeout')
       return {
         state: 'failed',
@@ -158,48 +101,102 @@ export class IonqDriver implements DeviceDriver {
       };
     if (r.kind === 'dropped')
       return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `The connection to IonQ failed during the submission (${r.message}); it is not sent again.` };
-    if (r.kind === 'refused') return { state: 'retry', message: `IonQ could not be reached (${r.message}).` };
+    if (r.kind === 'refused') return this.notAnswered(r);
     if (r.status < 200 || r.status >= 300) return IonqDriver.refused(r, 'the submission');
-    const b = r.body as { id?: unknown; status?: unknown } | null;
-    if (b === null || typeof b.id !== 'string') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: 'IonQ accepted the submission but returned no job id.' };
-    return { state: 'pending', remoteJobId: b.id, remoteStatus: typeof b.status === 'string' ? b.status : 'submitted' };
+    // Accepted (2xx) but no readable id: the job may exist at IonQ, so this is uncertain, not a refusal.
+    if (!isObject(r.body) || typeof r.body['id'] !== 'string' || r.body['id'] === '')
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: 'IonQ accepted the submission but returned no job id; it is not sent again.' };
+    const status = r.body['status'];
+    return { state: 'pending', remoteJobId: r.body['id'], remoteStatus: typeof status === 'string' ? status : 'submitted' };
   }
 
   async poll(remoteJobId: string, input: RunInput): Promise<DriverOutcome> {
     const id = encodeURIComponent(remoteJobId);
-    const r = await this.http('GET', `/jobs/${id}`);
-    if (r.kind !== 'ok') return { state: 'retry', message: r.kind === 'timeout' ? `IonQ did not answer within ${this.s.timeoutMs} ms.` : `IonQ could not be reached (${r.message}).` };
+    const r = await this.http.request('GET', `/jobs/${id}`);
+    if (r.kind !== 'ok') return this.notAnswered(r);
     if (r.status < 200 || r.status >= 300) return IonqDriver.refused(r, `GET /jobs/${remoteJobId}`);
-    const job = r.body as { status?: string; failure?: { code?: string; error?: string } } | null;
-    const status = job?.status ?? 'unknown';
+    if (!isObject(r.body) || typeof r.body['status'] !== 'string') return IonqDriver.malformed(`GET /jobs/${remoteJobId}`, r.body);
+    const job = r.body;
+    const status = job['status'] as string;
     if (status === 'failed' || status === 'canceled') {
-      const f = job?.failure;
-      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IonQ job ${remoteJobId} ${status}${f?.code ? ` (${f.code})` : ''}${f?.error ? `: ${f.error}` : ''}.` };
+      const f = isObject(job['failure']) ? job['failure'] : {};
+      // v0.4 says {code, message}; older answers said {code, error}: both are read (it costs nothing).
+      const code = typeof f['code'] === 'string' ? f['code'] : null;
+      const text = typeof f['message'] === 'string' ? f['message'] : typeof f['error'] === 'string' ? f['error'] : null;
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IonQ job ${remoteJobId} ${status}${code ? ` (${code})` : ''}${text ? `: ${text}` : ''}.` };
     }
-    if (status !== 'completed') return { state: 'pending', remoteJobId, remoteStatus: status };
-    const res = await this.http('GET', `/jobs/${id}/results`);
-    if (res.kind !== 'ok') return { state: 'retry', message: 'IonQ results could not be fetched yet.' };
-    if (res.status < 200 || res.status >= 300) return IonqDriver.refused(res, `GET /jobs/${remoteJobId}/results`);
-    const hist = res.body as Record<string, number> | null;
-    if (hist === null || typeof hist !== 'object' || Object.values(hist).some((p) => typeof p !== 'number')) {
-      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: 'IonQ returned results that are not a histogram.' };
+    if (status !== 'completed') return { state: 'pending', remoteJobId, remoteStatus: PENDING.has(status) ? status : `unknown:${status.slice(0, 40)}` };
+    return this.results(remoteJobId, job, input);
+  }
+
+  /** A completed job's results: the shot histogram when IonQ lists one, else the probabilities. */
+  private async results(remoteJobId: string, job: Record<string, unknown>, input: RunInput): Promise<DriverOutcome> {
+    const listed = isObject(job['results']) ? job['results'] : {};
+    const useHistogram = isObject(listed['histogram']);
+    const path = `/jobs/${encodeURIComponent(remoteJobId)}/results/${useHistogram ? 'histogram' : 'probabilities'}`;
+    const r = await this.http.request('GET', path);
+    if (r.kind !== 'ok') return this.notAnswered(r);
+    if (r.status < 200 || r.status >= 300) return IonqDriver.refused(r, `GET ${path}`);
+    const states = readStateMap(r.body);
+    if (states === null || states.size === 0) return IonqDriver.malformed(`GET ${path}`, r.body);
+    const meta = { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target };
+    if (useHistogram) {
+      const { counts, exact } = histogramToCounts(states, input.circuit, input.shots);
+      return {
+        state: 'completed',
+        result: {
+          counts,
+          probabilitiesKind: 'estimated',
+          meta: { ...meta, counts_source: exact ? 'ionq shot histogram' : 'ionq shot histogram, rescaled by largest remainder' },
+          ...(exact ? {} : { notes: [`IonQ's histogram did not total ${input.shots} shots; counts were rescaled by largest remainder.`] }),
+        },
+      };
     }
-    const counts = histogramToCounts(hist, input.circuit, input.shots);
-    return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta: { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target } } };
+    const counts = probabilitiesToCounts(states, input.circuit, input.shots);
+    return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta: { ...meta, counts_source: 'ionq probabilities × shots, largest remainder' } } };
   }
 
   /** Asks IonQ to stop the job; the next poll says whether it stopped (`canceled`) or had already finished. */
   async cancel(remoteJobId: string): Promise<boolean> {
-    const r = await this.http('PUT', `/jobs/${encodeURIComponent(remoteJobId)}/status/cancel`);
+    const r = await this.http.request('PUT', `/jobs/${encodeURIComponent(remoteJobId)}/status/cancel`);
     return r.kind === 'ok' && r.status >= 200 && r.status < 300;
   }
 
-  async liveStatus(): Promise<{ status: DeviceStatus; detail: string } | null> {
-    const r = await this.http('GET', '/backends');
-    if (r.kind !== 'ok' || r.status !== 200 || !Array.isArray(r.body)) return null;
-    const b = (r.body as Array<{ backend?: string; status?: string }>).find((x) => x.backend === this.s.target);
-    if (b === undefined) return { status: 'offline', detail: `IonQ does not list the backend ${this.s.target}` };
-    const st = b.status ?? 'unknown';
-    return { status: st === 'available' ? 'online' : st === 'calibrating' ? 'maintenance' : 'offline', detail: `IonQ reports ${this.s.target} ${st}` };
+  /**
+   * Reads the newest jobs (up to `lookupPages` pages of 100) for one carrying our tag. `absent`
+   * only when the whole list was read; a list that goes on past the pages read, or any failure,
+   * is `unknown` (never guess absent: that would resend a job IonQ may be running).
+   */
+  async findSubmitted(jobId: string): Promise<{ readonly found: 'present'; readonly remoteJobId: string } | { readonly found: 'absent' } | { readonly found: 'unknown' }> {
+    let next: string | null = null;
+    for (let page = 0; page < (this.s.lookupPages ?? 5); page++) {
+      const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (next !== null) q.set('next', next);
+      const r = await this.http.request('GET', `/jobs?${q.toString()}`);
+      if (r.kind !== 'ok' || r.status !== 200 || !isObject(r.body) || !Array.isArray(r.body['jobs'])) return { found: 'unknown' };
+      for (const j of r.body['jobs'] as unknown[]) {
+        if (!isObject(j) || typeof j['id'] !== 'string') continue;
+        const meta = isObject(j['metadata']) ? j['metadata'] : {};
+        if (meta[CLIENT_TAG_KEY] === jobId || j['name'] === `qrail-${jobId}`) return { found: 'present', remoteJobId: j['id'] };
+      }
+      const n = r.body['next'];
+      if (typeof n !== 'string' || n === '') return { found: 'absent' };
+      next = n;
+    }
+    return { found: 'unknown' };
   }
+
+  async liveStatus(): Promise<{ status: DeviceStatus; detail: string } | null> {
+    const r = await this.http.request('GET', '/backends');
+    if (r.kind !== 'ok' || r.status !== 200 || !Array.isArray(r.body)) return null;
+    const b = (r.body as unknown[]).find((x) => isObject(x) && x['backend'] === this.s.target) as Record<string, unknown> | undefined;
+    if (b === undefined) return { status: 'offline', detail: `IonQ does not list the backend ${this.s.target}` };
+    const st = typeof b['status'] === 'string' ? b['status'] : 'unknown';
+    return { status: ionqStatus(st), detail: `IonQ reports ${this.s.target} ${st}${b['degraded'] === true ? ' (degraded)' : ''}` };
+  }
+}
+
+/** IonQ backend status → ours: available runs; calibrating is maintenance; unavailable, retired and anything else are offline. */
+export function ionqStatus(st: string): DeviceStatus {
+  return st === 'available' ? 'online' : st === 'calibrating' ? 'maintenance' : 'offline';
 }

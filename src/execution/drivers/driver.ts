@@ -33,7 +33,7 @@ export type DriverOutcome =
   /** Accepted by a remote provider; poll later with this id. */
   | { readonly state: 'pending'; readonly remoteJobId: string; readonly remoteStatus: string }
   /** A transient problem (5xx, connection refused, 429): nothing was accepted; try again later. */
-  | { readonly state: 'retry'; readonly message: string }
+  | { readonly state: 'retry'; readonly message: string; /** The provider's Retry-After (429/503), as a delay: wait at least this long. */ readonly retryAfterMs?: number }
   | { readonly state: 'failed'; readonly code: ExecutionFailureCode; readonly message: string };
 
 export interface DeviceDriver {

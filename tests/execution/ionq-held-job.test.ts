@@ -1,0 +1,100 @@
+/**
+ * A held hardware job on IonQ (v0.4, the local fake): quote → hold → continue → completed,
+ * with the results mapped to the documented bit order (clbit 0 rightmost) and the ledger
+ * checked by the operator's `ledger check` afterwards. The fake computes a classical circuit's
+ * basis state and answers with IonQ's own key (decimal, qubit 0 least significant), so the
+ * mapping from IonQ's state to our key is exercised end to end, layout included.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CircuitV02 } from '../../packages/client/src/index.js';
+import { ledgerCheckCommand } from '../../src/cli/billing-commands.js';
+import { invokeCommand } from '../../src/cli/run-cli.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { App } from '../../src/http/app-types.js';
+import { buildTestApp, signUp } from '../helpers/app.js';
+import { fundAccount } from '../helpers/ledger.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { FakeIonq, fakeIonqEnv } from './fakes/ionq-v04-fake.js';
+import { expectWallet, quoteAndHold } from './helpers.js';
+
+/** |q0 = 1, q1 = 0⟩, q0 measured into clbit 0 and q1 into clbit 1: our key is "01" (clbit 0 rightmost). */
+const q0Set: CircuitV02 = {
+  schema: '0.2',
+  num_qubits: 2,
+  num_clbits: 2,
+  gates: [{ op: 'x', qubits: [0] }],
+  measurements: [
+    { qubit: 0, clbit: 0 },
+    { qubit: 1, clbit: 1 },
+  ],
+};
+
+/** The same state with the clbits crossed (q0 → clbit 1): the key is "10". */
+const q0SetCrossed: CircuitV02 = {
+  ...q0Set,
+  measurements: [
+    { qubit: 0, clbit: 1 },
+    { qubit: 1, clbit: 0 },
+  ],
+};
+
+describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue → completed', () => {
+  const fake = new FakeIonq();
+  let app: App;
+  beforeAll(async () => {
+    await fake.start();
+    fake.reset({ pollStatuses: ['submitted', 'started', 'completed'], fromCircuit: true });
+    app = await buildTestApp(fakeIonqEnv(fake, { EXECUTION_REMOTE_POLL_MS: '1', IONQ_TIMEOUT_MS: '5000' }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await fake.close();
+  });
+
+  async function runHeld(circuit: CircuitV02, token: string) {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 2_000_000n);
+    const { quote, held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', 20);
+    expect(quote).toMatchObject({ device: 'p2-ionq-aria', total: '0.900000' }); // 0.30 + 20 × 0.03
+    await expectWallet(app, u.auth, '1.100000', '0.900000');
+    const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit, client_token: token } });
+    expect(cont.statusCode).toBe(202);
+    expect(cont.json().data).toMatchObject({ driver: 'remote', status: 'queued' });
+    const done = await waitFor(
+      async () => {
+        await app.services.executionWorker.drain();
+        const j = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${held.job_id}`, headers: u.auth })).json().data;
+        return (j.status === 'completed' || j.status === 'failed') && j;
+      },
+      { intervalMs: 5, what: `job ${held.job_id} settled` },
+    );
+    await expectWallet(app, u.auth, '1.100000', '0.000000');
+    return { done, held };
+  }
+
+  it('|q0=1, q1=0⟩ comes back as "01"; crossing the clbits gives "10"; charged once', async () => {
+    const { done, held } = await runHeld(q0Set, 'ionq-bits-1');
+    expect(done).toMatchObject({ status: 'completed', remote: { provider: 'ionq' }, cost: { estimated: '0.900000', actual: '0.900000' } });
+    expect(done.results).toMatchObject({ counts: { '01': 20 }, shots: 20, meta: { counts_source: 'ionq shot histogram' } });
+    expect(done.results.bit_order).toMatch(/clbit 0 rightmost/);
+    // What IonQ received: the job tagged with ours, one X (on the qubit the layout chose).
+    const sent = [...fake.jobs.values()].find((j) => (j.body['metadata'] as Record<string, string>)['qrail_job_id'] === held.job_id)!;
+    expect(sent.body).toMatchObject({ type: 'ionq.circuit.v1', backend: 'qpu.aria-1', shots: 20, input: { gateset: 'qis' } });
+    expect((sent.body['input'] as { circuit: Array<{ gate: string }> }).circuit.map((g) => g.gate)).toEqual(['x']);
+
+    const crossed = await runHeld(q0SetCrossed, 'ionq-bits-2');
+    expect(crossed.done.results.counts).toEqual({ '10': 20 });
+  });
+
+  it('the ledger check (the operator command) is clean afterwards', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await invokeCommand(ledgerCheckCommand({ openDb: async () => app.db, keepOpen: true }), [], {
+      io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) },
+      serverConfig: async () => loadConfig({ DATA_DIR: 'memory://' }),
+      remote: { configFile: '/nonexistent/qrail-config.json' },
+    });
+    expect({ code, err: err.join('') }).toEqual({ code: 0, err: '' });
+    expect(out.join('')).toMatch(/^ledger OK: \d+ transfers/);
+  });
+});
