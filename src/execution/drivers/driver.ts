@@ -33,7 +33,8 @@ export type DriverOutcome =
   /** Accepted by a remote provider; poll later with this id. */
   | { readonly state: 'pending'; readonly remoteJobId: string; readonly remoteStatus: string }
   /** A transient problem (5xx, connection refused, 429): nothing was accepted; try again later. */
-  | { readonly state: 'retry'; readonly message: string }
+  /** `afterMs`: the provider asked us to wait this long (Retry-After); the worker waits at least that. */
+  | { readonly state: 'retry'; readonly message: string; readonly afterMs?: number }
   | { readonly state: 'failed'; readonly code: ExecutionFailureCode; readonly message: string };
 
 export interface DeviceDriver {
