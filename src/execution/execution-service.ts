@@ -173,7 +173,6 @@ export class ExecutionService {
     const d = await this.resolveDevice(provider, deviceId);
     const spec = d.profile.spec;
     if (spec.kind === 'hardware') {
-      if (!d.available && provider === 'provider-one') ExecutionService.refuseUnavailable(d);
       const shots = body.shots ?? 1024;
       const price = d.profile.pricing;
       const estimate = price === null ? null : price.perTaskMicros + BigInt(shots) * price.perShotMicros;
@@ -186,7 +185,7 @@ export class ExecutionService {
         steps: [
           { method: 'POST', path: '/v1/billing/hardware/quote', body: { provider, device: spec.id, shots } },
           { method: 'POST', path: '/v1/billing/hardware/hold', body: { quote_id: '<quote_id>' } },
-          { method: 'POST', path: '/v1/execute/provider-two/held/<job_id>', body: { circuit: '<circuit>', client_token: '<token>' } },
+          { method: 'POST', path: `/v1/execute/${provider}/held/<job_id>`, body: { circuit: '<circuit>', client_token: '<token>' } },
         ],
       });
     }
@@ -273,17 +272,17 @@ export class ExecutionService {
     throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, `The held job is ${status}; it cannot be continued.`, { job_id: held.jobId, status });
   }
 
-  /** POST /v1/execute/provider-two/held/{job_id}: the held job becomes a queued execution job. */
-  async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
+  /** POST /v1/execute/{provider}/held/{job_id}: the held job becomes a queued execution job. */
+  async continueHeld(accountId: string, jobId: string, body: ContinueRequest, provider: ProviderId = 'provider-two') {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
 
     const held = await this.store.heldJob(jobId);
-    if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
+    if (held === null || held.accountId !== accountId || held.provider !== provider) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} of ${provider} for this account.`);
     ExecutionService.refuseNotContinuable(held);
-    const d = await this.resolveDevice('provider-two', held.device);
+    const d = await this.resolveDevice(provider, held.device);
     if (d.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${held.device} is not a hardware device.`, { devices: [] });
     if (!d.available) ExecutionService.refuseUnavailable(d);
     if (!(await this.deps.hardwareAllowed(accountId))) {
@@ -305,7 +304,7 @@ export class ExecutionService {
         accountId,
         clientToken: body.client_token,
         requestHash: hash,
-        provider: 'provider-two',
+        provider,
         device: held.device,
         kind: 'hardware',
         driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',
@@ -338,9 +337,9 @@ export class ExecutionService {
   async job(accountId: string, jobId: string, provider: ProviderId = 'provider-two') {
     const j = await this.store.getJob(jobId);
     if (j !== null && j.account_id === accountId && j.provider === provider) return this.viewOf(j);
-    if (j === null && provider === 'provider-two') {
+    if (j === null) {
       const held = await this.store.heldJob(jobId);
-      if (held !== null && held.accountId === accountId) return heldOnlyView(held);
+      if (held !== null && held.accountId === accountId && held.provider === provider) return heldOnlyView(held);
     }
     throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
   }
