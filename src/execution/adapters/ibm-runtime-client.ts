@@ -44,9 +44,10 @@ export function retryAfterMs(header: string | null, now: number): number | null 
 
 export function describeIbmError(body: unknown): string {
   if (body !== null && typeof body === 'object') {
-    const b = body as { errors?: Array<{ code?: unknown; message?: unknown }>; message?: unknown; errorMessage?: unknown; trace?: unknown };
+    const b = body as { errors?: Array<{ code?: unknown; message?: unknown }>; message?: unknown; errorCode?: unknown; errorMessage?: unknown };
     const first = Array.isArray(b.errors) ? b.errors[0] : undefined;
-    const parts = [first?.code, first?.message ?? b.message ?? b.errorMessage].filter((x) => typeof x === 'string' || typeof x === 'number');
+    // Runtime: {errors: [{code, message}]}; IAM: {errorCode, errorMessage}.
+    const parts = [first?.code ?? b.errorCode, first?.message ?? b.message ?? b.errorMessage].filter((x) => typeof x === 'string' || typeof x === 'number');
     if (parts.length > 0) return parts.join(': ');
     return JSON.stringify(body).slice(0, 200);
   }
@@ -97,6 +98,8 @@ export class IbmRuntimeClient {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
     });
+    // IAM refusing the key (4xx) is an authentication failure of the call, whatever status IAM used.
+    if (r.kind === 'ok' && r.status >= 400 && r.status < 500) return { failure: { kind: 'ok', status: 401, body: { message: `IAM refused the API key: ${describeIbmError(r.body)}` }, retryAfterMs: null } };
     if (r.kind !== 'ok' || r.status !== 200) return { failure: r };
     const b = r.body as { access_token?: unknown; expires_in?: unknown; expiration?: unknown } | null;
     if (b === null || typeof b !== 'object' || typeof b.access_token !== 'string' || b.access_token === '') {
