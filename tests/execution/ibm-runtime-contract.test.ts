@@ -25,7 +25,7 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
   });
   beforeEach(() => {
     fake.script = defaultIbmScript();
-    client = new IbmRuntimeClient({ apiKey: 'ibm-test-key', instance: fake.script.instance, baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 300 });
+    client = new IbmRuntimeClient({ apiKey: 'ibm-test-key', instance: fake.script.instance, baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 1_000 });
     driver = new IbmRuntimeDriver(client, { 'p1-falcon-7': FAKE_BACKEND });
   });
 
@@ -74,7 +74,7 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
     expect(fake.requests.filter((q) => q.path === '/api/v1/jobs').at(-1)!.auth).toBe(`Bearer ${fake.tokens.at(-1)}`);
     // A token IAM says is about to expire is refreshed before use, without a 401.
     fake.script.tokenSeconds = 30;
-    const short = new IbmRuntimeClient({ apiKey: 'ibm-test-key', instance: fake.script.instance, baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 300 });
+    const short = new IbmRuntimeClient({ apiKey: 'ibm-test-key', instance: fake.script.instance, baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 1_000 });
     const beforeShort = fake.tokens.length;
     await short.request('GET', '/v1/backends');
     await short.request('GET', '/v1/backends');
@@ -82,12 +82,12 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
   });
 
   it('a refused API key at IAM or a wrong instance fails as REMOTE_AUTH_FAILED, not retried', async () => {
-    const badKey = new IbmRuntimeDriver(new IbmRuntimeClient({ apiKey: 'wrong', instance: fake.script.instance, baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 300 }), {
+    const badKey = new IbmRuntimeDriver(new IbmRuntimeClient({ apiKey: 'wrong', instance: fake.script.instance, baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 1_000 }), {
       'p1-falcon-7': FAKE_BACKEND,
     });
     const r = await badKey.submit(input('job-k'));
     expect(r).toMatchObject({ state: 'failed', code: 'REMOTE_AUTH_FAILED', message: expect.stringContaining('BXNIM0415E') });
-    const badCrn = new IbmRuntimeDriver(new IbmRuntimeClient({ apiKey: 'ibm-test-key', instance: 'crn:other', baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 300 }), {
+    const badCrn = new IbmRuntimeDriver(new IbmRuntimeClient({ apiKey: 'ibm-test-key', instance: 'crn:other', baseUrl: fake.baseUrl, iamUrl: fake.origin, timeoutMs: 1_000 }), {
       'p1-falcon-7': FAKE_BACKEND,
     });
     expect(await badCrn.submit(input('job-k2'))).toMatchObject({ state: 'failed', code: 'REMOTE_AUTH_FAILED', message: expect.stringContaining('403') });
@@ -136,7 +136,7 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
   it('a poll that times out or answers 5xx is a retry; a failed job reports its reason', async () => {
     const sent = (await driver.submit(input('job-p'))) as { remoteJobId: string };
     fake.script.pollStatuses = ['hang'];
-    expect(await driver.poll(sent.remoteJobId, input('job-p'))).toMatchObject({ state: 'retry', message: expect.stringContaining('300 ms') });
+    expect(await driver.poll(sent.remoteJobId, input('job-p'))).toMatchObject({ state: 'retry', message: expect.stringContaining('1000 ms') });
     fake.script.pollStatuses = [502];
     expect(await driver.poll(sent.remoteJobId, input('job-p'))).toMatchObject({ state: 'retry' });
     fake.script.pollStatuses = ['Failed'];
