@@ -49,7 +49,7 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
     expect(await driver.poll(id, input('job-a'))).toEqual({ state: 'pending', remoteJobId: id, remoteStatus: 'Running' });
     const done = await driver.poll(id, input('job-a'));
     expect(done).toMatchObject({ state: 'completed', result: { counts: { '01': 3, '00': 1 }, meta: { remote_provider: 'ibm', remote_job_id: id, target: FAKE_BACKEND } } });
-    expect((done as { result: { meta: { memory: string[] } } }).result.meta.memory).toEqual(['0x1', '0x1', '0x1', '0x0']);
+    expect((done as unknown as { result: { meta: { memory: string[] } } }).result.meta.memory).toEqual(['0x1', '0x1', '0x1', '0x0']);
     expect(job.resultFetches).toBe(1);
     // One IAM exchange served every call (the token is cached).
     expect(fake.tokens.length - tokensBefore).toBe(1);
