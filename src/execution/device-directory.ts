@@ -212,8 +212,7 @@ export class DeviceDirectory {
         } else {
           status = 'offline';
           unreachable = true;
-          statusDetail =
-            snapshot === null ? `no report from ${PROVIDER_NAME[p.spec.provider]}'s API yet` : `${PROVIDER_NAME[p.spec.provider]}'s API has not answered since ${snapshot.fetchedAt}`;
+          statusDetail = snapshot === null ? `no report from ${PROVIDER_NAME[p.spec.provider]}'s API yet` : `${PROVIDER_NAME[p.spec.provider]}'s API has not answered since ${snapshot.fetchedAt}`;
         }
       }
       if (status !== 'online') reasons.push({ code: 'device_offline', message: `${p.spec.id} is ${status}${statusDetail === null ? '' : ` (${statusDetail})`}.` });

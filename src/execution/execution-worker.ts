@@ -286,7 +286,11 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
    */
   private async reconcile(job: ExecutionJob, driver: DeviceDriver, input: RunInput): Promise<DriverOutcome | Reconciled> {
     if (driver.findSubmitted === undefined) {
-      return { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: 'The worker stopped while submitting to the remote provider, which cannot be asked whether it got the job; it is not sent again.' };
+      return {
+        state: 'failed',
+        code: 'REMOTE_SUBMISSION_UNCERTAIN',
+        message: 'The worker stopped while submitting to the remote provider, which cannot be asked whether it got the job; it is not sent again.',
+      };
     }
     const found = await driver.findSubmitted(job.id, input).catch(() => ({ found: 'unknown' as const }));
     if (found.found === 'present') return { state: 'pending', remoteJobId: found.remoteJobId, remoteStatus: 'found at the provider by its tag' };

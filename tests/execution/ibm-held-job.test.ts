@@ -101,7 +101,16 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
   it('quote → hold → continue → completed: one Sampler job tagged with our id, counts in the documented bit order, charged once, ledger clean', async () => {
     const { u, held } = await heldJob();
     // x on qubit 0 only: clbit 0 reads 1, clbit 1 reads 0 → key "01" (clbit 0 rightmost).
-    const asym = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'x', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
+    const asym = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [{ op: 'x', qubits: [0] }],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
     fake.script.samples = [...Array(7).fill('0x1'), '0x0', '0x3', '0x1'];
     const before = fake.submissions;
     const r = await cont(u, held.job_id, 'ibm-1', asym);

@@ -145,7 +145,11 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
 
   it('an unmapped device or a circuit without measurements is refused before anything is sent', async () => {
     const before = fake.submissions;
-    expect(await driver.submit({ ...input('job-x'), device: deviceProfile('p1-falcon-27')! })).toMatchObject({ state: 'failed', code: 'REMOTE_REJECTED', message: expect.stringContaining('IBM_QUANTUM_BACKENDS') });
+    expect(await driver.submit({ ...input('job-x'), device: deviceProfile('p1-falcon-27')! })).toMatchObject({
+      state: 'failed',
+      code: 'REMOTE_REJECTED',
+      message: expect.stringContaining('IBM_QUANTUM_BACKENDS'),
+    });
     expect(await driver.submit({ ...input('job-x'), circuit: circuit(2, 0, [gate('h', [0])]) })).toMatchObject({ state: 'failed', message: expect.stringContaining('measures nothing') });
     expect(fake.submissions).toBe(before);
   });

@@ -99,7 +99,8 @@ export class IbmRuntimeClient {
       body: form.toString(),
     });
     // IAM refusing the key (4xx) is an authentication failure of the call, whatever status IAM used.
-    if (r.kind === 'ok' && r.status >= 400 && r.status < 500) return { failure: { kind: 'ok', status: 401, body: { message: `IAM refused the API key: ${describeIbmError(r.body)}` }, retryAfterMs: null } };
+    if (r.kind === 'ok' && r.status >= 400 && r.status < 500)
+      return { failure: { kind: 'ok', status: 401, body: { message: `IAM refused the API key: ${describeIbmError(r.body)}` }, retryAfterMs: null } };
     if (r.kind !== 'ok' || r.status !== 200) return { failure: r };
     const b = r.body as { access_token?: unknown; expires_in?: unknown; expiration?: unknown } | null;
     if (b === null || typeof b !== 'object' || typeof b.access_token !== 'string' || b.access_token === '') {

@@ -83,7 +83,17 @@ export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
     const out: DeviceSnapshot[] = [];
     for (const backend of [...new Set(this.backends)]) {
       if (!names.has(backend)) {
-        out.push({ backend, status: 'offline', statusDetail: `IBM Quantum does not list ${backend} for this instance`, queueLength: null, numQubits: 0, nativeGates: [], couplingMap: [], calibration: null, fetchedAt });
+        out.push({
+          backend,
+          status: 'offline',
+          statusDetail: `IBM Quantum does not list ${backend} for this instance`,
+          queueLength: null,
+          numQubits: 0,
+          nativeGates: [],
+          couplingMap: [],
+          calibration: null,
+          fetchedAt,
+        });
         continue;
       }
       const name = encodeURIComponent(backend);
@@ -96,8 +106,12 @@ export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
       }
       const edges = new Map<string, [number, number]>();
       for (const e of Array.isArray(c.coupling_map) ? (c.coupling_map as unknown[]) : []) {
-        if (!Array.isArray(e) || e.length !== 2 || !e.every((q) => Number.isInteger(q) && q >= 0 && q < (c.n_qubits as number))) continue;
-        const [a, b] = [Math.min(e[0], e[1]), Math.max(e[0], e[1])];
+        if (!Array.isArray(e) || e.length !== 2) continue;
+        const [x, y] = e as unknown[];
+        const n = c.n_qubits;
+        const ok = (q: unknown): q is number => typeof q === 'number' && Number.isInteger(q) && q >= 0 && q < n;
+        if (!ok(x) || !ok(y)) continue;
+        const [a, b] = [Math.min(x, y), Math.max(x, y)];
         if (a !== b) edges.set(`${a}-${b}`, [a, b]);
       }
       out.push({

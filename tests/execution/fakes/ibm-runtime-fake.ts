@@ -184,7 +184,14 @@ export class FakeIbmRuntime {
     const token = `iam-token-${this.tokens.length + 1}`;
     this.tokens.push(token);
     const now = Math.floor(Date.now() / 1000);
-    FakeIbmRuntime.send(res, 200, { access_token: token, refresh_token: 'not_supported', token_type: 'Bearer', expires_in: this.script.tokenSeconds, expiration: now + this.script.tokenSeconds, scope: 'ibm openid' });
+    FakeIbmRuntime.send(res, 200, {
+      access_token: token,
+      refresh_token: 'not_supported',
+      token_type: 'Bearer',
+      expires_in: this.script.tokenSeconds,
+      expiration: now + this.script.tokenSeconds,
+      scope: 'ibm openid',
+    });
   }
 
   private backendList(res: ServerResponse): void {
@@ -198,7 +205,13 @@ export class FakeIbmRuntime {
     if (name !== FAKE_BACKEND) return FakeIbmRuntime.error(res, 404, 1211, `Backend ${name} not found`);
     if (what === 'status') return FakeIbmRuntime.send(res, 200, { ...this.script.backendStatus, message: '', backend_version: '1.2.3' });
     if (what === 'configuration') {
-      return FakeIbmRuntime.send(res, 200, { backend_name: FAKE_BACKEND, n_qubits: 7, basis_gates: ['cx', 'id', 'rz', 'sx', 'x', 'measure', 'delay', 'reset'], coupling_map: H7_DIRECTED, max_shots: 100000 });
+      return FakeIbmRuntime.send(res, 200, {
+        backend_name: FAKE_BACKEND,
+        n_qubits: 7,
+        basis_gates: ['cx', 'id', 'rz', 'sx', 'x', 'measure', 'delay', 'reset'],
+        coupling_map: H7_DIRECTED,
+        max_shots: 100000,
+      });
     }
     const qubit = (q: number) => [
       { date: '2026-11-26T05:10:00Z', name: 'T1', unit: 'us', value: 100 + q },
@@ -253,7 +266,15 @@ export class FakeIbmRuntime {
   }
 
   private view(job: IbmFakeJob, status: IbmJobStatus) {
-    return { id: job.id, backend: FAKE_BACKEND, program: { id: 'sampler' }, status, state: { status, ...(status === 'Failed' ? { reason: 'Circuit too deep' } : {}) }, tags: job.tags, created: '2026-11-26T06:00:00Z' };
+    return {
+      id: job.id,
+      backend: FAKE_BACKEND,
+      program: { id: 'sampler' },
+      status,
+      state: { status, ...(status === 'Failed' ? { reason: 'Circuit too deep' } : {}) },
+      tags: job.tags,
+      created: '2026-11-26T06:00:00Z',
+    };
   }
 
   private list(url: URL, res: ServerResponse): void {
