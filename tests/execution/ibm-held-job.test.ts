@@ -214,7 +214,9 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     const { u, held } = await heldJob();
     fake.script.pollStatuses = ['Queued'];
     expect((await cont(u, held.job_id, 'ibm-c1')).statusCode).toBe(202);
-    expect(await app.services.executionWorker.drain()).toContainEqual({ jobId: held.job_id, outcome: 'parked' });
+    // Submitted (parked with IBM's id), then polled once: still Queued at IBM.
+    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
+    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
     const c = await app.inject({ method: 'POST', url: `/v1/execute/provider-one/${held.job_id}/cancel`, headers: u.auth });
     expect(c.statusCode).toBe(200);
     await settle(held.job_id);
