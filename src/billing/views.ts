@@ -84,7 +84,7 @@ export function heldJobView(j: HeldJobRecord) {
     currency: 'USD' as const,
     expires_at: j.expiresAt.toISOString(),
     created_at: j.createdAt.toISOString(),
-    continue_url: `/v1/execute/provider-two/held/${j.jobId}`,
+    continue_url: `/v1/execute/${j.provider === 'provider-one' ? 'provider-one' : 'provider-two'}/held/${j.jobId}`,
     release_url: `/v1/billing/hardware/hold/${j.jobId}/release`,
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The execution part of the composition root (`src/composition/services.ts` calls this): settings,
- * drivers (the IonQ driver only when IONQ_BASE_URL and IONQ_API_KEY are set), the device
- * directory, the service and its worker (on the one queue), over the store it is given.
+ * drivers (IonQ only when IONQ_BASE_URL and IONQ_API_KEY are set; IBM Quantum only when
+ * IBM_QUANTUM_API_KEY and IBM_QUANTUM_INSTANCE are), the providers' device snapshot sources and
+ * their refresher, the device directory, the service and its worker (on the one queue), over
+ * the stores it is given.
  * Local simulations (simulator and emulated devices, from the API and the worker) run on the
  * app's compute pool.
  */
@@ -12,6 +14,13 @@ import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { IonqDriver } from '../execution/adapters/ionq-driver.js';
+import { IbmRuntimeClient } from '../execution/adapters/ibm-runtime-client.js';
+import { IbmRuntimeDriver } from '../execution/adapters/ibm-runtime-driver.js';
+import { IbmRuntimeSnapshots } from '../execution/adapters/ibm-runtime-snapshots.js';
+import type { DeviceSnapshotSource } from '../devices/device-snapshot.js';
+import { SnapshotRefresher, type DeviceSnapshotStore } from '../devices/snapshot-refresher.js';
+import type { DeviceDriver } from '../execution/drivers/driver.js';
+import type { ProviderId } from '../devices/device-catalogue.js';
 import { DeviceDirectory } from '../execution/device-directory.js';
 import { emulatedDriver, simulatorDriver, type LocalSimulator } from '../execution/drivers/local-drivers.js';
 import { ExecutionService } from '../execution/execution-service.js';
@@ -32,6 +41,8 @@ export interface ExecutionBillingPort {
 export interface ExecutionServices {
   readonly execution: ExecutionService;
   readonly executionWorker: ExecutionWorker;
+  /** Refreshes the providers' device snapshots (a background worker; tests call `refreshAll`). */
+  readonly snapshotRefresher: SnapshotRefresher;
 }
 
 /**
@@ -71,6 +82,8 @@ export function createExecutionServices(
     log?: (e: unknown, jobId?: string) => void;
     logStep?: StepLog;
     meter?: Meter;
+    /** The device snapshot cache (migration 1600). */
+    snapshots: DeviceSnapshotStore;
   },
 ): ExecutionServices {
   const settings = executionSettings(config.env);
@@ -78,10 +91,21 @@ export function createExecutionServices(
   const cancels = new CancelRequests();
   const { baseUrl, apiKey, target, timeoutMs, noiseModel, gateset } = settings.ionq;
   const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
-  const directory = new DeviceDirectory(store, settings, {
-    simulator: simulatorDriver(local),
-    emulated: emulatedDriver(local),
-    remote: baseUrl !== undefined && apiKey !== undefined ? new IonqDriver({ baseUrl, apiKey, target, timeoutMs, noiseModel, gateset }) : undefined,
+  const remote: Partial<Record<ProviderId, DeviceDriver>> = {};
+  // Each provider's read side: wiring another provider's source is one line here.
+  const sources: DeviceSnapshotSource[] = [];
+  if (baseUrl !== undefined && apiKey !== undefined) remote['provider-two'] = new IonqDriver({ baseUrl, apiKey, target, timeoutMs, noiseModel, gateset });
+  const ibm = settings.ibm;
+  if (ibm.apiKey !== undefined && ibm.instance !== undefined) {
+    const client = new IbmRuntimeClient({ apiKey: ibm.apiKey, instance: ibm.instance, baseUrl: ibm.baseUrl, iamUrl: ibm.iamUrl, timeoutMs: ibm.timeoutMs });
+    remote['provider-one'] = new IbmRuntimeDriver(client, ibm.backends);
+    sources.push(new IbmRuntimeSnapshots(client, Object.values(ibm.backends)));
+  }
+  const directory = new DeviceDirectory(store, settings, { simulator: simulatorDriver(local), emulated: emulatedDriver(local), remote }, Date.now, deps.snapshots);
+  const snapshotRefresher = new SnapshotRefresher(sources, deps.snapshots, {
+    intervalMs: settings.snapshotRefreshMs,
+    maxBackoffMs: settings.snapshotMaxBackoffMs,
+    ...(deps.log === undefined ? {} : { onError: (e: unknown) => deps.log?.(e) }),
   });
   const execution = new ExecutionService({
     store,
@@ -109,5 +133,5 @@ export function createExecutionServices(
     ...(deps.meter === undefined ? {} : { meter: deps.meter }),
     ...(deps.logStep === undefined ? {} : { logStep: deps.logStep }),
   });
-  return { execution, executionWorker };
+  return { execution, executionWorker, snapshotRefresher };
 }

@@ -20,6 +20,7 @@ import { BillingService } from '../billing/billing-service.js';
 import { sqlBillingPorts } from '../store/billing/sql-billing-ports.js';
 import { createExecutionServices, type ExecutionServices } from './execution.js';
 import { pgExecutionStore } from '../store/execution/pg-execution-store.js';
+import { pgDeviceSnapshotStore } from '../store/execution/device-snapshot-sql.js';
 import { pgJobsRepository } from '../store/jobs/jobs-repository.js';
 import { pgCredentialsRepository, pgSigningKeyStore } from '../store/repositories/credentials-repository.js';
 import type { Idempotency } from '../idempotency/idempotency.js';
@@ -84,6 +85,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
     log: logWorkerError('execution-worker'),
     logStep: logWorkerStep('execution-worker'),
     meter: metrics,
+    snapshots: pgDeviceSnapshotStore(db),
   });
   const { settings } = executionServices.execution.deps;
   const jobsStores: JobsStores = { jobs: (batching) => pgJobsRepository(db, batching), credentials: pgCredentialsRepository(db), signingKeys: pgSigningKeyStore(db) };
@@ -156,7 +158,16 @@ export async function createServices(config: Config, db: Database, pool: Compute
     billing,
     idempotency,
     media,
-    workers: [...billing.workers, jobsServices.jobsWorker, executionServices.executionWorker, webhookServices.webhookWorker, ledgerCheck, ledgerJournal, accountServices.mailOutbox],
+    workers: [
+      ...billing.workers,
+      jobsServices.jobsWorker,
+      executionServices.executionWorker,
+      executionServices.snapshotRefresher,
+      webhookServices.webhookWorker,
+      ledgerCheck,
+      ledgerJournal,
+      accountServices.mailOutbox,
+    ],
     closers: [],
     ...jobsServices,
     ...executionServices,

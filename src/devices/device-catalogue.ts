@@ -276,17 +276,6 @@ function pairErrors(edges: readonly (readonly [number, number])[], mean: number,
   return Object.fromEntries(edges.map(([a, b], i) => [`${Math.min(a, b)}-${Math.max(a, b)}`, e[i] as number]));
 }
 
-const superconducting = (n: number, edges: readonly (readonly [number, number])[], salt: number, at: string): DeviceCalibration => ({
-  t1_us: spread(n, 110, 0.3, salt),
-  t2_us: spread(n, 85, 0.35, salt + 1),
-  gate_time_1q_ns: 35,
-  gate_time_2q_ns: 300,
-  error_1q: spread(n, 3e-4, 0.4, salt + 2),
-  error_2q: pairErrors(edges, 9e-3, salt + 3),
-  readout_error: spread(n, 2e-2, 0.5, salt + 4),
-  calibrated_at: at,
-});
-
 const CALIBRATED_AT = '2026-01-05T06:00:00.000Z';
 
 /**
@@ -312,9 +301,12 @@ export const REMOTE_DEVICES: readonly DeviceSpec[] = Object.freeze([
 const PROFILE_EXTRAS: Readonly<Record<string, Omit<DeviceProfile, 'spec'>>> = {
   'p1-simulator': { driver: 'simulator', calibration: null, pricing: null, defaultStatus: 'online' },
   'p2-local-simulator': { driver: 'simulator', calibration: null, pricing: null, defaultStatus: 'online' },
-  // Provider One's QPUs have no integration in qrail: listed, never runnable (capabilities say so).
-  'p1-falcon-7': { driver: 'unavailable', calibration: superconducting(7, H_7, 7, CALIBRATED_AT), pricing: null, defaultStatus: 'online' },
-  'p1-falcon-27': { driver: 'unavailable', calibration: superconducting(27, HEAVY_HEX_27, 27, CALIBRATED_AT), pricing: null, defaultStatus: 'online' },
+  // Provider One's QPUs run on IBM Quantum Runtime (src/execution/adapters/ibm-runtime-*.ts) once the
+  // deployment maps each to an IBM backend (IBM_QUANTUM_BACKENDS); qubits, gates, coupling and
+  // calibration then come from IBM's own report. Priced from IBM's pay-as-you-go rate ($1.60 per
+  // QPU second): a task ≈ 2 s of QPU time, a shot ≈ 250 µs (docs/decisions/execution-ibm-runtime.md).
+  'p1-falcon-7': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 3_200_000n, perShotMicros: 400n }, defaultStatus: 'online' },
+  'p1-falcon-27': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 3_200_000n, perShotMicros: 400n }, defaultStatus: 'online' },
   // Trapped ions (IonQ Harmony/Aria-like): seconds of T1, slow gates, ~2 % two-qubit error. Braket-like price.
   'p2-ion-11': {
     driver: 'emulated',

@@ -66,6 +66,8 @@ export function buildCapabilities(devices: readonly ResolvedDevice[], a: Account
   const pick = (provider: string, kind: 'simulator' | 'hardware') => devices.filter((d) => d.profile.spec.provider === provider && d.profile.spec.kind === kind);
   const p2hw = pick('provider-two', 'hardware');
   const hwOption = option(p2hw, 'POST /v1/billing/hardware/quote → POST /v1/billing/hardware/hold → POST /v1/execute/provider-two/held/{job_id}', a, true);
+  // Quotes and holds serve both providers' hardware (the same code paths).
+  const allHw = devices.filter((d) => d.profile.spec.kind === 'hardware');
 
   // Held-job continuation: an open held job whose device can run now.
   const heldReasons: Reason[] = [];
@@ -83,20 +85,20 @@ export function buildCapabilities(devices: readonly ResolvedDevice[], a: Account
   }
 
   const quoteReasons: Reason[] = a === undefined ? [NO_SESSION] : [];
-  if (!p2hw.some((d) => d.profile.pricing !== null)) quoteReasons.push({ code: 'provider_not_configured', message: 'No priced hardware device on this deployment.' });
+  if (!allHw.some((d) => d.profile.pricing !== null)) quoteReasons.push({ code: 'provider_not_configured', message: 'No priced hardware device on this deployment.' });
   // A hold is refused for a device that cannot run now, so it needs at least one that can.
-  const holdable = p2hw.filter((d) => d.available);
+  const holdable = allHw.filter((d) => d.available);
   const holdReasons: Reason[] = [];
   if (a === undefined) holdReasons.push(NO_SESSION);
   else {
     if (!a.hardwareAllowed) holdReasons.push(HW_DISABLED);
-    const mins = (holdable.length > 0 ? holdable : p2hw).map(minimumMicros).filter((x): x is bigint => x !== null);
+    const mins = (holdable.length > 0 ? holdable : allHw).map(minimumMicros).filter((x): x is bigint => x !== null);
     const cheapest = mins.length === 0 ? null : mins.reduce((x, y) => (x < y ? x : y));
     if (cheapest !== null && a.availableMicros < cheapest) {
       holdReasons.push({ code: 'wallet_not_funded', message: `The available balance ${formatMicros(a.availableMicros)} does not cover the cheapest hardware run (${formatMicros(cheapest)}).` });
     }
   }
-  if (holdable.length === 0) holdReasons.push(...p2hw.flatMap((d) => d.reasons));
+  if (holdable.length === 0) holdReasons.push(...allHw.flatMap((d) => d.reasons));
   const paymentReasons: Reason[] = a === undefined ? [NO_SESSION] : a.availableMicros > 0n ? [] : [{ code: 'wallet_not_funded', message: 'The wallet has no available balance.' }];
 
   return {
@@ -110,13 +112,13 @@ export function buildCapabilities(devices: readonly ResolvedDevice[], a: Account
     },
     provider_one: {
       simulator: option(pick('provider-one', 'simulator'), 'POST /v1/execute/provider-one', a, false),
-      hardware: option(pick('provider-one', 'hardware'), 'none (no Provider One hardware integration)', a, true),
+      hardware: option(pick('provider-one', 'hardware'), 'POST /v1/billing/hardware/quote → POST /v1/billing/hardware/hold → POST /v1/execute/provider-one/held/{job_id}', a, true),
     },
     provider_two: {
       simulator: option(pick('provider-two', 'simulator'), 'POST /v1/execute/provider-two', a, false),
       hardware: hwOption,
     },
-    held_job_continuation: { ready: heldReasons.length === 0, reasons: dedupe(heldReasons), endpoint: 'POST /v1/execute/provider-two/held/{job_id}', held_jobs: heldJobs },
+    held_job_continuation: { ready: heldReasons.length === 0, reasons: dedupe(heldReasons), endpoint: 'POST /v1/execute/{provider}/held/{job_id}', held_jobs: heldJobs },
     hardware_quote: { ready: quoteReasons.length === 0, reasons: quoteReasons, endpoint: 'POST /v1/billing/hardware/quote' },
     hardware_hold: { ready: holdReasons.length === 0, reasons: dedupe(holdReasons), endpoint: 'POST /v1/billing/hardware/hold' },
     media,

@@ -17,7 +17,7 @@ export const EXECUTION_ERRORS = {
   EXECUTION_HOLD_REQUIRED: defineCode(
     'EXECUTION_HOLD_REQUIRED',
     409,
-    'Hardware runs need a quote and a hold first: POST /v1/billing/hardware/quote, POST /v1/billing/hardware/hold, then POST /v1/execute/provider-two/held/{job_id}; `details` gives the estimate and the steps.',
+    'Hardware runs need a quote and a hold first: POST /v1/billing/hardware/quote, POST /v1/billing/hardware/hold, then POST /v1/execute/{provider}/held/{job_id}; `details` gives the estimate and the steps.',
   ),
   EXECUTION_HELD_JOB_NOT_FOUND: defineCode('EXECUTION_HELD_JOB_NOT_FOUND', 404, 'No held job or execution job with this id for this account.'),
   EXECUTION_HELD_JOB_NOT_CONTINUABLE: defineCode(

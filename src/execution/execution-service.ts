@@ -183,7 +183,6 @@ export class ExecutionService {
     const d = await this.resolveDevice(provider, deviceId);
     const spec = d.profile.spec;
     if (spec.kind === 'hardware') {
-      if (!d.available && provider === 'provider-one') ExecutionService.refuseUnavailable(d);
       const shots = body.shots ?? 1024;
       const price = d.profile.pricing;
       const estimate = price === null ? null : price.perTaskMicros + BigInt(shots) * price.perShotMicros;
@@ -196,7 +195,7 @@ export class ExecutionService {
         steps: [
           { method: 'POST', path: '/v1/billing/hardware/quote', body: { provider, device: spec.id, shots } },
           { method: 'POST', path: '/v1/billing/hardware/hold', body: { quote_id: '<quote_id>' } },
-          { method: 'POST', path: '/v1/execute/provider-two/held/<job_id>', body: { circuit: '<circuit>', client_token: '<token>' } },
+          { method: 'POST', path: `/v1/execute/${provider}/held/<job_id>`, body: { circuit: '<circuit>', client_token: '<token>' } },
         ],
       });
     }
@@ -284,13 +283,13 @@ export class ExecutionService {
     return this.viewOf(await cancelJob(this.store, this.deps.cancels, accountId, jobId, provider));
   }
 
-  /** POST /v1/execute/provider-two/held/{job_id}: one task of the held job becomes a queued execution job. */
-  async continueHeld(accountId: string, jobId: string, body: ContinueRequest) {
+  /** POST /v1/execute/{provider}/held/{job_id}: one task of the held job becomes a queued execution job. */
+  async continueHeld(accountId: string, jobId: string, body: ContinueRequest, provider: ProviderId = 'provider-two') {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
-    const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, circuits: [circuit], token: body.client_token, hash, seed: body.seed });
+    const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, circuits: [circuit], token: body.client_token, hash, seed: body.seed });
     return this.viewOf(row as ExecutionJob, false);
   }
 
@@ -300,7 +299,7 @@ export class ExecutionService {
    * The client_token names the batch as a whole: its first job carries it, job i the token
    * `<client_token>#i` ('#' is outside the tokens a client may send, so they never collide).
    */
-  async continueHeldBatch(accountId: string, jobId: string, body: ContinueBatchRequest) {
+  async continueHeldBatch(accountId: string, jobId: string, body: ContinueBatchRequest, provider: ProviderId = 'provider-two') {
     const circuits = body.circuits.map((c, i) => requireCircuit(c, this.deps.circuitLimits, `/circuits/${i}`).circuit);
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuits: circuits.map(toWire) }));
     const first = await this.replay(accountId, body.client_token, hash);
@@ -308,7 +307,7 @@ export class ExecutionService {
       const rest = await Promise.all(circuits.slice(1).map((_, i) => this.replay(accountId, `${body.client_token}#${i + 1}`, hash)));
       return this.batchView(jobId, [first, ...rest], true);
     }
-    const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, circuits, token: body.client_token, hash, seed: body.seed });
+    const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, circuits, token: body.client_token, hash, seed: body.seed });
     return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);
   }
 
@@ -321,8 +320,8 @@ export class ExecutionService {
       afterDebit: d.afterDebit,
       newId: d.newId,
       randomSeed: d.randomSeed,
-      hardwareDevice: async (id) => {
-        const device = await this.resolveDevice('provider-two', id);
+      hardwareDevice: async (provider, id) => {
+        const device = await this.resolveDevice(provider, id);
         if (device.profile.spec.kind !== 'hardware') throw fail(EXECUTION_ERRORS.EXECUTION_DEVICE_UNKNOWN, `${id} is not a hardware device.`, { devices: [] });
         if (!device.available) ExecutionService.refuseUnavailable(device);
         return device;
@@ -340,9 +339,9 @@ export class ExecutionService {
   async job(accountId: string, jobId: string, provider: ProviderId = 'provider-two') {
     const j = await this.store.getJob(jobId);
     if (j !== null && j.account_id === accountId && j.provider === provider) return this.viewOf(j);
-    if (j === null && provider === 'provider-two') {
+    if (j === null) {
       const held = await this.store.heldJob(jobId);
-      if (held !== null && held.accountId === accountId) return heldOnlyView(held);
+      if (held !== null && held.accountId === accountId && held.provider === provider) return heldOnlyView(held);
     }
     throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No execution job ${jobId} for this account.`);
   }

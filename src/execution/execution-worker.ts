@@ -6,9 +6,18 @@
  *
  * Restarts: a job's seed is fixed at submission, so an emulated run repeated after a
  * crash gives the same counts and is charged once (the capture happens with the status
- * change, under the lease). A remote submission is never repeated: the job records that
- * a submission started before sending it, and a job found in that state without a remote
- * id fails as REMOTE_SUBMISSION_UNCERTAIN (nothing charged).
+ * change, under the lease). A remote submission is never repeated blindly: the job records
+ * that a submission started before sending it, and the provider's job id is stored (with the
+ * "submitted as" event) as soon as the provider answers. A submission left uncertain (a
+ * timeout after sending, or a worker that died between the mark and the id) is settled by
+ * asking the provider for a job carrying our tag (`driver.findSubmitted`): present → its id is
+ * adopted and polled; absent → the mark is cleared and it is sent again; the provider cannot
+ * say → asked again later, within EXECUTION_REMOTE_MAX_FAILURES, then the job fails
+ * REMOTE_SUBMISSION_UNCERTAIN (nothing charged). See docs/decisions/execution-remote-reconciliation.md.
+ *
+ * A provider outage (the device's provider cannot be asked) before submission does not fail
+ * the job: it waits, parked, and if the outage outlasts its hold, the hold expires and the
+ * job ends HOLD_LAPSED with the funds released.
  *
  * Cancel (docs/execution.md#canceling): a cancel requested while a job runs aborts a local run
  * (the lease's signal reaches the compute pool) and is sent to a remote provider that can stop
@@ -36,6 +45,9 @@ export interface ExecutionWorkerOptions {
   readonly meter?: Meter;
   readonly logStep?: StepLog;
 }
+
+/** The worker's own states of an uncertain submission (never a driver's answer). */
+type Reconciled = { readonly state: 'uncertain'; readonly message: string } | { readonly state: 'absent' };
 
 export type ExecutionStep = { readonly jobId: string; readonly outcome: 'completed' | 'failed' | 'parked' | 'lease_lost' } | null;
 type Step = NonNullable<ExecutionStep>;
@@ -128,16 +140,27 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   async canceled(claim: ExecutionClaim, lease: Lease): Promise<Step> {
     const { job } = claim;
     const worker = lease.worker;
-    const remoteId = job.remote_job_id;
-    const d = remoteId === null || job.driver !== 'remote' ? undefined : await this.directory.get(job.device);
+    const uncertain = job.remote_job_id === null && job.remote_submit_started_at !== null;
+    const d = (job.remote_job_id === null && !uncertain) || job.driver !== 'remote' ? undefined : await this.directory.get(job.device);
     const driver = d?.driver;
     const input = d === undefined ? null : runInput(job, d);
+    let remoteId = job.remote_job_id;
+    // A submission that may have arrived: found by its tag, it is canceled at the provider like any accepted job.
+    if (uncertain && driver?.findSubmitted !== undefined && input !== null) {
+      const found = await lease.keep(() => driver.findSubmitted!(job.id, input)).catch(() => ({ found: 'unknown' as const }));
+      if (found.found === 'present') remoteId = found.remoteJobId;
+      else if (found.found === 'unknown' && job.remote_failures + 1 <= this.settings.remoteMaxFailures) {
+        const ok = await this.store.park(job.id, worker, { afterMs: this.backoff(job), failed: true, note: 'cancel requested; the provider could not say whether it has the job' });
+        return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
+      }
+    }
     if (remoteId === null || d === undefined || driver?.poll === undefined || input === null) return this.endCanceled(job, worker, stoppedRun());
+    const rid = remoteId;
     let outcome: DriverOutcome;
     try {
       outcome = await lease.keep(async () => {
-        await driver.cancel?.(remoteId);
-        return driver.poll!(remoteId, input);
+        await driver.cancel?.(rid);
+        return driver.poll!(rid, input);
       });
     } catch (e) {
       this.opts.onError?.(e, job.id);
@@ -183,6 +206,11 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
     const d = await this.directory.get(job.device);
     if (d === undefined || d.driver === null) return this.failed(job, worker, 'DEVICE_OFFLINE', `The device ${job.device} is no longer available on this deployment.`);
     // A remote job already accepted keeps being polled even if the device is reported down meanwhile.
+    if (!d.available && job.remote_job_id === null && d.providerUnreachable && d.reasons.every((r) => r.code === 'device_offline')) {
+      // A provider outage: the job keeps its hold and waits (the hold's expiry ends the wait).
+      const ok = await this.store.park(job.id, worker, { afterMs: this.backoff(job), note: `waiting for the provider: ${d.statusDetail ?? 'it cannot be reached'}` });
+      return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
+    }
     if (!d.available && job.remote_job_id === null) {
       const offline = d.reasons.some((r) => r.code === 'device_offline');
       return this.failed(
@@ -196,16 +224,18 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
     if (input === null) return this.failed(job, worker, 'EXECUTION_FAILED', 'The stored translated circuit could not be read.');
     const driver = d.driver;
 
-    let outcome: DriverOutcome | 'lease_lost';
+    let outcome: DriverOutcome | Reconciled | 'lease_lost';
     try {
-      outcome = await lease.keep(async (): Promise<DriverOutcome | 'lease_lost'> => {
+      outcome = await lease.keep(async (): Promise<DriverOutcome | Reconciled | 'lease_lost'> => {
         if (driver.kind !== 'remote') return driver.submit(input);
         if (job.remote_job_id !== null) return driver.poll!(job.remote_job_id, input);
-        if (job.remote_submit_started_at !== null) {
-          return { state: 'failed', code: 'REMOTE_SUBMISSION_UNCERTAIN', message: 'The worker stopped while submitting to the remote provider; the job is not sent again.' };
-        }
+        if (job.remote_submit_started_at !== null) return this.reconcile(job, driver, input);
         if (!(await this.store.markSubmitStarted(job.id, worker))) return 'lease_lost';
-        return driver.submit(input);
+        const sent = await driver.submit(input);
+        // Uncertain: looked up by its tag at the next claim (after a poll interval, so a provider
+        // that indexes new jobs a moment late still finds it), never resent before that.
+        if (sent.state === 'failed' && sent.code === 'REMOTE_SUBMISSION_UNCERTAIN' && driver.findSubmitted !== undefined) return { state: 'uncertain', message: sent.message };
+        return sent;
       });
     } catch (e) {
       // A local run stopped by the cancel: nothing was produced.
@@ -214,6 +244,11 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
       return this.failed(job, worker, isAppError(e) ? e.code : 'EXECUTION_FAILED', isAppError(e) ? e.message : 'The run failed unexpectedly.');
     }
     if (outcome === 'lease_lost') return { jobId: job.id, outcome: 'lease_lost' };
+    if (outcome.state === 'uncertain' || outcome.state === 'absent') {
+      // Nothing known to run at the provider: a cancel ends it now.
+      if (lease.cancelRequested && outcome.state === 'absent') return this.endCanceled(job, worker, stoppedRun());
+      return this.unsettled(job, worker, outcome);
+    }
     if (lease.cancelRequested) return this.afterCancel(job, worker, driver, outcome);
 
     switch (outcome.state) {
@@ -233,12 +268,52 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
         if (job.remote_failures + 1 > this.settings.remoteMaxFailures) {
           return this.failed(job, worker, 'REMOTE_UNAVAILABLE', `The remote provider kept failing (${job.remote_failures + 1} times): ${outcome.message}`);
         }
-        // The provider's Retry-After (a 429 or 503) is a floor under our own backoff.
-        const backoff = Math.max(Math.min(this.settings.remotePollMs * 2 ** job.remote_failures, 10 * 60_000), outcome.retryAfterMs ?? 0);
+        // A provider's Retry-After is honoured: never asked again sooner than it said.
+        const backoff = Math.max(this.backoff(job), outcome.retryAfterMs ?? 0);
         const ok = await this.store.park(job.id, worker, { afterMs: backoff, failed: true, clearSubmit: job.remote_job_id === null, note: `transient: ${outcome.message}` });
         return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
       }
     }
+  }
+
+  private backoff(job: ExecutionJob): number {
+    return Math.min(this.settings.remotePollMs * 2 ** job.remote_failures, 10 * 60_000);
+  }
+
+  /**
+   * A submission that may or may not have reached the provider: looked up by our tag. Found →
+   * its id is adopted (the `pending` outcome parks the job with it, as a normal submission).
+   */
+  private async reconcile(job: ExecutionJob, driver: DeviceDriver, input: RunInput): Promise<DriverOutcome | Reconciled> {
+    if (driver.findSubmitted === undefined) {
+      return {
+        state: 'failed',
+        code: 'REMOTE_SUBMISSION_UNCERTAIN',
+        message: 'The worker stopped while submitting to the remote provider, which cannot be asked whether it got the job; it is not sent again.',
+      };
+    }
+    const found = await driver.findSubmitted(job.id, input).catch(() => ({ found: 'unknown' as const }));
+    if (found.found === 'present') return { state: 'pending', remoteJobId: found.remoteJobId, remoteStatus: 'found at the provider by its tag' };
+    if (found.found === 'absent') return { state: 'absent' };
+    return { state: 'uncertain', message: 'the provider could not say whether it has the job' };
+  }
+
+  /** After an uncertain submission: absent → sent again at once; unknown → asked again later, within the failure limit. */
+  private async unsettled(job: ExecutionJob, worker: string, r: Reconciled): Promise<Step> {
+    if (r.state === 'absent') {
+      const ok = await this.store.park(job.id, worker, { afterMs: 0, clearSubmit: true, note: 'the provider has no job with our tag: the submission never arrived; sending it again' });
+      return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
+    }
+    if (job.remote_failures + 1 > this.settings.remoteMaxFailures) {
+      return this.failed(
+        job,
+        worker,
+        'REMOTE_SUBMISSION_UNCERTAIN',
+        `The submission may or may not have reached the provider, which could not tell after ${job.remote_failures + 1} tries (${r.message}); it is not sent again.`,
+      );
+    }
+    const ok = await this.store.park(job.id, worker, { afterMs: this.backoff(job), failed: true, note: `submission uncertain (${r.message}); looking it up by its tag` });
+    return { jobId: job.id, outcome: ok ? 'parked' : 'lease_lost' };
   }
 
   /** A simulator run whose API request died mid-run: run it again (same seed) to its end. */

@@ -5,6 +5,7 @@
  * continuations never take more than N; the money moves in billing's takeHeldTasks.
  */
 import type { Circuit } from '../circuits/ir.js';
+import type { ProviderId } from '../devices/device-catalogue.js';
 import { toWire } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
 import { BILLING_ERRORS } from '../billing/error-codes.js';
@@ -23,7 +24,7 @@ export interface ContinuationDeps {
   readonly newId: () => string;
   readonly randomSeed: () => number;
   /** The held job's device, known, hardware and available now (else the 404/409 a run would answer). */
-  readonly hardwareDevice: (id: string) => Promise<ResolvedDevice>;
+  readonly hardwareDevice: (provider: ProviderId, id: string) => Promise<ResolvedDevice>;
 }
 
 /** 409 unless the held job is `held` and not past its expiry (the sweeper may not have run yet). */
@@ -55,14 +56,15 @@ export function refuseTooManyTasks(held: HeldJob, requested: number): void {
  */
 export async function continueHeldTasks(
   deps: ContinuationDeps,
-  c: { accountId: string; jobId: string; circuits: readonly Circuit[]; token: string; hash: string; seed: number | undefined },
+  c: { accountId: string; jobId: string; provider: ProviderId; circuits: readonly Circuit[]; token: string; hash: string; seed: number | undefined },
 ): Promise<ExecutionJob[]> {
-  const { accountId, jobId, circuits, token, hash } = c;
+  const { accountId, jobId, provider, circuits, token, hash } = c;
   const held = await deps.store.heldJob(jobId);
-  if (held === null || held.accountId !== accountId) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
+  if (held === null || held.accountId !== accountId || held.provider !== provider)
+    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} of ${provider} for this account.`);
   refuseNotContinuable(held);
   refuseTooManyTasks(held, circuits.length);
-  const d = await deps.hardwareDevice(held.device);
+  const d = await deps.hardwareDevice(provider, held.device);
   if (!(await deps.hardwareAllowed(accountId))) {
     throw fail(BILLING_ERRORS.HARDWARE_DISABLED, 'Hardware spending is turned off in the spend controls; the held funds stay held until released or expired.', { limit: 'hardware_allowed' });
   }
@@ -88,7 +90,7 @@ export async function continueHeldTasks(
         accountId,
         clientToken: i === 0 ? token : `${token}#${i}`,
         requestHash: hash,
-        provider: 'provider-two',
+        provider,
         device: held.device,
         kind: 'hardware',
         driver: d.profile.driver === 'remote' ? 'remote' : 'emulated',

@@ -22,6 +22,11 @@ export interface ExecutionSettings {
     /** IONQ_GATESET: the gate set jobs are written in (qis: IonQ compiles; native: gpi/gpi2/ms written by qrail). */
     readonly gateset: 'qis' | 'native';
   };
+  /** Provider One = IBM Quantum Runtime (src/execution/adapters/ibm-runtime-*.ts). */
+  readonly ibm: IbmRuntimeConfig;
+  /** How often provider snapshots (status, queue, calibration) are refreshed, and the longest backoff after failures. */
+  readonly snapshotRefreshMs: number;
+  readonly snapshotMaxBackoffMs: number;
   readonly maxShots: number;
   readonly simulatorTimeBudgetMs: number;
   /**
@@ -41,6 +46,45 @@ export interface ExecutionSettings {
   readonly runWindowSeconds: number;
   /** How long a remote device's reported status is reused. */
   readonly statusCacheMs: number;
+}
+
+export interface IbmRuntimeConfig {
+  readonly apiKey: string | undefined;
+  /** The instance's CRN, sent as the Service-CRN header. */
+  readonly instance: string | undefined;
+  readonly baseUrl: string;
+  readonly iamUrl: string;
+  readonly timeoutMs: number;
+  /** Catalogue device → IBM backend name (IBM_QUANTUM_BACKENDS=p1-falcon-27=ibm_torino,...). */
+  readonly backends: Readonly<Record<string, string>>;
+}
+
+function httpUrl(env: Env, name: string, def: string): string {
+  const raw = opt(env, name) ?? def;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError(name, 'must be an http(s) URL');
+  return raw;
+}
+
+/** `device=backend` pairs; only provider-one hardware devices of the catalogue can be mapped. */
+export function parseIbmBackends(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw === undefined || raw.trim() === '') return out;
+  for (const part of raw.split(',')) {
+    const [id, backend] = part.split('=').map((x) => x.trim());
+    if (id === undefined || backend === undefined || !/^[A-Za-z0-9_.-]{1,64}$/.test(backend)) {
+      throw new ConfigError('IBM_QUANTUM_BACKENDS', `entries are device=ibm_backend_name, got "${part}"`);
+    }
+    const d = EXECUTION_DEVICES.find((x) => x.id === id);
+    if (d === undefined || d.provider !== 'provider-one' || d.kind !== 'hardware') throw new ConfigError('IBM_QUANTUM_BACKENDS', `"${id}" is not a Provider One hardware device`);
+    out[id] = backend;
+  }
+  return out;
 }
 
 export function parseDeviceStatus(raw: string | undefined): Record<string, DeviceStatus> {
@@ -88,6 +132,16 @@ export function executionSettings(env: Env): ExecutionSettings {
       noiseModel: opt(env, 'IONQ_NOISE_MODEL'),
       gateset: ionqGateset(opt(env, 'IONQ_GATESET')),
     },
+    ibm: {
+      apiKey: opt(env, 'IBM_QUANTUM_API_KEY'),
+      instance: opt(env, 'IBM_QUANTUM_INSTANCE'),
+      baseUrl: httpUrl(env, 'IBM_QUANTUM_BASE_URL', 'https://quantum.cloud.ibm.com/api'),
+      iamUrl: httpUrl(env, 'IBM_QUANTUM_IAM_URL', 'https://iam.cloud.ibm.com'),
+      timeoutMs: int(env, 'IBM_QUANTUM_TIMEOUT_MS', 15_000, 10, 600_000),
+      backends: parseIbmBackends(env['IBM_QUANTUM_BACKENDS']),
+    },
+    snapshotRefreshMs: int(env, 'EXECUTION_SNAPSHOT_REFRESH_MS', 300_000, 1_000, 86_400_000),
+    snapshotMaxBackoffMs: int(env, 'EXECUTION_SNAPSHOT_MAX_BACKOFF_MS', 3_600_000, 1_000, 86_400_000),
     maxShots: int(env, 'EXECUTION_MAX_SHOTS', 100_000, 1, 1_000_000),
     simulatorTimeBudgetMs: int(env, 'EXECUTION_SIM_TIME_BUDGET_MS', 60_000, 100, 3_600_000),
     // DEFAULT_MAX_QUBITS and HARD_MAX_QUBITS of src/simulation/limits.ts (literals: docs/configuration.md is checked against them).

@@ -10,7 +10,6 @@ export const BIT_ORDER = 'Each key is a string of num_clbits bits with clbit 0 r
 export function deviceView(d: ResolvedDevice) {
   const s = d.profile.spec;
   const pricing = d.profile.pricing;
-  const cal = d.profile.calibration;
   return {
     id: s.id,
     provider: s.provider,
@@ -34,21 +33,50 @@ export function deviceView(d: ResolvedDevice) {
       pricing === null
         ? null
         : { currency: 'USD' as const, per_task: formatMicros(pricing.perTaskMicros), per_shot: formatMicros(pricing.perShotMicros), formula: 'tasks × (per_task + shots × per_shot)' },
-    calibration:
-      cal === null
-        ? null
-        : {
-            calibrated_at: cal.calibrated_at,
-            t1_us: cal.t1_us,
-            t2_us: cal.t2_us,
-            gate_time_1q_ns: cal.gate_time_1q_ns,
-            gate_time_2q_ns: cal.gate_time_2q_ns,
-            error_1q: cal.error_1q,
-            error_2q: cal.error_2q,
-            readout_error: cal.readout_error,
-          },
+    // Where the device figures come from: the provider's latest report, or this deployment (catalogue, emulation).
+    source: d.snapshot === null ? ('deployment' as const) : ('provider' as const),
+    provider_queue_length: d.snapshot?.queueLength ?? null,
+    snapshot_fetched_at: d.snapshot?.fetchedAt ?? null,
+    calibration: calibrationView(d),
   };
 }
+
+const meanOf = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+/**
+ * Remote devices: the provider's figures (means) or null without a report — never made-up
+ * ones. Emulated devices: the deployment's own calibration (the emulation's noise model),
+ * per qubit, labelled `source: "deployment"`. Simulators have none.
+ */
+function calibrationView(d: ResolvedDevice) {
+  const snap = d.snapshot?.calibration ?? null;
+  if (d.profile.driver === 'remote') {
+    if (snap === null) return null;
+    return {
+      source: 'provider' as const,
+      calibrated_at: snap.calibratedAt,
+      mean: { t1_us: snap.t1Us, t2_us: snap.t2Us, error_1q: snap.error1q, error_2q: snap.error2q, readout_error: snap.readoutError },
+    };
+  }
+  const cal = d.profile.calibration;
+  if (d.profile.driver !== 'emulated' || cal === null) return null;
+  const e2 = typeof cal.error_2q === 'number' ? [cal.error_2q] : Object.values(cal.error_2q);
+  return {
+    source: 'deployment' as const,
+    calibrated_at: cal.calibrated_at,
+    mean: { t1_us: meanOf(cal.t1_us), t2_us: meanOf(cal.t2_us), error_1q: meanOf(cal.error_1q), error_2q: meanOf(e2), readout_error: meanOf(cal.readout_error) },
+    t1_us: cal.t1_us,
+    t2_us: cal.t2_us,
+    gate_time_1q_ns: cal.gate_time_1q_ns,
+    gate_time_2q_ns: cal.gate_time_2q_ns,
+    error_1q: cal.error_1q,
+    error_2q: cal.error_2q,
+    readout_error: cal.readout_error,
+  };
+}
+
+/** The URL provider segment of a held job. */
+const held = (h: HeldJob): string => (h.provider === 'provider-one' ? 'provider-one' : 'provider-two');
 
 const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -97,7 +125,7 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
     },
     failure: j.error_code === null ? null : { code: j.error_code, message: j.error_message ?? '' },
     cancel_requested_at: iso(j.cancel_requested_at),
-    remote: j.driver === 'remote' ? { provider: 'ionq', job_id: j.remote_job_id } : null,
+    remote: j.driver === 'remote' ? { provider: j.provider === 'provider-one' ? ('ibm' as const) : ('ionq' as const), job_id: j.remote_job_id } : null,
     created_at: iso(j.created_at),
     started_at: iso(j.started_at),
     finished_at: iso(j.finished_at),
@@ -137,7 +165,7 @@ export function heldOnlyView(h: HeldJob) {
     finished_at: null,
     expires_at: h.expiresAt.toISOString(),
     events: [],
-    links: { self: `/v1/execute/provider-two/${h.jobId}`, continue: `/v1/execute/provider-two/held/${h.jobId}`, release: `/v1/billing/hardware/hold/${h.jobId}/release` },
+    links: { self: `/v1/execute/${held(h)}/${h.jobId}`, continue: `/v1/execute/${held(h)}/held/${h.jobId}`, release: `/v1/billing/hardware/hold/${h.jobId}/release` },
   };
 }
 

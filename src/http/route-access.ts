@@ -38,12 +38,15 @@ export const PLATFORM_ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/analysis/coupling/compare': CIRCUITS,
 
   'GET /v1/execute/capabilities': { ...ANY_EXECUTE, anonymous: true },
+  'GET /v1/execute/provider-one/devices': { ...ANY_EXECUTE, anonymous: true },
   'GET /v1/execute/provider-two/devices': { ...ANY_EXECUTE, anonymous: true },
   'GET /v1/execute/jobs': ANY_EXECUTE,
   'POST /v1/execute/provider-one': SIMULATOR,
   'POST /v1/execute/provider-one/batch': SIMULATOR,
-  'GET /v1/execute/provider-one/:job_id': SIMULATOR,
-  'POST /v1/execute/provider-one/:job_id/cancel': SIMULATOR,
+  // Provider One's hardware jobs (IBM Quantum) are read and canceled here too.
+  'GET /v1/execute/provider-one/:job_id': ANY_EXECUTE,
+  'POST /v1/execute/provider-one/:job_id/cancel': ANY_EXECUTE,
+  'POST /v1/execute/provider-one/held/:job_id': HARDWARE,
   // Hardware devices answer 409 EXECUTION_HOLD_REQUIRED here: only simulator runs start at this route.
   'POST /v1/execute/provider-two': SIMULATOR,
   'POST /v1/execute/provider-two/batch': SIMULATOR,

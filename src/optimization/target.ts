@@ -1,4 +1,6 @@
-import { getDevice, DEVICES, type DeviceSpec } from '../devices/device-catalogue.js';
+// One device list for analysis, the optimizer's device hint and execution (issue 24): the catalogue's
+// EXECUTION_DEVICES, which the device directory serves too.
+import { EXECUTION_DEVICES as DEVICES, type DeviceSpec } from '../devices/device-catalogue.js';
 import { fail } from '../errors/app-error.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import type { Recorder } from './recorder.js';
@@ -26,7 +28,7 @@ export function resolveTarget(hint: BackendHint, deviceId: string | undefined, n
     if (hint === 'generic') return { hint, native: null, coupling: null, passes: [] };
     return { hint, native: new Set(PROVIDER_GATES[hint]), coupling: null, passes: [`translate:${hint}`] };
   }
-  const device = getDevice(deviceId);
+  const device = DEVICES.find((d) => d.id === deviceId);
   if (!device || (hint !== 'generic' && device.provider !== hint)) {
     const valid = DEVICES.filter((d) => hint === 'generic' || d.provider === hint).map((d) => d.id);
     throw fail(OPTIMIZATION_ERRORS.OPTIMIZATION_DEVICE_UNKNOWN, device ? `Device ${deviceId} belongs to ${device.provider}, not ${hint}` : `No device ${deviceId}`, {

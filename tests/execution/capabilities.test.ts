@@ -62,7 +62,8 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
     expect(c.provider_one.simulator.ready).toBe(true);
     expect(c.provider_two.simulator.ready).toBe(true);
     expect(c.provider_one.hardware.ready).toBe(false);
-    expect(codes(c.provider_one.hardware.reasons)).toEqual(['provider_not_configured']);
+    // IBM Quantum is not configured here (no key, no instance, no backend mapped) and the wallet is empty.
+    expect(codes(c.provider_one.hardware.reasons)).toEqual(['provider_not_configured', 'wallet_not_funded']);
     expect(codes(device(c, 'p2-ion-11').reasons)).toEqual(['wallet_not_funded']);
     expect(codes(device(c, 'p2-grid-9').reasons)).toEqual(['device_offline', 'wallet_not_funded']);
     expect(codes(device(c, 'p2-ionq-aria').reasons)).toEqual(['provider_not_configured', 'wallet_not_funded']);

@@ -69,7 +69,11 @@ describe('simulator runs on both providers, client tokens, restarts', () => {
     expect(unknown.json().error.code).toBe('EXECUTION_DEVICE_UNKNOWN');
     expect(unknown.json().error.details.devices).toContain('p2-ion-11');
     const p1hw = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: { circuit: bell, device: 'p1-falcon-7', client_token: 't2' } });
-    expect(p1hw.json().error.code).toBe('EXECUTION_PROVIDER_NOT_CONFIGURED');
+    // Provider One hardware runs through a quote and a hold, like Provider Two's; unconfigured, it says why.
+    expect(p1hw.json().error).toMatchObject({
+      code: 'EXECUTION_HOLD_REQUIRED',
+      details: { device_available: false, reasons: [{ code: 'provider_not_configured' }, { code: 'provider_not_configured' }] },
+    });
     const bad = await app.inject({
       method: 'POST',
       url: '/v1/execute/provider-two',

@@ -11,8 +11,6 @@ type Device = Awaited<ReturnType<QrailClient['execution']['devices']>>['devices'
 type Quote = Awaited<ReturnType<QrailClient['billing']['quote']>>;
 type Hold = Pick<Awaited<ReturnType<QrailClient['billing']['hold']>>, 'job_id' | 'status' | 'amount' | 'expires_at'>;
 
-const mean = (xs: readonly number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
-
 function Countdown({ until }: { until: string }) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -104,6 +102,9 @@ function HardwareRun({ device }: { device: Device }) {
   );
 }
 
+/** A figure the provider may not report (null → "—"). */
+const fixed = (x: number | null, scale: number, digits: number): string => (x === null ? '—' : (x * scale).toFixed(digits));
+
 function DeviceCard({ d }: { d: Device }) {
   const [open, setOpen] = useState(false);
   const cal = d.calibration;
@@ -131,18 +132,20 @@ function DeviceCard({ d }: { d: Device }) {
             <>
               <div>
                 <dt>Calibrated</dt>
-                <dd>{when(cal.calibrated_at)}</dd>
+                <dd>
+                  {when(cal.calibrated_at)} ({cal.source === 'provider' ? 'by the provider' : 'deployment figures'})
+                </dd>
               </div>
               <div>
                 <dt>Mean T1 / T2</dt>
                 <dd>
-                  {mean(cal.t1_us).toFixed(0)} µs / {mean(cal.t2_us).toFixed(0)} µs
+                  {fixed(cal.mean.t1_us, 1, 0)} µs / {fixed(cal.mean.t2_us, 1, 0)} µs
                 </dd>
               </div>
               <div>
                 <dt>Mean 1q / readout error</dt>
                 <dd>
-                  {(mean(cal.error_1q) * 100).toFixed(3)} % / {(mean(cal.readout_error) * 100).toFixed(2)} %
+                  {fixed(cal.mean.error_1q, 100, 3)} % / {fixed(cal.mean.readout_error, 100, 2)} %
                 </dd>
               </div>
             </>

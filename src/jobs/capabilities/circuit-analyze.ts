@@ -1,7 +1,7 @@
 import { analyzeCircuit } from '../../circuits/analysis/analyze.js';
 import type { Circuit } from '../../circuits/ir.js';
 import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
-import { DEVICES, PROVIDERS } from '../../devices/device-catalogue.js';
+import { EXECUTION_DEVICES as DEVICES, PROVIDERS } from '../../devices/device-catalogue.js';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import { duplicateItemDetails } from '../../errors/duplicate-items.js';

@@ -13,7 +13,7 @@ import { CircuitInputSchema, parseCircuitInput, prefixProblems, requireCircuit, 
 import { ANALYSIS_ENTANGLEMENT_BUDGET_MS, analysisEntangledPairs } from '../../../coupling/entangled-pairs.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { runForRequest } from '../../anonymous-compute.js';
-import { DEVICES, PROVIDERS } from '../../../devices/device-catalogue.js';
+import { EXECUTION_DEVICES as DEVICES, PROVIDERS } from '../../../devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { OutputFormat } from './output-format.js';

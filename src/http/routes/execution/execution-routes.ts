@@ -143,19 +143,22 @@ export default async function executionRoutes(app: App): Promise<void> {
     async (req) => svc().capabilities(req.principal?.accountId),
   );
 
-  app.get(
-    '/v1/execute/provider-two/devices',
-    {
-      onRequest: app.optionalSession,
-      schema: {
-        tags,
-        operationId: 'listProviderTwoDevices',
-        summary: 'Provider Two devices: qubits, native gates, coupling map, calibration, pricing, status, queue depth, availability',
-        response: { 200: okResponse(Obj({ provider: Type.Literal('provider-two'), devices: Type.Array(Type.Ref('ExecutionDevice')) }), 'The devices of Provider Two') },
+  for (const provider of ['provider-one', 'provider-two'] as const) {
+    const name = provider === 'provider-one' ? 'Provider One' : 'Provider Two';
+    app.get(
+      `/v1/execute/${provider}/devices`,
+      {
+        onRequest: app.optionalSession,
+        schema: {
+          tags,
+          operationId: provider === 'provider-one' ? 'listProviderOneDevices' : 'listProviderTwoDevices',
+          summary: `${name} devices: qubits, native gates, coupling map, calibration (with its source), pricing, status, queue depth, availability`,
+          response: { 200: okResponse(Obj({ provider: Type.Literal(provider), devices: Type.Array(Type.Ref('ExecutionDevice')) }), `The devices of ${name}`) },
+        },
       },
-    },
-    async () => svc().devices('provider-two'),
-  );
+      async () => svc().devices(provider),
+    );
+  }
 
   app.get(
     '/v1/execute/jobs',
@@ -263,31 +266,34 @@ export default async function executionRoutes(app: App): Promise<void> {
     );
   }
 
-  app.post(
-    '/v1/execute/provider-two/held/:job_id',
-    {
-      ...auth,
-      config: { idempotent: 'account', idempotencyField: 'client_token' },
-      schema: {
-        tags,
-        operationId: 'continueHeldJob',
-        summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
-        params: JobParams,
-        body: ContinueBody,
-        response: {
-          202: okResponse(JobView, 'Translated, proven equivalent and queued'),
-          200: okResponse(JobView, 'The job this client_token already continued (replayed: true)'),
-          // 404 no such held job (or another account's); 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
-          ...errors(404, 409, 422),
+  for (const provider of ['provider-one', 'provider-two'] as const) {
+    app.post(
+      `/v1/execute/${provider}/held/:job_id`,
+      {
+        ...auth,
+        config: { idempotent: 'account', idempotencyField: 'client_token' },
+        schema: {
+          tags,
+          // provider-two keeps its original operation id (the typed client's `continueHeldJob`).
+          operationId: provider === 'provider-one' ? 'continueProviderOneHeldJob' : 'continueHeldJob',
+          summary: 'Continue a held hardware job with its circuit: translated to the device and queued (202); the hold is captured on completion, released on failure',
+          params: JobParams,
+          body: ContinueBody,
+          response: {
+            202: okResponse(JobView, 'Translated, proven equivalent and queued'),
+            200: okResponse(JobView, 'The job this client_token already continued (replayed: true)'),
+            // 404 no such held job (or another account's); 409 not continuable, spend controls, token reuse; 422 translation; 500 translation unverified.
+            ...errors(404, 409, 422),
+          },
         },
       },
-    },
-    async (req, reply) => {
-      const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body);
-      reply.code(view.replayed === true ? 200 : 202);
-      return view;
-    },
-  );
+      async (req, reply) => {
+        const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body, provider);
+        reply.code(view.replayed === true ? 200 : 202);
+        return view;
+      },
+    );
+  }
 
   app.post(
     '/v1/execute/provider-two/held/:job_id/batch',

@@ -1,0 +1,185 @@
+/**
+ * Provider One's remote driver: IBM Quantum Runtime's REST contract (ibm-runtime-client.ts has
+ * the auth). One Sampler V2 job per qrail job:
+ *   POST   /v1/jobs                {program_id: "sampler", backend, params: {pubs: [[qasm3, null, shots]], version: 2}, tags}
+ *   GET    /v1/jobs/{id}           {id, status: Queued|Running|Completed|Cancelled|Failed, state: {status, reason}}
+ *   GET    /v1/jobs/{id}/results   {results: [{data: {<creg>: {samples: ["0x…"], num_bits}}}]}
+ *   POST   /v1/jobs/{id}/cancel    204
+ *   GET    /v1/jobs?tags=…&limit=… {jobs: [...]}   (findSubmitted: our tag = our job id)
+ * The circuit it gets is already translated (native gates, physical qubits of the backend); it
+ * is sent as OpenQASM 3 with one classical register `c`, so each sample's bit i is clbit i,
+ * and counts keep the documented order (clbit 0 rightmost). The per-shot samples are kept in
+ * the result's meta (`memory`) for per-shot results later.
+ *
+ * Exactly-once: a submission is sent at most once by this driver; a timeout or a dropped
+ * connection after sending is REMOTE_SUBMISSION_UNCERTAIN, which the worker settles with
+ * `findSubmitted` before anything is sent again.
+ */
+import { toQasm3 } from '../../circuits/qasm/export-qasm.js';
+import type { DeviceStatus } from '../../devices/device-catalogue.js';
+import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
+import { EXECUTION_FAILURE } from '../error-codes.js';
+import { describeIbmError, type IbmHttp, type IbmRuntimeClient } from './ibm-runtime-client.js';
+
+/** The tag that names our job at IBM: findSubmitted searches by it. */
+export const ibmJobTag = (jobId: string): string => `qrail-job:${jobId}`;
+
+/** At most this many samples are kept per result (per-shot data beyond it is dropped, counts are complete). */
+const MEMORY_LIMIT = 100_000;
+
+type Ok = Extract<IbmHttp, { kind: 'ok' }>;
+
+/** Sampler V2 samples (hex or integer strings) as counts over `numClbits` bits, clbit 0 rightmost. */
+export function samplesToCounts(samples: readonly unknown[], numClbits: number): Record<string, number> | null {
+  const counts: Record<string, number> = {};
+  const mask = (1n << BigInt(numClbits)) - 1n;
+  for (const s of samples) {
+    let v: bigint;
+    try {
+      if (typeof s === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(s)) v = BigInt(s);
+      else if (typeof s === 'number' && Number.isInteger(s) && s >= 0) v = BigInt(s);
+      else return null;
+    } catch {
+      return null;
+    }
+    if ((v & mask) !== v) return null;
+    const key = v.toString(2).padStart(numClbits, '0');
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+export class IbmRuntimeDriver implements DeviceDriver {
+  readonly kind = 'remote' as const;
+
+  constructor(
+    private readonly client: IbmRuntimeClient,
+    /** Catalogue device → IBM backend name. */
+    private readonly backends: Readonly<Record<string, string>>,
+  ) {}
+
+  private backendOf(input: RunInput): string | undefined {
+    return this.backends[input.device.spec.id];
+  }
+
+  /** Outcome of an answer that is not 2xx. */
+  private static refused(r: Ok, what: string): DriverOutcome {
+    const why = `IBM Quantum answered ${r.status} to ${what}: ${describeIbmError(r.body)}`;
+    if (r.status === 401 || r.status === 403) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_AUTH_FAILED, message: why };
+    if (r.status === 429 || r.status >= 500) return { state: 'retry', message: why, ...(r.retryAfterMs === null ? {} : { retryAfterMs: r.retryAfterMs }) };
+    return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: why };
+  }
+
+  private unreachable(r: Exclude<IbmHttp, Ok>): DriverOutcome {
+    return { state: 'retry', message: r.kind === 'timeout' ? `IBM Quantum did not answer within ${this.client.timeoutMs} ms.` : `IBM Quantum could not be reached (${r.message}).` };
+  }
+
+  async submit(input: RunInput): Promise<DriverOutcome> {
+    const backend = this.backendOf(input);
+    if (backend === undefined) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: `No IBM backend is mapped to ${input.device.spec.id} (IBM_QUANTUM_BACKENDS).` };
+    if (input.circuit.numClbits === 0) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: 'The circuit measures nothing; the Sampler needs at least one measurement.' };
+    const body = {
+      program_id: 'sampler',
+      backend,
+      params: { pubs: [[toQasm3(input.circuit), null, input.shots]], version: 2 },
+      tags: [ibmJobTag(input.jobId)],
+    };
+    const r = await this.client.request('POST', '/v1/jobs', body);
+    if (r.kind === 'timeout')
+      return {
+        state: 'failed',
+        code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN,
+        message: `IBM Quantum did not answer the submission within ${this.client.timeoutMs} ms; it may have been accepted.`,
+      };
+    if (r.kind === 'dropped') return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: `The connection to IBM Quantum failed during the submission (${r.message}).` };
+    if (r.kind === 'refused') return { state: 'retry', message: `IBM Quantum could not be reached (${r.message}).` };
+    if (r.status < 200 || r.status >= 300) return IbmRuntimeDriver.refused(r, 'the submission');
+    const b = r.body as { id?: unknown } | null;
+    if (b === null || typeof b !== 'object' || typeof b.id !== 'string' || b.id === '') {
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_SUBMISSION_UNCERTAIN, message: 'IBM Quantum accepted the submission but its answer has no job id.' };
+    }
+    return { state: 'pending', remoteJobId: b.id, remoteStatus: 'Queued' };
+  }
+
+  async poll(remoteJobId: string, input: RunInput): Promise<DriverOutcome> {
+    const id = encodeURIComponent(remoteJobId);
+    const r = await this.client.request('GET', `/v1/jobs/${id}?exclude_params=true`);
+    if (r.kind !== 'ok') return this.unreachable(r);
+    if (r.status < 200 || r.status >= 300) return IbmRuntimeDriver.refused(r, `GET /v1/jobs/${remoteJobId}`);
+    const job = r.body as { status?: unknown; state?: { status?: unknown; reason?: unknown } } | null;
+    const status = typeof job?.state?.status === 'string' ? job.state.status : typeof job?.status === 'string' ? job.status : null;
+    if (status === null) return { state: 'retry', message: `IBM Quantum's answer for job ${remoteJobId} has no status.` };
+    const reason = typeof job?.state?.reason === 'string' ? `: ${job.state.reason}` : '';
+    if (status === 'Failed' || status.startsWith('Cancelled')) {
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IBM Quantum job ${remoteJobId} ${status}${reason}.` };
+    }
+    if (status !== 'Completed') return { state: 'pending', remoteJobId, remoteStatus: status };
+    return this.results(remoteJobId, input);
+  }
+
+  /** Results of a completed job (fetched once: the worker stores them with the job's completion). */
+  private async results(remoteJobId: string, input: RunInput): Promise<DriverOutcome> {
+    const res = await this.client.request('GET', `/v1/jobs/${encodeURIComponent(remoteJobId)}/results`);
+    if (res.kind !== 'ok') return this.unreachable(res);
+    if (res.status < 200 || res.status >= 300) return IbmRuntimeDriver.refused(res, `GET /v1/jobs/${remoteJobId}/results`);
+    const malformed = (why: string): DriverOutcome => ({ state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IBM Quantum returned results qrail cannot read (${why}).` });
+    const body = res.body as { results?: Array<{ data?: Record<string, { samples?: unknown; num_bits?: unknown }> }> } | null;
+    const data = body?.results?.[0]?.data?.['c'];
+    if (data === undefined || !Array.isArray(data.samples)) return malformed('no samples for register c');
+    const n = input.circuit.numClbits;
+    if (typeof data.num_bits === 'number' && data.num_bits !== n) return malformed(`${data.num_bits} bits, expected ${n}`);
+    const counts = samplesToCounts(data.samples, n);
+    if (counts === null) return malformed('a sample is not a bit pattern of the register');
+    if (data.samples.length !== input.shots) return malformed(`${data.samples.length} samples for ${input.shots} shots`);
+    const backend = this.backendOf(input) ?? null;
+    return {
+      state: 'completed',
+      result: {
+        counts,
+        probabilitiesKind: 'estimated',
+        meta: {
+          remote_provider: 'ibm',
+          remote_job_id: remoteJobId,
+          target: backend,
+          // Shot-ordered samples, as hex strings like IBM's (clbit i = bit i).
+          memory: (data.samples as unknown[]).slice(0, MEMORY_LIMIT).map((s) => (typeof s === 'number' ? `0x${s.toString(16)}` : String(s))),
+        },
+      },
+    };
+  }
+
+  /** Asks IBM to stop the job; the next poll says whether it stopped (Cancelled) or had finished. */
+  async cancel(remoteJobId: string): Promise<boolean> {
+    const r = await this.client.request('POST', `/v1/jobs/${encodeURIComponent(remoteJobId)}/cancel`);
+    return r.kind === 'ok' && r.status >= 200 && r.status < 300;
+  }
+
+  async findSubmitted(jobId: string): Promise<{ found: 'present'; remoteJobId: string } | { found: 'absent' } | { found: 'unknown' }> {
+    const q = new URLSearchParams({ tags: ibmJobTag(jobId), limit: '10', exclude_params: 'true' });
+    const r = await this.client.request('GET', `/v1/jobs?${q.toString()}`);
+    if (r.kind !== 'ok' || r.status !== 200) return { found: 'unknown' };
+    const jobs = (r.body as { jobs?: unknown } | null)?.jobs;
+    if (!Array.isArray(jobs)) return { found: 'unknown' };
+    // The filter is IBM's; the tag is checked again so a job without it is never adopted.
+    const mine = jobs.find((j: { id?: unknown; tags?: unknown }) => typeof j?.id === 'string' && Array.isArray(j.tags) && j.tags.includes(ibmJobTag(jobId))) as { id: string } | undefined;
+    return mine === undefined ? { found: 'absent' } : { found: 'present', remoteJobId: mine.id };
+  }
+
+  /** Not used for status (the snapshot cache serves it); kept for a direct probe of one backend. */
+  async backendStatus(backend: string): Promise<{ status: DeviceStatus; detail: string; queueLength: number | null } | null> {
+    const r = await this.client.request('GET', `/v1/backends/${encodeURIComponent(backend)}/status`);
+    if (r.kind !== 'ok' || r.status !== 200) return null;
+    return ibmStatus(backend, r.body);
+  }
+}
+
+/** IBM's backend status body ({state, status, message, length_queue}) in the directory's terms. */
+export function ibmStatus(backend: string, body: unknown): { status: DeviceStatus; detail: string; queueLength: number | null } | null {
+  const b = body as { state?: unknown; status?: unknown; message?: unknown; length_queue?: unknown } | null;
+  if (b === null || typeof b !== 'object') return null;
+  const st = typeof b.status === 'string' ? b.status : 'unknown';
+  const operational = b.state === true && st === 'active';
+  const status: DeviceStatus = operational ? 'online' : st === 'maintenance' || st === 'internal' ? 'maintenance' : 'offline';
+  const msg = typeof b.message === 'string' && b.message !== '' ? ` (${b.message})` : '';
+  return { status, detail: `IBM Quantum reports ${backend} ${st}${msg}`, queueLength: typeof b.length_queue === 'number' ? b.length_queue : null };
+}

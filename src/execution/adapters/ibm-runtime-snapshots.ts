@@ -1,0 +1,131 @@
+/**
+ * Provider One's device data (the `DeviceSnapshotSource` of src/devices/device-snapshot.ts) from
+ * IBM Quantum Runtime, for each backend this deployment maps a device to:
+ *   GET /v1/backends                         {devices: [...]}  which backends the instance sees
+ *   GET /v1/backends/{name}/status           {state, status, message, length_queue}
+ *   GET /v1/backends/{name}/configuration    {n_qubits, basis_gates, coupling_map (directed pairs)}
+ *   GET /v1/backends/{name}/properties       {last_update_date, qubits: [[{name: T1|T2|readout_error, unit, value}]], gates: [{gate, qubits, parameters: [{name: gate_error, value}]}]}
+ * Figures are averaged over qubits (and over coupled pairs for two-qubit errors). A backend
+ * the instance does not list is reported offline; a failed call fails the whole refresh (the
+ * refresher backs off and keeps the last good snapshots).
+ */
+import type { DeviceCalibration, DeviceSnapshot, DeviceSnapshotSource } from '../../devices/device-snapshot.js';
+import type { IbmHttp, IbmRuntimeClient } from './ibm-runtime-client.js';
+import { describeIbmError } from './ibm-runtime-client.js';
+import { ibmStatus } from './ibm-runtime-driver.js';
+
+/** Instructions of IBM's basis that are not gates (qrail lists measure/reset separately). */
+const NOT_GATES = new Set(['measure', 'reset', 'delay', 'init', 'if_else', 'for_loop', 'while_loop', 'switch_case', 'barrier']);
+
+type Param = { name?: unknown; unit?: unknown; value?: unknown };
+
+const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : Number((xs.reduce((a, b) => a + b, 0) / xs.length).toPrecision(6)));
+
+/** A time in microseconds from IBM's (value, unit). */
+function micros(p: Param): number | null {
+  if (typeof p.value !== 'number' || !Number.isFinite(p.value)) return null;
+  const scale: Record<string, number> = { s: 1e6, ms: 1e3, us: 1, µs: 1, ns: 1e-3 };
+  const f = scale[typeof p.unit === 'string' ? p.unit : 'us'];
+  return f === undefined ? null : p.value * f;
+}
+
+export function ibmCalibration(properties: unknown): DeviceCalibration | null {
+  const p = properties as { last_update_date?: unknown; qubits?: unknown; gates?: unknown } | null;
+  if (p === null || typeof p !== 'object' || typeof p.last_update_date !== 'string' || Number.isNaN(Date.parse(p.last_update_date))) return null;
+  const t1: number[] = [];
+  const t2: number[] = [];
+  const ro: number[] = [];
+  for (const q of Array.isArray(p.qubits) ? (p.qubits as unknown[]) : []) {
+    for (const item of Array.isArray(q) ? (q as Param[]) : []) {
+      if (item?.name === 'T1') t1.push(...[micros(item)].filter((x): x is number => x !== null));
+      else if (item?.name === 'T2') t2.push(...[micros(item)].filter((x): x is number => x !== null));
+      else if (item?.name === 'readout_error' && typeof item.value === 'number') ro.push(item.value);
+    }
+  }
+  const e1: number[] = [];
+  const e2: number[] = [];
+  for (const g of Array.isArray(p.gates) ? (p.gates as Array<{ gate?: unknown; qubits?: unknown; parameters?: unknown }>) : []) {
+    const err = (Array.isArray(g?.parameters) ? (g.parameters as Param[]) : []).find((x) => x?.name === 'gate_error')?.value;
+    // An error of 1 marks a broken gate or pair in IBM's data, not a figure to average.
+    if (typeof err !== 'number' || !Array.isArray(g.qubits) || err >= 1) continue;
+    if (g.qubits.length === 1 && g.gate !== 'id') e1.push(err);
+    else if (g.qubits.length === 2) e2.push(err);
+  }
+  return { t1Us: mean(t1), t2Us: mean(t2), error1q: mean(e1), error2q: mean(e2), readoutError: mean(ro), calibratedAt: new Date(p.last_update_date).toISOString() };
+}
+
+export class IbmSnapshotError extends Error {}
+
+export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
+  readonly provider = 'provider-one' as const;
+
+  constructor(
+    private readonly client: IbmRuntimeClient,
+    /** The backends to report (the device map's values). */
+    private readonly backends: readonly string[],
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private async get(path: string): Promise<unknown> {
+    const r: IbmHttp = await this.client.request('GET', path);
+    if (r.kind !== 'ok') throw new IbmSnapshotError(`GET ${path}: ${r.kind === 'timeout' ? 'no answer in time' : r.message}`);
+    if (r.status !== 200) throw new IbmSnapshotError(`GET ${path}: ${r.status} ${describeIbmError(r.body)}`);
+    if (r.body === null || typeof r.body !== 'object') throw new IbmSnapshotError(`GET ${path}: the answer is not a JSON object`);
+    return r.body;
+  }
+
+  async fetchSnapshots(): Promise<readonly DeviceSnapshot[]> {
+    const listed = (await this.get('/v1/backends')) as { devices?: unknown };
+    if (!Array.isArray(listed.devices)) throw new IbmSnapshotError('GET /v1/backends: no devices list');
+    // Entries are names, or objects with a name, depending on the API version.
+    const names = new Set(listed.devices.map((d: unknown) => (typeof d === 'string' ? d : ((d as { name?: unknown } | null)?.name ?? null))).filter((x): x is string => typeof x === 'string'));
+    const fetchedAt = this.now().toISOString();
+    const out: DeviceSnapshot[] = [];
+    for (const backend of [...new Set(this.backends)]) {
+      if (!names.has(backend)) {
+        out.push({
+          backend,
+          status: 'offline',
+          statusDetail: `IBM Quantum does not list ${backend} for this instance`,
+          queueLength: null,
+          numQubits: 0,
+          nativeGates: [],
+          couplingMap: [],
+          calibration: null,
+          fetchedAt,
+        });
+        continue;
+      }
+      const name = encodeURIComponent(backend);
+      const [status, config, props] = await Promise.all([this.get(`/v1/backends/${name}/status`), this.get(`/v1/backends/${name}/configuration`), this.get(`/v1/backends/${name}/properties`)]);
+      const st = ibmStatus(backend, status);
+      if (st === null) throw new IbmSnapshotError(`GET /v1/backends/${backend}/status: unreadable`);
+      const c = config as { n_qubits?: unknown; basis_gates?: unknown; coupling_map?: unknown };
+      if (typeof c.n_qubits !== 'number' || !Number.isInteger(c.n_qubits) || c.n_qubits < 1 || !Array.isArray(c.basis_gates)) {
+        throw new IbmSnapshotError(`GET /v1/backends/${backend}/configuration: no n_qubits or basis_gates`);
+      }
+      const edges = new Map<string, [number, number]>();
+      for (const e of Array.isArray(c.coupling_map) ? (c.coupling_map as unknown[]) : []) {
+        if (!Array.isArray(e) || e.length !== 2) continue;
+        const [x, y] = e as unknown[];
+        const n = c.n_qubits;
+        const ok = (q: unknown): q is number => typeof q === 'number' && Number.isInteger(q) && q >= 0 && q < n;
+        if (!ok(x) || !ok(y)) continue;
+        const [a, b] = [Math.min(x, y), Math.max(x, y)];
+        if (a !== b) edges.set(`${a}-${b}`, [a, b]);
+      }
+      out.push({
+        backend,
+        status: st.status,
+        statusDetail: st.detail,
+        queueLength: st.queueLength,
+        numQubits: c.n_qubits,
+        nativeGates: (c.basis_gates as unknown[]).filter((g): g is string => typeof g === 'string' && !NOT_GATES.has(g)),
+        couplingMap: c.coupling_map === null ? null : [...edges.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]),
+        calibration: ibmCalibration(props),
+        fetchedAt,
+      });
+    }
+    return out;
+  }
+}
