@@ -99,7 +99,7 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
     expect(await driver.submit(input('job-r'))).toMatchObject({ state: 'retry', retryAfterMs: 7000, message: expect.stringContaining('429') });
     const five = await driver.submit(input('job-r'));
     expect(five).toMatchObject({ state: 'retry', message: expect.stringContaining('Internal error') });
-    expect(five).not.toHaveProperty('afterMs');
+    expect(five).not.toHaveProperty('retryAfterMs');
     expect(await driver.submit(input('job-r'))).toMatchObject({ state: 'failed', code: 'REMOTE_REJECTED' });
     expect(fake.jobs.size).toBe(jobsBefore);
     expect(retryAfterMs('Wed, 21 Oct 2026 07:28:00 GMT', Date.parse('Wed, 21 Oct 2026 07:27:00 GMT'))).toBe(60_000);

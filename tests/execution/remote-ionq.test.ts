@@ -175,17 +175,26 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     await expectWallet(app, u.auth, '1.400000', '0.000000');
   });
 
-  it('a submission that times out is uncertain: never resent, failed, nothing charged', async () => {
+  it('a submission that times out is looked up by its tag: never accepted → sent again once, completed, charged once', async () => {
     const { u, held } = await heldRemoteJob();
-    fake.script.submit = ['hang'];
+    fake.script.submit = ['hang', 'ok'];
     const before = fake.submissions;
     await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'hang-1' } });
-    await app.services.executionWorker.drain();
+    await settle(held.job_id);
+    expect(fake.submissions - before).toBe(2);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed' });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
+  });
+
+  it('a submission IonQ stored but never answered is found by its tag and adopted: sent once, completed, charged once', async () => {
+    const { u, held } = await heldRemoteJob();
+    fake.script.submit = ['accept-hang'];
+    const before = fake.submissions;
+    await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'accept-hang-1' } });
+    await settle(held.job_id);
     expect(fake.submissions - before).toBe(1);
-    const j = await job(u, held.job_id);
-    expect(j).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_SUBMISSION_UNCERTAIN' } });
-    expect(j.failure.message).toMatch(/300 ms/);
-    await expectWallet(app, u.auth, '2.000000', '0.000000');
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed' });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
   });
 
   it('a status poll that times out or answers 503 is retried; the job still completes', async () => {
@@ -220,7 +229,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     await expectWallet(app, u.auth, '1.400000', '0.600000');
   });
 
-  it('a worker that died mid-submission: the job is never sent again (REMOTE_SUBMISSION_UNCERTAIN)', async () => {
+  it('a worker that died mid-submission: the tag look-up finds nothing at IonQ, so it is sent once and completes', async () => {
     const { u, held } = await heldRemoteJob();
     await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'crash-1' } });
     // A worker claims it and records the submission start… then dies before sending.
@@ -230,9 +239,9 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     // Its lease runs out (forced rather than waited for).
     await app.db.query("UPDATE execution_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [held.job_id]);
     const before = fake.submissions;
-    await app.services.executionWorker.drain();
-    expect(fake.submissions - before).toBe(0);
-    expect(await job(u, held.job_id)).toMatchObject({ status: 'failed', failure: { code: 'REMOTE_SUBMISSION_UNCERTAIN' } });
-    await expectWallet(app, u.auth, '2.000000', '0.000000');
+    await settle(held.job_id);
+    expect(fake.submissions - before).toBe(1);
+    expect(await job(u, held.job_id)).toMatchObject({ status: 'completed' });
+    await expectWallet(app, u.auth, '1.400000', '0.000000');
   });
 });
