@@ -13,7 +13,7 @@ import type { Config } from '../config/config.js';
 import type { Idempotency } from '../idempotency/idempotency.js';
 import { IonqDriver } from '../execution/adapters/ionq-driver.js';
 import { DeviceDirectory } from '../execution/device-directory.js';
-import { emulatedDriver, simulatorDriver, type LocalSimulator } from '../execution/drivers/local-drivers.js';
+import { emulatedDriver, simulatorDriver, type LocalSimulator, type LocalWorkload } from '../execution/drivers/local-drivers.js';
 import { ExecutionService } from '../execution/execution-service.js';
 import { createExecutionWorker, type ExecutionWorker } from '../execution/execution-worker.js';
 import type { ExecutionStore } from '../execution/ports.js';
@@ -60,6 +60,26 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
     );
 }
 
+/** Workload runs (sweeps, result types) as `simulate.workload` tasks of the compute pool. */
+export function poolWorkload(compute: ComputePool, timeBudgetMs: number): LocalWorkload {
+  const hardTimeoutMs = hardTimeoutFor(timeBudgetMs);
+  return (r, signal) =>
+    compute.run(
+      'simulate.workload',
+      {
+        circuit: toWire(r.circuit),
+        limits: DRIVER_CIRCUIT_LIMITS,
+        shots: r.shots,
+        seed: r.seed,
+        workload: r.workload,
+        ...(r.calibration === undefined ? {} : { calibration: r.calibration }),
+        ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
+        ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
+      },
+      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+    );
+}
+
 export function createExecutionServices(
   config: Config,
   store: ExecutionStore,
@@ -77,7 +97,9 @@ export function createExecutionServices(
   // Cancels taken by this process reach its runs at once: the API's simulator runs and the worker's jobs.
   const cancels = new CancelRequests();
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
-  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
+  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs),
+    workload: poolWorkload(deps.compute, settings.simulatorTimeBudgetMs),
+  };
   const directory = new DeviceDirectory(store, settings, {
     simulator: simulatorDriver(local),
     emulated: emulatedDriver(local),
