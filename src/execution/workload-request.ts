@@ -34,7 +34,7 @@ interface Problem {
   readonly message: string;
 }
 
-/** The run's options, or null when it is a plain counts run of a circuit without parameters; 400 on any problem. */
+/** The run's options, or null when it is a plain counts run of a one-register circuit without parameters; 400 on any problem. */
 export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): RunOptions | null {
   const parameters = c.parameters ?? [];
   const bound = checkBindings(parameters, f.parameter_values);
@@ -86,7 +86,8 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): Run
     problems.push({ path: '/observables', code: 'OBSERVABLES_WITHOUT_EXPECTATION', message: "observables are used by the 'expectation' result type: add it to result_types" });
   }
   if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be given for this run: ${problems[0]!.message}`, problems);
-  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts';
+  // Several classical registers need the workload path too: it splits the keys by register.
+  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && c.registers === undefined;
   if (plain) return null;
   return {
     parameters,
