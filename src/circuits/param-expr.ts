@@ -139,14 +139,15 @@ export function formatParamExpr(e: ParamExpr): string {
   const go = (x: ParamExpr, outer: number, right: boolean): string => {
     switch (x.k) {
       case 'num':
-        return x.v < 0 && outer > 0 ? `(${fmtNum(x.v)})` : fmtNum(x.v);
+        return x.v < 0 && right ? `(${fmtNum(x.v)})` : fmtNum(x.v);
       case 'pi':
         return 'pi';
       case 'name':
         return x.name;
       case 'neg': {
+        // Unary minus binds tighter than every operator; parentheses only keep `a - -b` readable.
         const s = `-${go(x.a, 3, false)}`;
-        return outer > 0 ? `(${s})` : s;
+        return right ? `(${s})` : s;
       }
       case 'bin': {
         const p = PREC[x.op];

@@ -187,11 +187,23 @@ class Parser implements TokenCursor {
     const uses = (x: Expr): boolean =>
       x.kind === 'var' ? this.inputs.includes(x.name) : x.kind === 'neg' || x.kind === 'call' ? uses(x.arg) : x.kind === 'bin' ? uses(x.left) || uses(x.right) : false;
     if (!uses(e)) return null;
-    const conv = (x: Expr): ParamExpr => {
-      if (!uses(x)) {
-        if (x.kind === 'var' && x.name === 'pi') return { k: 'pi' };
-        return { k: 'num', v: evalExpr(x, EMPTY_ENV) };
+    const structural = (x: Expr): ParamExpr | null => {
+      if (x.kind === 'num') return { k: 'num', v: x.value };
+      if (x.kind === 'var') return x.name === 'pi' || x.name === 'π' ? { k: 'pi' } : null;
+      if (x.kind === 'neg') {
+        const a = structural(x.arg);
+        return a === null ? null : { k: 'neg', a };
       }
+      if (x.kind === 'bin' && x.op !== '^') {
+        const a = structural(x.left);
+        const b = structural(x.right);
+        return a === null || b === null ? null : { k: 'bin', op: x.op, a, b };
+      }
+      return null;
+    };
+    const conv = (x: Expr): ParamExpr => {
+      // Constant parts keep their spelling (pi/4 stays pi/4) when the small grammar has it; others become numbers.
+      if (!uses(x)) return structural(x) ?? { k: 'num', v: evalExpr(x, EMPTY_ENV) };
       switch (x.kind) {
         case 'var':
           return { k: 'name', name: x.name };
