@@ -38,7 +38,7 @@ const ExpectationSchema = Obj(
   { description: 'Expectation value of the Pauli-sum observable (Pauli strings: rightmost character = qubit 0, as Qiskit)' },
 );
 const Memory = Type.Array(Type.String({ pattern: KEY, maxLength: 4096 }), { maxItems: 10_000, description: 'Per-shot outcomes in shot order; their histogram equals counts' });
-const Statevector = Type.Array(Type.Tuple([Type.Number(), Type.Number()]), {
+const Statevector = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[re, im]' }), {
   maxItems: 2 ** 20,
   description: 'Final amplitudes as [re, im] pairs; index bit k ↔ qubit k (at most 20 qubits)',
 });
