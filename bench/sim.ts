@@ -284,7 +284,12 @@ const tSingle = best(3, () => void simulate(singleBound, { shots: 1024, seed: 1,
 const tSweep = best(2, () => void runWorkload(sweepC, { shots: 1024, seed: 1 }, { resultTypes: ['counts', 'expectation'], observables: observable, points: sweepPoints }));
 const sweepRate = SWEEP_POINTS / tSweep;
 const singleRate = 1 / tSingle;
-row(`n=${SWEEP_N} sweep of ${SWEEP_POINTS} points, ${SWEEP_GATES} gates, 1024 shots + ⟨Z…Z⟩ each (one run)`, fmt(tSweep * 1000) + ' ms', `${fmt(sweepRate)} points/s`, `single run ${fmt(singleRate)}/s`);
+row(
+  `n=${SWEEP_N} sweep of ${SWEEP_POINTS} points, ${SWEEP_GATES} gates, 1024 shots + ⟨Z…Z⟩ each (one run)`,
+  fmt(tSweep * 1000) + ' ms',
+  `${fmt(sweepRate)} points/s`,
+  `single run ${fmt(singleRate)}/s`,
+);
 
 rows.unshift(['memory copy bandwidth (TypedArray.set, 256 MiB; best of the run)', '', `${fmt(bw / 1e9)} GB/s`, '']);
 for (const r of rows)

@@ -78,7 +78,11 @@ export class NonFiniteBinding extends Error {
  * point leaves unbound, a name the circuit does not declare, a value that is not a finite number.
  * No `parameter_values` on a parameterized circuit is reported at `pathPrefix` itself.
  */
-export function checkBindings(parameters: readonly string[], given: readonly Readonly<Record<string, unknown>>[] | undefined, pathPrefix = '/parameter_values'): { ok: true; points: Float64Array[] } | { ok: false; problems: BindingProblem[] } {
+export function checkBindings(
+  parameters: readonly string[],
+  given: readonly Readonly<Record<string, unknown>>[] | undefined,
+  pathPrefix = '/parameter_values',
+): { ok: true; points: Float64Array[] } | { ok: false; problems: BindingProblem[] } {
   const problems: BindingProblem[] = [];
   if (given === undefined) {
     if (parameters.length === 0) return { ok: true, points: [new Float64Array(0)] };

@@ -299,7 +299,7 @@ function declaredRegisters(obj: Record<string, unknown>, nc: number | undefined,
     }
     checkKeys(v, ['name', 'size'], e.path, out);
     if (regs.some((r) => r.name === v['name'])) out.push({ path: `${e.path}/name`, code: 'DUPLICATE_PARAMETER', message: `register '${v['name']}' is declared twice` });
-    regs.push({ name: v['name'], size: v['size'] as number });
+    regs.push({ name: v['name'], size: v['size'] });
   }
   if (list.length > MAX_REGISTERS) out.push({ path: '/registers', code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_REGISTERS} registers, got ${list.length}` });
   const total = regs.reduce((a, r) => a + r.size, 0);

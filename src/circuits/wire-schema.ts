@@ -26,7 +26,8 @@ const Param = Type.Union([
   Type.Number({ description: 'An angle in radians' }),
   Type.String({
     maxLength: MAX_TEXT_ANY_DEPLOYMENT,
-    description: 'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"; with declared `parameters`, an expression of them: numbers, pi, names, + - * /, unary minus, parentheses (at most 256 characters, 16 levels), e.g. "2*theta+pi/4"',
+    description:
+      'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"; with declared `parameters`, an expression of them: numbers, pi, names, + - * /, unary minus, parentheses (at most 256 characters, 16 levels), e.g. "2*theta+pi/4"',
   }),
 ]);
 const Params = (description?: string) => Type.Array(Param, { maxItems: MAX_GATE_PARAMS, ...(description === undefined ? {} : { description }) });

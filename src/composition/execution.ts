@@ -97,7 +97,10 @@ export function createExecutionServices(
   // Cancels taken by this process reach its runs at once: the API's simulator runs and the worker's jobs.
   const cancels = new CancelRequests();
   const { baseUrl, apiKey, target, timeoutMs } = settings.ionq;
-  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs),
+  const local = {
+    timeBudgetMs: settings.simulatorTimeBudgetMs,
+    maxQubits: settings.simMaxQubits,
+    simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs),
     workload: poolWorkload(deps.compute, settings.simulatorTimeBudgetMs),
   };
   const directory = new DeviceDirectory(store, settings, {

@@ -67,9 +67,7 @@ function pick(o: Record<string, unknown>, keys: readonly string[]): Record<strin
 }
 
 export function jobView(j: ExecutionJob, x: JobViewExtras) {
-  const result = j.result as
-    | ({ counts?: Record<string, number>; probabilities?: Record<string, number>; probabilities_kind?: string; notes?: string[]; meta?: Record<string, unknown> } & Record<string, unknown>)
-    | null;
+  const result = j.result;
   const tr = j.translation;
   const urlProvider = j.provider === 'provider-one' ? 'provider-one' : 'provider-two';
   return {

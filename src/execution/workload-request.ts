@@ -48,14 +48,17 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): Run
       } catch (e) {
         if (!(e instanceof NonFiniteBinding)) throw e;
         const message = `at point ${k} gate ${e.opIndex} has a parameter that is not a finite number`;
-        throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${message}`, [{ path: `/parameter_values/${k}`, code: 'PARAMETER_VALUE_INVALID', message }]);
+        throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${message}`, [
+          { path: `/parameter_values/${k}`, code: 'PARAMETER_VALUE_INVALID', message },
+        ]);
       }
     }
   }
   const types = [...new Set((f.result_types ?? ['counts']) as ResultType[])];
   const problems: Problem[] = [];
   types.forEach((t, i) => {
-    if (!(RESULT_TYPES as readonly string[]).includes(t)) problems.push({ path: `/result_types/${i}`, code: 'WRONG_TYPE', message: `unknown result type '${String(t).slice(0, 32)}' (${RESULT_TYPES.join(', ')})` });
+    if (!(RESULT_TYPES as readonly string[]).includes(t))
+      problems.push({ path: `/result_types/${i}`, code: 'WRONG_TYPE', message: `unknown result type '${String(t).slice(0, 32)}' (${RESULT_TYPES.join(', ')})` });
   });
   const points = parameters.length > 0 ? bound.points.length : 1;
   if (types.includes('memory') && (shots > MAX_MEMORY_SHOTS || shots * points > MAX_MEMORY_TOTAL)) {

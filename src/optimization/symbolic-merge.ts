@@ -104,5 +104,11 @@ export function mergeRotations(c: Circuit, paramText: (op: GateOp) => string | n
     out.push(op);
     for (const q of qs) last.set(q, out.length - 1);
   }
-  return { circuit: withOps(c, out.filter((o): o is Operation => o !== null)), steps };
+  return {
+    circuit: withOps(
+      c,
+      out.filter((o): o is Operation => o !== null),
+    ),
+    steps,
+  };
 }

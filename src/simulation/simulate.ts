@@ -171,7 +171,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     } else sampleIndices(sre, sim, s, rng, (index, count) => builder.record(index, count, reg));
     if (exact) probabilities = exactProbabilities(program, sre, sim, MAX_EXACT_CLBITS, maxEntries);
     if (wantSv) statevector = { re: Array.from(sre), im: Array.from(sim) };
-    if (wantExp) expectation = exactExpectation(sre, sim, options.observables!);
+    if (wantExp) expectation = exactExpectation(sre, sim, options.observables);
     sampleMs += performance.now() - ts;
   });
   engine.run(re, im, shots);

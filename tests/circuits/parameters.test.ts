@@ -31,7 +31,15 @@ describe('symbolic parameters', () => {
   });
 
   it('wire format round trip keeps parameters and expressions; binding evaluates them once compiled', () => {
-    const input = { schema: '0.2', num_qubits: 1, num_clbits: 0, parameters: ['theta', 'phi'], gates: [{ op: 'u', qubits: [0], params: ['2*theta+pi/4', 0.5, 'phi/theta'] }], measurements: [], metadata: {} };
+    const input = {
+      schema: '0.2',
+      num_qubits: 1,
+      num_clbits: 0,
+      parameters: ['theta', 'phi'],
+      gates: [{ op: 'u', qubits: [0], params: ['2*theta+pi/4', 0.5, 'phi/theta'] }],
+      measurements: [],
+      metadata: {},
+    };
     const r = parseCircuitInput(input, undefined, { allowParameters: true });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -42,7 +50,8 @@ describe('symbolic parameters', () => {
   });
 
   it('QASM 3 input angle / float parameters are imported and exported back', () => {
-    const src = 'OPENQASM 3.0;\ninclude "stdgates.inc";\ninput angle[32] theta;\ninput float[64] phi;\nqubit[2] q;\nbit[2] c;\nrx(2*theta + pi/4) q[0];\ncrz(-phi/2) q[0], q[1];\nrz(pi/2) q[1];\nc = measure q;\n';
+    const src =
+      'OPENQASM 3.0;\ninclude "stdgates.inc";\ninput angle[32] theta;\ninput float[64] phi;\nqubit[2] q;\nbit[2] c;\nrx(2*theta + pi/4) q[0];\ncrz(-phi/2) q[0], q[1];\nrz(pi/2) q[1];\nc = measure q;\n';
     const r = parseCircuitInput({ format: 'qasm3', source: src }, undefined, { allowParameters: true });
     expect(r.ok).toBe(true);
     if (!r.ok) return;

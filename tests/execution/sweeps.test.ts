@@ -179,7 +179,20 @@ describe('parameter sweeps and result types on the simulator', () => {
   it('per-shot memory: its histogram equals the counts; statevector as [re, im] pairs; exact probabilities', async () => {
     const u = await signUp(app);
     const points = [{ t: 0.3 }, { t: 1.1 }, { t: 2.9 }];
-    const circuit = { schema: '0.2', num_qubits: 2, num_clbits: 2, parameters: ['t'], gates: [{ op: 'rx', qubits: [0], params: ['t'] }, { op: 'cx', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
+    const circuit = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      parameters: ['t'],
+      gates: [
+        { op: 'rx', qubits: [0], params: ['t'] },
+        { op: 'cx', qubits: [0, 1] },
+      ],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
     const r = await app.inject({
       method: 'POST',
       url: '/v1/execute/provider-one',
@@ -187,7 +200,9 @@ describe('parameter sweeps and result types on the simulator', () => {
       payload: { circuit, shots: 300, parameter_values: points, result_types: ['counts', 'memory', 'probabilities', 'statevector'], client_token: 'mem-1' },
     });
     expect(r.statusCode).toBe(200);
-    for (const [k, p] of (r.json().data.results.points as { memory: string[]; counts: Record<string, number>; statevector: [number, number][]; probabilities: Record<string, number>; probabilities_kind: string }[]).entries()) {
+    for (const [k, p] of (
+      r.json().data.results.points as { memory: string[]; counts: Record<string, number>; statevector: [number, number][]; probabilities: Record<string, number>; probabilities_kind: string }[]
+    ).entries()) {
       const hist: Record<string, number> = {};
       for (const m of p.memory) hist[m] = (hist[m] ?? 0) + 1;
       expect(hist).toEqual(p.counts);
@@ -200,8 +215,22 @@ describe('parameter sweeps and result types on the simulator', () => {
       expect(p.probabilities['11']).toBeCloseTo(Math.sin(t / 2) ** 2, 12);
     }
     // A run without parameters: memory beside the counts, same histogram.
-    const bell = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'h', qubits: [0] }, { op: 'cx', qubits: [0, 1] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
-    const plain = (await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: bell, shots: 101, result_types: ['memory'], client_token: 'mem-2' } })).json().data.results;
+    const bell = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [
+        { op: 'h', qubits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+      ],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
+    const plain = (
+      await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: bell, shots: 101, result_types: ['memory'], client_token: 'mem-2' } })
+    ).json().data.results;
     const hist: Record<string, number> = {};
     for (const m of plain.memory as string[]) hist[m] = (hist[m] ?? 0) + 1;
     expect(hist).toEqual(plain.counts);
@@ -211,7 +240,12 @@ describe('parameter sweeps and result types on the simulator', () => {
   it('several classical registers: keys split by a space, the last register leftmost, with the layout; a single register is unchanged', async () => {
     const u = await signUp(app);
     const qasm = 'OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[3] q;\nbit[1] a;\nbit[2] b;\nx q[0];\nx q[2];\na[0] = measure q[0];\nb[0] = measure q[1];\nb[1] = measure q[2];\n';
-    const r = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: { format: 'qasm3', source: qasm }, shots: 20, result_types: ['counts', 'memory'], client_token: 'regs-1' } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/execute/provider-two',
+      headers: u.auth,
+      payload: { circuit: { format: 'qasm3', source: qasm }, shots: 20, result_types: ['counts', 'memory'], client_token: 'regs-1' },
+    });
     expect(r.statusCode).toBe(200);
     const res = r.json().data.results;
     expect(res.counts).toEqual({ '10 1': 20 });
@@ -224,14 +258,26 @@ describe('parameter sweeps and result types on the simulator', () => {
     const q2 = 'OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[3] q;\nbit[1] a;\nbit[2] b;\nx q[2];\na[0] = measure q[0];\nb[0] = measure q[1];\nb[1] = measure q[2];\n';
     const r2 = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: { format: 'qasm3', source: q2 }, shots: 5, client_token: 'regs-2' } });
     expect(r2.json().data.results.counts).toEqual({ '10 0': 5 });
-    const single = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: { format: 'qasm3', source: q2.replace('bit[1] a;\nbit[2] b;', 'bit[3] a;').replace('b[0]', 'a[1]').replace('b[1]', 'a[2]') }, shots: 5, client_token: 'regs-3' } });
+    const single = await app.inject({
+      method: 'POST',
+      url: '/v1/execute/provider-two',
+      headers: u.auth,
+      payload: { circuit: { format: 'qasm3', source: q2.replace('bit[1] a;\nbit[2] b;', 'bit[3] a;').replace('b[0]', 'a[1]').replace('b[1]', 'a[2]') }, shots: 5, client_token: 'regs-3' },
+    });
     expect(single.json().data.results.counts).toEqual({ '100': 5 });
     expect(single.json().data.results.registers).toBeUndefined();
   });
 
   it('unbound and unknown parameters are named with a stable code and a JSON path; hardware sweeps are refused', async () => {
     const u = await signUp(app);
-    const circuit = { schema: '0.2', num_qubits: 1, num_clbits: 1, parameters: ['theta', 'phi'], gates: [{ op: 'u', qubits: [0], params: ['theta', 'phi', 'theta-phi'] }], measurements: [{ qubit: 0, clbit: 0 }] };
+    const circuit = {
+      schema: '0.2',
+      num_qubits: 1,
+      num_clbits: 1,
+      parameters: ['theta', 'phi'],
+      gates: [{ op: 'u', qubits: [0], params: ['theta', 'phi', 'theta-phi'] }],
+      measurements: [{ qubit: 0, clbit: 0 }],
+    };
     const post = (payload: Record<string, unknown>, url = '/v1/execute/provider-two') => app.inject({ method: 'POST', url, headers: u.auth, payload: { circuit, shots: 10, ...payload } });
     const none = await post({ client_token: 'b0' });
     expect(none.statusCode).toBe(400);

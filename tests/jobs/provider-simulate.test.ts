@@ -144,7 +144,12 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
     const res = done['result'].results;
     expect(res.points.map((p: { expectation: { value: number } }) => p.expectation.value)).toEqual([expect.closeTo(2, 12), expect.closeTo(0, 12), expect.closeTo(-2, 12)]);
     // An unbound parameter is a 400 at submission: nothing is held.
-    const bad = await call('POST', '/v1/jobs', a.auth, { capability_id: 'provider-two.simulate', request: { circuit, shots: 10, parameter_values: [{ u: 1 }] }, idempotency_key: key('sweep-bad'), max_total_price: '0.01' });
+    const bad = await call('POST', '/v1/jobs', a.auth, {
+      capability_id: 'provider-two.simulate',
+      request: { circuit, shots: 10, parameter_values: [{ u: 1 }] },
+      idempotency_key: key('sweep-bad'),
+      max_total_price: '0.01',
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('PARAMETER_UNKNOWN');
   });
