@@ -5,11 +5,16 @@
  * Circuits: random layers of H on every qubit, RZ(random) on every qubit, CX ladder.
  * amp_updates_per_s = (original gates × 2^n) / seconds. Prints a table, then one JSON line.
  * Env: SIM_LAYERS (default 6), SIM_MAX_N (default 24), SIM_SKIP_WORKERS=1.
+ * Sweep figure: a parameterized circuit of SIM_SWEEP_GATES gates (default 200) on SIM_SWEEP_N qubits
+ * (default 20) swept over SIM_SWEEP_POINTS bindings (default 20) in one runWorkload (counts and an
+ * exact ⟨Z…Z⟩ per point), as points/s beside single runs/s of the same circuit bound once.
  */
 import QuantumCircuit from 'quantum-circuit';
 import { circuit, gate } from '../src/circuits/ir.js';
 import type { Circuit, Operation } from '../src/circuits/ir.js';
-import { finalState, simulate } from '../src/simulation/index.js';
+import { finalState, runWorkload, simulate } from '../src/simulation/index.js';
+import { compileBinder } from '../src/circuits/parameters.js';
+import { parseCircuitInput } from '../src/circuits/wire-format.js';
 import { fuseSingleQubitRuns } from '../src/simulation/compile.js';
 import { gateMatrix } from '../src/simulation/gate-matrices.js';
 import { planUnitary, PlanRunner } from '../src/simulation/plan.js';
@@ -250,6 +255,42 @@ for (const n of [12, 16]) {
   row(`n=${n} quantum-circuit package (${gs.length} gates)`, '', `${fmt(theirs / 1e6)} M amp-upd/s`, `ours ${fmt(ours / theirs)}× faster`);
 }
 
+// Sweep: one parameterized circuit, many bindings in one run (src/simulation/workload.ts).
+const SWEEP_N = Number(process.env.SIM_SWEEP_N ?? 20);
+const SWEEP_GATES = Number(process.env.SIM_SWEEP_GATES ?? 200);
+const SWEEP_POINTS = Number(process.env.SIM_SWEEP_POINTS ?? 20);
+function sweepCircuit(n: number, total: number): Circuit {
+  const gates: { op: string; qubits: number[]; params?: string[] }[] = [];
+  for (let l = 0; gates.length < total; l++) {
+    for (let q = 0; q < n && gates.length < total; q++) gates.push({ op: 'ry', qubits: [q], params: [`t${q % 8}+${l}*pi/7`] });
+    for (let q = 0; q + 1 < n && gates.length < total; q++) gates.push({ op: 'cx', qubits: [q, q + 1] });
+    for (let q = 0; q < n && gates.length < total; q++) gates.push({ op: 'rz', qubits: [q], params: [`2*t${(q + l) % 8}-pi/4`] });
+  }
+  const measurements = Array.from({ length: n }, (_, q) => ({ qubit: q, clbit: q }));
+  const r = parseCircuitInput(
+    { schema: '0.2', num_qubits: n, num_clbits: n, parameters: Array.from({ length: 8 }, (_, i) => `t${i}`), gates, measurements },
+    { maxQubits: 30, maxGates: 100_000, maxDepth: 100_000 },
+    { allowParameters: true },
+  );
+  if (!r.ok) throw new Error(`sweep circuit: ${r.errors[0]!.message}`);
+  return r.circuit;
+}
+const sweepC = sweepCircuit(SWEEP_N, SWEEP_GATES);
+const sweepPoints = Array.from({ length: SWEEP_POINTS }, (_, k) => Array.from({ length: 8 }, (_, i) => Math.sin(k + i)));
+const observable = [{ pauli: 'Z'.repeat(SWEEP_N), coeff: 1 }];
+const singleBound = compileBinder(sweepC).bind(Float64Array.from(sweepPoints[0]!));
+simulate(singleBound, { shots: 1024, seed: 1 });
+const tSingle = best(3, () => void simulate(singleBound, { shots: 1024, seed: 1, observables: observable }));
+const tSweep = best(2, () => void runWorkload(sweepC, { shots: 1024, seed: 1 }, { resultTypes: ['counts', 'expectation'], observables: observable, points: sweepPoints }));
+const sweepRate = SWEEP_POINTS / tSweep;
+const singleRate = 1 / tSingle;
+row(
+  `n=${SWEEP_N} sweep of ${SWEEP_POINTS} points, ${SWEEP_GATES} gates, 1024 shots + ⟨Z…Z⟩ each (one run)`,
+  fmt(tSweep * 1000) + ' ms',
+  `${fmt(sweepRate)} points/s`,
+  `single run ${fmt(singleRate)}/s`,
+);
+
 rows.unshift(['memory copy bandwidth (TypedArray.set, 256 MiB; best of the run)', '', `${fmt(bw / 1e9)} GB/s`, '']);
 for (const r of rows)
   if (r[3]!.startsWith('\u0000')) {
@@ -282,5 +323,10 @@ console.log(
     vs_quantum_circuit_n16: Number(vsQc.toFixed(1)),
     fused_pass_fraction_of_bandwidth: Number(passFraction.toFixed(3)),
     gathered_pass_fraction_of_bandwidth: Number(gatheredFraction.toFixed(3)),
+    sweep_n: SWEEP_N,
+    sweep_gates: SWEEP_GATES,
+    sweep_points: SWEEP_POINTS,
+    sweep_points_per_s: Number(sweepRate.toFixed(2)),
+    single_runs_per_s: Number(singleRate.toFixed(2)),
   }),
 );

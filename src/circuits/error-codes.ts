@@ -39,5 +39,11 @@ export const CIRCUIT_PROBLEM_CODES = [
   'METADATA_TOO_LARGE',
   'INVALID_CHARACTER',
   'TOO_MANY_PROBLEMS',
+  // Symbolic parameters and their bindings (src/circuits/parameters.ts).
+  'PARAMETERS_UNBOUND',
+  'PARAMETER_UNKNOWN',
+  'DUPLICATE_PARAMETER',
+  'TOO_MANY_PARAMETERS',
+  'REGISTERS_MISMATCH',
 ] as const;
 export type CircuitProblemCode = (typeof CIRCUIT_PROBLEM_CODES)[number];

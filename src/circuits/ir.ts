@@ -6,12 +6,19 @@
  * written with clbit 0 rightmost (as Qiskit and OpenQASM); angles are radians;
  * circuit equality is up to global phase.
  */
+import type { ParamExpr } from './param-expr.js';
+
 export interface GateOp {
   readonly kind: 'gate';
   /** A name from the gate catalogue (`gates.ts`). */
   readonly name: string;
   readonly qubits: readonly number[];
   readonly params: readonly number[];
+  /**
+   * Symbolic parameters (a parameterized circuit): exprs[i] set means params[i] is NaN until
+   * bound (src/circuits/parameters.ts), so a consumer that ignores exprs fails closed on NaN.
+   */
+  readonly exprs?: readonly (ParamExpr | null)[];
 }
 
 export interface MeasureOp {
@@ -38,10 +45,37 @@ export interface Circuit {
   /** In program order. Terminal measurements are ordinary `measure` ops at the end. */
   readonly ops: readonly Operation[];
   readonly metadata: Readonly<Record<string, unknown>>;
+  /** Declared symbolic parameters, in order (absent: none). Gates refer to them through `exprs`. */
+  readonly parameters?: readonly string[];
+  /** Classical registers in declaration order; their sizes sum to numClbits (absent: one register `c`). */
+  readonly registers?: readonly ClassicalRegister[];
+}
+
+export interface ClassicalRegister {
+  readonly name: string;
+  readonly size: number;
+}
+
+/** What a circuit carries besides its ops: kept by `withOps`. */
+export interface CircuitExtras {
+  readonly parameters?: readonly string[] | undefined;
+  readonly registers?: readonly ClassicalRegister[] | undefined;
 }
 
 export function gate(name: string, qubits: readonly number[], params: readonly number[] = []): GateOp {
   return Object.freeze({ kind: 'gate', name, qubits: Object.freeze([...qubits]), params: Object.freeze([...params]) });
+}
+
+/** A gate with symbolic parameters: params[i] is NaN wherever exprs[i] is set. */
+export function symbolicGate(name: string, qubits: readonly number[], params: readonly number[], exprs: readonly (ParamExpr | null)[]): GateOp {
+  if (exprs.every((e) => e === null)) return gate(name, qubits, params);
+  return Object.freeze({
+    kind: 'gate',
+    name,
+    qubits: Object.freeze([...qubits]),
+    params: Object.freeze(params.map((p, i) => (exprs[i] === null ? p : Number.NaN))),
+    exprs: Object.freeze([...exprs]),
+  });
 }
 
 export function measure(qubit: number, clbit: number): MeasureOp {
@@ -56,18 +90,21 @@ export function barrier(qubits: readonly number[]): BarrierOp {
   return Object.freeze({ kind: 'barrier', qubits: Object.freeze([...qubits]) });
 }
 
-export function circuit(numQubits: number, numClbits: number, ops: readonly Operation[], metadata: Readonly<Record<string, unknown>> = {}): Circuit {
+export function circuit(numQubits: number, numClbits: number, ops: readonly Operation[], metadata: Readonly<Record<string, unknown>> = {}, extras: CircuitExtras = {}): Circuit {
   return Object.freeze({
     numQubits,
     numClbits,
     ops: Object.freeze([...ops]),
     metadata: Object.freeze({ ...metadata }),
+    // Only when present, so circuits without them compare equal to those built before they existed.
+    ...(extras.parameters === undefined || extras.parameters.length === 0 ? {} : { parameters: Object.freeze([...extras.parameters]) }),
+    ...(extras.registers === undefined || extras.registers.length < 2 ? {} : { registers: Object.freeze(extras.registers.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
   });
 }
 
 /** A copy with other ops: the IR is never mutated in place. */
 export function withOps(c: Circuit, ops: readonly Operation[]): Circuit {
-  return circuit(c.numQubits, c.numClbits, ops, c.metadata);
+  return circuit(c.numQubits, c.numClbits, ops, c.metadata, { parameters: c.parameters, registers: c.registers });
 }
 
 /** Qubits an operation acts on. */

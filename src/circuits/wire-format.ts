@@ -8,7 +8,8 @@ import { fail } from '../errors/app-error.js';
 import { circuitDepth } from './depth.js';
 import { CIRCUITS_ERRORS, type CircuitProblemCode } from './error-codes.js';
 import { gateSpec } from './gates.js';
-import { barrier, circuit, gate, measure, reset, type Circuit, type Operation } from './ir.js';
+import { barrier, circuit, measure, reset, symbolicGate, type Circuit, type ClassicalRegister, type Operation } from './ir.js';
+import { formatParamExpr, isValidParameterName, MAX_PARAMETERS, parseParamExpr, type ParamExpr } from './param-expr.js';
 import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
@@ -179,7 +180,7 @@ function indexValue(entry: { value: unknown; path: string }, size: number | unde
 }
 
 /** Validates format-neutral operations; returns IR ops only when nothing was wrong with them. */
-function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | undefined, out: Problems): Operation[] {
+function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | undefined, out: Problems, declared: ReadonlySet<string> = NO_NAMES): Operation[] {
   const ops: Operation[] = [];
   const before = out.length;
   for (const r of raw) {
@@ -211,15 +212,29 @@ function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | 
     }
     const wantParams = spec?.params ?? 0;
     const params: number[] = [];
+    const exprs: (ParamExpr | null)[] = [];
     const given = r.params ?? [];
     if (known && given.length !== wantParams) {
       out.push({ path: r.paramsPath, code: 'WRONG_PARAM_COUNT', message: `'${name}' takes ${wantParams} parameter${wantParams === 1 ? '' : 's'}, got ${given.length}` });
     }
     for (const p of given) {
+      // With declared parameters, a string naming one is symbolic (the small grammar of param-expr.ts).
+      const symbolic = declared.size > 0 && typeof p.value === 'string' ? symbolicParam(p.value, declared) : undefined;
+      if (symbolic !== undefined) {
+        if ('error' in symbolic) out.push({ path: p.path, ...symbolic.error });
+        else {
+          params.push(Number.NaN);
+          exprs.push(symbolic.expr);
+        }
+        continue;
+      }
       const v = paramValue(p.value);
       if (typeof v !== 'number') out.push({ path: p.path, ...v });
       else if (!Number.isFinite(v)) out.push({ path: p.path, code: 'NON_FINITE_PARAM', message: `parameters must be finite numbers, got ${String(v)}` });
-      else params.push(v === 0 ? 0 : v);
+      else {
+        params.push(v === 0 ? 0 : v);
+        exprs.push(null);
+      }
     }
     let clbit: number | undefined;
     if (name === 'measure') {
@@ -238,15 +253,71 @@ function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | 
     if (name === 'measure') ops.push(measure(q[0]!, clbit!));
     else if (name === 'reset') ops.push(reset(q[0]!));
     else if (name === 'barrier') ops.push(barrier(q));
-    else ops.push(gate(name, q, params));
+    else ops.push(symbolicGate(name, q, params, exprs));
   }
   return ops;
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** A parameter string that uses a declared name: its expression or the problem; undefined when it names none. */
+function symbolicParam(text: string, declared: ReadonlySet<string>): { expr: ParamExpr } | { error: { code: CircuitProblemCode; message: string } } | undefined {
+  const ids = text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+  if (!ids.some((id) => declared.has(id))) return undefined;
+  const r = parseParamExpr(text, declared);
+  if (r.ok) return { expr: r.expr };
+  return { error: { code: r.error.code, message: `${quote(text)}: ${r.error.message}` } };
+}
+
+/** `parameters` of schema 0.2: unique names, not reserved; the set, or undefined after a problem. */
+function declaredParameters(obj: Record<string, unknown>, out: Problems): string[] | undefined {
+  const list = arrayField(obj, 'parameters', '', false, out);
+  if (list === undefined) return obj['parameters'] === undefined ? [] : undefined;
+  const names: string[] = [];
+  const before = out.length;
+  if (list.length > MAX_PARAMETERS) out.push({ path: '/parameters', code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_PARAMETERS} parameters, got ${list.length}` });
+  for (const e of list.slice(0, MAX_PARAMETERS + 1)) {
+    if (typeof e.value !== 'string' || !isValidParameterName(e.value)) {
+      out.push({ path: e.path, code: 'WRONG_TYPE', message: 'a parameter name is an identifier (letters, digits, _; at most 64) other than pi and the QASM built-in names' });
+    } else if (names.includes(e.value)) out.push({ path: e.path, code: 'DUPLICATE_PARAMETER', message: `parameter '${e.value}' is declared twice` });
+    else names.push(e.value);
+  }
+  return out.length > before ? undefined : names;
+}
+
+/** `registers` of schema 0.2: classical registers in order, sizes summing to num_clbits. */
+function declaredRegisters(obj: Record<string, unknown>, nc: number | undefined, out: Problems): ClassicalRegister[] | undefined {
+  const list = arrayField(obj, 'registers', '', false, out);
+  if (list === undefined) return undefined;
+  const regs: ClassicalRegister[] = [];
+  const before = out.length;
+  for (const e of list.slice(0, MAX_REGISTERS + 1)) {
+    const v = e.value;
+    if (!isObject(v) || typeof v['name'] !== 'string' || !REGISTER_NAME.test(v['name']) || typeof v['size'] !== 'number' || !Number.isInteger(v['size']) || v['size'] < 1) {
+      out.push({ path: e.path, code: 'WRONG_TYPE', message: 'a register is {name, size}: an identifier and a positive integer' });
+      continue;
+    }
+    checkKeys(v, ['name', 'size'], e.path, out);
+    if (regs.some((r) => r.name === v['name'])) out.push({ path: `${e.path}/name`, code: 'DUPLICATE_PARAMETER', message: `register '${v['name']}' is declared twice` });
+    regs.push({ name: v['name'], size: v['size'] });
+  }
+  if (list.length > MAX_REGISTERS) out.push({ path: '/registers', code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_REGISTERS} registers, got ${list.length}` });
+  const total = regs.reduce((a, r) => a + r.size, 0);
+  if (out.length === before && nc !== undefined && total !== nc) {
+    out.push({ path: '/registers', code: 'REGISTERS_MISMATCH', message: `the register sizes sum to ${total}, but num_clbits is ${nc}` });
+  }
+  return out.length > before ? undefined : regs;
+}
+
+const MAX_REGISTERS = 64;
+const REGISTER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
 function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
-  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'gates', 'measurements', 'metadata'], '', out);
+  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'registers', 'gates', 'measurements', 'metadata'], '', out);
   const nq = sizeField(obj, 'num_qubits', '', 1, undefined, out);
   const nc = sizeField(obj, 'num_clbits', '', 0, 0, out);
+  const parameters = declaredParameters(obj, out) ?? [];
+  const registers = declaredRegisters(obj, nc, out);
   const gates = arrayField(obj, 'gates', '', true, out) ?? [];
   const raw: RawOp[] = [];
   for (const g of gates) {
@@ -296,9 +367,9 @@ function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   }
   const metadata = obj['metadata'] ?? {};
   if (!isObject(metadata)) out.push({ path: '/metadata', code: 'WRONG_TYPE', message: `'metadata' must be an object, got ${typeName(metadata)}` });
-  const ops = convertOps(raw, nq, nc, out);
+  const ops = convertOps(raw, nq, nc, out, new Set(parameters));
   if (out.length > 0 || nq === undefined || nc === undefined) return undefined;
-  return circuit(nq, nc, ops, metadata as Record<string, unknown>);
+  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers });
 }
 
 function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
@@ -412,7 +483,16 @@ function checkLimits(input: Record<string, unknown>, c: Circuit | undefined, lim
 }
 
 /** Parses any accepted circuit input; reports every problem found, never only the first. */
-export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS): ParseCircuitResult {
+export interface ParseOptions {
+  /**
+   * Whether a circuit with symbolic parameters is accepted. Off by default: a consumer that
+   * needs numbers (analysis, coupling, a plain simulation) gets PARAMETERS_UNBOUND instead of
+   * placeholders; the ones that bind or keep them (validate, optimize, execute) allow them.
+   */
+  readonly allowParameters?: boolean;
+}
+
+export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS, options: ParseOptions = {}): ParseCircuitResult {
   const out: Problems = new BoundedProblems();
   let truncated = false;
   const bounded = (parse: () => Circuit | undefined): Circuit | undefined => {
@@ -464,12 +544,24 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
     all.push({ path: '', code: 'TOO_MANY_PROBLEMS', message: `more than ${MAX_CIRCUIT_PROBLEMS} problems: the first ones are reported, the rest were not checked` });
   }
   if (all.length > 0 || c === undefined) return { ok: false, errors: dedupe(all) };
+  if (options.allowParameters !== true && c.parameters !== undefined) {
+    return {
+      ok: false,
+      errors: [
+        {
+          path: format === 'json-0.2' ? '/parameters' : '/source',
+          code: 'PARAMETERS_UNBOUND',
+          message: `the circuit has symbolic parameters (${c.parameters.join(', ')}); this operation needs numbers: bind them (parameter_values on an execution run) or substitute values`,
+        },
+      ],
+    };
+  }
   return { ok: true, circuit: c, warnings, format };
 }
 
 /** For routes that take a circuit: the circuit, or a 400 CIRCUIT_INVALID listing every problem. */
-export function requireCircuit(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS, pathPrefix = '/circuit'): { circuit: Circuit; warnings: string[] } {
-  const r = parseCircuitInput(input, limits);
+export function requireCircuit(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS, pathPrefix = '/circuit', options: ParseOptions = {}): { circuit: Circuit; warnings: string[] } {
+  const r = parseCircuitInput(input, limits, options);
   if (r.ok) return { circuit: r.circuit, warnings: r.warnings };
   const details = prefixProblems(r.errors, pathPrefix);
   throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, `The circuit is not valid (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]!.message}`, details);
@@ -499,8 +591,11 @@ export function toWire(c: Circuit): WireCircuitV02 {
   while (cut > 0 && c.ops[cut - 1]!.kind === 'measure') cut--;
   const gates: WireGate[] = c.ops.slice(0, cut).map((op): WireGate => {
     switch (op.kind) {
-      case 'gate':
-        return op.params.length > 0 ? { op: op.name, qubits: [...op.qubits], params: [...op.params] } : { op: op.name, qubits: [...op.qubits] };
+      case 'gate': {
+        const exprs = op.exprs;
+        const params = exprs === undefined ? [...op.params] : op.params.map((p, i) => (exprs[i] === null || exprs[i] === undefined ? p : formatParamExpr(exprs[i])));
+        return op.params.length > 0 ? { op: op.name, qubits: [...op.qubits], params } : { op: op.name, qubits: [...op.qubits] };
+      }
       case 'measure':
         return { op: 'measure', qubits: [op.qubit], clbits: [op.clbit] };
       case 'reset':
@@ -510,5 +605,14 @@ export function toWire(c: Circuit): WireCircuitV02 {
     }
   });
   const measurements = c.ops.slice(cut).map((op) => (op.kind === 'measure' ? { qubit: op.qubit, clbit: op.clbit } : { qubit: 0, clbit: 0 }));
-  return { schema: '0.2', num_qubits: c.numQubits, num_clbits: c.numClbits, gates, measurements, metadata: { ...c.metadata } };
+  return {
+    schema: '0.2',
+    num_qubits: c.numQubits,
+    num_clbits: c.numClbits,
+    ...(c.parameters === undefined ? {} : { parameters: [...c.parameters] }),
+    ...(c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) }),
+    gates,
+    measurements,
+    metadata: { ...c.metadata },
+  };
 }

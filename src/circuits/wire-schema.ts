@@ -7,6 +7,7 @@
 import { Type, type Static } from 'typebox';
 import { GATES, NON_GATE_OPS } from './gates.js';
 import { MAX_METADATA_CHARS } from './scan-circuit-input.js';
+import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from './param-expr.js';
 
 /*
  * Size bounds valid for every deployment, so that a client can check a circuit before sending it
@@ -23,7 +24,11 @@ const Index = Type.Integer({ minimum: 0 });
 const Indices = (description?: string) => Type.Array(Index, { maxItems: MAX_QUBITS_ANY_DEPLOYMENT, ...(description === undefined ? {} : { description }) });
 const Param = Type.Union([
   Type.Number({ description: 'An angle in radians' }),
-  Type.String({ maxLength: MAX_TEXT_ANY_DEPLOYMENT, description: 'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"' }),
+  Type.String({
+    maxLength: MAX_TEXT_ANY_DEPLOYMENT,
+    description:
+      'An expression in radians with pi, e.g. "pi/4" or "-3*pi/2"; with declared `parameters`, an expression of them: numbers, pi, names, + - * /, unary minus, parentheses (at most 256 characters, 16 levels), e.g. "2*theta+pi/4"',
+  }),
 ]);
 const Params = (description?: string) => Type.Array(Param, { maxItems: MAX_GATE_PARAMS, ...(description === undefined ? {} : { description }) });
 /** Free-form, kept as given; its JSON is at most MAX_METADATA_CHARS characters, so it has at most that many members. */
@@ -47,6 +52,19 @@ export const CircuitV02Schema = Type.Object(
     schema: Type.Literal('0.2'),
     num_qubits: Type.Integer({ minimum: 1 }),
     num_clbits: Type.Optional(Type.Integer({ minimum: 0, description: 'Default 0' })),
+    parameters: Type.Optional(
+      Type.Array(Type.String({ pattern: PARAMETER_NAME_PATTERN, maxLength: 64 }), {
+        maxItems: MAX_PARAMETERS,
+        uniqueItems: true,
+        description: 'Declared symbolic parameters; gate params may be expressions of them, bound per run by parameter_values',
+      }),
+    ),
+    registers: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', maxLength: 64 }), size: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), {
+        maxItems: 64,
+        description: 'Classical registers in declaration order over clbits 0.. (sizes sum to num_clbits); counts keys then separate registers by a space, the last register leftmost',
+      }),
+    ),
     gates: Type.Array(WireGateSchema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT, description: 'In program order' }),
     measurements: Type.Optional(Type.Array(WireMeasurementSchema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT, description: 'Default []' })),
     metadata: Type.Optional(Metadata('Free-form, kept as given')),

@@ -22,7 +22,7 @@ import { SnapshotRefresher, type DeviceSnapshotStore } from '../devices/snapshot
 import type { DeviceDriver } from '../execution/drivers/driver.js';
 import type { ProviderId } from '../devices/device-catalogue.js';
 import { DeviceDirectory } from '../execution/device-directory.js';
-import { emulatedDriver, simulatorDriver, type LocalSimulator } from '../execution/drivers/local-drivers.js';
+import { emulatedDriver, simulatorDriver, type LocalSimulator, type LocalWorkload } from '../execution/drivers/local-drivers.js';
 import { ExecutionService } from '../execution/execution-service.js';
 import { createExecutionWorker, type ExecutionWorker } from '../execution/execution-worker.js';
 import type { ExecutionStore } from '../execution/ports.js';
@@ -71,6 +71,26 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
     );
 }
 
+/** Workload runs (sweeps, result types) as `simulate.workload` tasks of the compute pool. */
+export function poolWorkload(compute: ComputePool, timeBudgetMs: number): LocalWorkload {
+  const hardTimeoutMs = hardTimeoutFor(timeBudgetMs);
+  return (r, signal) =>
+    compute.run(
+      'simulate.workload',
+      {
+        circuit: toWire(r.circuit),
+        limits: DRIVER_CIRCUIT_LIMITS,
+        shots: r.shots,
+        seed: r.seed,
+        workload: r.workload,
+        ...(r.calibration === undefined ? {} : { calibration: r.calibration }),
+        ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
+        ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
+      },
+      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+    );
+}
+
 export function createExecutionServices(
   config: Config,
   store: ExecutionStore,
@@ -90,7 +110,12 @@ export function createExecutionServices(
   // Cancels taken by this process reach its runs at once: the API's simulator runs and the worker's jobs.
   const cancels = new CancelRequests();
   const { baseUrl, apiKey, target, timeoutMs, noiseModel, gateset } = settings.ionq;
-  const local = { timeBudgetMs: settings.simulatorTimeBudgetMs, maxQubits: settings.simMaxQubits, simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs) };
+  const local = {
+    timeBudgetMs: settings.simulatorTimeBudgetMs,
+    maxQubits: settings.simMaxQubits,
+    simulate: poolSimulator(deps.compute, settings.simulatorTimeBudgetMs),
+    workload: poolWorkload(deps.compute, settings.simulatorTimeBudgetMs),
+  };
   const remote: Partial<Record<ProviderId, DeviceDriver>> = {};
   // Each provider's read side: wiring another provider's source is one line here.
   const sources: DeviceSnapshotSource[] = [];

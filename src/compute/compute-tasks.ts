@@ -13,7 +13,7 @@ import { entangledPairs } from '../coupling/entangled-pairs.js';
 import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile, type UnsoundRule } from '../optimization/optimize.js';
-import { finalState, noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../simulation/index.js';
+import { finalState, noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../simulation/index.js';
 import type { CertificateStep } from '../verification/certificate-types.js';
 
 /** What a running task may ask its runner: whether the caller gave up (checked between steps of long work). */
@@ -76,6 +76,12 @@ export interface SimulateTaskInput extends WireInput {
   readonly maxProbabilityEntries?: number;
 }
 
+/** A workload run (sweep, result types): the circuit may keep symbolic parameters, the points bind them. */
+export interface WorkloadTaskInput extends SimulateTaskInput {
+  readonly seed: number;
+  readonly workload: WorkloadSpec;
+}
+
 export interface CompareTaskInput {
   readonly before: WireCircuitV02;
   readonly after: WireCircuitV02;
@@ -88,8 +94,8 @@ export interface CompareTaskInput {
 }
 
 /** Back to the IR. The caller validated this very circuit, so a failure here is a bug (500), not a 400. */
-function fromWire(w: WireCircuitV02, limits: CircuitLimits): Circuit {
-  const r = parseCircuitInput(w, limits);
+function fromWire(w: WireCircuitV02, limits: CircuitLimits, allowParameters = false): Circuit {
+  const r = parseCircuitInput(w, limits, { allowParameters });
   if (!r.ok) throw new Error(`compute task: a validated circuit did not parse back from wire format (${r.errors[0]?.code ?? 'unknown'} at ${r.errors[0]?.path ?? '?'})`);
   return r.circuit;
 }
@@ -140,6 +146,20 @@ function simulateTask(input: SimulateTaskInput): SimulationResult {
   });
 }
 
+function workloadTask(input: WorkloadTaskInput): WorkloadResult {
+  return runWorkload(
+    fromWire(input.circuit, input.limits, true),
+    {
+      shots: input.shots,
+      seed: input.seed,
+      ...(input.calibration === undefined ? {} : { noise: noiseFromCalibration(input.calibration) }),
+      ...(input.maxQubits === undefined ? {} : { maxQubits: input.maxQubits }),
+      ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
+    },
+    input.workload,
+  );
+}
+
 function compare(input: CompareTaskInput): Promise<CouplingComparison> {
   return compareCoupling(
     fromWire(input.before, input.limits),
@@ -166,6 +186,7 @@ export const COMPUTE_TASKS = {
   'coupling.analyze': analyze,
   'coupling.compare': compare,
   simulate: simulateTask,
+  'simulate.workload': workloadTask,
 } as const;
 
 export type ComputeTasks = typeof COMPUTE_TASKS;

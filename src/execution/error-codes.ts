@@ -19,6 +19,21 @@ export const EXECUTION_ERRORS = {
     409,
     'Hardware runs need a quote and a hold first: POST /v1/billing/hardware/quote, POST /v1/billing/hardware/hold, then POST /v1/execute/{provider}/held/{job_id}; `details` gives the estimate and the steps.',
   ),
+  EXECUTION_PARAMETERS_INVALID: defineCode(
+    'EXECUTION_PARAMETERS_INVALID',
+    400,
+    'The parameter bindings do not fit the circuit; `details` lists every problem as `{path, code, message}`: PARAMETER_UNBOUND (a declared parameter a point leaves without a value, or no parameter_values at all), PARAMETER_UNKNOWN (a name the circuit does not declare), PARAMETER_VALUE_INVALID (not a finite number, or a gate angle that is not finite at that point), PARAMETERS_NOT_DECLARED, TOO_MANY_POINTS.',
+  ),
+  EXECUTION_RESULT_TYPES_INVALID: defineCode(
+    'EXECUTION_RESULT_TYPES_INVALID',
+    400,
+    'The requested result types cannot be given for this run; `details` lists every problem as `{path, code, message}`: OBSERVABLES_REQUIRED, OBSERVABLE_INVALID (a Pauli string needs one of I, X, Y, Z per qubit, rightmost = qubit 0), STATEVECTOR_TOO_LARGE (more than 20 qubits), MEMORY_TOO_LARGE (more than 10000 shots per point or 100000 bitstrings per run), OBSERVABLES_WITHOUT_EXPECTATION.',
+  ),
+  EXECUTION_SWEEP_NOT_SUPPORTED: defineCode(
+    'EXECUTION_SWEEP_NOT_SUPPORTED',
+    409,
+    'Parameter sweeps and result types other than counts run on simulator devices only for now; a hardware sweep (one task per point) waits for N-task holds (docs/decisions/execution-hardware-sweeps.md). Bind the parameters and continue a held job with one circuit per task.',
+  ),
   EXECUTION_HELD_JOB_NOT_FOUND: defineCode('EXECUTION_HELD_JOB_NOT_FOUND', 404, 'No held job or execution job with this id for this account.'),
   EXECUTION_HELD_JOB_NOT_CONTINUABLE: defineCode(
     'EXECUTION_HELD_JOB_NOT_CONTINUABLE',

@@ -46,6 +46,8 @@ export interface ExecutionJob {
   estimated_micros: string | number | bigint;
   actual_micros: string | number | bigint | null;
   result: Record<string, unknown> | null;
+  /** A sweep's points and the result types asked for (migration 1400; null for a plain counts run). */
+  run_options?: Record<string, unknown> | null;
   error_code: string | null;
   error_message: string | null;
   remote_job_id: string | null;
@@ -78,6 +80,8 @@ export interface NewExecutionJob {
   readonly translation: unknown;
   readonly holdId: string | null;
   readonly estimatedMicros: bigint;
+  /** Stored run options (src/execution/workload-request.ts); absent or null for a plain run. */
+  readonly runOptions?: unknown;
   /** For a run the API process does itself: its lease. */
   readonly leaseOwner?: string;
   readonly leaseMs?: number;

@@ -26,12 +26,13 @@ import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adop
 import { continueHeldTasks, type ContinuationDeps } from './held-continuation.js';
 import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
 import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
+import { checkWorkload, type WorkloadFields } from './workload-request.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
 export type { RunBatchRequest } from './simulator-batch.js';
 
-export interface RunRequest {
+export interface RunRequest extends WorkloadFields {
   readonly circuit: unknown;
   readonly shots?: number;
   readonly device?: string;
@@ -183,6 +184,12 @@ export class ExecutionService {
     const d = await this.resolveDevice(provider, deviceId);
     const spec = d.profile.spec;
     if (spec.kind === 'hardware') {
+      if (body.parameter_values !== undefined || body.observables !== undefined || (body.result_types ?? ['counts']).some((t) => t !== 'counts')) {
+        throw fail(EXECUTION_ERRORS.EXECUTION_SWEEP_NOT_SUPPORTED, `${spec.id} is hardware: parameter sweeps and result types other than counts run on simulator devices only for now.`, {
+          device: spec.id,
+          decision: 'docs/decisions/execution-hardware-sweeps.md',
+        });
+      }
       const shots = body.shots ?? 1024;
       const price = d.profile.pricing;
       const estimate = price === null ? null : price.perTaskMicros + BigInt(shots) * price.perShotMicros;
@@ -200,8 +207,9 @@ export class ExecutionService {
       });
     }
     if (!d.available) ExecutionService.refuseUnavailable(d);
-    const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
+    const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit', { allowParameters: true });
     const shots = body.shots ?? 1024;
+    const runOptions = checkWorkload(circuit, shots, body);
     if (shots > this.deps.settings.maxShots) throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `At most ${this.deps.settings.maxShots} shots per run.`, { shots });
     if (circuit.numQubits > spec.numQubits) {
       // spec.numQubits is already capped by EXECUTION_SIM_MAX_QUBITS (the device listing shows the same figure).
@@ -212,7 +220,10 @@ export class ExecutionService {
         max_qubits: spec.numQubits,
       });
     }
-    const hash = opts.requestHash ?? this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    // A plain run hashes as it did before run options existed, so the tokens of earlier runs still replay.
+    const hash =
+      opts.requestHash ??
+      this.deps.hash(canonicalJson({ provider, device: spec.id, shots, seed: body.seed ?? null, circuit: toWire(circuit), ...(runOptions === null ? {} : { run_options: runOptions }) }));
     const adopt = { circuit, device: d, wait: opts.adoptRunning === true, signal: opts.signal };
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
@@ -235,6 +246,7 @@ export class ExecutionService {
       translation: null,
       holdId: null,
       estimatedMicros: 0n,
+      runOptions,
       leaseOwner: worker,
       leaseMs: simulatorLeaseMs(this.deps.settings),
     });

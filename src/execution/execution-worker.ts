@@ -319,7 +319,8 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   /** A simulator run whose API request died mid-run: run it again (same seed) to its end. */
   private async resumeSimulator(job: ExecutionJob, worker: string): Promise<Step> {
     const d = await this.directory.get(job.device);
-    const parsed = parseCircuitInput(job.circuit);
+    // A sweep's stored circuit keeps its symbolic parameters; the row's run_options bind them.
+    const parsed = parseCircuitInput(job.circuit, undefined, { allowParameters: true });
     if (d === undefined || !parsed.ok) return this.failed(job, worker, 'EXECUTION_FAILED', 'The simulator job could not be resumed.');
     try {
       await this.service.finishSimulatorRun(job, parsed.circuit, worker, d);

@@ -17,6 +17,7 @@ import { EXECUTION_ERRORS, EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import type { ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
+import { workloadSpec, type RunOptions } from './workload-request.js';
 
 export interface SimulatorRunDeps {
   readonly store: ExecutionStore;
@@ -43,6 +44,7 @@ export function resultJson(r: RunResult) {
     probabilities_kind: r.probabilitiesKind ?? 'estimated',
     notes: r.notes ?? [],
     ...(r.meta === undefined ? {} : { meta: r.meta }),
+    ...(r.extra ?? {}),
   };
 }
 
@@ -66,7 +68,9 @@ export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJ
   try {
     outcome = await lease.keep((signal) => {
       if (signal.aborted) throw new Error('canceled before the run started');
-      return driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed), signal });
+      const options = row.run_options as RunOptions | null | undefined;
+      const workload = options === null || options === undefined ? {} : { workload: workloadSpec(options) };
+      return driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed), signal, ...workload });
     });
   } catch (e) {
     if (lease.cancelRequested) {

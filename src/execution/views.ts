@@ -5,7 +5,8 @@ import { EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import type { HeldJob } from './ports.js';
 
-export const BIT_ORDER = 'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order).';
+export const BIT_ORDER =
+  'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order); with several classical registers (see registers) the registers are separated by a space, the last declared leftmost.';
 
 export function deviceView(d: ResolvedDevice) {
   const s = d.profile.spec;
@@ -87,8 +88,14 @@ export interface JobViewExtras {
   readonly replayed?: boolean;
 }
 
+function pick(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
 export function jobView(j: ExecutionJob, x: JobViewExtras) {
-  const result = j.result as { counts?: Record<string, number>; probabilities?: Record<string, number>; probabilities_kind?: string; notes?: string[]; meta?: Record<string, unknown> } | null;
+  const result = j.result;
   const tr = j.translation;
   const urlProvider = j.provider === 'provider-one' ? 'provider-one' : 'provider-two';
   return {
@@ -114,6 +121,8 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
             probabilities_kind: result.probabilities_kind ?? 'omitted',
             notes: result.notes ?? [],
             ...(result.meta === undefined ? {} : { meta: result.meta }),
+            // Workload fields (src/execution/drivers/workload-result.ts), only when the run asked for them.
+            ...pick(result, ['result_types', 'registers', 'memory', 'statevector', 'expectation', 'parameters', 'points']),
           },
     translation: tr === null ? null : { ...tr, circuit: undefined },
     cost: {

@@ -10,7 +10,7 @@ export const OPTIMIZATION_ERRORS = {
   OPTIMIZATION_TARGET_UNSUPPORTED: defineCode(
     'OPTIMIZATION_TARGET_UNSUPPORTED',
     422,
-    'The circuit cannot be mapped onto the requested device: it has more qubits than the device (routing borrows device wires when the circuit’s own are not connected); `details` says which.',
+    'The circuit cannot be mapped onto the requested device: it has more qubits than the device (routing borrows device wires when the circuit’s own are not connected), or it has symbolic parameters (bind them first); `details` says which.',
   ),
   OPTIMIZATION_DEVICE_UNKNOWN: defineCode(
     'OPTIMIZATION_DEVICE_UNKNOWN',

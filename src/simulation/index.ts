@@ -7,3 +7,7 @@ export { SIMULATION_ERRORS } from './error-codes.js';
 export { DEFAULT_MAX_QUBITS, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_TIME_BUDGET_MS, MAX_SHOTS } from './limits.js';
 export { gateMatrix } from './gate-matrices.js';
 export type { DenseMatrix } from './gate-matrices.js';
+export { runWorkload, registerKey, memoryFromCounts, RESULT_TYPES, MAX_MEMORY_SHOTS, MAX_MEMORY_TOTAL, MAX_STATEVECTOR_QUBITS, MAX_STATEVECTOR_POINTS } from './workload.js';
+export type { ResultType, WorkloadSpec, WorkloadResult, PointResult } from './workload.js';
+export { exactExpectation, estimatedExpectation, pauliExpectation } from './observables.js';
+export type { PauliTerm, Expectation } from './observables.js';

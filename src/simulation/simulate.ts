@@ -19,6 +19,7 @@ import type { Program } from './program.js';
 import { buildProgram } from './program.js';
 import { randomSeed, SeededRng } from './rng.js';
 import { CountsBuilder, exactProbabilities, sampleIndices } from './sampling.js';
+import { exactExpectation, type Expectation, type PauliTerm } from './observables.js';
 
 export interface LimitOptions {
   /** Largest circuit accepted (default 28, at most 30). */
@@ -42,6 +43,8 @@ export interface SimulateOptions extends LimitOptions {
   readonly maxStatevectorQubits?: number;
   /** Exact probabilities are returned only up to this many non-zero outcomes (default 65536). */
   readonly maxProbabilityEntries?: number;
+  /** Pauli-sum observable: its exact expectation on the final state (pure runs only; see observables.ts). */
+  readonly observables?: readonly PauliTerm[];
 }
 
 export interface SimulationResult {
@@ -62,6 +65,8 @@ export interface SimulationResult {
   readonly probabilitiesKind: 'exact' | 'estimated' | 'omitted';
   /** Final state (index bit k ↔ qubit k) when requested and available. */
   readonly statevector?: { readonly re: number[]; readonly im: number[] };
+  /** ⟨H⟩ of `observables` on the final state, when asked and the run is pure. */
+  readonly expectation?: Expectation;
   /** Why something asked for was left out. */
   readonly notes: readonly string[];
   readonly timing: { readonly compileMs: number; readonly runMs: number; readonly sampleMs: number; readonly totalMs: number };
@@ -155,6 +160,8 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
   let sampleMs = 0;
   let probabilities: Record<string, number> | undefined;
   let statevector: { re: number[]; im: number[] } | undefined;
+  let expectation: Expectation | undefined;
+  const wantExp = options.observables !== undefined && options.observables.length > 0 && !program.branching;
   const notes: string[] = [];
   const pool = new StatePool(dim, lim.maxMemoryBytes - needed, lim.maxMemoryBytes);
   const engine = new Engine(program, rng, check, pool, runner, (sre, sim, s, reg) => {
@@ -164,6 +171,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     } else sampleIndices(sre, sim, s, rng, (index, count) => builder.record(index, count, reg));
     if (exact) probabilities = exactProbabilities(program, sre, sim, MAX_EXACT_CLBITS, maxEntries);
     if (wantSv) statevector = { re: Array.from(sre), im: Array.from(sim) };
+    if (wantExp) expectation = exactExpectation(sre, sim, options.observables);
     sampleMs += performance.now() - ts;
   });
   engine.run(re, im, shots);
@@ -182,6 +190,8 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     probabilities = undefined;
     notes.push(exact ? `probabilities omitted: more than ${maxEntries} outcomes` : `probabilities omitted: more than ${MAX_EXACT_CLBITS} measured clbits`);
   }
+  if (options.observables !== undefined && options.observables.length > 0 && expectation === undefined)
+    notes.push('expectation omitted: the run has mid-circuit measurement, reset or noise, so there is no single final state');
   if (options.returnStatevector === true && statevector === undefined)
     notes.push(program.branching ? 'statevector omitted: the run has mid-circuit measurement, reset or noise, so there is no single final state' : `statevector omitted: more than ${maxSv} qubits`);
   const result: SimulationResult = {
@@ -202,6 +212,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     },
     ...(probabilities === undefined ? {} : { probabilities }),
     ...(statevector === undefined ? {} : { statevector }),
+    ...(expectation === undefined ? {} : { expectation }),
   };
   return result;
 }

@@ -37,6 +37,12 @@ const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
   { code: 'METADATA_TOO_LARGE', input: v02({ metadata: { note: 'x'.repeat(70_000) } }), path: '/metadata' },
   { code: 'INVALID_CHARACTER', input: v02({ metadata: { name: 'a\u0000b' } }), path: '/metadata/name' },
   { code: 'TOO_MANY_PROBLEMS', input: v02({ gates: [{ op: 'barrier', qubits: Array.from({ length: 200 }, () => 0) }] }), path: '' },
+  // Symbolic parameters: a consumer that needs numbers refuses a circuit that still has them.
+  { code: 'PARAMETERS_UNBOUND', input: v02({ parameters: ['t'], gates: [{ op: 'rz', qubits: [0], params: ['t'] }] }), path: '/parameters' },
+  { code: 'PARAMETER_UNKNOWN', input: v02({ parameters: ['t'], gates: [{ op: 'rz', qubits: [0], params: ['t+u'] }] }), path: '/gates/0/params/0' },
+  { code: 'DUPLICATE_PARAMETER', input: v02({ parameters: ['t', 't'] }), path: '/parameters/1' },
+  { code: 'TOO_MANY_PARAMETERS', input: v02({ parameters: Array.from({ length: 65 }, (_, i) => `p${i}`) }), path: '/parameters' },
+  { code: 'REGISTERS_MISMATCH', input: v02({ registers: [{ name: 'a', size: 1 }] }), path: '/registers' },
 ];
 
 describe('circuit validation codes', () => {

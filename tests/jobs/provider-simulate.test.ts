@@ -130,4 +130,27 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
       await off.close();
     }
   });
+
+  it('provider-two.simulate takes a sweep with result types: priced per point, one execution job, results per point', async () => {
+    const circuit = { schema: '0.2', num_qubits: 1, num_clbits: 1, parameters: ['t'], gates: [{ op: 'ry', qubits: [0], params: ['t'] }], measurements: [{ qubit: 0, clbit: 0 }] };
+    const points = [{ t: 0 }, { t: Math.PI / 2 }, { t: Math.PI }];
+    const body = { circuit, shots: 100, seed: 3, parameter_values: points, result_types: ['counts', 'expectation'], observables: [{ pauli: 'Z', coeff: 2 }] };
+    const r = await call('POST', '/v1/jobs', a.auth, { capability_id: 'provider-two.simulate', request: body, idempotency_key: key('sweep'), max_total_price: '0.01' });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    // 0.000200 + 0.000001 × 1 block × 1, three points.
+    expect(r.body['quoted_price']).toBe('0.000603');
+    expect(await app.services.jobsWorker.runOnce()).toEqual({ jobId: r.body['job_id'], status: 'completed' });
+    const done = (await call('GET', `/v1/jobs/${r.body['job_id']}`, a.auth)).body;
+    const res = done['result'].results;
+    expect(res.points.map((p: { expectation: { value: number } }) => p.expectation.value)).toEqual([expect.closeTo(2, 12), expect.closeTo(0, 12), expect.closeTo(-2, 12)]);
+    // An unbound parameter is a 400 at submission: nothing is held.
+    const bad = await call('POST', '/v1/jobs', a.auth, {
+      capability_id: 'provider-two.simulate',
+      request: { circuit, shots: 10, parameter_values: [{ u: 1 }] },
+      idempotency_key: key('sweep-bad'),
+      max_total_price: '0.01',
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('PARAMETER_UNKNOWN');
+  });
 });

@@ -6,8 +6,11 @@
  * Angles are written as `k*pi/d` when that expression evaluates to exactly the same double,
  * otherwise as the shortest decimal that reads back as the same double.
  */
+import { fail } from '../../errors/app-error.js';
+import { CIRCUITS_ERRORS } from '../error-codes.js';
 import { gateSpec } from '../gates.js';
 import type { Circuit, Operation } from '../ir.js';
+import { formatParamExpr } from '../param-expr.js';
 
 /** Gates defined by OpenQASM 3's stdgates.inc (including its OpenQASM 2 compatibility block). */
 const STDGATES = new Set([
@@ -89,14 +92,23 @@ function usedGateNames(c: Circuit): Set<string> {
   return names;
 }
 
-function opLine(op: Operation, version: 2 | 3): string {
+/** clbit → its `reg[i]` spelling: the circuit's registers when it has several, else one `c`. */
+function clbitNames(c: Circuit): (clbit: number) => string {
+  if (c.registers === undefined) return (b) => `c[${b}]`;
+  const names: string[] = [];
+  for (const r of c.registers) for (let i = 0; i < r.size; i++) names.push(`${r.name}[${i}]`);
+  return (b) => names[b] ?? `c[${b}]`;
+}
+
+function opLine(op: Operation, version: 2 | 3, cb: (clbit: number) => string): string {
   switch (op.kind) {
     case 'gate': {
-      const ps = op.params.length > 0 ? `(${op.params.map(formatAngle).join(', ')})` : '';
+      const ex = op.exprs;
+      const ps = op.params.length > 0 ? `(${op.params.map((p, i) => (ex?.[i] === null || ex?.[i] === undefined ? formatAngle(p) : formatParamExpr(ex[i]))).join(', ')})` : '';
       return `${op.name}${ps} ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
     }
     case 'measure':
-      return version === 2 ? `measure q[${op.qubit}] -> c[${op.clbit}];` : `c[${op.clbit}] = measure q[${op.qubit}];`;
+      return version === 2 ? `measure q[${op.qubit}] -> ${cb(op.clbit)};` : `${cb(op.clbit)} = measure q[${op.qubit}];`;
     case 'reset':
       return `reset q[${op.qubit}];`;
     case 'barrier':
@@ -111,12 +123,20 @@ function render(c: Circuit, version: 2 | 3): string {
     const def = DEFINITIONS[name];
     if (!known && def !== undefined) lines.push(def);
   }
+  if (c.parameters !== undefined && version === 2) {
+    const message = 'OpenQASM 2 has no input parameters: export the parameterized circuit as qasm3, or bind its parameters first';
+    throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, message, [{ path: '/parameters', code: 'PARAMETERS_UNBOUND', message }]);
+  }
+  // float[64] keeps every double exactly (an angle[n] input would round to n bits), as Qiskit writes them.
+  for (const p of c.parameters ?? []) lines.push(`input float[64] ${p};`);
   if (c.numQubits > 0) lines.push(version === 2 ? `qreg q[${c.numQubits}];` : `qubit[${c.numQubits}] q;`);
-  if (c.numClbits > 0) lines.push(version === 2 ? `creg c[${c.numClbits}];` : `bit[${c.numClbits}] c;`);
+  const regs = c.registers ?? (c.numClbits > 0 ? [{ name: 'c', size: c.numClbits }] : []);
+  for (const r of regs) lines.push(version === 2 ? `creg ${r.name}[${r.size}];` : `bit[${r.size}] ${r.name};`);
+  const cb = clbitNames(c);
   for (const op of c.ops) {
     // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
     if (op.kind === 'barrier' && op.qubits.length === 0) continue;
-    lines.push(opLine(op, version));
+    lines.push(opLine(op, version, cb));
   }
   return lines.join('\n') + '\n';
 }

@@ -7,7 +7,8 @@
  * Classical control, loops, subroutines and timing are reported as unsupported.
  * Every failure is an AppError QASM_PARSE_ERROR with line and column (see lexer.ts).
  */
-import { barrier, circuit, gate, measure, reset, type Circuit, type Operation } from '../ir.js';
+import { barrier, circuit, gate, measure, reset, symbolicGate, type Circuit, type Operation } from '../ir.js';
+import { isValidParameterName, MAX_PARAMETERS, type ParamExpr } from '../param-expr.js';
 import { gateSpec } from '../gates.js';
 import { evalExpr, exprSize, parseExpr, type Expr, type TokenCursor } from './expr.js';
 import { applyCtrl, applyInv, QASM_ALIASES } from './gate-modifiers.js';
@@ -63,7 +64,6 @@ const UNSUPPORTED = new Set([
   'def',
   'return',
   'const',
-  'input',
   'output',
   'let',
   'box',
@@ -98,6 +98,8 @@ class Parser implements TokenCursor {
   private numQubits = 0;
   private numClbits = 0;
   private readonly ops: Operation[] = [];
+  /** `input angle[..] theta;` / `input float[..] theta;` declarations: the circuit's symbolic parameters, in order. */
+  private readonly inputs: string[] = [];
   /** User-gate calls inlined so far: bounded like the ops, since gates with empty bodies emit nothing. */
   private expansions = 0;
   /** Expression nodes evaluated so far (see EVAL_NODES_PER_OP). */
@@ -157,7 +159,66 @@ class Parser implements TokenCursor {
     if (this.numQubits === 0) {
       throw qasmError('TOO_SMALL', 'the program declares no qubits; a circuit needs at least one (e.g. qreg q[1]; or qubit[1] q;)', this.peek());
     }
-    return circuit(this.numQubits, this.numClbits, this.ops);
+    const registers = [...this.cregs].map(([name, r]) => ({ name, size: r.size }));
+    return circuit(this.numQubits, this.numClbits, this.ops, {}, { parameters: this.inputs, registers });
+  }
+
+  /** `input angle[32] theta;`, `input angle theta;`, `input float[64] theta;`: a symbolic parameter. */
+  private inputDeclaration(): void {
+    this.next();
+    const type = this.expectId('an input type');
+    if (type.text !== 'angle' && type.text !== 'float') {
+      throw qasmError('QASM_UNSUPPORTED', `input of type '${type.text}' is not supported (angle and float inputs are: they become circuit parameters)`, type);
+    }
+    if (this.accept('[')) {
+      this.expectInt('a width');
+      this.expect(']');
+    }
+    const name = this.expectId('an input name');
+    this.expect(';');
+    if (!isValidParameterName(name.text)) throw qasmError('QASM_SYNTAX_ERROR', `'${name.text}' cannot name an input parameter`, name);
+    if (this.inputs.includes(name.text) || this.qregs.has(name.text) || this.cregs.has(name.text)) throw qasmError('QASM_SYNTAX_ERROR', `'${name.text}' is already declared`, name);
+    if (this.inputs.length >= MAX_PARAMETERS) throw qasmError('QASM_UNSUPPORTED', `at most ${MAX_PARAMETERS} input parameters`, name);
+    this.inputs.push(name.text);
+  }
+
+  /** The symbolic form of a gate argument that uses an input; null when it uses none (then it is a number). */
+  private symbolic(e: Expr): ParamExpr | null {
+    const uses = (x: Expr): boolean =>
+      x.kind === 'var' ? this.inputs.includes(x.name) : x.kind === 'neg' || x.kind === 'call' ? uses(x.arg) : x.kind === 'bin' ? uses(x.left) || uses(x.right) : false;
+    if (!uses(e)) return null;
+    const structural = (x: Expr): ParamExpr | null => {
+      if (x.kind === 'num') return { k: 'num', v: x.value };
+      if (x.kind === 'var') return x.name === 'pi' || x.name === 'π' ? { k: 'pi' } : null;
+      if (x.kind === 'neg') {
+        const a = structural(x.arg);
+        return a === null ? null : { k: 'neg', a };
+      }
+      if (x.kind === 'bin' && x.op !== '^') {
+        const a = structural(x.left);
+        const b = structural(x.right);
+        return a === null || b === null ? null : { k: 'bin', op: x.op, a, b };
+      }
+      return null;
+    };
+    const conv = (x: Expr): ParamExpr => {
+      // Constant parts keep their spelling (pi/4 stays pi/4) when the small grammar has it; others become numbers.
+      if (!uses(x)) return structural(x) ?? { k: 'num', v: evalExpr(x, EMPTY_ENV) };
+      switch (x.kind) {
+        case 'var':
+          return { k: 'name', name: x.name };
+        case 'neg':
+          return { k: 'neg', a: conv(x.arg) };
+        case 'bin':
+          if (x.op === '^') throw qasmError('QASM_UNSUPPORTED', 'an input parameter may be used with + - * / only (not ^)', x.tok);
+          return { k: 'bin', op: x.op, a: conv(x.left), b: conv(x.right) };
+        case 'call':
+          throw qasmError('QASM_UNSUPPORTED', `an input parameter may be used with + - * / only (not ${x.fn})`, x.tok);
+        default:
+          return { k: 'num', v: evalExpr(x, EMPTY_ENV) };
+      }
+    };
+    return conv(e);
   }
 
   private statement(): void {
@@ -180,6 +241,8 @@ class Parser implements TokenCursor {
         return this.newRegister(t.text === 'qubit');
       case 'gate':
         return this.gateDefinition();
+      case 'input':
+        return this.inputDeclaration();
       case 'opaque':
         return this.opaqueDeclaration();
       case 'measure':
@@ -497,12 +560,32 @@ class Parser implements TokenCursor {
       params.reduce((n, p) => n + exprSize(p), 0),
       name,
     );
+    const exprs = params.map((p) => this.symbolic(p));
+    if (exprs.some((e) => e !== null)) return this.symbolicCall(mods, name, params, exprs, args);
     const values = params.map((p) => evalExpr(p, EMPTY_ENV));
     for (const row of this.broadcast(
       args,
       args.map(() => true),
     ))
       this.apply(name, mods, values, row, 0);
+  }
+
+  /** A catalogue gate with input parameters: kept symbolic (no modifiers, no user gates: their bodies would need symbolic inlining). */
+  private symbolicCall(mods: readonly Modifier[], name: Token, params: readonly Expr[], exprs: readonly (ParamExpr | null)[], args: ReturnType<Parser['argList']>): void {
+    const canonical = QASM_ALIASES[name.text] ?? name.text;
+    const std = gateSpec(canonical);
+    if (std === undefined) throw qasmError('QASM_UNSUPPORTED', `input parameters may be passed to catalogue gates only, not to '${name.text}'`, name);
+    if (mods.length > 0) throw qasmError('QASM_UNSUPPORTED', 'modifiers on a gate with input parameters are not supported', mods[0]!.tok);
+    if (params.length !== std.params) throw qasmError('WRONG_PARAM_COUNT', `gate '${name.text}' takes ${std.params} parameters, got ${params.length}`, name);
+    const values = params.map((p, i) => (exprs[i] === null ? evalExpr(p, EMPTY_ENV) : Number.NaN));
+    for (const row of this.broadcast(
+      args,
+      args.map(() => true),
+    )) {
+      if (row.length !== std.arity) throw qasmError('WRONG_ARITY', `gate '${canonical}' acts on ${std.arity} qubits, got ${row.length}`, name);
+      checkDistinct(row, name);
+      this.emit(symbolicGate(canonical, row, values, exprs), name);
+    }
   }
 
   /** Applies a (possibly user-defined) gate to concrete qubits, inlining user gates recursively. */

@@ -7,6 +7,7 @@
 import type { Circuit } from '../../circuits/ir.js';
 import type { DeviceProfile, DeviceStatus } from '../../devices/device-catalogue.js';
 import type { ExecutionFailureCode } from '../error-codes.js';
+import type { WorkloadSpec } from '../../simulation/workload.js';
 
 export interface RunInput {
   readonly jobId: string;
@@ -15,6 +16,8 @@ export interface RunInput {
   readonly circuit: Circuit;
   readonly shots: number;
   readonly seed: number;
+  /** Local drivers: a sweep and/or result types beyond counts (src/simulation/workload.ts); absent for a plain counts run. */
+  readonly workload?: WorkloadSpec;
   /** Aborted when the job's cancel was requested: a local run stops (a remote submission is never cut off mid-request). */
   readonly signal?: AbortSignal;
 }
@@ -26,6 +29,8 @@ export interface RunResult {
   readonly probabilitiesKind?: 'exact' | 'estimated' | 'omitted';
   readonly notes?: readonly string[];
   readonly meta?: Record<string, unknown>;
+  /** Result fields of a workload run (points of a sweep, memory, statevector, expectation, registers). */
+  readonly extra?: Record<string, unknown>;
 }
 
 export type DriverOutcome =

@@ -8,7 +8,8 @@
  * EXECUTION_SIM_TIME_BUDGET_MS does not hold the event loop the HTTP API shares.
  */
 import type { Circuit } from '../../circuits/ir.js';
-import { noiseFromCalibration, simulate, type CalibrationRecord, type SimulationResult } from '../../simulation/index.js';
+import { noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../../simulation/index.js';
+import { workloadResultJson } from './workload-result.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from './driver.js';
 
 /** One seeded run. Plain data only (it may cross a thread): the calibration, not a noise model. */
@@ -25,6 +26,22 @@ export interface LocalSimulationRequest {
 /** Port: runs a simulation; same request → same counts wherever it runs. An aborted `signal` stops it (it rejects). */
 export type LocalSimulator = (req: LocalSimulationRequest, signal?: AbortSignal) => Promise<SimulationResult>;
 
+/** Port: a workload run (sweep, result types) of a request; plain data both ways, like LocalSimulator. */
+export type LocalWorkload = (req: LocalSimulationRequest & { readonly workload: WorkloadSpec }, signal?: AbortSignal) => Promise<WorkloadResult>;
+
+export const inProcessWorkload: LocalWorkload = async (r) =>
+  runWorkload(
+    r.circuit,
+    {
+      shots: r.shots,
+      seed: r.seed,
+      ...(r.calibration === undefined ? {} : { noise: noiseFromCalibration(r.calibration) }),
+      ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
+      ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
+    },
+    r.workload,
+  );
+
 /** The simulation on the calling thread (the default; tools and tests that build drivers alone). */
 export const inProcessSimulator: LocalSimulator = async (r) =>
   simulate(r.circuit, {
@@ -40,10 +57,27 @@ export interface LocalDriverOptions {
   readonly timeBudgetMs?: number;
   /** Where the simulation runs (default in-process). */
   readonly simulate?: LocalSimulator;
+  /** Where a workload run (sweep, result types) runs (default in-process). */
+  readonly workload?: LocalWorkload;
 }
 
 async function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): Promise<DriverOutcome> {
   const cal = input.device.calibration;
+  if (input.workload !== undefined) {
+    const w = await (opts.workload ?? inProcessWorkload)(
+      {
+        circuit: input.circuit,
+        shots: input.shots,
+        seed: input.seed,
+        workload: input.workload,
+        ...(noisy && cal !== null ? { calibration: cal } : {}),
+        ...(opts.maxQubits === undefined ? {} : { maxQubits: opts.maxQubits }),
+        ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
+      },
+      input.signal,
+    );
+    return { state: 'completed', result: workloadResultJson(input.circuit, input.seed, input.workload, w, noisy) };
+  }
   const r = await (opts.simulate ?? inProcessSimulator)(
     {
       circuit: input.circuit,

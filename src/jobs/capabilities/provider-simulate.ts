@@ -5,6 +5,33 @@ import { getDevice, type ProviderId } from '../../devices/device-catalogue.js';
 import { pow2, type Capability } from '../capability.js';
 import { JOB_FAILURE } from '../error-codes.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
+import { checkWorkload, type WorkloadFields } from '../../execution/workload-request.js';
+
+/** The workload fields a run takes (as POST /v1/execute/{provider}); the execution service checks them against the circuit. */
+const WORKLOAD_PROPS = {
+  parameter_values: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 1000,
+    items: { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }, additionalProperties: { type: 'number' } },
+    description: "A sweep: one binding of the circuit's declared parameters per point; every point runs in this one job and is priced as one run",
+  },
+  result_types: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 5,
+    uniqueItems: true,
+    items: { enum: ['counts', 'memory', 'probabilities', 'statevector', 'expectation'] },
+    description: 'What to return (default ["counts"]); see docs/workloads.md',
+  },
+  observables: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 256,
+    items: { type: 'object', additionalProperties: false, required: ['pauli', 'coeff'], properties: { pauli: { type: 'string', pattern: '^[IXYZ]+$', maxLength: 1024 }, coeff: { type: 'number' } } },
+    description: 'Pauli-sum observable for the expectation result type (rightmost character = qubit 0)',
+  },
+} as const;
 
 /**
  * The part of the execution service (src/execution) these capabilities call: the same
@@ -15,7 +42,7 @@ export interface SimulatorExecution {
   run(
     provider: ProviderId,
     accountId: string,
-    body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string },
+    body: { circuit: unknown; shots?: number; seed?: number; device?: string; client_token: string } & WorkloadFields,
     opts?: { adoptRunning?: boolean; signal?: AbortSignal },
   ): Promise<Record<string, unknown>>;
   /** Whether the device can take a run now; the reasons when not (an operator override, a switched-off provider). */
@@ -57,6 +84,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     circuit,
     shots: { type: 'integer', minimum: 1, maximum: o.maxShots, default: DEFAULT_SHOTS, description: `Number of samples of the measured bits (default ${DEFAULT_SHOTS})` },
     seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Sampling seed (optional; fixed seeds give reproducible counts)' },
+    ...WORKLOAD_PROPS,
   });
   return {
     id: `${provider}.simulate`,
@@ -64,7 +92,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     title: `${device.name}`,
     description: `Runs a circuit (wire format 0.2) on ${device.name} (${deviceId}, up to ${maxQubits} qubits) through the ${provider} execution service, as POST /v1/execute/${provider} does; the result has the counts (clbit 0 rightmost) and the execution job id.`,
     pricing: {
-      formula: '0.000200 + 0.000001 × ceil(shots / 100) × 2^max(0, num_qubits − 10)',
+      formula: '(0.000200 + 0.000001 × ceil(shots / 100) × 2^max(0, num_qubits − 10)) × points (1 without parameter_values)',
       parameters: { base: '0.000200', per_100_shots: '0.000001', free_qubits: 10, default_shots: DEFAULT_SHOTS },
     },
     requestSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SCHEMA) },
@@ -73,13 +101,21 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     // The execution run is keyed by the job id: running again returns the first run.
     onInterrupted: 'rerun',
     prepare(request) {
-      const { circuit } = requireCircuit(request['circuit'], { ...o.circuitLimits, maxQubits }, '/circuit');
+      const { circuit } = requireCircuit(request['circuit'], { ...o.circuitLimits, maxQubits }, '/circuit', { allowParameters: true });
+      const shots = (request['shots'] as number | undefined) ?? DEFAULT_SHOTS;
+      // Bindings and result types are checked before any money is held (the same 400s as the platform run).
+      checkWorkload(circuit, shots, pickWorkload(request));
       return { circuit, shots: (request['shots'] as number | undefined) ?? DEFAULT_SHOTS, seed: request['seed'] as number | undefined, request };
     },
     quote(p) {
       const blocks = BigInt(Math.ceil(p.shots / 100));
       const factor = pow2(p.circuit.numQubits - 10);
-      return { priceMicros: BASE + blocks * factor, breakdown: { base: '0.000200', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor) } };
+      // A sweep is priced as one run per point (memory, statevector and expectation add nothing: docs/decisions/execution-result-types-pricing.md).
+      const points = Array.isArray(p.request['parameter_values']) ? p.request['parameter_values'].length : 1;
+      return {
+        priceMicros: (BASE + blocks * factor) * BigInt(points),
+        breakdown: { base: '0.000200', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor), points },
+      };
     },
     async availability() {
       const r = await execution.deviceReadiness(deviceId);
@@ -96,6 +132,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
           device: deviceId,
           client_token: `job-${ctx.jobId}`,
           ...(p.seed === undefined ? {} : { seed: p.seed }),
+          ...pickWorkload(p.request),
         },
         { adoptRunning: true, signal: ctx.signal },
       );
@@ -116,5 +153,13 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
         results: v['results'],
       };
     },
+  };
+}
+
+function pickWorkload(r: Readonly<Record<string, unknown>>): WorkloadFields {
+  return {
+    ...(r['parameter_values'] === undefined ? {} : { parameter_values: r['parameter_values'] as WorkloadFields['parameter_values'] }),
+    ...(r['result_types'] === undefined ? {} : { result_types: r['result_types'] as WorkloadFields['result_types'] }),
+    ...(r['observables'] === undefined ? {} : { observables: r['observables'] as WorkloadFields['observables'] }),
   };
 }

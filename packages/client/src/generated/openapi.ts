@@ -1594,6 +1594,13 @@ export interface components {
             num_qubits: number;
             /** @description Default 0 */
             num_clbits?: number;
+            /** @description Declared symbolic parameters; gate params may be expressions of them, bound per run by parameter_values */
+            parameters?: string[];
+            /** @description Classical registers in declaration order over clbits 0.. (sizes sum to num_clbits); counts keys then separate registers by a space, the last register leftmost */
+            registers?: {
+                name: string;
+                size: number;
+            }[];
             /** @description In program order */
             gates: {
                 /**
@@ -1795,12 +1802,12 @@ export interface components {
         };
         /** @description Measurement results of a completed run */
         ExecutionResults: {
-            /** @description Shots per measured bitstring (see bit_order) */
+            /** @description Shots per measured bitstring (see bit_order); empty for a sweep (see points) */
             counts: {
                 [key: string]: number;
             };
             /** @enum {string} */
-            bit_order: "Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order).";
+            bit_order: "Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order); with several classical registers (see registers) the registers are separated by a space, the last declared leftmost.";
             shots: number;
             /** @description Probability per bitstring (exact for the noiseless simulator on small circuits) */
             probabilities?: {
@@ -1819,6 +1826,63 @@ export interface components {
                 remote_job_id?: string;
                 target?: string;
             };
+            /** @description The result types computed */
+            result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+            /** @description The classical registers in declaration order (present with several): keys show them separated by a space, the last leftmost */
+            registers?: {
+                name: string;
+                size: number;
+            }[];
+            /** @description Per-shot outcomes in shot order; their histogram equals counts */
+            memory?: string[];
+            /** @description Final amplitudes as [re, im] pairs; index bit k ↔ qubit k (at most 20 qubits) */
+            statevector?: number[][];
+            /** @description Expectation value of the Pauli-sum observable (Pauli strings: rightmost character = qubit 0, as Qiskit) */
+            expectation?: {
+                /** @description ⟨H⟩ of the observable */
+                value: number;
+                /** @description ⟨coeff·P⟩ of each term, in order */
+                terms: number[];
+                /** @description exact: from the state vector; estimated: from the shots */
+                kind: "exact" | "estimated";
+                /** @description Standard error of an estimate */
+                stderr?: number;
+            };
+            /** @description A sweep: the circuit parameters, in declaration order */
+            parameters?: string[];
+            /** @description A sweep: the results per point, in the order of parameter_values */
+            points?: {
+                /** @description The values this point ran at */
+                parameter_values: {
+                    [key: string]: number;
+                };
+                seed: number;
+                /** @description Shots per measured bitstring */
+                counts: {
+                    [key: string]: number;
+                };
+                /** @description Probability per bitstring */
+                probabilities?: {
+                    [key: string]: number;
+                };
+                probabilities_kind: "exact" | "estimated" | "omitted";
+                /** @description Per-shot outcomes in shot order; their histogram equals counts */
+                memory?: string[];
+                /** @description Final amplitudes as [re, im] pairs; index bit k ↔ qubit k (at most 20 qubits) */
+                statevector?: number[][];
+                /** @description Expectation value of the Pauli-sum observable (Pauli strings: rightmost character = qubit 0, as Qiskit) */
+                expectation?: {
+                    /** @description ⟨H⟩ of the observable */
+                    value: number;
+                    /** @description ⟨coeff·P⟩ of each term, in order */
+                    terms: number[];
+                    /** @description exact: from the state vector; estimated: from the shots */
+                    kind: "exact" | "estimated";
+                    /** @description Standard error of an estimate */
+                    stderr?: number;
+                };
+                notes: string[];
+            }[];
         };
         /** @description How a hardware run was placed, routed and rewritten into native gates, and the proof it is equivalent */
         ExecutionTranslation: {
@@ -2247,6 +2311,7 @@ export interface components {
                     equivalent?: boolean;
                     elapsed_ms?: number;
                     justifies?: string[];
+                    bindings?: number;
                 }[];
                 certificate: {
                     digest: string;
@@ -2549,7 +2614,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "ACCOUNT_TOKEN_INVALID" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_URL_UNRESOLVABLE";
+                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "ACCOUNT_TOKEN_INVALID" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "EXECUTION_PARAMETERS_INVALID" | "EXECUTION_RESULT_TYPES_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_URL_UNRESOLVABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2613,7 +2678,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_SWEEP_NOT_SUPPORTED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -13382,6 +13447,7 @@ export interface operations {
                                     equivalent?: boolean;
                                     elapsed_ms?: number;
                                     justifies?: string[];
+                                    bindings?: number;
                                 }[];
                                 certificate: {
                                     /** @description sha256 of the canonical certificate */
@@ -14186,6 +14252,18 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /** @description A sweep: one binding of the circuit's declared parameters per point, e.g. [{"theta": 0.1}, {"theta": 0.2}]; every point runs in this one job (at most 1000). Required when the circuit declares parameters. */
+                    parameter_values?: {
+                        [key: string]: number;
+                    }[];
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator) */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };
@@ -14890,6 +14968,18 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /** @description A sweep: one binding of the circuit's declared parameters per point, e.g. [{"theta": 0.1}, {"theta": 0.2}]; every point runs in this one job (at most 1000). Required when the circuit declares parameters. */
+                    parameter_values?: {
+                        [key: string]: number;
+                    }[];
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator) */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };

@@ -89,7 +89,8 @@ export default async function circuitsRoutes(app: App): Promise<void> {
       },
     },
     async (req) => {
-      const r = parseCircuitInput(req.body.circuit, limits);
+      // A circuit with symbolic parameters is valid as it is; runs bind them (parameter_values).
+      const r = parseCircuitInput(req.body.circuit, limits, { allowParameters: true });
       if (!r.ok) return { valid: false, errors: prefixProblems(r.errors, '/circuit'), warnings: [] };
       return {
         valid: true,

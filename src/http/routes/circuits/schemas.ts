@@ -158,6 +158,7 @@ const ProofMethod = Obj({
   equivalent: Type.Optional(Type.Boolean()),
   elapsed_ms: Type.Optional(Type.Number()),
   justifies: Type.Optional(Strings),
+  bindings: Type.Optional(Int),
 });
 
 /** The fields an optimization result has in both the HTTP answer and a circuit.optimize job. */

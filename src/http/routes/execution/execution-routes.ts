@@ -8,6 +8,7 @@ import { principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
+import { WorkloadBodyFields } from './workload-schemas.js';
 
 const tags = ['execution'];
 
@@ -26,6 +27,7 @@ const RunBody = Type.Object(
     device: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Default: the provider's simulator" })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Same seed, same circuit → same counts' })),
     client_token: ClientToken,
+    ...WorkloadBodyFields,
   },
   { additionalProperties: false },
 );

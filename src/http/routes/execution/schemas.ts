@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BIT_ORDER } from '../../../execution/views.js';
-import { BITSTRING, Iso, MapOf, Nullable, NullableIso, NullableUsd, Obj, Usd } from '../../schema-helpers.js';
+import { Iso, MapOf, Nullable, NullableIso, NullableUsd, Obj, Usd } from '../../schema-helpers.js';
 
 /** Response schemas of the execution endpoints (src/execution/views.ts and capabilities.ts build them). */
 
@@ -22,12 +22,49 @@ export const ReasonSchema = Obj(
 );
 const Reasons = Type.Array(Type.Ref('ExecutionReason'));
 
+/** A counts key: clbit bits, registers separated by a space (several registers). */
+const KEY = '^[01]*( [01]+)*$';
+const Registers = Type.Array(Obj({ name: Type.String({ maxLength: 64 }), size: Type.Integer({ minimum: 1 }) }), {
+  maxItems: 64,
+  description: 'The classical registers in declaration order (present with several): keys show them separated by a space, the last leftmost',
+});
+const ExpectationSchema = Obj(
+  {
+    value: Type.Number({ description: '⟨H⟩ of the observable' }),
+    terms: Type.Array(Type.Number(), { maxItems: 256, description: '⟨coeff·P⟩ of each term, in order' }),
+    kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated')], { description: 'exact: from the state vector; estimated: from the shots' }),
+    stderr: Type.Optional(Type.Number({ minimum: 0, description: 'Standard error of an estimate' })),
+  },
+  { description: 'Expectation value of the Pauli-sum observable (Pauli strings: rightmost character = qubit 0, as Qiskit)' },
+);
+const Memory = Type.Array(Type.String({ pattern: KEY, maxLength: 4096 }), { maxItems: 10_000, description: 'Per-shot outcomes in shot order; their histogram equals counts' });
+const Statevector = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[re, im]' }), {
+  maxItems: 2 ** 20,
+  description: 'Final amplitudes as [re, im] pairs; index bit k ↔ qubit k (at most 20 qubits)',
+});
+const ResultTypes = Type.Array(Type.String({ enum: ['counts', 'memory', 'probabilities', 'statevector', 'expectation'] }), { maxItems: 5, description: 'The result types computed' });
+
+const SweepPoint = Obj(
+  {
+    parameter_values: MapOf(Type.Number(), '^[A-Za-z_][A-Za-z0-9_]{0,63}$', 'The values this point ran at'),
+    seed: Type.Integer({ minimum: 0 }),
+    counts: MapOf(Type.Integer({ minimum: 0 }), KEY, 'Shots per measured bitstring'),
+    probabilities: Type.Optional(MapOf(Type.Number({ minimum: 0, maximum: 1 }), KEY, 'Probability per bitstring')),
+    probabilities_kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated'), Type.Literal('omitted')]),
+    memory: Type.Optional(Memory),
+    statevector: Type.Optional(Statevector),
+    expectation: Type.Optional(ExpectationSchema),
+    notes: Strings,
+  },
+  { description: 'The results of one point of a parameter sweep' },
+);
+
 export const ExecutionResultsSchema = Obj(
   {
-    counts: MapOf(Type.Integer({ minimum: 0 }), BITSTRING, 'Shots per measured bitstring (see bit_order)'),
+    counts: MapOf(Type.Integer({ minimum: 0 }), KEY, 'Shots per measured bitstring (see bit_order); empty for a sweep (see points)'),
     bit_order: Type.Literal(BIT_ORDER),
     shots: Type.Integer({ minimum: 1 }),
-    probabilities: Type.Optional(MapOf(Type.Number({ minimum: 0, maximum: 1 }), BITSTRING, 'Probability per bitstring (exact for the noiseless simulator on small circuits)')),
+    probabilities: Type.Optional(MapOf(Type.Number({ minimum: 0, maximum: 1 }), KEY, 'Probability per bitstring (exact for the noiseless simulator on small circuits)')),
     probabilities_kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated'), Type.Literal('omitted')], {
       description: 'exact: from the state vector; estimated: from the counts; omitted: too many outcomes',
     }),
@@ -43,6 +80,13 @@ export const ExecutionResultsSchema = Obj(
         target: Type.Optional(Str),
       }),
     ),
+    result_types: Type.Optional(ResultTypes),
+    registers: Type.Optional(Registers),
+    memory: Type.Optional(Memory),
+    statevector: Type.Optional(Statevector),
+    expectation: Type.Optional(ExpectationSchema),
+    parameters: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64, description: 'A sweep: the circuit parameters, in declaration order' })),
+    points: Type.Optional(Type.Array(SweepPoint, { maxItems: 1000, description: 'A sweep: the results per point, in the order of parameter_values' })),
   },
   { $id: 'ExecutionResults', description: 'Measurement results of a completed run' },
 );

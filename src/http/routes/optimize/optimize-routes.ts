@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { toWire, requireCircuit } from '../../../circuits/wire-format.js';
+import { parameterizedAnswer } from './parameterized-answer.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
 import { anonymousLimits, runForRequest } from '../../anonymous-compute.js';
@@ -41,9 +42,10 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit');
+      const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit', { allowParameters: true });
       const profile = req.body.profile ?? 'safe';
       const backendHint = req.body.backend_hint ?? 'generic';
+      if (circuit.parameters !== undefined) return parameterizedAnswer(circuit, { profile, backendHint, device: req.body.device, outputFormat: req.body.output_format, warnings });
       const capNotes: string[] = [];
       // On a compute thread (COMPUTE_THREADS): the search and its proof take up to the profile's
       // budget, during which the event loop keeps serving. AppErrors (422 OPTIMIZATION_UNVERIFIED,

@@ -1,0 +1,106 @@
+/**
+ * The workload fields of a run (`parameter_values`, `result_types`, `observables`): checked
+ * against the circuit, every problem with a JSON path and a stable code, and turned into the
+ * plain `run_options` stored with the job (a resumed run reads them back from the row) and the
+ * simulator's WorkloadSpec.
+ */
+import type { Circuit } from '../circuits/ir.js';
+import { checkBindings, compileBinder, NonFiniteBinding } from '../circuits/parameters.js';
+import { fail } from '../errors/app-error.js';
+import { MAX_MEMORY_SHOTS, MAX_MEMORY_TOTAL, MAX_STATEVECTOR_QUBITS, RESULT_TYPES, type PauliTerm, type ResultType, type WorkloadSpec } from '../simulation/index.js';
+import { EXECUTION_ERRORS } from './error-codes.js';
+
+/** Terms of one observable at most. */
+export const MAX_OBSERVABLE_TERMS = 256;
+
+export interface WorkloadFields {
+  readonly parameter_values?: readonly Readonly<Record<string, unknown>>[] | undefined;
+  readonly result_types?: readonly string[] | undefined;
+  readonly observables?: readonly { pauli: string; coeff: number }[] | undefined;
+}
+
+/** Stored with the job (JSON): what the run computes. Null for a plain counts run (the rows of before). */
+export interface RunOptions {
+  readonly parameters: readonly string[];
+  /** Values per point in `parameters` order. */
+  readonly points?: readonly (readonly number[])[];
+  readonly result_types: readonly ResultType[];
+  readonly observables?: readonly PauliTerm[];
+}
+
+interface Problem {
+  readonly path: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The run's options, or null when it is a plain counts run of a one-register circuit without parameters; 400 on any problem. */
+export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): RunOptions | null {
+  const parameters = c.parameters ?? [];
+  const bound = checkBindings(parameters, f.parameter_values);
+  if (!bound.ok) throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${bound.problems[0]!.message}`, bound.problems);
+  // Every point binds to finite angles (a `1/theta` at theta = 0 is refused here, not mid-sweep).
+  if (parameters.length > 0) {
+    const binder = compileBinder(c);
+    for (const [k, vs] of bound.points.entries()) {
+      try {
+        binder.bind(vs);
+      } catch (e) {
+        if (!(e instanceof NonFiniteBinding)) throw e;
+        const message = `at point ${k} gate ${e.opIndex} has a parameter that is not a finite number`;
+        throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${message}`, [
+          { path: `/parameter_values/${k}`, code: 'PARAMETER_VALUE_INVALID', message },
+        ]);
+      }
+    }
+  }
+  const types = [...new Set((f.result_types ?? ['counts']) as ResultType[])];
+  const problems: Problem[] = [];
+  types.forEach((t, i) => {
+    if (!(RESULT_TYPES as readonly string[]).includes(t))
+      problems.push({ path: `/result_types/${i}`, code: 'WRONG_TYPE', message: `unknown result type '${String(t).slice(0, 32)}' (${RESULT_TYPES.join(', ')})` });
+  });
+  const points = parameters.length > 0 ? bound.points.length : 1;
+  if (types.includes('memory') && (shots > MAX_MEMORY_SHOTS || shots * points > MAX_MEMORY_TOTAL)) {
+    problems.push({
+      path: '/result_types',
+      code: 'MEMORY_TOO_LARGE',
+      message: `per-shot memory is returned for at most ${MAX_MEMORY_SHOTS} shots per point and ${MAX_MEMORY_TOTAL} bitstrings per run; this run has ${shots} shots × ${points} points`,
+    });
+  }
+  if (types.includes('statevector') && c.numQubits > MAX_STATEVECTOR_QUBITS) {
+    problems.push({ path: '/result_types', code: 'STATEVECTOR_TOO_LARGE', message: `the state vector is returned up to ${MAX_STATEVECTOR_QUBITS} qubits; the circuit has ${c.numQubits}` });
+  }
+  const obs = f.observables;
+  if (types.includes('expectation')) {
+    if (obs === undefined || obs.length === 0) problems.push({ path: '/observables', code: 'OBSERVABLES_REQUIRED', message: "the 'expectation' result type needs observables: [{pauli, coeff}, …]" });
+    obs?.forEach((t, i) => {
+      if (typeof t.pauli !== 'string' || t.pauli.length !== c.numQubits || !/^[IXYZ]+$/.test(t.pauli)) {
+        problems.push({
+          path: `/observables/${i}/pauli`,
+          code: 'OBSERVABLE_INVALID',
+          message: `a Pauli string has one of I, X, Y, Z per qubit (${c.numQubits} here), the rightmost acting on qubit 0`,
+        });
+      }
+      if (typeof t.coeff !== 'number' || !Number.isFinite(t.coeff)) problems.push({ path: `/observables/${i}/coeff`, code: 'OBSERVABLE_INVALID', message: 'coeff must be a finite number' });
+    });
+    if (obs !== undefined && obs.length > MAX_OBSERVABLE_TERMS) problems.push({ path: '/observables', code: 'OBSERVABLE_INVALID', message: `at most ${MAX_OBSERVABLE_TERMS} terms` });
+  } else if (obs !== undefined) {
+    problems.push({ path: '/observables', code: 'OBSERVABLES_WITHOUT_EXPECTATION', message: "observables are used by the 'expectation' result type: add it to result_types" });
+  }
+  if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be given for this run: ${problems[0]!.message}`, problems);
+  // Several classical registers need the workload path too: it splits the keys by register.
+  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && c.registers === undefined;
+  if (plain) return null;
+  return {
+    parameters,
+    ...(parameters.length > 0 ? { points: bound.points.map((p) => Array.from(p)) } : {}),
+    result_types: types,
+    ...(types.includes('expectation') && obs !== undefined ? { observables: obs.map((t) => ({ pauli: t.pauli, coeff: t.coeff })) } : {}),
+  };
+}
+
+/** The simulator's spec of stored run options. */
+export function workloadSpec(o: RunOptions): WorkloadSpec {
+  return { resultTypes: o.result_types, ...(o.points === undefined ? {} : { points: o.points }), ...(o.observables === undefined ? {} : { observables: o.observables }) };
+}
