@@ -60,8 +60,7 @@ export async function continueHeldTasks(
 ): Promise<ExecutionJob[]> {
   const { accountId, jobId, provider, circuits, token, hash } = c;
   const held = await deps.store.heldJob(jobId);
-  if (held === null || held.accountId !== accountId || held.provider !== provider)
-    throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} of ${provider} for this account.`);
+  if (held === null || held.accountId !== accountId || held.provider !== provider) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} of ${provider} for this account.`);
   refuseNotContinuable(held);
   refuseTooManyTasks(held, circuits.length);
   const d = await deps.hardwareDevice(provider, held.device);
