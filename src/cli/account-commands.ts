@@ -1,5 +1,6 @@
 import { EXIT, UsageError, type CliContext } from './cli-command.js';
 import { QrailApiError } from '../../packages/client/src/index.js';
+import { AUTH_ERRORS } from '../auth/error-codes.js';
 import { CommandFailure, printJson } from './output.js';
 import { remoteCommand, requireSession, type RemoteService } from './remote-session.js';
 import type { SavedCredential } from './user-config.js';
@@ -28,7 +29,7 @@ function parseCredential(text: string): SavedCredential {
 
 /** The challenge of a login answered `MFA_REQUIRED` (two-factor sign-in on), else undefined. */
 function mfaChallenge(e: unknown): string | undefined {
-  if (!(e instanceof QrailApiError) || e.code !== 'MFA_REQUIRED') return undefined;
+  if (!(e instanceof QrailApiError) || e.code !== AUTH_ERRORS.MFA_REQUIRED.code) return undefined;
   const id = (e.details as Record<string, unknown> | undefined)?.['challenge_id'];
   return typeof id === 'string' ? id : undefined;
 }
