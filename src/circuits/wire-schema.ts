@@ -55,7 +55,7 @@ export const CircuitV02Schema = Type.Object(
     parameters: Type.Optional(
       Type.Array(Type.String({ pattern: PARAMETER_NAME_PATTERN, maxLength: 64 }), {
         maxItems: MAX_PARAMETERS,
-        uniqueItems: true,
+        // Repeats are refused by the wire-format check (DUPLICATE_PARAMETER), linearly; Ajv's uniqueItems is pairwise.
         description: 'Declared symbolic parameters; gate params may be expressions of them, bound per run by parameter_values',
       }),
     ),

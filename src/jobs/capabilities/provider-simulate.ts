@@ -20,7 +20,6 @@ const WORKLOAD_PROPS = {
     type: 'array',
     minItems: 1,
     maxItems: 5,
-    uniqueItems: true,
     items: { enum: ['counts', 'memory', 'probabilities', 'statevector', 'expectation'] },
     description: 'What to return (default ["counts"]); see docs/workloads.md',
   },

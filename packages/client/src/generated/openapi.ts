@@ -2419,6 +2419,7 @@ export interface components {
             patternProperties?: {
                 [key: string]: components["schemas"]["JsonSchema"];
             };
+            propertyNames?: components["schemas"]["JsonSchema"];
             required?: string[];
             additionalProperties?: boolean | components["schemas"]["JsonSchema"];
             items?: components["schemas"]["JsonSchema"];
@@ -14256,7 +14257,7 @@ export interface operations {
                     parameter_values?: {
                         [key: string]: number;
                     }[];
-                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator) */
+                    /** @description What to return (default ["counts"]; a repeat counts once): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator) */
                     result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
                     /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
                     observables?: {
@@ -14972,7 +14973,7 @@ export interface operations {
                     parameter_values?: {
                         [key: string]: number;
                     }[];
-                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator) */
+                    /** @description What to return (default ["counts"]; a repeat counts once): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator) */
                     result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
                     /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
                     observables?: {

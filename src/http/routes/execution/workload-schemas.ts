@@ -16,9 +16,8 @@ export const WorkloadBodyFields = {
     Type.Array(Type.String({ enum: [...RESULT_TYPES] }), {
       minItems: 1,
       maxItems: RESULT_TYPES.length,
-      uniqueItems: true,
       description:
-        'What to return (default ["counts"]): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator)',
+        'What to return (default ["counts"]; a repeat counts once): counts; memory (per-shot bitstrings, at most 10000 shots per point and 100000 per run, free); probabilities (exact on the simulator); statevector (at most 20 qubits, [re, im] pairs, first 4 points of a sweep); expectation (of observables, exact on the simulator)',
     }),
   ),
   observables: Type.Optional(

@@ -215,6 +215,7 @@ export const JsonSchemaSchema = Type.Unsafe<Record<string, unknown>>({
     type: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
     properties: { type: 'object', additionalProperties: { $ref: 'JsonSchema' } },
     patternProperties: { type: 'object', additionalProperties: { $ref: 'JsonSchema' } },
+    propertyNames: { $ref: 'JsonSchema' },
     required: { type: 'array', items: { type: 'string' } },
     additionalProperties: { anyOf: [{ type: 'boolean' }, { $ref: 'JsonSchema' }] },
     items: { $ref: 'JsonSchema' },
