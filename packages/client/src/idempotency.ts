@@ -14,6 +14,7 @@ export const KEYED_POSTS: Readonly<Record<string, KeyedBy>> = {
   '/v1/jobs': 'idempotency_key',
   '/v1/execute/provider-one': 'client_token',
   '/v1/execute/provider-two': 'client_token',
+  '/v1/execute/provider-one/held/{job_id}': 'client_token',
   '/v1/execute/provider-two/held/{job_id}': 'client_token',
   '/v1/execute/provider-one/batch': 'client_token',
   '/v1/execute/provider-two/batch': 'client_token',
