@@ -3,6 +3,7 @@ import type { App } from '../../src/http/app-types.js';
 import { EXECUTION_QUEUE } from '../../src/store/execution/execution-repository.js';
 import { checkTransitions } from '../../src/store/queue/queue-invariants.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 // The circuits the execution tests run, shared with the client flow test (typed as the wire format).
 export { bell, ghz3 } from '../helpers/circuits.js';
@@ -99,4 +100,19 @@ export async function quoteAndHold(app: App, auth: { authorization: string }, de
   const h = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: q.json().data.quote_id, ...extra } });
   expect(h.statusCode).toBe(201);
   return { quote: q.json().data, held: h.json().data as { job_id: string; amount: string; hold_id: string; status: string } };
+}
+
+/** Runs the execution worker until the job is terminal (parked remote jobs become due after a few ms); the outcomes seen. */
+export async function settleExecutionJob(app: App, id: string): Promise<string[]> {
+  const outcomes: string[] = [];
+  return waitFor(
+    async () => {
+      outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
+      const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
+      return (st === 'completed' || st === 'failed') && outcomes;
+    },
+    { intervalMs: 5 },
+  ).catch(() => {
+    throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
+  });
 }

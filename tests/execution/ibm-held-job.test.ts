@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expireDueHolds, fundAccount } from '../helpers/ledger.js';
-import { waitFor } from '../helpers/wait-for.js';
 import type { App } from '../../src/http/app-types.js';
 import { ibmJobTag } from '../../src/execution/adapters/ibm-runtime-driver.js';
-import { bell, expectWallet } from './helpers.js';
+import { bell, expectWallet, settleExecutionJob } from './helpers.js';
 import { FAKE_BACKEND, FakeIbmRuntime, defaultIbmScript } from './fakes/ibm-runtime-fake.js';
 
 /**
@@ -55,19 +54,7 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     return { u, held };
   }
 
-  async function settle(id: string) {
-    const outcomes: string[] = [];
-    return waitFor(
-      async () => {
-        outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
-        const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
-        return (st === 'completed' || st === 'failed') && outcomes;
-      },
-      { intervalMs: 5 },
-    ).catch(() => {
-      throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
-    });
-  }
+  const settle = (id: string) => settleExecutionJob(app, id);
 
   const job = async (u: { auth: { authorization: string } }, id: string) => (await app.inject({ method: 'GET', url: `/v1/execute/provider-one/${id}`, headers: u.auth })).json().data;
   const cont = (u: { auth: { authorization: string } }, id: string, token: string, circuit: unknown = bell) =>

@@ -4,7 +4,7 @@ import { fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { claimJob, markSubmitStarted } from '../../src/store/execution/execution-repository.js';
 import { FakeIonq } from './fakes/ionq-v04-fake.js';
-import { bell, expectWallet, ghz3, quoteAndHold } from './helpers.js';
+import { bell, expectWallet, ghz3, quoteAndHold, settleExecutionJob } from './helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /** The IonQ v0.4 driver in the app against a local fake of that contract: success, refusals, 5xx, timeouts, remote failures. */
@@ -41,20 +41,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     return { u, held };
   }
 
-  /** Runs the worker until the job is terminal (parked remote jobs become due after a few ms). */
-  async function settle(id: string) {
-    const outcomes: string[] = [];
-    return waitFor(
-      async () => {
-        outcomes.push(...(await app.services.executionWorker.drain()).map((s) => s?.outcome ?? 'none'));
-        const st = (await app.db.query<{ status: string }>('SELECT status FROM execution_jobs WHERE id = $1', [id])).rows[0]?.status;
-        return (st === 'completed' || st === 'failed') && outcomes;
-      },
-      { intervalMs: 5 },
-    ).catch(() => {
-      throw new Error(`job ${id} did not settle: ${outcomes.join(',')}`);
-    });
-  }
+  const settle = (id: string) => settleExecutionJob(app, id);
 
   async function job(u: { auth: { authorization: string } }, id: string) {
     return (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${id}`, headers: u.auth })).json().data;
