@@ -208,7 +208,9 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
   }, 120_000);
 
   it('sends an ended session back to sign-in and returns to the page afterwards', async () => {
-    await nav('Jobs');
+    // From a page that does not poll: the Jobs page's refresh would meet the 401 before the click below.
+    await nav('API keys');
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
     const stored = await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('qrail.session') ?? '{}');
     const { token, email } = JSON.parse(stored) as { token: string; email: string };
     expect((await fetch(`${base}/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBeLessThan(300);
