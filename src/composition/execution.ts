@@ -17,6 +17,7 @@ import { IonqDriver } from '../execution/adapters/ionq-driver.js';
 import { IbmRuntimeClient } from '../execution/adapters/ibm-runtime-client.js';
 import { IbmRuntimeDriver } from '../execution/adapters/ibm-runtime-driver.js';
 import { IbmRuntimeSnapshots } from '../execution/adapters/ibm-runtime-snapshots.js';
+import { ionqSnapshotSource } from '../execution/adapters/ionq-snapshots.js';
 import type { DeviceSnapshotSource } from '../devices/device-snapshot.js';
 import { SnapshotRefresher, type DeviceSnapshotStore } from '../devices/snapshot-refresher.js';
 import type { DeviceDriver } from '../execution/drivers/driver.js';
@@ -120,6 +121,8 @@ export function createExecutionServices(
   // Each provider's read side: wiring another provider's source is one line here.
   const sources: DeviceSnapshotSource[] = [];
   if (baseUrl !== undefined && apiKey !== undefined) remote['provider-two'] = new IonqDriver({ baseUrl, apiKey, target, timeoutMs, noiseModel, gateset });
+  const ionqSource = ionqSnapshotSource({ baseUrl, apiKey, timeoutMs });
+  if (ionqSource !== null) sources.push(ionqSource);
   const ibm = settings.ibm;
   if (ibm.apiKey !== undefined && ibm.instance !== undefined) {
     const client = new IbmRuntimeClient({ apiKey: ibm.apiKey, instance: ibm.instance, baseUrl: ibm.baseUrl, iamUrl: ibm.iamUrl, timeoutMs: ibm.timeoutMs });

@@ -339,22 +339,9 @@ const PROFILE_EXTRAS: Readonly<Record<string, Omit<DeviceProfile, 'spec'>>> = {
     pricing: { perTaskMicros: 300_000n, perShotMicros: 900n },
     defaultStatus: 'online',
   },
-  'p2-ionq-aria': {
-    driver: 'remote',
-    // IonQ's published Aria characterization (typical figures); the remote device applies its own noise.
-    calibration: {
-      t1_us: spread(25, 1.0e8, 0, 31),
-      t2_us: spread(25, 1.0e6, 0, 32),
-      gate_time_1q_ns: 135_000,
-      gate_time_2q_ns: 600_000,
-      error_1q: spread(25, 5e-4, 0, 33),
-      error_2q: 1.3e-2,
-      readout_error: spread(25, 4.5e-3, 0, 34),
-      calibrated_at: CALIBRATED_AT,
-    },
-    pricing: { perTaskMicros: 300_000n, perShotMicros: 30_000n },
-    defaultStatus: 'online',
-  },
+  // IonQ's own characterization (qubits, fidelities, T1/T2, its date) arrives with the provider's
+  // snapshot (src/execution/adapters/ionq-snapshots.ts); the catalogue makes none up.
+  'p2-ionq-aria': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 300_000n, perShotMicros: 30_000n }, defaultStatus: 'online' },
 };
 
 /** Every device execution knows: the catalogue's `DEVICES` plus the remote ones. */

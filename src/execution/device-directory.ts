@@ -204,7 +204,7 @@ export class DeviceDirectory {
           status = snapshot.status;
           statusDetail = snapshot.statusDetail;
         } else if (snapshot === null && p.spec.provider === 'provider-two' && this.drivers.remote['provider-two']?.liveStatus !== undefined) {
-          // IonQ without a snapshot source yet: its driver's own probe.
+          // IonQ before its first snapshot has arrived: its driver's own probe.
           const live = await this.liveRemoteStatus();
           status = live?.status ?? 'offline';
           statusDetail = live?.detail ?? 'IonQ could not be reached';
