@@ -46,6 +46,8 @@ export interface ExecutionJob {
   estimated_micros: string | number | bigint;
   actual_micros: string | number | bigint | null;
   result: Record<string, unknown> | null;
+  /** The W3C traceparent of the request that queued it, when tracing is on (migration 1300). */
+  traceparent?: string | null;
   /** A sweep's points and the result types asked for (migration 1400; null for a plain counts run). */
   run_options?: Record<string, unknown> | null;
   error_code: string | null;

@@ -295,6 +295,11 @@ export class ExecutionService {
     return this.viewOf(await cancelJob(this.store, this.deps.cancels, accountId, jobId, provider));
   }
 
+  /** Remembers the trace of the request that queued these jobs, so the worker's spans continue it (tracing on). */
+  async continueTrace(jobIds: readonly string[], traceparent: string): Promise<void> {
+    for (const id of jobIds) await this.store.saveTraceparent(id, traceparent);
+  }
+
   /** POST /v1/execute/{provider}/held/{job_id}: one task of the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest, provider: ProviderId = 'provider-two') {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');

@@ -98,6 +98,8 @@ export interface ExecutionStore extends QueuePort<ExecutionClaim> {
    */
   insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
   getJob(id: string): Promise<ExecutionJob | null>;
+  /** Stores the W3C traceparent of the request that queued the job (the worker's span continues it). */
+  saveTraceparent(id: string, traceparent: string): Promise<void>;
   /** 1-based position among the device's queued jobs (oldest first); null when not queued. */
   queuePosition(job: ExecutionJob): Promise<number | null>;
   jobEvents(id: string): Promise<ExecutionEvent[]>;

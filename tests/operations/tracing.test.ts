@@ -5,6 +5,9 @@ import { startTracing, type Tracing } from '../../src/telemetry/tracing.js';
 import { buildTestApp } from '../helpers/app.js';
 import { bell } from '../helpers/circuits.js';
 import { key, newAgent, submit, expectAllInvariants } from '../jobs/helpers.js';
+import { signUp } from '../helpers/app.js';
+import { fundAccount } from '../helpers/ledger.js';
+import { quoteAndHold, settleExecutionJob } from '../execution/helpers.js';
 
 const parentOf = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
 
@@ -71,5 +74,23 @@ describe('traces: a paid job from submission to completion', () => {
     expect(parentOf(get!)).toBe('00f067aa0ba902b7');
     // No statement parameters in any span: the credential's secret never appears.
     expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain(agent.secret);
+  });
+
+  it('continues a held hardware job: the worker that runs the execution job is a child of the continuing request', async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 5_000_000n);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-grid-9', 16);
+    exporter.reset();
+    const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: key('trace-held') } });
+    expect(cont.statusCode).toBe(202);
+    expect(await settleExecutionJob(app, held.job_id)).toContain('completed');
+
+    const spans = exporter.getFinishedSpans();
+    const http = spans.find((s) => s.name === 'POST /v1/execute/provider-two/held/:job_id');
+    expect(http, spans.map((s) => s.name).join(', ')).toBeDefined();
+    const worker = spans.find((s) => s.attributes['qrail.item_id'] === held.job_id && parentOf(s) !== undefined && s.kind !== http!.kind);
+    expect(worker, spans.map((s) => `${s.name} ${String(s.attributes['qrail.item_id'])}`).join(', ')).toBeDefined();
+    expect(worker!.spanContext().traceId).toBe(http!.spanContext().traceId);
+    expect(parentOf(worker!)).toBe(http!.spanContext().spanId);
   });
 });

@@ -89,7 +89,12 @@ export async function claimJob(q: Queryable, worker: string, leaseMs: number): P
   const row = await claimNext<ExecutionJob, ExecutionStatus>(q, EXECUTION_QUEUE, worker, leaseMs);
   if (row === undefined) return null;
   const { prev, hold_status, ...job } = row;
-  return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status, cancelRequested: job.cancel_requested_at !== null };
+  return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status, cancelRequested: job.cancel_requested_at !== null, traceparent: job.traceparent ?? undefined };
+}
+
+/** Remembers the queuing request's trace so the worker's span continues it. */
+export async function saveTraceparent(q: Queryable, id: string, traceparent: string): Promise<void> {
+  await q.query('UPDATE execution_jobs SET traceparent = $2 WHERE id = $1', [id, traceparent]);
 }
 
 /**

@@ -14,6 +14,7 @@ import { requestCancelJob, settleCanceled } from './execution-cancel-sql.js';
 import { eventsOf, listExecutionJobs } from './execution-list-sql.js';
 import {
   claimJob,
+  saveTraceparent,
   deviceStatusOverrides,
   getJob,
   heartbeat,
@@ -52,6 +53,7 @@ export function pgExecutionStore(db: Database): ExecutionStore {
     heartbeat: (id, worker, leaseMs) => heartbeat(db, id, worker, leaseMs),
     insertJob: (j) => db.tx((q) => insertJob(q, j)),
     getJob: (id) => getJob(db, id),
+    saveTraceparent: (id, traceparent) => saveTraceparent(db, id, traceparent),
     queuePosition: (job) => queuePosition(db, job),
     jobEvents: (id) => jobEvents(db, id),
     takeOver: (id, worker, leaseMs) => takeOverExpired(db, id, worker, leaseMs),

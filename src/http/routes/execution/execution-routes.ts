@@ -9,6 +9,7 @@ import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
 import { WorkloadBodyFields } from './workload-schemas.js';
+import { currentTraceparent } from '../../../telemetry/trace.js';
 
 const tags = ['execution'];
 
@@ -292,6 +293,8 @@ export default async function executionRoutes(app: App): Promise<void> {
       async (req, reply) => {
         const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body, provider);
         reply.code(view.replayed === true ? 200 : 202);
+        const traceparent = view.replayed === true ? undefined : currentTraceparent();
+        if (traceparent !== undefined) await svc().continueTrace([view.job_id], traceparent);
         return view;
       },
     );
@@ -320,6 +323,8 @@ export default async function executionRoutes(app: App): Promise<void> {
     async (req, reply) => {
       const view = await svc().continueHeldBatch(principalOf(req.principal).accountId, req.params.job_id, req.body);
       reply.code(view.replayed ? 200 : 202);
+      const traceparent = view.replayed ? undefined : currentTraceparent();
+      if (traceparent !== undefined) await svc().continueTrace(view.jobs.map((j) => j.job_id), traceparent);
       return view;
     },
   );
