@@ -49,6 +49,12 @@ export interface Circuit {
   readonly parameters?: readonly string[];
   /** Classical registers in declaration order; their sizes sum to numClbits (absent: one register `c`). */
   readonly registers?: readonly ClassicalRegister[];
+  /**
+   * Quantum registers in declaration order; their sizes sum to numQubits (absent: one register `q`).
+   * Only names and layout: kept by transformations that keep the wires (`withOps`), dropped by
+   * those that change them (routing onto a device), where the old names would mislabel qubits.
+   */
+  readonly quantumRegisters?: readonly QuantumRegister[];
 }
 
 export interface ClassicalRegister {
@@ -56,10 +62,24 @@ export interface ClassicalRegister {
   readonly size: number;
 }
 
+/** Registers of each kind a circuit may declare (wire format and OpenQASM import alike). */
+export const MAX_REGISTERS = 64;
+/** Register names: OpenQASM identifiers in ASCII, at most 64 characters. */
+export const REGISTER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** The same shape as a classical register: a name and a number of consecutive qubits. */
+export type QuantumRegister = ClassicalRegister;
+
 /** What a circuit carries besides its ops: kept by `withOps`. */
 export interface CircuitExtras {
   readonly parameters?: readonly string[] | undefined;
   readonly registers?: readonly ClassicalRegister[] | undefined;
+  readonly quantumRegisters?: readonly QuantumRegister[] | undefined;
+}
+
+/** The default layout (one register `q`, or none) is not stored, so such circuits equal those built without it. */
+function isDefaultQuantumLayout(regs: readonly QuantumRegister[] | undefined, numQubits: number): boolean {
+  return regs === undefined || regs.length === 0 || (regs.length === 1 && regs[0]!.name === 'q' && regs[0]!.size === numQubits);
 }
 
 export function gate(name: string, qubits: readonly number[], params: readonly number[] = []): GateOp {
@@ -99,12 +119,13 @@ export function circuit(numQubits: number, numClbits: number, ops: readonly Oper
     // Only when present, so circuits without them compare equal to those built before they existed.
     ...(extras.parameters === undefined || extras.parameters.length === 0 ? {} : { parameters: Object.freeze([...extras.parameters]) }),
     ...(extras.registers === undefined || extras.registers.length < 2 ? {} : { registers: Object.freeze(extras.registers.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
+    ...(isDefaultQuantumLayout(extras.quantumRegisters, numQubits) ? {} : { quantumRegisters: Object.freeze(extras.quantumRegisters!.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
   });
 }
 
 /** A copy with other ops: the IR is never mutated in place. */
 export function withOps(c: Circuit, ops: readonly Operation[]): Circuit {
-  return circuit(c.numQubits, c.numClbits, ops, c.metadata, { parameters: c.parameters, registers: c.registers });
+  return circuit(c.numQubits, c.numClbits, ops, c.metadata, { parameters: c.parameters, registers: c.registers, quantumRegisters: c.quantumRegisters });
 }
 
 /** Qubits an operation acts on. */

@@ -8,7 +8,7 @@ import { fail } from '../errors/app-error.js';
 import { circuitDepth } from './depth.js';
 import { CIRCUITS_ERRORS, type CircuitProblemCode } from './error-codes.js';
 import { gateSpec } from './gates.js';
-import { barrier, circuit, measure, reset, symbolicGate, type Circuit, type ClassicalRegister, type Operation } from './ir.js';
+import { barrier, circuit, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type ClassicalRegister, type Operation } from './ir.js';
 import { formatParamExpr, isValidParameterName, MAX_PARAMETERS, parseParamExpr, type ParamExpr } from './param-expr.js';
 import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
@@ -285,9 +285,12 @@ function declaredParameters(obj: Record<string, unknown>, out: Problems): string
   return out.length > before ? undefined : names;
 }
 
-/** `registers` of schema 0.2: classical registers in order, sizes summing to num_clbits. */
-function declaredRegisters(obj: Record<string, unknown>, nc: number | undefined, out: Problems): ClassicalRegister[] | undefined {
-  const list = arrayField(obj, 'registers', '', false, out);
+/**
+ * `registers` (classical, sizes summing to num_clbits) or `quantum_registers` (sizes summing to
+ * num_qubits) of schema 0.2: registers in declaration order, laid out over bits 0.. one after another.
+ */
+function declaredRegisters(obj: Record<string, unknown>, field: 'registers' | 'quantum_registers', total: number | undefined, taken: readonly ClassicalRegister[], out: Problems): ClassicalRegister[] | undefined {
+  const list = arrayField(obj, field, '', false, out);
   if (list === undefined) return undefined;
   const regs: ClassicalRegister[] = [];
   const before = out.length;
@@ -298,26 +301,29 @@ function declaredRegisters(obj: Record<string, unknown>, nc: number | undefined,
       continue;
     }
     checkKeys(v, ['name', 'size'], e.path, out);
-    if (regs.some((r) => r.name === v['name'])) out.push({ path: `${e.path}/name`, code: 'DUPLICATE_PARAMETER', message: `register '${v['name']}' is declared twice` });
+    // One namespace for both kinds, as in OpenQASM, so that an export declares each name once.
+    if (regs.some((r) => r.name === v['name']) || taken.some((r) => r.name === v['name'])) {
+      out.push({ path: `${e.path}/name`, code: 'DUPLICATE_PARAMETER', message: `register '${v['name']}' is declared twice` });
+    }
     regs.push({ name: v['name'], size: v['size'] });
   }
-  if (list.length > MAX_REGISTERS) out.push({ path: '/registers', code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_REGISTERS} registers, got ${list.length}` });
-  const total = regs.reduce((a, r) => a + r.size, 0);
-  if (out.length === before && nc !== undefined && total !== nc) {
-    out.push({ path: '/registers', code: 'REGISTERS_MISMATCH', message: `the register sizes sum to ${total}, but num_clbits is ${nc}` });
+  if (list.length > MAX_REGISTERS) out.push({ path: `/${field}`, code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_REGISTERS} registers, got ${list.length}` });
+  const sum = regs.reduce((a, r) => a + r.size, 0);
+  if (out.length === before && total !== undefined && sum !== total) {
+    const what = field === 'registers' ? 'num_clbits' : 'num_qubits';
+    out.push({ path: `/${field}`, code: 'REGISTERS_MISMATCH', message: `the register sizes sum to ${sum}, but ${what} is ${total}` });
   }
   return out.length > before ? undefined : regs;
 }
 
-const MAX_REGISTERS = 64;
-const REGISTER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
-  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'registers', 'gates', 'measurements', 'metadata'], '', out);
+  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'quantum_registers', 'registers', 'gates', 'measurements', 'metadata'], '', out);
   const nq = sizeField(obj, 'num_qubits', '', 1, undefined, out);
   const nc = sizeField(obj, 'num_clbits', '', 0, 0, out);
   const parameters = declaredParameters(obj, out) ?? [];
-  const registers = declaredRegisters(obj, nc, out);
+  const quantumRegisters = declaredRegisters(obj, 'quantum_registers', nq, [], out);
+  const registers = declaredRegisters(obj, 'registers', nc, quantumRegisters ?? [], out);
   const gates = arrayField(obj, 'gates', '', true, out) ?? [];
   const raw: RawOp[] = [];
   for (const g of gates) {
@@ -369,7 +375,7 @@ function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   if (!isObject(metadata)) out.push({ path: '/metadata', code: 'WRONG_TYPE', message: `'metadata' must be an object, got ${typeName(metadata)}` });
   const ops = convertOps(raw, nq, nc, out, new Set(parameters));
   if (out.length > 0 || nq === undefined || nc === undefined) return undefined;
-  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers });
+  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers, quantumRegisters });
 }
 
 function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
@@ -610,6 +616,7 @@ export function toWire(c: Circuit): WireCircuitV02 {
     num_qubits: c.numQubits,
     num_clbits: c.numClbits,
     ...(c.parameters === undefined ? {} : { parameters: [...c.parameters] }),
+    ...(c.quantumRegisters === undefined ? {} : { quantum_registers: c.quantumRegisters.map((r) => ({ name: r.name, size: r.size })) }),
     ...(c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) }),
     gates,
     measurements,

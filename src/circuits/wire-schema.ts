@@ -6,6 +6,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { GATES, NON_GATE_OPS } from './gates.js';
+import { MAX_REGISTERS, REGISTER_NAME } from './ir.js';
 import { MAX_METADATA_CHARS } from './scan-circuit-input.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from './param-expr.js';
 
@@ -33,6 +34,7 @@ const Param = Type.Union([
 const Params = (description?: string) => Type.Array(Param, { maxItems: MAX_GATE_PARAMS, ...(description === undefined ? {} : { description }) });
 /** Free-form, kept as given; its JSON is at most MAX_METADATA_CHARS characters, so it has at most that many members. */
 const Metadata = (description?: string) => Type.Record(Type.String(), Type.Unknown(), { maxProperties: MAX_METADATA_CHARS, ...(description === undefined ? {} : { description }) });
+const Register = Type.Object({ name: Type.String({ pattern: REGISTER_NAME.source, maxLength: 64 }), size: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
 
 export const WireGateSchema = Type.Object(
@@ -59,9 +61,16 @@ export const CircuitV02Schema = Type.Object(
         description: 'Declared symbolic parameters; gate params may be expressions of them, bound per run by parameter_values',
       }),
     ),
+    quantum_registers: Type.Optional(
+      Type.Array(Register, {
+        maxItems: MAX_REGISTERS,
+        description:
+          'Quantum registers in declaration order over qubits 0.. (sizes sum to num_qubits; names distinct from the classical registers); default one register q. Kept for OpenQASM export',
+      }),
+    ),
     registers: Type.Optional(
-      Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', maxLength: 64 }), size: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), {
-        maxItems: 64,
+      Type.Array(Register, {
+        maxItems: MAX_REGISTERS,
         description: 'Classical registers in declaration order over clbits 0.. (sizes sum to num_clbits); counts keys then separate registers by a space, the last register leftmost',
       }),
     ),

@@ -1,5 +1,6 @@
 /**
- * OpenQASM 2.0 and 3.0 export. One quantum register `q` and one classical register `c`;
+ * OpenQASM 2.0 and 3.0 export. The circuit's registers with their names, in declaration order
+ * (default: one quantum register `q` and one classical register `c`);
  * gate names are the catalogue names, so `parseQasm(toQasmN(c))` gives back the same ops.
  * Gates outside the version's include file get a `gate` definition in the header (written
  * with exact decompositions, for other tools; qrail's importer keeps the catalogue gate).
@@ -92,27 +93,38 @@ function usedGateNames(c: Circuit): Set<string> {
   return names;
 }
 
-/** clbit → its `reg[i]` spelling: the circuit's registers when it has several, else one `c`. */
-function clbitNames(c: Circuit): (clbit: number) => string {
-  if (c.registers === undefined) return (b) => `c[${b}]`;
+/** bit → its `reg[i]` spelling over registers laid out one after another (`fallback[i]` past them). */
+function bitNames(regs: readonly { name: string; size: number }[] | undefined, fallback: string): (bit: number) => string {
+  if (regs === undefined) return (b) => `${fallback}[${b}]`;
   const names: string[] = [];
-  for (const r of c.registers) for (let i = 0; i < r.size; i++) names.push(`${r.name}[${i}]`);
-  return (b) => names[b] ?? `c[${b}]`;
+  for (const r of regs) for (let i = 0; i < r.size; i++) names.push(`${r.name}[${i}]`);
+  return (b) => names[b] ?? `${fallback}[${b}]`;
 }
 
-function opLine(op: Operation, version: 2 | 3, cb: (clbit: number) => string): string {
+/** How the bits of a circuit are spelled: its registers' names, else `q` and `c`. */
+export interface BitSpelling {
+  readonly qubit: (q: number) => string;
+  readonly clbit: (b: number) => string;
+}
+
+export function bitSpelling(c: Circuit): BitSpelling {
+  return { qubit: bitNames(c.quantumRegisters, 'q'), clbit: bitNames(c.registers, 'c') };
+}
+
+export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string {
+  const qb = bits.qubit;
   switch (op.kind) {
     case 'gate': {
       const ex = op.exprs;
       const ps = op.params.length > 0 ? `(${op.params.map((p, i) => (ex?.[i] === null || ex?.[i] === undefined ? formatAngle(p) : formatParamExpr(ex[i]))).join(', ')})` : '';
-      return `${op.name}${ps} ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
+      return `${op.name}${ps} ${op.qubits.map(qb).join(', ')};`;
     }
     case 'measure':
-      return version === 2 ? `measure q[${op.qubit}] -> ${cb(op.clbit)};` : `${cb(op.clbit)} = measure q[${op.qubit}];`;
+      return version === 2 ? `measure ${qb(op.qubit)} -> ${bits.clbit(op.clbit)};` : `${bits.clbit(op.clbit)} = measure ${qb(op.qubit)};`;
     case 'reset':
-      return `reset q[${op.qubit}];`;
+      return `reset ${qb(op.qubit)};`;
     case 'barrier':
-      return `barrier ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
+      return `barrier ${op.qubits.map(qb).join(', ')};`;
   }
 }
 
@@ -129,14 +141,15 @@ function render(c: Circuit, version: 2 | 3): string {
   }
   // float[64] keeps every double exactly (an angle[n] input would round to n bits), as Qiskit writes them.
   for (const p of c.parameters ?? []) lines.push(`input float[64] ${p};`);
-  if (c.numQubits > 0) lines.push(version === 2 ? `qreg q[${c.numQubits}];` : `qubit[${c.numQubits}] q;`);
+  const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: 'q', size: c.numQubits }] : []);
+  for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   const regs = c.registers ?? (c.numClbits > 0 ? [{ name: 'c', size: c.numClbits }] : []);
   for (const r of regs) lines.push(version === 2 ? `creg ${r.name}[${r.size}];` : `bit[${r.size}] ${r.name};`);
-  const cb = clbitNames(c);
+  const bits = bitSpelling(c);
   for (const op of c.ops) {
     // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
     if (op.kind === 'barrier' && op.qubits.length === 0) continue;
-    lines.push(opLine(op, version, cb));
+    lines.push(opLine(op, version, bits));
   }
   return lines.join('\n') + '\n';
 }

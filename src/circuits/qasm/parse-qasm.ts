@@ -7,7 +7,7 @@
  * Classical control, loops, subroutines and timing are reported as unsupported.
  * Every failure is an AppError QASM_PARSE_ERROR with line and column (see lexer.ts).
  */
-import { barrier, circuit, gate, measure, reset, symbolicGate, type Circuit, type Operation } from '../ir.js';
+import { barrier, circuit, gate, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type Operation } from '../ir.js';
 import { isValidParameterName, MAX_PARAMETERS, type ParamExpr } from '../param-expr.js';
 import { gateSpec } from '../gates.js';
 import { evalExpr, exprSize, parseExpr, type Expr, type TokenCursor } from './expr.js';
@@ -160,7 +160,16 @@ class Parser implements TokenCursor {
       throw qasmError('TOO_SMALL', 'the program declares no qubits; a circuit needs at least one (e.g. qreg q[1]; or qubit[1] q;)', this.peek());
     }
     const registers = [...this.cregs].map(([name, r]) => ({ name, size: r.size }));
-    return circuit(this.numQubits, this.numClbits, this.ops, {}, { parameters: this.inputs, registers });
+    return circuit(this.numQubits, this.numClbits, this.ops, {}, { parameters: this.inputs, registers, quantumRegisters: this.quantumLayout() });
+  }
+
+  /**
+   * The quantum registers as declared, for export (a scalar `qubit a;` is a register of one: the same
+   * qubit). Names the wire format cannot carry (non-ASCII, over 64 characters) give the default layout.
+   */
+  private quantumLayout(): { name: string; size: number }[] {
+    const regs = [...this.qregs].map(([name, r]) => ({ name, size: r.size }));
+    return regs.every((r) => REGISTER_NAME.test(r.name)) ? regs : [];
   }
 
   /** `input angle[32] theta;`, `input angle theta;`, `input float[64] theta;`: a symbolic parameter. */
@@ -301,6 +310,9 @@ class Parser implements TokenCursor {
       throw qasmError('QASM_SYNTAX_ERROR', `register '${name.text}' is already declared`, name);
     }
     if (size < 1 && !scalar) throw qasmError('QASM_SYNTAX_ERROR', `register '${name.text}' must have at least one bit`, name);
+    if ((quantum ? this.qregs : this.cregs).size >= MAX_REGISTERS) {
+      throw qasmError('TOO_MANY_PARAMETERS', `at most ${MAX_REGISTERS} ${quantum ? 'quantum' : 'classical'} registers`, name);
+    }
     if (quantum) {
       if (this.numQubits + size > this.maxQubits) {
         throw qasmError('TOO_MANY_QUBITS', `the registers declare more than ${this.maxQubits} qubits`, name);
@@ -662,6 +674,7 @@ class Parser implements TokenCursor {
 }
 
 const EMPTY_ENV: ReadonlyMap<string, number> = new Map();
+
 
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
