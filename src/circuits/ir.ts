@@ -55,6 +55,31 @@ export interface Circuit {
    * those that change them (routing onto a device), where the old names would mislabel qubits.
    */
   readonly quantumRegisters?: readonly QuantumRegister[];
+  /**
+   * User `gate` definitions of the imported OpenQASM, in declaration order, and the top-level
+   * calls of them (each the span of ops it expanded to). Kept only when asked for (OpenQASM export
+   * with `inline_gates: false`); the ops stay the truth: a call is exported as a call only while
+   * its span still equals its expansion (src/circuits/qasm/gate-calls.ts).
+   */
+  readonly gateDefinitions?: readonly GateDefinition[];
+  readonly gateCalls?: readonly GateCall[];
+}
+
+/** `gate name(params) qubits { body }`, the body as OpenQASM statement text. */
+export interface GateDefinition {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly qubits: readonly string[];
+  readonly body: string;
+}
+
+/** A call of a user gate: `ops[start .. start+count)` is what it expanded to. */
+export interface GateCall {
+  readonly name: string;
+  readonly params: readonly number[];
+  readonly qubits: readonly number[];
+  readonly start: number;
+  readonly count: number;
 }
 
 export interface ClassicalRegister {
@@ -75,6 +100,8 @@ export interface CircuitExtras {
   readonly parameters?: readonly string[] | undefined;
   readonly registers?: readonly ClassicalRegister[] | undefined;
   readonly quantumRegisters?: readonly QuantumRegister[] | undefined;
+  readonly gateDefinitions?: readonly GateDefinition[] | undefined;
+  readonly gateCalls?: readonly GateCall[] | undefined;
 }
 
 /** The default layout (one register `q`, or none) is not stored, so such circuits equal those built without it. */
@@ -120,12 +147,45 @@ export function circuit(numQubits: number, numClbits: number, ops: readonly Oper
     ...(extras.parameters === undefined || extras.parameters.length === 0 ? {} : { parameters: Object.freeze([...extras.parameters]) }),
     ...(extras.registers === undefined || extras.registers.length < 2 ? {} : { registers: Object.freeze(extras.registers.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
     ...(isDefaultQuantumLayout(extras.quantumRegisters, numQubits) ? {} : { quantumRegisters: Object.freeze(extras.quantumRegisters!.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
+    ...gateExtras(extras),
   });
 }
 
-/** A copy with other ops: the IR is never mutated in place. */
+function gateExtras(extras: CircuitExtras): { gateDefinitions?: readonly GateDefinition[]; gateCalls?: readonly GateCall[] } {
+  const defs = extras.gateDefinitions;
+  if (defs === undefined || defs.length === 0) return {};
+  const gateDefinitions = Object.freeze(defs.map((d) => Object.freeze({ name: d.name, params: Object.freeze([...d.params]), qubits: Object.freeze([...d.qubits]), body: d.body })));
+  const calls = extras.gateCalls ?? [];
+  if (calls.length === 0) return { gateDefinitions };
+  const gateCalls = Object.freeze(
+    calls.map((k) => Object.freeze({ name: k.name, params: Object.freeze([...k.params]), qubits: Object.freeze([...k.qubits]), start: k.start, count: k.count })),
+  );
+  return { gateDefinitions, gateCalls };
+}
+
+/**
+ * A copy with other ops: the IR is never mutated in place. Everything else is kept, gate calls
+ * too: their spans may no longer match, which export checks (src/circuits/qasm/gate-calls.ts).
+ */
 export function withOps(c: Circuit, ops: readonly Operation[]): Circuit {
-  return circuit(c.numQubits, c.numClbits, ops, c.metadata, { parameters: c.parameters, registers: c.registers, quantumRegisters: c.quantumRegisters });
+  return circuit(c.numQubits, c.numClbits, ops, c.metadata, {
+    parameters: c.parameters,
+    registers: c.registers,
+    quantumRegisters: c.quantumRegisters,
+    gateDefinitions: c.gateDefinitions,
+    gateCalls: c.gateCalls,
+  });
+}
+
+/** A copy with other user gate calls (see src/circuits/qasm/gate-calls.ts). */
+export function withGateCalls(c: Circuit, gateCalls: readonly GateCall[]): Circuit {
+  return circuit(c.numQubits, c.numClbits, c.ops, c.metadata, {
+    parameters: c.parameters,
+    registers: c.registers,
+    quantumRegisters: c.quantumRegisters,
+    gateDefinitions: c.gateDefinitions,
+    gateCalls,
+  });
 }
 
 /** Qubits an operation acts on. */

@@ -14,6 +14,7 @@ import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
 import { scanCircuitInput } from './scan-circuit-input.js';
+import { declaredGateCalls, declaredGateDefinitions } from './wire-gate-definitions.js';
 import type { WireCircuitV02, WireGate } from './wire-schema.js';
 
 export * from './wire-schema.js';
@@ -317,8 +318,8 @@ function declaredRegisters(obj: Record<string, unknown>, field: 'registers' | 'q
 }
 
 
-function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
-  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'quantum_registers', 'registers', 'gates', 'measurements', 'metadata'], '', out);
+function parseV02(obj: Record<string, unknown>, maxGates: number, out: Problems): Circuit | undefined {
+  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'quantum_registers', 'registers', 'gates', 'measurements', 'gate_definitions', 'gate_calls', 'metadata'], '', out);
   const nq = sizeField(obj, 'num_qubits', '', 1, undefined, out);
   const nc = sizeField(obj, 'num_clbits', '', 0, 0, out);
   const parameters = declaredParameters(obj, out) ?? [];
@@ -374,8 +375,10 @@ function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   const metadata = obj['metadata'] ?? {};
   if (!isObject(metadata)) out.push({ path: '/metadata', code: 'WRONG_TYPE', message: `'metadata' must be an object, got ${typeName(metadata)}` });
   const ops = convertOps(raw, nq, nc, out, new Set(parameters));
+  const gateDefinitions = declaredGateDefinitions(obj, out);
+  const gateCalls = declaredGateCalls(obj, gateDefinitions ?? [], nq ?? 0, raw.length, maxGates, out);
   if (out.length > 0 || nq === undefined || nc === undefined) return undefined;
-  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers, quantumRegisters });
+  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers, quantumRegisters, gateDefinitions, gateCalls });
 }
 
 function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
@@ -415,7 +418,7 @@ function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   return circuit(nq, nc, ops, metadata as Record<string, unknown>);
 }
 
-function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems, warnings: string[]): Circuit | undefined {
+function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems, warnings: string[], keepGateDefinitions: boolean): Circuit | undefined {
   checkKeys(obj, ['format', 'source'], '', out);
   const source = obj['source'];
   if (typeof source !== 'string') {
@@ -424,7 +427,7 @@ function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out
   }
   if (out.length > 0) return undefined;
   try {
-    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates, warnings });
+    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates, warnings, keepGateDefinitions });
   } catch (e) {
     const details = (e as { details?: unknown }).details;
     if (!Array.isArray(details)) throw e;
@@ -496,6 +499,8 @@ export interface ParseOptions {
    * placeholders; the ones that bind or keep them (validate, optimize, execute) allow them.
    */
   readonly allowParameters?: boolean;
+  /** OpenQASM input: keep user gate definitions and calls (asked for by `output: {inline_gates: false}`). */
+  readonly keepGateDefinitions?: boolean;
 }
 
 export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS, options: ParseOptions = {}): ParseCircuitResult {
@@ -525,13 +530,13 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
       return { ok: false, errors: [{ path: '/format', code: 'UNKNOWN_FORMAT', message: `unknown format ${JSON.stringify(f)}: use "qasm2" or "qasm3" (or a JSON circuit with "schema":"0.2")` }] };
     }
     format = f;
-    c = bounded(() => parseQasmInput(input, limits, out, warnings));
+    c = bounded(() => parseQasmInput(input, limits, out, warnings, options.keepGateDefinitions === true));
   } else if ('schema' in input || 'version' in input) {
     const key = 'schema' in input ? 'schema' : 'version';
     const v = input[key];
     if (v === '0.2' && key === 'schema') {
       format = 'json-0.2';
-      c = bounded(() => parseV02(input, out));
+      c = bounded(() => parseV02(input, limits.maxGates, out));
     } else if (v === '0.1') {
       format = 'json-0.1';
       warnings.push(DEPRECATION_WARNING_V01);
@@ -620,6 +625,15 @@ export function toWire(c: Circuit): WireCircuitV02 {
     ...(c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) }),
     gates,
     measurements,
+    ...gateDefinitionsWire(c),
     metadata: { ...c.metadata },
   };
+}
+
+function gateDefinitionsWire(c: Circuit): Pick<WireCircuitV02, 'gate_definitions' | 'gate_calls'> {
+  if (c.gateDefinitions === undefined) return {};
+  const gate_definitions = c.gateDefinitions.map((d) => ({ name: d.name, ...(d.params.length > 0 ? { params: [...d.params] } : {}), qubits: [...d.qubits], body: d.body }));
+  const calls = c.gateCalls ?? [];
+  if (calls.length === 0) return { gate_definitions };
+  return { gate_definitions, gate_calls: calls.map((k) => ({ gate: k.name, ...(k.params.length > 0 ? { params: [...k.params] } : {}), qubits: [...k.qubits], start: k.start, count: k.count })) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, withOps } from '../../src/circuits/ir.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
-import { formatAngle, toQasm2, toQasm3 } from '../../src/circuits/qasm/export-qasm.js';
+import { formatAngle, qasmOutput, toQasm2, toQasm3 } from '../../src/circuits/qasm/export-qasm.js';
 import { parseCircuitInput, toWire, DEFAULT_CIRCUIT_LIMITS } from '../../src/circuits/wire-format.js';
 import { AppError } from '../../src/errors/app-error.js';
 
@@ -96,5 +96,90 @@ describe('QASM export keeps register names', () => {
     expect(formatAngle(Math.PI / 3)).toBe('pi/3');
     expect(formatAngle((-5 * Math.PI) / 12)).toBe('-5*pi/12');
     expect(formatAngle(0.3)).toBe('0.3');
+  });
+});
+
+const WITH_GATES = `OPENQASM 2.0;
+include "qelib1.inc";
+gate foo(a) q0, q1 { rz(2*a) q0; // a comment
+  cx q0,q1; u1(-a/2) q1; }
+gate bar q0, q1 { foo(pi/3) q0, q1; h q1; }
+qreg a[2];
+qreg b[2];
+creg c[2];
+foo(0.3) a[0], a[1];
+h b[0];
+foo(pi/3) a, b;
+bar b[1], a[0];
+measure a -> c;
+`;
+
+describe('QASM export keeps user gate definitions with inline_gates: false', () => {
+  it('writes the definitions and the calls; the re-import has the same ops', () => {
+    const c = parseQasm(WITH_GATES, { keepGateDefinitions: true });
+    expect(c.gateDefinitions?.map((d) => d.body)).toEqual(['rz(2*a) q0; cx q0, q1; u1(-a/2) q1;', 'foo(pi/3) q0, q1; h q1;']);
+    const warnings: string[] = [];
+    const text = qasmOutput(c, 'qasm2', { inlineGates: false, warnings }).qasm!;
+    expect(warnings).toEqual([]);
+    expect(text).toContain('gate foo(a) q0, q1 { rz(2*a) q0; cx q0, q1; u1(-a/2) q1; }\ngate bar q0, q1 { foo(pi/3) q0, q1; h q1; }');
+    expect(text).toContain('foo(0.3) a[0], a[1];\nh b[0];\nfoo(pi/3) a[0], b[0];\nfoo(pi/3) a[1], b[1];\nbar b[1], a[0];\nmeasure a[0] -> c[0];');
+    expect(text).not.toMatch(/^rz/m);
+    expect(parseQasm(text).ops).toEqual(parseQasm(WITH_GATES).ops);
+    // Through the wire format (a JSON round trip keeps definitions and calls) and QASM 3.
+    const back = viaWire(c);
+    expect(back).toEqual(c);
+    expect(parseQasm(qasmOutput(back, 'qasm3', { inlineGates: false }).qasm!, { keepGateDefinitions: true })).toEqual(c);
+  });
+
+  it('the default stays inlined, and does not record definitions', () => {
+    const c = parseQasm(WITH_GATES);
+    expect(c.gateDefinitions).toBeUndefined();
+    expect(qasmOutput(c, 'qasm2').qasm).not.toContain('gate foo');
+    const kept = parseQasm(WITH_GATES, { keepGateDefinitions: true });
+    expect(qasmOutput(kept, 'qasm2').qasm).toBe(qasmOutput(c, 'qasm2').qasm);
+  });
+
+  it('a changed circuit keeps the calls whose ops are unchanged (moved), inlines the others with a warning', () => {
+    const c = parseQasm(WITH_GATES, { keepGateDefinitions: true });
+    // The first call's three ops become one x; the second call's rz is changed.
+    const ops = [gate('x', [0]), ...c.ops.slice(3, 4), gate('rz', [0], [1]), ...c.ops.slice(5)];
+    const changed = withOps(c, ops);
+    const warnings: string[] = [];
+    const text = qasmOutput(changed, 'qasm3', { inlineGates: false, warnings }).qasm!;
+    expect(warnings).toEqual([expect.stringContaining('2 of 4 user gate calls')]);
+    expect(text).toContain('x a[0];\nh b[0];\nrz(1) a[0];\ncx a[0], b[0];\nu1(-pi/6) b[0];\nfoo(pi/3) a[1], b[1];\nbar b[1], a[0];');
+    expect(parseQasm(text).ops).toEqual(changed.ops);
+  });
+
+  it('never writes a call that is not its ops: definitions sent in JSON are checked by reading the text back', () => {
+    const c = parseQasm(WITH_GATES, { keepGateDefinitions: true });
+    const w = toWire(c);
+    const lying = { ...w, gate_definitions: w.gate_definitions!.map((d) => (d.name === 'foo' ? { ...d, body: 'rz(2*a) q0; cx q0, q1; u1(a/2) q1;' } : d)) };
+    const r = parseCircuitInput(lying, DEFAULT_CIRCUIT_LIMITS);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const warnings: string[] = [];
+    const text = qasmOutput(r.circuit, 'qasm2', { inlineGates: false, warnings }).qasm!;
+    expect(warnings).toEqual([expect.stringContaining('4 of 4')]);
+    expect(text).not.toMatch(/^foo|^bar/m);
+    expect(parseQasm(text).ops).toEqual(c.ops);
+  });
+
+  it('bounds the kept definitions (TOO_MANY_DEFINITIONS) and checks calls sent in JSON', () => {
+    const src = Array.from({ length: 257 }, (_, i) => `gate g${i} a { x a; }`).join('\n') + '\nqreg q[1];';
+    expect(() => parseQasm(src)).not.toThrow();
+    try {
+      parseQasm(src, { keepGateDefinitions: true });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as AppError).details).toEqual([expect.objectContaining({ code: 'TOO_MANY_DEFINITIONS' })]);
+    }
+    const w = toWire(parseQasm(WITH_GATES, { keepGateDefinitions: true }));
+    const bad = { ...w, gate_calls: [{ ...w.gate_calls![0]!, gate: 'nope' }, { ...w.gate_calls![1]!, qubits: [0, 9] }] };
+    const r = parseCircuitInput(bad, DEFAULT_CIRCUIT_LIMITS);
+    if (r.ok) throw new Error('invalid gate calls were accepted');
+    expect(r.errors.map((p) => [p.path, p.code])).toEqual([
+      ['/gate_calls/0/gate', 'GATE_CALL_INVALID'],
+      ['/gate_calls/1/qubits', 'GATE_CALL_INVALID'],
+    ]);
   });
 });

@@ -10,8 +10,14 @@
 import { fail } from '../../errors/app-error.js';
 import { CIRCUITS_ERRORS } from '../error-codes.js';
 import { gateSpec } from '../gates.js';
-import type { Circuit, Operation } from '../ir.js';
+import type { Circuit, GateCall, Operation } from '../ir.js';
 import { formatParamExpr } from '../param-expr.js';
+import { formatAngle } from './format-angle.js';
+import { reconcileGateCalls, sameOp } from './gate-calls.js';
+import { callText, definitionText } from './gate-definition-text.js';
+import { parseQasm } from './parse-qasm.js';
+
+export { formatAngle };
 
 /** Gates defined by OpenQASM 3's stdgates.inc (including its OpenQASM 2 compatibility block). */
 const STDGATES = new Set([
@@ -70,23 +76,6 @@ const DEFINITIONS: Readonly<Record<string, string>> = {
   c4x: 'gate c4x a, b, c, d, e { ctrl(4) @ x a, b, c, d, e; }',
 };
 
-/** Formats an angle so that OpenQASM import reads back exactly the same double. */
-export function formatAngle(x: number): string {
-  if (x === 0) return '0';
-  // The denominators of the angles people write (pi/3, pi/6, 5*pi/12, pi/16), each multiple up to ±4π.
-  for (const d of [1, 2, 3, 4, 6, 8, 12, 16]) {
-    for (let k = -4 * d; k <= 4 * d; k++) {
-      if (k === 0) continue;
-      // Mirrors the importer's evaluation order: `-pi/d` is -(pi/d), `k*pi/d` is (k*pi)/d.
-      const v = k === 1 ? Math.PI / d : k === -1 ? -(Math.PI / d) : (k * Math.PI) / d;
-      if (v !== x) continue;
-      const num = k === 1 ? 'pi' : k === -1 ? '-pi' : `${k}*pi`;
-      return d === 1 ? num : `${num}/${d}`;
-    }
-  }
-  return String(x);
-}
-
 function usedGateNames(c: Circuit): Set<string> {
   const names = new Set<string>();
   for (const op of c.ops) if (op.kind === 'gate') names.add(op.name);
@@ -128,7 +117,28 @@ export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string
   }
 }
 
-function render(c: Circuit, version: 2 | 3): string {
+/** The ops as statements; with kept calls, each call's span is written as the call. */
+function body(c: Circuit, version: 2 | 3, calls: readonly GateCall[]): string[] {
+  const bits = bitSpelling(c);
+  const lines: string[] = [];
+  let k = 0;
+  for (let i = 0; i < c.ops.length; ) {
+    if (k < calls.length && calls[k]!.start === i) {
+      const call = calls[k++]!;
+      lines.push(callText(call, bits.qubit));
+      i += call.count;
+      continue;
+    }
+    const op = c.ops[i++]!;
+    // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
+    if (op.kind === 'barrier' && op.qubits.length === 0) continue;
+    lines.push(opLine(op, version, bits));
+  }
+  for (; k < calls.length; k++) lines.push(callText(calls[k]!, bits.qubit)); // empty-bodied calls at the very end
+  return lines;
+}
+
+function render(c: Circuit, version: 2 | 3, calls?: readonly GateCall[]): string {
   const lines: string[] = version === 2 ? ['OPENQASM 2.0;', 'include "qelib1.inc";'] : ['OPENQASM 3.0;', 'include "stdgates.inc";'];
   for (const name of [...usedGateNames(c)].sort()) {
     const known = version === 2 ? gateSpec(name)?.origin.startsWith('qelib1') === true : STDGATES.has(name);
@@ -141,16 +151,12 @@ function render(c: Circuit, version: 2 | 3): string {
   }
   // float[64] keeps every double exactly (an angle[n] input would round to n bits), as Qiskit writes them.
   for (const p of c.parameters ?? []) lines.push(`input float[64] ${p};`);
+  if (calls !== undefined) for (const d of c.gateDefinitions ?? []) lines.push(definitionText(d));
   const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: 'q', size: c.numQubits }] : []);
   for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   const regs = c.registers ?? (c.numClbits > 0 ? [{ name: 'c', size: c.numClbits }] : []);
   for (const r of regs) lines.push(version === 2 ? `creg ${r.name}[${r.size}];` : `bit[${r.size}] ${r.name};`);
-  const bits = bitSpelling(c);
-  for (const op of c.ops) {
-    // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
-    if (op.kind === 'barrier' && op.qubits.length === 0) continue;
-    lines.push(opLine(op, version, bits));
-  }
+  lines.push(...body(c, version, calls ?? []));
   return lines.join('\n') + '\n';
 }
 
@@ -164,12 +170,49 @@ export function toQasm3(c: Circuit): string {
   return render(c, 3);
 }
 
+/**
+ * OpenQASM text that keeps the circuit's user gate definitions and writes each call whose ops are
+ * unchanged as the call; the others are inlined, with a warning. The text is read back before it is
+ * returned: should it not give exactly the circuit's ops, the fully inlined text is returned instead.
+ */
+export function toQasmKeepingGates(c: Circuit, version: 2 | 3, warnings: string[] = []): string {
+  const inlined = render(c, version);
+  if (c.gateDefinitions === undefined) return inlined;
+  const { circuit: kept, dropped } = reconcileGateCalls(c);
+  const calls = kept.gateCalls ?? [];
+  const text = render(kept, version, calls);
+  let back: Circuit | undefined;
+  try {
+    back = parseQasm(text, { maxQubits: c.numQubits, maxOps: c.ops.length + 1 });
+  } catch {
+    back = undefined;
+  }
+  const ops = c.ops.filter((op) => op.kind !== 'barrier' || op.qubits.length > 0); // as written
+  if (back === undefined || back.ops.length !== ops.length || back.ops.some((op, i) => !sameOp(op, ops[i]!))) {
+    warnings.push('inline_gates: false: the program with gate calls did not read back as the circuit, so every user gate is written inlined');
+    return inlined;
+  }
+  if (dropped > 0) {
+    const total = c.gateCalls?.length ?? 0;
+    warnings.push(`inline_gates: false: ${dropped} of ${total} user gate calls no longer equal their definition (the circuit was changed) and are written inlined`);
+  }
+  return text;
+}
+
 /** A circuit output format of the API: `json` (wire format only) or an OpenQASM version. */
 export type CircuitOutputFormat = 'json' | 'qasm2' | 'qasm3';
 
+/** The `output` options of the routes that return a circuit (API `output: {inline_gates}`). */
+export interface QasmOutputOptions {
+  /** False: keep user gate definitions and calls (src/circuits/qasm/gate-calls.ts). Default true. */
+  readonly inlineGates?: boolean | undefined;
+  /** Collects what export could not keep. */
+  readonly warnings?: string[] | undefined;
+}
+
 /** `{ qasm }` for a QASM output format, nothing for json (the wire circuit is always returned). */
-export function qasmOutput(c: Circuit, fmt: CircuitOutputFormat | undefined): { qasm?: string } {
-  if (fmt === 'qasm2') return { qasm: toQasm2(c) };
-  if (fmt === 'qasm3') return { qasm: toQasm3(c) };
-  return {};
+export function qasmOutput(c: Circuit, fmt: CircuitOutputFormat | undefined, options: QasmOutputOptions = {}): { qasm?: string } {
+  if (fmt !== 'qasm2' && fmt !== 'qasm3') return {};
+  const version = fmt === 'qasm2' ? 2 : 3;
+  return { qasm: options.inlineGates === false ? toQasmKeepingGates(c, version, options.warnings) : render(c, version) };
 }
