@@ -192,11 +192,23 @@ export function toQasmKeepingGates(c: Circuit, version: 2 | 3, warnings: string[
     warnings.push('inline_gates: false: the program with gate calls did not read back as the circuit, so every user gate is written inlined');
     return inlined;
   }
-  if (dropped > 0) {
-    const total = c.gateCalls?.length ?? 0;
-    warnings.push(`inline_gates: false: ${dropped} of ${total} user gate calls no longer equal their definition (the circuit was changed) and are written inlined`);
-  }
+  if (dropped > 0) warnings.push(droppedWarning(dropped, c.gateCalls?.length ?? 0));
   return text;
+}
+
+/**
+ * For a changed circuit (optimized) with inline_gates false: only the calls that still equal their
+ * ops, so that the returned wire circuit and the QASM agree, with a warning when some were dropped.
+ */
+export function keptGateCalls(c: Circuit, inlineGates: boolean, warnings: string[]): Circuit {
+  if (inlineGates || c.gateCalls === undefined) return c;
+  const { circuit, dropped } = reconcileGateCalls(c);
+  if (dropped > 0) warnings.push(droppedWarning(dropped, c.gateCalls.length));
+  return circuit;
+}
+
+function droppedWarning(dropped: number, total: number): string {
+  return `inline_gates: false: ${dropped} of ${total} user gate calls no longer equal their definition (the circuit was changed) and are written inlined`;
 }
 
 /** A circuit output format of the API: `json` (wire format only) or an OpenQASM version. */

@@ -55,8 +55,10 @@ function expand(c: Circuit): (readonly Operation[])[] | undefined {
   const lines = ['OPENQASM 3.0;', 'include "stdgates.inc";', ...(c.gateDefinitions ?? []).map(definitionText), `qubit[${c.numQubits}] q;`];
   for (const k of calls) lines.push(callText(k, (q) => `q[${q}]`));
   try {
-    // Valid calls expand to disjoint spans of the ops, so more than that many ops means an invalid one.
-    const probe = parseQasm(lines.join('\n'), { maxQubits: c.numQubits, maxOps: c.ops.length + 1, keepGateDefinitions: true });
+    // The recorded spans are disjoint (checked on import and in the wire format), so calls expanding to
+    // more ops than they add up to are not these calls; an optimized circuit may have fewer ops.
+    const recorded = calls.reduce((n, k) => n + k.count, 0);
+    const probe = parseQasm(lines.join('\n'), { maxQubits: c.numQubits, maxOps: Math.max(recorded, c.ops.length) + 1, keepGateDefinitions: true });
     const spans = probe.gateCalls ?? [];
     if (spans.length !== calls.length) return undefined;
     return spans.map((s) => probe.ops.slice(s.start, s.start + s.count));
