@@ -157,9 +157,7 @@ function gateExtras(extras: CircuitExtras): { gateDefinitions?: readonly GateDef
   const gateDefinitions = Object.freeze(defs.map((d) => Object.freeze({ name: d.name, params: Object.freeze([...d.params]), qubits: Object.freeze([...d.qubits]), body: d.body })));
   const calls = extras.gateCalls ?? [];
   if (calls.length === 0) return { gateDefinitions };
-  const gateCalls = Object.freeze(
-    calls.map((k) => Object.freeze({ name: k.name, params: Object.freeze([...k.params]), qubits: Object.freeze([...k.qubits]), start: k.start, count: k.count })),
-  );
+  const gateCalls = Object.freeze(calls.map((k) => Object.freeze({ name: k.name, params: Object.freeze([...k.params]), qubits: Object.freeze([...k.qubits]), start: k.start, count: k.count })));
   return { gateDefinitions, gateCalls };
 }
 

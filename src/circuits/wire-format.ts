@@ -290,7 +290,13 @@ function declaredParameters(obj: Record<string, unknown>, out: Problems): string
  * `registers` (classical, sizes summing to num_clbits) or `quantum_registers` (sizes summing to
  * num_qubits) of schema 0.2: registers in declaration order, laid out over bits 0.. one after another.
  */
-function declaredRegisters(obj: Record<string, unknown>, field: 'registers' | 'quantum_registers', total: number | undefined, taken: readonly ClassicalRegister[], out: Problems): ClassicalRegister[] | undefined {
+function declaredRegisters(
+  obj: Record<string, unknown>,
+  field: 'registers' | 'quantum_registers',
+  total: number | undefined,
+  taken: readonly ClassicalRegister[],
+  out: Problems,
+): ClassicalRegister[] | undefined {
   const list = arrayField(obj, field, '', false, out);
   if (list === undefined) return undefined;
   const regs: ClassicalRegister[] = [];
@@ -316,7 +322,6 @@ function declaredRegisters(obj: Record<string, unknown>, field: 'registers' | 'q
   }
   return out.length > before ? undefined : regs;
 }
-
 
 function parseV02(obj: Record<string, unknown>, maxGates: number, out: Problems): Circuit | undefined {
   checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'quantum_registers', 'registers', 'gates', 'measurements', 'gate_definitions', 'gate_calls', 'metadata'], '', out);

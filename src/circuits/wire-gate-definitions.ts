@@ -26,7 +26,9 @@ const isNameList = (v: unknown, min: number): v is string[] =>
   Array.isArray(v) && v.length >= min && v.length <= MAX_DEFINITION_ARGS && v.every((n) => typeof n === 'string' && REGISTER_NAME.test(n)) && new Set(v).size === v.length;
 
 function unknownKeys(v: Record<string, unknown>, allowed: readonly string[], path: string, out: Problems): void {
-  for (const k of Object.keys(v)) if (!allowed.includes(k)) out.push({ path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, code: 'UNKNOWN_PROPERTY', message: `unknown property '${k}' (allowed: ${allowed.join(', ')})` });
+  for (const k of Object.keys(v))
+    if (!allowed.includes(k))
+      out.push({ path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, code: 'UNKNOWN_PROPERTY', message: `unknown property '${k}' (allowed: ${allowed.join(', ')})` });
 }
 
 export function declaredGateDefinitions(obj: Record<string, unknown>, out: Problems): GateDefinition[] | undefined {
@@ -65,7 +67,7 @@ export function declaredGateDefinitions(obj: Record<string, unknown>, out: Probl
     } else if (defs.some((x) => x.name === name)) {
       out.push({ path: `${path}/name`, code: 'DUPLICATE_PARAMETER', message: `gate '${name}' is defined twice` });
     }
-    defs.push({ name, params: params as string[], qubits: d['qubits'] as string[], body: d['body'] });
+    defs.push({ name, params: params, qubits: d['qubits'], body: d['body'] });
   });
   return defs;
 }

@@ -85,8 +85,7 @@ export const CircuitV02Schema = Type.Object(
     quantum_registers: Type.Optional(
       Type.Array(Register, {
         maxItems: MAX_REGISTERS,
-        description:
-          'Quantum registers in declaration order over qubits 0.. (sizes sum to num_qubits; names distinct from the classical registers); default one register q. Kept for OpenQASM export',
+        description: 'Quantum registers in declaration order over qubits 0.. (sizes sum to num_qubits; names distinct from the classical registers); default one register q. Kept for OpenQASM export',
       }),
     ),
     registers: Type.Optional(

@@ -52,7 +52,9 @@ describe('OpenQASM export keeps names (POST /v1/circuits/validate)', () => {
     expect(d.warnings).toEqual([]);
     expect(d.circuit.gate_definitions).toEqual([{ name: 'entangle', params: ['theta'], qubits: ['a', 'b'], body: 'h a; cx a, b; rz(theta) b;' }]);
     expect(d.circuit.gate_calls).toEqual([{ gate: 'entangle', params: [Math.PI / 3], qubits: [0, 1], start: 0, count: 3 }]);
-    expect(d.qasm).toContain('gate entangle(theta) a, b { h a; cx a, b; rz(theta) b; }\nqubit[2] data;\nqubit[1] anc;\nbit[2] out;\nbit[1] flag;\nentangle(pi/3) data[0], data[1];\ncx data[1], anc[0];');
+    expect(d.qasm).toContain(
+      'gate entangle(theta) a, b { h a; cx a, b; rz(theta) b; }\nqubit[2] data;\nqubit[1] anc;\nbit[2] out;\nbit[1] flag;\nentangle(pi/3) data[0], data[1];\ncx data[1], anc[0];',
+    );
     const original = (await post('/v1/circuits/validate', { circuit: { format: 'qasm2', source: SOURCE } })).json().data.circuit;
     const back = (await post('/v1/circuits/validate', { circuit: { format: 'qasm3', source: d.qasm } })).json().data.circuit;
     expect(back).toEqual(original);

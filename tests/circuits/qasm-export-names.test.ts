@@ -174,7 +174,13 @@ describe('QASM export keeps user gate definitions with inline_gates: false', () 
       expect((e as AppError).details).toEqual([expect.objectContaining({ code: 'TOO_MANY_DEFINITIONS' })]);
     }
     const w = toWire(parseQasm(WITH_GATES, { keepGateDefinitions: true }));
-    const bad = { ...w, gate_calls: [{ ...w.gate_calls![0]!, gate: 'nope' }, { ...w.gate_calls![1]!, qubits: [0, 9] }] };
+    const bad = {
+      ...w,
+      gate_calls: [
+        { ...w.gate_calls![0]!, gate: 'nope' },
+        { ...w.gate_calls![1]!, qubits: [0, 9] },
+      ],
+    };
     const r = parseCircuitInput(bad, DEFAULT_CIRCUIT_LIMITS);
     if (r.ok) throw new Error('invalid gate calls were accepted');
     expect(r.errors.map((p) => [p.path, p.code])).toEqual([

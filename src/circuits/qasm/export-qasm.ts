@@ -122,7 +122,7 @@ function body(c: Circuit, version: 2 | 3, calls: readonly GateCall[]): string[] 
   const bits = bitSpelling(c);
   const lines: string[] = [];
   let k = 0;
-  for (let i = 0; i < c.ops.length; ) {
+  for (let i = 0; i < c.ops.length;) {
     if (k < calls.length && calls[k]!.start === i) {
       const call = calls[k++]!;
       lines.push(callText(call, bits.qubit));

@@ -169,13 +169,19 @@ class Parser implements TokenCursor {
       throw qasmError('TOO_SMALL', 'the program declares no qubits; a circuit needs at least one (e.g. qreg q[1]; or qubit[1] q;)', this.peek());
     }
     const registers = [...this.cregs].map(([name, r]) => ({ name, size: r.size }));
-    return circuit(this.numQubits, this.numClbits, this.ops, {}, {
-      parameters: this.inputs,
-      registers,
-      quantumRegisters: this.quantumLayout(),
-      gateDefinitions: this.definitions,
-      gateCalls: this.calls,
-    });
+    return circuit(
+      this.numQubits,
+      this.numClbits,
+      this.ops,
+      {},
+      {
+        parameters: this.inputs,
+        registers,
+        quantumRegisters: this.quantumLayout(),
+        gateDefinitions: this.definitions,
+        gateCalls: this.calls,
+      },
+    );
   }
 
   /**
@@ -699,7 +705,6 @@ class Parser implements TokenCursor {
 }
 
 const EMPTY_ENV: ReadonlyMap<string, number> = new Map();
-
 
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
