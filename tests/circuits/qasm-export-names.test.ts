@@ -131,6 +131,14 @@ describe('QASM export keeps user gate definitions with inline_gates: false', () 
     expect(parseQasm(qasmOutput(back, 'qasm3', { inlineGates: false }).qasm!, { keepGateDefinitions: true })).toEqual(c);
   });
 
+  it('keeps calls in a circuit with more clbits than the importer allows per qubit', () => {
+    const c = parseQasm('OPENQASM 3.0;\ngate flip a { x a; }\nqubit q;\nbit[6] m;\nflip q;\nm[5] = measure q;', { keepGateDefinitions: true });
+    const warnings: string[] = [];
+    const text = qasmOutput(c, 'qasm3', { inlineGates: false, warnings }).qasm!;
+    expect(warnings).toEqual([]);
+    expect(text).toContain('flip q[0];\nc[5] = measure q[0];'); // one classical register is written as c (see the decision)
+  });
+
   it('the default stays inlined, and does not record definitions', () => {
     const c = parseQasm(WITH_GATES);
     expect(c.gateDefinitions).toBeUndefined();

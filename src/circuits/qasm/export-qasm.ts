@@ -183,7 +183,8 @@ export function toQasmKeepingGates(c: Circuit, version: 2 | 3, warnings: string[
   const text = render(kept, version, calls);
   let back: Circuit | undefined;
   try {
-    back = parseQasm(text, { maxQubits: c.numQubits, maxOps: c.ops.length + 1 });
+    // The importer allows 4 clbits per allowed qubit; a circuit may have more.
+    back = parseQasm(text, { maxQubits: Math.max(c.numQubits, Math.ceil(c.numClbits / 4)), maxOps: c.ops.length + 1 });
   } catch {
     back = undefined;
   }
