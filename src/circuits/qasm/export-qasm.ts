@@ -184,7 +184,7 @@ export function toQasmKeepingGates(c: Circuit, version: 2 | 3, warnings: string[
   let back: Circuit | undefined;
   try {
     // The importer allows 4 clbits per allowed qubit; a circuit may have more.
-    back = parseQasm(text, { maxQubits: Math.max(c.numQubits, Math.ceil(c.numClbits / 4)), maxOps: c.ops.length + 1 });
+    back = parseQasm(text, { maxQubits: Math.max(c.numQubits, Math.ceil(c.numClbits / 4)), maxOps: Math.max(c.ops.length, calls.length) + 1 });
   } catch {
     back = undefined;
   }

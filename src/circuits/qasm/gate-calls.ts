@@ -56,9 +56,10 @@ function expand(c: Circuit): (readonly Operation[])[] | undefined {
   for (const k of calls) lines.push(callText(k, (q) => `q[${q}]`));
   try {
     // The recorded spans are disjoint (checked on import and in the wire format), so calls expanding to
-    // more ops than they add up to are not these calls; an optimized circuit may have fewer ops.
+    // more ops than they add up to are not these calls; an optimized circuit may have fewer ops, and
+    // calls of empty gates none (the importer records and expands at most maxOps calls).
     const recorded = calls.reduce((n, k) => n + k.count, 0);
-    const probe = parseQasm(lines.join('\n'), { maxQubits: c.numQubits, maxOps: Math.max(recorded, c.ops.length) + 1, keepGateDefinitions: true });
+    const probe = parseQasm(lines.join('\n'), { maxQubits: c.numQubits, maxOps: Math.max(recorded, c.ops.length, calls.length) + 1, keepGateDefinitions: true });
     const spans = probe.gateCalls ?? [];
     if (spans.length !== calls.length) return undefined;
     return spans.map((s) => probe.ops.slice(s.start, s.start + s.count));
