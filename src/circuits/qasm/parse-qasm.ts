@@ -2,7 +2,8 @@
  * OpenQASM 2.0 and 3.0 import into the circuit IR (one parser for both; the version line
  * only selects nothing but is checked). Covers qelib1.inc (original and extended lists),
  * stdgates.inc, register declarations of both versions (several registers are laid out in
- * declaration order), register broadcasting, user `gate` definitions (inlined),
+ * declaration order; their names are kept for export), register broadcasting, user `gate` definitions
+ * (inlined; with keepGateDefinitions also recorded with their top-level calls, see gate-calls.ts),
  * `ctrl @`/`inv @` modifiers that land on catalogue gates, expressions with pi, comments.
  * Classical control, loops, subroutines and timing are reported as unsupported.
  * Every failure is an AppError QASM_PARSE_ERROR with line and column (see lexer.ts).
