@@ -45,5 +45,8 @@ export const CIRCUIT_PROBLEM_CODES = [
   'DUPLICATE_PARAMETER',
   'TOO_MANY_PARAMETERS',
   'REGISTERS_MISMATCH',
+  // Kept user gate definitions (OpenQASM export with inline_gates: false, wire gate_definitions/gate_calls).
+  'TOO_MANY_DEFINITIONS',
+  'GATE_CALL_INVALID',
 ] as const;
 export type CircuitProblemCode = (typeof CIRCUIT_PROBLEM_CODES)[number];

@@ -49,6 +49,37 @@ export interface Circuit {
   readonly parameters?: readonly string[];
   /** Classical registers in declaration order; their sizes sum to numClbits (absent: one register `c`). */
   readonly registers?: readonly ClassicalRegister[];
+  /**
+   * Quantum registers in declaration order; their sizes sum to numQubits (absent: one register `q`).
+   * Only names and layout: kept by transformations that keep the wires (`withOps`), dropped by
+   * those that change them (routing onto a device), where the old names would mislabel qubits.
+   */
+  readonly quantumRegisters?: readonly QuantumRegister[];
+  /**
+   * User `gate` definitions of the imported OpenQASM, in declaration order, and the top-level
+   * calls of them (each the span of ops it expanded to). Kept only when asked for (OpenQASM export
+   * with `inline_gates: false`); the ops stay the truth: a call is exported as a call only while
+   * its span still equals its expansion (src/circuits/qasm/gate-calls.ts).
+   */
+  readonly gateDefinitions?: readonly GateDefinition[];
+  readonly gateCalls?: readonly GateCall[];
+}
+
+/** `gate name(params) qubits { body }`, the body as OpenQASM statement text. */
+export interface GateDefinition {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly qubits: readonly string[];
+  readonly body: string;
+}
+
+/** A call of a user gate: `ops[start .. start+count)` is what it expanded to. */
+export interface GateCall {
+  readonly name: string;
+  readonly params: readonly number[];
+  readonly qubits: readonly number[];
+  readonly start: number;
+  readonly count: number;
 }
 
 export interface ClassicalRegister {
@@ -56,10 +87,26 @@ export interface ClassicalRegister {
   readonly size: number;
 }
 
+/** Registers of each kind a circuit may declare (wire format and OpenQASM import alike). */
+export const MAX_REGISTERS = 64;
+/** Register names: OpenQASM identifiers in ASCII, at most 64 characters. */
+export const REGISTER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** The same shape as a classical register: a name and a number of consecutive qubits. */
+export type QuantumRegister = ClassicalRegister;
+
 /** What a circuit carries besides its ops: kept by `withOps`. */
 export interface CircuitExtras {
   readonly parameters?: readonly string[] | undefined;
   readonly registers?: readonly ClassicalRegister[] | undefined;
+  readonly quantumRegisters?: readonly QuantumRegister[] | undefined;
+  readonly gateDefinitions?: readonly GateDefinition[] | undefined;
+  readonly gateCalls?: readonly GateCall[] | undefined;
+}
+
+/** The default layout (one register `q`, or none) is not stored, so such circuits equal those built without it. */
+function isDefaultQuantumLayout(regs: readonly QuantumRegister[] | undefined, numQubits: number): boolean {
+  return regs === undefined || regs.length === 0 || (regs.length === 1 && regs[0]!.name === 'q' && regs[0]!.size === numQubits);
 }
 
 export function gate(name: string, qubits: readonly number[], params: readonly number[] = []): GateOp {
@@ -99,12 +146,44 @@ export function circuit(numQubits: number, numClbits: number, ops: readonly Oper
     // Only when present, so circuits without them compare equal to those built before they existed.
     ...(extras.parameters === undefined || extras.parameters.length === 0 ? {} : { parameters: Object.freeze([...extras.parameters]) }),
     ...(extras.registers === undefined || extras.registers.length < 2 ? {} : { registers: Object.freeze(extras.registers.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
+    ...(isDefaultQuantumLayout(extras.quantumRegisters, numQubits) ? {} : { quantumRegisters: Object.freeze(extras.quantumRegisters!.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
+    ...gateExtras(extras),
   });
 }
 
-/** A copy with other ops: the IR is never mutated in place. */
+function gateExtras(extras: CircuitExtras): { gateDefinitions?: readonly GateDefinition[]; gateCalls?: readonly GateCall[] } {
+  const defs = extras.gateDefinitions;
+  if (defs === undefined || defs.length === 0) return {};
+  const gateDefinitions = Object.freeze(defs.map((d) => Object.freeze({ name: d.name, params: Object.freeze([...d.params]), qubits: Object.freeze([...d.qubits]), body: d.body })));
+  const calls = extras.gateCalls ?? [];
+  if (calls.length === 0) return { gateDefinitions };
+  const gateCalls = Object.freeze(calls.map((k) => Object.freeze({ name: k.name, params: Object.freeze([...k.params]), qubits: Object.freeze([...k.qubits]), start: k.start, count: k.count })));
+  return { gateDefinitions, gateCalls };
+}
+
+/**
+ * A copy with other ops: the IR is never mutated in place. Everything else is kept, gate calls
+ * too: their spans may no longer match, which export checks (src/circuits/qasm/gate-calls.ts).
+ */
 export function withOps(c: Circuit, ops: readonly Operation[]): Circuit {
-  return circuit(c.numQubits, c.numClbits, ops, c.metadata, { parameters: c.parameters, registers: c.registers });
+  return circuit(c.numQubits, c.numClbits, ops, c.metadata, {
+    parameters: c.parameters,
+    registers: c.registers,
+    quantumRegisters: c.quantumRegisters,
+    gateDefinitions: c.gateDefinitions,
+    gateCalls: c.gateCalls,
+  });
+}
+
+/** A copy with other user gate calls (see src/circuits/qasm/gate-calls.ts). */
+export function withGateCalls(c: Circuit, gateCalls: readonly GateCall[]): Circuit {
+  return circuit(c.numQubits, c.numClbits, c.ops, c.metadata, {
+    parameters: c.parameters,
+    registers: c.registers,
+    quantumRegisters: c.quantumRegisters,
+    gateDefinitions: c.gateDefinitions,
+    gateCalls,
+  });
 }
 
 /** Qubits an operation acts on. */

@@ -58,7 +58,14 @@ export function compileBinder(c: Circuit): Binder {
         ops[s.opIndex] = gate(s.op.name, s.op.qubits, params);
       }
       // A bound circuit has no parameters; its registers stay.
-      return Object.freeze({ numQubits: c.numQubits, numClbits: c.numClbits, ops: Object.freeze(ops), metadata: c.metadata, ...(c.registers === undefined ? {} : { registers: c.registers }) });
+      return Object.freeze({
+        numQubits: c.numQubits,
+        numClbits: c.numClbits,
+        ops: Object.freeze(ops),
+        metadata: c.metadata,
+        ...(c.registers === undefined ? {} : { registers: c.registers }),
+        ...(c.quantumRegisters === undefined ? {} : { quantumRegisters: c.quantumRegisters }),
+      });
     },
   };
 }

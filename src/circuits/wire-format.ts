@@ -8,12 +8,13 @@ import { fail } from '../errors/app-error.js';
 import { circuitDepth } from './depth.js';
 import { CIRCUITS_ERRORS, type CircuitProblemCode } from './error-codes.js';
 import { gateSpec } from './gates.js';
-import { barrier, circuit, measure, reset, symbolicGate, type Circuit, type ClassicalRegister, type Operation } from './ir.js';
+import { barrier, circuit, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type ClassicalRegister, type Operation } from './ir.js';
 import { formatParamExpr, isValidParameterName, MAX_PARAMETERS, parseParamExpr, type ParamExpr } from './param-expr.js';
 import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
 import { scanCircuitInput } from './scan-circuit-input.js';
+import { declaredGateCalls, declaredGateDefinitions } from './wire-gate-definitions.js';
 import type { WireCircuitV02, WireGate } from './wire-schema.js';
 
 export * from './wire-schema.js';
@@ -285,9 +286,18 @@ function declaredParameters(obj: Record<string, unknown>, out: Problems): string
   return out.length > before ? undefined : names;
 }
 
-/** `registers` of schema 0.2: classical registers in order, sizes summing to num_clbits. */
-function declaredRegisters(obj: Record<string, unknown>, nc: number | undefined, out: Problems): ClassicalRegister[] | undefined {
-  const list = arrayField(obj, 'registers', '', false, out);
+/**
+ * `registers` (classical, sizes summing to num_clbits) or `quantum_registers` (sizes summing to
+ * num_qubits) of schema 0.2: registers in declaration order, laid out over bits 0.. one after another.
+ */
+function declaredRegisters(
+  obj: Record<string, unknown>,
+  field: 'registers' | 'quantum_registers',
+  total: number | undefined,
+  taken: readonly ClassicalRegister[],
+  out: Problems,
+): ClassicalRegister[] | undefined {
+  const list = arrayField(obj, field, '', false, out);
   if (list === undefined) return undefined;
   const regs: ClassicalRegister[] = [];
   const before = out.length;
@@ -298,26 +308,28 @@ function declaredRegisters(obj: Record<string, unknown>, nc: number | undefined,
       continue;
     }
     checkKeys(v, ['name', 'size'], e.path, out);
-    if (regs.some((r) => r.name === v['name'])) out.push({ path: `${e.path}/name`, code: 'DUPLICATE_PARAMETER', message: `register '${v['name']}' is declared twice` });
+    // One namespace for both kinds, as in OpenQASM, so that an export declares each name once.
+    if (regs.some((r) => r.name === v['name']) || taken.some((r) => r.name === v['name'])) {
+      out.push({ path: `${e.path}/name`, code: 'DUPLICATE_PARAMETER', message: `register '${v['name']}' is declared twice` });
+    }
     regs.push({ name: v['name'], size: v['size'] });
   }
-  if (list.length > MAX_REGISTERS) out.push({ path: '/registers', code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_REGISTERS} registers, got ${list.length}` });
-  const total = regs.reduce((a, r) => a + r.size, 0);
-  if (out.length === before && nc !== undefined && total !== nc) {
-    out.push({ path: '/registers', code: 'REGISTERS_MISMATCH', message: `the register sizes sum to ${total}, but num_clbits is ${nc}` });
+  if (list.length > MAX_REGISTERS) out.push({ path: `/${field}`, code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_REGISTERS} registers, got ${list.length}` });
+  const sum = regs.reduce((a, r) => a + r.size, 0);
+  if (out.length === before && total !== undefined && sum !== total) {
+    const what = field === 'registers' ? 'num_clbits' : 'num_qubits';
+    out.push({ path: `/${field}`, code: 'REGISTERS_MISMATCH', message: `the register sizes sum to ${sum}, but ${what} is ${total}` });
   }
   return out.length > before ? undefined : regs;
 }
 
-const MAX_REGISTERS = 64;
-const REGISTER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
-function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
-  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'registers', 'gates', 'measurements', 'metadata'], '', out);
+function parseV02(obj: Record<string, unknown>, maxGates: number, out: Problems): Circuit | undefined {
+  checkKeys(obj, ['schema', 'num_qubits', 'num_clbits', 'parameters', 'quantum_registers', 'registers', 'gates', 'measurements', 'gate_definitions', 'gate_calls', 'metadata'], '', out);
   const nq = sizeField(obj, 'num_qubits', '', 1, undefined, out);
   const nc = sizeField(obj, 'num_clbits', '', 0, 0, out);
   const parameters = declaredParameters(obj, out) ?? [];
-  const registers = declaredRegisters(obj, nc, out);
+  const quantumRegisters = declaredRegisters(obj, 'quantum_registers', nq, [], out);
+  const registers = declaredRegisters(obj, 'registers', nc, quantumRegisters ?? [], out);
   const gates = arrayField(obj, 'gates', '', true, out) ?? [];
   const raw: RawOp[] = [];
   for (const g of gates) {
@@ -368,8 +380,10 @@ function parseV02(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   const metadata = obj['metadata'] ?? {};
   if (!isObject(metadata)) out.push({ path: '/metadata', code: 'WRONG_TYPE', message: `'metadata' must be an object, got ${typeName(metadata)}` });
   const ops = convertOps(raw, nq, nc, out, new Set(parameters));
+  const gateDefinitions = declaredGateDefinitions(obj, out);
+  const gateCalls = declaredGateCalls(obj, gateDefinitions ?? [], nq ?? 0, raw.length, maxGates, out);
   if (out.length > 0 || nq === undefined || nc === undefined) return undefined;
-  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers });
+  return circuit(nq, nc, ops, metadata as Record<string, unknown>, { parameters, registers, quantumRegisters, gateDefinitions, gateCalls });
 }
 
 function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefined {
@@ -409,7 +423,7 @@ function parseV01(obj: Record<string, unknown>, out: Problems): Circuit | undefi
   return circuit(nq, nc, ops, metadata as Record<string, unknown>);
 }
 
-function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems, warnings: string[]): Circuit | undefined {
+function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out: Problems, warnings: string[], keepGateDefinitions: boolean): Circuit | undefined {
   checkKeys(obj, ['format', 'source'], '', out);
   const source = obj['source'];
   if (typeof source !== 'string') {
@@ -418,7 +432,7 @@ function parseQasmInput(obj: Record<string, unknown>, limits: CircuitLimits, out
   }
   if (out.length > 0) return undefined;
   try {
-    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates, warnings });
+    return parseQasm(source, { maxQubits: limits.maxQubits, maxOps: limits.maxGates, warnings, keepGateDefinitions });
   } catch (e) {
     const details = (e as { details?: unknown }).details;
     if (!Array.isArray(details)) throw e;
@@ -490,6 +504,8 @@ export interface ParseOptions {
    * placeholders; the ones that bind or keep them (validate, optimize, execute) allow them.
    */
   readonly allowParameters?: boolean;
+  /** OpenQASM input: keep user gate definitions and calls (asked for by `output: {inline_gates: false}`). */
+  readonly keepGateDefinitions?: boolean;
 }
 
 export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAULT_CIRCUIT_LIMITS, options: ParseOptions = {}): ParseCircuitResult {
@@ -519,13 +535,13 @@ export function parseCircuitInput(input: unknown, limits: CircuitLimits = DEFAUL
       return { ok: false, errors: [{ path: '/format', code: 'UNKNOWN_FORMAT', message: `unknown format ${JSON.stringify(f)}: use "qasm2" or "qasm3" (or a JSON circuit with "schema":"0.2")` }] };
     }
     format = f;
-    c = bounded(() => parseQasmInput(input, limits, out, warnings));
+    c = bounded(() => parseQasmInput(input, limits, out, warnings, options.keepGateDefinitions === true));
   } else if ('schema' in input || 'version' in input) {
     const key = 'schema' in input ? 'schema' : 'version';
     const v = input[key];
     if (v === '0.2' && key === 'schema') {
       format = 'json-0.2';
-      c = bounded(() => parseV02(input, out));
+      c = bounded(() => parseV02(input, limits.maxGates, out));
     } else if (v === '0.1') {
       format = 'json-0.1';
       warnings.push(DEPRECATION_WARNING_V01);
@@ -610,9 +626,19 @@ export function toWire(c: Circuit): WireCircuitV02 {
     num_qubits: c.numQubits,
     num_clbits: c.numClbits,
     ...(c.parameters === undefined ? {} : { parameters: [...c.parameters] }),
+    ...(c.quantumRegisters === undefined ? {} : { quantum_registers: c.quantumRegisters.map((r) => ({ name: r.name, size: r.size })) }),
     ...(c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) }),
     gates,
     measurements,
+    ...gateDefinitionsWire(c),
     metadata: { ...c.metadata },
   };
+}
+
+function gateDefinitionsWire(c: Circuit): Pick<WireCircuitV02, 'gate_definitions' | 'gate_calls'> {
+  if (c.gateDefinitions === undefined) return {};
+  const gate_definitions = c.gateDefinitions.map((d) => ({ name: d.name, ...(d.params.length > 0 ? { params: [...d.params] } : {}), qubits: [...d.qubits], body: d.body }));
+  const calls = c.gateCalls ?? [];
+  if (calls.length === 0) return { gate_definitions };
+  return { gate_definitions, gate_calls: calls.map((k) => ({ gate: k.name, ...(k.params.length > 0 ? { params: [...k.params] } : {}), qubits: [...k.qubits], start: k.start, count: k.count })) };
 }

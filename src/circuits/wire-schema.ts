@@ -6,6 +6,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { GATES, NON_GATE_OPS } from './gates.js';
+import { MAX_REGISTERS, REGISTER_NAME } from './ir.js';
+import { MAX_GATE_BODY_CHARS, MAX_GATE_DEFINITIONS } from './qasm/gate-definition-text.js';
 import { MAX_METADATA_CHARS } from './scan-circuit-input.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from './param-expr.js';
 
@@ -33,6 +35,27 @@ const Param = Type.Union([
 const Params = (description?: string) => Type.Array(Param, { maxItems: MAX_GATE_PARAMS, ...(description === undefined ? {} : { description }) });
 /** Free-form, kept as given; its JSON is at most MAX_METADATA_CHARS characters, so it has at most that many members. */
 const Metadata = (description?: string) => Type.Record(Type.String(), Type.Unknown(), { maxProperties: MAX_METADATA_CHARS, ...(description === undefined ? {} : { description }) });
+const Register = Type.Object({ name: Type.String({ pattern: REGISTER_NAME.source, maxLength: 64 }), size: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+const Identifier = Type.String({ pattern: REGISTER_NAME.source, maxLength: 64 });
+const GateDefinitionSchema = Type.Object(
+  {
+    name: Identifier,
+    params: Type.Optional(Type.Array(Identifier, { maxItems: 64 })),
+    qubits: Type.Array(Identifier, { minItems: 1, maxItems: 64 }),
+    body: Type.String({ maxLength: MAX_GATE_BODY_CHARS, pattern: '^[^{}]*$', description: 'The OpenQASM statements of the body, e.g. "rz(2*a) q0; cx q0, q1;"' }),
+  },
+  { additionalProperties: false },
+);
+const GateCallSchema = Type.Object(
+  {
+    gate: Identifier,
+    params: Type.Optional(Type.Array(Type.Number(), { maxItems: 64 })),
+    qubits: Indices(),
+    start: Index,
+    count: Index,
+  },
+  { additionalProperties: false },
+);
 const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
 
 export const WireGateSchema = Type.Object(
@@ -59,14 +82,32 @@ export const CircuitV02Schema = Type.Object(
         description: 'Declared symbolic parameters; gate params may be expressions of them, bound per run by parameter_values',
       }),
     ),
+    quantum_registers: Type.Optional(
+      Type.Array(Register, {
+        maxItems: MAX_REGISTERS,
+        description: 'Quantum registers in declaration order over qubits 0.. (sizes sum to num_qubits; names distinct from the classical registers); default one register q. Kept for OpenQASM export',
+      }),
+    ),
     registers: Type.Optional(
-      Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', maxLength: 64 }), size: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), {
-        maxItems: 64,
+      Type.Array(Register, {
+        maxItems: MAX_REGISTERS,
         description: 'Classical registers in declaration order over clbits 0.. (sizes sum to num_clbits); counts keys then separate registers by a space, the last register leftmost',
       }),
     ),
     gates: Type.Array(WireGateSchema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT, description: 'In program order' }),
     measurements: Type.Optional(Type.Array(WireMeasurementSchema, { maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT, description: 'Default []' })),
+    gate_definitions: Type.Optional(
+      Type.Array(GateDefinitionSchema, {
+        maxItems: MAX_GATE_DEFINITIONS,
+        description: 'User gate definitions of an imported OpenQASM program, kept for export with output.inline_gates false (the ops are the truth: gates hold their expansion)',
+      }),
+    ),
+    gate_calls: Type.Optional(
+      Type.Array(GateCallSchema, {
+        maxItems: MAX_OPERATIONS_ANY_DEPLOYMENT,
+        description: 'Calls of gate_definitions in op order: each is exported as the call only while ops start..start+count (gates, then measurements) equal its expansion',
+      }),
+    ),
     metadata: Type.Optional(Metadata('Free-form, kept as given')),
   },
   { additionalProperties: false, $id: 'CircuitV02', title: 'qrail circuit, wire format schema 0.2' },

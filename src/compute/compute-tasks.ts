@@ -5,7 +5,7 @@
  * No node: imports here; the pool (compute-pool.ts) is the adapter.
  */
 import type { Circuit } from '../circuits/ir.js';
-import { qasmOutput, type CircuitOutputFormat } from '../circuits/qasm/export-qasm.js';
+import { keptGateCalls, qasmOutput, type CircuitOutputFormat } from '../circuits/qasm/export-qasm.js';
 import { parseCircuitInput, toWire, type CircuitLimits, type WireCircuitV02 } from '../circuits/wire-format.js';
 import { analyzeCoupling, type CouplingDeps, type CouplingMode, type CouplingReport, type CouplingSettings } from '../coupling/analyze-coupling.js';
 import { compareCoupling, type CouplingComparison } from '../coupling/compare-coupling.js';
@@ -37,6 +37,8 @@ export interface OptimizeTaskInput extends WireInput {
   readonly includeSteps: boolean;
   readonly device?: string;
   readonly outputFormat?: CircuitOutputFormat;
+  /** False: keep user gate definitions and the calls the optimization left unchanged (output.inline_gates). */
+  readonly inlineGates?: boolean;
   /** A shorter budget than the profile's (anonymous callers, see src/http/anonymous-compute.ts). */
   readonly timeBudgetMs?: number;
 }
@@ -44,6 +46,8 @@ export interface OptimizeTaskInput extends WireInput {
 export interface OptimizeTaskOutput {
   readonly circuit: WireCircuitV02;
   readonly qasm?: string;
+  /** What the export with inline_gates false could not keep. */
+  readonly exportWarnings?: readonly string[];
   readonly metricsBefore: CircuitMetrics;
   readonly metricsAfter: CircuitMetrics;
   readonly passes: readonly string[];
@@ -112,9 +116,13 @@ function optimize(input: OptimizeTaskInput, ctx: TaskContext = NEVER): OptimizeT
     includeSteps: input.includeSteps,
     ...(input.device === undefined ? {} : { device: input.device }),
   });
+  const exportWarnings: string[] = [];
+  const inlineGates = input.inlineGates !== false;
+  const out = keptGateCalls(r.circuit, inlineGates, exportWarnings);
   return {
-    circuit: toWire(r.circuit),
-    ...qasmOutput(r.circuit, input.outputFormat),
+    circuit: toWire(out),
+    ...qasmOutput(out, input.outputFormat, { inlineGates, warnings: exportWarnings }),
+    ...(exportWarnings.length === 0 ? {} : { exportWarnings }),
     metricsBefore: r.metricsBefore,
     metricsAfter: r.metricsAfter,
     passes: r.passes,

@@ -31,9 +31,28 @@ function opArb(nq: number, nc: number): fc.Arbitrary<Operation> {
   return fc.oneof(...arbs);
 }
 
+/** Bits 0..n-1 split into named registers in order (or none: the default layout). */
+function layoutArb(n: number, prefix: string): fc.Arbitrary<{ name: string; size: number }[] | undefined> {
+  if (n === 0) return fc.constant(undefined);
+  return fc.option(
+    fc.array(fc.boolean(), { minLength: n - 1, maxLength: n - 1 }).map((cuts) => {
+      const sizes = [1];
+      for (const cut of cuts)
+        if (cut) sizes.push(1);
+        else sizes[sizes.length - 1]!++;
+      return sizes.map((size, i) => ({ name: `${prefix}${i}`, size }));
+    }),
+    { nil: undefined },
+  );
+}
+
 const circuitArb: fc.Arbitrary<Circuit> = fc
   .tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 4 }))
-  .chain(([nq, nc]) => fc.array(opArb(nq, nc), { maxLength: 40 }).map((ops) => circuit(nq, nc, ops)));
+  .chain(([nq, nc]) =>
+    fc
+      .tuple(fc.array(opArb(nq, nc), { maxLength: 40 }), layoutArb(nq, 'qr'), layoutArb(nc, 'cr'))
+      .map(([ops, quantumRegisters, registers]) => circuit(nq, nc, ops, {}, { quantumRegisters, registers })),
+  );
 
 describe('OpenQASM round trips', () => {
   it('circuit → QASM 2 → circuit is unchanged', () => {

@@ -43,6 +43,13 @@ const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
   { code: 'DUPLICATE_PARAMETER', input: v02({ parameters: ['t', 't'] }), path: '/parameters/1' },
   { code: 'TOO_MANY_PARAMETERS', input: v02({ parameters: Array.from({ length: 65 }, (_, i) => `p${i}`) }), path: '/parameters' },
   { code: 'REGISTERS_MISMATCH', input: v02({ registers: [{ name: 'a', size: 1 }] }), path: '/registers' },
+  // Kept user gate definitions (OpenQASM export with inline_gates: false).
+  { code: 'TOO_MANY_DEFINITIONS', input: v02({ gate_definitions: Array.from({ length: 257 }, (_, i) => ({ name: `g${i}`, qubits: ['a'], body: 'x a;' })) }), path: '/gate_definitions' },
+  {
+    code: 'GATE_CALL_INVALID',
+    input: v02({ gate_definitions: [{ name: 'g', qubits: ['a'], body: 'x a;' }], gate_calls: [{ gate: 'g', qubits: [0], start: 0, count: 1 }] }),
+    path: '/gate_calls/0/start',
+  },
 ];
 
 describe('circuit validation codes', () => {

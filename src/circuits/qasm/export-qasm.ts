@@ -1,5 +1,6 @@
 /**
- * OpenQASM 2.0 and 3.0 export. One quantum register `q` and one classical register `c`;
+ * OpenQASM 2.0 and 3.0 export. The circuit's registers with their names, in declaration order
+ * (default: one quantum register `q` and one classical register `c`);
  * gate names are the catalogue names, so `parseQasm(toQasmN(c))` gives back the same ops.
  * Gates outside the version's include file get a `gate` definition in the header (written
  * with exact decompositions, for other tools; qrail's importer keeps the catalogue gate).
@@ -9,8 +10,14 @@
 import { fail } from '../../errors/app-error.js';
 import { CIRCUITS_ERRORS } from '../error-codes.js';
 import { gateSpec } from '../gates.js';
-import type { Circuit, Operation } from '../ir.js';
+import type { Circuit, GateCall, Operation } from '../ir.js';
 import { formatParamExpr } from '../param-expr.js';
+import { formatAngle } from './format-angle.js';
+import { reconcileGateCalls, sameOp } from './gate-calls.js';
+import { callText, definitionText } from './gate-definition-text.js';
+import { parseQasm } from './parse-qasm.js';
+
+export { formatAngle };
 
 /** Gates defined by OpenQASM 3's stdgates.inc (including its OpenQASM 2 compatibility block). */
 const STDGATES = new Set([
@@ -69,54 +76,69 @@ const DEFINITIONS: Readonly<Record<string, string>> = {
   c4x: 'gate c4x a, b, c, d, e { ctrl(4) @ x a, b, c, d, e; }',
 };
 
-/** Formats an angle so that OpenQASM import reads back exactly the same double. */
-export function formatAngle(x: number): string {
-  if (x === 0) return '0';
-  // The denominators of the angles people write (pi/3, pi/6, 5*pi/12, pi/16), each multiple up to ±4π.
-  for (const d of [1, 2, 3, 4, 6, 8, 12, 16]) {
-    for (let k = -4 * d; k <= 4 * d; k++) {
-      if (k === 0) continue;
-      // Mirrors the importer's evaluation order: `-pi/d` is -(pi/d), `k*pi/d` is (k*pi)/d.
-      const v = k === 1 ? Math.PI / d : k === -1 ? -(Math.PI / d) : (k * Math.PI) / d;
-      if (v !== x) continue;
-      const num = k === 1 ? 'pi' : k === -1 ? '-pi' : `${k}*pi`;
-      return d === 1 ? num : `${num}/${d}`;
-    }
-  }
-  return String(x);
-}
-
 function usedGateNames(c: Circuit): Set<string> {
   const names = new Set<string>();
   for (const op of c.ops) if (op.kind === 'gate') names.add(op.name);
   return names;
 }
 
-/** clbit → its `reg[i]` spelling: the circuit's registers when it has several, else one `c`. */
-function clbitNames(c: Circuit): (clbit: number) => string {
-  if (c.registers === undefined) return (b) => `c[${b}]`;
+/** bit → its `reg[i]` spelling over registers laid out one after another (`fallback[i]` past them). */
+function bitNames(regs: readonly { name: string; size: number }[] | undefined, fallback: string): (bit: number) => string {
+  if (regs === undefined) return (b) => `${fallback}[${b}]`;
   const names: string[] = [];
-  for (const r of c.registers) for (let i = 0; i < r.size; i++) names.push(`${r.name}[${i}]`);
-  return (b) => names[b] ?? `c[${b}]`;
+  for (const r of regs) for (let i = 0; i < r.size; i++) names.push(`${r.name}[${i}]`);
+  return (b) => names[b] ?? `${fallback}[${b}]`;
 }
 
-function opLine(op: Operation, version: 2 | 3, cb: (clbit: number) => string): string {
+/** How the bits of a circuit are spelled: its registers' names, else `q` and `c`. */
+export interface BitSpelling {
+  readonly qubit: (q: number) => string;
+  readonly clbit: (b: number) => string;
+}
+
+export function bitSpelling(c: Circuit): BitSpelling {
+  return { qubit: bitNames(c.quantumRegisters, 'q'), clbit: bitNames(c.registers, 'c') };
+}
+
+export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string {
+  const qb = bits.qubit;
   switch (op.kind) {
     case 'gate': {
       const ex = op.exprs;
       const ps = op.params.length > 0 ? `(${op.params.map((p, i) => (ex?.[i] === null || ex?.[i] === undefined ? formatAngle(p) : formatParamExpr(ex[i]))).join(', ')})` : '';
-      return `${op.name}${ps} ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
+      return `${op.name}${ps} ${op.qubits.map(qb).join(', ')};`;
     }
     case 'measure':
-      return version === 2 ? `measure q[${op.qubit}] -> ${cb(op.clbit)};` : `${cb(op.clbit)} = measure q[${op.qubit}];`;
+      return version === 2 ? `measure ${qb(op.qubit)} -> ${bits.clbit(op.clbit)};` : `${bits.clbit(op.clbit)} = measure ${qb(op.qubit)};`;
     case 'reset':
-      return `reset q[${op.qubit}];`;
+      return `reset ${qb(op.qubit)};`;
     case 'barrier':
-      return `barrier ${op.qubits.map((q) => `q[${q}]`).join(', ')};`;
+      return `barrier ${op.qubits.map(qb).join(', ')};`;
   }
 }
 
-function render(c: Circuit, version: 2 | 3): string {
+/** The ops as statements; with kept calls, each call's span is written as the call. */
+function body(c: Circuit, version: 2 | 3, calls: readonly GateCall[]): string[] {
+  const bits = bitSpelling(c);
+  const lines: string[] = [];
+  let k = 0;
+  for (let i = 0; i < c.ops.length;) {
+    if (k < calls.length && calls[k]!.start === i) {
+      const call = calls[k++]!;
+      lines.push(callText(call, bits.qubit));
+      i += call.count;
+      continue;
+    }
+    const op = c.ops[i++]!;
+    // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
+    if (op.kind === 'barrier' && op.qubits.length === 0) continue;
+    lines.push(opLine(op, version, bits));
+  }
+  for (; k < calls.length; k++) lines.push(callText(calls[k]!, bits.qubit)); // empty-bodied calls at the very end
+  return lines;
+}
+
+function render(c: Circuit, version: 2 | 3, calls?: readonly GateCall[]): string {
   const lines: string[] = version === 2 ? ['OPENQASM 2.0;', 'include "qelib1.inc";'] : ['OPENQASM 3.0;', 'include "stdgates.inc";'];
   for (const name of [...usedGateNames(c)].sort()) {
     const known = version === 2 ? gateSpec(name)?.origin.startsWith('qelib1') === true : STDGATES.has(name);
@@ -129,15 +151,12 @@ function render(c: Circuit, version: 2 | 3): string {
   }
   // float[64] keeps every double exactly (an angle[n] input would round to n bits), as Qiskit writes them.
   for (const p of c.parameters ?? []) lines.push(`input float[64] ${p};`);
-  if (c.numQubits > 0) lines.push(version === 2 ? `qreg q[${c.numQubits}];` : `qubit[${c.numQubits}] q;`);
+  if (calls !== undefined) for (const d of c.gateDefinitions ?? []) lines.push(definitionText(d));
+  const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: 'q', size: c.numQubits }] : []);
+  for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   const regs = c.registers ?? (c.numClbits > 0 ? [{ name: 'c', size: c.numClbits }] : []);
   for (const r of regs) lines.push(version === 2 ? `creg ${r.name}[${r.size}];` : `bit[${r.size}] ${r.name};`);
-  const cb = clbitNames(c);
-  for (const op of c.ops) {
-    // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
-    if (op.kind === 'barrier' && op.qubits.length === 0) continue;
-    lines.push(opLine(op, version, cb));
-  }
+  lines.push(...body(c, version, calls ?? []));
   return lines.join('\n') + '\n';
 }
 
@@ -151,12 +170,62 @@ export function toQasm3(c: Circuit): string {
   return render(c, 3);
 }
 
+/**
+ * OpenQASM text that keeps the circuit's user gate definitions and writes each call whose ops are
+ * unchanged as the call; the others are inlined, with a warning. The text is read back before it is
+ * returned: should it not give exactly the circuit's ops, the fully inlined text is returned instead.
+ */
+export function toQasmKeepingGates(c: Circuit, version: 2 | 3, warnings: string[] = []): string {
+  const inlined = render(c, version);
+  if (c.gateDefinitions === undefined) return inlined;
+  const { circuit: kept, dropped } = reconcileGateCalls(c);
+  const calls = kept.gateCalls ?? [];
+  const text = render(kept, version, calls);
+  let back: Circuit | undefined;
+  try {
+    // The importer allows 4 clbits per allowed qubit; a circuit may have more.
+    back = parseQasm(text, { maxQubits: Math.max(c.numQubits, Math.ceil(c.numClbits / 4)), maxOps: Math.max(c.ops.length, calls.length) + 1 });
+  } catch {
+    back = undefined;
+  }
+  const ops = c.ops.filter((op) => op.kind !== 'barrier' || op.qubits.length > 0); // as written
+  if (back === undefined || back.ops.length !== ops.length || back.ops.some((op, i) => !sameOp(op, ops[i]!))) {
+    warnings.push('inline_gates: false: the program with gate calls did not read back as the circuit, so every user gate is written inlined');
+    return inlined;
+  }
+  if (dropped > 0) warnings.push(droppedWarning(dropped, c.gateCalls?.length ?? 0));
+  return text;
+}
+
+/**
+ * For a changed circuit (optimized) with inline_gates false: only the calls that still equal their
+ * ops, so that the returned wire circuit and the QASM agree, with a warning when some were dropped.
+ */
+export function keptGateCalls(c: Circuit, inlineGates: boolean, warnings: string[]): Circuit {
+  if (inlineGates || c.gateCalls === undefined) return c;
+  const { circuit, dropped } = reconcileGateCalls(c);
+  if (dropped > 0) warnings.push(droppedWarning(dropped, c.gateCalls.length));
+  return circuit;
+}
+
+function droppedWarning(dropped: number, total: number): string {
+  return `inline_gates: false: ${dropped} of ${total} user gate calls no longer equal their definition (the circuit was changed) and are written inlined`;
+}
+
 /** A circuit output format of the API: `json` (wire format only) or an OpenQASM version. */
 export type CircuitOutputFormat = 'json' | 'qasm2' | 'qasm3';
 
+/** The `output` options of the routes that return a circuit (API `output: {inline_gates}`). */
+export interface QasmOutputOptions {
+  /** False: keep user gate definitions and calls (src/circuits/qasm/gate-calls.ts). Default true. */
+  readonly inlineGates?: boolean | undefined;
+  /** Collects what export could not keep. */
+  readonly warnings?: string[] | undefined;
+}
+
 /** `{ qasm }` for a QASM output format, nothing for json (the wire circuit is always returned). */
-export function qasmOutput(c: Circuit, fmt: CircuitOutputFormat | undefined): { qasm?: string } {
-  if (fmt === 'qasm2') return { qasm: toQasm2(c) };
-  if (fmt === 'qasm3') return { qasm: toQasm3(c) };
-  return {};
+export function qasmOutput(c: Circuit, fmt: CircuitOutputFormat | undefined, options: QasmOutputOptions = {}): { qasm?: string } {
+  if (fmt !== 'qasm2' && fmt !== 'qasm3') return {};
+  const version = fmt === 'qasm2' ? 2 : 3;
+  return { qasm: options.inlineGates === false ? toQasmKeepingGates(c, version, options.warnings) : render(c, version) };
 }

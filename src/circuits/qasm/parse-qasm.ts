@@ -2,12 +2,14 @@
  * OpenQASM 2.0 and 3.0 import into the circuit IR (one parser for both; the version line
  * only selects nothing but is checked). Covers qelib1.inc (original and extended lists),
  * stdgates.inc, register declarations of both versions (several registers are laid out in
- * declaration order), register broadcasting, user `gate` definitions (inlined),
+ * declaration order; their names are kept for export), register broadcasting, user `gate` definitions
+ * (inlined; with keepGateDefinitions also recorded with their top-level calls, see gate-calls.ts),
  * `ctrl @`/`inv @` modifiers that land on catalogue gates, expressions with pi, comments.
  * Classical control, loops, subroutines and timing are reported as unsupported.
  * Every failure is an AppError QASM_PARSE_ERROR with line and column (see lexer.ts).
  */
-import { barrier, circuit, gate, measure, reset, symbolicGate, type Circuit, type Operation } from '../ir.js';
+import { barrier, circuit, gate, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type GateCall, type GateDefinition, type Operation } from '../ir.js';
+import { bodyText, MAX_GATE_DEFINITIONS } from './gate-definition-text.js';
 import { isValidParameterName, MAX_PARAMETERS, type ParamExpr } from '../param-expr.js';
 import { gateSpec } from '../gates.js';
 import { evalExpr, exprSize, parseExpr, type Expr, type TokenCursor } from './expr.js';
@@ -22,6 +24,8 @@ export interface QasmParseOptions {
   readonly maxOps?: number;
   /** Collects warnings about the program (e.g. a c3sqrtx body that is not the catalogue gate). */
   readonly warnings?: string[];
+  /** Records user gate definitions and their top-level calls in the circuit (export with `inline_gates: false`). */
+  readonly keepGateDefinitions?: boolean;
 }
 
 const DEFAULT_MAX_QUBITS = 1 << 20;
@@ -105,12 +109,18 @@ class Parser implements TokenCursor {
   /** Expression nodes evaluated so far (see EVAL_NODES_PER_OP). */
   private evaluated = 0;
   readonly warnings: string[] = [];
+  /** With keepGateDefinitions: the user definitions and the top-level calls (undefined: not recorded). */
+  private readonly definitions: GateDefinition[] | undefined;
+  private readonly calls: GateCall[] = [];
 
   constructor(
     private readonly tokens: readonly Token[],
     private readonly maxQubits: number,
     private readonly maxOps: number,
-  ) {}
+    keepGateDefinitions = false,
+  ) {
+    this.definitions = keepGateDefinitions ? [] : undefined;
+  }
 
   peek(k = 0): Token {
     return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)]!;
@@ -160,7 +170,28 @@ class Parser implements TokenCursor {
       throw qasmError('TOO_SMALL', 'the program declares no qubits; a circuit needs at least one (e.g. qreg q[1]; or qubit[1] q;)', this.peek());
     }
     const registers = [...this.cregs].map(([name, r]) => ({ name, size: r.size }));
-    return circuit(this.numQubits, this.numClbits, this.ops, {}, { parameters: this.inputs, registers });
+    return circuit(
+      this.numQubits,
+      this.numClbits,
+      this.ops,
+      {},
+      {
+        parameters: this.inputs,
+        registers,
+        quantumRegisters: this.quantumLayout(),
+        gateDefinitions: this.definitions,
+        gateCalls: this.calls,
+      },
+    );
+  }
+
+  /**
+   * The quantum registers as declared, for export (a scalar `qubit a;` is a register of one: the same
+   * qubit). Names the wire format cannot carry (non-ASCII, over 64 characters) give the default layout.
+   */
+  private quantumLayout(): { name: string; size: number }[] {
+    const regs = [...this.qregs].map(([name, r]) => ({ name, size: r.size }));
+    return regs.every((r) => REGISTER_NAME.test(r.name)) ? regs : [];
   }
 
   /** `input angle[32] theta;`, `input angle theta;`, `input float[64] theta;`: a symbolic parameter. */
@@ -301,6 +332,9 @@ class Parser implements TokenCursor {
       throw qasmError('QASM_SYNTAX_ERROR', `register '${name.text}' is already declared`, name);
     }
     if (size < 1 && !scalar) throw qasmError('QASM_SYNTAX_ERROR', `register '${name.text}' must have at least one bit`, name);
+    if ((quantum ? this.qregs : this.cregs).size >= MAX_REGISTERS) {
+      throw qasmError('TOO_MANY_PARAMETERS', `at most ${MAX_REGISTERS} ${quantum ? 'quantum' : 'classical'} registers`, name);
+    }
     if (quantum) {
       if (this.numQubits + size > this.maxQubits) {
         throw qasmError('TOO_MANY_QUBITS', `the registers declare more than ${this.maxQubits} qubits`, name);
@@ -365,6 +399,7 @@ class Parser implements TokenCursor {
     const qargSet = new Set(qargs);
     if (qargs.length === 0) throw qasmError('QASM_SYNTAX_ERROR', `gate '${name.text}' needs at least one qubit argument`, name);
     this.expect('{');
+    const bodyStart = this.pos;
     const body: BodyStmt[] = [];
     while (!this.accept('}')) {
       const t = this.peek();
@@ -423,6 +458,10 @@ class Parser implements TokenCursor {
     }
     if (this.userGates.has(name.text)) throw qasmError('QASM_SYNTAX_ERROR', `gate '${name.text}' is already defined`, name);
     this.userGates.set(name.text, { params, qargs, body });
+    if (this.definitions !== undefined) {
+      if (this.definitions.length >= MAX_GATE_DEFINITIONS) throw qasmError('TOO_MANY_DEFINITIONS', `at most ${MAX_GATE_DEFINITIONS} gate definitions are kept (or send inline_gates: true)`, name);
+      this.definitions.push({ name: name.text, params, qubits: qargs, body: bodyText(this.tokens.slice(bodyStart, this.pos - 1)) });
+    }
   }
 
   private opaqueDeclaration(): void {
@@ -563,11 +602,16 @@ class Parser implements TokenCursor {
     const exprs = params.map((p) => this.symbolic(p));
     if (exprs.some((e) => e !== null)) return this.symbolicCall(mods, name, params, exprs, args);
     const values = params.map((p) => evalExpr(p, EMPTY_ENV));
+    const user = this.definitions !== undefined && mods.length === 0 && this.userGates.has(name.text);
     for (const row of this.broadcast(
       args,
       args.map(() => true),
-    ))
+    )) {
+      const start = this.ops.length;
       this.apply(name, mods, values, row, 0);
+      // Bounded like the ops: past maxOps calls (empty bodies emit nothing) the rest are only inlined.
+      if (user && this.calls.length < this.maxOps) this.calls.push({ name: name.text, params: values, qubits: row, start, count: this.ops.length - start });
+    }
   }
 
   /** A catalogue gate with input parameters: kept symbolic (no modifiers, no user gates: their bodies would need symbolic inlining). */
@@ -673,7 +717,7 @@ function checkDistinct(qubits: readonly number[], at: Token): void {
 
 /** Parses OpenQASM 2.0 or 3.0 source into a circuit; throws AppError QASM_PARSE_ERROR (400) with line/column. */
 export function parseQasm(source: string, options: QasmParseOptions = {}): Circuit {
-  const parser = new Parser(tokenize(source), options.maxQubits ?? DEFAULT_MAX_QUBITS, options.maxOps ?? DEFAULT_MAX_OPS);
+  const parser = new Parser(tokenize(source), options.maxQubits ?? DEFAULT_MAX_QUBITS, options.maxOps ?? DEFAULT_MAX_OPS, options.keepGateDefinitions === true);
   const c = parser.parse();
   options.warnings?.push(...parser.warnings);
   return c;

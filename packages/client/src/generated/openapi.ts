@@ -1596,6 +1596,11 @@ export interface components {
             num_clbits?: number;
             /** @description Declared symbolic parameters; gate params may be expressions of them, bound per run by parameter_values */
             parameters?: string[];
+            /** @description Quantum registers in declaration order over qubits 0.. (sizes sum to num_qubits; names distinct from the classical registers); default one register q. Kept for OpenQASM export */
+            quantum_registers?: {
+                name: string;
+                size: number;
+            }[];
             /** @description Classical registers in declaration order over clbits 0.. (sizes sum to num_clbits); counts keys then separate registers by a space, the last register leftmost */
             registers?: {
                 name: string;
@@ -1619,6 +1624,22 @@ export interface components {
             measurements?: {
                 qubit: number;
                 clbit: number;
+            }[];
+            /** @description User gate definitions of an imported OpenQASM program, kept for export with output.inline_gates false (the ops are the truth: gates hold their expansion) */
+            gate_definitions?: {
+                name: string;
+                params?: string[];
+                qubits: string[];
+                /** @description The OpenQASM statements of the body, e.g. "rz(2*a) q0; cx q0, q1;" */
+                body: string;
+            }[];
+            /** @description Calls of gate_definitions in op order: each is exported as the call only while ops start..start+count (gates, then measurements) equal its expansion */
+            gate_calls?: {
+                gate: string;
+                params?: number[];
+                qubits: number[];
+                start: number;
+                count: number;
             }[];
             /** @description Free-form, kept as given */
             metadata?: {
@@ -6984,6 +7005,10 @@ export interface operations {
                     circuit: components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"];
                     /** @description json (default): the circuit in wire format 0.2; qasm2/qasm3: also the OpenQASM text in `qasm` */
                     output_format?: "json" | "qasm2" | "qasm3";
+                    output?: {
+                        /** @description true (default): user gates of an OpenQASM input are inlined. false: their `gate` definitions are kept in `qasm` and each call whose ops are unchanged is written as the call (the others inlined, with a warning); the circuit then carries gate_definitions and gate_calls */
+                        inline_gates?: boolean;
+                    };
                 };
             };
         };
@@ -13387,6 +13412,10 @@ export interface operations {
                     device?: string;
                     /** @description json (default): the circuit in wire format 0.2; qasm2/qasm3: also the OpenQASM text in `qasm` */
                     output_format?: "json" | "qasm2" | "qasm3";
+                    output?: {
+                        /** @description true (default): user gates of an OpenQASM input are inlined. false: their `gate` definitions are kept in `qasm` and each call whose ops are unchanged is written as the call (the others inlined, with a warning); the circuit then carries gate_definitions and gate_calls */
+                        inline_gates?: boolean;
+                    };
                     /** @description Inline the certificate steps (default true, up to 2000 steps) */
                     include_steps?: boolean;
                 };

@@ -16,7 +16,7 @@ import { runForRequest } from '../../anonymous-compute.js';
 import { EXECUTION_DEVICES as DEVICES, PROVIDERS } from '../../../devices/device-catalogue.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
-import { OutputFormat } from './output-format.js';
+import { keepsGates, OutputFormat, OutputOptions } from './output-format.js';
 import { circuitField, ExampleData, SchemaData, ValidateData } from './schemas.js';
 
 /** Far above the catalogue's size; bounds the work done for a `devices` filter. */
@@ -84,20 +84,23 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         tags,
         operationId: 'validateCircuit',
         summary: 'Validate a circuit: every problem with a JSON path and a stable code (an invalid circuit is a 200 with valid=false)',
-        body: Type.Object({ circuit: circuitField(), output_format: Type.Optional(OutputFormat) }, { additionalProperties: false }),
+        body: Type.Object({ circuit: circuitField(), output_format: Type.Optional(OutputFormat), output: Type.Optional(OutputOptions) }, { additionalProperties: false }),
         response: { 200: okResponse(ValidateData, 'Whether the circuit is valid: the normalized circuit and a summary, or every problem at its path') },
       },
     },
     async (req) => {
       // A circuit with symbolic parameters is valid as it is; runs bind them (parameter_values).
-      const r = parseCircuitInput(req.body.circuit, limits, { allowParameters: true });
+      const inlineGates = !keepsGates(req.body.output);
+      const r = parseCircuitInput(req.body.circuit, limits, { allowParameters: true, keepGateDefinitions: !inlineGates });
       if (!r.ok) return { valid: false, errors: prefixProblems(r.errors, '/circuit'), warnings: [] };
+      const warnings = [...r.warnings];
+      const qasm = qasmOutput(r.circuit, req.body.output_format, { inlineGates, warnings });
       return {
         valid: true,
         errors: [],
-        warnings: r.warnings,
+        warnings,
         circuit: toWire(r.circuit),
-        ...qasmOutput(r.circuit, req.body.output_format),
+        ...qasm,
         summary: summary(r.circuit, r.format),
       };
     },

@@ -6,7 +6,7 @@ import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
 import { anonymousLimits, runForRequest } from '../../anonymous-compute.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
-import { OutputFormat } from '../circuits/output-format.js';
+import { keepsGates, OutputFormat, OutputOptions } from '../circuits/output-format.js';
 import { circuitField, OptimizeData } from '../circuits/schemas.js';
 
 /** Max steps inlined in the response; larger certificates are summarised by digest and count. */
@@ -34,6 +34,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             backend_hint: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('provider-one'), Type.Literal('provider-two')], { default: 'generic' })),
             device: Type.Optional(Type.String({ maxLength: 128, description: 'A device id of the catalogue: its native gates and coupling map are respected' })),
             output_format: Type.Optional(OutputFormat),
+            output: Type.Optional(OutputOptions),
             include_steps: Type.Optional(Type.Boolean({ description: 'Inline the certificate steps (default true, up to 2000 steps)' })),
           },
           { additionalProperties: false },
@@ -42,10 +43,13 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit', { allowParameters: true });
+      const inlineGates = !keepsGates(req.body.output);
+      const { circuit, warnings } = requireCircuit(req.body.circuit, limits, '/circuit', { allowParameters: true, keepGateDefinitions: !inlineGates });
       const profile = req.body.profile ?? 'safe';
       const backendHint = req.body.backend_hint ?? 'generic';
-      if (circuit.parameters !== undefined) return parameterizedAnswer(circuit, { profile, backendHint, device: req.body.device, outputFormat: req.body.output_format, warnings });
+      if (circuit.parameters !== undefined) {
+        return parameterizedAnswer(circuit, { profile, backendHint, device: req.body.device, outputFormat: req.body.output_format, inlineGates, warnings });
+      }
       const capNotes: string[] = [];
       // On a compute thread (COMPUTE_THREADS): the search and its proof take up to the profile's
       // budget, during which the event loop keeps serving. AppErrors (422 OPTIMIZATION_UNVERIFIED,
@@ -69,6 +73,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             includeSteps: req.body.include_steps !== false,
             ...(req.body.device === undefined ? {} : { device: req.body.device }),
             ...(req.body.output_format === undefined ? {} : { outputFormat: req.body.output_format }),
+            ...(inlineGates ? {} : { inlineGates }),
             ...(budget < full ? { timeBudgetMs: budget } : {}),
           },
           { hardTimeoutMs: hardTimeoutFor(budget), signal },
@@ -97,7 +102,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
         },
         timed_out: r.timedOut,
         notes: [...capNotes, ...r.notes, ...(inline || req.body.include_steps === false ? [] : [`certificate has ${cert.stepCount} steps; only its digest is returned`])],
-        warnings,
+        warnings: [...warnings, ...(r.exportWarnings ?? [])],
         elapsed_ms: Math.round(r.elapsedMs),
       };
     },

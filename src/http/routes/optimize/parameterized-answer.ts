@@ -1,5 +1,5 @@
 import type { Circuit } from '../../../circuits/ir.js';
-import { qasmOutput, type CircuitOutputFormat } from '../../../circuits/qasm/export-qasm.js';
+import { keptGateCalls, qasmOutput, type CircuitOutputFormat } from '../../../circuits/qasm/export-qasm.js';
 import { toWire } from '../../../circuits/wire-format.js';
 import { fail } from '../../../errors/app-error.js';
 import { OPTIMIZATION_ERRORS } from '../../../optimization/error-codes.js';
@@ -13,7 +13,7 @@ import { optimizeParameterized } from '../../../optimization/optimize-parameteri
  */
 export function parameterizedAnswer(
   circuit: Circuit,
-  o: { profile: string; backendHint: string; device: string | undefined; outputFormat: CircuitOutputFormat | undefined; warnings: readonly string[] },
+  o: { profile: string; backendHint: string; device: string | undefined; outputFormat: CircuitOutputFormat | undefined; inlineGates: boolean; warnings: readonly string[] },
 ) {
   if (o.device !== undefined || o.backendHint !== 'generic') {
     throw fail(
@@ -23,9 +23,11 @@ export function parameterizedAnswer(
     );
   }
   const r = optimizeParameterized(circuit);
+  const warnings = [...o.warnings];
+  const out = keptGateCalls(r.circuit, o.inlineGates, warnings);
   return {
-    circuit: toWire(r.circuit),
-    ...qasmOutput(r.circuit, o.outputFormat),
+    circuit: toWire(out),
+    ...qasmOutput(out, o.outputFormat, { inlineGates: o.inlineGates, warnings }),
     profile: o.profile,
     backend_hint: o.backendHint,
     device: null,
@@ -39,7 +41,7 @@ export function parameterizedAnswer(
     },
     timed_out: false,
     notes: [...r.notes, 'symbolic certificate steps are replayed on the server; only their digest is returned'],
-    warnings: [...o.warnings],
+    warnings,
     elapsed_ms: Math.round(r.elapsedMs),
   };
 }
