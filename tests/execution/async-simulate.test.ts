@@ -5,8 +5,8 @@ import { waitFor } from '../helpers/wait-for.js';
 import type { App } from '../../src/http/app-types.js';
 import { expectWallet, ghz3, settleExecutionJob } from './helpers.js';
 
-// A state vector of 20 qubits through 3000 gates: long enough to be seen running and canceled.
-const slow = { ...busyCircuit(20, 3000, 5), num_clbits: 1, measurements: [{ qubit: 0, clbit: 0 }] };
+// A state vector of 22 qubits through 3000 gates (seconds of work): long enough to be seen running and canceled.
+const slow = { ...busyCircuit(22, 3000, 5), num_clbits: 1, measurements: [{ qubit: 0, clbit: 0 }] };
 
 describe('async simulator runs (issue #22 item 7): 202 queued, run by the execution worker', () => {
   let app: App;
@@ -39,6 +39,19 @@ describe('async simulator runs (issue #22 item 7): 202 queued, run by the execut
       expect((await app.inject({ method: 'GET', url: `/v1/execute/${provider}/${q.job_id}`, headers: v.auth })).statusCode).toBe(404);
     }
     await expectWallet(app, u.auth, '0.000000', '0.000000');
+  });
+
+  it('async requests are checked before anything is queued: too many shots → 422, a hardware device → 409 hold required', async () => {
+    const u = await signUp(app);
+    const bad = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: ghz3, shots: 200_000, client_token: 'bad', async: true } });
+    expect(bad.statusCode).toBe(422);
+    const hw = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: ghz3, device: 'p2-grid-9', client_token: 'hw', async: true } });
+    expect(hw.statusCode).toBe(409);
+    expect(hw.json().error.code).toBe('EXECUTION_HOLD_REQUIRED');
+    const n = await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution_jobs WHERE account_id = $1', [u.accountId]);
+    expect(n.rows[0]!.n).toBe(0);
+    const typo = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: ghz3, client_token: 'typo', async: 'yes' } });
+    expect(typo.statusCode).toBe(400);
   });
 
   it('a queued async run is canceled at once; the worker never runs it', async () => {
