@@ -38,6 +38,11 @@ export interface RunRequest extends WorkloadFields {
   readonly device?: string;
   readonly seed?: number;
   readonly client_token: string;
+  /**
+   * Queue the run for the execution worker instead of running it inside the request (202, poll the
+   * job). Not part of the request hash: the same work under the same token is the same job either way.
+   */
+  readonly async?: boolean;
 }
 
 export interface RunOptions {
@@ -228,7 +233,10 @@ export class ExecutionService {
     const prior = await this.replay(accountId, body.client_token, hash, adopt);
     if (prior !== null) return prior;
 
-    const worker = `api-${this.deps.newId().slice(0, 8)}`;
+    // An async run is queued like a continued hardware job and claimed by the one queue's workers
+    // (execution-worker.ts resumes simulator jobs): no lease owner until a worker claims it.
+    const queued = body.async === true;
+    const worker = queued ? undefined : `api-${this.deps.newId().slice(0, 8)}`;
     const seed = body.seed ?? this.deps.randomSeed();
     const row = await this.store.insertJob({
       id: this.deps.newId(),
@@ -239,7 +247,7 @@ export class ExecutionService {
       device: spec.id,
       kind: 'simulator',
       driver: 'simulator',
-      status: 'running',
+      status: queued ? 'queued' : 'running',
       shots,
       seed,
       circuit: toWire(circuit),
@@ -247,14 +255,14 @@ export class ExecutionService {
       holdId: null,
       estimatedMicros: 0n,
       runOptions,
-      leaseOwner: worker,
-      leaseMs: simulatorLeaseMs(this.deps.settings),
+      ...(worker === undefined ? {} : { leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings) }),
     });
     if (row === null) {
       const again = await this.replay(accountId, body.client_token, hash, adopt);
       if (again !== null) return again;
       throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'The run with this client_token is in progress; retry shortly.');
     }
+    if (worker === undefined) return this.viewOf(row, false);
     await this.finishSimulatorRun(row, circuit, worker, d, opts.signal);
     return this.viewOf((await this.store.getJob(row.id)) as ExecutionJob, false);
   }

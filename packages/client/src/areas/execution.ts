@@ -30,11 +30,11 @@ export function executionArea(request: RequestFn, newKey: () => string) {
     async devices(options?: CallOptions) {
       return (await request('get', '/v1/execute/provider-two/devices', pass(options))).data;
     },
-    /** Provider One's simulator: the answer has the counts. */
+    /** Provider One's simulator: the answer has the counts (`async: true`: the job `queued`; then `waitForJob`). */
     async runProviderOne(body: RunBody<'/v1/execute/provider-one'>, options?: CallOptions): Promise<ExecutionJob> {
       return (await request('post', '/v1/execute/provider-one', { body: withToken(body), ...pass(options) })).data;
     },
-    /** Provider Two's simulator (hardware answers 409 EXECUTION_HOLD_REQUIRED: quote, hold, then `continueHeldJob`). */
+    /** Provider Two's simulator (`async: true`: the job `queued`, then `waitForJob`; hardware answers 409 EXECUTION_HOLD_REQUIRED: quote, hold, then `continueHeldJob`). */
     async runProviderTwo(body: RunBody<'/v1/execute/provider-two'>, options?: CallOptions): Promise<ExecutionJob> {
       return (await request('post', '/v1/execute/provider-two', { body: withToken(body), ...pass(options) })).data;
     },

@@ -14282,6 +14282,11 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /**
+                     * @description Simulator devices: queue the run for the worker and answer 202 with the queued job at once; poll GET …/{job_id}, cancel with POST …/{job_id}/cancel
+                     * @default false
+                     */
+                    async?: boolean;
                     /** @description A sweep: one binding of the circuit's declared parameters per point, e.g. [{"theta": 0.1}, {"theta": 0.2}]; every point runs in this one job (at most 1000). Required when the circuit declares parameters. */
                     parameter_values?: {
                         [key: string]: number;
@@ -14298,8 +14303,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job: a simulator run is completed (or failed) in this answer */
+            /** @description The job: a simulator run is completed (or failed) in this answer; or the job a client_token already created (replayed: true) */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["ExecutionJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description async: true — the simulator run is queued for the worker; poll the job */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -14998,6 +15022,11 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /**
+                     * @description Simulator devices: queue the run for the worker and answer 202 with the queued job at once; poll GET …/{job_id}, cancel with POST …/{job_id}/cancel
+                     * @default false
+                     */
+                    async?: boolean;
                     /** @description A sweep: one binding of the circuit's declared parameters per point, e.g. [{"theta": 0.1}, {"theta": 0.2}]; every point runs in this one job (at most 1000). Required when the circuit declares parameters. */
                     parameter_values?: {
                         [key: string]: number;
@@ -15014,8 +15043,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job: a simulator run is completed (or failed) in this answer */
+            /** @description The job: a simulator run is completed (or failed) in this answer; or the job a client_token already created (replayed: true) */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["ExecutionJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description async: true — the simulator run is queued for the worker; poll the job */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -28,6 +28,12 @@ const RunBody = Type.Object(
     device: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Default: the provider's simulator" })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Same seed, same circuit → same counts' })),
     client_token: ClientToken,
+    async: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Simulator devices: queue the run for the worker and answer 202 with the queued job at once; poll GET …/{job_id}, cancel with POST …/{job_id}/cancel',
+      }),
+    ),
     ...WorkloadBodyFields,
   },
   { additionalProperties: false },
@@ -230,10 +236,19 @@ export default async function executionRoutes(app: App): Promise<void> {
               : 'Run a circuit on Provider Two: the local simulator answers with the results; hardware answers 409 EXECUTION_HOLD_REQUIRED with the quote → hold → continue steps',
           body: RunBody,
           // 404 unknown device; 409 hold required, device unavailable, client token reused or in progress; 422 limits.
-          response: { 200: okResponse(JobView, 'The job: a simulator run is completed (or failed) in this answer'), ...errors(404, 409, 422) },
+          response: {
+            200: okResponse(JobView, 'The job: a simulator run is completed (or failed) in this answer; or the job a client_token already created (replayed: true)'),
+            202: okResponse(JobView, 'async: true — the simulator run is queued for the worker; poll the job'),
+            ...errors(404, 409, 422),
+          },
         },
       },
-      async (req) => svc().run(provider, principalOf(req.principal).accountId, req.body as RunRequest),
+      async (req, reply) => {
+        const body = req.body as RunRequest;
+        const view = await svc().run(provider, principalOf(req.principal).accountId, body);
+        if (body.async === true && view.replayed !== true) reply.code(202);
+        return view;
+      },
     );
 
     app.get(
