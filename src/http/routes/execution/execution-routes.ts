@@ -339,7 +339,11 @@ export default async function executionRoutes(app: App): Promise<void> {
       const view = await svc().continueHeldBatch(principalOf(req.principal).accountId, req.params.job_id, req.body);
       reply.code(view.replayed ? 200 : 202);
       const traceparent = view.replayed ? undefined : currentTraceparent();
-      if (traceparent !== undefined) await svc().continueTrace(view.jobs.map((j) => j.job_id), traceparent);
+      if (traceparent !== undefined)
+        await svc().continueTrace(
+          view.jobs.map((j) => j.job_id),
+          traceparent,
+        );
       return view;
     },
   );
