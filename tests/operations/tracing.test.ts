@@ -93,4 +93,19 @@ describe('traces: a paid job from submission to completion', () => {
     expect(worker!.spanContext().traceId).toBe(http!.spanContext().traceId);
     expect(parentOf(worker!)).toBe(http!.spanContext().spanId);
   });
+
+  it("an async simulator run: the worker that runs it continues the submitting request's trace", async () => {
+    const u = await signUp(app);
+    exporter.reset();
+    const run = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: bell, shots: 16, async: true, client_token: key('trace-async') } });
+    expect(run.statusCode).toBe(202);
+    const jobId = run.json().data.job_id as string;
+    expect(await settleExecutionJob(app, jobId)).toContain('completed');
+    const spans = exporter.getFinishedSpans();
+    const http = spans.find((s) => s.name === 'POST /v1/execute/provider-two');
+    expect(http, spans.map((s) => s.name).join(', ')).toBeDefined();
+    const worker = spans.find((s) => s.attributes['qrail.item_id'] === jobId && s.kind !== http!.kind);
+    expect(worker, spans.map((s) => `${s.name} ${String(s.attributes['qrail.item_id'])}`).join(', ')).toBeDefined();
+    expect(parentOf(worker!)).toBe(http!.spanContext().spanId);
+  });
 });

@@ -246,7 +246,11 @@ export default async function executionRoutes(app: App): Promise<void> {
       async (req, reply) => {
         const body = req.body as RunRequest;
         const view = await svc().run(provider, principalOf(req.principal).accountId, body);
-        if (body.async === true && view.replayed !== true) reply.code(202);
+        if (body.async === true && view.replayed !== true) {
+          reply.code(202);
+          const traceparent = currentTraceparent();
+          if (traceparent !== undefined) await svc().continueTrace([view.job_id], traceparent);
+        }
         return view;
       },
     );
