@@ -22,7 +22,7 @@ export const EXECUTION_ERRORS = {
   EXECUTION_PARAMETERS_INVALID: defineCode(
     'EXECUTION_PARAMETERS_INVALID',
     400,
-    'The parameter bindings do not fit the circuit; `details` lists every problem as `{path, code, message}`: PARAMETER_UNBOUND (a declared parameter a point leaves without a value, or no parameter_values at all), PARAMETER_UNKNOWN (a name the circuit does not declare), PARAMETER_VALUE_INVALID (not a finite number, or a gate angle that is not finite at that point), PARAMETERS_NOT_DECLARED, TOO_MANY_POINTS.',
+    'The parameter bindings do not fit the circuit; `details` lists every problem as `{path, code, message}`: PARAMETER_UNBOUND (a declared parameter a point leaves without a value, or no parameter_values at all), PARAMETER_UNKNOWN (a name the circuit does not declare), PARAMETER_VALUE_INVALID (not a finite number, or a gate angle that is not finite at that point), PARAMETERS_NOT_DECLARED, TOO_MANY_POINTS, SWEEP_FORM_INVALID (a held batch takes `circuits`, or `circuit` with `parameter_values`).',
   ),
   EXECUTION_RESULT_TYPES_INVALID: defineCode(
     'EXECUTION_RESULT_TYPES_INVALID',
@@ -32,7 +32,7 @@ export const EXECUTION_ERRORS = {
   EXECUTION_SWEEP_NOT_SUPPORTED: defineCode(
     'EXECUTION_SWEEP_NOT_SUPPORTED',
     409,
-    'Parameter sweeps and result types other than counts run on simulator devices only for now; a hardware sweep (one task per point) waits for N-task holds (docs/decisions/execution-hardware-sweeps.md). Bind the parameters and continue a held job with one circuit per task.',
+    'A hardware run takes no parameter_values, observables or result types other than counts: a hardware sweep is one task per point of a held job — continue a hold for N tasks with `circuit` and `parameter_values` at POST /v1/execute/provider-two/held/{job_id}/batch; memory and expectation run on simulator devices (docs/decisions/execution-hardware-sweeps.md).',
   ),
   EXECUTION_HELD_JOB_NOT_FOUND: defineCode('EXECUTION_HELD_JOB_NOT_FOUND', 404, 'No held job or execution job with this id for this account.'),
   EXECUTION_HELD_JOB_NOT_CONTINUABLE: defineCode(

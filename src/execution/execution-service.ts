@@ -26,7 +26,7 @@ import { finishSimulatorRun, settleRunningSimulator, simulatorLeaseMs, type Adop
 import { continueHeldTasks, type ContinuationDeps } from './held-continuation.js';
 import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
 import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
-import { checkWorkload, type WorkloadFields } from './workload-request.js';
+import { bindSweep, checkWorkload, type WorkloadFields } from './workload-request.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
@@ -65,7 +65,10 @@ export interface ContinueRequest {
 }
 
 export interface ContinueBatchRequest {
-  readonly circuits: readonly unknown[];
+  /** One circuit per task; or `circuit` + `parameter_values`, one point per task (a hardware sweep). */
+  readonly circuits?: readonly unknown[];
+  readonly circuit?: unknown;
+  readonly parameter_values?: readonly Readonly<Record<string, unknown>>[];
   readonly client_token: string;
   /** Circuit i runs with seed + i. */
   readonly seed?: number;
@@ -190,10 +193,14 @@ export class ExecutionService {
     const spec = d.profile.spec;
     if (spec.kind === 'hardware') {
       if (body.parameter_values !== undefined || body.observables !== undefined || (body.result_types ?? ['counts']).some((t) => t !== 'counts')) {
-        throw fail(EXECUTION_ERRORS.EXECUTION_SWEEP_NOT_SUPPORTED, `${spec.id} is hardware: parameter sweeps and result types other than counts run on simulator devices only for now.`, {
-          device: spec.id,
-          decision: 'docs/decisions/execution-hardware-sweeps.md',
-        });
+        throw fail(
+          EXECUTION_ERRORS.EXECUTION_SWEEP_NOT_SUPPORTED,
+          `${spec.id} is hardware: a sweep runs as one task per point of a held job (POST /v1/execute/provider-two/held/{job_id}/batch with circuit and parameter_values); result types other than counts run on simulator devices.`,
+          {
+            device: spec.id,
+            decision: 'docs/decisions/execution-hardware-sweeps.md',
+          },
+        );
       }
       const shots = body.shots ?? 1024;
       const price = d.profile.pricing;
@@ -325,8 +332,10 @@ export class ExecutionService {
    * `<client_token>#i` ('#' is outside the tokens a client may send, so they never collide).
    */
   async continueHeldBatch(accountId: string, jobId: string, body: ContinueBatchRequest, provider: ProviderId = 'provider-two') {
-    const circuits = body.circuits.map((c, i) => requireCircuit(c, this.deps.circuitLimits, `/circuits/${i}`).circuit);
-    const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuits: circuits.map(toWire) }));
+    const circuits = this.batchCircuits(body);
+    const hash = this.deps.hash(
+      canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuits: circuits.map(toWire), ...(body.parameter_values === undefined ? {} : { parameter_values: body.parameter_values }) }),
+    );
     const first = await this.replay(accountId, body.client_token, hash);
     if (first !== null) {
       const rest = await Promise.all(circuits.slice(1).map((_, i) => this.replay(accountId, `${body.client_token}#${i + 1}`, hash)));
@@ -334,6 +343,20 @@ export class ExecutionService {
     }
     const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, circuits, token: body.client_token, hash, seed: body.seed });
     return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);
+  }
+
+  /** The batch's circuits: as given, or a parameterized circuit bound at each point of a sweep (one task per point). */
+  private batchCircuits(body: ContinueBatchRequest): Circuit[] {
+    const form = (message: string, path: string) => fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, message, [{ path, code: 'SWEEP_FORM_INVALID', message }]);
+    if (body.parameter_values === undefined) {
+      if (body.circuit !== undefined) throw form('`circuit` runs once per point of `parameter_values`; without a sweep give `circuits`.', '/circuit');
+      if (body.circuits === undefined) throw form('Give `circuits` (one per task), or `circuit` with `parameter_values` (one point per task).', '/circuits');
+      return body.circuits.map((c, i) => requireCircuit(c, this.deps.circuitLimits, `/circuits/${i}`).circuit);
+    }
+    if (body.circuits !== undefined) throw form('A sweep binds one `circuit`; `circuits` cannot be given with `parameter_values`.', '/circuits');
+    if (body.circuit === undefined) throw form('`parameter_values` binds `circuit`: give the parameterized circuit.', '/circuit');
+    const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit', { allowParameters: true });
+    return bindSweep(circuit, body.parameter_values);
   }
 
   private get continuationDeps(): ContinuationDeps {

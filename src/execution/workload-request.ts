@@ -35,25 +35,40 @@ interface Problem {
 }
 
 /** The run's options, or null when it is a plain counts run of a one-register circuit without parameters; 400 on any problem. */
+/**
+ * The circuit bound at every point (a parameterless circuit without bindings: itself once); 400
+ * EXECUTION_PARAMETERS_INVALID naming every unbound or unknown parameter, or the first point
+ * where a gate angle is not finite (a `1/theta` at theta = 0 is refused here, not mid-sweep).
+ */
+function bindPoints(c: Circuit, given: WorkloadFields['parameter_values']): { points: Float64Array[]; circuits: Circuit[] } {
+  const parameters = c.parameters ?? [];
+  const bound = checkBindings(parameters, given);
+  if (!bound.ok) throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${bound.problems[0]!.message}`, bound.problems);
+  if (parameters.length === 0) return { points: bound.points, circuits: [c] };
+  const binder = compileBinder(c);
+  const circuits = bound.points.map((vs, k) => {
+    try {
+      return binder.bind(vs);
+    } catch (e) {
+      if (!(e instanceof NonFiniteBinding)) throw e;
+      const message = `at point ${k} gate ${e.opIndex} has a parameter that is not a finite number`;
+      throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${message}`, [
+        { path: `/parameter_values/${k}`, code: 'PARAMETER_VALUE_INVALID', message },
+      ]);
+    }
+  });
+  return { points: bound.points, circuits };
+}
+
+/** A hardware sweep: one bound circuit per point of `parameter_values`, each run as one task of a held job. */
+export function bindSweep(c: Circuit, given: NonNullable<WorkloadFields['parameter_values']>): Circuit[] {
+  // A circuit without parameters is refused by checkBindings (PARAMETERS_NOT_DECLARED): given bindings are never ignored.
+  return bindPoints(c, given).circuits;
+}
+
 export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): RunOptions | null {
   const parameters = c.parameters ?? [];
-  const bound = checkBindings(parameters, f.parameter_values);
-  if (!bound.ok) throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${bound.problems[0]!.message}`, bound.problems);
-  // Every point binds to finite angles (a `1/theta` at theta = 0 is refused here, not mid-sweep).
-  if (parameters.length > 0) {
-    const binder = compileBinder(c);
-    for (const [k, vs] of bound.points.entries()) {
-      try {
-        binder.bind(vs);
-      } catch (e) {
-        if (!(e instanceof NonFiniteBinding)) throw e;
-        const message = `at point ${k} gate ${e.opIndex} has a parameter that is not a finite number`;
-        throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${message}`, [
-          { path: `/parameter_values/${k}`, code: 'PARAMETER_VALUE_INVALID', message },
-        ]);
-      }
-    }
-  }
+  const bound = bindPoints(c, f.parameter_values);
   const types = [...new Set((f.result_types ?? ['counts']) as ResultType[])];
   const problems: Problem[] = [];
   types.forEach((t, i) => {

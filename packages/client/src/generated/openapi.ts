@@ -15983,8 +15983,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description One circuit per task of the held job (at most the tasks it has left) */
-                    circuits: (components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"])[];
+                    /** @description One circuit per task of the held job (at most the tasks it has left); or give `circuit` with `parameter_values` */
+                    circuits?: (components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"])[];
+                    /** @description A parameterized circuit run once per point of `parameter_values` (a hardware sweep), instead of `circuits` */
+                    circuit?: components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"];
+                    /** @description A hardware sweep: one binding of `circuit`'s declared parameters per point, each point one task of the held job (job i of the answer is point i) */
+                    parameter_values?: {
+                        [key: string]: number;
+                    }[];
                     /** @description Circuit i runs with seed + i */
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */

@@ -9,6 +9,7 @@ import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
 import { WorkloadBodyFields } from './workload-schemas.js';
+import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from '../../../circuits/param-expr.js';
 import { currentTraceparent } from '../../../telemetry/trace.js';
 
 const tags = ['execution'];
@@ -53,7 +54,17 @@ export const BATCH_MAX_ITEMS = 100;
 
 const ContinueBatchBody = Type.Object(
   {
-    circuits: Type.Array(Circuit, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'One circuit per task of the held job (at most the tasks it has left)' }),
+    circuits: Type.Optional(
+      Type.Array(Circuit, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'One circuit per task of the held job (at most the tasks it has left); or give `circuit` with `parameter_values`' }),
+    ),
+    circuit: Type.Optional({ ...Circuit, description: 'A parameterized circuit run once per point of `parameter_values` (a hardware sweep), instead of `circuits`' }),
+    parameter_values: Type.Optional(
+      Type.Array(Type.Record(Type.String({ pattern: PARAMETER_NAME_PATTERN }), Type.Number(), { maxProperties: MAX_PARAMETERS }), {
+        minItems: 1,
+        maxItems: BATCH_MAX_ITEMS,
+        description: "A hardware sweep: one binding of `circuit`'s declared parameters per point, each point one task of the held job (job i of the answer is point i)",
+      }),
+    ),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Circuit i runs with seed + i' })),
     client_token: ClientToken,
   },
