@@ -3,7 +3,7 @@ import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { expireDueHolds, fundAccount } from '../helpers/ledger.js';
-import { bell, expectWallet } from './helpers.js';
+import { bell, expectWallet, holdGridTasks } from './helpers.js';
 
 /**
  * A hardware sweep (issue 22 items 1 and 4, docs/execution.md#hardware-sweeps): a held job for N
@@ -31,14 +31,7 @@ describe('hardware sweeps over a hold for N tasks', () => {
     measurements: [{ qubit: 0, clbit: 0 }],
   };
 
-  // p2-grid-9: $0.30 per task + 100 × $0.0009 per shot = $0.39 per task.
-  async function holdTasks(auth: { authorization: string }, tasks: number) {
-    const q = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 100, tasks } });
-    expect(q.statusCode).toBe(200);
-    const h = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: q.json().data.quote_id } });
-    expect(h.statusCode).toBe(201);
-    return h.json().data as { job_id: string; amount: string };
-  }
+  const holdTasks = (auth: { authorization: string }, tasks: number) => holdGridTasks(app, auth, tasks);
   const sweep = (auth: { authorization: string }, jobId: string, payload: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${jobId}/batch`, headers: auth, payload: { seed: 7, ...payload } });
   const ones = (counts: Record<string, number>) => counts['1'] ?? 0;

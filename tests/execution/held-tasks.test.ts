@@ -3,7 +3,7 @@ import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { expireDueHolds, fundAccount } from '../helpers/ledger.js';
-import { bell, expectWallet, ghz3 } from './helpers.js';
+import { bell, expectWallet, ghz3, holdGridTasks } from './helpers.js';
 
 /**
  * Holds for N tasks (issue 22 item 4, docs/execution.md#holds-for-n-tasks): a hold for `tasks: N`
@@ -22,14 +22,7 @@ describe('holds for N tasks', () => {
     await app.close();
   });
 
-  // p2-grid-9: $0.30 per task + 100 × $0.0009 per shot = $0.39 per task.
-  async function holdTasks(auth: { authorization: string }, tasks: number) {
-    const q = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 100, tasks } });
-    expect(q.statusCode).toBe(200);
-    const h = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: q.json().data.quote_id } });
-    expect(h.statusCode).toBe(201);
-    return h.json().data as { job_id: string; hold_id: string; amount: string };
-  }
+  const holdTasks = (auth: { authorization: string }, tasks: number) => holdGridTasks(app, auth, tasks);
   const cont = (auth: { authorization: string }, jobId: string, circuit: unknown, token: string) =>
     app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${jobId}`, headers: auth, payload: { circuit, client_token: token, seed: 1 } });
   const batch = (auth: { authorization: string }, jobId: string, circuits: unknown[], token: string) =>

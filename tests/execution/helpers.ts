@@ -102,6 +102,15 @@ export async function quoteAndHold(app: App, auth: { authorization: string }, de
   return { quote: q.json().data, held: h.json().data as { job_id: string; amount: string; hold_id: string; status: string } };
 }
 
+/** A hold for `tasks` runs of 100 shots on p2-grid-9 ($0.30 per task + 100 × $0.0009 per shot = $0.39 per task). */
+export async function holdGridTasks(app: App, auth: { authorization: string }, tasks: number) {
+  const q = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 100, tasks } });
+  expect(q.statusCode).toBe(200);
+  const h = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: q.json().data.quote_id } });
+  expect(h.statusCode).toBe(201);
+  return h.json().data as { job_id: string; hold_id: string; amount: string };
+}
+
 /** Runs the execution worker until the job is terminal (parked remote jobs become due after a few ms); the outcomes seen. */
 export async function settleExecutionJob(app: App, id: string): Promise<string[]> {
   const outcomes: string[] = [];
