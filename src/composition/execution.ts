@@ -56,7 +56,7 @@ const DRIVER_CIRCUIT_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth
 /** The local drivers' simulations as `simulate` tasks of the compute pool (in-process for COMPUTE_THREADS=0). */
 export function poolSimulator(compute: ComputePool, timeBudgetMs: number): LocalSimulator {
   const hardTimeoutMs = hardTimeoutFor(timeBudgetMs);
-  return (r, signal) =>
+  return (r, signal, onProgress) =>
     compute.run(
       'simulate',
       {
@@ -68,14 +68,14 @@ export function poolSimulator(compute: ComputePool, timeBudgetMs: number): Local
         ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
         ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
       },
-      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }), ...(onProgress === undefined ? {} : { onProgress }) },
     );
 }
 
 /** Workload runs (sweeps, result types) as `simulate.workload` tasks of the compute pool. */
 export function poolWorkload(compute: ComputePool, timeBudgetMs: number): LocalWorkload {
   const hardTimeoutMs = hardTimeoutFor(timeBudgetMs);
-  return (r, signal) =>
+  return (r, signal, onProgress) =>
     compute.run(
       'simulate.workload',
       {
@@ -88,7 +88,7 @@ export function poolWorkload(compute: ComputePool, timeBudgetMs: number): LocalW
         ...(r.maxQubits === undefined ? {} : { maxQubits: r.maxQubits }),
         ...(r.timeBudgetMs === undefined ? {} : { timeBudgetMs: r.timeBudgetMs }),
       },
-      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      { hardTimeoutMs, ...(signal === undefined ? {} : { signal }), ...(onProgress === undefined ? {} : { onProgress }) },
     );
 }
 

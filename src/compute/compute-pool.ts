@@ -20,7 +20,7 @@ import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import { COMPUTE_TASKS, type ComputeTaskName, type TaskContext, type TaskInput, type TaskOutput } from './compute-tasks.js';
 import { COMPUTE_ERRORS } from './error-codes.js';
 import type { UnsoundRule } from '../optimization/optimize.js';
-import { decodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
+import { decodeError, type TaskProgress, type TaskProgressMessage, type TaskReply, type TaskRequest } from './task-protocol.js';
 
 export interface RunOptions {
   /**
@@ -31,6 +31,8 @@ export interface RunOptions {
   readonly hardTimeoutMs?: number;
   /** Aborted when nobody waits for the result any more (the client disconnected): the task is dropped or stopped. */
   readonly signal?: AbortSignal;
+  /** Told how far the task has got while it runs (tasks that report it: simulate, simulate.workload). */
+  readonly onProgress?: (p: TaskProgress) => void;
 }
 
 /** What the pool did with canceled tasks (tests and diagnostics). */
@@ -90,6 +92,7 @@ interface Pending {
   readonly hardTimeoutMs: number | undefined;
   readonly resolve: (v: unknown) => void;
   readonly reject: (e: unknown) => void;
+  readonly onProgress: ((p: TaskProgress) => void) | undefined;
   /** Set once the caller gave up on it; its late answer is dropped. */
   canceled: boolean;
   detach: (() => void) | undefined;
@@ -142,7 +145,7 @@ export class ThreadPool {
       return Promise.reject(canceled(task));
     }
     return new Promise((resolve, reject) => {
-      const p: Pending = { id: this.nextId++, task, input, hardTimeoutMs: opts.hardTimeoutMs, resolve, reject, canceled: false, detach: undefined };
+      const p: Pending = { id: this.nextId++, task, input, hardTimeoutMs: opts.hardTimeoutMs, resolve, reject, onProgress: opts.onProgress, canceled: false, detach: undefined };
       if (signal !== undefined) {
         const onAbort = () => this.cancel(p);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -227,9 +230,13 @@ export class ThreadPool {
     const slot: Slot = { worker, current: undefined, timer: undefined, failure: undefined, cancelFlag };
     this.slots.push(slot);
 
-    worker.on('message', (m: TaskReply) => {
+    worker.on('message', (m: TaskReply | TaskProgressMessage) => {
       const p = slot.current;
       if (p === undefined || m.id !== p.id) return;
+      if ('progress' in m) {
+        if (!p.canceled) p.onProgress?.(m.progress);
+        return;
+      }
       this.settle(slot);
       if (p.canceled) this.counts.stoppedInGrace++;
       else if (m.ok) p.resolve(m.output);
@@ -296,7 +303,12 @@ export function createComputePool(opts: ComputePoolOptions): ComputePool {
           throw canceled(task);
         }
         const fn = COMPUTE_TASKS[task] as (i: typeof input, ctx: TaskContext) => TaskOutput<typeof task> | Promise<TaskOutput<typeof task>>;
-        return fn(input, { cancelled: () => signal?.aborted === true, ...(opts.unsoundRules === undefined ? {} : { unsoundRules: opts.unsoundRules }) });
+        const onProgress = runOpts?.onProgress;
+        return fn(input, {
+          cancelled: () => signal?.aborted === true,
+          ...(onProgress === undefined ? {} : { progress: (fraction: number, phase: string) => onProgress({ fraction, phase }) }),
+          ...(opts.unsoundRules === undefined ? {} : { unsoundRules: opts.unsoundRules }),
+        });
       },
       warm() {},
       stats: () => ({ busy: 0, queued: 0, canceledQueued, canceledRunning: 0, stoppedInGrace: 0, terminatedAfterGrace: 0, crashed: 0 }),

@@ -19,6 +19,8 @@ import type { CertificateStep } from '../verification/certificate-types.js';
 /** What a running task may ask its runner: whether the caller gave up (checked between steps of long work). */
 export interface TaskContext {
   readonly cancelled: () => boolean;
+  /** Reports how far the task has got (cheap to call often: the thread throttles what it sends). */
+  readonly progress?: (fraction: number, phase: string) => void;
   /** Test-only, in-process runs: deliberately unsound rewrites planted in the optimizer to show it fails closed. */
   readonly unsoundRules?: readonly UnsoundRule[];
 }
@@ -143,9 +145,13 @@ function analyze(input: CouplingTaskInput): Promise<CouplingReport> {
   );
 }
 
-function simulateTask(input: SimulateTaskInput): SimulationResult {
+/** The simulation's progress as the task's, phase `simulating`. */
+const simulating = (ctx: TaskContext) => (ctx.progress === undefined ? {} : { onProgress: (f: number) => ctx.progress?.(f, 'simulating') });
+
+function simulateTask(input: SimulateTaskInput, ctx: TaskContext = NEVER): SimulationResult {
   return simulate(fromWire(input.circuit, input.limits), {
     shots: input.shots,
+    ...simulating(ctx),
     ...(input.seed === undefined ? {} : { seed: input.seed }),
     ...(input.calibration === undefined ? {} : { noise: noiseFromCalibration(input.calibration) }),
     ...(input.maxQubits === undefined ? {} : { maxQubits: input.maxQubits }),
@@ -154,11 +160,12 @@ function simulateTask(input: SimulateTaskInput): SimulationResult {
   });
 }
 
-function workloadTask(input: WorkloadTaskInput): WorkloadResult {
+function workloadTask(input: WorkloadTaskInput, ctx: TaskContext = NEVER): WorkloadResult {
   return runWorkload(
     fromWire(input.circuit, input.limits, true),
     {
       shots: input.shots,
+      ...simulating(ctx),
       seed: input.seed,
       ...(input.calibration === undefined ? {} : { noise: noiseFromCalibration(input.calibration) }),
       ...(input.maxQubits === undefined ? {} : { maxQubits: input.maxQubits }),

@@ -19,6 +19,18 @@ export type EncodedError =
 
 export type TaskReply = { readonly id: number; readonly ok: true; readonly output: unknown } | { readonly id: number; readonly ok: false; readonly error: EncodedError };
 
+/** How far a running task has got: a fraction (0–1) and the name of its phase. */
+export interface TaskProgress {
+  readonly fraction: number;
+  readonly phase: string;
+}
+
+/** Sent by a thread while its task runs (throttled there), before the task's one reply. */
+export interface TaskProgressMessage {
+  readonly id: number;
+  readonly progress: TaskProgress;
+}
+
 /** A non-AppError failure inside a worker (a bug, or an engine limit such as an allocation failure). */
 export class ComputeTaskError extends Error {
   constructor(

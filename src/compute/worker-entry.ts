@@ -4,10 +4,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { COMPUTE_TASKS, type ComputeTaskName, type TaskContext } from './compute-tasks.js';
-import { encodeError, type TaskReply, type TaskRequest } from './task-protocol.js';
+import { encodeError, type TaskProgressMessage, type TaskReply, type TaskRequest } from './task-protocol.js';
 
-const port = parentPort;
-if (port === null) throw new Error('src/compute/worker-entry.ts runs only inside a worker thread');
+/** At most one progress message per this many ms (a task may report after every block of gates). */
+const PROGRESS_EVERY_MS = 200;
+
+const maybePort = parentPort;
+if (maybePort === null) throw new Error('src/compute/worker-entry.ts runs only inside a worker thread');
+const port = maybePort;
 // The pool writes here the id of the task it gave up on (a synchronous task cannot read messages).
 const cancelFlag = (workerData as { cancelFlag?: Int32Array } | null)?.cancelFlag;
 
@@ -15,7 +19,16 @@ async function handle(msg: TaskRequest): Promise<TaskReply> {
   try {
     if (!Object.hasOwn(COMPUTE_TASKS, msg.task)) throw new Error(`unknown compute task "${msg.task}"`);
     const run = COMPUTE_TASKS[msg.task as ComputeTaskName] as (input: unknown, ctx: TaskContext) => unknown;
-    const ctx: TaskContext = { cancelled: () => cancelFlag !== undefined && Atomics.load(cancelFlag, 0) === msg.id };
+    let lastProgress = 0;
+    const ctx: TaskContext = {
+      cancelled: () => cancelFlag !== undefined && Atomics.load(cancelFlag, 0) === msg.id,
+      progress: (fraction, phase) => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_EVERY_MS) return;
+        lastProgress = now;
+        port.postMessage({ id: msg.id, progress: { fraction, phase } } satisfies TaskProgressMessage);
+      },
+    };
     return { id: msg.id, ok: true, output: await run(msg.input, ctx) };
   } catch (e) {
     return { id: msg.id, ok: false, error: encodeError(e) };

@@ -46,6 +46,8 @@ export interface ExecutionJob {
   estimated_micros: string | number | bigint;
   actual_micros: string | number | bigint | null;
   result: Record<string, unknown> | null;
+  /** How far a running local run has got: {fraction, phase, at} (migration 1710); null before its first report. */
+  progress?: { fraction: number; phase: string; at: string } | null;
   /** The W3C traceparent of the request that queued it, when tracing is on (migration 1300). */
   traceparent?: string | null;
   /** A sweep's points and the result types asked for (migration 1400; null for a plain counts run). */

@@ -12,7 +12,7 @@ import type { CancelRequests } from '../queue/cancel-requests.js';
 import { leaseOf } from '../queue/queue-worker.js';
 import { ranAnyway, stoppedRun } from './cancel-rule.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
-import type { RunResult } from './drivers/driver.js';
+import type { RunProgress, RunResult } from './drivers/driver.js';
 import { EXECUTION_ERRORS, EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import type { ExecutionStore } from './ports.js';
@@ -48,6 +48,25 @@ export function resultJson(r: RunResult) {
   };
 }
 
+/** Progress is stored at most this often (one UPDATE a second per running job). */
+export const PROGRESS_WRITE_EVERY_MS = 1_000;
+
+/**
+ * Stores a run's progress reports, throttled. Best effort: a report that cannot be stored is
+ * dropped (the run, its lease and its result do not depend on it), and one arriving after the run
+ * ended changes nothing (saveProgress only touches a running job).
+ */
+function progressWriter(store: ExecutionStore, jobId: string): (p: RunProgress) => void {
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_WRITE_EVERY_MS) return;
+    last = now;
+    const fraction = Math.min(1, Math.max(0, Math.round(p.fraction * 1e4) / 1e4));
+    store.saveProgress(jobId, fraction, p.phase).catch(() => undefined);
+  };
+}
+
 /** A run's lease at its start: its whole time budget (an in-process run cannot heartbeat) plus the lease. */
 export function simulatorLeaseMs(settings: ExecutionSettings): number {
   return settings.simulatorTimeBudgetMs + settings.leaseMs;
@@ -70,7 +89,7 @@ export async function finishSimulatorRun(deps: SimulatorRunDeps, row: ExecutionJ
       if (signal.aborted) throw new Error('canceled before the run started');
       const options = row.run_options as RunOptions | null | undefined;
       const workload = options === null || options === undefined ? {} : { workload: workloadSpec(options) };
-      return driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed), signal, ...workload });
+      return driver.submit({ jobId: row.id, device: d.profile, circuit, shots: row.shots, seed: Number(row.seed), signal, onProgress: progressWriter(store, row.id), ...workload });
     });
   } catch (e) {
     if (lease.cancelRequested) {

@@ -109,6 +109,7 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
     shots: j.shots,
     seed: Number(j.seed),
     queue_position: x.queuePosition,
+    progress: j.status === 'running' && j.progress !== null && j.progress !== undefined ? { fraction: j.progress.fraction, phase: j.progress.phase, at: new Date(j.progress.at).toISOString() } : null,
     // A canceled job keeps the results its run delivered only when they were paid for (a remote run finished anyway).
     results:
       result === null || (j.status !== 'completed' && j.error_code !== EXECUTION_FAILURE.CANCELED)

@@ -82,9 +82,19 @@ export class Engine {
     /** Its workspace may hold the initial state (kernels in place); branch copies are plain arrays. */
     private readonly runner: PlanRunner,
     private readonly onLeaf: LeafHandler,
+    /** Told the fraction of the program's blocks run so far (a branching run counts each block once per branch, so it is clamped to 1). */
+    private readonly onProgress?: (fraction: number) => void,
   ) {
     this.dim = 2 ** program.numQubits;
+    this.totalBlocks = program.steps.reduce((a, s) => a + (s.kind === 'unitary' ? s.plan.blocks.length : 0), 0);
   }
+
+  private readonly totalBlocks: number;
+  private blocksRun = 0;
+  private readonly blockDone = (): void => {
+    this.blocksRun++;
+    this.onProgress?.(Math.min(1, this.blocksRun / Math.max(1, this.totalBlocks)));
+  };
 
   run(re: Float64Array, im: Float64Array, shots: number): void {
     this.runFrom(0, re, im, shots, new Uint8Array(this.program.numClbits));
@@ -97,7 +107,7 @@ export class Engine {
       this.check();
       const step = steps[i]!;
       if (step.kind === 'unitary') {
-        this.runner.run(step.plan, re, im, this.check);
+        this.runner.run(step.plan, re, im, this.check, this.onProgress === undefined ? undefined : this.blockDone);
         this.stats.blocks += step.plan.blocks.length;
         continue;
       }

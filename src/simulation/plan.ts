@@ -172,7 +172,8 @@ export class PlanRunner {
     return plan.blocks.reduce((a, b) => Math.max(a, Workspace.scratchBytes(b.ops, amps)), Workspace.scratchBytes([], amps));
   }
 
-  run(plan: Plan, re: Float64Array, im: Float64Array, check: BudgetCheck): void {
+  /** `onBlock` is told after each block (progress reports; it must be cheap). */
+  run(plan: Plan, re: Float64Array, im: Float64Array, check: BudgetCheck, onBlock?: () => void): void {
     const n = plan.numQubits;
     const ws = this.ws;
     const resident = ws.holds(re, im);
@@ -201,6 +202,7 @@ export class PlanRunner {
           re.set(ws.re);
           im.set(ws.im);
         }
+        onBlock?.();
       }
       return;
     }
@@ -208,6 +210,7 @@ export class PlanRunner {
       check();
       if (resident && b.single !== undefined) ws.applyState(b.single, 0);
       else runBlock(b, n, plan.width, re, im, ws, check);
+      onBlock?.();
     }
   }
 }

@@ -34,6 +34,8 @@ export interface LimitOptions {
 
 export interface SimulateOptions extends LimitOptions {
   readonly shots: number;
+  /** Told the fraction of the state evolution done (0–1), after each block of gates; for progress reports, so it must be cheap. */
+  readonly onProgress?: (fraction: number) => void;
   /** Same seed, same circuit, same options → same counts. A random seed is drawn (and reported) when absent. */
   readonly seed?: number;
   readonly noise?: NoiseModel;
@@ -164,16 +166,24 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
   const wantExp = options.observables !== undefined && options.observables.length > 0 && !program.branching;
   const notes: string[] = [];
   const pool = new StatePool(dim, lim.maxMemoryBytes - needed, lim.maxMemoryBytes);
-  const engine = new Engine(program, rng, check, pool, runner, (sre, sim, s, reg) => {
-    const ts = performance.now();
-    if (program.terminal.length === 0) {
-      if (s > 0) builder.record(0, s, reg);
-    } else sampleIndices(sre, sim, s, rng, (index, count) => builder.record(index, count, reg));
-    if (exact) probabilities = exactProbabilities(program, sre, sim, MAX_EXACT_CLBITS, maxEntries);
-    if (wantSv) statevector = { re: Array.from(sre), im: Array.from(sim) };
-    if (wantExp) expectation = exactExpectation(sre, sim, options.observables);
-    sampleMs += performance.now() - ts;
-  });
+  const engine = new Engine(
+    program,
+    rng,
+    check,
+    pool,
+    runner,
+    (sre, sim, s, reg) => {
+      const ts = performance.now();
+      if (program.terminal.length === 0) {
+        if (s > 0) builder.record(0, s, reg);
+      } else sampleIndices(sre, sim, s, rng, (index, count) => builder.record(index, count, reg));
+      if (exact) probabilities = exactProbabilities(program, sre, sim, MAX_EXACT_CLBITS, maxEntries);
+      if (wantSv) statevector = { re: Array.from(sre), im: Array.from(sim) };
+      if (wantExp) expectation = exactExpectation(sre, sim, options.observables);
+      sampleMs += performance.now() - ts;
+    },
+    options.onProgress,
+  );
   engine.run(re, im, shots);
   releaseWorkspace(runner.ws);
   const t2 = performance.now();

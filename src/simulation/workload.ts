@@ -99,9 +99,12 @@ export function runWorkload(c: Circuit, options: SimulateOptions & { readonly se
     const bound = binder === null ? c : binder.bind(Float64Array.from(values));
     const seed = pointSeed(options.seed, k);
     const wantSv = types.has('statevector') && k < MAX_STATEVECTOR_POINTS;
+    const onProgress = options.onProgress;
     const r = simulate(bound, {
       ...options,
       seed,
+      // A sweep's fraction counts its points: point k at fraction f is (k + f) / points.
+      ...(onProgress === undefined ? {} : { onProgress: (f: number) => onProgress((k + f) / points.length) }),
       ...(wantSv ? { returnStatevector: true, maxStatevectorQubits: MAX_STATEVECTOR_QUBITS } : {}),
       ...(types.has('expectation') && spec.observables !== undefined ? { observables: spec.observables } : {}),
     });

@@ -82,4 +82,41 @@ describe('async simulator runs (issue #22 item 7): 202 queued, run by the execut
     expect(end).toMatchObject({ status: 'failed', failure: { code: 'CANCELED' }, results: null });
     await expectWallet(app, u.auth, '0.000000', '0.000000');
   });
+
+  it('a running run shows its progress (fraction and phase, never going back), and none once it ended', async () => {
+    const u = await signUp(app);
+    const r = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: slow, shots: 10, seed: 2, client_token: 'pr', async: true } });
+    expect(r.statusCode).toBe(202);
+    expect(r.json().data.progress).toBeNull();
+    const id = r.json().data.job_id as string;
+    const read = async () => (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${id}`, headers: u.auth })).json().data;
+    const draining = app.services.executionWorker.drain();
+    const first = await waitFor(
+      async () => {
+        const j = await read();
+        return j.status === 'running' && j.progress !== null && j.progress;
+      },
+      { intervalMs: 5, what: 'a progress report of the running run' },
+    );
+    expect(first.phase).toBe('simulating');
+    expect(first.fraction).toBeGreaterThan(0);
+    expect(first.fraction).toBeLessThanOrEqual(1);
+    expect(Date.parse(first.at)).not.toBeNaN();
+    // A later report is further on (the run reports after every block of gates; stored once a second).
+    const later = await waitFor(
+      async () => {
+        const j = await read();
+        if (j.status !== 'running') return j.progress === null && { fraction: 1 };
+        return j.progress.at !== first.at && j.progress;
+      },
+      { intervalMs: 20, what: 'a second progress report or the end' },
+    );
+    expect(later.fraction).toBeGreaterThanOrEqual(first.fraction);
+    const c = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/${id}/cancel`, headers: u.auth });
+    expect(c.statusCode).toBe(200);
+    await draining;
+    const end = await read();
+    expect(end.status).not.toBe('running');
+    expect(end.progress).toBeNull();
+  });
 });

@@ -20,6 +20,14 @@ export interface RunInput {
   readonly workload?: WorkloadSpec;
   /** Aborted when the job's cancel was requested: a local run stops (a remote submission is never cut off mid-request). */
   readonly signal?: AbortSignal;
+  /** Local drivers: told how far the run has got while it runs. */
+  readonly onProgress?: (p: RunProgress) => void;
+}
+
+/** How far a running job has got: a fraction (0–1) and the name of its phase (`simulating`). */
+export interface RunProgress {
+  readonly fraction: number;
+  readonly phase: string;
 }
 
 export interface RunResult {

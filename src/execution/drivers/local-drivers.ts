@@ -10,7 +10,7 @@
 import type { Circuit } from '../../circuits/ir.js';
 import { noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../../simulation/index.js';
 import { workloadResultJson } from './workload-result.js';
-import type { DeviceDriver, DriverOutcome, RunInput } from './driver.js';
+import type { DeviceDriver, DriverOutcome, RunInput, RunProgress } from './driver.js';
 
 /** One seeded run. Plain data only (it may cross a thread): the calibration, not a noise model. */
 export interface LocalSimulationRequest {
@@ -24,10 +24,10 @@ export interface LocalSimulationRequest {
 }
 
 /** Port: runs a simulation; same request → same counts wherever it runs. An aborted `signal` stops it (it rejects). */
-export type LocalSimulator = (req: LocalSimulationRequest, signal?: AbortSignal) => Promise<SimulationResult>;
+export type LocalSimulator = (req: LocalSimulationRequest, signal?: AbortSignal, onProgress?: (p: RunProgress) => void) => Promise<SimulationResult>;
 
 /** Port: a workload run (sweep, result types) of a request; plain data both ways, like LocalSimulator. */
-export type LocalWorkload = (req: LocalSimulationRequest & { readonly workload: WorkloadSpec }, signal?: AbortSignal) => Promise<WorkloadResult>;
+export type LocalWorkload = (req: LocalSimulationRequest & { readonly workload: WorkloadSpec }, signal?: AbortSignal, onProgress?: (p: RunProgress) => void) => Promise<WorkloadResult>;
 
 export const inProcessWorkload: LocalWorkload = async (r) =>
   runWorkload(
@@ -75,6 +75,7 @@ async function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): P
         ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
       },
       input.signal,
+      input.onProgress,
     );
     return { state: 'completed', result: workloadResultJson(input.circuit, input.seed, input.workload, w, noisy) };
   }
@@ -88,6 +89,7 @@ async function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): P
       ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
     },
     input.signal,
+    input.onProgress,
   );
   return {
     state: 'completed',

@@ -92,6 +92,11 @@ export async function claimJob(q: Queryable, worker: string, leaseMs: number): P
   return { id: job.id, attempts: job.attempts, job, previousStatus: prev, holdStatus: hold_status, cancelRequested: job.cancel_requested_at !== null, traceparent: job.traceparent ?? undefined };
 }
 
+/** A running job's progress report (ignored once it is no longer running: a late report never outlives the run). */
+export async function saveProgress(q: Queryable, id: string, fraction: number, phase: string): Promise<void> {
+  await q.query(`UPDATE execution_jobs SET progress = jsonb_build_object('fraction', $2::float8, 'phase', $3::text, 'at', now()) WHERE id = $1 AND status = 'running'`, [id, fraction, phase]);
+}
+
 /** Remembers the queuing request's trace so the worker's span continues it. */
 export async function saveTraceparent(q: Queryable, id: string, traceparent: string): Promise<void> {
   await q.query('UPDATE execution_jobs SET traceparent = $2 WHERE id = $1', [id, traceparent]);

@@ -15,6 +15,7 @@ import { eventsOf, listExecutionJobs } from './execution-list-sql.js';
 import {
   claimJob,
   saveTraceparent,
+  saveProgress,
   deviceStatusOverrides,
   getJob,
   heartbeat,
@@ -54,6 +55,7 @@ export function pgExecutionStore(db: Database): ExecutionStore {
     insertJob: (j) => db.tx((q) => insertJob(q, j)),
     getJob: (id) => getJob(db, id),
     saveTraceparent: (id, traceparent) => saveTraceparent(db, id, traceparent),
+    saveProgress: (id, fraction, phase) => saveProgress(db, id, fraction, phase),
     queuePosition: (job) => queuePosition(db, job),
     jobEvents: (id) => jobEvents(db, id),
     takeOver: (id, worker, leaseMs) => takeOverExpired(db, id, worker, leaseMs),

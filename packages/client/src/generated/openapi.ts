@@ -1940,6 +1940,13 @@ export interface components {
             shots: number;
             seed: number | null;
             queue_position: number | null;
+            /** @description While a simulator or emulated run is running: the fraction of its state evolution done (a sweep counts its points), its phase (`simulating`) and when it was reported (at most once a second); null otherwise */
+            progress?: {
+                fraction: number;
+                phase: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Set when completed, and on a canceled job whose run the provider completed anyway (it was paid for) */
             results: components["schemas"]["ExecutionResults"] | null;
             translation: components["schemas"]["ExecutionTranslation"] | null;

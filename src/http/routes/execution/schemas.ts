@@ -128,6 +128,12 @@ export const ExecutionJobSchema = Obj(
     shots: Type.Integer({ minimum: 1 }),
     seed: Nullable(Type.Integer()),
     queue_position: Nullable(Type.Integer({ minimum: 1 })),
+    progress: Type.Optional(
+      Nullable(
+        Obj({ fraction: Type.Number({ minimum: 0, maximum: 1 }), phase: Str, at: Iso }),
+        'While a simulator or emulated run is running: the fraction of its state evolution done (a sweep counts its points), its phase (`simulating`) and when it was reported (at most once a second); null otherwise',
+      ),
+    ),
     results: Nullable(Type.Ref('ExecutionResults'), 'Set when completed, and on a canceled job whose run the provider completed anyway (it was paid for)'),
     translation: Nullable(Type.Ref('ExecutionTranslation')),
     cost: Obj({ currency: Type.Literal('USD'), estimated: Usd, actual: NullableUsd, hold_id: Nullable(Str), held: NullableUsd }),
