@@ -1,3 +1,4 @@
+import { waitFor } from '../helpers/wait-for.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { expireDueHolds, fundAccount } from '../helpers/ledger.js';
@@ -55,6 +56,7 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
   }
 
   const settle = (id: string) => settleExecutionJob(app, id);
+  const nextStep = () => waitFor(() => app.services.executionWorker.runOnce(), { intervalMs: 1, what: 'the parked job to be due again' });
 
   const job = async (u: { auth: { authorization: string } }, id: string) => (await app.inject({ method: 'GET', url: `/v1/execute/provider-one/${id}`, headers: u.auth })).json().data;
   const cont = (u: { auth: { authorization: string } }, id: string, token: string, circuit: unknown = bell) =>
@@ -183,7 +185,8 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     expect(caps.provider_one.hardware.ready).toBe(false);
     const before = fake.submissions;
     expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
-    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
+    // Parked for EXECUTION_REMOTE_POLL_MS (1 ms): claimed again once due, however fast this machine is.
+    expect(await nextStep()).toEqual({ jobId: held.job_id, outcome: 'parked' });
     expect(fake.submissions).toBe(before);
     expect(await job(u, held.job_id)).toMatchObject({ status: 'running', failure: null });
     // Its hold reaches its expiry (only this one: other tests' holds stay as they are), and the sweeper runs.
@@ -203,7 +206,8 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     expect((await cont(u, held.job_id, 'ibm-c1')).statusCode).toBe(202);
     // Submitted (parked with IBM's id), then polled once: still Queued at IBM.
     expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
-    expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });
+    // Parked for EXECUTION_REMOTE_POLL_MS (1 ms): claimed again once due, however fast this machine is.
+    expect(await nextStep()).toEqual({ jobId: held.job_id, outcome: 'parked' });
     const c = await app.inject({ method: 'POST', url: `/v1/execute/provider-one/${held.job_id}/cancel`, headers: u.auth });
     expect(c.statusCode).toBe(200);
     await settle(held.job_id);
