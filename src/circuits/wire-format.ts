@@ -14,6 +14,7 @@ import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
 import { scanCircuitInput } from './scan-circuit-input.js';
+import { checkKeys, isObject } from './wire-checks.js';
 import { declaredGateCalls, declaredGateDefinitions } from './wire-gate-definitions.js';
 import type { WireCircuitV02, WireGate } from './wire-schema.js';
 
@@ -63,7 +64,6 @@ class BoundedProblems extends Array<CircuitProblem> {
     return this.length;
   }
 }
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** One operation in a format-neutral shape, each value with the path it came from. */
@@ -77,16 +77,6 @@ interface RawOp {
   readonly paramsPath: string;
   readonly clbits: readonly { value: unknown; path: string }[] | undefined;
   readonly clbitsPath: string;
-}
-
-function checkKeys(obj: Record<string, unknown>, allowed: readonly string[], path: string, out: Problems): void {
-  for (const k of Object.keys(obj)) {
-    if (!allowed.includes(k)) out.push({ path: `${path}/${escape(k)}`, code: 'UNKNOWN_PROPERTY', message: `unknown property '${k}' (allowed: ${allowed.join(', ')})` });
-  }
-}
-
-function escape(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** An array field: undefined (with a problem when required) if missing or not an array. */

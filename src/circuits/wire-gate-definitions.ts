@@ -4,44 +4,35 @@
  * expanded to. Checked here for shape and ranges; whether a call equals its ops is checked at
  * export (src/circuits/qasm/gate-calls.ts), which inlines a call that does not.
  */
-import type { CircuitProblemCode } from './error-codes.js';
 import { gateSpec } from './gates.js';
 import { REGISTER_NAME, type GateCall, type GateDefinition } from './ir.js';
 import { QASM_ALIASES } from './qasm/gate-modifiers.js';
 import { MAX_GATE_BODY_CHARS, MAX_GATE_DEFINITIONS } from './qasm/gate-definition-text.js';
-
-interface Problem {
-  readonly path: string;
-  readonly code: CircuitProblemCode;
-  readonly message: string;
-}
-interface Problems {
-  push(...items: Problem[]): number;
-}
+import { checkKeys, isObject, type WireProblem, type WireProblems as Problems } from './wire-checks.js';
 
 /** Parameters and qubit arguments of one definition (OpenQASM has no limit; a definition with more is not kept). */
 const MAX_DEFINITION_ARGS = 64;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNameList = (v: unknown, min: number): v is string[] =>
   Array.isArray(v) && v.length >= min && v.length <= MAX_DEFINITION_ARGS && v.every((n) => typeof n === 'string' && REGISTER_NAME.test(n)) && new Set(v).size === v.length;
 
-function unknownKeys(v: Record<string, unknown>, allowed: readonly string[], path: string, out: Problems): void {
-  for (const k of Object.keys(v))
-    if (!allowed.includes(k))
-      out.push({ path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, code: 'UNKNOWN_PROPERTY', message: `unknown property '${k}' (allowed: ${allowed.join(', ')})` });
+/** The array at `key`, at most `max` long; undefined (with its problem) when absent, not an array or too long. */
+function boundedArray(obj: Record<string, unknown>, key: string, max: number, tooMany: WireProblem['code'], noun: string, out: Problems): unknown[] | undefined {
+  const list = obj[key];
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) {
+    out.push({ path: `/${key}`, code: 'WRONG_TYPE', message: `'${key}' must be an array` });
+    return undefined;
+  }
+  if (list.length > max) {
+    out.push({ path: `/${key}`, code: tooMany, message: `at most ${max} ${noun}, got ${list.length}` });
+    return undefined;
+  }
+  return list as unknown[];
 }
 
 export function declaredGateDefinitions(obj: Record<string, unknown>, out: Problems): GateDefinition[] | undefined {
-  const list = obj['gate_definitions'];
+  const list = boundedArray(obj, 'gate_definitions', MAX_GATE_DEFINITIONS, 'TOO_MANY_DEFINITIONS', 'gate definitions', out);
   if (list === undefined) return undefined;
-  if (!Array.isArray(list)) {
-    out.push({ path: '/gate_definitions', code: 'WRONG_TYPE', message: "'gate_definitions' must be an array" });
-    return undefined;
-  }
-  if (list.length > MAX_GATE_DEFINITIONS) {
-    out.push({ path: '/gate_definitions', code: 'TOO_MANY_DEFINITIONS', message: `at most ${MAX_GATE_DEFINITIONS} gate definitions, got ${list.length}` });
-    return undefined;
-  }
   const defs: GateDefinition[] = [];
   list.forEach((d: unknown, i) => {
     const path = `/gate_definitions/${i}`;
@@ -60,7 +51,7 @@ export function declaredGateDefinitions(obj: Record<string, unknown>, out: Probl
       out.push({ path, code: 'WRONG_TYPE', message });
       return;
     }
-    unknownKeys(d, ['name', 'params', 'qubits', 'body'], path, out);
+    checkKeys(d, ['name', 'params', 'qubits', 'body'], path, out);
     const name = d['name'];
     if (gateSpec(QASM_ALIASES[name] ?? name) !== undefined) {
       out.push({ path: `${path}/name`, code: 'GATE_CALL_INVALID', message: `'${name}' is a catalogue gate: only user gates are defined` });
@@ -74,16 +65,8 @@ export function declaredGateDefinitions(obj: Record<string, unknown>, out: Probl
 
 /** Calls in op order, spans disjoint and within the `opCount` ops (gates, then measurements). */
 export function declaredGateCalls(obj: Record<string, unknown>, defs: readonly GateDefinition[], numQubits: number, opCount: number, maxCalls: number, out: Problems): GateCall[] | undefined {
-  const list = obj['gate_calls'];
+  const list = boundedArray(obj, 'gate_calls', maxCalls, 'TOO_MANY_GATES', 'gate calls', out);
   if (list === undefined) return undefined;
-  if (!Array.isArray(list)) {
-    out.push({ path: '/gate_calls', code: 'WRONG_TYPE', message: "'gate_calls' must be an array" });
-    return undefined;
-  }
-  if (list.length > maxCalls) {
-    out.push({ path: '/gate_calls', code: 'TOO_MANY_GATES', message: `at most ${maxCalls} gate calls, got ${list.length}` });
-    return undefined;
-  }
   const calls: GateCall[] = [];
   let end = 0;
   list.forEach((k: unknown, i) => {
@@ -93,7 +76,7 @@ export function declaredGateCalls(obj: Record<string, unknown>, defs: readonly G
       out.push({ path, code: 'WRONG_TYPE', message: 'a gate call is {gate, params?, qubits, start, count}: a defined gate, numbers, qubit indices and its span of ops' });
       return;
     }
-    unknownKeys(k, ['gate', 'params', 'qubits', 'start', 'count'], path, out);
+    checkKeys(k, ['gate', 'params', 'qubits', 'start', 'count'], path, out);
     const def = defs.find((d) => d.name === k['gate']);
     if (def === undefined) {
       out.push({ path: `${path}/gate`, code: 'GATE_CALL_INVALID', message: `'${String(k['gate'])}' is not in gate_definitions` });

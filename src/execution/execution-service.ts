@@ -311,8 +311,8 @@ export class ExecutionService {
   }
 
   /** Remembers the trace of the request that queued these jobs, so the worker's spans continue it (tracing on). */
-  async continueTrace(jobIds: readonly string[], traceparent: string): Promise<void> {
-    for (const id of jobIds) await this.store.saveTraceparent(id, traceparent);
+  continueTrace(jobIds: readonly string[], traceparent: string): Promise<void> {
+    return this.store.saveTraceparent(jobIds, traceparent);
   }
 
   /** POST /v1/execute/{provider}/held/{job_id}: one task of the held job becomes a queued execution job. */

@@ -98,8 +98,8 @@ export interface ExecutionStore extends QueuePort<ExecutionClaim> {
    */
   insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
   getJob(id: string): Promise<ExecutionJob | null>;
-  /** Stores the W3C traceparent of the request that queued the job (the worker's span continues it). */
-  saveTraceparent(id: string, traceparent: string): Promise<void>;
+  /** Stores the W3C traceparent of the request that queued these jobs (their workers' spans continue it). */
+  saveTraceparent(ids: readonly string[], traceparent: string): Promise<void>;
   /** Stores how far a running job has got (no effect once it is not running). */
   saveProgress(id: string, fraction: number, phase: string): Promise<void>;
   /** 1-based position among the device's queued jobs (oldest first); null when not queued. */

@@ -7,7 +7,7 @@ import { bell } from '../helpers/circuits.js';
 import { key, newAgent, submit, expectAllInvariants } from '../jobs/helpers.js';
 import { signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
-import { quoteAndHold, settleExecutionJob } from '../execution/helpers.js';
+import { holdGridTasks, quoteAndHold, settleExecutionJob } from '../execution/helpers.js';
 
 const parentOf = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
 
@@ -107,5 +107,25 @@ describe('traces: a paid job from submission to completion', () => {
     const worker = spans.find((s) => s.attributes['qrail.item_id'] === jobId && s.kind !== http!.kind);
     expect(worker, spans.map((s) => `${s.name} ${String(s.attributes['qrail.item_id'])}`).join(', ')).toBeDefined();
     expect(parentOf(worker!)).toBe(http!.spanContext().spanId);
+  });
+
+  it("a held batch: every job it queued is run under the continuing request's span", async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 5_000_000n);
+    const held = await holdGridTasks(app, u.auth, 2);
+    exporter.reset();
+    const b = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}/batch`, headers: u.auth, payload: { circuits: [bell, bell], client_token: key('trace-batch') } });
+    expect(b.statusCode).toBe(202);
+    const ids = (b.json().data.jobs as { job_id: string }[]).map((j) => j.job_id);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(await settleExecutionJob(app, id)).toBeDefined();
+    const spans = exporter.getFinishedSpans();
+    const http = spans.find((s) => s.name === 'POST /v1/execute/provider-two/held/:job_id/batch');
+    expect(http, spans.map((s) => s.name).join(', ')).toBeDefined();
+    for (const id of ids) {
+      const worker = spans.find((s) => s.attributes['qrail.item_id'] === id && s.kind !== http!.kind);
+      expect(worker, id).toBeDefined();
+      expect(parentOf(worker!)).toBe(http!.spanContext().spanId);
+    }
   });
 });

@@ -97,9 +97,9 @@ export async function saveProgress(q: Queryable, id: string, fraction: number, p
   await q.query(`UPDATE execution_jobs SET progress = jsonb_build_object('fraction', $2::float8, 'phase', $3::text, 'at', now()) WHERE id = $1 AND status = 'running'`, [id, fraction, phase]);
 }
 
-/** Remembers the queuing request's trace so the worker's span continues it. */
-export async function saveTraceparent(q: Queryable, id: string, traceparent: string): Promise<void> {
-  await q.query('UPDATE execution_jobs SET traceparent = $2 WHERE id = $1', [id, traceparent]);
+/** Remembers the queuing request's trace so the workers' spans continue it (the jobs one request queued, in one statement). */
+export async function saveTraceparent(q: Queryable, ids: readonly string[], traceparent: string): Promise<void> {
+  await q.query('UPDATE execution_jobs SET traceparent = $2 WHERE id = ANY($1::uuid[])', [ids, traceparent]);
 }
 
 /**

@@ -54,7 +54,7 @@ export function pgExecutionStore(db: Database): ExecutionStore {
     heartbeat: (id, worker, leaseMs) => heartbeat(db, id, worker, leaseMs),
     insertJob: (j) => db.tx((q) => insertJob(q, j)),
     getJob: (id) => getJob(db, id),
-    saveTraceparent: (id, traceparent) => saveTraceparent(db, id, traceparent),
+    saveTraceparent: (ids, traceparent) => saveTraceparent(db, ids, traceparent),
     saveProgress: (id, fraction, phase) => saveProgress(db, id, fraction, phase),
     queuePosition: (job) => queuePosition(db, job),
     jobEvents: (id) => jobEvents(db, id),
