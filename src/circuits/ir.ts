@@ -37,7 +37,27 @@ export interface BarrierOp {
   readonly qubits: readonly number[];
 }
 
-export type Operation = GateOp | MeasureOp | ResetOp | BarrierOp;
+/**
+ * A classical condition on measured bits (QASM 3 `if (c == k)`, `if (c[i])`): true when the
+ * integer the clbits form, clbits[0] least significant, equals `value`.
+ */
+export interface Condition {
+  readonly clbits: readonly number[];
+  readonly value: number;
+}
+
+/**
+ * A gate applied only when its condition holds (a dynamic circuit). Its own kind, not a field
+ * of GateOp, so that code written for unconditioned gates cannot apply it unconditionally by
+ * accident: every exhaustive switch over `kind` must decide what a conditioned gate is.
+ */
+export interface ConditionedOp {
+  readonly kind: 'conditioned';
+  readonly condition: Condition;
+  readonly gate: GateOp;
+}
+
+export type Operation = GateOp | MeasureOp | ResetOp | BarrierOp | ConditionedOp;
 
 export interface Circuit {
   readonly numQubits: number;
@@ -133,6 +153,10 @@ export function reset(qubit: number): ResetOp {
   return Object.freeze({ kind: 'reset', qubit });
 }
 
+export function conditioned(g: GateOp, condition: Condition): ConditionedOp {
+  return Object.freeze({ kind: 'conditioned', condition: Object.freeze({ clbits: Object.freeze([...condition.clbits]), value: condition.value }), gate: g });
+}
+
 export function barrier(qubits: readonly number[]): BarrierOp {
   return Object.freeze({ kind: 'barrier', qubits: Object.freeze([...qubits]) });
 }
@@ -195,5 +219,7 @@ export function opQubits(op: Operation): readonly number[] {
     case 'measure':
     case 'reset':
       return [op.qubit];
+    case 'conditioned':
+      return op.gate.qubits;
   }
 }
