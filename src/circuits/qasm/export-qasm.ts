@@ -97,7 +97,7 @@ export interface BitSpelling {
 }
 
 export function bitSpelling(c: Circuit): BitSpelling {
-  return { qubit: bitNames(c.quantumRegisters, 'q'), clbit: bitNames(c.registers, 'c') };
+  return { qubit: bitNames(c.quantumRegisters, defaultQuantumName(c.registers ?? [])), clbit: bitNames(c.registers, 'c') };
 }
 
 export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string {
@@ -152,12 +152,19 @@ function render(c: Circuit, version: 2 | 3, calls?: readonly GateCall[]): string
   // float[64] keeps every double exactly (an angle[n] input would round to n bits), as Qiskit writes them.
   for (const p of c.parameters ?? []) lines.push(`input float[64] ${p};`);
   if (calls !== undefined) for (const d of c.gateDefinitions ?? []) lines.push(definitionText(d));
-  const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: 'q', size: c.numQubits }] : []);
-  for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   const regs = c.registers ?? (c.numClbits > 0 ? [{ name: 'c', size: c.numClbits }] : []);
+  const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: defaultQuantumName(regs), size: c.numQubits }] : []);
+  for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   for (const r of regs) lines.push(version === 2 ? `creg ${r.name}[${r.size}];` : `bit[${r.size}] ${r.name};`);
   lines.push(...body(c, version, calls ?? []));
   return lines.join('\n') + '\n';
+}
+
+/** `q`, unless a classical register took that name (a wire circuit may name one `q` and declare no quantum registers). */
+function defaultQuantumName(regs: readonly { readonly name: string }[]): string {
+  let name = 'q';
+  while (regs.some((r) => r.name === name)) name += '_';
+  return name;
 }
 
 /** OpenQASM 2.0 text (qelib1.inc, extended list; `ryy` and `ccz` defined in the header when used). */
