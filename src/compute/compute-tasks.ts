@@ -111,7 +111,7 @@ const couplingDeps: CouplingDeps = { finalState: (c, opts) => finalState(c, { ti
 function optimize(input: OptimizeTaskInput, ctx: TaskContext = NEVER): OptimizeTaskOutput {
   // The whole task's progress: parsing, the optimizer's own phases in 2–95 %, exporting the rest.
   const report = ctx.progress;
-  report?.(0, 'parsing');
+  report?.(0.01, 'parsing');
   const parsed = fromWire(input.circuit, input.limits);
   const r = optimizeCircuit(parsed, {
     profile: input.profile,

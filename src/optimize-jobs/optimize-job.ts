@@ -26,7 +26,8 @@ export const OPTIMIZE_JOB_STATE_MACHINE = defineStateMachine<OptimizeJobStatus>(
   terminal: ['completed', 'failed', 'canceled'],
   next: {
     queued: ['running', 'canceled'],
-    running: ['completed', 'failed', 'canceled'],
+    // running → running: the note of a cancel request (its worker stops it).
+    running: ['running', 'completed', 'failed', 'canceled'],
     completed: [],
     failed: [],
     canceled: [],
