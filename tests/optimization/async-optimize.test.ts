@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { circuit, gate, measure } from '../../src/circuits/ir.js';
 import type { App } from '../../src/http/app-types.js';
+import { optimizeCircuit } from '../../src/optimization/optimize.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { busyCircuit } from '../helpers/circuits.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -159,5 +161,21 @@ describe('async optimize: 202 with an optimize job, polled and canceled', () => 
     // The transitions stored: submitted, claimed, cancel requested, canceled.
     const events = await app.db.query<{ from_status: string | null; to_status: string }>('SELECT from_status, to_status FROM optimize_job_events WHERE job_id = $1 ORDER BY id', [id]);
     expect(events.rows.map((e) => `${e.from_status ?? '-'}>${e.to_status}`)).toEqual(['->queued', 'queued>running', 'running>running', 'running>canceled']);
+  });
+});
+
+describe('the optimizer reports its progress through its options (no I/O)', () => {
+  it('segment by segment for a circuit with mid-circuit measurement: named phases, a fraction that never goes back and ends at 1', () => {
+    const c = circuit(2, 2, [gate('h', [0]), gate('h', [0]), gate('cx', [0, 1]), measure(0, 0), gate('x', [0]), gate('x', [0]), gate('t', [1]), gate('tdg', [1]), measure(1, 1)]);
+    const seen: Array<{ f: number; phase: string }> = [];
+    const r = optimizeCircuit(c, { profile: 'balanced', onProgress: (f, phase) => seen.push({ f, phase }) });
+    expect(r.proof.verified).toBe(true);
+    expect(seen.length).toBeGreaterThan(2);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.f).toBeGreaterThanOrEqual(seen[i - 1]!.f);
+    expect(seen.every((p) => p.f >= 0 && p.f <= 1)).toBe(true);
+    expect(seen.at(-1)!.f).toBe(1);
+    for (const p of seen) expect(p.phase).toMatch(/^(optimizing|verifying) segment \d+\/\d+$/);
+    expect(seen.some((p) => p.phase.startsWith('optimizing'))).toBe(true);
+    expect(seen.some((p) => p.phase.startsWith('verifying'))).toBe(true);
   });
 });
