@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { circuit, gate, measure } from '../../src/circuits/ir.js';
 import type { App } from '../../src/http/app-types.js';
 import { optimizeCircuit } from '../../src/optimization/optimize.js';
+import { OPTIMIZE_QUEUE, pgOptimizeJobStore } from '../../src/store/optimize-jobs/optimize-jobs-sql.js';
+import { checkTransitions } from '../../src/store/queue/queue-invariants.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { busyCircuit } from '../helpers/circuits.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -161,6 +163,40 @@ describe('async optimize: 202 with an optimize job, polled and canceled', () => 
     // The transitions stored: submitted, claimed, cancel requested, canceled.
     const events = await app.db.query<{ from_status: string | null; to_status: string }>('SELECT from_status, to_status FROM optimize_job_events WHERE job_id = $1 ORDER BY id', [id]);
     expect(events.rows.map((e) => `${e.from_status ?? '-'}>${e.to_status}`)).toEqual(['->queued', 'queued>running', 'running>running', 'running>canceled']);
+  });
+});
+
+describe('optimize jobs whose worker died', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('another worker claims a job whose lease lapsed and runs it again; past the attempts limit it fails WORKER_LOST', async () => {
+    const u = await signUp(app);
+    const store = pgOptimizeJobStore(app.db);
+    const submit = async () => (await app.inject({ method: 'POST', url: '/v1/circuits/optimize', headers: u.auth, payload: { circuit: small, async: true } })).json().data.job_id as string;
+    // A worker (of another node) claims it under a 1 ms lease and dies: nothing renews it.
+    const id = await submit();
+    expect((await store.claim('dead-node/0', 1))?.id).toBe(id);
+    await waitFor(async () => (await app.db.query('SELECT 1 FROM optimize_jobs WHERE id = $1 AND lease_expires_at < clock_timestamp()', [id])).rows.length > 0, { what: 'the lease lapsed' });
+    expect(await app.services.optimizeWorker.drain()).toEqual([{ jobId: id, outcome: 'completed' }]);
+    const row = (await app.db.query<{ attempts: number }>('SELECT attempts FROM optimize_jobs WHERE id = $1', [id])).rows[0]!;
+    expect(row.attempts).toBe(2);
+
+    const lost = await submit();
+    for (let k = 0; k < 3; k++) {
+      expect((await store.claim(`dead-node/${k}`, 1))?.id).toBe(lost);
+      await waitFor(async () => (await app.db.query('SELECT 1 FROM optimize_jobs WHERE id = $1 AND lease_expires_at < clock_timestamp()', [lost])).rows.length > 0, { what: 'the lease lapsed' });
+    }
+    expect(await app.services.optimizeWorker.drain()).toEqual([{ jobId: lost, outcome: 'failed' }]);
+    const view = (await app.inject({ method: 'GET', url: `/v1/circuits/optimize/jobs/${lost}`, headers: u.auth })).json().data;
+    expect(view).toMatchObject({ status: 'failed', result: null, error: { code: 'WORKER_LOST' } });
+    // Every stored transition is one the state machine allows, each starting where the last ended.
+    expect(await checkTransitions(app.db, OPTIMIZE_QUEUE)).toEqual([]);
   });
 });
 
