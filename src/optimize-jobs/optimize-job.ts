@@ -8,6 +8,7 @@ import type { Heartbeat, QueueClaim } from '../queue/queue-worker.js';
 import type { CancelOutcome } from '../queue/cancel-requests.js';
 import { defineStateMachine } from '../queue/state-machine.js';
 import type { OptimizeTaskInput } from '../compute/compute-tasks.js';
+import type { ListPosition } from '../kernel/list-cursor.js';
 
 export const OPTIMIZE_JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'canceled'] as const;
 export type OptimizeJobStatus = (typeof OPTIMIZE_JOB_STATUSES)[number];
@@ -77,10 +78,21 @@ export interface OptimizeJobClaim extends QueueClaim {
   readonly job: OptimizeJob;
 }
 
+/** A page of an account's jobs, newest first (GET /v1/circuits/optimize/jobs). */
+export interface OptimizeJobListQuery {
+  readonly limit: number;
+  readonly status?: OptimizeJobStatus | undefined;
+  readonly before?: ListPosition | undefined;
+  readonly createdAfterMicros?: bigint | undefined;
+  readonly createdBeforeMicros?: bigint | undefined;
+}
+
 /** The optimize jobs' storage (src/store/optimize-jobs/optimize-jobs-sql.ts). */
 export interface OptimizeJobStore {
   insert(j: { id: string; accountId: string; request: OptimizeJobRequest; traceparent: string | null }): Promise<OptimizeJob>;
   get(accountId: string, id: string): Promise<OptimizeJob | null>;
+  /** Newest first; `created_us` is created_at in µs since the epoch (the page's cursor). */
+  list(accountId: string, q: OptimizeJobListQuery): Promise<Array<OptimizeJob & { created_us: string }>>;
   claim(worker: string, leaseMs: number): Promise<OptimizeJobClaim | null>;
   heartbeat(id: string, worker: string, leaseMs: number): Promise<Heartbeat>;
   /** Best effort, only while running. */

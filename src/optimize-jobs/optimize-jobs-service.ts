@@ -6,7 +6,8 @@
 import { fail } from '../errors/app-error.js';
 import type { CancelOutcome, CancelRequests } from '../queue/cancel-requests.js';
 import { OPTIMIZE_JOBS_ERRORS } from './error-codes.js';
-import type { OptimizeJob, OptimizeJobRequest, OptimizeJobStore } from './optimize-job.js';
+import { given, keysetPage, pageBounds, pageSize, type PageRequest } from '../kernel/list-cursor.js';
+import type { OptimizeJob, OptimizeJobRequest, OptimizeJobStatus, OptimizeJobStore } from './optimize-job.js';
 
 export class OptimizeJobsService {
   constructor(
@@ -24,6 +25,16 @@ export class OptimizeJobsService {
     const job = await this.store.get(accountId, id);
     if (job === null) throw notFound(id);
     return job;
+  }
+
+  /** A page of the account's jobs, newest first (400 INVALID_CURSOR for a cursor this list did not return). */
+  list(accountId: string, q: PageRequest & { readonly status?: OptimizeJobStatus | undefined }): Promise<{ items: OptimizeJob[]; nextCursor: string | null; hasMore: boolean }> {
+    const bounds = pageBounds(q);
+    return keysetPage(
+      pageSize(q.limit),
+      (n) => this.store.list(accountId, { limit: n, ...given({ status: q.status }), ...bounds }),
+      (j) => ({ createdAtMicros: BigInt(j.created_us), id: j.id }),
+    );
   }
 
   /** Queued: canceled now. Running: its worker is asked to stop (here at once, elsewhere at its next heartbeat). Ended otherwise: 409. */

@@ -103,6 +103,26 @@ describe('async optimize: 202 with an optimize job, polled and canceled', () => 
     await app.services.optimizeWorker.drain();
   });
 
+  it('lists the account’s jobs newest first, by status, a page at a time; another account sees none of them', async () => {
+    const u = await signUp(app);
+    const ids: string[] = [];
+    for (let k = 0; k < 3; k++) ids.push((await submit(u.auth, { circuit: small })).json().data.job_id as string);
+    await cancel(u.auth, ids[1]!);
+    const list = async (auth: Auth, query: string) => (await app.inject({ method: 'GET', url: `/v1/circuits/optimize/jobs?${query}`, headers: auth })).json().data;
+    const first = await list(u.auth, 'limit=2');
+    expect(first.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([ids[2], ids[1]]);
+    expect(first.has_more).toBe(true);
+    const second = await list(u.auth, `limit=2&cursor=${first.next_cursor as string}`);
+    expect(second).toMatchObject({ jobs: [{ job_id: ids[0], status: 'queued' }], has_more: false, next_cursor: null });
+    expect((await list(u.auth, 'status=canceled')).jobs.map((j: { job_id: string }) => j.job_id)).toEqual([ids[1]]);
+    const v = await signUp(app);
+    expect((await list(v.auth, '')).jobs).toEqual([]);
+    const bad = await app.inject({ method: 'GET', url: '/v1/circuits/optimize/jobs?cursor=nope', headers: u.auth });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('INVALID_CURSOR');
+    await app.services.optimizeWorker.drain();
+  });
+
   it("another account's job is 404 to read and to cancel", async () => {
     const u = await signUp(app);
     const v = await signUp(app);

@@ -6,6 +6,7 @@
 import { CANCELED_BEFORE_RUNNING, CANCELED_WHILE_RUNNING, OPTIMIZE_JOB_STATE_MACHINE, type OptimizeJob, type OptimizeJobStatus, type OptimizeJobStore } from '../../optimize-jobs/optimize-job.js';
 import { cancelAction } from '../../queue/state-machine.js';
 import type { Database, Queryable } from '../db.js';
+import { listQuery, pageClauses } from '../list-page.js';
 import { claimNext, defineQueueTable, finish, heartbeat, lockItem, lockOwned, recordTransition, requestCancel } from '../queue/pg-queue.js';
 
 export const OPTIMIZE_QUEUE = defineQueueTable<OptimizeJobStatus>({
@@ -40,6 +41,22 @@ export function pgOptimizeJobStore(db: Database): OptimizeJobStore {
     async get(accountId, id) {
       const r = await db.query<OptimizeJob>('SELECT * FROM optimize_jobs WHERE id = $1 AND account_id = $2', [id, accountId]);
       return r.rows[0] ?? null;
+    },
+
+    list(accountId, lq) {
+      // Through optimize_jobs_account_idx in its order, stopped after the page; the status is checked on the rows read.
+      const params: unknown[] = [accountId];
+      const where = ['j.account_id = $1'];
+      if (lq.status !== undefined) {
+        params.push(lq.status);
+        where.push(`j.status = $${params.length}`);
+      }
+      const page = pageClauses('j.created_at', 'j.id', { afterMicros: lq.createdAfterMicros, beforeMicros: lq.createdBeforeMicros, position: lq.before, limit: lq.limit }, params);
+      return listQuery(
+        db,
+        `SELECT j.*, (extract(epoch from j.created_at) * 1000000)::bigint::text AS created_us FROM optimize_jobs j WHERE ${[...where, ...page.where].join(' AND ')} ${page.tail}`,
+        params,
+      );
     },
 
     async claim(worker, leaseMs) {

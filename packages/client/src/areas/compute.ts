@@ -39,6 +39,10 @@ export function circuitsArea(request: RequestFn) {
       return (await request('post', '/v1/circuits/optimize', { body: { ...body, async: true }, ...pass(options) })).data;
     },
     optimizeJob: getOptimizeJob,
+    /** The account's optimize jobs, newest first (`status`, `created_after` / `created_before`, `limit`, `cursor`). */
+    async listOptimizeJobs(query?: Query<Operation<'/v1/circuits/optimize/jobs', 'get'>>, options?: CallOptions) {
+      return (await request('get', '/v1/circuits/optimize/jobs', { query, ...pass(options) })).data;
+    },
     /** Queued: canceled now; running: its computation is stopped (the answer shows `cancel_requested_at` until it ends `canceled`). */
     async cancelOptimizeJob(jobId: string, options?: CallOptions): Promise<OptimizeJob> {
       return (await request('post', '/v1/circuits/optimize/jobs/{job_id}/cancel', { params: { job_id: jobId }, ...pass(options) })).data;

@@ -1,7 +1,7 @@
 import { principalOf } from '../../plugins/auth.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
-import { OptimizeJobParams, optimizeJobView, OptimizeJobView } from './optimize-job-schemas.js';
+import { OptimizeJobListQuery, OptimizeJobPage, OptimizeJobParams, optimizeJobView, OptimizeJobView } from './optimize-job-schemas.js';
 
 /**
  * An optimize job of the caller's account (async POST /v1/circuits/optimize): read it (polling:
@@ -11,6 +11,31 @@ import { OptimizeJobParams, optimizeJobView, OptimizeJobView } from './optimize-
 export function optimizeJobRoutes(app: App): void {
   const auth = { onRequest: app.requireSession };
   const tags = ['circuits'];
+  app.get(
+    '/v1/circuits/optimize/jobs',
+    {
+      ...auth,
+      schema: {
+        tags,
+        operationId: 'listOptimizeJobs',
+        summary: 'The account’s optimize jobs, newest first, at most 100 per page, filtered by status or creation time',
+        querystring: OptimizeJobListQuery,
+        response: { 200: okResponse(OptimizeJobPage, 'A page of optimize jobs') },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const page = await app.services.optimizeJobs.list(principalOf(req.principal).accountId, {
+        status: q.status,
+        createdAfter: q.created_after,
+        createdBefore: q.created_before,
+        limit: q.limit,
+        cursor: q.cursor,
+      });
+      return { jobs: page.items.map(optimizeJobView), next_cursor: page.nextCursor, has_more: page.hasMore };
+    },
+  );
+
   app.get(
     '/v1/circuits/optimize/jobs/:job_id',
     {

@@ -1,13 +1,14 @@
 import { Type } from 'typebox';
 import { Iso, Nullable, NullableIso, Obj } from '../../schema-helpers.js';
 import { OptimizeData } from '../circuits/schemas.js';
-import type { OptimizeJob } from '../../../optimize-jobs/optimize-job.js';
+import { LIST_MAX } from '../../../kernel/list-cursor.js';
+import { OPTIMIZE_JOB_STATUSES, type OptimizeJob } from '../../../optimize-jobs/optimize-job.js';
 
 /** An optimize job as the API shows it (async POST /v1/circuits/optimize, GET and cancel of …/optimize/jobs/{job_id}). */
 export const OptimizeJobView = Obj(
   {
     job_id: Type.String({ format: 'uuid' }),
-    status: Type.Union(['queued', 'running', 'completed', 'failed', 'canceled'].map((s) => Type.Literal(s))),
+    status: Type.Union(OPTIMIZE_JOB_STATUSES.map((s) => Type.Literal(s))),
     profile: Type.String(),
     backend_hint: Type.String(),
     device: Nullable(Type.String()),
@@ -27,6 +28,30 @@ export const OptimizeJobView = Obj(
   },
   { $id: 'OptimizeJob', description: 'An optimize job: queued, running (with progress), completed (with the result), failed (with the error) or canceled' },
 );
+
+const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
+
+export const OptimizeJobListQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union(
+        OPTIMIZE_JOB_STATUSES.map((s) => Type.Literal(s)),
+        { description: 'Only jobs in this state' },
+      ),
+    ),
+    created_after: DateTime('Only jobs created at or after this time (RFC 3339)'),
+    created_before: DateTime('Only jobs created before this time (RFC 3339)'),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (with the same filters)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const OptimizeJobPage = Obj({
+  jobs: Type.Array(OptimizeJobView, { maxItems: LIST_MAX }),
+  next_cursor: Nullable(Type.String(), 'Pass as cursor for the next page; null on the last'),
+  has_more: Type.Boolean({ description: 'Whether a next page exists (next_cursor is set exactly then)' }),
+});
 
 export const OptimizeJobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
 
