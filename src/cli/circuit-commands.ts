@@ -1,10 +1,12 @@
 import { CIRCUITS_ERRORS } from '../circuits/error-codes.js';
 import { OPTIMIZATION_ERRORS } from '../optimization/error-codes.js';
-import { EXIT, type OptionSpec, type ParsedInput } from './cli-command.js';
+import type { OptimizeBody, OptimizeJob, OptimizeResult } from '../../packages/client/src/index.js';
+import { EXIT, type CliContext, type OptionSpec, type ParsedInput } from './cli-command.js';
 import { outputFormatFor, readCircuitFile, writeCircuitFile } from './circuit-file.js';
 import { CommandFailure, printJson, reportFailure } from './output.js';
-import { remoteCommand } from './remote-session.js';
-import { strOption } from './parse-command-line.js';
+import { remoteCommand, requireSession, type RemoteService } from './remote-session.js';
+import { intOption, strOption } from './parse-command-line.js';
+import { waitWithProgress } from './wait-for.js';
 
 /**
  * `qrail circuits validate|analyze|optimize FILE`: the open circuit endpoints (a saved session
@@ -91,12 +93,16 @@ export const optimizeCommand = remoteCommand({
   summary: 'optimize a circuit, with a proof that the result is equivalent (up to global phase)',
   description: `POST /v1/circuits/optimize: prints the gate counts before and after, the passes run and
 how equivalence was proven; --out writes the optimized circuit. A result
-that cannot be proven is refused by the service (OPTIMIZATION_UNVERIFIED, exit 1).`,
+that cannot be proven is refused by the service (OPTIMIZATION_UNVERIFIED, exit 1).
+--async (a session is needed) queues it as an optimize job and waits for it with its progress on
+stderr: no request is held open for the whole search (the aggressive profile takes up to 60 s).`,
   positionals: FILE,
   options: {
     profile: { type: 'string', value: 'profile', choices: ['safe', 'balanced', 'aggressive'], description: 'how hard to try (default: safe)' },
     hint: { type: 'string', value: 'backend', choices: ['generic', 'provider-one', 'provider-two'], description: 'the backend to optimize for (default: generic)' },
     device: { type: 'string', value: 'device', description: 'optimize for this device: its native gates and coupling map' },
+    async: { type: 'boolean', description: 'queue an optimize job and wait for it, showing its progress (needs a session)' },
+    timeout: { type: 'string', value: 'seconds', description: 'with --async: give up waiting after this long (the job goes on)' },
     ...OUT,
   },
   examples: ['qrail circuits optimize examples/optimizable.json --profile balanced', 'qrail circuits optimize big.qasm --profile aggressive --hint provider-two --out big.opt.qasm'],
@@ -105,13 +111,14 @@ that cannot be proven is refused by the service (OPTIMIZATION_UNVERIFIED, exit 1
     const profile = strOption(input.options['profile']) as 'safe' | 'balanced' | 'aggressive' | undefined;
     const hint = strOption(input.options['hint']) as 'generic' | 'provider-one' | 'provider-two' | undefined;
     const device = strOption(input.options['device']);
-    const r = await svc.client.circuits.optimize({
+    const body = {
       circuit: readCircuitFile(input.positionals[0] ?? ''),
       ...(profile === undefined ? {} : { profile }),
       ...(hint === undefined ? {} : { backend_hint: hint }),
       ...(device === undefined ? {} : { device }),
       ...(target.outputFormat === undefined ? {} : { output_format: target.outputFormat }),
-    });
+    };
+    const r = input.options['async'] === true ? await optimizeAsync(svc, ctx, body, intOption(input.options['timeout'], 'timeout'), svc.json) : await svc.client.circuits.optimize(body);
     if (target.out !== undefined) writeCircuitFile(target.out, r.circuit, r.qasm ?? undefined);
     if (svc.json) {
       printJson(ctx.io, r);
@@ -136,3 +143,19 @@ that cannot be proven is refused by the service (OPTIMIZATION_UNVERIFIED, exit 1
     return EXIT.OK;
   },
 });
+
+/** --async: the job queued, then waited for with its phase and fraction; its result, or its failure as the command's. */
+async function optimizeAsync(svc: RemoteService, ctx: CliContext, body: OptimizeBody, timeoutSeconds: number | undefined, quiet: boolean): Promise<OptimizeResult> {
+  requireSession(svc);
+  const queued = await svc.client.circuits.optimizeAsync(body);
+  if (!('job_id' in queued)) return queued; // a circuit with symbolic parameters is answered at once
+  const id = queued.job_id;
+  const label = (j: OptimizeJob) => (j.status === 'running' && j.progress !== null ? `running (${j.progress.phase} ${Math.round(j.progress.fraction * 100)} %)` : j.status);
+  const job = await waitWithProgress<OptimizeJob>(
+    ctx,
+    { what: `optimize job ${id}`, resume: `GET /v1/circuits/optimize/jobs/${id}`, quiet, ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) },
+    (signal, onProgress) => svc.client.circuits.waitForOptimizeJob(id, { signal, onProgress: (j) => onProgress({ ...j, status: label(j) as OptimizeJob['status'] }) }),
+  );
+  if (job.status === 'completed' && job.result !== null) return job.result;
+  throw new CommandFailure({ code: job.error?.code ?? job.status.toUpperCase(), message: job.error?.message ?? `optimize job ${id} ended ${job.status}` });
+}

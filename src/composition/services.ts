@@ -27,12 +27,13 @@ import type { Idempotency } from '../idempotency/idempotency.js';
 import { idempotencyRepository } from '../store/repositories/idempotency-repository.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 import { createAccountServices, type AccountServices } from './accounts.js';
+import { createOptimizeJobsServices, type OptimizeJobsServices } from './optimize-jobs.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
  * Each area adds its own services here; routes reach them through `app.services`.
  */
-export interface Services extends JobsServices, ExecutionServices, WebhookServices, AccountServices {
+export interface Services extends JobsServices, ExecutionServices, WebhookServices, AccountServices, OptimizeJobsServices {
   readonly sessions: SessionService;
   /** Prometheus metrics (GET /metrics renders them); the services record through it as a `Meter`. */
   readonly metrics: PromMeter;
@@ -109,6 +110,11 @@ export async function createServices(config: Config, db: Database, pool: Compute
     logStep: logWorkerStep('jobs-worker'),
     meter: metrics,
   });
+  const optimizeJobsServices = createOptimizeJobsServices(db, compute, {
+    log: logWorkerError('optimize-worker'),
+    logStep: logWorkerStep('optimize-worker'),
+    meter: metrics,
+  });
   const webhookServices = createWebhookServices(config, db, logWorkerError('webhook-delivery'), metrics);
   const ledgerCheck = new LedgerCheckWorker(
     () => billing.ledgerCheck(),
@@ -162,6 +168,7 @@ export async function createServices(config: Config, db: Database, pool: Compute
       ...billing.workers,
       jobsServices.jobsWorker,
       executionServices.executionWorker,
+      optimizeJobsServices.optimizeWorker,
       executionServices.snapshotRefresher,
       webhookServices.webhookWorker,
       ledgerCheck,
@@ -173,5 +180,6 @@ export async function createServices(config: Config, db: Database, pool: Compute
     ...executionServices,
     ...webhookServices,
     ...accountServices,
+    ...optimizeJobsServices,
   };
 }

@@ -109,15 +109,21 @@ function fromWire(w: WireCircuitV02, limits: CircuitLimits, allowParameters = fa
 const couplingDeps: CouplingDeps = { finalState: (c, opts) => finalState(c, { timeBudgetMs: opts.timeBudgetMs }) };
 
 function optimize(input: OptimizeTaskInput, ctx: TaskContext = NEVER): OptimizeTaskOutput {
-  const r = optimizeCircuit(fromWire(input.circuit, input.limits), {
+  // The whole task's progress: parsing, the optimizer's own phases in 2–95 %, exporting the rest.
+  const report = ctx.progress;
+  report?.(0.01, 'parsing');
+  const parsed = fromWire(input.circuit, input.limits);
+  const r = optimizeCircuit(parsed, {
     profile: input.profile,
     cancelled: ctx.cancelled,
+    ...(report === undefined ? {} : { onProgress: (f: number, phase: string) => report(0.02 + 0.93 * f, phase) }),
     ...(ctx.unsoundRules === undefined ? {} : { unsoundRules: ctx.unsoundRules }),
     ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
     backendHint: input.backendHint,
     includeSteps: input.includeSteps,
     ...(input.device === undefined ? {} : { device: input.device }),
   });
+  report?.(0.95, 'exporting');
   const exportWarnings: string[] = [];
   const inlineGates = input.inlineGates !== false;
   const out = keptGateCalls(r.circuit, inlineGates, exportWarnings);

@@ -11,6 +11,7 @@ import { JOBS_ERRORS } from '../jobs/error-codes.js';
 import { MEDIA_ERRORS } from '../media/error-codes.js';
 import { COMPUTE_ERRORS } from '../compute/error-codes.js';
 import { WEBHOOKS_ERRORS } from '../webhooks/error-codes.js';
+import { OPTIMIZE_JOBS_ERRORS } from '../optimize-jobs/error-codes.js';
 
 /** Every error code qrail can answer with. docs/errors.md must list each one (tested). */
 export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
@@ -26,4 +27,5 @@ export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
   MEDIA_ERRORS,
   COMPUTE_ERRORS,
   WEBHOOKS_ERRORS,
+  OPTIMIZE_JOBS_ERRORS,
 ].flatMap((group) => Object.values(group as Record<string, ErrorCodeSpec>));

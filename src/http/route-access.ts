@@ -34,6 +34,10 @@ export const PLATFORM_ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
 
   'POST /v1/circuits/analyze': CIRCUITS,
   'POST /v1/circuits/optimize': CIRCUITS,
+  // An async optimize's job belongs to an account: no anonymous reads.
+  'GET /v1/circuits/optimize/jobs': { scopes: ['circuits:run'] },
+  'GET /v1/circuits/optimize/jobs/:job_id': { scopes: ['circuits:run'] },
+  'POST /v1/circuits/optimize/jobs/:job_id/cancel': { scopes: ['circuits:run'] },
   'POST /v1/analysis/coupling': CIRCUITS,
   'POST /v1/analysis/coupling/compare': CIRCUITS,
 

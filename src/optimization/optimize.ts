@@ -36,6 +36,24 @@ export interface OptimizeOptions {
   readonly includeSteps?: boolean;
   /** True once nobody waits for the result (the client went away): the search stops and nothing is proven. */
   readonly cancelled?: () => boolean;
+  /**
+   * How far it has got: a fraction (0–1, never going back) and the phase (`optimizing`,
+   * `verifying`; with mid-circuit measurement `optimizing segment k/n`). Called often: the caller throttles.
+   */
+  readonly onProgress?: (fraction: number, phase: string) => void;
+}
+
+/** Reports of a part of the work: its own fraction (0–1) placed in [from, to) of the whole, never going back. */
+type PartProgress = (fraction: number, phase: string) => void;
+
+/** The whole run's reports kept monotone, and a part's range of them. */
+function progressOf(onProgress: OptimizeOptions['onProgress']): (from: number, to: number, label: string) => PartProgress {
+  let best = 0;
+  return (from, to, label) => (f, phase) => {
+    if (onProgress === undefined) return;
+    best = Math.max(best, from + (to - from) * Math.min(1, Math.max(0, f)));
+    onProgress(best, `${phase}${label}`);
+  };
 }
 
 /** The caller canceled the optimization (see OptimizeOptions.cancelled); no result exists. */
@@ -136,6 +154,7 @@ interface SegmentContext {
   readonly label: string;
   /** Rounding the earlier segments of the same certificate already spent (one budget for all). */
   readonly spent: number;
+  readonly progress: PartProgress;
 }
 
 interface SegmentResult {
@@ -159,7 +178,10 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   const notes: string[] = [];
   const rec = new Recorder(input.ops);
   rec.stopped = () => {
-    if (performance.now() > searchDeadline) timedOut = true;
+    const now = performance.now();
+    if (now > searchDeadline) timedOut = true;
+    // The search's share of the budget used, as its progress (passes end at a fixpoint, not after a known count).
+    ctx.progress((0.6 * (now - t0)) / Math.max(1, searchDeadline - t0), 'optimizing');
     return timedOut || ctx.cancelled();
   };
   // Finishing work after a stopped search may use the budget up to 85 %; the proof keeps the rest.
@@ -171,6 +193,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   if (ctx.cancelled()) throw new OptimizationCanceledError();
   if (timedOut) notes.push(`${ctx.label}the ${ctx.profile} search stopped at its time budget (${Math.round(ctx.budgetMs * 0.6)} ms); the best result found so far is returned`);
   const searchSteps = [...best.steps];
+  ctx.progress(0.6, 'verifying');
   let { output, replay } = finish(input, best, ctx.target);
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
@@ -206,6 +229,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   } else {
     notes.push(`${ctx.label}whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
   }
+  ctx.progress(1, 'verifying');
   return { output, steps: best.steps, methods, timedOut, notes, replay };
 }
 
@@ -240,6 +264,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     );
   }
   const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence };
+  const part = progressOf(opts.onProgress);
   const plan = planSegments(input.ops);
   let output: Circuit;
   let steps: CertificateStep[];
@@ -247,7 +272,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   let replay: SegmentResult['replay'] | undefined;
   const methods: ProofMethod[] = [];
   if (!plan) {
-    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0 });
+    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0, progress: part(0, 1, '') });
     ({ output, timedOut, replay } = r);
     steps = [...r.steps];
     methods.push(...r.methods);
@@ -261,6 +286,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     const outOps: Operation[] = [];
     let from = 0;
     let gatesLeft = input.ops.filter((o) => o.kind === 'gate').length;
+    const gatesAll = Math.max(1, gatesLeft);
     let spent = 0;
     plan.segments.forEach(([a, b], k) => {
       for (let i = from; i < a; i++) outOps.push(reordered[i]!);
@@ -272,7 +298,9 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
         return;
       }
       const left = Math.max(0, budget - (performance.now() - t0));
-      const r = optimizeSegment(segIn, { ...ctx, budgetMs: (left * gates) / Math.max(1, gatesLeft), label: `segment ${k} (ops ${a}–${b - 1} after reordering): `, spent });
+      const done = 1 - gatesLeft / gatesAll;
+      const progress = part(done, done + gates / gatesAll, ` segment ${k + 1}/${plan.segments.length}`);
+      const r = optimizeSegment(segIn, { ...ctx, budgetMs: (left * gates) / Math.max(1, gatesLeft), label: `segment ${k} (ops ${a}–${b - 1} after reordering): `, spent, progress });
       gatesLeft -= gates;
       spent += r.replay.deviation;
       const offset = outOps.length;

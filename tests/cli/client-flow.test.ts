@@ -93,6 +93,10 @@ describe('qrail as a client of a running service (the real binary)', { timeout: 
     expect(opt.out).toMatch(/gates +13 → 4/);
     expect(opt.out).toMatch(/proof: verified by /);
     expect(readFileSync(join(dir, 'opt.qasm'), 'utf8')).toMatch(/^OPENQASM 3\.0;/);
+    // --async: queued as an optimize job, run by the live app's worker, waited for; the same answer.
+    const optAsync = await ok(['circuits', 'optimize', join(EXAMPLES, 'optimizable.json'), '--profile', 'balanced', '--async']);
+    expect(optAsync.out).toMatch(/gates +13 → 4/);
+    expect(optAsync.out).toMatch(/proof: verified by /);
 
     const run = await ok(['run', join(EXAMPLES, 'bell.qasm'), '--shots', '1000', '--seed', '7']);
     expect(run.out).toMatch(/^run \S+ on provider-one\/p1-simulator \(simulator\): completed/);

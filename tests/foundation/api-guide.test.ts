@@ -77,6 +77,7 @@ describe('docs/api-guide.md', () => {
       const speech = e.path.startsWith('/v1/tts') || e.path.startsWith('/v1/media/');
       await app.services.executionWorker.drain();
       await app.services.jobsWorker.drain();
+      await app.services.optimizeWorker.drain();
       const where = `docs/api-guide.md:${e.line} ${e.method} ${e.path}`;
       let url: string;
       let headers: Record<string, string>;

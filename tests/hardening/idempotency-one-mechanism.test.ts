@@ -48,7 +48,6 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/tts': 'computes audio; nothing stored, no money',
   'POST /v1/circuits/validate': 'pure computation',
   'POST /v1/circuits/analyze': 'pure computation',
-  'POST /v1/circuits/optimize': 'pure computation',
   'POST /v1/analysis/coupling': 'pure computation',
   'POST /v1/analysis/coupling/compare': 'pure computation',
   'POST /v1/billing/processor/webhook': 'deduplicated by the processor event id; its credits are keyed by the payment (ledger scope)',
@@ -57,6 +56,7 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/jobs/:job_id/cancel': 'idempotent by the job’s state: a repeat finds the job canceled (or asked to stop) and answers the same, moving nothing',
   'POST /v1/execute/provider-one/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
   'POST /v1/execute/provider-two/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
+  'POST /v1/circuits/optimize/jobs/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
   'POST /mcp': 'the MCP transport (JSON-RPC): moves nothing itself; its submit_job tool requires an idempotency_key and sends it to POST /v1/jobs (the jobs scope)',
   'POST /v1/webhooks/endpoints/:endpoint_id/enable': 'idempotent by the endpoint’s state: a repeat finds it enabled and answers the same',
 };

@@ -46,7 +46,7 @@ describe('one queue in the code', () => {
         .filter((f) => /\bimplements QueueHandler</.test(f.text))
         .map((f) => f.path)
         .sort(),
-    ).toEqual(['execution/execution-worker.ts', 'jobs/jobs-worker.ts']);
+    ).toEqual(['execution/execution-worker.ts', 'jobs/jobs-worker.ts', 'optimize-jobs/optimize-worker.ts']);
     // The only SQL that claims jobs with SKIP LOCKED is the queue store's; the others are the two outboxes
     // (webhook deliveries, account mail), whose claims are by due time with no state machine or money.
     expect(
@@ -58,7 +58,7 @@ describe('one queue in the code', () => {
   });
 
   it('the domains on the queue hold no SQL and import neither the store nor a database driver', () => {
-    const domain = files.filter((f) => /^(jobs|execution|queue)\//.test(f.path));
+    const domain = files.filter((f) => /^(jobs|execution|optimize-jobs|queue)\//.test(f.path));
     expect(domain.length).toBeGreaterThan(20);
     const bad = domain.flatMap((f) => [
       ...(/from '(\.\.\/)+store\//.test(f.text) ? [`${f.path}: imports the store`] : []),
@@ -108,15 +108,16 @@ describe('the queue at work', () => {
   });
   afterAll(async () => app.close());
 
-  it('Account Jobs and execution jobs run on the same worker loop', () => {
+  it('Account Jobs, execution jobs and optimize jobs run on the same worker loop', () => {
     expect(app.services.jobsWorker).toBeInstanceOf(QueueWorker);
     expect(app.services.executionWorker).toBeInstanceOf(QueueWorker);
+    expect(app.services.optimizeWorker).toBeInstanceOf(QueueWorker);
     expect(
       app.services.workers
         .filter((w) => w instanceof QueueWorker)
         .map((w) => w.name)
         .sort(),
-    ).toEqual(['execution-worker', 'jobs-worker']);
+    ).toEqual(['execution-worker', 'jobs-worker', 'optimize-worker']);
   });
 
   it('the store refuses a transition the state machine does not allow, before writing it', async () => {

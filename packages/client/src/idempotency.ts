@@ -20,6 +20,8 @@ export const KEYED_POSTS: Readonly<Record<string, KeyedBy>> = {
   '/v1/execute/provider-two/batch': 'client_token',
   '/v1/execute/provider-two/held/{job_id}/batch': 'client_token',
   '/v1/auth/credentials': 'header',
+  // Keyed for its async form (an optimize job); a synchronous answer is replayed the same way.
+  '/v1/circuits/optimize': 'header',
   '/v1/billing/auto-recharge/test': 'header',
   '/v1/billing/hardware/quote': 'header',
   '/v1/billing/hardware/hold': 'header',
@@ -45,7 +47,7 @@ export const SAFE_POSTS: ReadonlySet<string> = new Set([
   '/v1/execute/provider-two/{job_id}/cancel',
   '/v1/circuits/validate',
   '/v1/circuits/analyze',
-  '/v1/circuits/optimize',
+  '/v1/circuits/optimize/jobs/{job_id}/cancel',
   '/v1/analysis/coupling',
   '/v1/analysis/coupling/compare',
   '/v1/oauth/token',

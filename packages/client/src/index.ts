@@ -10,6 +10,7 @@ export type { ApiResponse, AuthMode, RequestOptions, RetryOptions } from './tran
 export type { AccessToken, ClientCredentials } from './jobs-auth.js';
 export type { WaitOptions } from './poll.js';
 export type { RunBody, Provider } from './areas/execution.js';
+export type { OptimizeBody } from './areas/compute.js';
 export type { SubmitJob } from './areas/jobs.js';
 export type { AgentCredential, LoginResult, NewCredential, RegisterResult } from './areas/auth.js';
 export { verifyWebhookSignature, type VerifyWebhookOptions, type WebhookVerification } from './webhooks.js';

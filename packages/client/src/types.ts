@@ -56,6 +56,10 @@ export type CircuitV02 = S['CircuitV02'];
 export type CircuitAnalysis = S['CircuitAnalysis'];
 export type CouplingReport = S['CouplingReport'];
 export type ExecutionJob = S['ExecutionJob'];
+/** An optimize job (`circuits.optimizeAsync`): queued, running with progress, completed with the result, failed or canceled. */
+export type OptimizeJob = S['OptimizeJob'];
+/** The synchronous optimize's answer (also a completed optimize job's `result`). */
+export type OptimizeResult = Exclude<ResponseData<Operation<'/v1/circuits/optimize', 'post'>>, OptimizeJob>;
 export type ExecutionResults = S['ExecutionResults'];
 export type ExecutionCapabilities = S['ExecutionCapabilities'];
 export type ExecutionDevice = S['ExecutionDevice'];

@@ -1219,6 +1219,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/circuits/optimize/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s optimize jobs, newest first, at most 100 per page, filtered by status or creation time */
+        get: operations["listOptimizeJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/circuits/optimize/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an optimize job: queued, running (with progress), completed (with the result), failed (with the error) or canceled */
+        get: operations["getOptimizeJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/circuits/optimize/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an optimize job: queued → canceled now; running → its computation is stopped and it ends canceled (idempotent) */
+        post: operations["cancelOptimizeJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execute/capabilities": {
         parameters: {
             query?: never;
@@ -2691,7 +2742,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "NOT_FOUND" | "SESSION_NOT_FOUND" | "EXAMPLE_NOT_FOUND" | "EXECUTION_DEVICE_UNKNOWN" | "EXECUTION_HELD_JOB_NOT_FOUND" | "HOLD_NOT_FOUND" | "QUOTE_NOT_FOUND" | "CHECKOUT_NOT_FOUND" | "USER_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND";
+                code: "NOT_FOUND" | "SESSION_NOT_FOUND" | "EXAMPLE_NOT_FOUND" | "EXECUTION_DEVICE_UNKNOWN" | "EXECUTION_HELD_JOB_NOT_FOUND" | "HOLD_NOT_FOUND" | "QUOTE_NOT_FOUND" | "CHECKOUT_NOT_FOUND" | "USER_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "OPTIMIZE_JOB_NOT_FOUND";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2707,7 +2758,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_SWEEP_NOT_SUPPORTED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_SWEEP_NOT_SUPPORTED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED" | "OPTIMIZE_JOB_NOT_CANCELABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -2981,6 +3032,107 @@ export interface components {
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
             };
             request_id: string;
+        };
+        /** @description An optimize job: queued, running (with progress), completed (with the result), failed (with the error) or canceled */
+        OptimizeJob: {
+            /** Format: uuid */
+            job_id: string;
+            status: "queued" | "running" | "completed" | "failed" | "canceled";
+            profile: string;
+            backend_hint: string;
+            device: string | null;
+            /** @description While running: the fraction done (never going back), the optimizer phase (`parsing`, `optimizing`, `verifying`, `exporting`; a circuit with mid-circuit measurement adds its segment, e.g. `optimizing segment 2/5`) and when it was reported (stored at most once a second); null otherwise */
+            progress: {
+                fraction: number;
+                phase: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            /** @description When completed: the same `data` the synchronous optimize answers */
+            result: {
+                circuit: components["schemas"]["CircuitV02"];
+                profile: "safe" | "balanced" | "aggressive";
+                backend_hint: "generic" | "provider-one" | "provider-two";
+                metrics_before: {
+                    /** @description Gates (measure/reset/barrier excluded) */
+                    total: number;
+                    two_qubit: number;
+                    /** @description t/tdg plus z-rotations by odd multiples of π/4 */
+                    t_count: number;
+                    depth: number;
+                    /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                    t_depth: number;
+                };
+                metrics_after: {
+                    /** @description Gates (measure/reset/barrier excluded) */
+                    total: number;
+                    two_qubit: number;
+                    /** @description t/tdg plus z-rotations by odd multiples of π/4 */
+                    t_count: number;
+                    depth: number;
+                    /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
+                    t_depth: number;
+                };
+                passes: string[];
+                timed_out: boolean;
+                notes: string[];
+                warnings: string[];
+                /** @description The optimized circuit as OpenQASM when output_format is qasm2 or qasm3 */
+                qasm?: string;
+                device: string | null;
+                proof: {
+                    /** @enum {boolean} */
+                    verified: true;
+                    methods: {
+                        method: string;
+                        checked: string;
+                        local_steps?: number;
+                        global_steps?: number;
+                        equivalent?: boolean;
+                        elapsed_ms?: number;
+                        justifies?: string[];
+                        bindings?: number;
+                    }[];
+                    certificate: {
+                        /** @description sha256 of the canonical certificate */
+                        digest: string;
+                        step_count: number;
+                        global_steps: number;
+                        /** @description Inlined when include_steps is not false and there are at most 2000 */
+                        steps?: {
+                            rule: string;
+                            positions: number[];
+                            replaced: components["schemas"]["CertificateOperation"][];
+                            inserted: components["schemas"]["CertificateOperation"][];
+                            anchor?: "first" | "last";
+                            insertAt?: number;
+                            /** @description Rule reorder only: the new op list is order.map((i) => ops[i]) */
+                            order?: number[];
+                            /** @description Rule phase-teleport only: the op at positions[i] becomes inPlace[i] (null removes it) */
+                            inPlace?: (components["schemas"]["CertificateOperation"] | null)[];
+                            witness?: {
+                                /** @description The reduction trace the phase-teleport checker replays */
+                                trace: number[][];
+                            };
+                            /** @description Rule widen only: the register width from this step on (wires borrowed from the device for routing) */
+                            numQubits?: number;
+                            /** @description Rule phase-teleport only: the range [from, to) of the op list whose path sum the trace reduces */
+                            span?: number[];
+                        }[];
+                    };
+                };
+                elapsed_ms: number;
+            } | null;
+            /** @description When failed: the code the synchronous optimize would have answered (OPTIMIZATION_UNVERIFIED, …), or WORKER_LOST / INTERNAL_ERROR */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            cancel_requested_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
         };
     };
     responses: never;
@@ -13402,7 +13554,10 @@ export interface operations {
     optimizeCircuit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1–255 printable ASCII characters, unique per operation. A retry with the same key and body replays the first response (header Idempotent-Replayed: true) instead of acting twice; another body → 409 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_FLIGHT. Keys are scoped to the account and kept 24 h. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13425,6 +13580,8 @@ export interface operations {
                     };
                     /** @description Inline the certificate steps (default true, up to 2000 steps) */
                     include_steps?: boolean;
+                    /** @description true: validate now, queue an optimize job and answer 202 with it (needs a bearer session); poll GET /v1/circuits/optimize/jobs/{job_id}, cancel with POST …/{job_id}/cancel. A circuit with symbolic parameters is answered at once (200) either way. */
+                    async?: boolean;
                 };
             };
         };
@@ -13436,6 +13593,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13520,6 +13678,213 @@ export interface operations {
                     };
                 };
             };
+            /** @description async: true — validated and queued as an optimize job; poll it (the Location header names it) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["OptimizeJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Understood but cannot be done (limits, unverifiable result, refused upstream) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError422"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    listOptimizeJobs: {
+        parameters: {
+            query?: {
+                /** @description Only jobs in this state */
+                status?: "queued" | "running" | "completed" | "failed" | "canceled";
+                /** @description Only jobs created at or after this time (RFC 3339) */
+                created_after?: string;
+                /** @description Only jobs created before this time (RFC 3339) */
+                created_before?: string;
+                /** @description Page size (default 50, at most 100) */
+                limit?: number;
+                /** @description next_cursor of the previous page (with the same filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of optimize jobs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            jobs: components["schemas"]["OptimizeJob"][];
+                            /** @description Pass as cursor for the next page; null on the last */
+                            next_cursor: string | null;
+                            /** @description Whether a next page exists (next_cursor is set exactly then) */
+                            has_more: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
             /** @description The request is invalid; `details` lists every problem with its JSON path */
             400: {
                 headers: {
@@ -13533,6 +13898,20 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformError400"];
                 };
             };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
             /** @description Authenticated, but not allowed to do this */
             403: {
                 headers: {
@@ -13544,6 +13923,269 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    getOptimizeJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["OptimizeJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
+    cancelOptimizeJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it is now: canceled, or running with cancel_requested_at set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: components["schemas"]["OptimizeJob"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -13570,19 +14212,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlatformError415"];
-                };
-            };
-            /** @description Understood but cannot be done (limits, unverifiable result, refused upstream) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlatformError422"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */

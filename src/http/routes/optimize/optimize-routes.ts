@@ -2,15 +2,20 @@ import { Type } from 'typebox';
 import { toWire, requireCircuit } from '../../../circuits/wire-format.js';
 import { parameterizedAnswer } from './parameterized-answer.js';
 import { hardTimeoutFor } from '../../../compute/compute-pool.js';
+import type { OptimizeTaskInput } from '../../../compute/compute-tasks.js';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
+import { resolveTarget } from '../../../optimization/target.js';
+import { optimizeData } from '../../../optimize-jobs/optimize-answer.js';
+import { currentTraceparent } from '../../../telemetry/trace.js';
 import { anonymousLimits, runForRequest } from '../../anonymous-compute.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { keepsGates, OutputFormat, OutputOptions } from '../circuits/output-format.js';
 import { circuitField, OptimizeData } from '../circuits/schemas.js';
-
-/** Max steps inlined in the response; larger certificates are summarised by digest and count. */
-const INLINE_STEPS = 2_000;
+import { optimizeJobRoutes } from './optimize-job-routes.js';
+import { optimizeJobView, OptimizeJobView } from './optimize-job-schemas.js';
 
 /**
  * POST /v1/circuits/optimize: proof-gated optimization (spec §1 rule 4). Open endpoint like the
@@ -23,6 +28,8 @@ export default async function optimizeRoutes(app: App): Promise<void> {
     '/v1/circuits/optimize',
     {
       onRequest: app.optionalSession,
+      // Idempotency-Key (signed-in callers): a retry of an async request answers the same job.
+      config: { idempotent: 'account' },
       schema: {
         tags: ['circuits'],
         operationId: 'optimizeCircuit',
@@ -36,10 +43,20 @@ export default async function optimizeRoutes(app: App): Promise<void> {
             output_format: Type.Optional(OutputFormat),
             output: Type.Optional(OutputOptions),
             include_steps: Type.Optional(Type.Boolean({ description: 'Inline the certificate steps (default true, up to 2000 steps)' })),
+            async: Type.Optional(
+              Type.Boolean({
+                description:
+                  'true: validate now, queue an optimize job and answer 202 with it (needs a bearer session); poll GET /v1/circuits/optimize/jobs/{job_id}, cancel with POST …/{job_id}/cancel. A circuit with symbolic parameters is answered at once (200) either way.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
-        response: { 200: okResponse(OptimizeData, 'The optimized circuit with its proof of equivalence'), ...errors(422) },
+        response: {
+          200: okResponse(OptimizeData, 'The optimized circuit with its proof of equivalence'),
+          202: okResponse(OptimizeJobView, 'async: true — validated and queued as an optimize job; poll it (the Location header names it)'),
+          ...errors(401, 422),
+        },
       },
     },
     async (req, reply) => {
@@ -49,6 +66,19 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       const backendHint = req.body.backend_hint ?? 'generic';
       if (circuit.parameters !== undefined) {
         return parameterizedAnswer(circuit, { profile, backendHint, device: req.body.device, outputFormat: req.body.output_format, inlineGates, warnings });
+      }
+      if (req.body.async === true) {
+        const principal = req.principal;
+        if (principal === undefined) throw fail(HTTP_ERRORS.UNAUTHENTICATED, 'async: true needs a bearer session: the job belongs to an account.', { reason: 'missing' });
+        // Checked now as the synchronous run would (an unknown device, a circuit too wide for it): 400/422 here, never a failed job.
+        resolveTarget(backendHint, req.body.device, circuit.numQubits);
+        const job = await app.services.optimizeJobs.submit(
+          principal.accountId,
+          { task: taskInput(req.body, toWire(circuit), profile, backendHint, inlineGates), device: req.body.device ?? null, warnings },
+          currentTraceparent(),
+        );
+        reply.code(202).header('location', `/v1/circuits/optimize/jobs/${job.id}`);
+        return optimizeJobView(job);
       }
       const capNotes: string[] = [];
       // On a compute thread (COMPUTE_THREADS): the search and its proof take up to the profile's
@@ -65,46 +95,32 @@ export default async function optimizeRoutes(app: App): Promise<void> {
         }
         return app.compute.run(
           'optimize',
-          {
-            circuit: toWire(circuit),
-            limits,
-            profile,
-            backendHint,
-            includeSteps: req.body.include_steps !== false,
-            ...(req.body.device === undefined ? {} : { device: req.body.device }),
-            ...(req.body.output_format === undefined ? {} : { outputFormat: req.body.output_format }),
-            ...(inlineGates ? {} : { inlineGates }),
-            ...(budget < full ? { timeBudgetMs: budget } : {}),
-          },
+          { ...taskInput(req.body, toWire(circuit), profile, backendHint, inlineGates), limits, ...(budget < full ? { timeBudgetMs: budget } : {}) },
           { hardTimeoutMs: hardTimeoutFor(budget), signal },
         );
       });
-      const cert = r.certificate;
-      const inline = req.body.include_steps !== false && cert.steps !== undefined && cert.steps.length <= INLINE_STEPS;
-      return {
-        circuit: r.circuit,
-        ...(r.qasm === undefined ? {} : { qasm: r.qasm }),
-        profile,
-        backend_hint: backendHint,
-        device: req.body.device ?? null,
-        metrics_before: r.metricsBefore,
-        metrics_after: r.metricsAfter,
-        passes: [...r.passes],
-        proof: {
-          verified: true as const,
-          methods: r.methods.map((m) => ({ ...m })),
-          certificate: {
-            digest: cert.digest,
-            step_count: cert.stepCount,
-            global_steps: cert.globalSteps,
-            ...(inline ? { steps: cert.steps.map((s) => ({ ...s })) } : {}),
-          },
-        },
-        timed_out: r.timedOut,
-        notes: [...capNotes, ...r.notes, ...(inline || req.body.include_steps === false ? [] : [`certificate has ${cert.stepCount} steps; only its digest is returned`])],
-        warnings: [...warnings, ...(r.exportWarnings ?? [])],
-        elapsed_ms: Math.round(r.elapsedMs),
-      };
+      return optimizeData(r, { profile, backendHint, device: req.body.device ?? null, includeSteps: req.body.include_steps !== false, warnings, notes: capNotes });
     },
   );
+  optimizeJobRoutes(app);
+
+  /** The compute task's input from the request (the circuit validated, in wire format). */
+  function taskInput(
+    body: { include_steps?: boolean | undefined; device?: string | undefined; output_format?: OptimizeTaskInput['outputFormat'] | undefined },
+    circuit: OptimizeTaskInput['circuit'],
+    profile: OptimizeTaskInput['profile'],
+    backendHint: OptimizeTaskInput['backendHint'],
+    inlineGates: boolean,
+  ): OptimizeTaskInput {
+    return {
+      circuit,
+      limits,
+      profile,
+      backendHint,
+      includeSteps: body.include_steps !== false,
+      ...(body.device === undefined ? {} : { device: body.device }),
+      ...(body.output_format === undefined ? {} : { outputFormat: body.output_format }),
+      ...(inlineGates ? {} : { inlineGates }),
+    };
+  }
 }
