@@ -54,7 +54,7 @@ describe('qubit-wise commuting groups and expectation from shots', () => {
       { pauli: 'IIZ', coeff: -0.4 },
     ];
     const sv = simulate(prep, { shots: 1, seed: 1, returnStatevector: true }).statevector!;
-    const exact = exactExpectation(sv.re, sv.im, terms);
+    const exact = exactExpectation(Float64Array.from(sv.re), Float64Array.from(sv.im), terms);
     const grouping = groupQubitWise(terms);
     const shots = 4000;
     const counts = grouping.groups.map((g, i) => simulate(basisCircuit(prep, g.basis), { shots, seed: 100 + i }).counts);

@@ -9,7 +9,8 @@
  * The circuit it gets is already translated (native gates, physical qubits of the backend); it
  * is sent as OpenQASM 3 with one classical register `c`, so each sample's bit i is clbit i,
  * and counts keep the documented order (clbit 0 rightmost). The per-shot samples are kept in
- * the result's meta (`memory`) for per-shot results later.
+ * the result's meta (`memory`, as IBM gives them) and, when `memory` is asked for, returned as
+ * clbit strings in shot order (docs/execution.md#results-on-hardware).
  *
  * Exactly-once: a submission is sent at most once by this driver; a timeout or a dropped
  * connection after sending is REMOTE_SUBMISSION_UNCERTAIN, which the worker settles with
@@ -19,6 +20,7 @@ import { toQasm3 } from '../../circuits/qasm/export-qasm.js';
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
+import { hardwareResultJson } from '../hardware-workload.js';
 import { describeIbmError, type IbmHttp, type IbmRuntimeClient } from './ibm-runtime-client.js';
 
 /** The tag that names our job at IBM: findSubmitted searches by it. */
@@ -132,10 +134,14 @@ export class IbmRuntimeDriver implements DeviceDriver {
     if (counts === null) return malformed('a sample is not a bit pattern of the register');
     if (data.samples.length !== input.shots) return malformed(`${data.samples.length} samples for ${input.shots} shots`);
     const backend = this.backendOf(input) ?? null;
+    // Result types asked for (memory): the samples in shot order as clbit strings, clbit 0 rightmost.
+    const hw = input.hardware;
+    const asked = hw === undefined ? undefined : hardwareResultJson(hw.options, [counts], (data.samples as unknown[]).map((s) => BigInt(s as string | number).toString(2).padStart(n, '0')));
     return {
       state: 'completed',
       result: {
         counts,
+        ...(asked === undefined ? {} : { notes: asked.notes, extra: asked.extra }),
         probabilitiesKind: 'estimated',
         meta: {
           remote_provider: 'ibm',
