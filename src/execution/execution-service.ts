@@ -204,10 +204,10 @@ export class ExecutionService {
       if (body.parameter_values !== undefined || body.observables !== undefined || (body.result_types ?? ['counts']).some((t) => t !== 'counts')) {
         throw fail(
           EXECUTION_ERRORS.EXECUTION_SWEEP_NOT_SUPPORTED,
-          `${spec.id} is hardware: a sweep runs as one task per point of a held job (POST /v1/execute/provider-two/held/{job_id}/batch with circuit and parameter_values); result types other than counts run on simulator devices.`,
+          `${spec.id} is hardware: a sweep runs as one task per point of a held job (POST /v1/execute/provider-two/held/{job_id}/batch with circuit and parameter_values); result types (memory, expectation) are asked for when continuing the held job.`,
           {
             device: spec.id,
-            decision: 'docs/decisions/execution-hardware-sweeps.md',
+            decision: 'docs/decisions/execution-hardware-results.md',
           },
         );
       }

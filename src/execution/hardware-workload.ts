@@ -6,7 +6,7 @@
  */
 import type { Circuit } from '../circuits/ir.js';
 import { fail } from '../errors/app-error.js';
-import type { ResultType } from '../simulation/index.js';
+import type { PauliTerm, ResultType } from '../simulation/index.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import { basisChangeProblem, basisCircuit, estimateFromGroups, groupQubitWise, type MeasurementGroup } from './pauli-groups.js';
 import { checkWorkload, type RunOptions, type WorkloadFields } from './workload-request.js';
@@ -114,4 +114,24 @@ export function hardwareResultJson(o: HardwareRunOptions, counts: readonly Recor
       ...(expectation === undefined ? {} : { expectation }),
     },
   };
+}
+
+/**
+ * Tasks one hardware run of these result types takes (a quote's `tasks` per run): one per
+ * qubit-wise commuting group of the observable, plus one for the circuit itself when counts or
+ * memory are asked for (or nothing else needs measuring). The same count the continuation takes;
+ * 400 EXECUTION_RESULT_TYPES_INVALID for Pauli strings that are not one letter per qubit of one length.
+ */
+export function tasksPerRun(resultTypes: readonly string[] | undefined, observables: readonly PauliTerm[] | undefined): number {
+  const types = resultTypes ?? ['counts'];
+  const obs = types.includes('expectation') ? (observables ?? []) : [];
+  const n = obs[0]?.pauli.length ?? 0;
+  const bad = obs.findIndex((t) => t.pauli.length !== n || !/^[IXYZ]+$/.test(t.pauli));
+  if (bad >= 0) {
+    const message = 'every Pauli string of the observable has one of I, X, Y, Z per qubit, all of the same length';
+    throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be priced: ${message}`, [{ path: `/observables/${bad}/pauli`, code: 'OBSERVABLE_INVALID', message }]);
+  }
+  const groups = groupQubitWise(obs).groups.length;
+  const plain = types.includes('counts') || types.includes('memory') || groups === 0;
+  return groups + (plain ? 1 : 0);
 }

@@ -28,8 +28,8 @@ describe('memory and expectation on hardware', () => {
   const PER_TASK = 2_100_000;
   const usd = (m: number) => (m / 1e6).toFixed(6);
 
-  async function hold(auth: Auth, tasks: number, shots = SHOTS) {
-    const q = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots, tasks } });
+  async function hold(auth: Auth, tasks: number, shots = SHOTS, results: Record<string, unknown> = {}) {
+    const q = await app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots, tasks, ...results } });
     expect(q.statusCode, q.body).toBe(200);
     const h = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: auth, payload: { quote_id: q.json().data.quote_id } });
     expect(h.statusCode, h.body).toBe(201);
@@ -153,7 +153,9 @@ describe('memory and expectation on hardware', () => {
   it('a sweep with an expectation: each point one job of two group tasks; the standard error is the theoretical one', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 30_000_000n);
-    const held = await hold(u.auth, 4);
+    // Quoted as 2 runs of an expectation of Z + X: 2 groups each → 4 tasks.
+    const held = await hold(u.auth, 2, SHOTS, { result_types: ['expectation'], observables: [{ pauli: 'Z', coeff: 1 }, { pauli: 'X', coeff: 1 }] });
+    expect(held.amount).toBe(usd(4 * PER_TASK));
     const rotation = {
       schema: '0.2',
       num_qubits: 1,
@@ -193,6 +195,24 @@ describe('memory and expectation on hardware', () => {
     expect(results[1].terms[0]).toBe(1);
     expect(results[1].groups[0].stderr).toBe(0);
     await expectWallet(app, u.auth, usd(30_000_000 - 4 * PER_TASK), '0.000000');
+  });
+
+  it('a quote counts the tasks of an expectation run: one per group, one more with counts or memory', async () => {
+    const u = await signUp(app);
+    const quote = (payload: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: u.auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 100, ...payload } });
+    const tasksOf = async (payload: Record<string, unknown>) => {
+      const r = await quote(payload);
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json().data.tasks as number;
+    };
+    expect(await tasksOf({ result_types: ['expectation'], observables: observable })).toBe(3);
+    expect(await tasksOf({ result_types: ['counts', 'expectation'], observables: observable, tasks: 2 })).toBe(8);
+    expect(await tasksOf({ result_types: ['memory'] })).toBe(1);
+    expect(await tasksOf({ result_types: ['expectation'], observables: [{ pauli: 'II', coeff: 2 }] })).toBe(1);
+    const bad = await quote({ result_types: ['expectation'], observables: [{ pauli: 'ZZ', coeff: 1 }, { pauli: 'Z', coeff: 1 }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'EXECUTION_RESULT_TYPES_INVALID', details: [{ path: '/observables/1/pauli', code: 'OBSERVABLE_INVALID' }] });
   });
 
   it('result types hardware cannot give, and malformed ones, are refused before anything is taken', async () => {
