@@ -10512,12 +10512,21 @@ export interface operations {
                     provider: string;
                     device: string;
                     shots: number;
+                    /** @description Circuit runs (default 1); with result_types / observables, runs of that kind, each taking its tasks */
                     tasks?: number;
+                    /** @description The result types of each run (default ["counts"]): an expectation takes one task per qubit-wise commuting group of `observables`, plus one when counts or memory are asked for */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };
         responses: {
-            /** @description The quote */
+            /** @description The quote: `tasks` is every task the runs take */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
