@@ -73,7 +73,8 @@ export function planHardwareRun(c: Circuit, shots: number, f: Pick<WorkloadField
     if (t === 'expectation' && !support.expectation) problems.push({ path: p, code: 'RESULT_TYPE_UNSUPPORTED', message: `expectation is not offered on this device: ${support.why}` });
     if (t === 'expectation' && support.expectation) {
       const why = basisChangeProblem(c);
-      if (why !== null) problems.push({ path: p, code: 'RESULT_TYPE_UNSUPPORTED', message: `expectation on hardware measures the circuit in other bases, which needs terminal measurements only: ${why}` });
+      if (why !== null)
+        problems.push({ path: p, code: 'RESULT_TYPE_UNSUPPORTED', message: `expectation on hardware measures the circuit in other bases, which needs terminal measurements only: ${why}` });
     }
   });
   if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPE_UNSUPPORTED, `A result type cannot be given on this device: ${problems[0]!.message}`, problems);
@@ -104,7 +105,8 @@ export function hardwareResultJson(o: HardwareRunOptions, counts: readonly Recor
           return { ...e, groups: e.groups.map((g, i) => ({ ...g, counts: groupCounts[i] ?? {} })) };
         })();
   const notes = h.plain ? [] : ['the circuit itself was not run (no counts asked for): each measurement group’s counts are in expectation.groups'];
-  if (expectation !== undefined) notes.push(`expectation estimated from ${h.groups.length} measurement group(s), one task each; the standard error includes the covariance of the terms measured together`);
+  if (expectation !== undefined)
+    notes.push(`expectation estimated from ${h.groups.length} measurement group(s), one task each; the standard error includes the covariance of the terms measured together`);
   return {
     counts: h.plain ? (counts[0] ?? {}) : {},
     notes,

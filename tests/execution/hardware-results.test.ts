@@ -35,7 +35,8 @@ describe('memory and expectation on hardware', () => {
     expect(h.statusCode, h.body).toBe(201);
     return h.json().data as { job_id: string; amount: string };
   }
-  const cont = (auth: Auth, id: string, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${id}`, headers: auth, payload: { seed: 11, ...payload } });
+  const cont = (auth: Auth, id: string, payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${id}`, headers: auth, payload: { seed: 11, ...payload } });
   const job = async (auth: Auth, id: string) => {
     const r = await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${id}`, headers: auth });
     expect(checker.check('GET', `/v1/execute/provider-two/${id}`, r.statusCode, r.headers, r.body)).toEqual([]);
@@ -137,7 +138,10 @@ describe('memory and expectation on hardware', () => {
     expect(exact.kind).toBe('exact');
     expect(e.stderr).toBeGreaterThan(0.005);
     expect(Math.abs(e.value - exact.value)).toBeLessThan(4 * e.stderr);
-    expect(e.value).toBeCloseTo(e.terms.reduce((a: number, b: number) => a + b, 0), 12);
+    expect(e.value).toBeCloseTo(
+      e.terms.reduce((a: number, b: number) => a + b, 0),
+      12,
+    );
 
     const m = await job(u.auth, memId);
     expect(m).toMatchObject({ status: 'completed', cost: { actual: usd(PER_TASK) } });
@@ -154,7 +158,13 @@ describe('memory and expectation on hardware', () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 30_000_000n);
     // Quoted as 2 runs of an expectation of Z + X: 2 groups each → 4 tasks.
-    const held = await hold(u.auth, 2, SHOTS, { result_types: ['expectation'], observables: [{ pauli: 'Z', coeff: 1 }, { pauli: 'X', coeff: 1 }] });
+    const held = await hold(u.auth, 2, SHOTS, {
+      result_types: ['expectation'],
+      observables: [
+        { pauli: 'Z', coeff: 1 },
+        { pauli: 'X', coeff: 1 },
+      ],
+    });
     expect(held.amount).toBe(usd(4 * PER_TASK));
     const rotation = {
       schema: '0.2',
@@ -169,7 +179,17 @@ describe('memory and expectation on hardware', () => {
       method: 'POST',
       url: `/v1/execute/provider-two/held/${held.job_id}/batch`,
       headers: u.auth,
-      payload: { circuit: rotation, parameter_values: points, result_types: ['expectation'], observables: [{ pauli: 'Z', coeff: 1 }, { pauli: 'X', coeff: 1 }], seed: 5, client_token: 'sweep-exp' },
+      payload: {
+        circuit: rotation,
+        parameter_values: points,
+        result_types: ['expectation'],
+        observables: [
+          { pauli: 'Z', coeff: 1 },
+          { pauli: 'X', coeff: 1 },
+        ],
+        seed: 5,
+        client_token: 'sweep-exp',
+      },
     });
     expect(r.statusCode, r.body).toBe(202);
     expect(checker.check('POST', `/v1/execute/provider-two/held/${held.job_id}/batch`, r.statusCode, r.headers, r.body)).toEqual([]);
@@ -210,7 +230,13 @@ describe('memory and expectation on hardware', () => {
     expect(await tasksOf({ result_types: ['counts', 'expectation'], observables: observable, tasks: 2 })).toBe(8);
     expect(await tasksOf({ result_types: ['memory'] })).toBe(1);
     expect(await tasksOf({ result_types: ['expectation'], observables: [{ pauli: 'II', coeff: 2 }] })).toBe(1);
-    const bad = await quote({ result_types: ['expectation'], observables: [{ pauli: 'ZZ', coeff: 1 }, { pauli: 'Z', coeff: 1 }] });
+    const bad = await quote({
+      result_types: ['expectation'],
+      observables: [
+        { pauli: 'ZZ', coeff: 1 },
+        { pauli: 'Z', coeff: 1 },
+      ],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'EXECUTION_RESULT_TYPES_INVALID', details: [{ path: '/observables/1/pauli', code: 'OBSERVABLE_INVALID' }] });
   });
@@ -228,7 +254,16 @@ describe('memory and expectation on hardware', () => {
     await refuse({ result_types: ['probabilities'] }, 422, 'EXECUTION_RESULT_TYPE_UNSUPPORTED', { path: '/result_types/0', code: 'RESULT_TYPE_UNSUPPORTED' });
     await refuse({ result_types: ['counts', 'statevector'] }, 422, 'EXECUTION_RESULT_TYPE_UNSUPPORTED', { path: '/result_types/1', code: 'RESULT_TYPE_UNSUPPORTED' });
     // A measurement the circuit acts on afterwards cannot be moved into another basis.
-    const midCircuit = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'h', qubits: [0] }, { op: 'measure', qubits: [0], clbits: [0] }, { op: 'cx', qubits: [0, 1] }] };
+    const midCircuit = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [
+        { op: 'h', qubits: [0] },
+        { op: 'measure', qubits: [0], clbits: [0] },
+        { op: 'cx', qubits: [0, 1] },
+      ],
+    };
     await refuse({ circuit: midCircuit, result_types: ['expectation'], observables: [{ pauli: 'XZ', coeff: 1 }] }, 422, 'EXECUTION_RESULT_TYPE_UNSUPPORTED', {
       path: '/result_types/0',
       code: 'RESULT_TYPE_UNSUPPORTED',

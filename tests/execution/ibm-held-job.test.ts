@@ -227,9 +227,18 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     expect((await app.services.snapshotRefresher.refreshAll())[0]).toMatchObject({ ok: false, nextInMs: 60_000 });
   });
 
-  it('memory: the Sampler\'s samples in shot order as clbit strings, their histogram the counts; expectation is refused (emulated devices only)', async () => {
+  it("memory: the Sampler's samples in shot order as clbit strings, their histogram the counts; expectation is refused (emulated devices only)", async () => {
     const { u, held } = await heldJob();
-    const asym = { schema: '0.2', num_qubits: 2, num_clbits: 2, gates: [{ op: 'x', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }, { qubit: 1, clbit: 1 }] };
+    const asym = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [{ op: 'x', qubits: [0] }],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
     const exp = await app.inject({
       method: 'POST',
       url: `/v1/execute/provider-one/held/${held.job_id}`,
@@ -239,7 +248,12 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     expect(exp.statusCode).toBe(422);
     expect(exp.json().error).toMatchObject({ code: 'EXECUTION_RESULT_TYPE_UNSUPPORTED', details: [{ path: '/result_types/0' }] });
     fake.script.samples = ['0x1', '0x3', '0x1', '0x0', '0x1', '0x1', '0x2', '0x1', '0x1', '0x1'];
-    const r = await app.inject({ method: 'POST', url: `/v1/execute/provider-one/held/${held.job_id}`, headers: u.auth, payload: { circuit: asym, client_token: 'ibm-mem', result_types: ['counts', 'memory'] } });
+    const r = await app.inject({
+      method: 'POST',
+      url: `/v1/execute/provider-one/held/${held.job_id}`,
+      headers: u.auth,
+      payload: { circuit: asym, client_token: 'ibm-mem', result_types: ['counts', 'memory'] },
+    });
     expect(r.statusCode, r.body).toBe(202);
     await settle(held.job_id);
     const done = await job(u, held.job_id);

@@ -109,7 +109,11 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
       expect(r.statusCode, r.body).toBe(422);
       expect(r.json().error).toMatchObject({ code: 'EXECUTION_RESULT_TYPE_UNSUPPORTED', details: [{ path: `/result_types/${i === 0 ? 1 : 0}`, code: 'RESULT_TYPE_UNSUPPORTED' }] });
     }
-    expect(r0Message(await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: q0Set, client_token: 'ionq-rt-m', result_types: ['memory'] } }))).toMatch(/histograms/);
+    expect(
+      r0Message(
+        await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: q0Set, client_token: 'ionq-rt-m', result_types: ['memory'] } }),
+      ),
+    ).toMatch(/histograms/);
     await expectWallet(app, u.auth, '1.100000', '0.900000');
     const page = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${held.job_id}`, headers: u.auth })).json().data;
     expect(page.status).toBe('held');

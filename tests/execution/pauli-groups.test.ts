@@ -20,7 +20,13 @@ describe('qubit-wise commuting groups and expectation from shots', () => {
       { basis: 'ZZZ', terms: [0, 2, 5] },
       { basis: 'XIY', terms: [1, 4] },
     ]);
-    expect(groupQubitWise([{ pauli: 'X', coeff: 1 }, { pauli: 'Y', coeff: 1 }, { pauli: 'Z', coeff: 1 }]).groups).toHaveLength(3);
+    expect(
+      groupQubitWise([
+        { pauli: 'X', coeff: 1 },
+        { pauli: 'Y', coeff: 1 },
+        { pauli: 'Z', coeff: 1 },
+      ]).groups,
+    ).toHaveLength(3);
     expect(groupQubitWise([{ pauli: 'II', coeff: 1 }])).toEqual({ groups: [], identity: [0] });
   });
 

@@ -136,7 +136,18 @@ export class IbmRuntimeDriver implements DeviceDriver {
     const backend = this.backendOf(input) ?? null;
     // Result types asked for (memory): the samples in shot order as clbit strings, clbit 0 rightmost.
     const hw = input.hardware;
-    const asked = hw === undefined ? undefined : hardwareResultJson(hw.options, [counts], (data.samples as unknown[]).map((s) => BigInt(s as string | number).toString(2).padStart(n, '0')));
+    const asked =
+      hw === undefined
+        ? undefined
+        : hardwareResultJson(
+            hw.options,
+            [counts],
+            (data.samples as unknown[]).map((s) =>
+              BigInt(s as string | number)
+                .toString(2)
+                .padStart(n, '0'),
+            ),
+          );
     return {
       state: 'completed',
       result: {

@@ -32,7 +32,9 @@ const ExpectationSchema = Obj(
   {
     value: Type.Number({ description: '⟨H⟩ of the observable' }),
     terms: Type.Array(Type.Number(), { maxItems: 256, description: '⟨coeff·P⟩ of each term, in order' }),
-    kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated')], { description: 'exact: from the state vector (simulator); estimated: from the shots (hardware: one task per group, see groups)' }),
+    kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated')], {
+      description: 'exact: from the state vector (simulator); estimated: from the shots (hardware: one task per group, see groups)',
+    }),
     stderr: Type.Optional(Type.Number({ minimum: 0, description: 'Standard error of an estimate' })),
     groups: Type.Optional(
       Type.Array(
