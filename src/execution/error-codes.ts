@@ -32,7 +32,7 @@ export const EXECUTION_ERRORS = {
   EXECUTION_RESULT_TYPE_UNSUPPORTED: defineCode(
     'EXECUTION_RESULT_TYPE_UNSUPPORTED',
     422,
-    'A result type this hardware device cannot give; `details` lists each as `{path, code: RESULT_TYPE_UNSUPPORTED, message}` (path `/result_types/{i}`): probabilities and statevector (simulator only), memory on IonQ devices (its API returns histograms), expectation on remote devices (emulated devices only for now) or of a circuit with mid-circuit measurement, reset or conditioned gates. Refused before anything is held or taken (docs/decisions/execution-hardware-results.md).',
+    'A result type this hardware device cannot give; `details` lists each as `{path, code: RESULT_TYPE_UNSUPPORTED, message}` (path `/result_types/{i}`): probabilities and statevector (simulator only), memory and expectation on IonQ devices (its API returns histograms; the driver sends one circuit per job), expectation of a circuit with mid-circuit measurement, reset or conditioned gates. Refused before anything is held or taken (docs/decisions/execution-hardware-results.md).',
   ),
   EXECUTION_SWEEP_NOT_SUPPORTED: defineCode(
     'EXECUTION_SWEEP_NOT_SUPPORTED',

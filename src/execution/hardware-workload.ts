@@ -15,7 +15,7 @@ import { checkWorkload, type RunOptions, type WorkloadFields } from './workload-
 export interface HardwareResultSupport {
   /** Per-shot bitstrings: emulated devices (sampled shots) and IBM's Sampler; not IonQ (histograms only). */
   readonly memory: boolean;
-  /** Expectation from shots: devices that run the group circuits of one job (emulated devices for now). */
+  /** Expectation from shots: devices that run the group circuits of one job (emulated devices, IBM's Sampler with one PUB per group). */
   readonly expectation: boolean;
   /** Named in refusals. */
   readonly why: string;
@@ -23,10 +23,9 @@ export interface HardwareResultSupport {
 
 export function hardwareResultSupport(driver: string, provider: string): HardwareResultSupport {
   if (driver === 'emulated') return { memory: true, expectation: true, why: 'an emulated device' };
-  if (provider === 'provider-one') {
-    return { memory: true, expectation: false, why: "IBM Quantum: the Sampler returns per-shot samples; an expectation's group circuits run on emulated devices only for now" };
-  }
-  return { memory: false, expectation: false, why: "IonQ's API v0.4 returns histograms, not per-shot results; an expectation's group circuits run on emulated devices only for now" };
+  // IBM's Sampler V2: per-shot samples, and a job's tasks as the PUBs of one Sampler job.
+  if (provider === 'provider-one') return { memory: true, expectation: true, why: 'IBM Quantum' };
+  return { memory: false, expectation: false, why: "IonQ's API v0.4 returns histograms, not per-shot results, and the driver sends one circuit per job (an expectation's groups need several)" };
 }
 
 /** Stored in run_options.hardware: how the job's tasks map to results. */

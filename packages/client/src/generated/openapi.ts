@@ -15594,7 +15594,7 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
-                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables`, estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
                     result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
                     /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
                     observables?: {
@@ -15822,7 +15822,7 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
-                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables`, estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
                     result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
                     /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
                     observables?: {
@@ -16057,7 +16057,7 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
-                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables`, estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
                     result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
                     /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
                     observables?: {

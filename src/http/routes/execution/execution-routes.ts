@@ -45,7 +45,7 @@ const HardwareResultFields = {
   result_types: Type.Optional({
     ...WorkloadBodyFields.result_types,
     description:
-      'What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables`, estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422).',
+      'What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422).',
   }),
   observables: WorkloadBodyFields.observables,
 };
