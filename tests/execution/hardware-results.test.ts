@@ -239,6 +239,9 @@ describe('memory and expectation on hardware', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'EXECUTION_RESULT_TYPES_INVALID', details: [{ path: '/observables/1/pauli', code: 'OBSERVABLE_INVALID' }] });
+    const many = await quote({ result_types: ['expectation'], observables: observable, tasks: 400 });
+    expect(many.statusCode).toBe(400);
+    expect(many.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/tasks', code: 'TOO_MANY_TASKS' }] });
   });
 
   it('result types hardware cannot give, and malformed ones, are refused before anything is taken', async () => {
