@@ -79,7 +79,7 @@ export async function releaseHeldJob(
 /**
  * Takes `count` tasks of a held job for one continuation (docs/execution.md#holds-for-n-tasks),
  * in the caller's transaction, after `lockHeldJob` (wallet, then held job). Returns one hold per
- * task taken, each of the quote's per-task price, which that task's run captures (completed) or
+ * task taken (or per run of `sizes[j]` tasks), each of the quote's per-task price, which that task's run captures (completed) or
  * releases (failed); the money of the tasks not yet taken stays held under a hold of its own,
  * which the held job now names, until a later continuation takes them, the job is released or
  * the hold expires. Money moves only through the ledger's functions: the held job's hold is
@@ -91,13 +91,16 @@ export async function releaseHeldJob(
 export async function takeHeldTasks(
   p: { ledger: Pick<Ledger, 'placeHold' | 'releaseHold'>; hardware: Pick<HardwareStore, 'takeHeldTasks'> },
   tx: BillingTx,
-  i: { job: HeldJobRecord; count: number },
+  i: { job: HeldJobRecord; count: number; sizes?: readonly number[] },
 ): Promise<{ job: HeldJobRecord; holdIds: string[] } | null> {
   const { job, count } = i;
+  // Tasks per hold: one each, or `sizes` (a run of several tasks, e.g. an expectation's
+  // measurement groups, owns one hold of its tasks' price: it settles once).
+  const sizes = i.sizes ?? Array.from({ length: count }, () => 1);
   const remaining = job.tasks - job.tasksUsed;
-  if (job.status !== 'held' || count < 1 || count > remaining) return null;
-  if (count === 1 && remaining === 1) {
-    const taken = await p.hardware.takeHeldTasks(tx, job.jobId, 1, null);
+  if (job.status !== 'held' || count < 1 || count > remaining || sizes.some((k) => !Number.isInteger(k) || k < 1) || sizes.reduce((a, b) => a + b, 0) !== count) return null;
+  if (sizes.length === 1 && count === remaining) {
+    const taken = await p.hardware.takeHeldTasks(tx, job.jobId, count, null);
     return taken === null ? null : { job: taken, holdIds: [taken.holdId] };
   }
   // quoteTotal is tasks × (per task + shots × per shot): the division is exact.
@@ -107,9 +110,12 @@ export async function takeHeldTasks(
   const place = (amountMicros: bigint, refId: string, description: string) =>
     p.ledger.placeHold(tx, { accountId: job.accountId, amountMicros, kind: 'hardware', refId, description, expiresAt: job.expiresAt, product: 'product-one', provider: job.provider });
   const holdIds: string[] = [];
-  for (let n = job.tasksUsed + 1; n <= job.tasksUsed + count; n++) {
-    const h = await place(perTask, `${job.jobId}:task-${n}`, `hardware ${job.provider}/${job.device}: task ${n} of ${job.tasks} × ${job.shots} shots (held job ${job.jobId})`);
+  let n = job.tasksUsed + 1;
+  for (const k of sizes) {
+    const which = k === 1 ? `task ${n}` : `tasks ${n}–${n + k - 1}`;
+    const h = await place(perTask * BigInt(k), `${job.jobId}:task-${n}`, `hardware ${job.provider}/${job.device}: ${which} of ${job.tasks} × ${job.shots} shots (held job ${job.jobId})`);
     holdIds.push(h.holdId);
+    n += k;
   }
   const rest = remaining - count;
   const restHold =

@@ -129,7 +129,13 @@ export function createExecutionServices(
     remote['provider-one'] = new IbmRuntimeDriver(client, ibm.backends);
     sources.push(new IbmRuntimeSnapshots(client, Object.values(ibm.backends)));
   }
-  const directory = new DeviceDirectory(store, settings, { simulator: simulatorDriver(local), emulated: emulatedDriver(local), remote }, Date.now, deps.snapshots);
+  const directory = new DeviceDirectory(
+    store,
+    settings,
+    { simulator: simulatorDriver(local), emulated: emulatedDriver({ ...local, noise: settings.emulatedNoise }), remote },
+    Date.now,
+    deps.snapshots,
+  );
   const snapshotRefresher = new SnapshotRefresher(sources, deps.snapshots, {
     intervalMs: settings.snapshotRefreshMs,
     maxBackoffMs: settings.snapshotMaxBackoffMs,

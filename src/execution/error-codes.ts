@@ -29,10 +29,15 @@ export const EXECUTION_ERRORS = {
     400,
     'The requested result types cannot be given for this run; `details` lists every problem as `{path, code, message}`: OBSERVABLES_REQUIRED, OBSERVABLE_INVALID (a Pauli string needs one of I, X, Y, Z per qubit, rightmost = qubit 0), STATEVECTOR_TOO_LARGE (more than 20 qubits), MEMORY_TOO_LARGE (more than 10000 shots per point or 100000 bitstrings per run), OBSERVABLES_WITHOUT_EXPECTATION.',
   ),
+  EXECUTION_RESULT_TYPE_UNSUPPORTED: defineCode(
+    'EXECUTION_RESULT_TYPE_UNSUPPORTED',
+    422,
+    'A result type this hardware device cannot give; `details` lists each as `{path, code: RESULT_TYPE_UNSUPPORTED, message}` (path `/result_types/{i}`): probabilities and statevector (simulator only), memory and expectation on IonQ devices (its API returns histograms; the driver sends one circuit per job), expectation of a circuit with mid-circuit measurement, reset or conditioned gates. Refused before anything is held or taken (docs/decisions/execution-hardware-results.md).',
+  ),
   EXECUTION_SWEEP_NOT_SUPPORTED: defineCode(
     'EXECUTION_SWEEP_NOT_SUPPORTED',
     409,
-    'A hardware run takes no parameter_values, observables or result types other than counts: a hardware sweep is one task per point of a held job — continue a hold for N tasks with `circuit` and `parameter_values` at POST /v1/execute/provider-two/held/{job_id}/batch; memory and expectation run on simulator devices (docs/decisions/execution-hardware-sweeps.md).',
+    'A hardware run takes no parameter_values, observables or result types other than counts: a hardware sweep is one task per point of a held job — continue a hold for N tasks with `circuit` and `parameter_values` at POST /v1/execute/provider-two/held/{job_id}/batch; memory and expectation on hardware are asked for when continuing the held job (docs/decisions/execution-hardware-results.md).',
   ),
   EXECUTION_HELD_JOB_NOT_FOUND: defineCode('EXECUTION_HELD_JOB_NOT_FOUND', 404, 'No held job or execution job with this id for this account.'),
   EXECUTION_HELD_JOB_NOT_CONTINUABLE: defineCode(

@@ -27,6 +27,7 @@ import { continueHeldTasks, type ContinuationDeps } from './held-continuation.js
 import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
 import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 import { bindSweep, checkWorkload, type WorkloadFields } from './workload-request.js';
+import { hardwareResultSupport, planHardwareRun } from './hardware-workload.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
@@ -58,13 +59,16 @@ export interface RunOptions {
   readonly requestHash?: string;
 }
 
-export interface ContinueRequest {
+/** Result types of a hardware run (counts, memory, expectation: docs/execution.md#results-on-hardware). */
+type HardwareResultFields = Pick<WorkloadFields, 'result_types' | 'observables'>;
+
+export interface ContinueRequest extends HardwareResultFields {
   readonly circuit: unknown;
   readonly client_token: string;
   readonly seed?: number;
 }
 
-export interface ContinueBatchRequest {
+export interface ContinueBatchRequest extends HardwareResultFields {
   /** One circuit per task; or `circuit` + `parameter_values`, one point per task (a hardware sweep). */
   readonly circuits?: readonly unknown[];
   readonly circuit?: unknown;
@@ -91,6 +95,11 @@ export interface ExecutionDeps {
   readonly randomSeed: () => number;
   /** Cancel requests delivered at once to the runs of this process (its requests and its worker). */
   readonly cancels?: CancelRequests;
+}
+
+/** The result fields of a continuation, for its request hash (absent when not given). */
+function resultFields(b: HardwareResultFields) {
+  return { ...(b.result_types === undefined ? {} : { result_types: b.result_types }), ...(b.observables === undefined ? {} : { observables: b.observables }) };
 }
 
 const DEFAULT_DEVICE: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
@@ -195,10 +204,10 @@ export class ExecutionService {
       if (body.parameter_values !== undefined || body.observables !== undefined || (body.result_types ?? ['counts']).some((t) => t !== 'counts')) {
         throw fail(
           EXECUTION_ERRORS.EXECUTION_SWEEP_NOT_SUPPORTED,
-          `${spec.id} is hardware: a sweep runs as one task per point of a held job (POST /v1/execute/provider-two/held/{job_id}/batch with circuit and parameter_values); result types other than counts run on simulator devices.`,
+          `${spec.id} is hardware: a sweep runs as one task per point of a held job (POST /v1/execute/provider-two/held/{job_id}/batch with circuit and parameter_values); result types (memory, expectation) are asked for when continuing the held job.`,
           {
             device: spec.id,
-            decision: 'docs/decisions/execution-hardware-sweeps.md',
+            decision: 'docs/decisions/execution-hardware-results.md',
           },
         );
       }
@@ -318,10 +327,12 @@ export class ExecutionService {
   /** POST /v1/execute/{provider}/held/{job_id}: one task of the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest, provider: ProviderId = 'provider-two') {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
-    const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit) }));
+    // Counts-only continuations hash as before result types existed, so their tokens still replay.
+    const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit), ...resultFields(body) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
-    const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, circuits: [circuit], token: body.client_token, hash, seed: body.seed });
+    const runs = (d: ResolvedDevice, shots: number) => [planHardwareRun(circuit, shots, body, hardwareResultSupport(d.profile.driver, provider))];
+    const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, runs, token: body.client_token, hash, seed: body.seed });
     return this.viewOf(row as ExecutionJob, false);
   }
 
@@ -334,14 +345,25 @@ export class ExecutionService {
   async continueHeldBatch(accountId: string, jobId: string, body: ContinueBatchRequest, provider: ProviderId = 'provider-two') {
     const circuits = this.batchCircuits(body);
     const hash = this.deps.hash(
-      canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuits: circuits.map(toWire), ...(body.parameter_values === undefined ? {} : { parameter_values: body.parameter_values }) }),
+      canonicalJson({
+        held_job: jobId,
+        seed: body.seed ?? null,
+        circuits: circuits.map(toWire),
+        ...(body.parameter_values === undefined ? {} : { parameter_values: body.parameter_values }),
+        ...resultFields(body),
+      }),
     );
     const first = await this.replay(accountId, body.client_token, hash);
     if (first !== null) {
       const rest = await Promise.all(circuits.slice(1).map((_, i) => this.replay(accountId, `${body.client_token}#${i + 1}`, hash)));
       return this.batchView(jobId, [first, ...rest], true);
     }
-    const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, circuits, token: body.client_token, hash, seed: body.seed });
+    // Every circuit (point) gets the same result types; an item's problems name its path.
+    const runs = (d: ResolvedDevice, shots: number) => {
+      const support = hardwareResultSupport(d.profile.driver, provider);
+      return circuits.map((c, i) => planHardwareRun(c, shots, body, support, body.parameter_values === undefined && circuits.length > 1 ? `/circuits/${i}` : ''));
+    };
+    const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, runs, token: body.client_token, hash, seed: body.seed });
     return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);
   }
 

@@ -32,6 +32,7 @@ import { CANCEL_MESSAGES, ranAnyway, stoppedRun } from './cancel-rule.js';
 import type { DeviceDirectory, ResolvedDevice } from './device-directory.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from './drivers/driver.js';
 import type { ExecutionJob } from './execution-job.js';
+import type { HardwareRunOptions } from './hardware-workload.js';
 import { resultJson, type ExecutionService } from './execution-service.js';
 import type { CanceledRun, ExecutionClaim, ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
@@ -84,12 +85,32 @@ function metered(h: QueueHandler<ExecutionClaim, Step>, meter: Meter | undefined
   };
 }
 
-/** The stored (translated) circuit as the driver runs it; null when it cannot be read back. */
+const STORED_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 };
+
+/**
+ * The stored (translated) circuit as the driver runs it, with a hardware job's tasks (result
+ * types: every task's translated circuit, stored in run_options); null when it cannot be read back.
+ */
 function runInput(job: ExecutionJob, d: ResolvedDevice, signal?: AbortSignal): RunInput | null {
   const tr = job.translation as { circuit: unknown } | null;
-  const parsed = parseCircuitInput(tr?.circuit ?? job.circuit, { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 });
+  const parsed = parseCircuitInput(tr?.circuit ?? job.circuit, STORED_LIMITS);
   if (!parsed.ok) return null;
-  return { jobId: job.id, device: d.profile, circuit: parsed.circuit, shots: job.shots, seed: Number(job.seed), ...(signal === undefined ? {} : { signal }) };
+  const options = job.kind === 'hardware' ? (job.run_options as HardwareRunOptions | null | undefined) : null;
+  let hardware: RunInput['hardware'];
+  if (options?.hardware?.circuits !== undefined) {
+    const circuits = options.hardware.circuits.map((c) => parseCircuitInput(c, STORED_LIMITS));
+    if (circuits.some((c) => !c.ok)) return null;
+    hardware = { circuits: circuits.map((c) => (c as Extract<typeof c, { ok: true }>).circuit), options };
+  }
+  return {
+    jobId: job.id,
+    device: d.profile,
+    circuit: hardware?.circuits[0] ?? parsed.circuit,
+    shots: job.shots,
+    seed: Number(job.seed),
+    ...(hardware === undefined ? {} : { hardware }),
+    ...(signal === undefined ? {} : { signal }),
+  };
 }
 
 class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {

@@ -4,7 +4,6 @@
  * tasks and queues one job per circuit in one transaction under the held job's lock, so racing
  * continuations never take more than N; the money moves in billing's takeHeldTasks.
  */
-import type { Circuit } from '../circuits/ir.js';
 import type { ProviderId } from '../devices/device-catalogue.js';
 import { toWire } from '../circuits/wire-format.js';
 import { fail } from '../errors/app-error.js';
@@ -12,6 +11,7 @@ import { BILLING_ERRORS } from '../billing/error-codes.js';
 import type { ResolvedDevice } from './device-directory.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
+import type { HardwareRunPlan } from './hardware-workload.js';
 import type { ExecutionStore, HeldJob } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
 import { translateForDevice } from './translate/translate-for-device.js';
@@ -49,25 +49,31 @@ export function refuseTooManyTasks(held: HeldJob, requested: number): void {
 }
 
 /**
- * Takes one task of the held job per circuit and queues a job for each, in one transaction
- * under the held job's lock (wallet, held job, hold), so concurrent continuations together
- * never take more than its `tasks`. Each job gets a hold of the quote's per-task price
- * (captured when it completes, released when it fails); the untaken tasks stay held.
+ * Takes one task of the held job per circuit run and queues a job for each run (a run of an
+ * expectation has a task per measurement group), in one transaction under the held job's lock
+ * (wallet, held job, hold), so concurrent continuations together never take more than its
+ * `tasks`. Each job gets a hold of its tasks' price (captured when it completes, released when
+ * it fails); the untaken tasks stay held. `runs` plans the runs on the resolved device.
  */
 export async function continueHeldTasks(
   deps: ContinuationDeps,
-  c: { accountId: string; jobId: string; provider: ProviderId; circuits: readonly Circuit[]; token: string; hash: string; seed: number | undefined },
+  c: { accountId: string; jobId: string; provider: ProviderId; runs: (d: ResolvedDevice, shots: number) => readonly HardwareRunPlan[]; token: string; hash: string; seed: number | undefined },
 ): Promise<ExecutionJob[]> {
-  const { accountId, jobId, provider, circuits, token, hash } = c;
+  const { accountId, jobId, provider, token, hash } = c;
   const held = await deps.store.heldJob(jobId);
   if (held === null || held.accountId !== accountId || held.provider !== provider) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} of ${provider} for this account.`);
   refuseNotContinuable(held);
-  refuseTooManyTasks(held, circuits.length);
   const d = await deps.hardwareDevice(provider, held.device);
+  // The result types are checked against the device (and the held job's shots) before any task is taken.
+  const runs = c.runs(d, held.shots);
+  // One task per circuit run: an expectation's measurement groups are a task each.
+  const sizes = runs.map((r) => r.tasks.length);
+  const count = sizes.reduce((a, b) => a + b, 0);
+  refuseTooManyTasks(held, count);
   if (!(await deps.hardwareAllowed(accountId))) {
     throw fail(BILLING_ERRORS.HARDWARE_DISABLED, 'Hardware spending is turned off in the spend controls; the held funds stay held until released or expired.', { limit: 'hardware_allowed' });
   }
-  const translations = circuits.map((c) => translateForDevice(c, d.profile.spec));
+  const translated = runs.map((r) => r.tasks.map((t) => translateForDevice(t, d.profile.spec)));
   const seed = c.seed ?? deps.randomSeed();
   const perTask = held.amountMicros / BigInt(Math.max(1, held.tasks));
   const rows = await deps.store.tx(async (t) => {
@@ -76,13 +82,17 @@ export async function continueHeldTasks(
     const current = await t.lockHeldJob(accountId, jobId);
     if (current === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_FOUND, `No held job ${jobId} for this account.`);
     refuseNotContinuable(current);
-    refuseTooManyTasks(current, circuits.length);
-    const taken = await t.takeHeldTasks(current, circuits.length);
+    refuseTooManyTasks(current, count);
+    const plainRuns = sizes.every((k) => k === 1);
+    const taken = await t.takeHeldTasks(current, count, plainRuns ? undefined : sizes);
     if (taken === null) throw fail(EXECUTION_ERRORS.EXECUTION_HELD_JOB_NOT_CONTINUABLE, 'The held job was just continued, released or expired.', { job_id: jobId, status: current.status });
     const out: ExecutionJob[] = [];
-    for (const [i, circuit] of circuits.entries()) {
-      const translation = translations[i] as (typeof translations)[number];
+    for (const [i, run] of runs.entries()) {
+      const translations = translated[i]!;
+      const translation = translations[0]!;
       const holdId = taken.holdIds[i] as string;
+      // The job's tasks' circuits as translated, for the worker (the view shows the first task's translation).
+      const runOptions = run.runOptions === null ? null : { ...run.runOptions, hardware: { ...run.runOptions.hardware, circuits: translations.map((x) => toWire(x.circuit)) } };
       // The held job's first task keeps its id (GET …/{held job id} reads its run, as with one task).
       const r = await t.insertJob({
         id: current.tasksUsed === 0 && i === 0 ? jobId : deps.newId(),
@@ -96,7 +106,7 @@ export async function continueHeldTasks(
         status: 'queued',
         shots: held.shots,
         seed: seed + i,
-        circuit: toWire(circuit),
+        circuit: toWire(run.circuit),
         translation: {
           circuit: toWire(translation.circuit),
           initial_layout: translation.initialLayout,
@@ -108,7 +118,8 @@ export async function continueHeldTasks(
           verification: translation.verification,
         },
         holdId,
-        estimatedMicros: perTask,
+        estimatedMicros: perTask * BigInt(sizes[i]!),
+        ...(runOptions === null ? {} : { runOptions }),
       });
       if (r === null) throw fail(EXECUTION_ERRORS.EXECUTION_CLIENT_TOKEN_IN_PROGRESS, 'A request with this client_token is being processed; retry it.');
       await t.extendHoldExpiry(holdId, deps.settings.runWindowSeconds);

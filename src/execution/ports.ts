@@ -39,11 +39,12 @@ export interface ExecutionTx {
   /** The held job under lock (wallet, then held job: the lock order of every held-job change); null if the account has none. */
   lockHeldJob(accountId: string, jobId: string): Promise<HeldJob | null>;
   /**
-   * Takes `count` tasks of the locked held job (billing's takeHeldTasks): one hold per task, the
+   * Takes `count` tasks of the locked held job (billing's takeHeldTasks): one hold per task (or per
+   * run of `sizes[j]` tasks, one run per job: an expectation's groups), the
    * untaken tasks' money left held under the held job; it is `continued` once every task is
    * taken. Null when it is not `held` or fewer tasks remain.
    */
-  takeHeldTasks(held: HeldJob, count: number): Promise<{ holdIds: string[]; tasksUsed: number } | null>;
+  takeHeldTasks(held: HeldJob, count: number, sizes?: readonly number[]): Promise<{ holdIds: string[]; tasksUsed: number } | null>;
   /** As the store's insertJob, in this transaction. */
   insertJob(j: NewExecutionJob): Promise<ExecutionJob | null>;
   /** A continued hold keeps its funds for the run window: its expiry moves out to `seconds` from now. */

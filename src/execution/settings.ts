@@ -10,6 +10,8 @@ export interface ExecutionSettings {
   readonly providerOneEnabled: boolean;
   readonly providerTwoEnabled: boolean;
   readonly emulatedHardwareEnabled: boolean;
+  /** Emulated devices sample with their calibrated noise model (EXECUTION_EMULATED_NOISE, default on); off: noiseless emulation (tests, demos). */
+  readonly emulatedNoise: boolean;
   /** Deployment-set device states (EXECUTION_DEVICE_STATUS=p2-grid-9=offline,p2-ion-11=maintenance). */
   readonly deviceStatus: Readonly<Record<string, DeviceStatus>>;
   readonly ionq: {
@@ -123,6 +125,7 @@ export function executionSettings(env: Env): ExecutionSettings {
     providerOneEnabled: bool(env, 'EXECUTION_PROVIDER_ONE', true, 'on/off'),
     providerTwoEnabled: bool(env, 'EXECUTION_PROVIDER_TWO', true, 'on/off'),
     emulatedHardwareEnabled: bool(env, 'EXECUTION_EMULATED_HARDWARE', true, 'on/off'),
+    emulatedNoise: bool(env, 'EXECUTION_EMULATED_NOISE', true, 'on/off'),
     deviceStatus: parseDeviceStatus(env['EXECUTION_DEVICE_STATUS']),
     ionq: {
       baseUrl,

@@ -226,4 +226,87 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     fake.script.backends = [503];
     expect((await app.services.snapshotRefresher.refreshAll())[0]).toMatchObject({ ok: false, nextInMs: 60_000 });
   });
+
+  it("memory: the Sampler's samples in shot order as clbit strings, their histogram the counts", async () => {
+    const { u, held } = await heldJob();
+    const asym = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [{ op: 'x', qubits: [0] }],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
+    fake.script.samples = ['0x1', '0x3', '0x1', '0x0', '0x1', '0x1', '0x2', '0x1', '0x1', '0x1'];
+    const r = await app.inject({
+      method: 'POST',
+      url: `/v1/execute/provider-one/held/${held.job_id}`,
+      headers: u.auth,
+      payload: { circuit: asym, client_token: 'ibm-mem', result_types: ['counts', 'memory'] },
+    });
+    expect(r.statusCode, r.body).toBe(202);
+    await settle(held.job_id);
+    const done = await job(u, held.job_id);
+    expect(done).toMatchObject({ status: 'completed', cost: { estimated: '3.204000', actual: '3.204000' } });
+    expect(done.results.memory).toEqual(['01', '11', '01', '00', '01', '01', '10', '01', '01', '01']);
+    const hist: Record<string, number> = {};
+    for (const m of done.results.memory as string[]) hist[m] = (hist[m] ?? 0) + 1;
+    expect(hist).toEqual(done.results.counts);
+    await expectWallet(app, u.auth, '1.796000', '0.000000');
+  });
+
+  it('expectation: one PUB per measurement group in one Sampler job, estimated from their samples; a job of 3 tasks holds and captures 3 task prices', async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 20_000_000n);
+    // counts + groups {ZZ, IZ} and {XI}: 3 tasks.
+    const observables = [
+      { pauli: 'ZZ', coeff: 1 },
+      { pauli: 'IZ', coeff: 0.5 },
+      { pauli: 'XI', coeff: 2 },
+    ];
+    const q = await app.inject({
+      method: 'POST',
+      url: '/v1/billing/hardware/quote',
+      headers: u.auth,
+      payload: { provider: 'provider-one', device: 'p1-falcon-7', shots: 10, result_types: ['counts', 'expectation'], observables },
+    });
+    expect(q.json().data).toMatchObject({ tasks: 3, total: '9.612000' });
+    const h = await app.inject({ method: 'POST', url: '/v1/billing/hardware/hold', headers: u.auth, payload: { quote_id: q.json().data.quote_id } });
+    const held = h.json().data as { job_id: string };
+    const asym = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [{ op: 'x', qubits: [0] }],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
+    // PUB 0 the circuit (reads 01), PUB 1 the Z basis (01: ZZ = −1, IZ = −1), PUB 2 X on qubit 1 (clbit 1: half 0, half 1).
+    fake.script.pubSamples = [Array(10).fill('0x1'), Array(10).fill('0x1'), [...Array(5).fill('0x0'), ...Array(5).fill('0x2')]];
+    const before = fake.submissions;
+    const r = await app.inject({
+      method: 'POST',
+      url: `/v1/execute/provider-one/held/${held.job_id}`,
+      headers: u.auth,
+      payload: { circuit: asym, client_token: 'ibm-exp', result_types: ['counts', 'expectation'], observables },
+    });
+    expect(r.statusCode, r.body).toBe(202);
+    await settle(held.job_id);
+    expect(fake.submissions - before).toBe(1);
+    const sent = [...fake.jobs.values()].at(-1)!;
+    expect((sent.body.params?.pubs as unknown[]).length).toBe(3);
+    const done = await job(u, held.job_id);
+    expect(done).toMatchObject({ status: 'completed', cost: { estimated: '9.612000', actual: '9.612000' } });
+    expect(done.results.counts).toEqual({ '01': 10 });
+    const e = done.results.expectation;
+    expect(e).toMatchObject({ kind: 'estimated', terms: [-1, -0.5, 0], value: -1.5 });
+    expect(e.groups.map((g: { basis: string }) => g.basis)).toEqual(['ZZ', 'XI']);
+    // XI: h = ±2 on 5 + 5 shots → sample variance 40/9, standard error √(40/9/10) = 2/3.
+    expect(e.stderr).toBeCloseTo(2 / 3, 12);
+    await expectWallet(app, u.auth, '10.388000', '0.000000');
+  });
 });

@@ -38,6 +38,8 @@ const q0SetCrossed: CircuitV02 = {
   ],
 };
 
+const r0Message = (r: { json: () => { error: { details: Array<{ message: string }> } } }) => r.json().error.details[0]!.message;
+
 describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue → completed', () => {
   const fake = new FakeIonq();
   let app: App;
@@ -96,5 +98,24 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
     });
     expect({ code, err: err.join('') }).toEqual({ code: 0, err: '' });
     expect(out.join('')).toMatch(/^ledger OK: \d+ transfers/);
+  });
+
+  it('memory and expectation are refused on IonQ (histograms only) before anything is taken', async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 2_000_000n);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', 20);
+    for (const [i, payload] of [{ result_types: ['counts', 'memory'] }, { result_types: ['expectation'], observables: [{ pauli: 'ZZ', coeff: 1 }] }].entries()) {
+      const r = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: q0Set, client_token: `ionq-rt-${i}`, ...payload } });
+      expect(r.statusCode, r.body).toBe(422);
+      expect(r.json().error).toMatchObject({ code: 'EXECUTION_RESULT_TYPE_UNSUPPORTED', details: [{ path: `/result_types/${i === 0 ? 1 : 0}`, code: 'RESULT_TYPE_UNSUPPORTED' }] });
+    }
+    expect(
+      r0Message(
+        await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: q0Set, client_token: 'ionq-rt-m', result_types: ['memory'] } }),
+      ),
+    ).toMatch(/histograms/);
+    await expectWallet(app, u.auth, '1.100000', '0.900000');
+    const page = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${held.job_id}`, headers: u.auth })).json().data;
+    expect(page.status).toBe('held');
   });
 });

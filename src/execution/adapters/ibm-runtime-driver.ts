@@ -1,6 +1,7 @@
 /**
  * Provider One's remote driver: IBM Quantum Runtime's REST contract (ibm-runtime-client.ts has
- * the auth). One Sampler V2 job per qrail job:
+ * the auth). One Sampler V2 job per qrail job, one PUB per task (a job of an expectation has one
+ * per measurement group; results come back in PUB order):
  *   POST   /v1/jobs                {program_id: "sampler", backend, params: {pubs: [[qasm3, null, shots]], version: 2}, tags}
  *   GET    /v1/jobs/{id}           {id, status: Queued|Running|Completed|Cancelled|Failed, state: {status, reason}}
  *   GET    /v1/jobs/{id}/results   {results: [{data: {<creg>: {samples: ["0x…"], num_bits}}}]}
@@ -9,7 +10,8 @@
  * The circuit it gets is already translated (native gates, physical qubits of the backend); it
  * is sent as OpenQASM 3 with one classical register `c`, so each sample's bit i is clbit i,
  * and counts keep the documented order (clbit 0 rightmost). The per-shot samples are kept in
- * the result's meta (`memory`) for per-shot results later.
+ * the result's meta (`memory`, as IBM gives them) and, when `memory` is asked for, returned as
+ * clbit strings in shot order (docs/execution.md#results-on-hardware).
  *
  * Exactly-once: a submission is sent at most once by this driver; a timeout or a dropped
  * connection after sending is REMOTE_SUBMISSION_UNCERTAIN, which the worker settles with
@@ -19,6 +21,7 @@ import { toQasm3 } from '../../circuits/qasm/export-qasm.js';
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
+import { hardwareResultJson } from '../hardware-workload.js';
 import { describeIbmError, type IbmHttp, type IbmRuntimeClient } from './ibm-runtime-client.js';
 
 /** The tag that names our job at IBM: findSubmitted searches by it. */
@@ -77,11 +80,14 @@ export class IbmRuntimeDriver implements DeviceDriver {
   async submit(input: RunInput): Promise<DriverOutcome> {
     const backend = this.backendOf(input);
     if (backend === undefined) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: `No IBM backend is mapped to ${input.device.spec.id} (IBM_QUANTUM_BACKENDS).` };
-    if (input.circuit.numClbits === 0) return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: 'The circuit measures nothing; the Sampler needs at least one measurement.' };
+    // One PUB per task: the circuit, or a hardware job's task circuits (an expectation's groups).
+    const circuits = input.hardware?.circuits ?? [input.circuit];
+    if (circuits.some((c) => c.numClbits === 0))
+      return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: 'The circuit measures nothing; the Sampler needs at least one measurement.' };
     const body = {
       program_id: 'sampler',
       backend,
-      params: { pubs: [[toQasm3(input.circuit), null, input.shots]], version: 2 },
+      params: { pubs: circuits.map((c) => [toQasm3(c), null, input.shots]), version: 2 },
       tags: [ibmJobTag(input.jobId)],
     };
     const r = await this.client.request('POST', '/v1/jobs', body);
@@ -124,25 +130,52 @@ export class IbmRuntimeDriver implements DeviceDriver {
     if (res.status < 200 || res.status >= 300) return IbmRuntimeDriver.refused(res, `GET /v1/jobs/${remoteJobId}/results`);
     const malformed = (why: string): DriverOutcome => ({ state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IBM Quantum returned results qrail cannot read (${why}).` });
     const body = res.body as { results?: Array<{ data?: Record<string, { samples?: unknown; num_bits?: unknown }> }> } | null;
-    const data = body?.results?.[0]?.data?.['c'];
-    if (data === undefined || !Array.isArray(data.samples)) return malformed('no samples for register c');
-    const n = input.circuit.numClbits;
-    if (typeof data.num_bits === 'number' && data.num_bits !== n) return malformed(`${data.num_bits} bits, expected ${n}`);
-    const counts = samplesToCounts(data.samples, n);
-    if (counts === null) return malformed('a sample is not a bit pattern of the register');
-    if (data.samples.length !== input.shots) return malformed(`${data.samples.length} samples for ${input.shots} shots`);
+    // One PUB per task (an expectation's groups follow the circuit): result t is task t's.
+    const circuits = input.hardware?.circuits ?? [input.circuit];
+    const counts: Record<string, number>[] = [];
+    let first: unknown[] = [];
+    for (const [t, circuit] of circuits.entries()) {
+      const data = body?.results?.[t]?.data?.['c'];
+      const which = circuits.length > 1 ? ` of PUB ${t}` : '';
+      if (data === undefined || !Array.isArray(data.samples)) return malformed(`no samples for register c${which}`);
+      const n = circuit.numClbits;
+      if (typeof data.num_bits === 'number' && data.num_bits !== n) return malformed(`${data.num_bits} bits${which}, expected ${n}`);
+      const c = samplesToCounts(data.samples, n);
+      if (c === null) return malformed(`a sample${which} is not a bit pattern of the register`);
+      if (data.samples.length !== input.shots) return malformed(`${data.samples.length} samples${which} for ${input.shots} shots`);
+      counts.push(c);
+      if (t === 0) first = data.samples as unknown[];
+    }
     const backend = this.backendOf(input) ?? null;
+    // Result types asked for: memory is the first PUB's samples in shot order as clbit strings (clbit 0 rightmost).
+    const hw = input.hardware;
+    const n0 = circuits[0]!.numClbits;
+    const asked =
+      hw === undefined
+        ? undefined
+        : hardwareResultJson(
+            hw.options,
+            counts,
+            hw.options.hardware.plain
+              ? first.map((s) =>
+                  BigInt(s as string | number)
+                    .toString(2)
+                    .padStart(n0, '0'),
+                )
+              : undefined,
+          );
     return {
       state: 'completed',
       result: {
-        counts,
+        counts: asked?.counts ?? counts[0]!,
+        ...(asked === undefined ? {} : { notes: asked.notes, extra: asked.extra }),
         probabilitiesKind: 'estimated',
         meta: {
           remote_provider: 'ibm',
           remote_job_id: remoteJobId,
           target: backend,
           // Shot-ordered samples, as hex strings like IBM's (clbit i = bit i).
-          memory: (data.samples as unknown[]).slice(0, MEMORY_LIMIT).map((s) => (typeof s === 'number' ? `0x${s.toString(16)}` : String(s))),
+          memory: first.slice(0, MEMORY_LIMIT).map((s) => (typeof s === 'number' ? `0x${s.toString(16)}` : String(s))),
         },
       },
     };

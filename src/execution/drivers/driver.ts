@@ -8,6 +8,7 @@ import type { Circuit } from '../../circuits/ir.js';
 import type { DeviceProfile, DeviceStatus } from '../../devices/device-catalogue.js';
 import type { ExecutionFailureCode } from '../error-codes.js';
 import type { WorkloadSpec } from '../../simulation/workload.js';
+import type { HardwareRunOptions } from '../hardware-workload.js';
 
 export interface RunInput {
   readonly jobId: string;
@@ -18,6 +19,11 @@ export interface RunInput {
   readonly seed: number;
   /** Local drivers: a sweep and/or result types beyond counts (src/simulation/workload.ts); absent for a plain counts run. */
   readonly workload?: WorkloadSpec;
+  /**
+   * A hardware job with result types (hardware-workload.ts): its tasks' translated circuits, one
+   * run each (`circuit` is the first), and what to return. Absent for a plain counts run.
+   */
+  readonly hardware?: { readonly circuits: readonly Circuit[]; readonly options: HardwareRunOptions };
   /** Aborted when the job's cancel was requested: a local run stops (a remote submission is never cut off mid-request). */
   readonly signal?: AbortSignal;
   /** Local drivers: told how far the run has got while it runs. */

@@ -8,7 +8,8 @@
  * EXECUTION_SIM_TIME_BUDGET_MS does not hold the event loop the HTTP API shares.
  */
 import type { Circuit } from '../../circuits/ir.js';
-import { noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../../simulation/index.js';
+import { memoryFromCounts, noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../../simulation/index.js';
+import { hardwareResultJson, taskSeed } from '../hardware-workload.js';
 import { workloadResultJson } from './workload-result.js';
 import type { DeviceDriver, DriverOutcome, RunInput, RunProgress } from './driver.js';
 
@@ -59,9 +60,53 @@ export interface LocalDriverOptions {
   readonly simulate?: LocalSimulator;
   /** Where a workload run (sweep, result types) runs (default in-process). */
   readonly workload?: LocalWorkload;
+  /** Emulated devices: sample with the calibrated noise model (default) or without noise (EXECUTION_EMULATED_NOISE=off). */
+  readonly noise?: boolean;
+}
+
+/**
+ * A hardware job's tasks (result types on an emulated device): each circuit sampled as its own
+ * run with the task's seed; memory is the first task's shots (the sampled multiset in a seeded
+ * random order, as on a simulator: the shots are independent).
+ */
+async function runTasks(input: RunInput, hw: NonNullable<RunInput['hardware']>, opts: LocalDriverOptions, noisy: boolean): Promise<DriverOutcome> {
+  const cal = input.device.calibration;
+  const counts: Record<string, number>[] = [];
+  let trajectories = 0;
+  const n = hw.circuits.length;
+  for (const [t, circuit] of hw.circuits.entries()) {
+    const onProgress = input.onProgress;
+    const r = await (opts.simulate ?? inProcessSimulator)(
+      {
+        circuit,
+        shots: input.shots,
+        seed: taskSeed(input.seed, t),
+        ...(noisy && cal !== null ? { calibration: cal } : {}),
+        ...(opts.maxQubits === undefined ? {} : { maxQubits: opts.maxQubits }),
+        ...(opts.timeBudgetMs === undefined ? {} : { timeBudgetMs: opts.timeBudgetMs }),
+      },
+      input.signal,
+      onProgress === undefined ? undefined : (p) => onProgress({ fraction: (t + p.fraction) / n, phase: p.phase }),
+    );
+    counts.push(r.counts);
+    trajectories += r.stats.trajectories;
+  }
+  const memory = hw.options.hardware.plain && hw.options.result_types.includes('memory') ? memoryFromCounts(counts[0] ?? {}, input.seed) : undefined;
+  const out = hardwareResultJson(hw.options, counts, memory);
+  return {
+    state: 'completed',
+    result: {
+      counts: out.counts,
+      probabilitiesKind: 'omitted',
+      notes: out.notes,
+      meta: { seed: input.seed, simulator: noisy ? 'noisy state-vector trajectories (calibrated noise model)' : 'exact state-vector', trajectories },
+      extra: out.extra,
+    },
+  };
 }
 
 async function run(input: RunInput, opts: LocalDriverOptions, noisy: boolean): Promise<DriverOutcome> {
+  if (input.hardware !== undefined) return runTasks(input, input.hardware, opts, noisy);
   const cal = input.device.calibration;
   if (input.workload !== undefined) {
     const w = await (opts.workload ?? inProcessWorkload)(
@@ -108,5 +153,5 @@ export function simulatorDriver(opts: LocalDriverOptions = {}): DeviceDriver {
 }
 
 export function emulatedDriver(opts: LocalDriverOptions = {}): DeviceDriver {
-  return { kind: 'emulated', submit: (input) => run(input, opts, true) };
+  return { kind: 'emulated', submit: (input) => run(input, opts, opts.noise ?? true) };
 }

@@ -36,10 +36,10 @@ function txOf(q: Queryable): ExecutionTx {
   return {
     // Held jobs and holds are billing's: reached through billing's store, in this transaction.
     lockHeldJob: (accountId, jobId) => sqlHardwareStore.lockHeldJob(billingTx(q), accountId, jobId),
-    takeHeldTasks: async (held, count) => {
+    takeHeldTasks: async (held, count, sizes) => {
       const job = await sqlHardwareStore.getHeldJob(billingTx(q), held.jobId);
       if (job === null) return null;
-      const r = await takeHeldTasks({ ledger: sqlLedger, hardware: sqlHardwareStore }, billingTx(q), { job, count });
+      const r = await takeHeldTasks({ ledger: sqlLedger, hardware: sqlHardwareStore }, billingTx(q), { job, count, ...(sizes === undefined ? {} : { sizes }) });
       return r === null ? null : { holdIds: r.holdIds, tasksUsed: r.job.tasksUsed };
     },
     insertJob: (j) => insertJob(q, j),

@@ -44,6 +44,8 @@ export interface IbmFakeScript {
   pollStatuses: Array<IbmJobStatus | number | 'hang' | 'malformed'>;
   /** The samples of each job's result (hex strings), or 'malformed'. */
   samples: string[] | 'malformed';
+  /** Samples per PUB of a job with several (PUB i → pubSamples[i]; `samples` when absent). */
+  pubSamples?: string[][];
   numBits: number;
   /** Answers for the job listing (findSubmitted), then 'ok'. */
   list: Array<'ok' | number>;
@@ -247,12 +249,13 @@ export class FakeIbmRuntime {
       return FakeIbmRuntime.error(res, 400, 1400, 'Body is not JSON');
     }
     const pubs = body.params?.pubs;
-    if (body.program_id !== 'sampler' || body.backend !== FAKE_BACKEND || body.params?.version !== 2 || !Array.isArray(pubs) || pubs.length !== 1) {
-      return FakeIbmRuntime.error(res, 400, 1400, 'program_id sampler, a known backend, params.version 2 and one pub are required');
+    if (body.program_id !== 'sampler' || body.backend !== FAKE_BACKEND || body.params?.version !== 2 || !Array.isArray(pubs) || pubs.length === 0) {
+      return FakeIbmRuntime.error(res, 400, 1400, 'program_id sampler, a known backend, params.version 2 and at least one pub are required');
     }
-    const pub = pubs[0] as unknown[];
-    if (!Array.isArray(pub) || typeof pub[0] !== 'string' || !pub[0].startsWith('OPENQASM 3') || typeof pub[2] !== 'number') {
-      return FakeIbmRuntime.error(res, 400, 1400, 'a pub is [OpenQASM 3 text, parameter values, shots]');
+    for (const pub of pubs as unknown[][]) {
+      if (!Array.isArray(pub) || typeof pub[0] !== 'string' || !pub[0].startsWith('OPENQASM 3') || typeof pub[2] !== 'number') {
+        return FakeIbmRuntime.error(res, 400, 1400, 'a pub is [OpenQASM 3 text, parameter values, shots]');
+      }
     }
     const tags = Array.isArray(body.tags) ? body.tags.filter((t): t is string => typeof t === 'string') : [];
     const id = `cfake${String(this.next++).padStart(15, '0')}`;
@@ -302,8 +305,10 @@ export class FakeIbmRuntime {
   private results(job: IbmFakeJob, res: ServerResponse): void {
     job.resultFetches++;
     if (this.script.samples === 'malformed') return FakeIbmRuntime.send(res, 200, { results: [{ data: {} }] });
+    const pubs = Array.isArray(job.body.params?.pubs) ? job.body.params.pubs.length : 1;
+    const samples = this.script.samples;
     FakeIbmRuntime.send(res, 200, {
-      results: [{ data: { c: { samples: this.script.samples, num_bits: this.script.numBits } }, metadata: { circuit_metadata: {} } }],
+      results: Array.from({ length: pubs }, (_, i) => ({ data: { c: { samples: this.script.pubSamples?.[i] ?? samples, num_bits: this.script.numBits } }, metadata: { circuit_metadata: {} } })),
       metadata: { execution: { execution_spans: [] }, version: 2 },
     });
   }

@@ -1915,10 +1915,25 @@ export interface components {
                 value: number;
                 /** @description ⟨coeff·P⟩ of each term, in order */
                 terms: number[];
-                /** @description exact: from the state vector; estimated: from the shots */
+                /** @description exact: from the state vector (simulator); estimated: from the shots (hardware: one task per group, see groups) */
                 kind: "exact" | "estimated";
                 /** @description Standard error of an estimate */
                 stderr?: number;
+                /** @description Hardware: the qubit-wise commuting groups, one task each, in task order */
+                groups?: {
+                    /** @description The measurement basis per qubit (rightmost = qubit 0; I: not measured) */
+                    basis: string;
+                    /** @description Indices of the observable’s terms this group estimates */
+                    terms: number[];
+                    shots: number;
+                    /** @description Σ coeff·⟨P⟩ over the group’s terms */
+                    value: number;
+                    stderr: number;
+                    /** @description The group circuit’s counts: clbit q measured qubit q, after the basis rotations */
+                    counts: {
+                        [key: string]: number;
+                    };
+                }[];
             };
             /** @description A sweep: the circuit parameters, in declaration order */
             parameters?: string[];
@@ -1948,10 +1963,25 @@ export interface components {
                     value: number;
                     /** @description ⟨coeff·P⟩ of each term, in order */
                     terms: number[];
-                    /** @description exact: from the state vector; estimated: from the shots */
+                    /** @description exact: from the state vector (simulator); estimated: from the shots (hardware: one task per group, see groups) */
                     kind: "exact" | "estimated";
                     /** @description Standard error of an estimate */
                     stderr?: number;
+                    /** @description Hardware: the qubit-wise commuting groups, one task each, in task order */
+                    groups?: {
+                        /** @description The measurement basis per qubit (rightmost = qubit 0; I: not measured) */
+                        basis: string;
+                        /** @description Indices of the observable’s terms this group estimates */
+                        terms: number[];
+                        shots: number;
+                        /** @description Σ coeff·⟨P⟩ over the group’s terms */
+                        value: number;
+                        stderr: number;
+                        /** @description The group circuit’s counts: clbit q measured qubit q, after the basis rotations */
+                        counts: {
+                            [key: string]: number;
+                        };
+                    }[];
                 };
                 notes: string[];
             }[];
@@ -2806,7 +2836,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "MEDIA_UPSTREAM_REJECTED";
+                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "MEDIA_UPSTREAM_REJECTED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -10634,12 +10664,21 @@ export interface operations {
                     provider: string;
                     device: string;
                     shots: number;
+                    /** @description Circuit runs (default 1); with result_types / observables, runs of that kind, each taking its tasks */
                     tasks?: number;
+                    /** @description The result types of each run (default ["counts"]): an expectation takes one task per qubit-wise commuting group of `observables`, plus one when counts or memory are asked for */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };
         responses: {
-            /** @description The quote */
+            /** @description The quote: `tasks` is every task the runs take */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16184,6 +16223,14 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };
@@ -16404,6 +16451,14 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };
@@ -16631,6 +16686,14 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /** @description What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422). */
+                    result_types?: ("counts" | "memory" | "probabilities" | "statevector" | "expectation")[];
+                    /** @description A Pauli-sum observable H = Σ coeff·P for the expectation result type */
+                    observables?: {
+                        /** @description One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order) */
+                        pauli: string;
+                        coeff: number;
+                    }[];
                 };
             };
         };

@@ -4,6 +4,10 @@ import { personOf, principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { verifiedEmail } from '../../plugins/verified-email.js';
+import { tasksPerRun } from '../../../execution/hardware-workload.js';
+import { fail } from '../../../errors/app-error.js';
+import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
+import { WorkloadBodyFields } from '../execution/workload-schemas.js';
 import { DashboardView, HeldJobView, HoldListView, LEDGER_KINDS, LedgerEntryView, ProfileView, QuoteView, RecoveryView, ReleasedJobView, SpendControlsPatch, SummaryView } from './schemas.js';
 
 /**
@@ -221,14 +225,31 @@ export default async function billingRoutes(app: App): Promise<void> {
             provider: Type.String({ minLength: 1, maxLength: 64, default: 'provider-two' }),
             device: Type.String({ minLength: 1, maxLength: 128 }),
             shots: Type.Integer({ minimum: 1, maximum: 100_000 }),
-            tasks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+            tasks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Circuit runs (default 1); with result_types / observables, runs of that kind, each taking its tasks' })),
+            result_types: Type.Optional({
+              ...WorkloadBodyFields.result_types,
+              description:
+                'The result types of each run (default ["counts"]): an expectation takes one task per qubit-wise commuting group of `observables`, plus one when counts or memory are asked for',
+            }),
+            observables: WorkloadBodyFields.observables,
           },
           { additionalProperties: false },
         ),
-        response: { 200: okResponse(QuoteView, 'The quote') },
+        // 400 observables that cannot be grouped (not one letter per qubit, lengths differ).
+        response: { 200: okResponse(QuoteView, 'The quote: `tasks` is every task the runs take'), ...errors(400) },
       },
     },
-    async (req) => billing.hardwareQuote(principalOf(req.principal).accountId, req.body),
+    async (req) => {
+      const { result_types, observables, ...rest } = req.body;
+      // An expectation run is priced per measurement group: the quote counts them as the continuation will.
+      const perRun = tasksPerRun(result_types, observables);
+      const tasks = (rest.tasks ?? 1) * perRun;
+      if (tasks > 1000)
+        throw fail(HTTP_ERRORS.VALIDATION_FAILED, `At most 1000 tasks per quote; these runs take ${tasks}.`, [
+          { path: '/tasks', code: 'TOO_MANY_TASKS', message: `${rest.tasks ?? 1} run(s) × ${perRun} task(s)` },
+        ]);
+      return billing.hardwareQuote(principalOf(req.principal).accountId, { ...rest, tasks });
+    },
   );
 
   app.post(

@@ -40,11 +40,22 @@ const RunBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Result types on hardware (docs/execution.md#results-on-hardware): counts, memory, expectation estimated from shots. */
+const HardwareResultFields = {
+  result_types: Type.Optional({
+    ...WorkloadBodyFields.result_types,
+    description:
+      'What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422).',
+  }),
+  observables: WorkloadBodyFields.observables,
+};
+
 const ContinueBody = Type.Object(
   {
     circuit: Circuit,
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52 })),
     client_token: ClientToken,
+    ...HardwareResultFields,
   },
   { additionalProperties: false },
 );
@@ -67,6 +78,7 @@ const ContinueBatchBody = Type.Object(
     ),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Circuit i runs with seed + i' })),
     client_token: ClientToken,
+    ...HardwareResultFields,
   },
   { additionalProperties: false },
 );

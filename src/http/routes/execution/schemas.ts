@@ -32,8 +32,23 @@ const ExpectationSchema = Obj(
   {
     value: Type.Number({ description: '⟨H⟩ of the observable' }),
     terms: Type.Array(Type.Number(), { maxItems: 256, description: '⟨coeff·P⟩ of each term, in order' }),
-    kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated')], { description: 'exact: from the state vector; estimated: from the shots' }),
+    kind: Type.Union([Type.Literal('exact'), Type.Literal('estimated')], {
+      description: 'exact: from the state vector (simulator); estimated: from the shots (hardware: one task per group, see groups)',
+    }),
     stderr: Type.Optional(Type.Number({ minimum: 0, description: 'Standard error of an estimate' })),
+    groups: Type.Optional(
+      Type.Array(
+        Obj({
+          basis: Type.String({ pattern: '^[IXYZ]+$', maxLength: 1024, description: 'The measurement basis per qubit (rightmost = qubit 0; I: not measured)' }),
+          terms: Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 256, description: 'Indices of the observable’s terms this group estimates' }),
+          shots: Type.Integer({ minimum: 0 }),
+          value: Type.Number({ description: 'Σ coeff·⟨P⟩ over the group’s terms' }),
+          stderr: Type.Number({ minimum: 0 }),
+          counts: MapOf(Type.Integer({ minimum: 0 }), KEY, 'The group circuit’s counts: clbit q measured qubit q, after the basis rotations'),
+        }),
+        { maxItems: 256, description: 'Hardware: the qubit-wise commuting groups, one task each, in task order' },
+      ),
+    ),
   },
   { description: 'Expectation value of the Pauli-sum observable (Pauli strings: rightmost character = qubit 0, as Qiskit)' },
 );
