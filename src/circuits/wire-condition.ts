@@ -29,7 +29,8 @@ export function readCondition(v: unknown, path: string, numClbits: number | unde
   } else {
     bits.forEach((b: unknown, i) => {
       const p = `${path}/clbits/${i}`;
-      if (typeof b !== 'number' || !Number.isInteger(b) || b < 0) out.push({ path: p, code: 'WRONG_TYPE', message: `a clbit index must be a non-negative integer, got ${JSON.stringify(b) ?? typeof b}` });
+      if (typeof b !== 'number' || !Number.isInteger(b) || b < 0)
+        out.push({ path: p, code: 'WRONG_TYPE', message: `a clbit index must be a non-negative integer, got ${JSON.stringify(b) ?? typeof b}` });
       else if (numClbits !== undefined && b >= numClbits) out.push({ path: p, code: 'CLBIT_OUT_OF_RANGE', message: `clbit ${b} is out of range: the circuit has ${numClbits} clbits` });
       else if (clbits.includes(b)) out.push({ path: p, code: 'CONDITION_INVALID', message: `clbit ${b} appears twice in one condition` });
       else clbits.push(b);

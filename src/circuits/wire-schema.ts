@@ -62,7 +62,11 @@ const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
 export const WireConditionSchema = Type.Object(
   {
     clbits: Type.Array(Index, { minItems: 1, maxItems: MAX_CONDITION_BITS, description: 'The clbits read, clbits[0] the least significant bit of the value (distinct, each < num_clbits)' }),
-    value: Type.Integer({ minimum: 0, maximum: 2 ** MAX_CONDITION_BITS - 1, description: 'The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0' }),
+    value: Type.Integer({
+      minimum: 0,
+      maximum: 2 ** MAX_CONDITION_BITS - 1,
+      description: 'The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0',
+    }),
   },
   { additionalProperties: false, description: 'Gates only: a dynamic circuit (OpenQASM 3 `if (c == k)`, `if (c[i])`); the optimizer keeps a conditioned gate as a barrier on its qubits' },
 );

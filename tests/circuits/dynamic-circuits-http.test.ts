@@ -120,7 +120,17 @@ describe('translation of dynamic circuits to devices', () => {
 
   it('a device that runs them: conditions kept, gates native and coupled, the outcome distribution unchanged', () => {
     // a line 0-1-2 (q0 and q2 not coupled): the conditioned cx needs routing like any cx
-    const line: DeviceSpec = { ...getDevice('p2-grid-9')!, id: 'test-line-3', numQubits: 3, couplingMap: [[0, 1], [1, 2]], supportsMidCircuitMeasurement: true, supportsDynamicCircuits: true };
+    const line: DeviceSpec = {
+      ...getDevice('p2-grid-9')!,
+      id: 'test-line-3',
+      numQubits: 3,
+      couplingMap: [
+        [0, 1],
+        [1, 2],
+      ],
+      supportsMidCircuitMeasurement: true,
+      supportsDynamicCircuits: true,
+    };
     const t = translateForDevice(dynamic, line);
     expect(t.verification.equivalent).toBe('skipped');
     for (const op of t.circuit.ops) {

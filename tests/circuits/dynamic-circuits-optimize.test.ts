@@ -141,7 +141,12 @@ x q[2];
       expect(ops.filter((o) => opQubits(o).includes(0))).toEqual([gate('h', [0]), measure(0, 0), conditioned(gate('z', [0]), { clbits: [0, 1], value: 1 })]);
       expect(data.qasm).toContain('if (c[0]) x q[1];');
       expect(data.qasm).toContain('if (c == 1) z q[0];');
-      expect(distance(branches(parsed.circuit), branches(parseCircuitInput({ format: 'qasm3', source }).ok ? (parseCircuitInput({ format: 'qasm3', source }) as { circuit: Circuit }).circuit : parsed.circuit))).toBeLessThan(1e-9);
+      expect(
+        distance(
+          branches(parsed.circuit),
+          branches(parseCircuitInput({ format: 'qasm3', source }).ok ? (parseCircuitInput({ format: 'qasm3', source }) as { circuit: Circuit }).circuit : parsed.circuit),
+        ),
+      ).toBeLessThan(1e-9);
     });
   }
 });

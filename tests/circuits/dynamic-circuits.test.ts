@@ -228,7 +228,12 @@ describe('OpenQASM export of conditioned gates', () => {
           conditioned(gate('cx', [0, 2]), { clbits: [0, 2], value: 1 }),
         ],
         {},
-        { registers: [{ name: 'a', size: 2 }, { name: 'b', size: 1 }] },
+        {
+          registers: [
+            { name: 'a', size: 2 },
+            { name: 'b', size: 1 },
+          ],
+        },
       ),
     );
     const text = toQasm3(c);

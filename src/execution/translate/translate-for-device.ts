@@ -186,7 +186,12 @@ export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOpt
     });
     const isTerminal = (op: Operation, i: number) => op.kind === 'measure' && lastOp.get(op.qubit) === i && (lastRead.get(op.clbit) ?? -1) < i;
     const terminal = virtualOps.filter(isTerminal);
-    const pre = new Recorder(nativeConditioned(virtualOps.filter((op, i) => !isTerminal(op, i)), native));
+    const pre = new Recorder(
+      nativeConditioned(
+        virtualOps.filter((op, i) => !isTerminal(op, i)),
+        native,
+      ),
+    );
     decomposeMultiQubit(pre, native);
     let physical: Operation[];
     let initial: number[];

@@ -1670,6 +1670,13 @@ export interface components {
                 params?: (number | string)[];
                 /** @description measure only: the classical bit written */
                 clbits?: number[];
+                /** @description Gates only: a dynamic circuit (OpenQASM 3 `if (c == k)`, `if (c[i])`); the optimizer keeps a conditioned gate as a barrier on its qubits */
+                condition?: {
+                    /** @description The clbits read, clbits[0] the least significant bit of the value (distinct, each < num_clbits) */
+                    clbits: number[];
+                    /** @description The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0 */
+                    value: number;
+                };
             }[];
             /** @description Default [] */
             measurements?: {
@@ -1742,6 +1749,10 @@ export interface components {
             depth: number;
             operation_count: number;
             gate_count: number;
+            /** @description Gates conditioned on measured bits (a dynamic circuit; included in gate_count) */
+            conditioned_gate_count: number;
+            /** @description Whether some gate is conditioned on measured bits */
+            dynamic: boolean;
             /** @description Operations per gate name (and measure, reset, barrier) */
             counts_by_kind: {
                 [key: string]: number;
@@ -1818,7 +1829,7 @@ export interface components {
             mode_used: "qualitative" | "measured";
             fallback?: {
                 requested: "measured" | "auto";
-                reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
+                reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "DYNAMIC_CIRCUIT" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
                 reason: string;
             };
             num_qubits: number;
@@ -2836,7 +2847,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "MEDIA_UPSTREAM_REJECTED";
+                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "MEDIA_UPSTREAM_REJECTED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -13434,7 +13445,7 @@ export interface operations {
                                 mode_used: "qualitative" | "measured";
                                 fallback?: {
                                     requested: "measured" | "auto";
-                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
+                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "DYNAMIC_CIRCUIT" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
                                     reason: string;
                                 };
                             };
@@ -13443,7 +13454,7 @@ export interface operations {
                                 mode_used: "qualitative" | "measured";
                                 fallback?: {
                                     requested: "measured" | "auto";
-                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
+                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "DYNAMIC_CIRCUIT" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
                                     reason: string;
                                 };
                             };
