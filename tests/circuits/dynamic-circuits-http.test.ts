@@ -4,7 +4,9 @@ import { getDevice, type DeviceSpec } from '../../src/devices/device-catalogue.j
 import { AppError } from '../../src/errors/app-error.js';
 import { translateForDevice } from '../../src/execution/translate/translate-for-device.js';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, signUp } from '../helpers/app.js';
+import { fundAccount } from '../helpers/ledger.js';
+import { expectWallet, quoteAndHold } from '../execution/helpers.js';
 import { branches, recordProbabilities } from '../helpers/dynamic-branches.js';
 
 const SOURCE = `OPENQASM 3.0;
@@ -150,5 +152,24 @@ describe('translation of dynamic circuits to devices', () => {
     const firstRead = t.circuit.ops.findIndex((o) => o.kind === 'conditioned');
     const write = t.circuit.ops.findIndex((o) => o.kind === 'measure' && o.clbit === 0);
     expect(write).toBeLessThan(firstRead);
+  });
+});
+
+describe('a dynamic circuit sent to hardware over HTTP', () => {
+  it('the held continuation answers 422 DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED and runs and charges nothing', async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 10_000_000n);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-grid-9', 100);
+    await expectWallet(app, u.auth, '9.610000', '0.390000');
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v1/execute/provider-two/held/${held.job_id}`,
+      headers: u.auth,
+      payload: { circuit: { format: 'qasm3', source: SOURCE }, client_token: 'dyn-1' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({ code: 'DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED', details: { device: 'p2-grid-9', op_index: 2 } });
+    // nothing captured: the hold is intact
+    await expectWallet(app, u.auth, '9.610000', '0.390000');
   });
 });
