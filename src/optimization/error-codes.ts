@@ -10,7 +10,7 @@ export const OPTIMIZATION_ERRORS = {
   OPTIMIZATION_TARGET_UNSUPPORTED: defineCode(
     'OPTIMIZATION_TARGET_UNSUPPORTED',
     422,
-    'The circuit cannot be mapped onto the requested device: it has more qubits than the device (routing borrows device wires when the circuit’s own are not connected), or it has symbolic parameters (bind them first); `details` says which.',
+    'The circuit cannot be mapped onto the requested device: it has more qubits than the device (routing borrows device wires when the circuit’s own are not connected), or it has symbolic parameters (bind them first), or it is dynamic and the device does not run dynamic circuits or a conditioned gate (kept as given, never translated) is not native or not coupled there; `details` says which.',
   ),
   OPTIMIZATION_DEVICE_UNKNOWN: defineCode(
     'OPTIMIZATION_DEVICE_UNKNOWN',

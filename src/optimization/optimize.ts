@@ -9,7 +9,7 @@ import { OPTIMIZATION_ERRORS } from './error-codes.js';
 import { circuitMetrics, type CircuitMetrics } from './metrics.js';
 import { PROFILE_PASSES, runProfile, type ExtraPass, type Profile } from './pipeline.js';
 import { Recorder } from './recorder.js';
-import { resolveTarget, translateToTarget, type BackendHint, type Target } from './target.js';
+import { checkConditionedOnTarget, resolveTarget, translateToTarget, type BackendHint, type Target } from './target.js';
 import { planSegments } from './segments.js';
 import { defaultEquivalence } from './default-equivalence.js';
 import { impreciseAngles } from './passes/normalize-angles.js';
@@ -250,6 +250,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   const hint = opts.backendHint ?? 'generic';
   const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
   const target = resolveTarget(hint, opts.device, input.numQubits);
+  checkConditionedOnTarget(input, target);
   const notes: string[] = [];
   const extra: ExtraPass[] = (opts.unsoundRules ?? []).map((u) => (r: Recorder) => {
     const hit = u.find(r.ops);

@@ -3,6 +3,7 @@
 import { EXECUTION_DEVICES as DEVICES, type DeviceSpec } from '../devices/device-catalogue.js';
 import { fail } from '../errors/app-error.js';
 import { OPTIMIZATION_ERRORS } from './error-codes.js';
+import type { Circuit } from '../circuits/ir.js';
 import type { Recorder } from './recorder.js';
 import { decomposeMultiQubit, translateGates } from './passes/translate.js';
 import { routeOnCoupling } from './passes/route.js';
@@ -55,4 +56,34 @@ export function translateToTarget(rec: Recorder, target: Target, numQubits: numb
     routeOnCoupling(rec, target.coupling, numQubits, target.device?.numQubits ?? numQubits);
   }
   if (target.native) translateGates(rec, target.native);
+}
+
+/**
+ * Conditioned gates are kept exactly as given (a barrier the optimizer never rewrites, see
+ * docs/decisions/optimization-conditioned-gate-barrier.md), so they are not translated or routed: on a
+ * target with its own gates or coupling, each must already fit it, and a device must run dynamic circuits.
+ * Otherwise the answer would claim a translation it did not make: 422 OPTIMIZATION_TARGET_UNSUPPORTED.
+ */
+export function checkConditionedOnTarget(c: Circuit, target: Target): void {
+  const at = c.ops.findIndex((op) => op.kind === 'conditioned');
+  if (at < 0 || (target.native === null && target.coupling === null)) return;
+  const where = target.device?.id ?? target.hint;
+  if (target.device !== undefined && !target.device.supportsDynamicCircuits) {
+    throw fail(OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED, `${where} does not run dynamic circuits (operation ${at} is conditioned on measured bits)`, { device: where, op_index: at });
+  }
+  c.ops.forEach((op, i) => {
+    if (op.kind !== 'conditioned') return;
+    const g = op.gate;
+    const coupled =
+      target.coupling === null ||
+      g.qubits.length < 2 ||
+      (g.qubits.length === 2 && target.coupling.some(([a, b]) => (a === g.qubits[0] && b === g.qubits[1]) || (a === g.qubits[1] && b === g.qubits[0])));
+    if ((target.native !== null && !target.native.has(g.name)) || !coupled) {
+      throw fail(
+        OPTIMIZATION_ERRORS.OPTIMIZATION_TARGET_UNSUPPORTED,
+        `Operation ${i} is a ${g.name} conditioned on measured bits; conditioned gates are kept as given, not translated or routed, and this one does not fit ${where}`,
+        { device: where, op_index: i, gate: g.name },
+      );
+    }
+  });
 }

@@ -77,6 +77,32 @@ describe('the optimizer on dynamic circuits (exact branch enumeration)', () => {
     expect(distance(branches(withIf), branches(circuit(2, 1, [gate('h', [0]), conditioned(gate('x', [1]), { clbits: [0], value: 1 }), measure(0, 0)])))).toBeGreaterThan(0.1);
   });
 
+  it('targets: a conditioned gate is kept as given, so it must fit the target; a device must run dynamic circuits', () => {
+    const dyn = (g: string) => circuit(3, 1, [gate('h', [0]), measure(0, 0), conditioned(gate(g, [2]), { clbits: [0], value: 1 }), gate('h', [1]), gate('h', [1])]);
+    // x is native on provider-one: the rest is translated, the conditioned x stays
+    const ok = optimizeCircuit(dyn('x'), { profile: 'balanced', backendHint: 'provider-one' });
+    expect(ok.circuit.ops.filter((o) => o.kind === 'conditioned')).toEqual([conditioned(gate('x', [2]), { clbits: [0], value: 1 })]);
+    expect(ok.circuit.ops.every((o) => o.kind !== 'gate' || ['rz', 'sx', 'x', 'cx'].includes(o.name))).toBe(true);
+    const refused = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e as { code: string; details: unknown };
+      }
+      throw new Error('accepted');
+    };
+    expect(refused(() => optimizeCircuit(dyn('h'), { profile: 'balanced', backendHint: 'provider-one' }))).toMatchObject({
+      code: 'OPTIMIZATION_TARGET_UNSUPPORTED',
+      details: { op_index: 2, gate: 'h' },
+    });
+    expect(refused(() => optimizeCircuit(dyn('x'), { profile: 'balanced', device: 'p1-falcon-7' }))).toMatchObject({
+      code: 'OPTIMIZATION_TARGET_UNSUPPORTED',
+      details: { device: 'p1-falcon-7', op_index: 2 },
+    });
+    // a simulator runs them, with every gate native and no coupling
+    expect(optimizeCircuit(dyn('h'), { profile: 'balanced', device: 'p1-simulator' }).circuit.ops).toHaveLength(3);
+  });
+
   it('the segment plan keeps a conditioned gate after the measurement of its bits and before the next one', () => {
     const ops = [gate('h', [0]), measure(0, 0), gate('x', [2]), gate('x', [2]), conditioned(gate('x', [1]), { clbits: [0], value: 1 }), measure(2, 0), gate('h', [1])];
     const plan = planSegments(ops)!;
