@@ -6,6 +6,7 @@ import { parseCircuitInput, toWire, type CircuitLimits } from '../../src/circuit
 import { circuitDepth } from '../../src/circuits/depth.js';
 import { analyzeCircuit } from '../../src/circuits/analysis/analyze.js';
 import { AppError } from '../../src/errors/app-error.js';
+import { planMeasured } from '../../src/coupling/scope.js';
 
 const Q3 = (body: string) => `OPENQASM 3.0;\ninclude "stdgates.inc";\n${body}`;
 const Q2 = (body: string) => `OPENQASM 2.0;\ninclude "qelib1.inc";\n${body}`;
@@ -271,5 +272,12 @@ describe('analysis of conditioned gates', () => {
     expect(a.dynamic).toBe(true);
     expect(a.counts_by_kind).toEqual({ h: 1, measure: 1, x: 1 });
     expect(analyzeCircuit(circuit(1, 0, [gate('h', [0])])).dynamic).toBe(false);
+  });
+});
+
+describe('coupling and dynamic circuits', () => {
+  it('the measured mode falls back with DYNAMIC_CIRCUIT: a dynamic circuit has no single final pure state', () => {
+    const c = circuit(2, 1, [gate('h', [0]), measure(0, 0), conditioned(gate('x', [1]), { clbits: [0], value: 1 })]);
+    expect(planMeasured(c, 20)).toMatchObject({ ok: false, reason_code: 'DYNAMIC_CIRCUIT' });
   });
 });
