@@ -97,8 +97,7 @@ function gateItem(op: GateOp, index: number, n: number): GateItem {
 function guardOf(cond: Condition, index: number, numClbits: number): Guard | null {
   const path = `/ops/${index}/condition`;
   const { clbits, value } = cond;
-  for (const c of clbits)
-    if (!Number.isInteger(c) || c < 0 || c >= numClbits) return unsupported(`condition clbit ${c} is out of range 0..${numClbits - 1}`, `${path}/clbits`, 'CLBIT_OUT_OF_RANGE');
+  for (const c of clbits) if (!Number.isInteger(c) || c < 0 || c >= numClbits) return unsupported(`condition clbit ${c} is out of range 0..${numClbits - 1}`, `${path}/clbits`, 'CLBIT_OUT_OF_RANGE');
   if (clbits.length === 0) return unsupported('a condition reads at least one clbit', `${path}/clbits`, 'BAD_CONDITION');
   if (!Number.isSafeInteger(value) || value < 0) return unsupported(`condition value ${value} is not a non-negative integer`, `${path}/value`, 'BAD_CONDITION');
   const bits: number[] = [];

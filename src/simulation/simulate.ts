@@ -201,8 +201,7 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     notes.push(exact ? `probabilities omitted: more than ${maxEntries} outcomes` : `probabilities omitted: more than ${MAX_EXACT_CLBITS} measured clbits`);
   }
   const why = program.dynamic ? 'conditioned gates, mid-circuit measurement, reset or noise' : 'mid-circuit measurement, reset or noise';
-  if (options.observables !== undefined && options.observables.length > 0 && expectation === undefined)
-    notes.push(`expectation omitted: the run has ${why}, so there is no single final state`);
+  if (options.observables !== undefined && options.observables.length > 0 && expectation === undefined) notes.push(`expectation omitted: the run has ${why}, so there is no single final state`);
   if (options.returnStatevector === true && statevector === undefined)
     notes.push(program.branching ? `statevector omitted: the run has ${why}, so there is no single final state` : `statevector omitted: more than ${maxSv} qubits`);
   const result: SimulationResult = {

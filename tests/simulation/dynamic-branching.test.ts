@@ -50,7 +50,11 @@ describe('dynamic circuits: teleportation with classical feed-forward', () => {
 
   it('without the feed-forward the undo fails on some shots (the conditions matter)', () => {
     const c = teleport(0.3, 1.1, true);
-    const plain = circuit(3, 3, c.ops.filter((op) => op.kind !== 'conditioned'));
+    const plain = circuit(
+      3,
+      3,
+      c.ops.filter((op) => op.kind !== 'conditioned'),
+    );
     const r = simulate(plain, { shots: 4000, seed: 11 });
     expect(Object.keys(r.counts).some((k) => k[0] === '1')).toBe(true);
   });
@@ -125,7 +129,9 @@ describe('dynamic circuits: the program and the pure-state helpers', () => {
 
   it('malformed conditions answer SIMULATION_UNSUPPORTED_OPERATION with the op path', () => {
     const bad = (op: Operation) => () => simulate(circuit(2, 2, [op]), { shots: 1, seed: 1 });
-    expect(bad(cif('x', [1], [5], 1))).toThrow(expect.objectContaining({ code: 'SIMULATION_UNSUPPORTED_OPERATION', details: [expect.objectContaining({ path: '/ops/0/condition/clbits', code: 'CLBIT_OUT_OF_RANGE' })] }));
+    expect(bad(cif('x', [1], [5], 1))).toThrow(
+      expect.objectContaining({ code: 'SIMULATION_UNSUPPORTED_OPERATION', details: [expect.objectContaining({ path: '/ops/0/condition/clbits', code: 'CLBIT_OUT_OF_RANGE' })] }),
+    );
     expect(bad(cif('x', [1], [0], -1))).toThrow(expect.objectContaining({ details: [expect.objectContaining({ path: '/ops/0/condition/value', code: 'BAD_CONDITION' })] }));
     expect(bad(cif('x', [7], [0], 1))).toThrow(expect.objectContaining({ details: [expect.objectContaining({ code: 'QUBIT_OUT_OF_RANGE' })] }));
   });
