@@ -27,7 +27,7 @@ describe('dynamic circuits in the local drivers', () => {
 
   it('the emulated driver applies the calibrated noise: readout errors of the measurement the condition reads leave some 1s', async () => {
     const device = deviceProfile('p2-grid-9')!;
-    const ro = (device.calibration!.readout_error)[0]!;
+    const ro = device.calibration!.readout_error[0]!;
     const shots = 40_000;
     const out = await emulatedDriver().submit({ jobId: 'j2', device, circuit: activeReset, shots, seed: 4 });
     expect(out.state).toBe('completed');
