@@ -4,7 +4,7 @@
  * qubits), or `incompatible` (cannot run at all), with one reason per finding.
  * Devices are passed in (structurally typed) so circuits does not depend on execution.
  */
-import type { Circuit } from '../ir.js';
+import { opQubits, type Circuit } from '../ir.js';
 
 export interface CompatDevice {
   readonly id: string;
@@ -51,7 +51,7 @@ export function deviceCompatibility(c: Circuit, d: CompatDevice): DeviceCompatib
   let anyReset = false;
   const lastOp = new Map<number, number>();
   c.ops.forEach((op, i) => {
-    if (op.kind !== 'barrier') for (const q of op.kind === 'gate' ? op.qubits : [op.qubit]) lastOp.set(q, i);
+    if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
   });
   c.ops.forEach((op, i) => {
     if (op.kind === 'gate') {
