@@ -10,7 +10,8 @@
 import { fail } from '../../errors/app-error.js';
 import { CIRCUITS_ERRORS } from '../error-codes.js';
 import { gateSpec } from '../gates.js';
-import type { Circuit, GateCall, Operation } from '../ir.js';
+import type { Circuit, ConditionedOp, GateCall, Operation } from '../ir.js';
+import { conditionPrefix } from './export-condition.js';
 import { formatParamExpr } from '../param-expr.js';
 import { formatAngle } from './format-angle.js';
 import { reconcileGateCalls, sameOp } from './gate-calls.js';
@@ -79,6 +80,7 @@ const DEFINITIONS: Readonly<Record<string, string>> = {
 function usedGateNames(c: Circuit): Set<string> {
   const names = new Set<string>();
   for (const op of c.ops) if (op.kind === 'gate') names.add(op.name);
+  for (const op of c.ops) if (op.kind === 'conditioned') names.add(op.gate.name);
   return names;
 }
 
@@ -100,7 +102,8 @@ export function bitSpelling(c: Circuit): BitSpelling {
   return { qubit: bitNames(c.quantumRegisters, defaultQuantumName(c.registers ?? [])), clbit: bitNames(c.registers, 'c') };
 }
 
-export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string {
+/** A statement; a conditioned gate needs `condition` (its `if` prefixes, export-condition.ts). */
+export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling, condition?: (op: ConditionedOp) => string): string {
   const qb = bits.qubit;
   switch (op.kind) {
     case 'gate': {
@@ -114,6 +117,9 @@ export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string
       return `reset ${qb(op.qubit)};`;
     case 'barrier':
       return `barrier ${op.qubits.map(qb).join(', ')};`;
+    case 'conditioned':
+      if (condition === undefined) throw new Error('opLine: a conditioned gate needs its condition spelling');
+      return condition(op) + opLine(op.gate, version, bits);
   }
 }
 
@@ -132,7 +138,8 @@ function body(c: Circuit, version: 2 | 3, calls: readonly GateCall[]): string[] 
     const op = c.ops[i++]!;
     // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
     if (op.kind === 'barrier' && op.qubits.length === 0) continue;
-    lines.push(opLine(op, version, bits));
+    const at = i - 1;
+    lines.push(opLine(op, version, bits, (o) => conditionPrefix(c, o.condition, version, bits.clbit, at)));
   }
   for (; k < calls.length; k++) lines.push(callText(calls[k]!, bits.qubit)); // empty-bodied calls at the very end
   return lines;
