@@ -3,7 +3,8 @@ import type { Circuit } from './ir.js';
 /**
  * Circuit depth: the longest chain of operations where each one waits for the previous
  * ones on its wires. Gates, measurements and resets count one layer each; a measurement
- * also occupies its classical bit (as Qiskit counts depth). Barriers count zero and do not
+ * also occupies its classical bit (as Qiskit counts depth), and a conditioned gate the bits it
+ * reads, so it comes after the measurement that wrote them. Barriers count zero and do not
  * synchronise, so they never change the depth.
  *
  * Memory is bounded by the operations, never by a declared size or by the value of an index:
@@ -26,6 +27,10 @@ export function circuitDepth(c: Circuit): number {
       case 'gate':
       case 'barrier':
         for (const x of op.qubits) if (x > maxQ) maxQ = x;
+        break;
+      case 'conditioned':
+        for (const x of op.gate.qubits) if (x > maxQ) maxQ = x;
+        for (const x of op.condition.clbits) if (x > maxC) maxC = x;
         break;
     }
   }
@@ -51,6 +56,16 @@ export function circuitDepth(c: Circuit): number {
         for (const x of op.qubits) m = Math.max(m, q.get(x));
         level = m + 1;
         for (const x of op.qubits) q.set(x, level);
+        break;
+      }
+      case 'conditioned': {
+        // it waits for the measurements of the bits it reads, and (as in Qiskit's DAG) holds them
+        let m = 0;
+        for (const x of op.gate.qubits) m = Math.max(m, q.get(x));
+        for (const x of op.condition.clbits) m = Math.max(m, b.get(x));
+        level = m + 1;
+        for (const x of op.gate.qubits) q.set(x, level);
+        for (const x of op.condition.clbits) b.set(x, level);
         break;
       }
     }

@@ -48,5 +48,7 @@ export const CIRCUIT_PROBLEM_CODES = [
   // Kept user gate definitions (OpenQASM export with inline_gates: false, wire gate_definitions/gate_calls).
   'TOO_MANY_DEFINITIONS',
   'GATE_CALL_INVALID',
+  // Dynamic circuits: a gate's `condition` on measured bits, OpenQASM `if`/`for` (src/circuits/wire-condition.ts, qasm/control-flow.ts).
+  'CONDITION_INVALID',
 ] as const;
 export type CircuitProblemCode = (typeof CIRCUIT_PROBLEM_CODES)[number];

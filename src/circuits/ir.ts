@@ -67,7 +67,10 @@ export interface Circuit {
   readonly metadata: Readonly<Record<string, unknown>>;
   /** Declared symbolic parameters, in order (absent: none). Gates refer to them through `exprs`. */
   readonly parameters?: readonly string[];
-  /** Classical registers in declaration order; their sizes sum to numClbits (absent: one register `c`). */
+  /**
+   * Classical registers in declaration order; their sizes sum to numClbits (absent: one register `c`).
+   * A single register of another name is kept for OpenQASM export; counts split only with several (`splitsCounts`).
+   */
   readonly registers?: readonly ClassicalRegister[];
   /**
    * Quantum registers in declaration order; their sizes sum to numQubits (absent: one register `q`).
@@ -129,6 +132,19 @@ function isDefaultQuantumLayout(regs: readonly QuantumRegister[] | undefined, nu
   return regs === undefined || regs.length === 0 || (regs.length === 1 && regs[0]!.name === 'q' && regs[0]!.size === numQubits);
 }
 
+/** Likewise for classical bits: one register `c` over all of them (or none) is the default and not stored. */
+function isDefaultClassicalLayout(regs: readonly ClassicalRegister[] | undefined, numClbits: number): boolean {
+  return regs === undefined || regs.length === 0 || (regs.length === 1 && regs[0]!.name === 'c' && regs[0]!.size === numClbits);
+}
+
+/**
+ * Whether counts keys are split by register (Qiskit's "10 0"): only with two registers or more;
+ * a single register, whatever its name, gives plain bitstrings.
+ */
+export function splitsCounts(c: Circuit): boolean {
+  return c.registers !== undefined && c.registers.length > 1;
+}
+
 export function gate(name: string, qubits: readonly number[], params: readonly number[] = []): GateOp {
   return Object.freeze({ kind: 'gate', name, qubits: Object.freeze([...qubits]), params: Object.freeze([...params]) });
 }
@@ -169,7 +185,7 @@ export function circuit(numQubits: number, numClbits: number, ops: readonly Oper
     metadata: Object.freeze({ ...metadata }),
     // Only when present, so circuits without them compare equal to those built before they existed.
     ...(extras.parameters === undefined || extras.parameters.length === 0 ? {} : { parameters: Object.freeze([...extras.parameters]) }),
-    ...(extras.registers === undefined || extras.registers.length < 2 ? {} : { registers: Object.freeze(extras.registers.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
+    ...(isDefaultClassicalLayout(extras.registers, numClbits) ? {} : { registers: Object.freeze(extras.registers!.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
     ...(isDefaultQuantumLayout(extras.quantumRegisters, numQubits) ? {} : { quantumRegisters: Object.freeze(extras.quantumRegisters!.map((r) => Object.freeze({ name: r.name, size: r.size }))) }),
     ...gateExtras(extras),
   });

@@ -5,7 +5,7 @@
  * come as `parameter_values: [{theta: 0.1}, …]`; `checkBindings` names every unbound or
  * unknown parameter with a stable code and a JSON path.
  */
-import { gate, type Circuit, type GateOp, type Operation } from './ir.js';
+import { conditioned, gate, type Circuit, type Condition, type GateOp, type Operation } from './ir.js';
 import { compileParamExpr, type CompiledExpr } from './param-expr.js';
 
 /** Points in one sweep at most (a job's result holds one entry per point). */
@@ -20,6 +20,8 @@ export interface BindingProblem {
 interface Slot {
   readonly opIndex: number;
   readonly op: GateOp;
+  /** The condition of a conditioned gate (kept when bound). */
+  readonly condition?: Condition;
   readonly evals: readonly (CompiledExpr | null)[];
 }
 
@@ -39,8 +41,10 @@ export function compileBinder(c: Circuit): Binder {
   const parameters = c.parameters ?? [];
   const index = new Map(parameters.map((p, i) => [p, i] as const));
   const slots: Slot[] = [];
-  c.ops.forEach((op, i) => {
-    if (op.kind === 'gate' && op.exprs !== undefined) slots.push({ opIndex: i, op, evals: op.exprs.map((e) => (e === null ? null : compileParamExpr(e, index))) });
+  c.ops.forEach((o, i) => {
+    const op = o.kind === 'conditioned' ? o.gate : o;
+    const condition = o.kind === 'conditioned' ? { condition: o.condition } : {};
+    if (op.kind === 'gate' && op.exprs !== undefined) slots.push({ opIndex: i, op, ...condition, evals: op.exprs.map((e) => (e === null ? null : compileParamExpr(e, index))) });
   });
   const base = c.ops;
   return {
@@ -55,7 +59,8 @@ export function compileBinder(c: Circuit): Binder {
           if (!Number.isFinite(v)) throw new NonFiniteBinding(s.opIndex, j);
           return v === 0 ? 0 : v;
         });
-        ops[s.opIndex] = gate(s.op.name, s.op.qubits, params);
+        const bound = gate(s.op.name, s.op.qubits, params);
+        ops[s.opIndex] = s.condition === undefined ? bound : conditioned(bound, s.condition);
       }
       // A bound circuit has no parameters; its registers stay.
       return Object.freeze({

@@ -8,13 +8,14 @@ import { fail } from '../errors/app-error.js';
 import { circuitDepth } from './depth.js';
 import { CIRCUITS_ERRORS, type CircuitProblemCode } from './error-codes.js';
 import { gateSpec } from './gates.js';
-import { barrier, circuit, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type ClassicalRegister, type Operation } from './ir.js';
+import { barrier, circuit, conditioned, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type ClassicalRegister, type GateOp, type Operation } from './ir.js';
 import { formatParamExpr, isValidParameterName, MAX_PARAMETERS, parseParamExpr, type ParamExpr } from './param-expr.js';
 import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
 import { scanCircuitInput } from './scan-circuit-input.js';
 import { checkKeys, isObject } from './wire-checks.js';
+import { readCondition } from './wire-condition.js';
 import { declaredGateCalls, declaredGateDefinitions } from './wire-gate-definitions.js';
 import type { WireCircuitV02, WireGate } from './wire-schema.js';
 
@@ -77,6 +78,9 @@ interface RawOp {
   readonly paramsPath: string;
   readonly clbits: readonly { value: unknown; path: string }[] | undefined;
   readonly clbitsPath: string;
+  /** A gate's `condition` (schema 0.2 only), as given. */
+  readonly condition?: unknown;
+  readonly conditionPath?: string;
 }
 
 /** An array field: undefined (with a problem when required) if missing or not an array. */
@@ -239,11 +243,18 @@ function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | 
     } else if (r.clbits !== undefined) {
       out.push({ path: r.clbitsPath, code: 'UNKNOWN_PROPERTY', message: "'clbits' is only allowed on 'measure'" });
     }
+    let condition;
+    if (r.condition !== undefined) {
+      const path = r.conditionPath ?? r.path;
+      if (structural) out.push({ path, code: 'CONDITION_INVALID', message: `only a gate can be conditioned, not '${name}'` });
+      else condition = readCondition(r.condition, path, nc, out);
+    }
     if (out.length > before) continue;
     const q = qs as number[];
     if (name === 'measure') ops.push(measure(q[0]!, clbit!));
     else if (name === 'reset') ops.push(reset(q[0]!));
     else if (name === 'barrier') ops.push(barrier(q));
+    else if (condition !== undefined) ops.push(conditioned(symbolicGate(name, q, params, exprs), condition));
     else ops.push(symbolicGate(name, q, params, exprs));
   }
   return ops;
@@ -324,10 +335,10 @@ function parseV02(obj: Record<string, unknown>, maxGates: number, out: Problems)
   const raw: RawOp[] = [];
   for (const g of gates) {
     if (!isObject(g.value)) {
-      out.push({ path: g.path, code: 'WRONG_TYPE', message: `a gate must be an object {op, qubits, params?, clbits?}, got ${typeName(g.value)}` });
+      out.push({ path: g.path, code: 'WRONG_TYPE', message: `a gate must be an object {op, qubits, params?, clbits?, condition?}, got ${typeName(g.value)}` });
       continue;
     }
-    checkKeys(g.value, ['op', 'qubits', 'params', 'clbits'], g.path, out);
+    checkKeys(g.value, ['op', 'qubits', 'params', 'clbits', 'condition'], g.path, out);
     raw.push({
       path: g.path,
       name: g.value['op'],
@@ -338,6 +349,8 @@ function parseV02(obj: Record<string, unknown>, maxGates: number, out: Problems)
       paramsPath: `${g.path}/params`,
       clbits: arrayField(g.value, 'clbits', g.path, false, out),
       clbitsPath: `${g.path}/clbits`,
+      condition: g.value['condition'],
+      conditionPath: `${g.path}/condition`,
     });
   }
   const measurements = arrayField(obj, 'measurements', '', false, out) ?? [];
@@ -590,24 +603,23 @@ export function prefixProblems(problems: readonly CircuitProblem[], pathPrefix: 
 /**
  * Normalized wire format 0.2: the trailing run of measurements becomes `measurements`,
  * every other operation stays in `gates` in order; `params` only on parameterised gates,
- * `clbits` only on mid-circuit measurements.
+ * `clbits` only on mid-circuit measurements, `condition` only on conditioned gates.
  */
 export function toWire(c: Circuit): WireCircuitV02 {
   let cut = c.ops.length;
   while (cut > 0 && c.ops[cut - 1]!.kind === 'measure') cut--;
   const gates: WireGate[] = c.ops.slice(0, cut).map((op): WireGate => {
     switch (op.kind) {
-      case 'gate': {
-        const exprs = op.exprs;
-        const params = exprs === undefined ? [...op.params] : op.params.map((p, i) => (exprs[i] === null || exprs[i] === undefined ? p : formatParamExpr(exprs[i])));
-        return op.params.length > 0 ? { op: op.name, qubits: [...op.qubits], params } : { op: op.name, qubits: [...op.qubits] };
-      }
+      case 'gate':
+        return wireGate(op);
       case 'measure':
         return { op: 'measure', qubits: [op.qubit], clbits: [op.clbit] };
       case 'reset':
         return { op: 'reset', qubits: [op.qubit] };
       case 'barrier':
         return { op: 'barrier', qubits: [...op.qubits] };
+      case 'conditioned':
+        return { ...wireGate(op.gate), condition: { clbits: [...op.condition.clbits], value: op.condition.value } };
     }
   });
   const measurements = c.ops.slice(cut).map((op) => (op.kind === 'measure' ? { qubit: op.qubit, clbit: op.clbit } : { qubit: 0, clbit: 0 }));
@@ -623,6 +635,12 @@ export function toWire(c: Circuit): WireCircuitV02 {
     ...gateDefinitionsWire(c),
     metadata: { ...c.metadata },
   };
+}
+
+function wireGate(op: GateOp): WireGate {
+  const exprs = op.exprs;
+  const params = exprs === undefined ? [...op.params] : op.params.map((p, i) => (exprs[i] === null || exprs[i] === undefined ? p : formatParamExpr(exprs[i])));
+  return op.params.length > 0 ? { op: op.name, qubits: [...op.qubits], params } : { op: op.name, qubits: [...op.qubits] };
 }
 
 function gateDefinitionsWire(c: Circuit): Pick<WireCircuitV02, 'gate_definitions' | 'gate_calls'> {

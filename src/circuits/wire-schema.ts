@@ -9,6 +9,7 @@ import { GATES, NON_GATE_OPS } from './gates.js';
 import { MAX_REGISTERS, REGISTER_NAME } from './ir.js';
 import { MAX_GATE_BODY_CHARS, MAX_GATE_DEFINITIONS } from './qasm/gate-definition-text.js';
 import { MAX_METADATA_CHARS } from './scan-circuit-input.js';
+import { MAX_CONDITION_BITS } from './wire-condition.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from './param-expr.js';
 
 /*
@@ -58,12 +59,21 @@ const GateCallSchema = Type.Object(
 );
 const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
 
+export const WireConditionSchema = Type.Object(
+  {
+    clbits: Type.Array(Index, { minItems: 1, maxItems: MAX_CONDITION_BITS, description: 'The clbits read, clbits[0] the least significant bit of the value (distinct, each < num_clbits)' }),
+    value: Type.Integer({ minimum: 0, maximum: 2 ** MAX_CONDITION_BITS - 1, description: 'The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0' }),
+  },
+  { additionalProperties: false, description: 'Gates only: a dynamic circuit (OpenQASM 3 `if (c == k)`, `if (c[i])`); the optimizer keeps a conditioned gate as a barrier on its qubits' },
+);
+
 export const WireGateSchema = Type.Object(
   {
     op: Type.String({ enum: OP_NAMES, description: 'A catalogue gate, or measure, reset, barrier' }),
     qubits: Indices('Qubit indices; their number is the gate arity (barrier: any, at least one)'),
     params: Type.Optional(Params('Exactly the gate parameter count; omitted for none')),
     clbits: Type.Optional(Type.Array(Index, { minItems: 1, maxItems: 1, description: 'measure only: the classical bit written' })),
+    condition: Type.Optional(WireConditionSchema),
   },
   { additionalProperties: false },
 );

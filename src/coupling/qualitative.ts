@@ -148,8 +148,10 @@ export function qualitativeCoupling(c: Circuit, pairs: readonly Pair[]): Qualita
     return x;
   };
 
-  for (const op of c.ops) {
-    if (op.kind === 'reset') cones.fresh(op.qubit);
+  for (const o of c.ops) {
+    if (o.kind === 'reset') cones.fresh(o.qubit);
+    // a conditioned gate may run: it couples its qubits as the gate would
+    const op = o.kind === 'conditioned' ? o.gate : o;
     if (op.kind !== 'gate' || op.qubits.length < 2) continue;
     if (op.name === 'swap') cones.exchange(op.qubits[0]!, op.qubits[1]!);
     else cones.merge(op.qubits);

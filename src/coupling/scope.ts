@@ -6,15 +6,16 @@ import { circuit, gate, type Circuit, type GateOp } from '../circuits/ir.js';
  * Covered: gates on |0…0⟩, optionally followed by terminal measurements (the measured
  * quantities describe the state just before them), barriers anywhere, and resets of qubits
  * nothing has touched yet (a no-op on |0⟩, as OpenQASM programs often start with them).
- * Not covered: a measured qubit used again (mid-circuit measurement), any other reset, or
+ * Not covered: a measured qubit used again (mid-circuit measurement), any other reset, a gate
+ * conditioned on measured bits (a dynamic circuit), or
  * more active qubits than the limit. Qubits no gate touches stay exactly |0⟩, are product
  * with everything, and are left out of the simulation (so a routed circuit on a large
  * device with idle wires stays measurable); the limit counts the qubits gates act on.
  */
 
-export type FallbackReasonCode = 'TOO_MANY_QUBITS' | 'MID_CIRCUIT_MEASUREMENT' | 'RESET' | 'TIME_BUDGET_EXCEEDED' | 'SIMULATION_UNAVAILABLE';
+export type FallbackReasonCode = 'TOO_MANY_QUBITS' | 'MID_CIRCUIT_MEASUREMENT' | 'RESET' | 'DYNAMIC_CIRCUIT' | 'TIME_BUDGET_EXCEEDED' | 'SIMULATION_UNAVAILABLE';
 
-export const FALLBACK_REASON_CODES: readonly FallbackReasonCode[] = ['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'];
+export const FALLBACK_REASON_CODES: readonly FallbackReasonCode[] = ['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'DYNAMIC_CIRCUIT', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'];
 
 export interface OutOfScope {
   readonly ok: false;
@@ -52,6 +53,13 @@ export function planMeasured(c: Circuit, maxQubits: number): MeasuredPlan | OutO
         touched[op.qubit] = true;
         if (measuredAt[op.qubit] === -1) measuredAt[op.qubit] = i;
         break;
+      case 'conditioned':
+        // whether the gate runs depends on a measured bit: the final state is a mixture, not one pure state
+        return {
+          ok: false,
+          reason_code: 'DYNAMIC_CIRCUIT',
+          reason: `Operation ${i} (${op.gate.name}) is conditioned on measured bits; the measured mode needs one final pure state, which a dynamic circuit does not have.`,
+        };
       case 'gate':
         for (const q of op.qubits) {
           if (measuredAt[q]! >= 0) {

@@ -25,6 +25,12 @@ export interface DeviceSpec {
   readonly nativeGates: readonly string[];
   readonly couplingMap: readonly (readonly [number, number])[] | null;
   readonly supportsMidCircuitMeasurement: boolean;
+  /**
+   * Runs dynamic circuits (a gate conditioned on measured bits, QASM 3 `if`). Only the simulators
+   * for now: no hardware driver or adapter sends a condition, so a dynamic circuit is refused at
+   * translation (DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED) rather than run with its conditions dropped.
+   */
+  readonly supportsDynamicCircuits: boolean;
   readonly supportsReset: boolean;
   readonly topology: string;
 }
@@ -149,6 +155,7 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ALL_GATES,
     couplingMap: null,
     supportsMidCircuitMeasurement: true,
+    supportsDynamicCircuits: true,
     supportsReset: true,
     topology: 'all-to-all',
   }),
@@ -161,6 +168,7 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ['id', 'rz', 'sx', 'x', 'cx'],
     couplingMap: H_7,
     supportsMidCircuitMeasurement: true,
+    supportsDynamicCircuits: false,
     supportsReset: true,
     topology: 'H (7 qubits)',
   }),
@@ -173,6 +181,7 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ['id', 'rz', 'sx', 'x', 'cx'],
     couplingMap: HEAVY_HEX_27,
     supportsMidCircuitMeasurement: true,
+    supportsDynamicCircuits: false,
     supportsReset: true,
     topology: 'heavy-hex (27 qubits)',
   }),
@@ -185,6 +194,7 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ALL_GATES,
     couplingMap: null,
     supportsMidCircuitMeasurement: true,
+    supportsDynamicCircuits: true,
     supportsReset: true,
     topology: 'all-to-all',
   }),
@@ -197,6 +207,7 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ['rx', 'ry', 'rz', 'rxx'],
     couplingMap: null,
     supportsMidCircuitMeasurement: false,
+    supportsDynamicCircuits: false,
     supportsReset: false,
     topology: 'all-to-all (trapped ions)',
   }),
@@ -209,6 +220,7 @@ export const DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ['rx', 'rz', 'cz'],
     couplingMap: grid(3, 3),
     supportsMidCircuitMeasurement: false,
+    supportsDynamicCircuits: false,
     supportsReset: true,
     topology: '3×3 grid',
   }),
@@ -293,6 +305,7 @@ export const REMOTE_DEVICES: readonly DeviceSpec[] = Object.freeze([
     nativeGates: ['x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'cx', 'swap'],
     couplingMap: null,
     supportsMidCircuitMeasurement: false,
+    supportsDynamicCircuits: false,
     supportsReset: false,
     topology: 'all-to-all (trapped ions, remote)',
   }),

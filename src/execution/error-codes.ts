@@ -60,6 +60,11 @@ export const EXECUTION_ERRORS = {
     422,
     'The circuit cannot be translated to the device: too many qubits (for a simulator the message names the limit, `EXECUTION_SIM_MAX_QUBITS` included; `details.max_qubits`), a gate with no decomposition, mid-circuit measurement or reset not supported, or a disconnected coupling map.',
   ),
+  DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED: defineCode(
+    'DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED',
+    422,
+    'The circuit is dynamic (a gate conditioned on measured bits: a wire-format `condition`, QASM `if`) and the device cannot run dynamic circuits (only the simulators can); `details` has `device` and `op_index`, the first conditioned gate. Nothing was run or charged.',
+  ),
   EXECUTION_TRANSLATION_UNVERIFIED: defineCode(
     'EXECUTION_TRANSLATION_UNVERIFIED',
     500,

@@ -4,7 +4,7 @@
  * plain `run_options` stored with the job (a resumed run reads them back from the row) and the
  * simulator's WorkloadSpec.
  */
-import type { Circuit } from '../circuits/ir.js';
+import { splitsCounts, type Circuit } from '../circuits/ir.js';
 import { checkBindings, compileBinder, NonFiniteBinding } from '../circuits/parameters.js';
 import { fail } from '../errors/app-error.js';
 import { MAX_MEMORY_SHOTS, MAX_MEMORY_TOTAL, MAX_STATEVECTOR_QUBITS, RESULT_TYPES, type PauliTerm, type ResultType, type WorkloadSpec } from '../simulation/index.js';
@@ -105,7 +105,7 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): Run
   }
   if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be given for this run: ${problems[0]!.message}`, problems);
   // Several classical registers need the workload path too: it splits the keys by register.
-  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && c.registers === undefined;
+  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && !splitsCounts(c);
   if (plain) return null;
   return {
     parameters,

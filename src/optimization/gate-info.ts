@@ -1,4 +1,4 @@
-import type { GateOp, Operation } from '../circuits/ir.js';
+import { opQubits, type GateOp, type Operation } from '../circuits/ir.js';
 import { APPROX_EPS, reduceAngle } from '../verification/numeric-policy.js';
 
 /**
@@ -84,7 +84,7 @@ const AX: Readonly<Record<string, readonly Axis[]>> = {
 };
 
 export function qubitsOf(op: Operation): readonly number[] {
-  return op.kind === 'gate' || op.kind === 'barrier' ? op.qubits : [op.qubit];
+  return opQubits(op);
 }
 
 export function overlaps(a: Operation, b: Operation): boolean {

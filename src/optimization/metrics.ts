@@ -1,4 +1,4 @@
-import type { Circuit, Operation } from '../circuits/ir.js';
+import { opQubits, type Circuit, type Operation } from '../circuits/ir.js';
 import { tCount, zRotationKind } from '../circuits/analysis/analyze.js';
 import { phaseOf, PI } from './gate-info.js';
 
@@ -34,9 +34,11 @@ export function circuitMetrics(c: Circuit): CircuitMetrics {
   let t = 0;
   const level = new Array<number>(c.numQubits).fill(0);
   const tLevel = new Array<number>(c.numQubits).fill(0);
-  for (const op of c.ops) {
-    if (op.kind === 'barrier') continue;
-    const qs = op.kind === 'gate' ? op.qubits : [op.qubit];
+  for (const o of c.ops) {
+    if (o.kind === 'barrier') continue;
+    // a conditioned gate counts as its gate (the optimizer keeps it as it is)
+    const op = o.kind === 'conditioned' ? o.gate : o;
+    const qs = opQubits(op);
     const d = Math.max(...qs.map((q) => level[q] ?? 0)) + 1;
     for (const q of qs) level[q] = d;
     const td = Math.max(...qs.map((q) => tLevel[q] ?? 0)) + (countsAsT(op) ? 1 : 0);

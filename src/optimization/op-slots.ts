@@ -1,6 +1,6 @@
-import type { Operation } from '../circuits/ir.js';
+import { opQubits, type Operation } from '../circuits/ir.js';
 
-const qubitsOf = (op: Operation): readonly number[] => (op.kind === 'gate' || op.kind === 'barrier' ? op.qubits : [op.qubit]);
+const qubitsOf = opQubits;
 
 /**
  * The op list of one pass as fixed slots, for passes that make many small rewrites: removing an op

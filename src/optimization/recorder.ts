@@ -1,4 +1,4 @@
-import type { GateOp, Operation } from '../circuits/ir.js';
+import { opQubits, type GateOp, type Operation } from '../circuits/ir.js';
 import { WIDEN_RULE, type CertificateStep } from '../verification/certificate-types.js';
 import { APPROX_EPS, CERTIFICATE_BUDGET } from '../verification/numeric-policy.js';
 import { stepDeviation } from './step-deviation.js';
@@ -140,7 +140,7 @@ export class Recorder {
   nextOn(q: number, from: number): number {
     for (let i = from; i < this.ops.length; i++) {
       const o = this.ops[i]!;
-      const qs = o.kind === 'gate' || o.kind === 'barrier' ? o.qubits : [o.qubit];
+      const qs = opQubits(o);
       if (qs.includes(q)) return i;
     }
     return -1;
@@ -149,7 +149,7 @@ export class Recorder {
   prevOn(q: number, from: number): number {
     for (let i = from; i >= 0; i--) {
       const o = this.ops[i]!;
-      const qs = o.kind === 'gate' || o.kind === 'barrier' ? o.qubits : [o.qubit];
+      const qs = opQubits(o);
       if (qs.includes(q)) return i;
     }
     return -1;

@@ -1,10 +1,13 @@
 import type { Operation } from '../circuits/ir.js';
 
 /**
- * Where a circuit with mid-circuit measurement or reset splits into unitary segments. Every
- * measure and reset becomes a cut; gates (and barriers) go to the earliest segment their wires
+ * Where a circuit with mid-circuit measurement, reset or conditioned gates splits into unitary
+ * segments. Every measure, reset and conditioned gate becomes a cut (a conditioned gate is a
+ * barrier on its qubits: nothing is rewritten across it, and it is never rewritten itself); gates (and barriers) go to the earliest segment their wires
  * allow, cuts to the earliest boundary after the gates and cuts before them on their qubit (and
- * the measurements before them into their clbit). The ops are then reordered: cuts before
+ * the measurements before them into their clbit, and for a conditioned gate the measurements and
+ * conditioned gates before it on the clbits it reads; a measurement likewise waits for the
+ * conditioned gates before it that read its clbit). The ops are then reordered: cuts before
  * segment 0, segment 0, cuts after it, segment 1, … — on every wire the order is unchanged, so
  * it is the same circuit (the replayer's `reorder` rule checks exactly that).
  */
@@ -15,12 +18,16 @@ export interface SegmentPlan {
   readonly segments: readonly (readonly [number, number])[];
 }
 
-/** Whether the circuit measures or resets a qubit that is used again (the checker cannot compare such circuits whole). */
+/**
+ * Whether the circuit measures or resets a qubit that is used again, or has a conditioned gate
+ * (the checker cannot compare such circuits whole).
+ */
 export function hasMidCircuitOps(ops: readonly Operation[]): boolean {
   const touched = new Set<number>();
   const measured = new Set<number>();
   for (const op of ops) {
     if (op.kind === 'barrier') continue;
+    if (op.kind === 'conditioned') return true;
     if (op.kind === 'gate') {
       if (op.qubits.some((q) => measured.has(q))) return true;
       for (const q of op.qubits) touched.add(q);
@@ -38,7 +45,7 @@ export function planSegments(ops: readonly Operation[]): SegmentPlan | undefined
   if (!hasMidCircuitOps(ops)) return undefined;
   const gateLevel = new Map<number, number>(); // segment of the last gate on a qubit
   const cutLevel = new Map<number, number>(); // boundary of the last cut on a qubit
-  const clbitLevel = new Map<number, number>(); // boundary of the last measurement into a clbit
+  const clbitLevel = new Map<number, number>(); // boundary of the last cut writing or reading a clbit
   const segOf: number[] = [];
   const cutOf: number[] = [];
   let last = 0;
@@ -50,13 +57,13 @@ export function planSegments(ops: readonly Operation[]): SegmentPlan | undefined
       last = Math.max(last, s);
       return;
     }
-    const q = op.qubit;
-    let b = Math.max(gateLevel.get(q) ?? -1, cutLevel.get(q) ?? -1);
-    if (op.kind === 'measure') {
-      b = Math.max(b, clbitLevel.get(op.clbit) ?? -1);
-      clbitLevel.set(op.clbit, b);
-    }
-    cutLevel.set(q, b);
+    // the clbits a cut writes (measure) or reads (conditioned gate): they keep their order too
+    const qs = op.kind === 'conditioned' ? op.gate.qubits : [op.qubit];
+    const cs = op.kind === 'conditioned' ? op.condition.clbits : op.kind === 'measure' ? [op.clbit] : [];
+    let b = Math.max(-1, ...qs.map((q) => Math.max(gateLevel.get(q) ?? -1, cutLevel.get(q) ?? -1)));
+    for (const c of cs) b = Math.max(b, clbitLevel.get(c) ?? -1);
+    for (const c of cs) clbitLevel.set(c, b);
+    for (const q of qs) cutLevel.set(q, b);
     cutOf[i] = b;
     last = Math.max(last, b);
   });

@@ -8,12 +8,14 @@
  * exactly "initial permutation, gates, final permutation" — what the equivalence check uses.
  *
  * Input ops have at most two qubits (larger gates are decomposed first); barriers are
- * kept as ordering points. The initial layout is refined by SABRE's reverse traversal:
+ * kept as ordering points. A conditioned gate is routed as its gate (its qubits must be coupled)
+ * and keeps its condition; it stays after the measurements writing the bits it reads and before
+ * later ones (the DAG has a wire per clbit as well as per qubit). The initial layout is refined by SABRE's reverse traversal:
  * route forward from a connectivity-aware guess, route the reversed circuit from where
  * that ended, and start the real pass from where the reverse one ended.
  */
-import type { Operation } from '../circuits/ir.js';
-import { barrier, gate, measure, reset } from '../circuits/ir.js';
+import type { GateOp, Operation } from '../circuits/ir.js';
+import { barrier, conditioned, gate, measure, opQubits, reset } from '../circuits/ir.js';
 
 export type Edge = readonly [number, number];
 
@@ -33,7 +35,25 @@ const DECAY_STEP = 0.001;
 const DECAY_RESET = 5;
 
 function opQ(op: Operation): readonly number[] {
-  return op.kind === 'gate' || op.kind === 'barrier' ? op.qubits : [op.qubit];
+  return opQubits(op);
+}
+
+/** The gate an op applies (a conditioned gate's own), or undefined for measure, reset, barrier. */
+function gateOf(op: Operation): GateOp | undefined {
+  return op.kind === 'gate' ? op : op.kind === 'conditioned' ? op.gate : undefined;
+}
+
+/** The qubit pair of a two-qubit gate (conditioned or not), else undefined. */
+function pairOf(op: Operation): readonly [number, number] | undefined {
+  const g = gateOf(op);
+  return g !== undefined && g.qubits.length === 2 ? (g.qubits as readonly [number, number]) : undefined;
+}
+
+/** Wires an op orders on: its qubits (≥ 0) and the clbits it writes or reads (as −1 − clbit). */
+function wiresOf(op: Operation): readonly number[] {
+  if (op.kind === 'measure') return [op.qubit, -1 - op.clbit];
+  if (op.kind === 'conditioned') return [...op.gate.qubits, ...op.condition.clbits.map((c) => -1 - c)];
+  return opQ(op);
 }
 
 function remap(op: Operation, pos: readonly number[]): Operation {
@@ -50,6 +70,8 @@ function remap(op: Operation, pos: readonly number[]): Operation {
       return measure(pos[op.qubit]!, op.clbit);
     case 'reset':
       return reset(pos[op.qubit]!);
+    case 'conditioned':
+      return conditioned(remap(op.gate, pos) as GateOp, op.condition);
   }
 }
 
@@ -85,8 +107,9 @@ export function initialGuess(ops: readonly Operation[], k: number, p: number, ed
   const weight = new Map<string, number>();
   const degree = new Array<number>(k).fill(0);
   for (const op of ops) {
-    if (op.kind !== 'gate' || op.qubits.length !== 2) continue;
-    const [a, b] = op.qubits as [number, number];
+    const pair = pairOf(op);
+    if (pair === undefined) continue;
+    const [a, b] = pair;
     const key = a < b ? `${a},${b}` : `${b},${a}`;
     weight.set(key, (weight.get(key) ?? 0) + 1);
     degree[a]!++;
@@ -138,7 +161,7 @@ function buildDag(ops: readonly Operation[]): Node[] {
   const last = new Map<number, number>();
   ops.forEach((op, i) => {
     const seen = new Set<number>();
-    for (const q of opQ(op)) {
+    for (const q of wiresOf(op)) {
       const j = last.get(q);
       if (j !== undefined && !seen.has(j)) {
         nodes[j]!.succ.push(i);
@@ -173,9 +196,9 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
   let stall = 0;
 
   const executable = (i: number): boolean => {
-    const op = nodes[i]!.op;
-    if (op.kind !== 'gate' || op.qubits.length < 2) return true;
-    const [a, b] = op.qubits as [number, number];
+    const pair = pairOf(nodes[i]!.op);
+    if (pair === undefined) return true;
+    const [a, b] = pair;
     return dist[pos[a]!]![pos[b]!] === 1;
   };
 
@@ -193,7 +216,7 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
       continue;
     }
     // Blocked: every front op is a two-qubit gate on uncoupled qubits. Score the SWAPs next to them.
-    const frontPairs = front.map((i) => (nodes[i]!.op.kind === 'gate' ? (nodes[i]!.op as { qubits: readonly number[] }).qubits : [])).filter((q) => q.length === 2) as (readonly [number, number])[];
+    const frontPairs = front.map((i) => pairOf(nodes[i]!.op)).filter((q) => q !== undefined);
     const extended: (readonly [number, number])[] = [];
     const visit = [...front];
     const seenExt = new Set<number>(front);
@@ -202,8 +225,8 @@ export function sabrePass(ops: readonly Operation[], p: number, edges: readonly 
       for (const s of nodes[i]!.succ) {
         if (seenExt.has(s)) continue;
         seenExt.add(s);
-        const op = nodes[s]!.op;
-        if (op.kind === 'gate' && op.qubits.length === 2) extended.push(op.qubits as readonly [number, number]);
+        const pair = pairOf(nodes[s]!.op);
+        if (pair !== undefined) extended.push(pair);
         visit.push(s);
       }
     }
@@ -274,8 +297,9 @@ export function sabreRoute(ops: readonly Operation[], k: number, p: number, edge
   const dist = distanceMatrix(p, edges);
   const guess = complete(initialGuess(ops, k, p, edges, dist), p);
   for (const op of ops) {
-    if (op.kind !== 'gate' || op.qubits.length !== 2) continue;
-    const [a, b] = op.qubits as [number, number];
+    const pair = pairOf(op);
+    if (pair === undefined) continue;
+    const [a, b] = pair;
     if (dist[guess[a]!]![guess[b]!] === Infinity) throw new RangeError('sabre: the coupling map is disconnected between qubits the circuit entangles');
   }
   const reversed = [...ops].reverse();

@@ -25,6 +25,8 @@ function opKey(o: Operation): unknown {
       return ['reset', o.qubit];
     case 'barrier':
       return ['barrier', o.qubits];
+    case 'conditioned':
+      return ['conditioned', o.condition.clbits, o.condition.value, opKey(o.gate)];
   }
 }
 

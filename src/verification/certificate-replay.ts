@@ -34,6 +34,11 @@ export function sameOp(a: Operation, b: Operation): boolean {
         a.name === g.name && a.qubits.length === g.qubits.length && a.qubits.every((q, i) => q === g.qubits[i]) && a.params.length === g.params.length && a.params.every((p, i) => p === g.params[i])
       );
     }
+    case 'conditioned': {
+      if (b.kind !== 'conditioned' || !sameOp(a.gate, b.gate) || a.condition.value !== b.condition.value) return false;
+      const [x, y] = [a.condition.clbits, b.condition.clbits];
+      return x.length === y.length && x.every((c, i) => c === y[i]);
+    }
     case 'measure':
       return b.kind === 'measure' && a.qubit === b.qubit && a.clbit === b.clbit;
     case 'reset':
@@ -53,6 +58,9 @@ function wiresOf(op: Operation): string[] {
       return [`q${op.qubit}`, `c${op.clbit}`];
     case 'reset':
       return [`q${op.qubit}`];
+    case 'conditioned':
+      // the bits it reads are wires too: it stays after the measurement writing them and before the next
+      return [...op.gate.qubits.map((q) => `q${q}`), ...op.condition.clbits.map((c) => `c${c}`)];
   }
 }
 
@@ -117,6 +125,8 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
     if (i > 0 && p <= positions[i - 1]!) return 'positions are not strictly increasing';
     if (!sameOp(ops[p]!, replaced[i]!)) return `op at position ${p} is not the recorded op`;
   }
+  // a conditioned gate is a barrier on its qubits: no step rewrites it (it may only be reordered)
+  if (replaced.some((o) => o.kind === 'conditioned')) return 'a step matched a conditioned gate';
   for (const g of inserted) {
     if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
   }

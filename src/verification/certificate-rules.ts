@@ -1,4 +1,4 @@
-import type { GateOp, Operation } from '../circuits/ir.js';
+import { opQubits, type GateOp, type Operation } from '../circuits/ir.js';
 import { embed, gateMatrix as checkerMatrix, identityMatrix, matMul, type CMatrix } from './gate-matrices.js';
 import { addAngles, CERTIFICATE_BUDGET, rotationDistance } from './numeric-policy.js';
 
@@ -98,7 +98,7 @@ export function commutes(a: Operation, b: Operation): boolean {
 }
 
 function qubitsOf(op: Operation): readonly number[] {
-  return op.kind === 'gate' || op.kind === 'barrier' ? op.qubits : [op.qubit];
+  return opQubits(op);
 }
 
 // ---------- matrices (the checker's own) ----------

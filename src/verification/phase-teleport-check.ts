@@ -1,4 +1,4 @@
-import type { GateOp, Operation } from '../circuits/ir.js';
+import { opQubits, type GateOp, type Operation } from '../circuits/ir.js';
 import { phaseAngleOf } from './certificate-rules.js';
 import { TELEPORT_TRACE as T, type CertificateStep } from './certificate-types.js';
 import { CERTIFICATE_BUDGET, quarterTurns, rotationDistance } from './numeric-policy.js';
@@ -30,7 +30,7 @@ import { GraphSum, groupAngle, type Wire } from './phase-teleport-graph.js';
 
 /** The path sum of `ops`; returns the build's rounding (twice the distance of each phase gate taken as Clifford). */
 function build(ops: readonly Operation[], gs: GraphSum): number {
-  const n = ops.reduce((m, o) => Math.max(m, ...(o.kind === 'gate' || o.kind === 'barrier' ? o.qubits : [o.qubit])), -1) + 1;
+  const n = ops.reduce((m, o) => Math.max(m, ...opQubits(o)), -1) + 1;
   const wires: Wire[] = [];
   for (let q = 0; q < n; q++) wires.push({ vars: new Set([gs.fresh('free')]), c: false });
   const close = (q: number) => {

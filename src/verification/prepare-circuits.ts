@@ -46,6 +46,9 @@ function strip(c: Circuit, label: string): Stripped | string {
         measured.add(op.qubit);
         measures.set(op.clbit, op.qubit);
         break;
+      case 'conditioned':
+        // a gate that runs on some shots only: the circuit is no unitary to compare
+        return `${label}: gate ${op.gate.name} at op ${i} is conditioned on measured bits (a dynamic circuit)`;
       case 'gate':
         for (const q of op.qubits) {
           if (measured.has(q)) return `${label}: gate ${op.name} at op ${i} acts on qubit ${q} after it was measured (mid-circuit measurement)`;

@@ -64,6 +64,29 @@ describe('QASM export keeps register names', () => {
     expect(c).toEqual(circuit(2, 0, [gate('h', [0])]));
   });
 
+  it('a single classical register keeps its name (only one called c over every clbit is the default)', () => {
+    const c = parseQasm('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg meas[2];\nh q[0];\nmeasure q -> meas;\n');
+    expect(c.registers).toEqual([{ name: 'meas', size: 2 }]);
+    expect(toWire(c).registers).toEqual([{ name: 'meas', size: 2 }]);
+    const back = viaWire(c);
+    expect(back).toEqual(c);
+    expect(toQasm2(back)).toContain('creg meas[2];\nh q[0];\nmeasure q[0] -> meas[0];\nmeasure q[1] -> meas[1];');
+    expect(toQasm3(back)).toContain('bit[2] meas;');
+    expect(parseQasm(toQasm3(back))).toEqual(c);
+    const plain = parseQasm('OPENQASM 2.0;\nqreg q[1];\ncreg c[1];\nmeasure q[0] -> c[0];');
+    expect(plain.registers).toBeUndefined();
+  });
+
+  it('a wire circuit whose classical register is called q exports its qubits under another name', () => {
+    const w = { schema: '0.2', num_qubits: 1, num_clbits: 1, registers: [{ name: 'q', size: 1 }], gates: [{ op: 'x', qubits: [0] }], measurements: [{ qubit: 0, clbit: 0 }] };
+    const r = parseCircuitInput(w, DEFAULT_CIRCUIT_LIMITS);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const text = toQasm3(r.circuit);
+    expect(text).toContain('qubit[1] q_;\nbit[1] q;');
+    expect(text).toContain('q[0] = measure q_[0];');
+    expect(parseQasm(text).registers).toEqual([{ name: 'q', size: 1 }]);
+  });
+
   it('withOps keeps the quantum registers; the wire refuses a layout that does not fit', () => {
     const c = parseQasm(QASM2);
     expect(withOps(c, [gate('x', [2])]).quantumRegisters).toEqual(c.quantumRegisters);
@@ -136,7 +159,7 @@ describe('QASM export keeps user gate definitions with inline_gates: false', () 
     const warnings: string[] = [];
     const text = qasmOutput(c, 'qasm3', { inlineGates: false, warnings }).qasm!;
     expect(warnings).toEqual([]);
-    expect(text).toContain('flip q[0];\nc[5] = measure q[0];'); // one classical register is written as c (see the decision)
+    expect(text).toContain('bit[6] m;\nflip q[0];\nm[5] = measure q[0];');
   });
 
   it('the default stays inlined, and does not record definitions', () => {

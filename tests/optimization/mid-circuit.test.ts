@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { barrier, circuit, gate, measure, reset, type Operation } from '../../src/circuits/ir.js';
+import { barrier, circuit, gate, measure, opQubits, reset, type Operation } from '../../src/circuits/ir.js';
 import { optimizeCircuit } from '../../src/optimization/optimize.js';
 import { hasMidCircuitOps, planSegments } from '../../src/optimization/segments.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
 
-const onWire = (ops: readonly Operation[], q: number) => ops.filter((o) => (o.kind === 'gate' || o.kind === 'barrier' ? o.qubits.includes(q) : o.qubit === q));
+const onWire = (ops: readonly Operation[], q: number) => ops.filter((o) => opQubits(o).includes(q));
 
 /** A teleportation-like circuit: work, a measurement used again, more work on every wire. */
 const c = circuit(3, 2, [

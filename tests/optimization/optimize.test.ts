@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { circuit, gate, measure, type GateOp } from '../../src/circuits/ir.js';
+import { circuit, gate, measure, opQubits, type GateOp } from '../../src/circuits/ir.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 import { optimizeCircuit, type Profile } from '../../src/optimization/optimize.js';
 import { circuitMetrics } from '../../src/optimization/metrics.js';
@@ -104,7 +104,7 @@ describe('optimizeCircuit', () => {
     const c = circuit(2, 2, [gate('h', [0]), measure(0, 0), gate('h', [0]), gate('t', [1]), gate('t', [1]), measure(1, 1)]);
     const r = optimizeCircuit(c, { profile: 'aggressive', equivalence: () => ({ equivalent: 'unknown', method: 'none', checked: 'nothing', elapsedMs: 0, reason: 'measurements' }) });
     // per wire the order is kept (t·t on qubit 1 may move before the measurement of qubit 0: another wire)
-    const onWire = (q: number) => r.circuit.ops.filter((o) => (o.kind === 'gate' ? o.qubits.includes(q) : o.kind !== 'barrier' && o.qubit === q));
+    const onWire = (q: number) => r.circuit.ops.filter((o) => o.kind !== 'barrier' && opQubits(o).includes(q));
     expect(onWire(0)).toEqual([gate('h', [0]), measure(0, 0), gate('h', [0])]);
     expect(onWire(1)).toEqual([gate('s', [1]), measure(1, 1)]);
     expect(r.notes.join(' ')).toMatch(/certificate alone/);

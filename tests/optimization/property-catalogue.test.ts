@@ -178,6 +178,7 @@ function outcomes(c: Circuit): Map<number, number> {
         continue;
       }
       if (op.kind === 'barrier') continue;
+      if (op.kind === 'conditioned') throw new Error('the catalogue property test has no dynamic circuits');
       const sh = c.numQubits - 1 - op.qubit;
       let p1 = 0;
       for (let x = 0; x < d; x++) if ((x >> sh) & 1) p1 += s.re[x]! ** 2 + s.im[x]! ** 2;

@@ -7,7 +7,7 @@
  * `non_clifford_rotations` instead.
  */
 import { circuitDepth } from '../depth.js';
-import type { Circuit } from '../ir.js';
+import { opQubits, type Circuit } from '../ir.js';
 import { providerCompatibility, type CompatDevice, type ProviderCompatibility } from './compatibility.js';
 import { interactionComponents, lightConePairs } from './entanglement.js';
 
@@ -49,6 +49,10 @@ export interface CircuitAnalysis {
   readonly depth: number;
   readonly operation_count: number;
   readonly gate_count: number;
+  /** Gates applied only when a condition on measured bits holds (included in gate_count). */
+  readonly conditioned_gate_count: number;
+  /** Whether the circuit is dynamic (has a conditioned gate). */
+  readonly dynamic: boolean;
   readonly counts_by_kind: Record<string, number>;
   readonly single_qubit_count: number;
   readonly two_qubit_count: number;
@@ -81,7 +85,9 @@ const OTHER_ROTATIONS = new Set(['rx', 'ry', 'u', 'u2', 'u3', 'crx', 'cry', 'crz
 export function tCount(c: Circuit): { t: number; nonClifford: number } {
   let t = 0;
   let nonClifford = 0;
-  for (const op of c.ops) {
+  for (const o of c.ops) {
+    // a conditioned gate counts: whether it runs depends on the shot, the resources must not
+    const op = o.kind === 'conditioned' ? o.gate : o;
     if (op.kind !== 'gate') continue;
     if (op.name === 't' || op.name === 'tdg') t++;
     else if (Z_ROTATIONS.has(op.name)) {
@@ -100,13 +106,17 @@ export function analyzeCircuit(c: Circuit, options: AnalyzeOptions = {}): Circui
   let two = 0;
   let multi = 0;
   let gates = 0;
+  let conditionedGates = 0;
   const edges = new Map<string, InteractionEdge & { weight: number }>();
   const measurements: MeasurementEntry[] = [];
   const lastTouch = new Map<number, number>();
   c.ops.forEach((op, i) => {
-    if (op.kind !== 'barrier') for (const q of op.kind === 'gate' ? op.qubits : [op.qubit]) lastTouch.set(q, i);
+    if (op.kind !== 'barrier') for (const q of opQubits(op)) lastTouch.set(q, i);
   });
-  c.ops.forEach((op, i) => {
+  c.ops.forEach((o, i) => {
+    if (o.kind === 'conditioned') conditionedGates++;
+    // a conditioned gate is counted as its gate (by name, in gate_count and the interaction graph)
+    const op = o.kind === 'conditioned' ? o.gate : o;
     const kind = op.kind === 'gate' ? op.name : op.kind;
     counts[kind] = (counts[kind] ?? 0) + 1;
     if (op.kind === 'barrier') return;
@@ -148,6 +158,8 @@ export function analyzeCircuit(c: Circuit, options: AnalyzeOptions = {}): Circui
     depth: circuitDepth(c),
     operation_count: c.ops.length,
     gate_count: gates,
+    conditioned_gate_count: conditionedGates,
+    dynamic: conditionedGates > 0,
     counts_by_kind: sortedCounts,
     single_qubit_count: single,
     two_qubit_count: two,

@@ -4,7 +4,7 @@
  * qubits), or `incompatible` (cannot run at all), with one reason per finding.
  * Devices are passed in (structurally typed) so circuits does not depend on execution.
  */
-import type { Circuit } from '../ir.js';
+import { opQubits, type Circuit } from '../ir.js';
 
 export interface CompatDevice {
   readonly id: string;
@@ -14,6 +14,8 @@ export interface CompatDevice {
   readonly couplingMap: readonly (readonly [number, number])[] | null;
   readonly supportsMidCircuitMeasurement: boolean;
   readonly supportsReset: boolean;
+  /** Runs gates conditioned on measured bits (QASM 3 `if`). */
+  readonly supportsDynamicCircuits: boolean;
 }
 
 export type CompatStatus = 'compatible' | 'needs_translation' | 'incompatible';
@@ -49,11 +51,15 @@ export function deviceCompatibility(c: Circuit, d: CompatDevice): DeviceCompatib
   const pairs = new Map<string, [number, number]>();
   let midMeasure = false;
   let anyReset = false;
+  let dynamic = false;
   const lastOp = new Map<number, number>();
   c.ops.forEach((op, i) => {
-    if (op.kind !== 'barrier') for (const q of op.kind === 'gate' ? op.qubits : [op.qubit]) lastOp.set(q, i);
+    if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
   });
-  c.ops.forEach((op, i) => {
+  c.ops.forEach((o, i) => {
+    if (o.kind === 'conditioned') dynamic = true;
+    // a conditioned gate needs what its gate needs (native name, coupling) besides the condition
+    const op = o.kind === 'conditioned' ? o.gate : o;
     if (op.kind === 'gate') {
       names.add(op.name);
       op.qubits.forEach((q) => used.add(q));
@@ -79,6 +85,7 @@ export function deviceCompatibility(c: Circuit, d: CompatDevice): DeviceCompatib
   }
   if (midMeasure && !d.supportsMidCircuitMeasurement) worsen('incompatible', `${d.id} does not support mid-circuit measurement`);
   if (anyReset && !d.supportsReset) worsen('incompatible', `${d.id} does not support reset`);
+  if (dynamic && !d.supportsDynamicCircuits) worsen('incompatible', `${d.id} does not run dynamic circuits (gates conditioned on measured bits)`);
   const native = new Set(d.nativeGates);
   const nonNative = [...names].filter((n) => !native.has(n)).sort();
   if (nonNative.length > 0) {

@@ -6,7 +6,7 @@
  * measurement cuts a qubit from its past. Terminal measurements are ignored: the question is
  * about the state before them.
  */
-import type { Circuit } from '../ir.js';
+import { opQubits, type Circuit } from '../ir.js';
 
 /** Connected components over the qubits that take part in any operation (singletons included). */
 export function interactionComponents(c: Circuit): number[][] {
@@ -21,7 +21,7 @@ export function interactionComponents(c: Circuit): number[][] {
   const used = new Set<number>();
   for (const op of c.ops) {
     if (op.kind === 'barrier') continue;
-    const qs = op.kind === 'gate' ? op.qubits : [op.qubit];
+    const qs = opQubits(op);
     qs.forEach((q) => used.add(q));
     for (let i = 1; i < qs.length; i++) parent[find(qs[i]!)] = find(qs[0]!);
   }
@@ -44,7 +44,10 @@ export function lightConePairs(c: Circuit): [number, number][] {
   while (terminalFrom > 0 && c.ops[terminalFrom - 1]!.kind === 'measure') terminalFrom--;
   const row = new Uint8Array(n);
   for (let i = 0; i < terminalFrom; i++) {
-    const op = c.ops[i]!;
+    // A conditioned gate acts as its gate would: measurement and classical control (LOCC) add no
+    // entanglement of their own, but a conditioned multi-qubit gate entangles its qubits.
+    const o = c.ops[i]!;
+    const op = o.kind === 'conditioned' ? o.gate : o;
     if (op.kind === 'gate' && op.name === 'swap') {
       const [a, b] = op.qubits as readonly [number, number];
       for (let z = 0; z < n; z++) {

@@ -10,7 +10,8 @@
 import { fail } from '../../errors/app-error.js';
 import { CIRCUITS_ERRORS } from '../error-codes.js';
 import { gateSpec } from '../gates.js';
-import type { Circuit, GateCall, Operation } from '../ir.js';
+import type { Circuit, ConditionedOp, GateCall, Operation } from '../ir.js';
+import { conditionPrefix } from './export-condition.js';
 import { formatParamExpr } from '../param-expr.js';
 import { formatAngle } from './format-angle.js';
 import { reconcileGateCalls, sameOp } from './gate-calls.js';
@@ -79,6 +80,7 @@ const DEFINITIONS: Readonly<Record<string, string>> = {
 function usedGateNames(c: Circuit): Set<string> {
   const names = new Set<string>();
   for (const op of c.ops) if (op.kind === 'gate') names.add(op.name);
+  for (const op of c.ops) if (op.kind === 'conditioned') names.add(op.gate.name);
   return names;
 }
 
@@ -97,10 +99,11 @@ export interface BitSpelling {
 }
 
 export function bitSpelling(c: Circuit): BitSpelling {
-  return { qubit: bitNames(c.quantumRegisters, 'q'), clbit: bitNames(c.registers, 'c') };
+  return { qubit: bitNames(c.quantumRegisters, defaultQuantumName(c.registers ?? [])), clbit: bitNames(c.registers, 'c') };
 }
 
-export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string {
+/** A statement; a conditioned gate needs `condition` (its `if` prefixes, export-condition.ts). */
+export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling, condition?: (op: ConditionedOp) => string): string {
   const qb = bits.qubit;
   switch (op.kind) {
     case 'gate': {
@@ -114,6 +117,9 @@ export function opLine(op: Operation, version: 2 | 3, bits: BitSpelling): string
       return `reset ${qb(op.qubit)};`;
     case 'barrier':
       return `barrier ${op.qubits.map(qb).join(', ')};`;
+    case 'conditioned':
+      if (condition === undefined) throw new Error('opLine: a conditioned gate needs its condition spelling');
+      return condition(op) + opLine(op.gate, version, bits);
   }
 }
 
@@ -132,7 +138,8 @@ function body(c: Circuit, version: 2 | 3, calls: readonly GateCall[]): string[] 
     const op = c.ops[i++]!;
     // An empty barrier has no OpenQASM spelling that means "no qubits"; it is a no-op, so it is dropped.
     if (op.kind === 'barrier' && op.qubits.length === 0) continue;
-    lines.push(opLine(op, version, bits));
+    const at = i - 1;
+    lines.push(opLine(op, version, bits, (o) => conditionPrefix(c, o.condition, version, bits.clbit, at)));
   }
   for (; k < calls.length; k++) lines.push(callText(calls[k]!, bits.qubit)); // empty-bodied calls at the very end
   return lines;
@@ -152,12 +159,19 @@ function render(c: Circuit, version: 2 | 3, calls?: readonly GateCall[]): string
   // float[64] keeps every double exactly (an angle[n] input would round to n bits), as Qiskit writes them.
   for (const p of c.parameters ?? []) lines.push(`input float[64] ${p};`);
   if (calls !== undefined) for (const d of c.gateDefinitions ?? []) lines.push(definitionText(d));
-  const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: 'q', size: c.numQubits }] : []);
-  for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   const regs = c.registers ?? (c.numClbits > 0 ? [{ name: 'c', size: c.numClbits }] : []);
+  const qregs = c.quantumRegisters ?? (c.numQubits > 0 ? [{ name: defaultQuantumName(regs), size: c.numQubits }] : []);
+  for (const r of qregs) lines.push(version === 2 ? `qreg ${r.name}[${r.size}];` : `qubit[${r.size}] ${r.name};`);
   for (const r of regs) lines.push(version === 2 ? `creg ${r.name}[${r.size}];` : `bit[${r.size}] ${r.name};`);
   lines.push(...body(c, version, calls ?? []));
   return lines.join('\n') + '\n';
+}
+
+/** `q`, unless a classical register took that name (a wire circuit may name one `q` and declare no quantum registers). */
+function defaultQuantumName(regs: readonly { readonly name: string }[]): string {
+  let name = 'q';
+  while (regs.some((r) => r.name === name)) name += '_';
+  return name;
 }
 
 /** OpenQASM 2.0 text (qelib1.inc, extended list; `ryy` and `ccz` defined in the header when used). */

@@ -88,6 +88,10 @@ export function sameOp(a: Operation, b: Operation): boolean {
       return a.qubit === (b as typeof a).qubit;
     case 'barrier':
       return sameNumbers(a.qubits, (b as typeof a).qubits);
+    case 'conditioned': {
+      const k = b as typeof a;
+      return a.condition.value === k.condition.value && sameNumbers(a.condition.clbits, k.condition.clbits) && sameOp(a.gate, k.gate);
+    }
   }
 }
 

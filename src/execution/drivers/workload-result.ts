@@ -5,7 +5,7 @@
  * classical register layout when the circuit has several (keys are then split by a space,
  * the last register leftmost, as Qiskit prints them).
  */
-import type { Circuit } from '../../circuits/ir.js';
+import { splitsCounts, type Circuit } from '../../circuits/ir.js';
 import type { PointResult, WorkloadResult, WorkloadSpec } from '../../simulation/index.js';
 import type { RunResult } from './driver.js';
 
@@ -18,7 +18,7 @@ function pointJson(p: PointResult) {
 }
 
 export function workloadResultJson(c: Circuit, seed: number, spec: WorkloadSpec, w: WorkloadResult, noisy: boolean): RunResult {
-  const registers = c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) };
+  const registers = !splitsCounts(c) || c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) };
   const trajectories = w.points.reduce((a, p) => a + p.trajectories, 0);
   const meta = { seed, simulator: noisy ? 'noisy state-vector trajectories (calibrated noise model)' : 'exact state-vector', trajectories };
   if (spec.points === undefined) {

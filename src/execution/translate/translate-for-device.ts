@@ -10,8 +10,8 @@
  * A translation proven wrong is never run (fail closed); one the checker cannot decide in
  * its budget runs with `verification.equivalent: "unknown"` stated.
  */
-import type { Circuit, Operation } from '../../circuits/ir.js';
-import { circuit, gate, measure, reset } from '../../circuits/ir.js';
+import type { Circuit, GateOp, Operation } from '../../circuits/ir.js';
+import { circuit, conditioned, gate, measure, opQubits, reset } from '../../circuits/ir.js';
 import { fail, isAppError } from '../../errors/app-error.js';
 import { Recorder } from '../../optimization/recorder.js';
 import { decomposeMultiQubit, translateGates } from '../../optimization/passes/translate.js';
@@ -53,10 +53,6 @@ export interface TranslateOptions {
 
 const untranslatable = (message: string, details: Record<string, unknown>) => fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, message, details);
 
-function opQubits(op: Operation): readonly number[] {
-  return op.kind === 'gate' || op.kind === 'barrier' ? op.qubits : [op.qubit];
-}
-
 /** Ops renumbered through `map` (old qubit index → new). */
 function relabel(ops: readonly Operation[], map: (q: number) => number): Operation[] {
   return ops.map((op) => {
@@ -69,7 +65,23 @@ function relabel(ops: readonly Operation[], map: (q: number) => number): Operati
         return measure(map(op.qubit), op.clbit);
       case 'reset':
         return reset(map(op.qubit));
+      case 'conditioned':
+        return conditioned(gate(op.gate.name, op.gate.qubits.map(map), op.gate.params), op.condition);
     }
+  });
+}
+
+/**
+ * A conditioned gate in native gates: its gate translated alone, each resulting gate under the same
+ * condition (gates write no clbits, so the condition reads the same bits for all of them).
+ */
+function nativeConditioned(ops: readonly Operation[], native: ReadonlySet<string>): Operation[] {
+  return ops.flatMap((op): Operation[] => {
+    if (op.kind !== 'conditioned') return [op];
+    const rec = new Recorder([op.gate]);
+    decomposeMultiQubit(rec, native);
+    translateGates(rec, native);
+    return rec.ops.map((g) => conditioned(g as GateOp, op.condition));
   });
 }
 
@@ -82,6 +94,12 @@ function checkSupport(c: Circuit, d: DeviceSpec, used: readonly number[]): void 
     if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
   });
   c.ops.forEach((op, i) => {
+    if (op.kind === 'conditioned' && !d.supportsDynamicCircuits) {
+      throw fail(EXECUTION_ERRORS.DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED, `${d.id} cannot run dynamic circuits (operation ${i} is a ${op.gate.name} conditioned on measured bits).`, {
+        device: d.id,
+        op_index: i,
+      });
+    }
     if (op.kind === 'reset' && !d.supportsReset) throw untranslatable(`${d.id} does not support reset.`, { device: d.id, op_index: i });
     if (op.kind === 'measure' && !d.supportsMidCircuitMeasurement && lastOp.get(op.qubit) !== i) {
       throw untranslatable(`${d.id} does not support mid-circuit measurement (qubit ${op.qubit} is used after it is measured).`, { device: d.id, op_index: i });
@@ -108,6 +126,9 @@ function verify(reference: readonly Operation[], translated: readonly Operation[
   const unitary = (ops: readonly Operation[]) => ops.filter((op) => op.kind === 'gate');
   if (translated.some((op) => op.kind === 'reset') || reference.some((op) => op.kind === 'reset')) {
     return { equivalent: 'skipped', method: 'none', checked: 'nothing', reason: 'the circuit resets qubits; only unitary circuits are checked' };
+  }
+  if (translated.some((op) => op.kind === 'conditioned') || reference.some((op) => op.kind === 'conditioned')) {
+    return { equivalent: 'skipped', method: 'none', checked: 'nothing', reason: 'the circuit is dynamic (conditioned gates); only unitary circuits are checked' };
   }
   const a = unitary(reference);
   const b = unitary(translated);
@@ -154,9 +175,14 @@ export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOpt
     virtualOps.forEach((op, i) => {
       if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
     });
-    const isTerminal = (op: Operation, i: number) => op.kind === 'measure' && lastOp.get(op.qubit) === i;
+    // a measurement whose bit a later conditioned gate reads is not terminal: it must stay before that gate
+    const lastRead = new Map<number, number>();
+    virtualOps.forEach((op, i) => {
+      if (op.kind === 'conditioned') for (const b of op.condition.clbits) lastRead.set(b, i);
+    });
+    const isTerminal = (op: Operation, i: number) => op.kind === 'measure' && lastOp.get(op.qubit) === i && (lastRead.get(op.clbit) ?? -1) < i;
     const terminal = virtualOps.filter(isTerminal);
-    const pre = new Recorder(virtualOps.filter((op, i) => !isTerminal(op, i)));
+    const pre = new Recorder(nativeConditioned(virtualOps.filter((op, i) => !isTerminal(op, i)), native));
     decomposeMultiQubit(pre, native);
     let physical: Operation[];
     let initial: number[];

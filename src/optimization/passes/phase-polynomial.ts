@@ -1,4 +1,4 @@
-import type { GateOp } from '../../circuits/ir.js';
+import { opQubits, type GateOp } from '../../circuits/ir.js';
 import { phaseGate, phaseOf, isZeroAngle, normAngle } from '../gate-info.js';
 import { spliced, type Recorder } from '../recorder.js';
 import { absorbCliffordTerms, rng } from './clifford-absorb.js';
@@ -16,7 +16,7 @@ export const PHASE_POLYNOMIAL_RULE = 'global:phase-polynomial';
  */
 export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'first', absorb: { seed?: number; effort?: number } = {}): number {
   // A reduce, not a spread: one argument per operation overflows the stack near 10^5 operations.
-  const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
+  const n = rec.ops.reduce((m, o) => Math.max(m, ...opQubits(o)), 0) + 1;
   const lin: bigint[] = [];
   const cst: boolean[] = [];
   // Each parity also carries a random linear fingerprint (two 32-bit words per variable, XORed
@@ -67,8 +67,7 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
       virtual = new Map();
       segments.push(table);
       virtuals.push(virtual);
-      const qs = op.kind === 'barrier' ? op.qubits : [op.qubit];
-      qs.forEach(fresh);
+      opQubits(op).forEach(fresh);
       for (let q = 0; q < n; q++) slot(i + 1, q);
       return;
     }

@@ -1,3 +1,4 @@
+import { opQubits } from '../../circuits/ir.js';
 import { commute, phaseGate, phaseOf } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 import { TaggedMoves } from './tagged-move.js';
@@ -11,7 +12,7 @@ interface Slot {
 /** Affine parities of every wire point: for each op index, the parity key of its qubits after it. */
 function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: boolean }>; slots: Map<string, Slot[]> } {
   // A reduce, not a spread: one argument per operation overflows the stack near 10^5 operations.
-  const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
+  const n = rec.ops.reduce((m, o) => Math.max(m, ...opQubits(o)), 0) + 1;
   const lin: bigint[] = [];
   const cst: boolean[] = [];
   let v = 0;
@@ -34,7 +35,7 @@ function scan(rec: Recorder): { keyOfPhase: Map<number, { key: string; cst: bool
   rec.ops.forEach((op, i) => {
     if (op.kind !== 'gate') {
       seg++;
-      (op.kind === 'barrier' ? op.qubits : [op.qubit]).forEach(fresh);
+      opQubits(op).forEach(fresh);
       for (let q = 0; q < n; q++) addSlot(i + 1, q);
       return;
     }
@@ -99,7 +100,7 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
           partner = j;
           break;
         }
-        const qs = b.kind === 'gate' || b.kind === 'barrier' ? b.qubits : [b.qubit];
+        const qs = opQubits(b);
         if (!qs.includes(c) && !qs.includes(t)) continue;
         if (commute(a, b)) continue;
         if (b.kind === 'gate' && phaseOf(b) !== undefined && b.qubits[0] === t && blockers.length < 4) {

@@ -1,4 +1,4 @@
-import type { GateOp } from '../../circuits/ir.js';
+import { opQubits, type GateOp } from '../../circuits/ir.js';
 import { PHASE_TELEPORT_RULE } from '../../verification/certificate-types.js';
 import { addAngles, CERTIFICATE_BUDGET, quarterTurns, rotationDistance } from '../../verification/numeric-policy.js';
 import { phaseGate, phaseOf } from '../gate-info.js';
@@ -29,7 +29,7 @@ function groupSum(gr: FusedGroup, angle: (gate: number) => number, withQuarters:
  * by a whole-circuit check. Returns the number of gates changed or removed.
  */
 export function teleportPhases(rec: Recorder): number {
-  const n = rec.ops.reduce((m, o) => Math.max(m, o.kind === 'gate' || o.kind === 'barrier' ? Math.max(...o.qubits) : o.qubit), 0) + 1;
+  const n = rec.ops.reduce((m, o) => Math.max(m, ...opQubits(o)), 0) + 1;
   const ps = new CliffordPathSum(n);
   const tracked: Tracked[] = [];
   // the rounding of taking near-Clifford angles as Clifford, as the checker counts it (before and after)

@@ -33,7 +33,9 @@ function summary(c: Circuit, inputFormat: string) {
   let gates = 0;
   let two = 0;
   let measures = 0;
-  for (const op of c.ops) {
+  for (const o of c.ops) {
+    // a conditioned gate counts as a gate (validate's summary agrees with analyze's gate_count)
+    const op = o.kind === 'conditioned' ? o.gate : o;
     if (op.kind === 'gate') {
       gates++;
       if (op.qubits.length === 2) two++;

@@ -48,7 +48,7 @@ const PairOut = Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 });
 
 const Fallback = Obj({
   requested: Type.Union([Type.Literal('measured'), Type.Literal('auto')]),
-  reason_code: Type.Union(['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'].map((c) => Type.Literal(c))),
+  reason_code: Type.Union(['TOO_MANY_QUBITS', 'MID_CIRCUIT_MEASUREMENT', 'RESET', 'DYNAMIC_CIRCUIT', 'TIME_BUDGET_EXCEEDED', 'SIMULATION_UNAVAILABLE'].map((c) => Type.Literal(c))),
   reason: Type.String(),
 });
 
