@@ -1619,6 +1619,13 @@ export interface components {
                 params?: (number | string)[];
                 /** @description measure only: the classical bit written */
                 clbits?: number[];
+                /** @description Gates only: a dynamic circuit (OpenQASM 3 `if (c == k)`, `if (c[i])`); the optimizer keeps a conditioned gate as a barrier on its qubits */
+                condition?: {
+                    /** @description The clbits read, clbits[0] the least significant bit of the value (distinct, each < num_clbits) */
+                    clbits: number[];
+                    /** @description The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0 */
+                    value: number;
+                };
             }[];
             /** @description Default [] */
             measurements?: {
@@ -1767,7 +1774,7 @@ export interface components {
             mode_used: "qualitative" | "measured";
             fallback?: {
                 requested: "measured" | "auto";
-                reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
+                reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "DYNAMIC_CIRCUIT" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
                 reason: string;
             };
             num_qubits: number;
@@ -2020,6 +2027,8 @@ export interface components {
             coupling_map: number[][] | null;
             supports_mid_circuit_measurement: boolean;
             supports_reset: boolean;
+            /** @description Runs dynamic circuits (gates conditioned on measured bits: a wire `condition`, QASM `if`). The simulators do; a held continuation with one on a device without is refused with 422 DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED before any task is taken. */
+            supports_dynamic_circuits: boolean;
             status: "online" | "offline" | "maintenance";
             status_detail: string | null;
             available: boolean;
@@ -2755,7 +2764,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "MEDIA_UPSTREAM_REJECTED";
+                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "MEDIA_UPSTREAM_REJECTED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -13243,7 +13252,7 @@ export interface operations {
                                 mode_used: "qualitative" | "measured";
                                 fallback?: {
                                     requested: "measured" | "auto";
-                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
+                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "DYNAMIC_CIRCUIT" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
                                     reason: string;
                                 };
                             };
@@ -13252,7 +13261,7 @@ export interface operations {
                                 mode_used: "qualitative" | "measured";
                                 fallback?: {
                                     requested: "measured" | "auto";
-                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
+                                    reason_code: "TOO_MANY_QUBITS" | "MID_CIRCUIT_MEASUREMENT" | "RESET" | "DYNAMIC_CIRCUIT" | "TIME_BUDGET_EXCEEDED" | "SIMULATION_UNAVAILABLE";
                                     reason: string;
                                 };
                             };
