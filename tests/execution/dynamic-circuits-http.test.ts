@@ -107,6 +107,21 @@ describe('dynamic circuits over HTTP', () => {
     expect(seen).toMatchObject({ 'p1-simulator': true, 'p2-local-simulator': true, 'p2-grid-9': false, 'p2-ion-11': false });
   });
 
+  it('a run on hardware without dynamic circuits answers 422 before any quote or hold; without conditions still 409 hold required', async () => {
+    const u = await signUp(app);
+    const r = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: teleportUndo, device: 'p2-ion-11', shots: 100, client_token: 'dyn-hw' } });
+    expect(r.statusCode).toBe(422);
+    expect(checker.check('POST', '/v1/execute/provider-two', r.statusCode, r.headers, r.body)).toEqual([]);
+    expect(r.json().error).toMatchObject({ code: 'DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED', details: { device: 'p2-ion-11', op_index: 8 } });
+    const plain = {
+      ...teleportUndo,
+      gates: teleportUndo.gates.map((g) => ({ op: g.op, qubits: g.qubits, ...(g.params === undefined ? {} : { params: g.params }), ...(g.clbits === undefined ? {} : { clbits: g.clbits }) })),
+    };
+    const p = await app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: plain, device: 'p2-ion-11', shots: 100, client_token: 'dyn-hw-plain' } });
+    expect(p.statusCode).toBe(409);
+    expect(p.json().error.code).toBe('EXECUTION_HOLD_REQUIRED');
+  });
+
   it('a held continuation on a device without dynamic circuits is refused before any task is taken (nothing charged)', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 5_000_000n);
