@@ -29,7 +29,7 @@ const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
   { code: 'TOO_MANY_GATES', input: v02({ gates: Array.from({ length: 21 }, (_, i) => ({ op: 'x', qubits: [i % 2] })) }), path: '/gates' },
   { code: 'TOO_DEEP', input: v02({ gates: Array.from({ length: 11 }, () => ({ op: 'x', qubits: [0] })) }), path: '/gates' },
   { code: 'QASM_SYNTAX_ERROR', input: qasm2('qreg q[2];\nh q[0]\ncx q[0], q[1];'), path: '/source' },
-  { code: 'QASM_UNSUPPORTED', input: qasm2('qreg q[1];\ncreg c[1];\nif (c == 1) x q[0];'), path: '/source' },
+  { code: 'QASM_UNSUPPORTED', input: qasm2('qreg q[1];\ncreg c[1];\nwhile (c == 1) x q[0];'), path: '/source' },
   { code: 'QASM_UNDEFINED', input: qasm2('qreg q[1];\nh r[0];'), path: '/source' },
   { code: 'EXPRESSION_TOO_DEEP', input: v02({ gates: [{ op: 'rz', qubits: [0], params: [`${'('.repeat(40)}pi${')'.repeat(40)}`] }] }), path: '/gates/0/params/0' },
   { code: 'EXPRESSION_TOO_LONG', input: qasm2(`qreg q[1];\nrz(${Array(600).fill('pi').join('+')}) q[0];`), path: '/source' },
@@ -50,6 +50,8 @@ const CASES: ReadonlyArray<{ code: string; input: unknown; path: string }> = [
     input: v02({ gate_definitions: [{ name: 'g', qubits: ['a'], body: 'x a;' }], gate_calls: [{ gate: 'g', qubits: [0], start: 0, count: 1 }] }),
     path: '/gate_calls/0/start',
   },
+  // Dynamic circuits: a gate's condition on measured bits.
+  { code: 'CONDITION_INVALID', input: v02({ gates: [{ op: 'x', qubits: [0], condition: { clbits: [0], value: 2 } }] }), path: '/gates/0/condition/value' },
 ];
 
 describe('circuit validation codes', () => {

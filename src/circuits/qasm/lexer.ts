@@ -15,7 +15,7 @@ export function qasmError(code: CircuitProblemCode, message: string, at: { line:
 }
 
 // Longest first, so that `->` wins over `-` and `**` over `*`.
-const PUNCT = ['->', '**', '==', '(', ')', '[', ']', '{', '}', ';', ',', '+', '-', '*', '/', '^', '@', '=', ':'];
+const PUNCT = ['->', '**', '==', '!=', '!', '(', ')', '[', ']', '{', '}', ';', ',', '+', '-', '*', '/', '^', '@', '=', ':'];
 const ID_START = /[\p{L}_$]/u;
 const ID_PART = /[\p{L}\p{N}_]/u;
 

@@ -4,11 +4,28 @@
  * stdgates.inc, register declarations of both versions (several registers are laid out in
  * declaration order; their names are kept for export), register broadcasting, user `gate` definitions
  * (inlined; with keepGateDefinitions also recorded with their top-level calls, see gate-calls.ts),
- * `ctrl @`/`inv @` modifiers that land on catalogue gates, expressions with pi, comments.
- * Classical control, loops, subroutines and timing are reported as unsupported.
+ * `ctrl @`/`inv @` modifiers that land on catalogue gates, expressions with pi, comments,
+ * `if` on measured bits (conditioned gates) and `for` over constant ranges (unrolled), see
+ * control-flow.ts. Other classical control, subroutines and timing are reported as unsupported.
  * Every failure is an AppError QASM_PARSE_ERROR with line and column (see lexer.ts).
  */
-import { barrier, circuit, gate, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type GateCall, type GateDefinition, type Operation } from '../ir.js';
+import {
+  barrier,
+  circuit,
+  conditioned,
+  gate,
+  MAX_REGISTERS,
+  measure,
+  REGISTER_NAME,
+  reset,
+  symbolicGate,
+  type Circuit,
+  type Condition,
+  type GateCall,
+  type GateDefinition,
+  type Operation,
+} from '../ir.js';
+import { combinedCondition, forStatement, ifStatement, type FlowParser } from './control-flow.js';
 import { bodyText, MAX_GATE_DEFINITIONS } from './gate-definition-text.js';
 import { isValidParameterName, MAX_PARAMETERS, type ParamExpr } from '../param-expr.js';
 import { gateSpec } from '../gates.js';
@@ -61,9 +78,6 @@ interface Register {
 }
 
 const UNSUPPORTED = new Set([
-  'if',
-  'else',
-  'for',
   'while',
   'def',
   'return',
@@ -93,8 +107,16 @@ const UNSUPPORTED = new Set([
   'end',
 ]);
 
-class Parser implements TokenCursor {
-  private pos = 0;
+/** Statements that declare something: only at the top level, never inside an `if` or `for` body. */
+const DECLARATIONS = new Set(['OPENQASM', 'include', 'qreg', 'creg', 'qubit', 'bit', 'gate', 'input', 'opaque']);
+
+class Parser implements TokenCursor, FlowParser {
+  pos = 0;
+  readonly loopEnv = new Map<string, number>();
+  readonly conditions: Condition[] = [];
+  loopProduct = 1;
+  replayed = 0;
+  blockDepth = 0;
   private readonly qregs = new Map<string, Register>();
   private readonly cregs = new Map<string, Register>();
   private readonly userGates = new Map<string, UserGate>();
@@ -116,7 +138,7 @@ class Parser implements TokenCursor {
   constructor(
     private readonly tokens: readonly Token[],
     private readonly maxQubits: number,
-    private readonly maxOps: number,
+    readonly maxOps: number,
     keepGateDefinitions = false,
   ) {
     this.definitions = keepGateDefinitions ? [] : undefined;
@@ -234,7 +256,7 @@ class Parser implements TokenCursor {
     };
     const conv = (x: Expr): ParamExpr => {
       // Constant parts keep their spelling (pi/4 stays pi/4) when the small grammar has it; others become numbers.
-      if (!uses(x)) return structural(x) ?? { k: 'num', v: evalExpr(x, EMPTY_ENV) };
+      if (!uses(x)) return structural(x) ?? { k: 'num', v: evalExpr(x, this.loopEnv) };
       switch (x.kind) {
         case 'var':
           return { k: 'name', name: x.name };
@@ -246,20 +268,29 @@ class Parser implements TokenCursor {
         case 'call':
           throw qasmError('QASM_UNSUPPORTED', `an input parameter may be used with + - * / only (not ${x.fn})`, x.tok);
         default:
-          return { k: 'num', v: evalExpr(x, EMPTY_ENV) };
+          return { k: 'num', v: evalExpr(x, this.loopEnv) };
       }
     };
     return conv(e);
   }
 
-  private statement(): void {
+  statement(): void {
     const t = this.peek();
     if (t.type === 'punct' && t.text === ';') {
       this.next();
       return;
     }
     if (t.type !== 'id') throw qasmError('QASM_SYNTAX_ERROR', `expected a statement, found '${t.text}'`, t);
+    if (this.blockDepth > 0 && DECLARATIONS.has(t.text)) {
+      throw qasmError('QASM_UNSUPPORTED', `'${t.text}' inside an if or for body is not supported: declare registers, gates and inputs at the top level`, t);
+    }
     switch (t.text) {
+      case 'if':
+        return ifStatement(this);
+      case 'for':
+        return forStatement(this);
+      case 'else':
+        throw qasmError('QASM_SYNTAX_ERROR', "'else' without an 'if'", t);
       case 'OPENQASM':
         throw qasmError('QASM_SYNTAX_ERROR', 'the OPENQASM version line must come first', t);
       case 'include':
@@ -302,10 +333,14 @@ class Parser implements TokenCursor {
         break;
     }
     if (UNSUPPORTED.has(t.text) || t.text.startsWith('$')) {
-      throw qasmError('QASM_UNSUPPORTED', `'${t.text}' is not supported by qrail's OpenQASM import (no classical control, loops, subroutines, timing or physical qubits)`, t);
+      throw qasmError(
+        'QASM_UNSUPPORTED',
+        `'${t.text}' is not supported by qrail's OpenQASM import (of classical control only if on measured bits and for over constant ranges; no subroutines, timing or physical qubits)`,
+        t,
+      );
     }
-    // `c[0] = measure q[0];` / `c = measure q;` (OpenQASM 3)
-    if (this.cregs.has(t.text) && (this.peek(1).text === '=' || (this.peek(1).text === '[' && this.peek(4).text === '='))) {
+    // `c[0] = measure q[0];` / `c = measure q;` / `c[i+1] = measure q[i];` (OpenQASM 3)
+    if (this.cregs.has(t.text) && this.assignsMeasure()) {
       const target = this.arg();
       this.expect('=');
       this.expect('measure');
@@ -315,6 +350,31 @@ class Parser implements TokenCursor {
       return;
     }
     this.gateCall();
+  }
+
+  /** Whether the statement at the cursor is `name = …` or `name[…] = …`. */
+  private assignsMeasure(): boolean {
+    if (this.peek(1).text === '=') return true;
+    if (this.peek(1).text !== '[') return false;
+    for (let k = 2; ; k++) {
+      const x = this.peek(k);
+      if (x.type === 'eof' || x.text === ';') return false;
+      if (x.text === ']') return this.peek(k + 1).text === '=';
+    }
+  }
+
+  clbitsOf(name: Token, index: number | undefined): { clbits: number[]; single: boolean } {
+    const reg = this.cregs.get(name.text);
+    if (reg === undefined) {
+      throw qasmError('QASM_UNDEFINED', this.qregs.has(name.text) ? `'${name.text}' is not a classical register` : `unknown classical register '${name.text}'`, name);
+    }
+    if (index === undefined) return { clbits: range(reg.size).map((i) => reg.offset + i), single: reg.size === 1 };
+    if (reg.scalar || index >= reg.size) throw qasmError('CLBIT_OUT_OF_RANGE', `index ${index} is out of range for '${name.text}' of size ${reg.size}`, name);
+    return { clbits: [reg.offset + index], single: true };
+  }
+
+  isDeclared(name: string): boolean {
+    return this.qregs.has(name) || this.cregs.has(name) || this.inputs.includes(name);
   }
 
   private include(): void {
@@ -510,7 +570,15 @@ class Parser implements TokenCursor {
   private arg(): Arg {
     const tok = this.expectId('a qubit or bit');
     if (this.accept('[')) {
-      const index = this.expectInt('an index');
+      const at = this.peek();
+      let index: number;
+      if (at.type === 'num' && this.peek(1).text === ']') index = this.expectInt('an index');
+      else {
+        // an expression: of loop variables (`q[i+1]`) or constants
+        const v = evalExpr(parseExpr(this), this.loopEnv);
+        if (!Number.isSafeInteger(v) || v < 0) throw qasmError('QASM_SYNTAX_ERROR', `an index must be a non-negative integer, got ${v}`, at);
+        index = v;
+      }
       this.expect(']');
       return { name: tok.text, index, tok };
     }
@@ -586,6 +654,13 @@ class Parser implements TokenCursor {
 
   private emit(op: Operation, at: Token): void {
     if (this.ops.length >= this.maxOps) throw qasmError('TOO_MANY_GATES', `the program expands to more than ${this.maxOps} operations`, at);
+    if (this.conditions.length > 0) {
+      if (op.kind !== 'gate') throw qasmError('QASM_UNSUPPORTED', `a ${op.kind} inside an if body is not supported: only gates can be conditioned`, at);
+      const cond = combinedCondition(this.conditions, at);
+      if (cond === null) return; // two tests of one bit disagree: the gate never runs
+      this.ops.push(conditioned(op, cond));
+      return;
+    }
     this.ops.push(op);
   }
 
@@ -601,8 +676,9 @@ class Parser implements TokenCursor {
     );
     const exprs = params.map((p) => this.symbolic(p));
     if (exprs.some((e) => e !== null)) return this.symbolicCall(mods, name, params, exprs, args);
-    const values = params.map((p) => evalExpr(p, EMPTY_ENV));
-    const user = this.definitions !== undefined && mods.length === 0 && this.userGates.has(name.text);
+    const values = params.map((p) => evalExpr(p, this.loopEnv));
+    // not inside an if: a kept call is written back without its condition
+    const user = this.definitions !== undefined && mods.length === 0 && this.userGates.has(name.text) && this.conditions.length === 0;
     for (const row of this.broadcast(
       args,
       args.map(() => true),
@@ -621,7 +697,7 @@ class Parser implements TokenCursor {
     if (std === undefined) throw qasmError('QASM_UNSUPPORTED', `input parameters may be passed to catalogue gates only, not to '${name.text}'`, name);
     if (mods.length > 0) throw qasmError('QASM_UNSUPPORTED', 'modifiers on a gate with input parameters are not supported', mods[0]!.tok);
     if (params.length !== std.params) throw qasmError('WRONG_PARAM_COUNT', `gate '${name.text}' takes ${std.params} parameters, got ${params.length}`, name);
-    const values = params.map((p, i) => (exprs[i] === null ? evalExpr(p, EMPTY_ENV) : Number.NaN));
+    const values = params.map((p, i) => (exprs[i] === null ? evalExpr(p, this.loopEnv) : Number.NaN));
     for (const row of this.broadcast(
       args,
       args.map(() => true),

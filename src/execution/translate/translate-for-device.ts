@@ -93,13 +93,17 @@ function checkSupport(c: Circuit, d: DeviceSpec, used: readonly number[]): void 
   c.ops.forEach((op, i) => {
     if (op.kind !== 'barrier') for (const q of opQubits(op)) lastOp.set(q, i);
   });
+  // first, before the mid-circuit checks: a dynamic circuit measures mid-circuit too, and this is the reason to give
+  const dynamicAt = d.supportsDynamicCircuits ? -1 : c.ops.findIndex((op) => op.kind === 'conditioned');
+  if (dynamicAt >= 0) {
+    const op = c.ops[dynamicAt]!;
+    const name = op.kind === 'conditioned' ? op.gate.name : op.kind;
+    throw fail(EXECUTION_ERRORS.DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED, `${d.id} cannot run dynamic circuits (operation ${dynamicAt} is a ${name} conditioned on measured bits).`, {
+      device: d.id,
+      op_index: dynamicAt,
+    });
+  }
   c.ops.forEach((op, i) => {
-    if (op.kind === 'conditioned' && !d.supportsDynamicCircuits) {
-      throw fail(EXECUTION_ERRORS.DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED, `${d.id} cannot run dynamic circuits (operation ${i} is a ${op.gate.name} conditioned on measured bits).`, {
-        device: d.id,
-        op_index: i,
-      });
-    }
     if (op.kind === 'reset' && !d.supportsReset) throw untranslatable(`${d.id} does not support reset.`, { device: d.id, op_index: i });
     if (op.kind === 'measure' && !d.supportsMidCircuitMeasurement && lastOp.get(op.qubit) !== i) {
       throw untranslatable(`${d.id} does not support mid-circuit measurement (qubit ${op.qubit} is used after it is measured).`, { device: d.id, op_index: i });

@@ -90,6 +90,8 @@ export const CircuitAnalysisSchema = Obj(
     depth: Int,
     operation_count: Int,
     gate_count: Int,
+    conditioned_gate_count: Type.Integer({ minimum: 0, description: 'Gates conditioned on measured bits (a dynamic circuit; included in gate_count)' }),
+    dynamic: Type.Boolean({ description: 'Whether some gate is conditioned on measured bits' }),
     counts_by_kind: MapOf(Int, '^[a-z0-9_]+$', 'Operations per gate name (and measure, reset, barrier)'),
     single_qubit_count: Int,
     two_qubit_count: Int,
