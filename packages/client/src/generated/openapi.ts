@@ -1698,6 +1698,10 @@ export interface components {
             depth: number;
             operation_count: number;
             gate_count: number;
+            /** @description Gates conditioned on measured bits (a dynamic circuit; included in gate_count) */
+            conditioned_gate_count: number;
+            /** @description Whether some gate is conditioned on measured bits */
+            dynamic: boolean;
             /** @description Operations per gate name (and measure, reset, barrier) */
             counts_by_kind: {
                 [key: string]: number;
