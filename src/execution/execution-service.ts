@@ -9,6 +9,7 @@
  */
 import type { Circuit } from '../circuits/ir.js';
 import { requireCircuit, toWire, type CircuitLimits } from '../circuits/wire-format.js';
+import { refuseDynamicBeforeHold } from './dynamic-circuits.js';
 import { fail } from '../errors/app-error.js';
 import { formatMicros } from '../billing/money.js';
 import { idempotencyHash, type Idempotency } from '../idempotency/idempotency.js';
@@ -211,6 +212,7 @@ export class ExecutionService {
           },
         );
       }
+      refuseDynamicBeforeHold(body.circuit, spec, this.deps.circuitLimits);
       const shots = body.shots ?? 1024;
       const price = d.profile.pricing;
       const estimate = price === null ? null : price.perTaskMicros + BigInt(shots) * price.perShotMicros;

@@ -23,6 +23,8 @@ export function deviceView(d: ResolvedDevice) {
     coupling_map: s.couplingMap === null ? null : s.couplingMap.map((e) => [e[0], e[1]]),
     supports_mid_circuit_measurement: s.supportsMidCircuitMeasurement,
     supports_reset: s.supportsReset,
+    // Gates conditioned on measured bits (QASM 3 `if`, a wire `condition`): a continuation with one is refused on devices without.
+    supports_dynamic_circuits: s.supportsDynamicCircuits,
     status: d.status,
     status_detail: d.statusDetail,
     available: d.available,

@@ -6,6 +6,11 @@
  * largest continues in place. Because a recursed branch holds at most half the shots,
  * at most log2(shots) copies are alive at once; every copy is checked against the
  * memory limit before it is allocated.
+ *
+ * Each batch carries its classical register (the bits mid-circuit measurements wrote). A
+ * conditioned step (a dynamic circuit's `if`) applies its gates to a batch only when the
+ * batch's bits satisfy its condition, and so do the noise channels after those gates: every
+ * shot of a batch shares its bits, so the condition is decided once per batch, never per shot.
  */
 import { fail } from '../errors/app-error.js';
 import { SIMULATION_ERRORS } from './error-codes.js';
@@ -15,6 +20,7 @@ import type { KOp } from './kernels.js';
 import { applyOp } from './kernels.js';
 import type { BudgetCheck, PlanRunner } from './plan.js';
 import type { Program, Step } from './program.js';
+import { guardHolds } from './program.js';
 import type { SeededRng } from './rng.js';
 import { collapse, lowerQubit, prob1, scaleHalves } from './state-ops.js';
 
@@ -86,7 +92,7 @@ export class Engine {
     private readonly onProgress?: (fraction: number) => void,
   ) {
     this.dim = 2 ** program.numQubits;
-    this.totalBlocks = program.steps.reduce((a, s) => a + (s.kind === 'unitary' ? s.plan.blocks.length : 0), 0);
+    this.totalBlocks = program.steps.reduce((a, s) => a + (s.kind === 'unitary' || s.kind === 'conditioned' ? s.plan.blocks.length : 0), 0);
   }
 
   private readonly totalBlocks: number;
@@ -111,6 +117,14 @@ export class Engine {
         this.stats.blocks += step.plan.blocks.length;
         continue;
       }
+      if (step.kind === 'conditioned') {
+        if (guardHolds(reg, step.when)) {
+          this.runner.run(step.plan, re, im, this.check, this.onProgress === undefined ? undefined : this.blockDone);
+          this.stats.blocks += step.plan.blocks.length;
+        }
+        continue;
+      }
+      if (step.kind !== 'measure' && step.kind !== 'reset' && step.when !== undefined && !guardHolds(reg, step.when)) continue;
       s = this.branch(i, re, im, reg, this.branchesOf(step, re, im, s));
     }
     this.stats.leaves++;
@@ -148,12 +162,34 @@ export class Engine {
     return op;
   }
 
-  private branchesOf(step: Exclude<Step, { kind: 'unitary' }>, re: Float64Array, im: Float64Array, shots: number): Branch[] {
+  /**
+   * A mid-circuit measurement whose reported bit may be wrong: the state collapses to the true
+   * outcome, the register gets the reported one (flipped with the readout probabilities).
+   */
+  private noisyMeasure(q: number, clbit: number, readout: readonly [number, number], re: Float64Array, im: Float64Array, shots: number): Branch[] {
+    const dim = this.dim;
+    const p1 = Math.min(1, Math.max(0, prob1(re, im, dim, q)));
+    const n1 = this.rng.binomial(shots, p1);
+    const n0 = shots - n1;
+    const f0 = this.rng.binomial(n0, readout[0]);
+    const f1 = this.rng.binomial(n1, readout[1]);
+    const to0 = (r: Float64Array, m: Float64Array) => collapse(r, m, dim, q, 0, 1 / Math.sqrt(1 - p1));
+    const to1 = (r: Float64Array, m: Float64Array) => collapse(r, m, dim, q, 1, 1 / Math.sqrt(p1));
+    return [
+      { count: n0 - f0, apply: to0, clbit, value: 0 },
+      { count: f0, apply: to0, clbit, value: 1 },
+      { count: n1 - f1, apply: to1, clbit, value: 1 },
+      { count: f1, apply: to1, clbit, value: 0 },
+    ];
+  }
+
+  private branchesOf(step: Exclude<Step, { kind: 'unitary' | 'conditioned' }>, re: Float64Array, im: Float64Array, shots: number): Branch[] {
     const dim = this.dim;
     const rng = this.rng;
     switch (step.kind) {
       case 'measure':
       case 'reset': {
+        if (step.kind === 'measure' && step.readout !== undefined) return this.noisyMeasure(step.qubit, step.clbit, step.readout, re, im, shots);
         const q = step.qubit;
         const p1 = Math.min(1, Math.max(0, prob1(re, im, dim, q)));
         const n1 = rng.binomial(shots, p1);

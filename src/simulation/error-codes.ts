@@ -6,10 +6,14 @@ export const SIMULATION_ERRORS = {
   SIMULATION_UNSUPPORTED_OPERATION: defineCode(
     'SIMULATION_UNSUPPORTED_OPERATION',
     400,
-    'The circuit uses a gate or operation the simulator does not know, or has the wrong number of qubits/params for it.',
+    'The circuit uses a gate or operation the simulator does not know, or has the wrong number of qubits/params for it, or a malformed condition (`details[].code` BAD_CONDITION, CLBIT_OUT_OF_RANGE at `/ops/<i>/condition/...`).',
   ),
   SIMULATION_TOO_MANY_QUBITS: defineCode('SIMULATION_TOO_MANY_QUBITS', 422, 'The circuit has more qubits than the simulator limit (default 28); the message gives the limit.'),
   SIMULATION_MEMORY_LIMIT: defineCode('SIMULATION_MEMORY_LIMIT', 422, 'The run needs more memory than allowed (state vector 16 bytes per amplitude plus buffers); the message gives both figures.'),
   SIMULATION_TIME_BUDGET_EXCEEDED: defineCode('SIMULATION_TIME_BUDGET_EXCEEDED', 422, 'The run did not finish within its time budget; the message gives the budget in milliseconds.'),
-  SIMULATION_NOT_UNITARY: defineCode('SIMULATION_NOT_UNITARY', 422, 'A pure final state was asked for, but the circuit measures or resets a qubit before later operations on it.'),
+  SIMULATION_NOT_UNITARY: defineCode(
+    'SIMULATION_NOT_UNITARY',
+    422,
+    'A pure final state was asked for, but the circuit measures or resets a qubit before later operations on it, or has a conditioned gate (a dynamic circuit).',
+  ),
 } as const;

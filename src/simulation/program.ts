@@ -1,10 +1,12 @@
 /**
  * Turns a circuit (and an optional noise model) into a list of steps for the engine:
- * fused unitary segments, mid-circuit measurements and resets, and noise channels.
- * Terminal measurements (no later gate or reset on their qubit) are not steps: they
- * are read from the final state, all shots at once.
+ * fused unitary segments, mid-circuit measurements and resets, noise channels, and
+ * conditioned segments (gates of a dynamic circuit, applied per branch only when the
+ * branch's classical bits satisfy their condition).
+ * Terminal measurements (no later gate or reset on their qubit, and no later condition
+ * reading their bit) are not steps: they are read from the final state, all shots at once.
  */
-import type { Circuit, GateOp } from '../circuits/ir.js';
+import type { Circuit, Condition, GateOp } from '../circuits/ir.js';
 import { gateSpec } from '../circuits/gates.js';
 import { fail } from '../errors/app-error.js';
 import { fuseSingleQubitRuns } from './compile.js';
@@ -15,15 +17,41 @@ import type { Plan } from './plan.js';
 import { planUnitary } from './plan.js';
 import { SIMULATION_ERRORS } from './error-codes.js';
 
+/**
+ * A condition in the engine's terms: true when clbit `clbits[j]` holds `bits[j]` for every j
+ * (the IR's integer `value` split into bits, clbits[0] least significant).
+ */
+export interface Guard {
+  readonly clbits: readonly number[];
+  readonly bits: readonly number[];
+}
+
+/** A noise channel placed after a conditioned gate carries the gate's guard: noise only where the gate ran. */
+interface Guarded {
+  readonly when?: Guard;
+}
+
 export type Step =
   | { readonly kind: 'unitary'; readonly plan: Plan }
-  | { readonly kind: 'measure'; readonly qubit: number; readonly clbit: number }
+  /** Gates with one condition: applied to a branch only when its classical bits satisfy `when`. */
+  | { readonly kind: 'conditioned'; readonly when: Guard; readonly plan: Plan }
+  /**
+   * `readout` ([P(report 1 | 0), P(report 0 | 1)]): in a dynamic program a mid-circuit measurement's
+   * readout error is drawn here, so a later condition sees the bit as reported (as on hardware).
+   */
+  | { readonly kind: 'measure'; readonly qubit: number; readonly clbit: number; readonly readout?: readonly [number, number] }
   | { readonly kind: 'reset'; readonly qubit: number }
   /** A uniformly random non-identity Pauli on `qubits` with probability `pErr` (depolarizing). */
-  | { readonly kind: 'pauli'; readonly qubits: readonly number[]; readonly pErr: number }
-  | { readonly kind: 'amplitude_damping'; readonly qubit: number; readonly gamma: number }
+  | ({ readonly kind: 'pauli'; readonly qubits: readonly number[]; readonly pErr: number } & Guarded)
+  | ({ readonly kind: 'amplitude_damping'; readonly qubit: number; readonly gamma: number } & Guarded)
   /** Z with probability pz (phase damping written as its equivalent phase-flip channel). */
-  | { readonly kind: 'phase_flip'; readonly qubit: number; readonly pz: number };
+  | ({ readonly kind: 'phase_flip'; readonly qubit: number; readonly pz: number } & Guarded);
+
+/** True when the register satisfies the guard. */
+export function guardHolds(reg: Uint8Array, g: Guard): boolean {
+  for (let j = 0; j < g.clbits.length; j++) if (reg[g.clbits[j]!] !== g.bits[j]) return false;
+  return true;
+}
 
 export interface Program {
   readonly numQubits: number;
@@ -33,8 +61,10 @@ export interface Program {
   readonly terminal: readonly (readonly [number, number])[];
   /** For each clbit, the qubit of its last writer (−1: never written), for readout errors. */
   readonly clbitSource: Int32Array;
-  /** True when some step branches (mid-circuit measurement, reset, noise). */
+  /** True when some step branches (mid-circuit measurement, reset, noise) or depends on a branch (a conditioned gate). */
   readonly branching: boolean;
+  /** True when the circuit has conditioned gates (a dynamic circuit). */
+  readonly dynamic: boolean;
   /** Original gates (not counting barriers, measurements, resets). */
   readonly gates: number;
 }
@@ -60,76 +90,143 @@ function gateItem(op: GateOp, index: number, n: number): GateItem {
   return { qubits: op.qubits, mat, gates: 1 };
 }
 
+/**
+ * The guard of a condition, checked like a gate's operands. `null`: a value that no bits can
+ * form (at least 2^len), so the gate never applies.
+ */
+function guardOf(cond: Condition, index: number, numClbits: number): Guard | null {
+  const path = `/ops/${index}/condition`;
+  const { clbits, value } = cond;
+  for (const c of clbits) if (!Number.isInteger(c) || c < 0 || c >= numClbits) return unsupported(`condition clbit ${c} is out of range 0..${numClbits - 1}`, `${path}/clbits`, 'CLBIT_OUT_OF_RANGE');
+  if (clbits.length === 0) return unsupported('a condition reads at least one clbit', `${path}/clbits`, 'BAD_CONDITION');
+  if (!Number.isSafeInteger(value) || value < 0) return unsupported(`condition value ${value} is not a non-negative integer`, `${path}/value`, 'BAD_CONDITION');
+  const bits: number[] = [];
+  let v = value;
+  for (let j = 0; j < clbits.length; j++) {
+    bits.push(v % 2);
+    v = Math.floor(v / 2);
+  }
+  if (v !== 0) return null;
+  // The same clbit twice must ask for the same bit, else the condition is never true.
+  const want = new Map<number, number>();
+  for (let j = 0; j < clbits.length; j++) {
+    const prior = want.get(clbits[j]!);
+    if (prior !== undefined && prior !== bits[j]) return null;
+    want.set(clbits[j]!, bits[j]!);
+  }
+  return { clbits: [...want.keys()], bits: [...want.values()] };
+}
+
+const guardKey = (g: Guard | undefined): string => (g === undefined ? '' : g.clbits.map((c, j) => `${c}=${g.bits[j]}`).join(','));
+
 export function buildProgram(c: Circuit, noise: NoiseModel | undefined, blockQubits: number): Program {
   const n = c.numQubits;
   const ops = c.ops;
-  // Terminal measurements: walking backwards, a measure is terminal if no gate/reset on its qubit follows.
+  const dynamic = ops.some((op) => op.kind === 'conditioned');
+  // Terminal measurements: walking backwards, a measure is terminal if no gate/reset on its qubit
+  // follows and no later condition reads its clbit before another measurement overwrites it.
   const touched = new Uint8Array(n);
+  const read = new Uint8Array(c.numClbits);
   const terminalAt = new Uint8Array(ops.length);
   for (let i = ops.length - 1; i >= 0; i--) {
     const op = ops[i]!;
-    if (op.kind === 'measure') {
-      if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n) unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
-      if (!Number.isInteger(op.clbit) || op.clbit < 0 || op.clbit >= c.numClbits) unsupported(`clbit ${op.clbit} is out of range 0..${c.numClbits - 1}`, `/ops/${i}`, 'CLBIT_OUT_OF_RANGE');
-      if (touched[op.qubit] === 0) terminalAt[i] = 1;
-    } else if (op.kind === 'gate') for (const q of op.qubits) touched[q] = 1;
-    else if (op.kind === 'reset') {
-      if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n) unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
-      touched[op.qubit] = 1;
+    switch (op.kind) {
+      case 'measure':
+        if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n) unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
+        if (!Number.isInteger(op.clbit) || op.clbit < 0 || op.clbit >= c.numClbits) unsupported(`clbit ${op.clbit} is out of range 0..${c.numClbits - 1}`, `/ops/${i}`, 'CLBIT_OUT_OF_RANGE');
+        if (touched[op.qubit] === 0 && read[op.clbit] === 0) terminalAt[i] = 1;
+        read[op.clbit] = 0;
+        break;
+      case 'gate':
+        for (const q of op.qubits) touched[q] = 1;
+        break;
+      case 'conditioned':
+        for (const q of op.gate.qubits) touched[q] = 1;
+        for (const b of op.condition.clbits) if (Number.isInteger(b) && b >= 0 && b < c.numClbits) read[b] = 1;
+        break;
+      case 'reset':
+        if (!Number.isInteger(op.qubit) || op.qubit < 0 || op.qubit >= n) unsupported(`qubit ${op.qubit} is out of range 0..${n - 1}`, `/ops/${i}`, 'QUBIT_OUT_OF_RANGE');
+        touched[op.qubit] = 1;
+        break;
+      case 'barrier':
+        break;
     }
   }
   const steps: Step[] = [];
+  // Gates waiting to be fused into one step, all under the same guard (none: a unitary step).
   let pending: GateItem[] = [];
+  let pendingGuard: Guard | undefined;
   let gates = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
-    steps.push({ kind: 'unitary', plan: planUnitary(fuseSingleQubitRuns(pending), n, blockQubits) });
+    const plan = planUnitary(fuseSingleQubitRuns(pending), n, blockQubits);
+    steps.push(pendingGuard === undefined ? { kind: 'unitary', plan } : { kind: 'conditioned', when: pendingGuard, plan });
     pending = [];
   };
   const lastWriter = new Int32Array(c.numClbits).fill(-1);
-  const clbitSource = new Int32Array(c.numClbits).fill(-1);
   ops.forEach((op, i) => {
-    if (op.kind === 'measure') {
-      lastWriter[op.clbit] = i;
-      clbitSource[op.clbit] = op.qubit;
-    }
+    if (op.kind === 'measure') lastWriter[op.clbit] = i;
+  });
+  // A clbit's readout error is drawn when it is recorded, from the qubit of its last writer; in a
+  // dynamic program a mid-circuit measurement draws it itself (its measure step), so not again here.
+  const clbitSource = new Int32Array(c.numClbits).fill(-1);
+  lastWriter.forEach((i, b) => {
+    const op = ops[i];
+    if (op?.kind === 'measure' && (!dynamic || terminalAt[i] === 1)) clbitSource[b] = op.qubit;
   });
   const terminal: [number, number][] = [];
   // A reset of a qubit nothing has touched yet is a no-op (it is already |0⟩): no branching step.
   const started = new Uint8Array(n);
+  const addGate = (op: GateOp, i: number, when: Guard | undefined): void => {
+    if (guardKey(when) !== guardKey(pendingGuard)) flush();
+    pendingGuard = when;
+    pending.push(gateItem(op, i, n));
+    for (const q of op.qubits) started[q] = 1;
+    const channels = noise?.afterGate(op.name, op.qubits) ?? [];
+    if (channels.length > 0) flush();
+    const guarded = when === undefined ? {} : { when };
+    for (const ch of channels) {
+      if (ch.kind === 'depolarizing') {
+        const d = 1 << ch.qubits.length;
+        const pErr = ch.p * (1 - 1 / (d * d));
+        if (pErr > 0) steps.push({ kind: 'pauli', qubits: ch.qubits, pErr, ...guarded });
+      } else if (ch.kind === 'amplitude_damping') {
+        if (ch.gamma > 0) steps.push({ kind: 'amplitude_damping', qubit: ch.qubit, gamma: ch.gamma, ...guarded });
+      } else {
+        const pz = (1 - Math.sqrt(1 - ch.lambda)) / 2;
+        if (pz > 0) steps.push({ kind: 'phase_flip', qubit: ch.qubit, pz, ...guarded });
+      }
+    }
+  };
   ops.forEach((op, i) => {
     switch (op.kind) {
       case 'barrier':
         return;
-      case 'gate': {
-        pending.push(gateItem(op, i, n));
-        for (const q of op.qubits) started[q] = 1;
+      case 'gate':
         gates++;
-        const channels = noise?.afterGate(op.name, op.qubits) ?? [];
-        if (channels.length > 0) flush();
-        for (const ch of channels) {
-          if (ch.kind === 'depolarizing') {
-            const d = 1 << ch.qubits.length;
-            const pErr = ch.p * (1 - 1 / (d * d));
-            if (pErr > 0) steps.push({ kind: 'pauli', qubits: ch.qubits, pErr });
-          } else if (ch.kind === 'amplitude_damping') {
-            if (ch.gamma > 0) steps.push({ kind: 'amplitude_damping', qubit: ch.qubit, gamma: ch.gamma });
-          } else {
-            const pz = (1 - Math.sqrt(1 - ch.lambda)) / 2;
-            if (pz > 0) steps.push({ kind: 'phase_flip', qubit: ch.qubit, pz });
-          }
+        addGate(op, i, undefined);
+        return;
+      case 'conditioned': {
+        gates++;
+        const when = guardOf(op.condition, i, c.numClbits);
+        if (when === null) {
+          gateItem(op.gate, i, n); // still checked: a never-true condition does not excuse a malformed gate
+          return;
         }
+        addGate(op.gate, i, when);
         return;
       }
-      case 'measure':
+      case 'measure': {
         if (terminalAt[i] === 1) {
           if (lastWriter[op.clbit] === i) terminal.push([op.qubit, op.clbit]);
           return;
         }
         flush();
         started[op.qubit] = 1;
-        steps.push({ kind: 'measure', qubit: op.qubit, clbit: op.clbit });
+        const ro = dynamic ? noise?.readout(op.qubit) : undefined;
+        steps.push({ kind: 'measure', qubit: op.qubit, clbit: op.clbit, ...(ro !== undefined && (ro[0] > 0 || ro[1] > 0) ? { readout: ro } : {}) });
         return;
+      }
       case 'reset':
         if (started[op.qubit] === 0) return;
         flush();
@@ -139,5 +236,5 @@ export function buildProgram(c: Circuit, noise: NoiseModel | undefined, blockQub
   });
   flush();
   const branching = steps.some((s) => s.kind !== 'unitary');
-  return { numQubits: n, numClbits: c.numClbits, steps, terminal, clbitSource, branching, gates };
+  return { numQubits: n, numClbits: c.numClbits, steps, terminal, clbitSource, branching, dynamic, gates };
 }

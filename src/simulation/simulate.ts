@@ -59,8 +59,8 @@ export interface SimulationResult {
   readonly counts: Record<string, number>;
   /**
    * Distribution over clbit strings. `exact`: from the final state (noise-free, no
-   * mid-circuit measurement or reset), outcomes below 1e-15 left out. `estimated`:
-   * counts / shots (noisy or branching runs). Absent (`omitted`) when there would be
+   * mid-circuit measurement, reset or conditioned gate), outcomes below 1e-15 left out. `estimated`:
+   * counts / shots (noisy or branching runs, dynamic circuits included). Absent (`omitted`) when there would be
    * too many outcomes (more than maxProbabilityEntries, or more than 20 measured clbits).
    */
   readonly probabilities?: Record<string, number>;
@@ -123,7 +123,7 @@ function hasReadout(program: Program, noise: NoiseModel | undefined): boolean {
 
 function blockBufferBytes(program: Program): number {
   let max = 0;
-  for (const s of program.steps) if (s.kind === 'unitary') max = Math.max(max, PlanRunner.bufferBytes(s.plan));
+  for (const s of program.steps) if (s.kind === 'unitary' || s.kind === 'conditioned') max = Math.max(max, PlanRunner.bufferBytes(s.plan));
   return max;
 }
 
@@ -200,10 +200,10 @@ export function simulate(circuit: Circuit, options: SimulateOptions): Simulation
     probabilities = undefined;
     notes.push(exact ? `probabilities omitted: more than ${maxEntries} outcomes` : `probabilities omitted: more than ${MAX_EXACT_CLBITS} measured clbits`);
   }
-  if (options.observables !== undefined && options.observables.length > 0 && expectation === undefined)
-    notes.push('expectation omitted: the run has mid-circuit measurement, reset or noise, so there is no single final state');
+  const why = program.dynamic ? 'conditioned gates, mid-circuit measurement, reset or noise' : 'mid-circuit measurement, reset or noise';
+  if (options.observables !== undefined && options.observables.length > 0 && expectation === undefined) notes.push(`expectation omitted: the run has ${why}, so there is no single final state`);
   if (options.returnStatevector === true && statevector === undefined)
-    notes.push(program.branching ? 'statevector omitted: the run has mid-circuit measurement, reset or noise, so there is no single final state' : `statevector omitted: more than ${maxSv} qubits`);
+    notes.push(program.branching ? `statevector omitted: the run has ${why}, so there is no single final state` : `statevector omitted: more than ${maxSv} qubits`);
   const result: SimulationResult = {
     numQubits: n,
     numClbits: circuit.numClbits,
@@ -245,6 +245,13 @@ export function finalState(circuit: Circuit, options: LimitOptions = {}): PureSt
   const n = circuit.numQubits;
   checkQubits(n, lim.maxQubits);
   const program = buildProgram(circuit, undefined, widthFor(lim, n));
+  // A dynamic circuit is refused even when no conditioned step survived (every condition never
+  // true): which gates run is decided by measured bits, so "the pure state after every gate" is not its meaning.
+  const cond = circuit.ops.findIndex((op) => op.kind === 'conditioned');
+  if (cond >= 0)
+    throw fail(SIMULATION_ERRORS.SIMULATION_NOT_UNITARY, `the circuit has a conditioned gate (operation ${cond}): which gates run depends on measured bits, so it has no single pure final state`, {
+      operation: 'conditioned',
+    });
   const bad = program.steps.find((s) => s.kind !== 'unitary');
   if (bad !== undefined)
     throw fail(SIMULATION_ERRORS.SIMULATION_NOT_UNITARY, `the circuit has a mid-circuit ${bad.kind} on qubit ${'qubit' in bad ? bad.qubit : '?'}, so it has no single pure final state`, {

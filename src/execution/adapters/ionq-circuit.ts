@@ -47,6 +47,10 @@ export function toIonqInput(c: Circuit): IonqQisInput {
       maxQ = Math.max(maxQ, op.qubit);
       continue;
     }
+    // IonQ's circuit format has no classical control: dropping a condition would run its gate on every
+    // shot. The service refuses dynamic circuits for IonQ before this (the device does not declare
+    // them), so this is a second guard: the job fails, its hold is released.
+    if (op.kind === 'conditioned') throw new Error(`operation ${c.ops.indexOf(op)} is conditioned on measured bits, and IonQ runs no dynamic circuits`);
     if (op.kind !== 'gate') continue;
     maxQ = Math.max(maxQ, ...op.qubits);
     if (op.name === 'cx') gates.push({ gate: 'cnot', control: op.qubits[0], target: op.qubits[1] });

@@ -52,6 +52,8 @@ export function toIonqNativeInput(c: Circuit): { input: IonqNativeInput; finalZ:
   };
 
   for (const op of c.ops) {
+    // No classical control in IonQ's format (see toIonqInput): refuse rather than drop the condition.
+    if (op.kind === 'conditioned') throw new Error(`operation ${c.ops.indexOf(op)} is conditioned on measured bits, and IonQ runs no dynamic circuits`);
     if (op.kind !== 'gate') continue;
     const [a, b] = op.qubits as [number, number];
     if (op.name === 'cx') {

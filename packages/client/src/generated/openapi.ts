@@ -2112,6 +2112,8 @@ export interface components {
             coupling_map: number[][] | null;
             supports_mid_circuit_measurement: boolean;
             supports_reset: boolean;
+            /** @description Runs dynamic circuits (gates conditioned on measured bits: a wire `condition`, QASM `if`). The simulators do; a held continuation with one on a device without is refused with 422 DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED before any task is taken. */
+            supports_dynamic_circuits: boolean;
             status: "online" | "offline" | "maintenance";
             status_detail: string | null;
             available: boolean;

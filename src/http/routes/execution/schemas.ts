@@ -198,6 +198,10 @@ export const DeviceSchema = Obj(
     coupling_map: Nullable(Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 })), 'Coupled physical qubit pairs; null when all-to-all'),
     supports_mid_circuit_measurement: Type.Boolean(),
     supports_reset: Type.Boolean(),
+    supports_dynamic_circuits: Type.Boolean({
+      description:
+        'Runs dynamic circuits (gates conditioned on measured bits: a wire `condition`, QASM `if`). The simulators do; a held continuation with one on a device without is refused with 422 DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED before any task is taken.',
+    }),
     status: DeviceStatus,
     status_detail: Nullable(Str),
     available: Type.Boolean(),
