@@ -60,6 +60,11 @@ export const EXECUTION_ERRORS = {
     409,
     'A request with this client_token is still being processed; retry the same request shortly to get its result.',
   ),
+  EXECUTION_TOO_MANY_OPEN: defineCode(
+    'EXECUTION_TOO_MANY_OPEN',
+    429,
+    'An async simulator run was refused: the account already has the most simulator jobs queued or running at once (`details.max_open`, 16); wait for one to end or cancel one.',
+  ),
   EXECUTION_TRANSLATION_FAILED: defineCode(
     'EXECUTION_TRANSLATION_FAILED',
     422,

@@ -86,6 +86,11 @@ export interface NewExecutionJob {
   readonly estimatedMicros: bigint;
   /** Stored run options (src/execution/workload-request.ts); absent or null for a plain run. */
   readonly runOptions?: unknown;
+  /**
+   * Queue it only while the account has fewer simulator jobs queued or running (async runs cost
+   * nothing, so this bound is what keeps one account from filling the shared queue).
+   */
+  readonly maxOpenSimulator?: number;
   /** For a run the API process does itself: its lease. */
   readonly leaseOwner?: string;
   readonly leaseMs?: number;

@@ -103,6 +103,9 @@ function resultFields(b: HardwareResultFields) {
   return { ...(b.result_types === undefined ? {} : { result_types: b.result_types }), ...(b.observables === undefined ? {} : { observables: b.observables }) };
 }
 
+/** Simulator jobs (async runs waiting, any run in progress) an account may have at once before an async run is refused. */
+export const MAX_OPEN_ASYNC_SIMULATOR = 16;
+
 const DEFAULT_DEVICE: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
 
 export class ExecutionService {
@@ -273,7 +276,7 @@ export class ExecutionService {
       holdId: null,
       estimatedMicros: 0n,
       runOptions,
-      ...(worker === undefined ? {} : { leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings) }),
+      ...(worker === undefined ? { maxOpenSimulator: MAX_OPEN_ASYNC_SIMULATOR } : { leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings) }),
     });
     if (row === null) {
       const again = await this.replay(accountId, body.client_token, hash, adopt);

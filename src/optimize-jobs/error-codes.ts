@@ -8,6 +8,11 @@ export const OPTIMIZE_JOBS_ERRORS = {
     409,
     'The optimize job already ended completed or failed; `details.status` says which. Canceling a canceled job answers it again (200).',
   ),
+  OPTIMIZE_JOBS_TOO_MANY_OPEN: defineCode(
+    'OPTIMIZE_JOBS_TOO_MANY_OPEN',
+    429,
+    'The account already has the most optimize jobs queued or running at once (`details.max_open`, 16): wait for one to end or cancel one, then submit again.',
+  ),
 } as const;
 
 /** Codes an optimize job may fail with besides the optimizer's own (OPTIMIZATION_UNVERIFIED, …): stored in the job, never answered as an HTTP error. */

@@ -89,7 +89,8 @@ export interface OptimizeJobListQuery {
 
 /** The optimize jobs' storage (src/store/optimize-jobs/optimize-jobs-sql.ts). */
 export interface OptimizeJobStore {
-  insert(j: { id: string; accountId: string; request: OptimizeJobRequest; traceparent: string | null }): Promise<OptimizeJob>;
+  /** Queues the job unless the account already has `maxOpen` jobs queued or running (null then). */
+  insert(j: { id: string; accountId: string; request: OptimizeJobRequest; traceparent: string | null; maxOpen: number }): Promise<OptimizeJob | null>;
   get(accountId: string, id: string): Promise<OptimizeJob | null>;
   /** Newest first; `created_us` is created_at in µs since the epoch (the page's cursor). */
   list(accountId: string, q: OptimizeJobListQuery): Promise<Array<OptimizeJob & { created_us: string }>>;

@@ -9,6 +9,12 @@ import { OPTIMIZE_JOBS_ERRORS } from './error-codes.js';
 import { given, keysetPage, pageBounds, pageSize, type PageRequest } from '../kernel/list-cursor.js';
 import type { OptimizeJob, OptimizeJobRequest, OptimizeJobStatus, OptimizeJobStore } from './optimize-job.js';
 
+/**
+ * Optimize jobs an account may have queued or running at once. They cost no money, so nothing
+ * else stops one client from filling the queue every node's workers share.
+ */
+export const MAX_OPEN_OPTIMIZE_JOBS = 16;
+
 export class OptimizeJobsService {
   constructor(
     private readonly store: OptimizeJobStore,
@@ -16,8 +22,15 @@ export class OptimizeJobsService {
     private readonly newId: () => string,
   ) {}
 
-  submit(accountId: string, request: OptimizeJobRequest, traceparent: string | undefined): Promise<OptimizeJob> {
-    return this.store.insert({ id: this.newId(), accountId, request, traceparent: traceparent ?? null });
+  /** 429 OPTIMIZE_JOBS_TOO_MANY_OPEN when the account already has MAX_OPEN_OPTIMIZE_JOBS queued or running. */
+  async submit(accountId: string, request: OptimizeJobRequest, traceparent: string | undefined): Promise<OptimizeJob> {
+    const job = await this.store.insert({ id: this.newId(), accountId, request, traceparent: traceparent ?? null, maxOpen: MAX_OPEN_OPTIMIZE_JOBS });
+    if (job === null) {
+      throw fail(OPTIMIZE_JOBS_ERRORS.OPTIMIZE_JOBS_TOO_MANY_OPEN, `This account already has ${MAX_OPEN_OPTIMIZE_JOBS} optimize jobs queued or running: wait for one to end or cancel one.`, {
+        max_open: MAX_OPEN_OPTIMIZE_JOBS,
+      });
+    }
+    return job;
   }
 
   /** The account's job; 404 OPTIMIZE_JOB_NOT_FOUND for another account's or a missing one. */

@@ -65,6 +65,27 @@ describe('async simulator runs (issue #22 item 7): 202 queued, run by the execut
     await expectWallet(app, u.auth, '0.000000', '0.000000');
   });
 
+  it('an account may have 16 simulator jobs queued or running: the 17th async run is 429 and queues nothing; a cancel makes room', async () => {
+    const u = await signUp(app);
+    const runAsync = (token: string) => app.inject({ method: 'POST', url: '/v1/execute/provider-two', headers: u.auth, payload: { circuit: ghz3, shots: 10, client_token: token, async: true } });
+    const ids: string[] = [];
+    for (let k = 0; k < 16; k++) {
+      const r = await runAsync(`cap-${k}`);
+      expect(r.statusCode).toBe(202);
+      ids.push(r.json().data.job_id as string);
+    }
+    const over = await runAsync('cap-16');
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toMatchObject({ code: 'EXECUTION_TOO_MANY_OPEN', details: { max_open: 16 } });
+    const count = async () => (await app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution_jobs WHERE account_id = $1', [u.accountId])).rows[0]!.n;
+    expect(await count()).toBe(16);
+    // The refused token was not taken: the same request is accepted once there is room.
+    expect((await app.inject({ method: 'POST', url: `/v1/execute/provider-two/${ids[0]}/cancel`, headers: u.auth })).statusCode).toBe(200);
+    expect((await runAsync('cap-16')).statusCode).toBe(202);
+    expect(await count()).toBe(17);
+    await app.services.executionWorker.drain();
+  });
+
   it('a running async run is aborted by its cancel and ends failed / CANCELED', async () => {
     const u = await signUp(app);
     const r = await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers: u.auth, payload: { circuit: slow, shots: 10, seed: 1, client_token: 'cr', async: true } });

@@ -123,6 +123,26 @@ describe('async optimize: 202 with an optimize job, polled and canceled', () => 
     await app.services.optimizeWorker.drain();
   });
 
+  it('an account may have 16 jobs queued or running: the 17th is 429 and stores nothing; a cancel makes room', async () => {
+    const u = await signUp(app);
+    const ids: string[] = [];
+    for (let k = 0; k < 16; k++) {
+      const r = await submit(u.auth, { circuit: small });
+      expect(r.statusCode).toBe(202);
+      ids.push(r.json().data.job_id as string);
+    }
+    const over = await submit(u.auth, { circuit: small });
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toMatchObject({ code: 'OPTIMIZE_JOBS_TOO_MANY_OPEN', details: { max_open: 16 } });
+    expect(await jobsOf(u.accountId)).toBe(16);
+    // Another account is not affected.
+    const other = await signUp(app);
+    expect((await submit(other.auth, { circuit: small })).statusCode).toBe(202);
+    expect((await cancel(u.auth, ids[0]!)).statusCode).toBe(200);
+    expect((await submit(u.auth, { circuit: small })).statusCode).toBe(202);
+    expect(await jobsOf(u.accountId)).toBe(17);
+  });
+
   it("another account's job is 404 to read and to cancel", async () => {
     const u = await signUp(app);
     const v = await signUp(app);

@@ -19,6 +19,11 @@ import { qasmError, type Token } from './lexer.js';
 
 /** Bits one condition may read (the wire format's bound, MAX_CONDITION_BITS). */
 const MAX_CONDITION_BITS = 32;
+/**
+ * Enclosing `if` and `for` bodies a statement may have. The parser recurses once per level, so
+ * without a bound a deeply nested program would end the import with a stack overflow.
+ */
+export const MAX_BLOCK_DEPTH = 32;
 /** Tokens re-read by unrolling per allowed operation (a body is parsed once per iteration). */
 const REPLAY_TOKENS_PER_OP = 64;
 
@@ -68,7 +73,12 @@ export function ifStatement(p: FlowParser): void {
   }
 }
 
+function enterBlock(p: FlowParser, at: Token): void {
+  if (p.blockDepth >= MAX_BLOCK_DEPTH) throw qasmError('TOO_DEEPLY_NESTED', `if and for may nest at most ${MAX_BLOCK_DEPTH} levels`, at);
+}
+
 function body(p: FlowParser, cond: Condition): void {
+  enterBlock(p, p.peek());
   p.conditions.push(cond);
   p.blockDepth++;
   try {
@@ -166,6 +176,7 @@ export function forStatement(p: FlowParser): void {
       p.expect(']');
     }
   }
+  enterBlock(p, at);
   const v = p.next();
   if (v.type !== 'id') throw qasmError('QASM_SYNTAX_ERROR', `expected a loop variable, found '${v.text}'`, v);
   if (p.isDeclared(v.text) || p.loopEnv.has(v.text)) throw qasmError('QASM_SYNTAX_ERROR', `'${v.text}' is already declared`, v);
@@ -179,7 +190,7 @@ export function forStatement(p: FlowParser): void {
     throw qasmError('TOO_MANY_GATES', `the loops unroll to ${product > 1e15 ? 'more than 10^15' : product} iterations, above this deployment's limit of ${p.maxOps} operations`, at);
   }
   const start = p.pos;
-  skipStatement(p);
+  skipStatement(p, p.blockDepth + 1);
   const end = p.pos;
   p.replayed += count * (end - start);
   if (p.replayed > REPLAY_TOKENS_PER_OP * p.maxOps) {
@@ -236,17 +247,18 @@ function signedInteger(p: FlowParser, e: Expr, at: Token): number {
 }
 
 /** Moves past one statement or block without running it (to find where a loop body ends). */
-function skipStatement(p: FlowParser): void {
+function skipStatement(p: FlowParser, depth: number): void {
   const t = p.peek();
+  if (depth > MAX_BLOCK_DEPTH) throw qasmError('TOO_DEEPLY_NESTED', `if and for may nest at most ${MAX_BLOCK_DEPTH} levels`, t);
   if (t.type === 'eof') throw qasmError('QASM_SYNTAX_ERROR', 'a loop has no body', t);
   if (t.type === 'punct' && t.text === '{') return skipBalanced(p, '{', '}');
   if (t.type === 'id' && t.text === 'if') {
     p.next();
     skipBalanced(p, '(', ')');
-    skipStatement(p);
+    skipStatement(p, depth + 1);
     if (p.peek().type === 'id' && p.peek().text === 'else') {
       p.next();
-      skipStatement(p);
+      skipStatement(p, depth + 1);
     }
     return;
   }
@@ -258,17 +270,17 @@ function skipStatement(p: FlowParser): void {
     p.next();
     if (p.peek().text === '[') skipBalanced(p, '[', ']');
     else skipBalanced(p, '{', '}');
-    return skipStatement(p);
+    return skipStatement(p, depth + 1);
   }
   // a simple statement: up to its ';' outside brackets
-  let depth = 0;
+  let brackets = 0;
   for (;;) {
     const x = p.next();
     if (x.type === 'eof') throw qasmError('QASM_SYNTAX_ERROR', "expected ';'", x);
     if (x.type !== 'punct') continue;
-    if (x.text === '(' || x.text === '[') depth++;
-    else if (x.text === ')' || x.text === ']') depth--;
-    else if (x.text === ';' && depth <= 0) return;
+    if (x.text === '(' || x.text === '[') brackets++;
+    else if (x.text === ')' || x.text === ']') brackets--;
+    else if (x.text === ';' && brackets <= 0) return;
   }
 }
 

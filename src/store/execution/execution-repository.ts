@@ -3,7 +3,8 @@
  * caller's `Queryable`, so a job row and its money movement commit together.
  */
 import { EXECUTION_STATE_MACHINE, type ExecutionJob, type ExecutionStatus, type NewExecutionJob } from '../../execution/execution-job.js';
-import { EXECUTION_FAILURE } from '../../execution/error-codes.js';
+import { EXECUTION_ERRORS, EXECUTION_FAILURE } from '../../execution/error-codes.js';
+import { fail } from '../../errors/app-error.js';
 import type { ExecutionClaim } from '../../execution/ports.js';
 import type { Heartbeat } from '../../queue/queue-worker.js';
 import type { Queryable } from '../db.js';
@@ -34,6 +35,16 @@ export async function addEvent(q: Queryable, jobId: string, from: ExecutionStatu
  * recording it: null then. `q` must be a transaction (the claim's lock lasts until its end).
  */
 export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJob | null> {
+  if (j.maxOpenSimulator !== undefined) {
+    // One submitter per account at a time, so two concurrent runs cannot both pass the count.
+    await q.query("SELECT pg_advisory_xact_lock(hashtext('execution_jobs:' || $1))", [j.accountId]);
+    const open = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM execution_jobs WHERE account_id = $1 AND status IN ('queued', 'running') AND kind = 'simulator'", [j.accountId]);
+    if (open.rows[0]!.n >= j.maxOpenSimulator) {
+      throw fail(EXECUTION_ERRORS.EXECUTION_TOO_MANY_OPEN, `This account already has ${j.maxOpenSimulator} simulator jobs queued or running: wait for one to end or cancel one.`, {
+        max_open: j.maxOpenSimulator,
+      });
+    }
+  }
   const claim = await q.query<{ outcome: string }>("SELECT outcome FROM idempotency_claim($1::text, 'execution', idempotency_hash($2), $3, NULL, NULL, false)", [
     j.accountId,
     j.clientToken,

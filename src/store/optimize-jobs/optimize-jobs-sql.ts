@@ -27,6 +27,10 @@ export function pgOptimizeJobStore(db: Database): OptimizeJobStore {
   return {
     insert: (j) =>
       db.tx(async (q) => {
+        // One submitter per account at a time, so two concurrent submissions cannot both pass the count.
+        await q.query("SELECT pg_advisory_xact_lock(hashtext('optimize_jobs:' || $1))", [j.accountId]);
+        const open = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM optimize_jobs WHERE account_id = $1 AND status IN ('queued', 'running')", [j.accountId]);
+        if (open.rows[0]!.n >= j.maxOpen) return null;
         const r = await q.query<OptimizeJob>('INSERT INTO optimize_jobs (id, account_id, status, request, traceparent) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
           j.id,
           j.accountId,

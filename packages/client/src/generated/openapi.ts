@@ -2865,7 +2865,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_THROTTLED" | "MFA_THROTTLED" | "CONCURRENCY_LIMITED";
+                code: "RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_THROTTLED" | "MFA_THROTTLED" | "EXECUTION_TOO_MANY_OPEN" | "CONCURRENCY_LIMITED" | "OPTIMIZE_JOBS_TOO_MANY_OPEN";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];

@@ -262,7 +262,7 @@ export default async function executionRoutes(app: App): Promise<void> {
           response: {
             200: okResponse(JobView, 'The job: a simulator run is completed (or failed) in this answer; or the job a client_token already created (replayed: true)'),
             202: okResponse(JobView, 'async: true — the simulator run is queued for the worker; poll the job'),
-            ...errors(404, 409, 422),
+            ...errors(404, 409, 422, 429),
           },
         },
       },

@@ -55,7 +55,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
         response: {
           200: okResponse(OptimizeData, 'The optimized circuit with its proof of equivalence'),
           202: okResponse(OptimizeJobView, 'async: true — validated and queued as an optimize job; poll it (the Location header names it)'),
-          ...errors(401, 422),
+          ...errors(401, 422, 429),
         },
       },
     },
