@@ -7656,14 +7656,14 @@ export interface operations {
                 status?: "quoted" | "reserved" | "queued" | "running" | "result_saved" | "completed" | "failed";
                 /** @description Only jobs of this capability */
                 capability_id?: string;
-                /** @description Only jobs created at or after this time (RFC 3339) */
-                created_after?: string;
-                /** @description Only jobs created before this time (RFC 3339) */
-                created_before?: string;
                 /** @description key:value; repeat it for more tags (a job must have every one) */
                 tag?: string[];
                 /** @description The job submitted with this key (at most one) */
                 idempotency_key?: string;
+                /** @description Only jobs created at or after this time (RFC 3339) */
+                created_after?: string;
+                /** @description Only jobs created before this time (RFC 3339) */
+                created_before?: string;
                 /** @description Page size (default 50, at most 100) */
                 limit?: number;
                 /** @description next_cursor of the previous page (with the same filters) */

@@ -1,3 +1,4 @@
+import { jobPageQuery } from '../page-query.js';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ExecutionListRequest, RunRequest } from '../../../execution/execution-service.js';
@@ -129,8 +130,6 @@ const HeldBatchView = Obj(
 );
 const JobParams = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
 
-const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
-
 /** The filters of GET /v1/execute/jobs; every one given must match. */
 const ListQuery = Type.Object(
   {
@@ -142,10 +141,7 @@ const ListQuery = Type.Object(
         { description: 'Only jobs in this state' },
       ),
     ),
-    created_after: DateTime('Only jobs created at or after this time (RFC 3339)'),
-    created_before: DateTime('Only jobs created before this time (RFC 3339)'),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (with the same filters)' })),
+    ...jobPageQuery(),
   },
   { additionalProperties: false },
 );

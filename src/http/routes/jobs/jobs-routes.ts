@@ -2,6 +2,7 @@
  * The Account Jobs interface (spec §4.1): plain JSON bodies (no envelope), errors
  * `{error:{code,message,details}, request_id}`.
  */
+import { jobPageQuery } from '../page-query.js';
 import { Type } from 'typebox';
 import { currentTraceparent } from '../../../telemetry/trace.js';
 import type { App } from '../../app-types.js';
@@ -9,7 +10,7 @@ import { jobsErrors } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { JobListSchema, TAG_KEY_PATTERN, TAG_VALUE_MAX, TAGS_MAX } from './schemas.js';
 import { agentOf, requireAgent } from './agent-auth.js';
-import { LIST_MAX, type SubmitJobBody } from '../../../jobs/jobs-service.js';
+import type { SubmitJobBody } from '../../../jobs/jobs-service.js';
 import { JOB_STATUSES, type JobStatus } from '../../../jobs/job.js';
 
 export const SubmitJobSchema = Type.Object(
@@ -23,8 +24,6 @@ export const SubmitJobSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
-
 /** The filters of GET /v1/jobs; every one given must match. */
 const ListQuery = Type.Object(
   {
@@ -35,8 +34,6 @@ const ListQuery = Type.Object(
       ),
     ),
     capability_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only jobs of this capability' })),
-    created_after: DateTime('Only jobs created at or after this time (RFC 3339)'),
-    created_before: DateTime('Only jobs created before this time (RFC 3339)'),
     tag: Type.Optional(
       Type.Array(Type.String({ pattern: `${TAG_KEY_PATTERN.slice(0, -1)}:.{0,${TAG_VALUE_MAX}}$`, maxLength: 64 + 1 + TAG_VALUE_MAX }), {
         maxItems: TAGS_MAX,
@@ -44,8 +41,7 @@ const ListQuery = Type.Object(
       }),
     ),
     idempotency_key: Type.Optional(Type.String({ maxLength: 128, description: 'The job submitted with this key (at most one)' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (with the same filters)' })),
+    ...jobPageQuery(),
   },
   { additionalProperties: false },
 );

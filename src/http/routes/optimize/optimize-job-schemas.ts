@@ -1,3 +1,4 @@
+import { jobPageQuery } from '../page-query.js';
 import { Type } from 'typebox';
 import { Iso, Nullable, NullableIso, Obj } from '../../schema-helpers.js';
 import { OptimizeData } from '../circuits/schemas.js';
@@ -29,8 +30,6 @@ export const OptimizeJobView = Obj(
   { $id: 'OptimizeJob', description: 'An optimize job: queued, running (with progress), completed (with the result), failed (with the error) or canceled' },
 );
 
-const DateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
-
 export const OptimizeJobListQuery = Type.Object(
   {
     status: Type.Optional(
@@ -39,10 +38,7 @@ export const OptimizeJobListQuery = Type.Object(
         { description: 'Only jobs in this state' },
       ),
     ),
-    created_after: DateTime('Only jobs created at or after this time (RFC 3339)'),
-    created_before: DateTime('Only jobs created before this time (RFC 3339)'),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (with the same filters)' })),
+    ...jobPageQuery(),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,4 @@
+import { PageCursor, PageLimit } from '../page-query.js';
 import { Type } from 'typebox';
 import { LIST_MAX } from '../../../kernel/list-cursor.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES, eventBody, type WebhookEvent } from '../../../webhooks/events.js';
@@ -21,9 +22,6 @@ export const CreateEndpointBody = Type.Object(
 export const EndpointParams = Type.Object({ endpoint_id: Type.String({ format: 'uuid' }) });
 export const DeliveryParams = Type.Object({ delivery_id: Type.String({ format: 'uuid' }) });
 
-const Cursor = Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (with the same filters)' }));
-const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX, description: 'Page size (default 50, at most 100)' }));
-
 export const DeliveryQuery = Type.Object(
   {
     status: Type.Optional(
@@ -32,8 +30,8 @@ export const DeliveryQuery = Type.Object(
         { description: 'Only deliveries in this state' },
       ),
     ),
-    limit: Limit,
-    cursor: Cursor,
+    limit: PageLimit,
+    cursor: PageCursor,
   },
   { additionalProperties: false },
 );
@@ -46,8 +44,8 @@ export const EventQuery = Type.Object(
         { description: 'Only events of this type' },
       ),
     ),
-    limit: Limit,
-    cursor: Cursor,
+    limit: PageLimit,
+    cursor: PageCursor,
   },
   { additionalProperties: false },
 );
