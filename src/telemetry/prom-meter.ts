@@ -24,6 +24,9 @@ export class PromMeter implements Meter {
   private readonly readers = new Map<string, Reader[]>();
 
   constructor() {
+    // Now, not at the first scrape: prom-client counts process CPU from when its collector is
+    // created, so a lazy start made the first scrape report almost no CPU (0 on a coarse clock).
+    processMetrics();
     for (const [name, def] of Object.entries(METRICS)) {
       const labelNames = [...def.labels];
       const readers: Reader[] = [];
