@@ -23,6 +23,7 @@ export const DOMAIN_FOLDERS = [
   'src/devices',
   'src/agents',
   'src/webhooks',
+  'src/optimize-jobs',
 ];
 
 /** Edges inside domain folders: adapters implementing a domain's ports may do real I/O. */
