@@ -143,6 +143,25 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
     const done = (await call('GET', `/v1/jobs/${r.body['job_id']}`, a.auth)).body;
     const res = done['result'].results;
     expect(res.points.map((p: { expectation: { value: number } }) => p.expectation.value)).toEqual([expect.closeTo(2, 12), expect.closeTo(0, 12), expect.closeTo(-2, 12)]);
+    // Per-shot memory is priced by the bitstrings it returns: 3 points × 400 shots = 1 200 → 2 blocks of 1 000.
+    const mem = await call('POST', '/v1/jobs', a.auth, {
+      capability_id: 'provider-two.simulate',
+      request: { ...body, shots: 400, result_types: ['counts', 'memory'], observables: undefined },
+      idempotency_key: key('sweep-memory'),
+      max_total_price: '0.01',
+    });
+    expect(mem.status, JSON.stringify(mem.body)).toBe(202);
+    // (0.000200 + 0.000001 × 4 blocks) × 3 points + 0.000001 × 2.
+    expect(mem.body['quoted_price']).toBe('0.000614');
+    expect(await app.services.jobsWorker.runOnce()).toEqual({ jobId: mem.body['job_id'], status: 'completed' });
+    const memDone = (await call('GET', `/v1/jobs/${mem.body['job_id']}`, a.auth)).body;
+    expect(memDone['receipt']).toMatchObject({ amount_captured: '0.000614' });
+    for (const pt of memDone['result'].results.points as { counts: Record<string, number>; memory: string[] }[]) {
+      expect(pt.memory).toHaveLength(400);
+      const hist: Record<string, number> = {};
+      for (const b of pt.memory) hist[b] = (hist[b] ?? 0) + 1;
+      expect(hist).toEqual(pt.counts);
+    }
     // An unbound parameter is a 400 at submission: nothing is held.
     const bad = await call('POST', '/v1/jobs', a.auth, {
       capability_id: 'provider-two.simulate',

@@ -60,6 +60,8 @@ export interface ProviderSimulateOptions {
 const SIMULATOR: Readonly<Record<ProviderId, string>> = { 'provider-one': 'p1-simulator', 'provider-two': 'p2-local-simulator' };
 const DEFAULT_SHOTS = 1024;
 const BASE = 200n;
+/** Per-shot memory (result type `memory`): per started 1 000 bitstrings returned (shots × points). */
+const MEMORY_PER_1000 = 1n;
 
 interface Prepared {
   readonly circuit: Circuit;
@@ -91,8 +93,8 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     title: `${device.name}`,
     description: `Runs a circuit (wire format 0.2) on ${device.name} (${deviceId}, up to ${maxQubits} qubits) through the ${provider} execution service, as POST /v1/execute/${provider} does; the result has the counts (clbit 0 rightmost) and the execution job id.`,
     pricing: {
-      formula: '(0.000200 + 0.000001 × ceil(shots / 100) × 2^max(0, num_qubits − 10)) × points (1 without parameter_values)',
-      parameters: { base: '0.000200', per_100_shots: '0.000001', free_qubits: 10, default_shots: DEFAULT_SHOTS },
+      formula: '(0.000200 + 0.000001 × ceil(shots / 100) × 2^max(0, num_qubits − 10)) × points (1 without parameter_values), + 0.000001 × ceil(shots × points / 1000) when result_types has memory',
+      parameters: { base: '0.000200', per_100_shots: '0.000001', free_qubits: 10, default_shots: DEFAULT_SHOTS, memory_per_1000_bitstrings: '0.000001' },
     },
     requestSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SCHEMA) },
     validationSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SHALLOW) },
@@ -109,11 +111,22 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     quote(p) {
       const blocks = BigInt(Math.ceil(p.shots / 100));
       const factor = pow2(p.circuit.numQubits - 10);
-      // A sweep is priced as one run per point (memory, statevector and expectation add nothing: docs/decisions/execution-result-types-pricing.md).
+      // A sweep is priced as one run per point; per-shot memory by the bitstrings it returns
+      // (statevector and expectation add nothing: docs/decisions/execution-result-types-pricing.md).
       const points = Array.isArray(p.request['parameter_values']) ? p.request['parameter_values'].length : 1;
+      const types = p.request['result_types'];
+      const memoryBlocks = Array.isArray(types) && types.includes('memory') ? BigInt(Math.ceil((p.shots * points) / 1000)) : 0n;
       return {
-        priceMicros: (BASE + blocks * factor) * BigInt(points),
-        breakdown: { base: '0.000200', shots: p.shots, shot_blocks: Number(blocks), num_qubits: p.circuit.numQubits, qubit_factor: Number(factor), points },
+        priceMicros: (BASE + blocks * factor) * BigInt(points) + MEMORY_PER_1000 * memoryBlocks,
+        breakdown: {
+          base: '0.000200',
+          shots: p.shots,
+          shot_blocks: Number(blocks),
+          num_qubits: p.circuit.numQubits,
+          qubit_factor: Number(factor),
+          points,
+          ...(memoryBlocks > 0n ? { memory_bitstring_blocks: Number(memoryBlocks) } : {}),
+        },
       };
     },
     async availability() {
