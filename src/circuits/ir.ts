@@ -141,8 +141,8 @@ function isDefaultClassicalLayout(regs: readonly ClassicalRegister[] | undefined
  * Whether counts keys are split by register (Qiskit's "10 0"): only with two registers or more;
  * a single register, whatever its name, gives plain bitstrings.
  */
-export function splitsCounts(c: Circuit): boolean {
-  return c.registers !== undefined && c.registers.length > 1;
+export function splitsCounts(registers: readonly ClassicalRegister[] | undefined): registers is readonly ClassicalRegister[] {
+  return registers !== undefined && registers.length > 1;
 }
 
 export function gate(name: string, qubits: readonly number[], params: readonly number[] = []): GateOp {

@@ -105,7 +105,7 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): Run
   }
   if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be given for this run: ${problems[0]!.message}`, problems);
   // Several classical registers need the workload path too: it splits the keys by register.
-  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && !splitsCounts(c);
+  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && !splitsCounts(c.registers);
   if (plain) return null;
   return {
     parameters,

@@ -5,7 +5,7 @@
  * parameter expressions compiled once (src/circuits/parameters.ts); each point only evaluates
  * them, rebuilds the fused gate plan (its matrices depend on the values) and simulates.
  */
-import type { Circuit, ClassicalRegister } from '../circuits/ir.js';
+import { splitsCounts, type Circuit, type ClassicalRegister } from '../circuits/ir.js';
 import { compileBinder } from '../circuits/parameters.js';
 import type { Expectation, PauliTerm } from './observables.js';
 import { SeededRng } from './rng.js';
@@ -49,7 +49,7 @@ export interface WorkloadResult {
 
 /** A clbit string (clbit 0 rightmost) split by register: registers separated by a space, the last declared leftmost (Qiskit). */
 export function registerKey(bits: string, registers: readonly ClassicalRegister[] | undefined): string {
-  if (registers === undefined || registers.length < 2) return bits;
+  if (!splitsCounts(registers)) return bits;
   const parts: string[] = [];
   let end = bits.length;
   for (const r of registers) {
@@ -60,7 +60,7 @@ export function registerKey(bits: string, registers: readonly ClassicalRegister[
 }
 
 function rekey<T>(m: Record<string, T>, registers: readonly ClassicalRegister[] | undefined): Record<string, T> {
-  if (registers === undefined || registers.length < 2) return m;
+  if (!splitsCounts(registers)) return m;
   const out: Record<string, T> = {};
   for (const [k, v] of Object.entries(m)) out[registerKey(k, registers)] = v;
   return out;

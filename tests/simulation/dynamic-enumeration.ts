@@ -4,109 +4,18 @@
  * readout flip and every Pauli error of a depolarizing channel) with its probability, applies
  * conditioned gates per branch, and sums the probabilities of the final clbit strings.
  * Exponential in the number of branch points: for n ≤ 5 qubits and a few dozen operations.
- * Gate matrices are written here (a small gate set), not taken from src/simulation.
+ * Gate matrices come from the textbook reference (tests/simulation/textbook.ts), not from src/simulation.
  */
 import type { Circuit, Condition } from '../../src/circuits/ir.js';
+import { textbook, type Mat } from './textbook.js';
 
-type C = readonly [number, number];
-type Mat = readonly (readonly C[])[];
-
-const c = (re: number, im = 0): C => [re, im];
-const H = Math.SQRT1_2;
-
-function oneQubit(name: string, params: readonly number[]): Mat | undefined {
-  const [a = 0] = params;
-  switch (name) {
-    case 'id':
-      return [
-        [c(1), c(0)],
-        [c(0), c(1)],
-      ];
-    case 'x':
-      return [
-        [c(0), c(1)],
-        [c(1), c(0)],
-      ];
-    case 'y':
-      return [
-        [c(0), c(0, -1)],
-        [c(0, 1), c(0)],
-      ];
-    case 'z':
-      return [
-        [c(1), c(0)],
-        [c(0), c(-1)],
-      ];
-    case 'h':
-      return [
-        [c(H), c(H)],
-        [c(H), c(-H)],
-      ];
-    case 's':
-      return [
-        [c(1), c(0)],
-        [c(0), c(0, 1)],
-      ];
-    case 'sdg':
-      return [
-        [c(1), c(0)],
-        [c(0), c(0, -1)],
-      ];
-    case 't':
-      return [
-        [c(1), c(0)],
-        [c(0), c(H, H)],
-      ];
-    case 'rx':
-      return [
-        [c(Math.cos(a / 2)), c(0, -Math.sin(a / 2))],
-        [c(0, -Math.sin(a / 2)), c(Math.cos(a / 2))],
-      ];
-    case 'ry':
-      return [
-        [c(Math.cos(a / 2)), c(-Math.sin(a / 2))],
-        [c(Math.sin(a / 2)), c(Math.cos(a / 2))],
-      ];
-    case 'rz':
-      return [
-        [c(Math.cos(a / 2), -Math.sin(a / 2)), c(0)],
-        [c(0), c(Math.cos(a / 2), Math.sin(a / 2))],
-      ];
-    default:
-      return undefined;
-  }
-}
-
-/** Matrices in the basis |q_{k-1} … q_0⟩ of the gate's operand list (operand 0 least significant). */
-function matrixOf(name: string, params: readonly number[]): Mat {
-  const m1 = oneQubit(name, params);
-  if (m1 !== undefined) return m1;
-  const z = c(0);
-  const o = c(1);
-  switch (name) {
-    case 'cx': // control operand 0, target operand 1: |t c⟩
-      return [
-        [o, z, z, z],
-        [z, z, z, o],
-        [z, z, o, z],
-        [z, o, z, z],
-      ];
-    case 'cz':
-      return [
-        [o, z, z, z],
-        [z, o, z, z],
-        [z, z, o, z],
-        [z, z, z, c(-1)],
-      ];
-    case 'swap':
-      return [
-        [o, z, z, z],
-        [z, z, o, z],
-        [z, o, z, z],
-        [z, z, z, o],
-      ];
-  }
-  throw new Error(`the reference evaluator has no gate ${name}`);
+/**
+ * The matrix of a gate in the basis of its operand list with operand 0 least significant (how
+ * `applyMatrix` reads it): the textbook reference has operand 0 most significant, so its operands
+ * are taken in reverse.
+ */
+function gateOn(name: string, params: readonly number[], qubits: readonly number[]): { m: Mat; qubits: readonly number[] } {
+  return { m: textbook(name, params), qubits: [...qubits].reverse() };
 }
 
 export const REFERENCE_GATES_1Q = ['x', 'y', 'z', 'h', 's', 'sdg', 't'] as const;
@@ -118,7 +27,8 @@ interface State {
   im: Float64Array;
 }
 
-function applyMatrix(s: State, m: Mat, qubits: readonly number[]): State {
+function applyMatrix(s: State, g: { m: Mat; qubits: readonly number[] }): State {
+  const { m, qubits } = g;
   const dim = s.re.length;
   const k = qubits.length;
   const re = new Float64Array(dim);
@@ -203,10 +113,10 @@ export function exactDistribution(circ: Circuit, noise: ReferenceNoise = {}): Ma
       case 'conditioned': {
         const g = op.kind === 'gate' ? op : op.gate;
         if (op.kind === 'conditioned' && !conditionHolds(reg, op.condition)) return walk(i + 1, s, reg, p);
-        const next = applyMatrix(s, matrixOf(g.name, g.params), g.qubits);
+        const next = applyMatrix(s, gateOn(g.name, g.params, g.qubits));
         if (dep > 0 && g.qubits.length === 1) {
           walk(i + 1, next, reg, p * (1 - (3 * dep) / 4));
-          for (const e of PAULIS) walk(i + 1, applyMatrix(next, matrixOf(e, []), g.qubits), reg, (p * dep) / 4);
+          for (const e of PAULIS) walk(i + 1, applyMatrix(next, gateOn(e, [], g.qubits)), reg, (p * dep) / 4);
           return;
         }
         return walk(i + 1, next, reg, p);
@@ -229,7 +139,7 @@ export function exactDistribution(circ: Circuit, noise: ReferenceNoise = {}): Ma
         for (const outcome of [0, 1]) {
           const { p: po, state } = project(s, op.qubit, outcome);
           if (po <= 0) continue;
-          walk(i + 1, outcome === 1 ? applyMatrix(state, matrixOf('x', []), [op.qubit]) : state, reg, p * po);
+          walk(i + 1, outcome === 1 ? applyMatrix(state, gateOn('x', [], [op.qubit])) : state, reg, p * po);
         }
         return;
     }

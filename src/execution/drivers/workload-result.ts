@@ -18,7 +18,7 @@ function pointJson(p: PointResult) {
 }
 
 export function workloadResultJson(c: Circuit, seed: number, spec: WorkloadSpec, w: WorkloadResult, noisy: boolean): RunResult {
-  const registers = !splitsCounts(c) || c.registers === undefined ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) };
+  const registers = !splitsCounts(c.registers) ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) };
   const trajectories = w.points.reduce((a, p) => a + p.trajectories, 0);
   const meta = { seed, simulator: noisy ? 'noisy state-vector trajectories (calibrated noise model)' : 'exact state-vector', trajectories };
   if (spec.points === undefined) {

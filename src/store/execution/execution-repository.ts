@@ -8,7 +8,7 @@ import { fail } from '../../errors/app-error.js';
 import type { ExecutionClaim } from '../../execution/ports.js';
 import type { Heartbeat } from '../../queue/queue-worker.js';
 import type { Queryable } from '../db.js';
-import { claimNext, defineQueueTable, defer, finish, heartbeat as queueHeartbeat, lockItem, lockOwned, recordTransition, SqlExpr, takeOver } from '../queue/pg-queue.js';
+import { claimNext, defineQueueTable, defer, finish, heartbeat as queueHeartbeat, lockItem, lockOwned, openItemsOfAccount, recordTransition, SqlExpr, takeOver } from '../queue/pg-queue.js';
 
 /** The execution_jobs table on the one queue (src/store/queue/pg-queue.ts). */
 export const EXECUTION_QUEUE = defineQueueTable<ExecutionStatus>({
@@ -36,10 +36,7 @@ export async function addEvent(q: Queryable, jobId: string, from: ExecutionStatu
  */
 export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<ExecutionJob | null> {
   if (j.maxOpenSimulator !== undefined) {
-    // One submitter per account at a time, so two concurrent runs cannot both pass the count.
-    await q.query("SELECT pg_advisory_xact_lock(hashtext('execution_jobs:' || $1))", [j.accountId]);
-    const open = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM execution_jobs WHERE account_id = $1 AND status IN ('queued', 'running') AND kind = 'simulator'", [j.accountId]);
-    if (open.rows[0]!.n >= j.maxOpenSimulator) {
+    if ((await openItemsOfAccount(q, EXECUTION_QUEUE, j.accountId, "kind = 'simulator'")) >= j.maxOpenSimulator) {
       throw fail(EXECUTION_ERRORS.EXECUTION_TOO_MANY_OPEN, `This account already has ${j.maxOpenSimulator} simulator jobs queued or running: wait for one to end or cancel one.`, {
         max_open: j.maxOpenSimulator,
       });

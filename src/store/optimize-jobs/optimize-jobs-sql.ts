@@ -7,7 +7,7 @@ import { CANCELED_BEFORE_RUNNING, CANCELED_WHILE_RUNNING, OPTIMIZE_JOB_STATE_MAC
 import { cancelAction } from '../../queue/state-machine.js';
 import type { Database, Queryable } from '../db.js';
 import { listQuery, pageClauses } from '../list-page.js';
-import { claimNext, defineQueueTable, finish, heartbeat, lockItem, lockOwned, recordTransition, requestCancel } from '../queue/pg-queue.js';
+import { claimNext, defineQueueTable, finish, heartbeat, lockItem, lockOwned, openItemsOfAccount, recordTransition, requestCancel } from '../queue/pg-queue.js';
 
 export const OPTIMIZE_QUEUE = defineQueueTable<OptimizeJobStatus>({
   table: 'optimize_jobs',
@@ -27,10 +27,7 @@ export function pgOptimizeJobStore(db: Database): OptimizeJobStore {
   return {
     insert: (j) =>
       db.tx(async (q) => {
-        // One submitter per account at a time, so two concurrent submissions cannot both pass the count.
-        await q.query("SELECT pg_advisory_xact_lock(hashtext('optimize_jobs:' || $1))", [j.accountId]);
-        const open = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM optimize_jobs WHERE account_id = $1 AND status IN ('queued', 'running')", [j.accountId]);
-        if (open.rows[0]!.n >= j.maxOpen) return null;
+        if ((await openItemsOfAccount(q, OPTIMIZE_QUEUE, j.accountId)) >= j.maxOpen) return null;
         const r = await q.query<OptimizeJob>('INSERT INTO optimize_jobs (id, account_id, status, request, traceparent) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
           j.id,
           j.accountId,

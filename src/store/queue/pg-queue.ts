@@ -158,6 +158,17 @@ export async function lockOwned<R, S extends string>(q: Queryable, t: QueueTable
   return r.rows[0];
 }
 
+/**
+ * The account's items queued or running (`where`: a further condition over the table's columns),
+ * counted under a per-account transaction lock on the table, so that two submissions checking a
+ * bound on it in concurrent transactions cannot both pass: the second counts after the first commits.
+ */
+export async function openItemsOfAccount<S extends string>(q: Queryable, t: QueueTable<S>, accountId: string, where = 'true'): Promise<number> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${t.table}:${accountId}`]);
+  const r = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ident(t.table)} WHERE account_id = $1 AND status IN ('queued', 'running') AND (${where})`, [accountId]);
+  return r.rows[0]!.n;
+}
+
 /** Appends a transition the machine allows (`from` null: the item is new). */
 export async function recordTransition<S extends string>(q: Queryable, t: QueueTable<S>, id: string, from: S | null, to: S, worker: string | null, note: string | null = null): Promise<void> {
   assertTransition(t.machine, from, to);
