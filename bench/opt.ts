@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { parseQasm } from '../src/circuits/qasm/parse-qasm.js';
 import { circuitMetrics, type CircuitMetrics } from '../src/optimization/metrics.js';
 import { optimizeCircuit, type Profile } from '../src/optimization/optimize.js';
-import { sharedFile } from '../tests/helpers/shared.js';
+import { fixtureFile } from '../tests/helpers/fixture-file.js';
 import { barencoTofN, chain, tofN } from './lib/scaled-circuits.js';
 
-const DIR = process.env['NAM_DIR'] ?? sharedFile('benchmarks/nam');
+const DIR = process.env['NAM_DIR'] ?? fixtureFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
 // NAM_ONLY=adder_8,mod5_4 runs a subset (while developing; the totals then cover only those)
 const only = process.env['NAM_ONLY']?.split(',');

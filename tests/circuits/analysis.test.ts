@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedFile } from '../helpers/shared.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 import { analyzeCircuit, tCount, zRotationKind } from '../../src/circuits/analysis/analyze.js';
 import { deviceCompatibility } from '../../src/circuits/analysis/compatibility.js';
 import { interactionComponents, lightConePairs } from '../../src/circuits/analysis/entanglement.js';
@@ -11,7 +11,7 @@ import { parseCircuitInput, requireCircuit } from '../../src/circuits/wire-forma
 import { DEVICES, getDevice } from '../../src/devices/device-catalogue.js';
 
 const example = (name: 'bell' | 'ghz' | 'optimizable') => requireCircuit(getExample(name)).circuit;
-const nam = (file: string) => parseQasm(readFileSync(sharedFile(`benchmarks/nam/${file}`), 'utf8'));
+const nam = (file: string) => parseQasm(readFileSync(fixtureFile(`benchmarks/nam/${file}`), 'utf8'));
 
 describe('examples', () => {
   it.each(EXAMPLE_NAMES)('%s is a valid 0.2 circuit', (name) => {

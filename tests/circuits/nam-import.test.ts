@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedFile } from '../helpers/shared.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 
-const DIR = sharedFile('benchmarks/nam');
+const DIR = fixtureFile('benchmarks/nam');
 
-/** Parses the table of ../shared/benchmarks/nam/README.md: circuit → [qubits, [total, cnot] × 3]. */
+/** Parses the table of tests/fixtures/benchmarks/nam/README.md: circuit → [qubits, [total, cnot] × 3]. */
 function readmeTable(): Map<string, { qubits: number; counts: Record<string, [number, number]> }> {
   const rows = new Map<string, { qubits: number; counts: Record<string, [number, number]> }>();
   for (const line of readFileSync(join(DIR, 'README.md'), 'utf8').split('\n')) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
-import { sharedFile } from '../helpers/shared.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 
 describe('operations and OpenAPI', () => {
   let app: App;
@@ -56,7 +56,7 @@ describe('operations and OpenAPI', () => {
   });
 
   it('implements and documents every endpoint the specification names', () => {
-    const spec = readFileSync(sharedFile('spec/000_e043c0dc03235b54.txt'), 'utf8');
+    const spec = readFileSync(fixtureFile('spec/000_e043c0dc03235b54.txt'), 'utf8');
     const named = new Set([...spec.matchAll(/\b(GET|POST|PATCH|PUT|DELETE) (\/v1\/[\w\-/{}]+)/g)].map((m) => `${m[1]} ${m[2]}`));
     const documented = new Set(routes.map((r) => `${r.method} ${r.url}`));
     expect(named.size).toBeGreaterThan(40);

@@ -8,10 +8,10 @@ import { circuitMetrics } from '../../src/optimization/metrics.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
 import { certificateDigest } from '../../src/verification/certificate-digest.js';
 import { circuitsEquivalent, testEquivalence } from './helpers/matrix.js';
-import { sharedFile } from '../helpers/shared.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
-const NAM = `${sharedFile('benchmarks/nam')}/`;
+const NAM = `${fixtureFile('benchmarks/nam')}/`;
 const nam = (n: string, kind = 'before') => parseQasm(readFileSync(`${NAM}${n}.${kind}.qasm`, 'utf8'));
 
 const gateArb = (n: number) =>

@@ -10,7 +10,7 @@ import { Recorder } from '../../src/optimization/recorder.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
 import { phaseAngleOf } from '../../src/verification/certificate-rules.js';
 import { PHASE_TELEPORT_RULE, TELEPORT_TRACE, type CertificateStep } from '../../src/verification/certificate-types.js';
-import { sharedFile } from '../helpers/shared.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 import { equalUpToGlobalPhase, unitaryOf } from './helpers/matrix.js';
 
 /**
@@ -48,7 +48,7 @@ describe('phase teleportation (pass)', () => {
   });
 
   it('fuses gadgets on the same parity across a Toffoli-like Hadamard sandwich (mod5_4: 28 → 8 T)', () => {
-    const input = parseQasm(readFileSync(sharedFile('benchmarks/nam/mod5_4.before.qasm'), 'utf8'));
+    const input = parseQasm(readFileSync(fixtureFile('benchmarks/nam/mod5_4.before.qasm'), 'utf8'));
     const { rec, replay } = teleport(input.numQubits, input.ops);
     expect(replay.ok).toBe(true);
     expect(circuitMetrics(c(input.numQubits, rec.ops)).t_count).toBe(8);
@@ -179,8 +179,8 @@ describe('phase teleportation in the profiles', () => {
       ['mod5_4', 8],
       ['csla_mux_3', 62],
     ] as const) {
-      const input = parseQasm(readFileSync(sharedFile(`benchmarks/nam/${name}.before.qasm`), 'utf8'));
-      const heavy = parseQasm(readFileSync(sharedFile(`benchmarks/nam/${name}.after_heavy.qasm`), 'utf8'));
+      const input = parseQasm(readFileSync(fixtureFile(`benchmarks/nam/${name}.before.qasm`), 'utf8'));
+      const heavy = parseQasm(readFileSync(fixtureFile(`benchmarks/nam/${name}.after_heavy.qasm`), 'utf8'));
       for (const profile of ['balanced', 'aggressive'] as const) {
         const r = optimizeCircuit(input, { profile });
         expect(r.metricsAfter.t_count).toBe(t);

@@ -1,14 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedFile } from '../helpers/shared.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 import { gate, withOps, type Operation } from '../../src/circuits/ir.js';
 import { pathSumEquivalent } from '../../src/verification/path-sum-equivalence.js';
 import { unitaryEquivalent } from '../../src/verification/unitary-equivalence.js';
 import { verifyEquivalence } from '../../src/verification/verify-equivalence.js';
 
-const DIR = sharedFile('benchmarks/nam');
+const DIR = fixtureFile('benchmarks/nam');
 const load = (file: string) => parseQasm(readFileSync(join(DIR, file), 'utf8'));
 const NAMES = readdirSync(DIR)
   .filter((f) => f.endsWith('.before.qasm'))
