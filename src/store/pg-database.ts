@@ -55,19 +55,48 @@ function wrap(e: unknown): unknown {
   return e;
 }
 
-/** Any failure to obtain a connection, whatever its code (auth, database gone, not accepting connections). */
-async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+/** A connection checked out of the pool, and the way to give it back. */
+interface Lease {
+  readonly client: pg.PoolClient;
+  /** Returns the connection to the pool, or destroys it when it broke (or `destroy` says so). */
+  release(destroy: boolean): void;
+}
+
+/**
+ * Checks a connection out. Any failure to obtain one (auth, database gone, not accepting
+ * connections, timeout) is a StoreUnavailableError. pg-pool listens for `error` only on idle
+ * connections: a checked-out one whose server ends it between two statements (57P01 on a
+ * restart, failover or pooler recycle, while a transaction's callback awaits something else)
+ * would emit an unhandled `error` and end the process. The lease listens for it while the
+ * connection is out; the next statement then fails as "not queryable", a 503, and the broken
+ * connection is destroyed instead of going back to the pool.
+ */
+async function checkout(pool: pg.Pool): Promise<Lease> {
+  let client: pg.PoolClient;
   try {
-    return await pool.connect();
+    client = await pool.connect();
   } catch (e) {
     throw new StoreUnavailableError(e);
   }
+  let lost = false;
+  const onError = (): void => {
+    lost = true;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release(destroy) {
+      client.removeListener('error', onError);
+      client.release(destroy || lost);
+    },
+  };
 }
 
 export async function openPgDatabase(url: string, options: { schema?: string; max?: number } = {}): Promise<Database> {
   if (options.schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]*$/.test(options.schema)) throw new Error('bad schema name');
     const admin = new pg.Client({ connectionString: url });
+    admin.on('error', () => undefined); // a failure shows on the statement that meets it
     try {
       await admin.connect();
     } catch (e) {
@@ -101,13 +130,13 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
   // pool.query without its shortcut: a failure to connect is told apart from a failing statement,
   // and a connection that broke is destroyed instead of going back to the pool.
   const runPooled = async <R>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
-    const client = await connect(pool);
+    const lease = await checkout(pool);
     try {
-      const r = await run<R>(client, sql, params, options);
-      client.release();
+      const r = await run<R>(lease.client, sql, params, options);
+      lease.release(false);
       return r;
     } catch (e) {
-      client.release(e instanceof StoreUnavailableError);
+      lease.release(e instanceof StoreUnavailableError);
       throw e;
     }
   };
@@ -119,7 +148,8 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
       await runPooled(sql);
     },
     async tx(fn) {
-      const client = await connect(pool);
+      const lease = await checkout(pool);
+      const client = lease.client;
       let broken = false;
       const q: Queryable = {
         query: (sql, params, options) => run(client, sql, params, options),
@@ -138,7 +168,7 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         throw wrapped;
       } finally {
-        client.release(broken);
+        lease.release(broken);
       }
     },
     async ping() {

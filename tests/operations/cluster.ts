@@ -14,7 +14,7 @@ import { waitFor } from '../helpers/wait-for.js';
 const BIN = new URL('../../bin/qrail.js', import.meta.url).pathname;
 
 export interface Node {
-  readonly role: 'api' | 'worker';
+  readonly role: 'api' | 'worker' | 'all';
   readonly pid: number;
   /** http://127.0.0.1:PORT for an api node. */
   readonly url: string;
@@ -69,8 +69,8 @@ export function runCommand(args: readonly string[], env: Record<string, string>)
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
 }
 
-/** Starts `serve --role <role>` and resolves once it serves (api: /readyz answers 200; worker: /metrics answers). */
-export async function startNode(role: 'api' | 'worker', env: Record<string, string>): Promise<Node> {
+/** Starts `serve --role <role>` and resolves once it serves (api and all: /readyz answers 200; worker: /metrics answers). */
+export async function startNode(role: 'api' | 'worker' | 'all', env: Record<string, string>): Promise<Node> {
   const port = await freePort();
   const metricsPort = await freePort();
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'serve', '--role', role], {
@@ -98,7 +98,7 @@ export async function startNode(role: 'api' | 'worker', env: Record<string, stri
       await exited;
     },
   };
-  const probe = role === 'api' ? `${node.url}/readyz` : node.metricsUrl;
+  const probe = role === 'worker' ? node.metricsUrl : `${node.url}/readyz`;
   await waitFor(
     async () => {
       if (dead) throw new Error(`${role} node exited before serving:\n${node.tail()}`);
