@@ -129,7 +129,7 @@ describe.skipIf(ADMIN_URL === undefined)('every PostgreSQL backend terminated du
       const target = Math.floor(((t + 1) * CLIENTS * JOBS_PER_CLIENT) / (TERMINATIONS + 2));
       await waitFor(
         () => {
-          if (failure !== undefined) throw new Error(`a submission failed: ${String(failure)}\n${n.tail()}`);
+          if (failure !== undefined) throw new Error(`a submission failed: ${failure instanceof Error ? failure.message : JSON.stringify(failure)}\n${n.tail()}`);
           return accepted.size >= target;
         },
         { timeoutMs: 60_000, intervalMs: 5, what: `${target} acknowledged submissions\n${n.tail()}` },
