@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { ComputePool } from '../compute/compute-pool.js';
-import type { Database } from '../store/db.js';
+import { StoreUnavailableError, type Database } from '../store/db.js';
 import { SessionService } from '../auth/session-service.js';
 import { argon2idHasher } from '../auth/password-hasher.js';
 import { pgAuthRepository } from '../store/repositories/auth-repository.js';
@@ -77,7 +77,20 @@ export async function createServices(config: Config, db: Database, pool: Compute
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
   const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } }, logDestination ?? pino.destination(1));
   const logWorkerStep = (worker: string) => (fields: Record<string, unknown>, msg: string) => workerLog.info({ worker, ...fields }, msg);
-  const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
+  // The database being unreachable is logged once per change of state (below), not by every
+  // worker at every round of its loop: an outage wrote ~14 stack traces a second.
+  const logWorkerError = (worker: string) => (e: unknown, jobId?: string) => {
+    if (e instanceof StoreUnavailableError) workerLog.debug({ worker, err_message: e.message, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker}: database unavailable`);
+    else workerLog.error({ err: e, worker, ...(jobId === undefined ? {} : { job_id: jobId }) }, `${worker} error`);
+  };
+  let unreachableSince = 0;
+  db.watchAvailability?.((available, cause) => {
+    if (!available) {
+      unreachableSince = Date.now();
+      const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+      workerLog.error({ reason }, 'database unreachable: requests answer 503 STORE_UNAVAILABLE and workers back off until it answers');
+    } else workerLog.warn({ unreachable_ms: Date.now() - unreachableSince }, 'database reachable again');
+  });
   const executionServices = createExecutionServices(config, pgExecutionStore(db), {
     billing,
     idempotency,

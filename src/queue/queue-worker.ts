@@ -15,6 +15,8 @@ import type { CancelRequests } from './cancel-requests.js';
 import { noopMeter, secondsSince, type Meter } from '../telemetry/meter.js';
 import { context, spanFrom, SpanStatusCode, tracingEnabled } from '../telemetry/trace.js';
 
+/** The longest wait between two rounds of a loop whose rounds keep failing. */
+const MAX_BACKOFF_MS = 5_000;
 export interface QueueClaim {
   readonly id: string;
   /**
@@ -236,26 +238,31 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
   }
 
   private async loop(workerId: string): Promise<void> {
+    // Consecutive failed rounds (the database is down): the wait doubles up to MAX_BACKOFF_MS, so
+    // an outage costs a few attempts a second per loop, not one every pollMs.
+    let failures = 0;
     while (!this.stopping) {
       let did: O | null = null;
       try {
         did = await this.runOnce(workerId);
+        failures = 0;
       } catch (e) {
+        failures += 1;
         this.opts.onError?.(e);
       }
-      if (did === null && !this.stopping) await this.idle();
+      if (did === null && !this.stopping) await this.idle(Math.min(Math.max(MAX_BACKOFF_MS, this.opts.pollMs), this.opts.pollMs * 2 ** failures));
     }
   }
 
-  /** Waits `pollMs`, or less when stop() wakes it. */
-  private idle(): Promise<void> {
+  /** Waits `ms`, or less when stop() wakes it. */
+  private idle(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(t);
         this.wakers.delete(wake);
         resolve();
       };
-      const t = setTimeout(wake, this.opts.pollMs);
+      const t = setTimeout(wake, ms);
       this.wakers.add(wake);
     });
   }

@@ -34,12 +34,19 @@ export function statementAttributes(system: string, sql: string): Record<string,
   return { 'db.system.name': system, 'db.query.text': sql.length > 300 ? `${sql.slice(0, 300)}…` : sql };
 }
 
-/** Counts a failed statement under its SQLSTATE class. */
-export function countError(into: Map<string, number>, e: unknown): void {
+/**
+ * Counts a failed statement (or a failed attempt to connect) under its SQLSTATE class; `fallback`
+ * is the class of a failure that carries no SQLSTATE (a refused or reset socket, a connect timeout:
+ * `08`, connection exception, for the driver that knows it was one).
+ */
+export function countError(into: Map<string, number>, e: unknown, fallback = ''): void {
   const code = (e as { code?: unknown } | null)?.code;
-  const cls = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : '';
+  const cls = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : fallback;
   into.set(cls, (into.get(cls) ?? 0) + 1);
 }
+
+/** Told when the database stops answering (with the failure) and when it answers again. */
+export type AvailabilityListener = (available: boolean, cause?: unknown) => void;
 
 export interface Database extends Queryable {
   readonly driver: 'pg' | 'pglite';
@@ -48,6 +55,11 @@ export interface Database extends Queryable {
   /** Cheap liveness probe for /readyz. */
   ping(): Promise<void>;
   stats?(): DatabaseStats;
+  /**
+   * Calls `listener` once per change of reachability (a server that can drop connections:
+   * PostgreSQL): false on the first connection failure, true on the next statement that succeeds.
+   */
+  watchAvailability?(listener: AvailabilityListener): void;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, QueryOptions, QueryResult } from './db.js';
+import type { AvailabilityListener, Database, Queryable, QueryOptions, QueryResult } from './db.js';
 import { countError, statementAttributes, StoreConflictError, StoreUnavailableError } from './db.js';
 import { inSpan, SpanKind } from '../telemetry/trace.js';
 
@@ -71,11 +71,12 @@ interface Lease {
  * connection is out; the next statement then fails as "not queryable", a 503, and the broken
  * connection is destroyed instead of going back to the pool.
  */
-async function checkout(pool: pg.Pool): Promise<Lease> {
+async function checkout(pool: pg.Pool, failed: (e: unknown) => void): Promise<Lease> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
   } catch (e) {
+    failed(e);
     throw new StoreUnavailableError(e);
   }
   let lost = false;
@@ -90,6 +91,16 @@ async function checkout(pool: pg.Pool): Promise<Lease> {
       client.release(destroy || lost);
     },
   };
+}
+
+/**
+ * Checkouts that neither an idle connection nor a new one can serve now: the pool's saturation.
+ * pg-pool queues every checkout made while a connection is idle and hands it over on the next
+ * tick, so its own `waitingCount` read during a scrape (whose collectors just asked for
+ * connections) showed 4–6 "waiting" on an idle process.
+ */
+function waitingForCapacity(pool: pg.Pool, max: number): number {
+  return Math.max(0, pool.waitingCount - pool.idleCount - (max - pool.totalCount));
 }
 
 export async function openPgDatabase(url: string, options: { schema?: string; max?: number } = {}): Promise<Database> {
@@ -107,22 +118,41 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
   }
   // Without a connect timeout an unreachable (black-holed) server would hold every request forever;
   // generous, because it also bounds the wait for a free pooled connection under load.
-  const poolConfig: pg.PoolConfig = { connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 15_000 };
+  const max = options.max ?? 10;
+  const poolConfig: pg.PoolConfig = { connectionString: url, max, connectionTimeoutMillis: 15_000 };
   if (options.schema !== undefined) poolConfig.options = `-c search_path=${options.schema}`;
   const pool = new pg.Pool(poolConfig);
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
 
   const errorsByClass = new Map<string, number>();
+  const listeners: AvailabilityListener[] = [];
+  let available = true;
+  const setAvailable = (now: boolean, cause?: unknown): void => {
+    if (now === available) return;
+    available = now;
+    for (const l of listeners) l(now, cause);
+  };
+  /** A failure to connect or a broken connection is counted (class 08 without a SQLSTATE) and marks the store unreachable. */
+  const failed = (e: unknown): void => {
+    const lost = isConnectionError(e);
+    countError(errorsByClass, e, lost ? '08' : '');
+    if (lost) setAvailable(false, e);
+  };
+  const connectFailed = (e: unknown): void => {
+    countError(errorsByClass, e, '08');
+    setAvailable(false, e);
+  };
   const run = <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> =>
     inSpan('db.query', statementAttributes('postgresql', sql), () => runUntraced<R>(c, sql, params, options), SpanKind.CLIENT);
   const runUntraced = async <R>(c: pg.PoolClient, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
     try {
       const values = params as unknown[] | undefined;
       const r = options?.name === undefined ? await c.query(sql, values) : await c.query({ name: options.name, text: sql, ...(values === undefined ? {} : { values }) });
+      if (!available) setAvailable(true);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     } catch (e) {
-      countError(errorsByClass, e);
+      failed(e);
       throw wrap(e);
     }
   };
@@ -130,7 +160,7 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
   // pool.query without its shortcut: a failure to connect is told apart from a failing statement,
   // and a connection that broke is destroyed instead of going back to the pool.
   const runPooled = async <R>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
-    const lease = await checkout(pool);
+    const lease = await checkout(pool, connectFailed);
     try {
       const r = await run<R>(lease.client, sql, params, options);
       lease.release(false);
@@ -148,7 +178,7 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
       await runPooled(sql);
     },
     async tx(fn) {
-      const lease = await checkout(pool);
+      const lease = await checkout(pool, connectFailed);
       const client = lease.client;
       let broken = false;
       const q: Queryable = {
@@ -158,9 +188,9 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
         },
       };
       try {
-        await client.query('BEGIN');
+        await runUntraced(client, 'BEGIN');
         const out = await fn(q);
-        await client.query('COMMIT');
+        await runUntraced(client, 'COMMIT');
         return out;
       } catch (e) {
         const wrapped = wrap(e);
@@ -174,7 +204,10 @@ export async function openPgDatabase(url: string, options: { schema?: string; ma
     async ping() {
       await runPooled('SELECT 1');
     },
-    stats: () => ({ connections: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, errorsByClass }),
+    stats: () => ({ connections: { total: pool.totalCount, idle: pool.idleCount, waiting: waitingForCapacity(pool, max) }, errorsByClass }),
+    watchAvailability(listener) {
+      listeners.push(listener);
+    },
     async close() {
       await pool.end();
     },

@@ -72,8 +72,21 @@ export const METRICS = {
   qrail_webhook_deliveries_total: { type: 'counter', help: 'Outbound webhook delivery attempts by outcome (succeeded, retry, failed: given up).', labels: ['outcome'] },
   qrail_webhook_backlog: { type: 'gauge', help: 'Outbound webhook events not yet fanned out plus deliveries still to send (cluster-wide, read from the database at scrape).', labels: [] },
 
-  qrail_db_pool_connections: { type: 'gauge', help: 'Database pool connections by state (total, idle, waiting requests).', labels: ['state'] },
-  qrail_db_query_errors_total: { type: 'counter', help: 'Database statements that failed, by SQLSTATE class ("" when unknown).', labels: ['class'] },
+  qrail_db_up: {
+    type: 'gauge',
+    help: '1 when this process reached the database at this scrape, 0 when not (the series read from the database then repeat their last values).',
+    labels: [],
+  },
+  qrail_db_pool_connections: {
+    type: 'gauge',
+    help: 'Database pool connections by state (total, idle, waiting: checkouts no idle or new connection can serve now).',
+    labels: ['state'],
+  },
+  qrail_db_query_errors_total: {
+    type: 'counter',
+    help: 'Database statements and connection attempts that failed, by SQLSTATE class (08 for a connection lost or refused without one, "" when unknown).',
+    labels: ['class'],
+  },
 } as const satisfies Record<string, Def>;
 
 export type MetricName = keyof typeof METRICS;

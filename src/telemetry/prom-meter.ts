@@ -31,7 +31,10 @@ export class PromMeter implements Meter {
       const labelNames = [...def.labels];
       const readers: Reader[] = [];
       this.readers.set(name, readers);
+      const lastRows = new Map<Reader, ReadonlyArray<Row>>();
       // Series read at scrape time start empty each scrape: a label set that disappeared is not reported stale.
+      // A reader that fails (the database is down) repeats its last rows instead of making its series
+      // vanish: a gap looks like "nothing queued", a repeated value beside qrail_db_up 0 reads as stale.
       const refresh = async (metric: Gauge | Counter): Promise<void> => {
         if (readers.length === 0) return;
         metric.reset();
@@ -39,8 +42,9 @@ export class PromMeter implements Meter {
           let rows: ReadonlyArray<Row>;
           try {
             rows = await read();
+            lastRows.set(read, rows);
           } catch {
-            continue;
+            rows = lastRows.get(read) ?? [];
           }
           for (const [labels, v] of rows) {
             if (metric instanceof Gauge) metric.set(labels, v);

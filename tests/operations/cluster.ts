@@ -22,6 +22,8 @@ export interface Node {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The last lines of its output, for a failure message. */
   tail(): string;
+  /** How many lines of its output so far match `pattern` (every line is matched as it arrives). */
+  count(pattern: RegExp): number;
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
@@ -77,9 +79,11 @@ export async function startNode(role: 'api' | 'worker' | 'all', env: Record<stri
     env: { ...process.env, ...env, PORT: String(port), METRICS_PORT: String(metricsPort) },
   });
   const lines: string[] = [];
+  const seen: string[] = [];
   const keep = (l: string) => {
     lines.push(l);
     if (lines.length > 80) lines.shift();
+    if (seen.length < 20_000) seen.push(l);
   };
   createInterface({ input: child.stdout }).on('line', keep);
   createInterface({ input: child.stderr }).on('line', keep);
@@ -93,6 +97,7 @@ export async function startNode(role: 'api' | 'worker' | 'all', env: Record<stri
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     exited,
     tail: () => lines.join('\n'),
+    count: (pattern) => seen.filter((l) => pattern.test(l)).length,
     async kill(signal) {
       child.kill(signal);
       await exited;
