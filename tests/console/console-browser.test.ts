@@ -220,6 +220,12 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     // A completed job offers no cancel.
     expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
     await check('job');
+    // The result downloads from the Account Job page: the counts as CSV add up to the shots.
+    const csv = (await downloaded(page, 'Download counts (CSV)')).trim().split('\n');
+    expect(csv[0]).toBe('outcome,count');
+    expect(csv.slice(1).reduce((n, line) => n + Number(line.split(',')[1]), 0)).toBe(1000);
+    const json = JSON.parse(await downloaded(page, 'Download result (JSON)')) as { shots: number };
+    expect(json.shots).toBe(1000);
   }, 120_000);
 
   it('optimizes the optimizable example with before and after diagrams and the proof', async () => {
