@@ -22,3 +22,16 @@ export function duration(from: string | null | undefined, to: string | null | un
   if (!Number.isFinite(ms)) return '—';
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
 }
+
+/**
+ * A time given in microseconds (T1/T2 arrive so) in the unit that reads best: µs below a
+ * millisecond, ms below a second, s above; three significant digits. The unit is chosen after
+ * rounding, so 999.7 µs reads "1 ms", not "1000 µs".
+ */
+export function microseconds(us: number | null | undefined): string {
+  if (us === null || us === undefined || !Number.isFinite(us)) return '—';
+  const rounded = Number(us.toPrecision(3));
+  const [value, unit] = Math.abs(rounded) >= 1e6 ? [us / 1e6, 's'] : Math.abs(rounded) >= 1e3 ? [us / 1e3, 'ms'] : [us, 'µs'];
+  const shown = Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(3));
+  return `${shown} ${unit}`;
+}

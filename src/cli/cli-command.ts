@@ -36,6 +36,8 @@ export interface PositionalSpec {
   readonly name: string;
   readonly description: string;
   readonly optional?: boolean;
+  /** `uuid`: checked before the command runs (exit 2), so a mistyped id never reaches the service. */
+  readonly format?: 'uuid';
 }
 
 export interface ParsedInput {

@@ -95,8 +95,8 @@ job, never a second one (without one, a random key is made and printed).`,
 export const jobsGetCommand = remoteCommand({
   name: 'jobs get',
   summary: 'a job as it is now: status, price, result (counts as a histogram) and receipt',
-  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it' }],
-  examples: ['qrail jobs get 7f3c…', 'qrail jobs get 7f3c… --json | jq .receipt'],
+  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it (a UUID)', format: 'uuid' }],
+  examples: ['qrail jobs get 7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51', 'qrail jobs get 7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51 --json | jq .receipt'],
   async run(input, svc, ctx) {
     requireJobsAuth(svc);
     return finish(ctx, svc, await svc.client.jobs.get(input.positionals[0] ?? ''));
@@ -148,9 +148,9 @@ export const jobsWaitCommand = remoteCommand({
   description: `Polls GET /v1/jobs/{id} (backing off from 0.5 s to 5 s) and shows the status on stderr
 while waiting. Exits 0 when the job completed, 1 when it failed or --timeout passed; Ctrl-C stops
 waiting (exit 130) and the job continues.`,
-  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it' }],
+  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it (a UUID)', format: 'uuid' }],
   options: WAIT_OPTIONS,
-  examples: ['qrail jobs wait 7f3c…', 'qrail jobs wait 7f3c… --timeout 60 --json > job.json'],
+  examples: ['qrail jobs wait 7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51', 'qrail jobs wait 7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51 --timeout 60 --json > job.json'],
   async run(input, svc, ctx) {
     intOption(input.options['timeout'], 'timeout');
     requireJobsAuth(svc);
@@ -165,8 +165,8 @@ export const jobsCancelCommand = remoteCommand({
 released; a running one is asked to stop and ends so (\`qrail jobs wait\` shows it). Nothing is
 captured either way. Canceling it again answers the same; a job that already ended otherwise
 answers JOB_NOT_CANCELABLE (exit 1).`,
-  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it' }],
-  examples: ['qrail jobs cancel 7f3c…', 'qrail jobs cancel 7f3c… --json | jq .receipt'],
+  positionals: [{ name: 'JOB_ID', description: 'as `jobs submit` printed it (a UUID)', format: 'uuid' }],
+  examples: ['qrail jobs cancel 7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51', 'qrail jobs cancel 7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51 --json | jq .receipt'],
   async run(input, svc, ctx) {
     requireJobsAuth(svc);
     const job = await svc.client.jobs.cancel(input.positionals[0] ?? '');

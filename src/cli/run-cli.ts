@@ -2,6 +2,7 @@ import { EXIT, UsageError, type CliCommand, type CliContext } from './cli-comman
 import { commandHelp, groupHelp, rootHelp, usageLine, type CommandSection } from './help-text.js';
 import { parseCommandLine, wantsHelp } from './parse-command-line.js';
 import { reportFailure } from './output.js';
+import { closest, suggestion } from './did-you-mean.js';
 
 export interface CliTable {
   readonly sections: readonly CommandSection[];
@@ -38,6 +39,15 @@ export async function invokeCommand(command: CliCommand, args: readonly string[]
     if (e instanceof UsageError) return usageFailure(ctx, args, `qrail ${command.name}`, e.message, usageLine(command));
     throw e;
   }
+}
+
+/** A first word close to the typed one ("jbos" → "jobs"), else a command whose last word is close ("validate" → "circuits validate"). */
+function suggestCommand(word: string, all: readonly CliCommand[]): string {
+  const first = closest(word, new Set(all.map((c) => c.name.split(' ')[0] ?? c.name)));
+  if (first !== undefined) return `; did you mean "${first}"?`;
+  const byLast = new Map(all.filter((c) => c.name.includes(' ')).map((c) => [c.name.split(' ').at(-1) ?? c.name, c.name]));
+  const last = closest(word, byLast.keys());
+  return last === undefined ? '' : `; did you mean "${byLast.get(last)}"?`;
 }
 
 /**
@@ -77,7 +87,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext, table: Cl
       ctx.io.err(root());
       return EXIT.USAGE;
     }
-    return usageFailure(ctx, args, 'qrail', `unknown option "${args[0]}"`, 'usage: qrail <command> [options]\nRun `qrail --help` for the commands.');
+    return usageFailure(
+      ctx,
+      args,
+      'qrail',
+      `unknown option "${args[0]}"${suggestion(args[0] ?? '', ['--help', '--version'])}`,
+      'usage: qrail <command> [options]\nRun `qrail --help` for the commands.',
+    );
   }
   if (command === undefined && group.length > 0) {
     if (help && words.length === 1) {
@@ -85,17 +101,21 @@ export async function runCli(argv: readonly string[], ctx: CliContext, table: Cl
       return EXIT.OK;
     }
     const what = words[1] === undefined ? 'a command' : `"${words[1]}"`;
-    const message = words[1] === undefined ? `needs ${what}` : `unknown command ${what}`;
+    const near =
+      words[1] === undefined
+        ? undefined
+        : closest(
+            words[1],
+            group.map((c) => c.name.slice(words[0]!.length + 1)),
+          );
+    const message = words[1] === undefined ? `needs ${what}` : `unknown command ${what}${near === undefined ? '' : `; did you mean "${words[0]} ${near}"?`}`;
     if (jsonWanted(args)) return reportFailure(ctx.io, true, { code: 'USAGE', message: `qrail ${words[0]}: ${message}` }, EXIT.USAGE);
     ctx.io.err(`qrail ${words[0]}: ${message}\n${groupHelp(words[0] as string, group)}`);
     return EXIT.USAGE;
   }
   if (command === undefined) {
-    if (help) {
-      ctx.io.out(root());
-      return EXIT.OK;
-    }
-    return usageFailure(ctx, args, 'qrail', `unknown command "${words[0]}"`, 'usage: qrail <command> [options]\nRun `qrail --help` for the commands.');
+    // Even with --help: help for a command that does not exist is a usage error naming it, not the global help.
+    return usageFailure(ctx, args, 'qrail', `unknown command "${words[0]}"${suggestCommand(words[0] ?? '', all)}`, 'usage: qrail <command> [options]\nRun `qrail --help` for the commands.');
   }
   const rest = args.slice(command.name.split(' ').length);
   // `-V` after a command is its version request too (`qrail serve --version`), unless the command declares it.

@@ -76,7 +76,7 @@ describe('qrail command line: help, version and usage errors', () => {
 
   it('an unknown flag, a missing argument or a bad choice is refused with exit 2, the flag named and the usage, nothing run', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['serve', '--rol', 'api'], /^qrail serve: unknown option "--rol"\nusage: qrail serve \[options\]/],
+      [['serve', '--rol', 'api'], /^qrail serve: unknown option "--rol"; did you mean "--role"\?\nusage: qrail serve \[options\]/],
       [['serve', '--role=api', '--bogus'], /unknown option "--bogus"/],
       [['serve', '--role', 'cook'], /--role must be one of api, worker, all \(got "cook"\)/],
       [['migrate', '--force'], /^qrail migrate: unknown option "--force"/],
@@ -143,7 +143,7 @@ describe('qrail command line: help, version and usage errors', () => {
       return end < 0 ? tokens : tokens.slice(0, end);
     };
     const check = (line: string) => {
-      const argv = words(line).map((w) => w.replace(/^<job_id>$/, 'job-1'));
+      const argv = words(line).map((w) => w.replace(/^<job_id>$/, '7f3c2a9e-1b4d-4e8f-a6c5-0d9e8b7a6f51'));
       const command = [...COMMANDS].sort((a, b) => b.name.length - a.name.length).find((c) => argv.join(' ').startsWith(`${c.name} `) || argv.join(' ') === c.name);
       if (command === undefined) throw new Error(`no command for: ${line}`);
       expect(() => parseCommandLine(command, argv.slice(command.name.split(' ').length)), line).not.toThrow();

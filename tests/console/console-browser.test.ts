@@ -37,6 +37,41 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
   return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** Every data table of the page as text (not the chart library’s legend, a key laid out as a table): its column headings and, per body row, its cells (a colspan repeats the cell). */
+const TABLES_SCRIPT = `[...document.querySelectorAll('table:not(.u-legend)')].map((t) => ({
+  label: (t.querySelector('caption')?.textContent ?? t.getAttribute('aria-label') ?? t.outerHTML.slice(0, 160)).trim(),
+  headings: [...t.querySelectorAll('thead tr:last-child th')].map((th) => th.textContent.trim()),
+  rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].flatMap((c) => Array(c.colSpan || 1).fill(c.textContent.trim()))),
+}))`;
+interface TableText {
+  label: string;
+  headings: string[];
+  rows: string[][];
+}
+/** Each amount cell of the ledger with the number of line boxes its text takes. */
+const AMOUNT_LINES_SCRIPT = `[...document.querySelectorAll('table td.num')].map((td) => {
+  const r = document.createRange();
+  r.selectNodeContents(td);
+  return { text: td.textContent, lines: new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size };
+})`;
+const tablesOf = async (page: Page) => page.evaluate<TableText[]>(TABLES_SCRIPT);
+
+/** Clicks a download link and answers the downloaded file's text. */
+async function downloaded(page: Page, name: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+  const path = await download.path();
+  return readFileSync(path, 'utf8');
+}
+
+/** Headings against cells, for every table of the page: each body row has one cell per heading. */
+async function tableProblems(page: Page): Promise<string[]> {
+  return (await tablesOf(page)).flatMap((t) =>
+    t.headings.length === 0
+      ? [`table "${t.label}" has no column headings`]
+      : t.rows.filter((r) => r.length !== t.headings.length).map((r) => `table "${t.label}": ${t.headings.length} headings (${t.headings.join(' | ')}) but ${r.length} cells (${r.join(' | ')})`),
+  );
+}
+
 describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (skipped: ${WHY_BROWSER_SKIPPED})` : ''}`, () => {
   let app: App;
   let browser: Browser;
@@ -47,6 +82,7 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
 
   const check = async (name: string) => {
     a11y[name] = await accessibilityProblems(page);
+    expect(await tableProblems(page), name).toEqual([]);
     await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
@@ -111,6 +147,12 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     await expect.poll(() => page.getByTestId('available').innerText(), { timeout: 20_000 }).toBe('$25.00');
     await page.getByRole('cell', { name: 'topup' }).first().waitFor();
     await check('wallet');
+    // At phone width an amount stays on one line (the table scrolls instead): its text is one line box.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const amounts = await page.evaluate<{ text: string; lines: number }[]>(AMOUNT_LINES_SCRIPT);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(amounts.length).toBeGreaterThan(0);
+    expect(amounts.filter((a) => a.lines !== 1)).toEqual([]);
   }, 120_000);
 
   it('creates an API key, and a job the key submits is seen completing with its histogram', async () => {
@@ -157,6 +199,19 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     // The list updates itself while the job moves: no reload.
     await expect.poll(() => row.innerText(), { timeout: 60_000 }).toContain('completed');
     await check('jobs');
+    // Each column holds its kind of value, for both kinds of job.
+    const [jobsTable] = await tablesOf(page);
+    expect(jobsTable?.headings).toEqual(['Job', 'Kind', 'Capability or device', 'Status', 'Price', 'Submitted']);
+    const columns: RegExp[] = [
+      /^[0-9a-f]{8}$/,
+      /^(Account Job|execution)$/,
+      /^(circuit\.[a-z_.]+|provider-(one|two) · \S+)$/,
+      /^(queued|running|completed|failed|held|released|expired)\b/,
+      /^(\$[\d,]+\.\d+|—)$/,
+      /\d{1,2}:\d\d/,
+    ];
+    expect(jobsTable?.rows.length).toBeGreaterThanOrEqual(2);
+    for (const r of jobsTable?.rows ?? []) r.forEach((cell, i) => expect(cell, `${jobsTable?.headings[i]} of ${r.join(' | ')}`).toMatch(columns[i]!));
     await row.getByRole('link').click();
     await page.getByRole('img', { name: /Histogram of 2 outcomes over 1000 shots/ }).waitFor();
     expect(await page.locator('figcaption').first().innerText()).toContain('clbit 0 rightmost');
@@ -165,6 +220,12 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     // A completed job offers no cancel.
     expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
     await check('job');
+    // The result downloads from the Account Job page: the counts as CSV add up to the shots.
+    const csv = (await downloaded(page, 'Download counts (CSV)')).trim().split('\n');
+    expect(csv[0]).toBe('outcome,count');
+    expect(csv.slice(1).reduce((n, line) => n + Number(line.split(',')[1]), 0)).toBe(1000);
+    const json = JSON.parse(await downloaded(page, 'Download result (JSON)')) as { shots: number };
+    expect(json.shots).toBe(1000);
   }, 120_000);
 
   it('optimizes the optimizable example with before and after diagrams and the proof', async () => {
@@ -207,6 +268,64 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     await expect.poll(() => card.getByTestId('hold-status').innerText()).toBe('released');
   }, 120_000);
 
+  it('says why each device can or cannot run, with T1/T2 in scaled units', async () => {
+    await nav('Jobs');
+    await nav('Devices');
+    await page.locator('article.device').first().waitFor();
+    for (const card of await page.locator('article.device').all()) {
+      const why = (await card.getByTestId('readiness').innerText()).trim();
+      const button = card.getByRole('button', { name: 'Quote and run…' });
+      if ((await button.count()) > 0 && !(await button.isEnabled())) expect(why).toMatch(/^Not available: .+/);
+      else expect(why).toMatch(/^(Ready|Not available: .+)/);
+      const t = card.getByTestId('t1-t2');
+      if ((await t.count()) > 0) expect(await t.innerText()).toMatch(/^(—|\d+(\.\d+)? (µs|ms|s)) \/ (—|\d+(\.\d+)? (µs|ms|s))$/);
+    }
+    for (const item of await page.getByRole('list', { name: 'Provider one devices' }).getByRole('listitem').all()) expect(await item.innerText()).toMatch(/ (ready|not ready: .+)$/);
+  }, 60_000);
+
+  it('runs a held job and its page shows the finished result without a reload', async () => {
+    const offering = page
+      .locator('article.device')
+      .filter({ has: page.getByRole('button', { name: 'Quote and run…' }) })
+      .first();
+    await offering.waitFor({ timeout: 30_000 });
+    const card = page.locator(`article.device[aria-labelledby="${await offering.getAttribute('aria-labelledby')}"]`);
+    await card.getByRole('button', { name: 'Quote and run…' }).click();
+    await card.getByLabel('Shots').fill('50');
+    await card.getByRole('button', { name: 'Get a quote' }).click();
+    await card.getByRole('button', { name: /^Hold \$/ }).click();
+    await expect.poll(() => card.getByTestId('hold-status').innerText()).toBe('held');
+    await card.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.waitForURL(/\/console\/jobs\/execution\//);
+    const loads: string[] = [];
+    page.on('load', () => loads.push(page.url()));
+    await expect.poll(() => page.getByTestId('execution-status').innerText(), { timeout: 60_000 }).toBe('completed');
+    await page.getByRole('img', { name: /Histogram of \d+ outcomes over 50 shots/ }).waitFor();
+    expect(loads).toEqual([]);
+    // The result downloads from the job page too.
+    const csv = await downloaded(page, 'Download counts (CSV)');
+    expect(csv.split('\n')[0]).toBe('outcome,count');
+  }, 120_000);
+
+  it('runs the editor circuit on the simulator, shows its histogram and downloads it as JSON and CSV', async () => {
+    await nav('Circuits');
+    await page.getByLabel('OpenQASM 2 / 3 or wire-format JSON').fill('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;');
+    await page.getByLabel('Shots').fill('200');
+    await page.getByRole('button', { name: 'Run on simulator' }).click();
+    await page.getByRole('img', { name: 'Histogram of 2 outcomes over 200 shots' }).waitFor({ timeout: 60_000 });
+    const json = JSON.parse(await downloaded(page, 'Download result (JSON)')) as { shots: number; counts: Record<string, number> };
+    expect(json.shots).toBe(200);
+    expect(Object.keys(json.counts).sort()).toEqual(['00', '11']);
+    const csv = (await downloaded(page, 'Download counts (CSV)')).trim().split('\n');
+    expect(csv[0]).toBe('outcome,count');
+    expect(csv.slice(1).sort()).toEqual(
+      Object.entries(json.counts)
+        .map(([k, n]) => `${k},${n}`)
+        .sort(),
+    );
+    await check('circuits-run');
+  }, 120_000);
+
   it('sends an ended session back to sign-in and returns to the page afterwards', async () => {
     // From a page that does not poll: the Jobs page's refresh would meet the 401 before the click below.
     await nav('API keys');
@@ -223,7 +342,7 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
   }, 60_000);
 
   it('has no serious accessibility violation and no console error on any page', () => {
-    expect(Object.keys(a11y).sort()).toEqual(['circuits', 'devices', 'job', 'jobs', 'keys', 'sign-in', 'wallet']);
+    expect(Object.keys(a11y).sort()).toEqual(['circuits', 'circuits-run', 'devices', 'job', 'jobs', 'keys', 'sign-in', 'wallet']);
     expect(a11y).toEqual(Object.fromEntries(Object.keys(a11y).map((k) => [k, []])));
     // The 401 of the ended session is the one expected error the browser logs for a failed request.
     expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);

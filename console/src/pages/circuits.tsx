@@ -3,11 +3,15 @@ import { QrailApiError, api, type Circuit, type QrailClient } from '../api.ts';
 import { CircuitDiagram } from '../components/circuit-diagram.tsx';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { HeatMap } from '../components/heat-map.tsx';
+import { Histogram } from '../components/histogram.tsx';
+import { ResultDownloads } from '../components/result-downloads.tsx';
+import { href, onLinkClick } from '../router.ts';
 
 type Validation = Awaited<ReturnType<QrailClient['circuits']['validate']>>;
 type Optimized = Awaited<ReturnType<QrailClient['circuits']['optimize']>>;
 type Coupling = Awaited<ReturnType<QrailClient['coupling']['analyze']>>;
 type Metrics = Optimized['metrics_before'];
+type Run = Awaited<ReturnType<QrailClient['execution']['runProviderOne']>>;
 interface Problem {
   readonly path?: string | undefined;
   readonly code?: string | undefined;
@@ -96,6 +100,8 @@ export function CircuitsPage() {
   const [analysis, setAnalysis] = useState<Awaited<ReturnType<QrailClient['circuits']['analyze']>> | undefined>(undefined);
   const [optimized, setOptimized] = useState<Optimized | undefined>(undefined);
   const [coupling, setCoupling] = useState<Coupling | undefined>(undefined);
+  const [shots, setShots] = useState(1024);
+  const [simulated, setSimulated] = useState<Run | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState<string | undefined>(undefined);
   const abort = useRef<AbortController | undefined>(undefined);
@@ -132,6 +138,14 @@ export function CircuitsPage() {
       }
     });
   const couple = () => run('Analyzing coupling', async (signal) => setCoupling(await api().coupling.analyze({ circuit: circuitInput(text), mode: 'auto' }, { signal })));
+  // The platform simulator (Provider One, free): the answer carries the counts; a queued answer is waited for.
+  const simulate = () =>
+    run('Running on the simulator', async (signal) => {
+      setSimulated(undefined);
+      const c = api();
+      const job = await c.execution.runProviderOne({ circuit: circuitInput(text), shots }, { signal });
+      setSimulated(job.results != null || job.failure !== null ? job : await c.execution.waitForJob('provider-one', job.job_id, { signal }));
+    });
   const loadExample = () =>
     run('Loading', async (signal) => {
       const ex = await api().circuits.examples({ name: 'optimizable' }, { signal });
@@ -197,6 +211,15 @@ export function CircuitsPage() {
           <button type="button" onClick={() => void optimize()} disabled={text.trim() === ''}>
             Optimize
           </button>
+        </div>
+        <div class="row">
+          <label>
+            Shots
+            <input type="number" min={1} max={1000000} value={shots} onInput={(e) => setShots(Number(e.currentTarget.value))} />
+          </label>
+          <button type="button" onClick={() => void simulate()} disabled={text.trim() === '' || !(shots >= 1)}>
+            Run on simulator
+          </button>
           {busy !== undefined && (
             <span role="status" class="busy">
               {busy}…{' '}
@@ -243,6 +266,25 @@ export function CircuitsPage() {
           )}
           <h3>After</h3>
           <CircuitDiagram circuit={optimized.circuit} label="Circuit after optimization" />
+        </>
+      )}
+      {simulated !== undefined && (
+        <>
+          <h2>Simulator run</h2>
+          <p role="status">
+            Job{' '}
+            <a href={href(`/jobs/execution/${simulated.job_id}?provider=provider-one`)} onClick={(e) => onLinkClick(e, `/jobs/execution/${simulated.job_id}?provider=provider-one`)}>
+              <code>{simulated.job_id.slice(0, 8)}</code>
+            </a>{' '}
+            {simulated.status} on <code>{simulated.device}</code>, {simulated.shots} shots.
+          </p>
+          {simulated.failure !== null && <ErrorBanner error={new Error(`${simulated.failure.code}: ${simulated.failure.message}`)} />}
+          {simulated.results != null && (
+            <>
+              <Histogram counts={simulated.results.counts} shots={simulated.results.shots} bitOrder={simulated.results.bit_order} />
+              <ResultDownloads result={simulated.results} name={`simulator-${simulated.job_id}`} />
+            </>
+          )}
         </>
       )}
       {analysis !== undefined && (

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type QrailClient } from '../api.ts';
 import { CouplingMap } from '../components/coupling-map.tsx';
 import { ErrorBanner } from '../components/error-banner.tsx';
-import { usd, when } from '../format.ts';
+import { microseconds, usd, when } from '../format.ts';
 import { href, navigate } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 import { circuitInput } from './circuits.tsx';
@@ -105,6 +105,29 @@ function HardwareRun({ device }: { device: Device }) {
 /** A figure the provider may not report (null → "—"). */
 const fixed = (x: number | null, scale: number, digits: number): string => (x === null ? '—' : (x * scale).toFixed(digits));
 
+type Reason = Device['reasons'][number];
+
+/** The API's reasons, in words: why an option cannot run now and what to do about it. */
+const because = (reasons: readonly Reason[]): string => reasons.map((r) => r.message).join(' ');
+
+/**
+ * What the card's button means: ready (and, for hardware, that a quote and a hold come first), or
+ * not available with the API's reasons (not configured, credentials missing, device offline,
+ * wallet not funded, spend controls) — never a status badge beside a disabled button with no word why.
+ */
+function Readiness({ d }: { d: Device }) {
+  // A hold being required is the normal path for hardware, not a reason it cannot run.
+  const blocking = d.reasons.filter((r) => r.code !== 'quote_hold_required');
+  const text = d.available
+    ? `Ready${d.requires_hold ? ': hardware runs need a quote and a hold of the price first' : ''}.`
+    : `Not available: ${because(blocking.length > 0 ? blocking : d.reasons) || (d.status_detail ?? `the device is ${d.status}`)}`;
+  return (
+    <p class={d.available ? 'hint' : 'warning'} data-testid="readiness">
+      {text}
+    </p>
+  );
+}
+
 function DeviceCard({ d }: { d: Device }) {
   const [open, setOpen] = useState(false);
   const cal = d.calibration;
@@ -138,8 +161,8 @@ function DeviceCard({ d }: { d: Device }) {
               </div>
               <div>
                 <dt>Mean T1 / T2</dt>
-                <dd>
-                  {fixed(cal.mean.t1_us, 1, 0)} µs / {fixed(cal.mean.t2_us, 1, 0)} µs
+                <dd data-testid="t1-t2">
+                  {microseconds(cal.mean.t1_us)} / {microseconds(cal.mean.t2_us)}
                 </dd>
               </div>
               <div>
@@ -152,6 +175,7 @@ function DeviceCard({ d }: { d: Device }) {
           )}
         </dl>
       </div>
+      <Readiness d={d} />
       {d.requires_hold &&
         (open ? (
           <HardwareRun device={d} />
@@ -177,10 +201,10 @@ export function DevicesPage() {
       </p>
       <h2>Provider one</h2>
       <ErrorBanner error={caps.error} />
-      <ul>
+      <ul aria-label="Provider one devices">
         {p1.map((d) => (
           <li key={d.device}>
-            <code>{d.device}</code> <span class={`badge badge-${d.status}`}>{d.status}</span> {d.ready ? 'ready' : 'not ready'}
+            <code>{d.device}</code> <span class={`badge badge-${d.status}`}>{d.status}</span> {d.ready ? 'ready' : `not ready: ${because(d.reasons) || `the device is ${d.status}`}`}
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import { api, jobsApi, type QrailClient } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { Histogram } from '../components/histogram.tsx';
+import { ResultDownloads } from '../components/result-downloads.tsx';
 import { duration, usd, when } from '../format.ts';
 import { href, onLinkClick, queryParam } from '../router.ts';
 import { useLoad } from '../use-load.ts';
@@ -156,7 +157,14 @@ function AccountJobView({ id }: { id: string }) {
             </>
           )}
           <h2>Result</h2>
-          {j.result === null ? <p>{moving ? 'Running…' : 'No result.'}</p> : <ResultView result={j.result} />}
+          {j.result === null ? (
+            <p>{moving ? 'Running…' : 'No result.'}</p>
+          ) : (
+            <>
+              <ResultView result={j.result} />
+              <ResultDownloads result={j.result} name={`job-${id}`} />
+            </>
+          )}
           <h2>Receipt</h2>
           {j.receipt === null ? (
             <p>No receipt yet: it is issued when the job is charged.</p>
@@ -196,9 +204,21 @@ function AccountJobView({ id }: { id: string }) {
   );
 }
 
+/** Execution statuses that change without the person doing anything (held waits for them: no polling). */
+const EXECUTION_MOVING = new Set(['queued', 'running', 'continued']);
+
 function ExecutionJobView({ id, provider }: { id: string; provider: 'provider-one' | 'provider-two' }) {
   const job = useLoad((signal) => api().execution.getJob(provider, id, { signal }), [id, provider]);
   const j = job.data;
+  // Read again until the job ends, as the Account Job page does: a run queued from the devices page finishes here.
+  const moving = j !== undefined && EXECUTION_MOVING.has(j.status);
+  useEffect(() => {
+    if (!moving) return;
+    const t = setInterval(() => {
+      if (document.visibilityState === 'visible') job.reload();
+    }, 1000);
+    return () => clearInterval(t);
+  }, [moving, job.reload]);
   // Held jobs are released from the devices page, not canceled (the API says so too).
   const cancelable = j !== undefined && (j.status === 'queued' || j.status === 'running' || j.status === 'continued');
   return (
@@ -207,7 +227,10 @@ function ExecutionJobView({ id, provider }: { id: string; provider: 'provider-on
       {j !== undefined && (
         <>
           <p>
-            <StatusBadge status={j.status} /> on <code>{j.device}</code>, {j.shots} shots, submitted {when(j.created_at)}.
+            <span data-testid="execution-status">
+              <StatusBadge status={j.status} />
+            </span>{' '}
+            on <code>{j.device}</code>, {j.shots} shots, submitted {when(j.created_at)}.
           </p>
           {cancelable && <CancelButton cancel={() => api().execution.cancelJob(provider, id)} onDone={job.reload} />}
           {j.failure !== null && <ErrorBanner error={new Error(`${j.failure.code}: ${j.failure.message}`)} />}
@@ -219,6 +242,7 @@ function ExecutionJobView({ id, provider }: { id: string; provider: 'provider-on
               probabilities={j.results.probabilities_kind === 'exact' ? j.results.probabilities : undefined}
             />
           )}
+          {j.results != null && <ResultDownloads result={j.results} name={`job-${id}`} />}
         </>
       )}
     </>

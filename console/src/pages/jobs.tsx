@@ -130,7 +130,8 @@ export function JobsPage() {
           <thead>
             <tr>
               <th scope="col">Job</th>
-              <th scope="col">Capability</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Capability or device</th>
               <th scope="col">Status</th>
               <th scope="col" class="num">
                 Price
