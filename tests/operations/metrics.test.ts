@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ async function scrape(app: App, headers: Record<string, string> = {}): Promise<S
 describe('metrics: what a paid job, an optimization and errors leave in /metrics', () => {
   let app: App;
   let samples: Sample[];
+  let exposition = '';
   let receipt: { amount_captured: string };
 
   beforeAll(async () => {
@@ -42,6 +44,7 @@ describe('metrics: what a paid job, an optimization and errors leave in /metrics
     expect(opt.statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/v1/no-such-route' })).statusCode).toBe(404);
     samples = await scrape(app);
+    exposition = (await app.inject({ method: 'GET', url: '/metrics' })).body;
   }, 120_000);
   afterAll(async () => {
     await expectLedgerInvariants(app);
@@ -79,6 +82,16 @@ describe('metrics: what a paid job, an optimization and errors leave in /metrics
     expect(sampleValue(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'qrail_db_pool_connections', { state: 'total' }) !== undefined).toBe(app.db.driver === 'pg');
+  });
+
+  it('lints clean with promtool check metrics (Debian prometheus; required under CI)', () => {
+    if (spawnSync('promtool', ['--version']).status !== 0) {
+      expect(process.env['CI'], 'promtool is required under CI').not.toBe('true');
+      return;
+    }
+    const r = spawnSync('promtool', ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 
   it('uses only catalogued qrail_ names, and no label carries an id or an email', () => {
