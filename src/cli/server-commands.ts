@@ -145,6 +145,13 @@ async function serve(config: Config, role: Role): Promise<void> {
     },
     `qrail started: ${role} role, database ${database}, payment processor ${processor}, docs ${base}/docs`,
   );
+  // Only processes that send mail (the outbox worker runs in the worker and all roles).
+  if (role !== 'api' && optional(config.env, 'SMTP_URL') === undefined) {
+    app.log.warn(
+      { mail: 'development outbox' },
+      'MAIL IS THE DEVELOPMENT OUTBOX: no mail leaves this machine; verification and reset links are listed only at GET /v1/auth/operator/mail-outbox (redacted in logs); set SMTP_URL before real users sign up',
+    );
+  }
   if (processor === 'sandbox') {
     app.log.warn(
       { payment_processor: 'sandbox' },

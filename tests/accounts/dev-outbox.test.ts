@@ -7,8 +7,9 @@ const OPERATOR = 'operator-token-for-the-dev-outbox-0123';
 
 describe('the development outbox (no SMTP_URL)', () => {
   let app: App;
+  const logged: string[] = [];
   beforeAll(async () => {
-    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: OPERATOR, MAIL_POLL_MS: '50' });
+    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: OPERATOR, MAIL_POLL_MS: '50', LOG_LEVEL: 'info' }, { logDestination: { write: (l: string) => void logged.push(l) } });
     app.services.mailOutbox.start();
   });
   afterAll(async () => app.close());
@@ -37,6 +38,24 @@ describe('the development outbox (no SMTP_URL)', () => {
     // The gate is off without SMTP: an unverified account can top up.
     const topup = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers: a.auth, payload: { amount: '1.00', payment_method: 'pm_card_visa' } });
     expect(topup.statusCode).toBe(200);
+  });
+
+  it('logs each message without its secrets: tokens of links and the recipient redacted', async () => {
+    const c = await signUp(app);
+    await app.inject({ method: 'POST', url: '/v1/auth/password/forgot', payload: { email: c.email } });
+    const lines = await waitFor(() => {
+      const mine = logged.filter((l) => l.includes('dev outbox'));
+      return mine.some((l) => l.includes('password_reset')) ? mine : undefined;
+    });
+    const outbox = (await list('?limit=100')).json().data.items as Array<{ to: string; text: string }>;
+    const tokens = outbox.flatMap((m) => [...m.text.matchAll(/qr[vp]_[A-Za-z0-9_-]+/g)].map((x) => x[0]));
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    const all = logged.join('\n');
+    for (const t of tokens) expect(all).not.toContain(t);
+    for (const m of outbox) expect(all).not.toContain(m.to);
+    const reset = JSON.parse(lines.find((l) => l.includes('password_reset')) ?? '{}') as { links: string[]; to: string };
+    expect(reset.links.some((l) => /token=qrp_\[redacted\]/.test(l))).toBe(true);
+    expect(reset.to).toMatch(/^.…@example\.com$/);
   });
 
   it('the listing needs the operator token', async () => {

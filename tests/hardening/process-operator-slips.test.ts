@@ -114,6 +114,8 @@ describe('operator slips', { timeout: 240_000 }, () => {
     expect(started).toMatchObject({ level: 30, database: `PGlite ${dir}`, payment_processor: 'sandbox', docs: 'https://api.qrail.example/docs' });
     const sandbox = lines.filter((l) => l.level === 40 && /SANDBOX/.test(l.msg));
     expect(sandbox).toHaveLength(1);
+    // No SMTP_URL: the development outbox says so as loudly.
+    expect(lines.filter((l) => l.level === 40 && /MAIL IS THE DEVELOPMENT OUTBOX/.test(l.msg))).toHaveLength(1);
     const unknown = lines.filter((l) => l.level === 40 && /unknown variables/.test(l.msg));
     expect(unknown).toHaveLength(1);
     expect(unknown[0]?.['variables']).toEqual(['DATABSE_URL', 'QRAIL_OPERATER_TOKEN', 'STRIPE_SECERT_KEY']);
