@@ -630,7 +630,8 @@ export function toWire(c: Circuit): WireCircuitV02 {
       case 'barrier':
         return { op: 'barrier', qubits: [...op.qubits] };
       case 'conditioned':
-        return { ...wireGate(op.gate), condition: { clbits: [...op.condition.clbits], value: op.condition.value } };
+        // A value above 2^53 − 1 (a bigint) goes out as a decimal string, as it comes in.
+        return { ...wireGate(op.gate), condition: { clbits: [...op.condition.clbits], value: typeof op.condition.value === 'bigint' ? op.condition.value.toString() : op.condition.value } };
     }
   });
   const measurements = c.ops.slice(cut).map((op) => (op.kind === 'measure' ? { qubit: op.qubit, clbit: op.clbit } : { qubit: 0, clbit: 0 }));
