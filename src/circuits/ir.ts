@@ -39,11 +39,31 @@ export interface BarrierOp {
 
 /**
  * A classical condition on measured bits (QASM 3 `if (c == k)`, `if (c[i])`): true when the
- * integer the clbits form, clbits[0] least significant, equals `value`.
+ * integer the clbits form, clbits[0] least significant, equals `value`. A condition reads a whole
+ * register, however wide (QASMBench compares 301-bit registers), so `value` may exceed 2^53: it
+ * is a number up to Number.MAX_SAFE_INTEGER and a bigint above (one canonical form, made by
+ * `conditioned`, so equal conditions compare equal with ===); read it with `conditionValue`
+ * (docs/decisions/circuits-wide-conditions.md).
  */
 export interface Condition {
   readonly clbits: readonly number[];
-  readonly value: number;
+  readonly value: number | bigint;
+}
+
+/** The canonical form of a condition value: a number when it is a safe integer, else a bigint. */
+export function canonicalConditionValue(v: number | bigint): number | bigint {
+  if (typeof v === 'number') return v;
+  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= 0n ? Number(v) : v;
+}
+
+/** A condition's value as a bigint, for exact comparison and bit tests (a number is a safe integer by construction). */
+export function conditionValue(c: Condition): bigint {
+  return typeof c.value === 'bigint' ? c.value : BigInt(c.value);
+}
+
+/** Bit i of a condition's value (0 or 1). */
+export function conditionBit(c: Condition, i: number): 0 | 1 {
+  return ((conditionValue(c) >> BigInt(i)) & 1n) === 1n ? 1 : 0;
 }
 
 /**
@@ -170,7 +190,7 @@ export function reset(qubit: number): ResetOp {
 }
 
 export function conditioned(g: GateOp, condition: Condition): ConditionedOp {
-  return Object.freeze({ kind: 'conditioned', condition: Object.freeze({ clbits: Object.freeze([...condition.clbits]), value: condition.value }), gate: g });
+  return Object.freeze({ kind: 'conditioned', condition: Object.freeze({ clbits: Object.freeze([...condition.clbits]), value: canonicalConditionValue(condition.value) }), gate: g });
 }
 
 export function barrier(qubits: readonly number[]): BarrierOp {

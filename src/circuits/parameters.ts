@@ -6,15 +6,24 @@
  * unknown parameter with a stable code and a JSON path.
  */
 import { conditioned, gate, type Circuit, type Condition, type GateOp, type Operation } from './ir.js';
-import { compileParamExpr, type CompiledExpr } from './param-expr.js';
+import { compileParamExpr, exprNames, type CompiledExpr } from './param-expr.js';
 
 /** Points in one sweep at most (a job's result holds one entry per point). */
 export const MAX_SWEEP_POINTS = 1000;
+/** Problems listed in one refusal at most; a last TOO_MANY_PROBLEMS detail says how many there were. */
+export const MAX_BINDING_PROBLEMS = 100;
 
 export interface BindingProblem {
   readonly path: string;
-  readonly code: 'PARAMETER_UNBOUND' | 'PARAMETER_UNKNOWN' | 'PARAMETER_VALUE_INVALID' | 'PARAMETERS_NOT_DECLARED' | 'TOO_MANY_POINTS';
+  readonly code: 'PARAMETER_UNBOUND' | 'PARAMETER_UNKNOWN' | 'PARAMETER_VALUE_INVALID' | 'PARAMETERS_NOT_DECLARED' | 'TOO_MANY_POINTS' | 'TOO_MANY_PROBLEMS';
   readonly message: string;
+}
+
+/** A gate parameter that is not finite at some binding: the gate (op index), which parameter, the names its expression uses. */
+export interface NonFiniteSlot {
+  readonly opIndex: number;
+  readonly paramIndex: number;
+  readonly names: readonly string[];
 }
 
 interface Slot {
@@ -23,6 +32,7 @@ interface Slot {
   /** The condition of a conditioned gate (kept when bound). */
   readonly condition?: Condition;
   readonly evals: readonly (CompiledExpr | null)[];
+  readonly names: readonly (readonly string[])[];
 }
 
 export interface Binder {
@@ -31,6 +41,8 @@ export interface Binder {
   readonly symbolicGates: number;
   /** The circuit at one point; non-finite results (a division by zero) are reported by index of the gate. */
   bind(values: Float64Array): Circuit;
+  /** Every gate parameter that is not finite at this point (empty: `bind` succeeds). */
+  nonFinite(values: Float64Array): NonFiniteSlot[];
 }
 
 export function isParameterized(c: Circuit): boolean {
@@ -44,12 +56,27 @@ export function compileBinder(c: Circuit): Binder {
   c.ops.forEach((o, i) => {
     const op = o.kind === 'conditioned' ? o.gate : o;
     const condition = o.kind === 'conditioned' ? { condition: o.condition } : {};
-    if (op.kind === 'gate' && op.exprs !== undefined) slots.push({ opIndex: i, op, ...condition, evals: op.exprs.map((e) => (e === null ? null : compileParamExpr(e, index))) });
+    if (op.kind === 'gate' && op.exprs !== undefined)
+      slots.push({
+        opIndex: i,
+        op,
+        ...condition,
+        evals: op.exprs.map((e) => (e === null ? null : compileParamExpr(e, index))),
+        names: op.exprs.map((e) => (e === null ? [] : [...exprNames(e)])),
+      });
   });
   const base = c.ops;
   return {
     parameters,
     symbolicGates: slots.length,
+    nonFinite(values: Float64Array): NonFiniteSlot[] {
+      const out: NonFiniteSlot[] = [];
+      for (const s of slots)
+        s.evals.forEach((f, j) => {
+          if (f !== null && !Number.isFinite(f(values))) out.push({ opIndex: s.opIndex, paramIndex: j, names: s.names[j] ?? [] });
+        });
+      return out;
+    },
     bind(values: Float64Array): Circuit {
       const ops: Operation[] = base.slice();
       for (const s of slots) {
@@ -94,7 +121,7 @@ export function checkBindings(
   parameters: readonly string[],
   given: readonly Readonly<Record<string, unknown>>[] | undefined,
   pathPrefix = '/parameter_values',
-): { ok: true; points: Float64Array[] } | { ok: false; problems: BindingProblem[] } {
+): { ok: true; points: Float64Array[] } | { ok: false; problems: BindingProblem[]; points?: Float64Array[]; badPoints?: ReadonlySet<number> } {
   const problems: BindingProblem[] = [];
   if (given === undefined) {
     if (parameters.length === 0) return { ok: true, points: [new Float64Array(0)] };
@@ -108,7 +135,9 @@ export function checkBindings(
   }
   const index = new Map(parameters.map((p, i) => [p, i] as const));
   const points: Float64Array[] = [];
+  const badPoints = new Set<number>();
   given.forEach((point, k) => {
+    const before = problems.length;
     const vs = new Float64Array(parameters.length).fill(Number.NaN);
     for (const [name, v] of Object.entries(point)) {
       const i = index.get(name);
@@ -120,7 +149,15 @@ export function checkBindings(
     parameters.forEach((p, i) => {
       if (Number.isNaN(vs[i]!) && !(p in point)) problems.push({ path: `${pathPrefix}/${k}`, code: 'PARAMETER_UNBOUND', message: `point ${k} gives no value for '${p}'` });
     });
+    if (problems.length > before) badPoints.add(k);
     points.push(vs);
   });
-  return problems.length > 0 ? { ok: false, problems: problems.slice(0, 100) } : { ok: true, points };
+  // Every problem of every point (the caller bounds the list: boundProblems).
+  return problems.length > 0 ? { ok: false, problems, points, badPoints } : { ok: true, points };
+}
+
+/** At most MAX_BINDING_PROBLEMS problems, then one TOO_MANY_PROBLEMS detail at `path` saying how many there were. */
+export function boundProblems(problems: readonly BindingProblem[], path = '/parameter_values'): BindingProblem[] {
+  if (problems.length <= MAX_BINDING_PROBLEMS) return [...problems];
+  return [...problems.slice(0, MAX_BINDING_PROBLEMS), { path, code: 'TOO_MANY_PROBLEMS', message: `${problems.length} problems: the first ${MAX_BINDING_PROBLEMS} are listed` }];
 }

@@ -10,7 +10,7 @@ import { CIRCUITS_ERRORS, type CircuitProblemCode } from './error-codes.js';
 import { gateSpec } from './gates.js';
 import { barrier, circuit, conditioned, MAX_REGISTERS, measure, REGISTER_NAME, reset, symbolicGate, type Circuit, type ClassicalRegister, type GateOp, type Operation } from './ir.js';
 import { formatParamExpr, isValidParameterName, MAX_PARAMETERS, parseParamExpr, type ParamExpr } from './param-expr.js';
-import { evalExpr, parseExpr, type TokenCursor } from './qasm/expr.js';
+import { evalExpr, parseExpr, unknownNames, type TokenCursor } from './qasm/expr.js';
 import { tokenize, type Token } from './qasm/lexer.js';
 import { parseQasm } from './qasm/parse-qasm.js';
 import { scanCircuitInput } from './scan-circuit-input.js';
@@ -142,14 +142,24 @@ class ArrayCursor implements TokenCursor {
 const QUOTE_MAX = 40;
 const quote = (v: string): string => `'${v.length > QUOTE_MAX ? `${v.slice(0, QUOTE_MAX)}…` : v}'`;
 
-/** A parameter: a number, or a string expression in radians such as "pi/4"; otherwise the problem. */
-function paramValue(v: unknown): number | { code: CircuitProblemCode; message: string } {
+/**
+ * A parameter: a number, or a string expression in radians such as "pi/4"; otherwise the problem.
+ * A well-formed expression naming something that is neither a constant nor a declared parameter
+ * is PARAMETER_UNKNOWN (it reads as a parameter the circuit forgot to declare), not WRONG_TYPE.
+ */
+function paramValue(v: unknown, declared: ReadonlySet<string>): number | { code: CircuitProblemCode; message: string } {
   if (typeof v === 'number') return v;
   if (typeof v !== 'string') return { code: 'WRONG_TYPE', message: `a parameter must be a number or an expression string, got ${typeName(v)}` };
   try {
     const cursor = new ArrayCursor(tokenize(v));
     const e = parseExpr(cursor);
     if (cursor.peek().type !== 'eof') return { code: 'WRONG_TYPE', message: `a parameter ${quote(v)} is not a single expression` };
+    const unknown = unknownNames(e, new Map());
+    if (unknown.length > 0) {
+      const name = quote(unknown[0]!);
+      const has = declared.size === 0 ? 'the circuit declares none' : `it declares ${[...declared].join(', ')}`;
+      return { code: 'PARAMETER_UNKNOWN', message: `${name} is not a declared parameter (declare it in "parameters": ${has}; the constants are pi, tau and euler)` };
+    }
     return evalExpr(e, new Map());
   } catch (err) {
     // The expression bounds keep their own codes, so a client can tell "too complex" from "wrong".
@@ -223,7 +233,7 @@ function convertOps(raw: readonly RawOp[], nq: number | undefined, nc: number | 
         }
         continue;
       }
-      const v = paramValue(p.value);
+      const v = paramValue(p.value, declared);
       if (typeof v !== 'number') out.push({ path: p.path, ...v });
       else if (!Number.isFinite(v)) out.push({ path: p.path, code: 'NON_FINITE_PARAM', message: `parameters must be finite numbers, got ${String(v)}` });
       else {
@@ -271,12 +281,11 @@ function symbolicParam(text: string, declared: ReadonlySet<string>): { expr: Par
   return { error: { code: r.error.code, message: `${quote(text)}: ${r.error.message}` } };
 }
 
-/** `parameters` of schema 0.2: unique names, not reserved; the set, or undefined after a problem. */
+/** `parameters` of schema 0.2: unique names, not reserved; the well-formed ones (problems go to `out`), or undefined when it is not a list. */
 function declaredParameters(obj: Record<string, unknown>, out: Problems): string[] | undefined {
   const list = arrayField(obj, 'parameters', '', false, out);
   if (list === undefined) return obj['parameters'] === undefined ? [] : undefined;
   const names: string[] = [];
-  const before = out.length;
   if (list.length > MAX_PARAMETERS) out.push({ path: '/parameters', code: 'TOO_MANY_PARAMETERS', message: `at most ${MAX_PARAMETERS} parameters, got ${list.length}` });
   for (const e of list.slice(0, MAX_PARAMETERS + 1)) {
     if (typeof e.value !== 'string' || !isValidParameterName(e.value)) {
@@ -284,7 +293,9 @@ function declaredParameters(obj: Record<string, unknown>, out: Problems): string
     } else if (names.includes(e.value)) out.push({ path: e.path, code: 'DUPLICATE_PARAMETER', message: `parameter '${e.value}' is declared twice` });
     else names.push(e.value);
   }
-  return out.length > before ? undefined : names;
+  // The well-formed names stay declared after a problem, so the expressions using them are still
+  // checked against them (a duplicate is then the only problem reported, not one per expression).
+  return names;
 }
 
 /**
@@ -619,7 +630,8 @@ export function toWire(c: Circuit): WireCircuitV02 {
       case 'barrier':
         return { op: 'barrier', qubits: [...op.qubits] };
       case 'conditioned':
-        return { ...wireGate(op.gate), condition: { clbits: [...op.condition.clbits], value: op.condition.value } };
+        // A value above 2^53 − 1 (a bigint) goes out as a decimal string, as it comes in.
+        return { ...wireGate(op.gate), condition: { clbits: [...op.condition.clbits], value: typeof op.condition.value === 'bigint' ? op.condition.value.toString() : op.condition.value } };
     }
   });
   const measurements = c.ops.slice(cut).map((op) => (op.kind === 'measure' ? { qubit: op.qubit, clbit: op.clbit } : { qubit: 0, clbit: 0 }));

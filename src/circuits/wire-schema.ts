@@ -9,7 +9,7 @@ import { GATES, NON_GATE_OPS } from './gates.js';
 import { MAX_REGISTERS, REGISTER_NAME } from './ir.js';
 import { MAX_GATE_BODY_CHARS, MAX_GATE_DEFINITIONS } from './qasm/gate-definition-text.js';
 import { MAX_METADATA_CHARS } from './scan-circuit-input.js';
-import { MAX_CONDITION_BITS } from './wire-condition.js';
+import { MAX_CONDITION_BITS, MAX_CONDITION_DIGITS } from './wire-condition.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from './param-expr.js';
 
 /*
@@ -62,11 +62,16 @@ const OP_NAMES = [...GATES.keys(), ...NON_GATE_OPS];
 export const WireConditionSchema = Type.Object(
   {
     clbits: Type.Array(Index, { minItems: 1, maxItems: MAX_CONDITION_BITS, description: 'The clbits read, clbits[0] the least significant bit of the value (distinct, each < num_clbits)' }),
-    value: Type.Integer({
-      minimum: 0,
-      maximum: 2 ** MAX_CONDITION_BITS - 1,
-      description: 'The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0',
-    }),
+    value: Type.Union(
+      [
+        Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+        Type.String({ pattern: '^[0-9]+$', minLength: 1, maxLength: MAX_CONDITION_DIGITS + 1, description: 'A value of any size as decimal digits (required above 2^53 − 1)' }),
+      ],
+      {
+        description:
+          'The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0. Up to 2^53 − 1 a number (answers use one); above, a decimal string (a register may be 64 or 301 bits wide)',
+      },
+    ),
   },
   { additionalProperties: false, description: 'Gates only: a dynamic circuit (OpenQASM 3 `if (c == k)`, `if (c[i])`); the optimizer keeps a conditioned gate as a barrier on its qubits' },
 );

@@ -36,6 +36,7 @@ import type { HardwareRunOptions } from './hardware-workload.js';
 import { resultJson, type ExecutionService } from './execution-service.js';
 import type { CanceledRun, ExecutionClaim, ExecutionStore } from './ports.js';
 import type { ExecutionSettings } from './settings.js';
+import { splitByRegisters, storedRegisters } from './register-split.js';
 
 export interface ExecutionWorkerOptions {
   readonly id: string;
@@ -135,7 +136,7 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   }
 
   private async completed(job: ExecutionJob, worker: string, outcome: Extract<DriverOutcome, { state: 'completed' }>): Promise<Step> {
-    const result = resultJson(outcome.result);
+    const result = resultJson(splitByRegisters(outcome.result, storedRegisters(job.circuit)));
     const actual = BigInt(job.estimated_micros);
     try {
       const settled = await this.store.complete(job, worker, result, actual, ranAnyway(job, result, actual));
@@ -194,7 +195,7 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   private async afterCancel(job: ExecutionJob, worker: string, driver: DeviceDriver, outcome: DriverOutcome): Promise<Step> {
     switch (outcome.state) {
       case 'completed': {
-        const result = resultJson(outcome.result);
+        const result = resultJson(splitByRegisters(outcome.result, storedRegisters(job.circuit)));
         return this.endCanceled(job, worker, ranAnyway(job, result, BigInt(job.estimated_micros)));
       }
       case 'failed':

@@ -61,7 +61,7 @@ const UNSUPPORTED_EVERYWHERE: Partial<Record<ResultType, string>> = {
  */
 export function planHardwareRun(c: Circuit, shots: number, f: Pick<WorkloadFields, 'result_types' | 'observables'>, support: HardwareResultSupport, path = ''): HardwareRunPlan {
   const checked = checkWorkload(c, shots, { result_types: f.result_types, observables: f.observables });
-  // Counts alone run as before result types existed (several registers included: hardware keys are not split).
+  // Counts alone run as before result types existed; keys are split by register afterwards by the worker (register-split.ts).
   if (checked === null || (checked.result_types.length === 1 && checked.result_types[0] === 'counts')) return { circuit: c, tasks: [c], runOptions: null };
   const types = checked.result_types;
   const problems: { path: string; code: string; message: string }[] = [];

@@ -5,7 +5,7 @@
  * simulator's WorkloadSpec.
  */
 import { splitsCounts, type Circuit } from '../circuits/ir.js';
-import { checkBindings, compileBinder, NonFiniteBinding } from '../circuits/parameters.js';
+import { boundProblems, checkBindings, compileBinder, type BindingProblem } from '../circuits/parameters.js';
 import { fail } from '../errors/app-error.js';
 import { MAX_MEMORY_SHOTS, MAX_MEMORY_TOTAL, MAX_STATEVECTOR_QUBITS, RESULT_TYPES, type PauliTerm, type ResultType, type WorkloadSpec } from '../simulation/index.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
@@ -34,30 +34,39 @@ interface Problem {
   readonly message: string;
 }
 
-/** The run's options, or null when it is a plain counts run of a one-register circuit without parameters; 400 on any problem. */
 /**
  * The circuit bound at every point (a parameterless circuit without bindings: itself once); 400
- * EXECUTION_PARAMETERS_INVALID naming every unbound or unknown parameter, or the first point
- * where a gate angle is not finite (a `1/theta` at theta = 0 is refused here, not mid-sweep).
+ * EXECUTION_PARAMETERS_INVALID listing every problem of every point together — unbound or unknown
+ * parameters, values that are not numbers, and every gate angle that is not finite (a `1/theta`
+ * at theta = 0 is refused here, not mid-sweep) — bounded by boundProblems.
  */
 function bindPoints(c: Circuit, given: WorkloadFields['parameter_values']): { points: Float64Array[]; circuits: Circuit[] } {
   const parameters = c.parameters ?? [];
   const bound = checkBindings(parameters, given);
-  if (!bound.ok) throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${bound.problems[0]!.message}`, bound.problems);
-  if (parameters.length === 0) return { points: bound.points, circuits: [c] };
-  const binder = compileBinder(c);
-  const circuits = bound.points.map((vs, k) => {
-    try {
-      return binder.bind(vs);
-    } catch (e) {
-      if (!(e instanceof NonFiniteBinding)) throw e;
-      const message = `at point ${k} gate ${e.opIndex} has a parameter that is not a finite number`;
-      throw fail(EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID, `The parameter bindings do not fit the circuit: ${message}`, [
-        { path: `/parameter_values/${k}`, code: 'PARAMETER_VALUE_INVALID', message },
-      ]);
-    }
-  });
-  return { points: bound.points, circuits };
+  if (bound.ok && parameters.length === 0) return { points: bound.points, circuits: [c] };
+  const problems: BindingProblem[] = bound.ok ? [] : [...bound.problems];
+  const points = bound.points;
+  const binder = parameters.length > 0 ? compileBinder(c) : null;
+  if (points !== undefined && binder !== null) {
+    const bad = bound.ok ? undefined : bound.badPoints;
+    points.forEach((vs, k) => {
+      // A point with a binding problem has NaN for its missing values: its angles say nothing more.
+      if (bad?.has(k) === true) return;
+      for (const s of binder.nonFinite(vs)) {
+        const name = s.names.length === 1 ? `/${s.names[0]!.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
+        const at = s.names.length === 0 ? '' : ` (${s.names.map((n) => `${n} = ${vs[parameters.indexOf(n)]!}`).join(', ')})`;
+        problems.push({ path: `/parameter_values/${k}${name}`, code: 'PARAMETER_VALUE_INVALID', message: `at point ${k}${at} gate ${s.opIndex} parameter ${s.paramIndex} is not a finite number` });
+      }
+    });
+  }
+  if (problems.length > 0) {
+    throw fail(
+      EXECUTION_ERRORS.EXECUTION_PARAMETERS_INVALID,
+      `The parameter bindings do not fit the circuit: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      boundProblems(problems),
+    );
+  }
+  return { points: points!, circuits: points!.map((vs) => binder!.bind(vs)) };
 }
 
 /** A hardware sweep: one bound circuit per point of `parameter_values`, each run as one task of a held job. */
@@ -66,6 +75,7 @@ export function bindSweep(c: Circuit, given: NonNullable<WorkloadFields['paramet
   return bindPoints(c, given).circuits;
 }
 
+/** The run's options, or null when it is a plain counts run of a one-register circuit without parameters; 400 on any problem. */
 export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): RunOptions | null {
   const parameters = c.parameters ?? [];
   const bound = bindPoints(c, f.parameter_values);

@@ -99,14 +99,16 @@ function guardOf(cond: Condition, index: number, numClbits: number): Guard | nul
   const { clbits, value } = cond;
   for (const c of clbits) if (!Number.isInteger(c) || c < 0 || c >= numClbits) return unsupported(`condition clbit ${c} is out of range 0..${numClbits - 1}`, `${path}/clbits`, 'CLBIT_OUT_OF_RANGE');
   if (clbits.length === 0) return unsupported('a condition reads at least one clbit', `${path}/clbits`, 'BAD_CONDITION');
-  if (!Number.isSafeInteger(value) || value < 0) return unsupported(`condition value ${value} is not a non-negative integer`, `${path}/value`, 'BAD_CONDITION');
+  if (typeof value === 'number' ? !Number.isSafeInteger(value) || value < 0 : value < 0n)
+    return unsupported(`condition value ${value} is not a non-negative integer`, `${path}/value`, 'BAD_CONDITION');
+  // Exact: the value is split into bits as a bigint (a register may be far wider than 53 bits).
   const bits: number[] = [];
-  let v = value;
+  let v = typeof value === 'bigint' ? value : BigInt(value);
   for (let j = 0; j < clbits.length; j++) {
-    bits.push(v % 2);
-    v = Math.floor(v / 2);
+    bits.push(Number(v & 1n));
+    v >>= 1n;
   }
-  if (v !== 0) return null;
+  if (v !== 0n) return null;
   // The same clbit twice must ask for the same bit, else the condition is never true.
   const want = new Map<number, number>();
   for (let j = 0; j < clbits.length; j++) {

@@ -26,7 +26,8 @@ function opKey(o: Operation): unknown {
     case 'barrier':
       return ['barrier', o.qubits];
     case 'conditioned':
-      return ['conditioned', o.condition.clbits, o.condition.value, opKey(o.gate)];
+      // A bigint value (a register wider than 53 bits) is keyed by its decimal digits: JSON has no bigint.
+      return ['conditioned', o.condition.clbits, typeof o.condition.value === 'bigint' ? o.condition.value.toString() : o.condition.value, opKey(o.gate)];
   }
 }
 

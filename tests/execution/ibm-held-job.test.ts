@@ -123,6 +123,34 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
     expect((await app.services.billing.ledgerCheck()).ok).toBe(true);
   });
 
+  it('several classical registers: IBM counts split by register like the simulator, with registers (#34 item 8)', async () => {
+    const { u, held } = await heldJob();
+    const regs = {
+      schema: '0.2',
+      num_qubits: 2,
+      num_clbits: 2,
+      registers: [
+        { name: 'a', size: 1 },
+        { name: 'b', size: 1 },
+      ],
+      gates: [{ op: 'x', qubits: [0] }],
+      measurements: [
+        { qubit: 0, clbit: 0 },
+        { qubit: 1, clbit: 1 },
+      ],
+    };
+    fake.script.samples = [...Array(8).fill('0x1'), '0x0', '0x3'];
+    expect((await cont(u, held.job_id, 'ibm-regs', regs)).statusCode).toBe(202);
+    await settle(held.job_id);
+    const done = await job(u, held.job_id);
+    expect(done.status).toBe('completed');
+    expect(done.results.counts).toEqual({ '0 1': 8, '0 0': 1, '1 1': 1 });
+    expect(done.results.registers).toEqual([
+      { name: 'a', size: 1 },
+      { name: 'b', size: 1 },
+    ]);
+  });
+
   it('a submission that timed out after IBM accepted it is found by its tag and adopted: never sent twice', async () => {
     const { u, held } = await heldJob(4);
     fake.script.submit = ['accept-then-hang'];

@@ -88,6 +88,23 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
     expect(crossed.done.results.counts).toEqual({ '10': 20 });
   });
 
+  it('several classical registers: IonQ counts split by register like the simulator, with registers (#34 item 8)', async () => {
+    const regs = {
+      ...q0Set,
+      registers: [
+        { name: 'a', size: 1 },
+        { name: 'b', size: 1 },
+      ],
+    } as CircuitV02;
+    const { done } = await runHeld(regs, 'ionq-regs-1');
+    expect(done.status).toBe('completed');
+    expect(done.results.counts).toEqual({ '0 1': 20 });
+    expect(done.results.registers).toEqual([
+      { name: 'a', size: 1 },
+      { name: 'b', size: 1 },
+    ]);
+  });
+
   it('the ledger check (the operator command) is clean afterwards', async () => {
     const out: string[] = [];
     const err: string[] = [];

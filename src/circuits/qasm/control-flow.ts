@@ -13,12 +13,10 @@
  *   enclosing counts), and the tokens re-read are bounded too, so no client number is ever looped
  *   over before it is known to be small.
  */
-import type { Condition } from '../ir.js';
+import { canonicalConditionValue, conditionBit, type Condition } from '../ir.js';
 import { evalExpr, parseExpr, type Expr } from './expr.js';
 import { qasmError, type Token } from './lexer.js';
 
-/** Bits one condition may read (the wire format's bound, MAX_CONDITION_BITS). */
-const MAX_CONDITION_BITS = 32;
 /**
  * Enclosing `if` and `for` bodies a statement may have. The parser recurses once per level, so
  * without a bound a deeply nested program would end the import with a stack overflow.
@@ -69,7 +67,7 @@ export function ifStatement(p: FlowParser): void {
         els,
       );
     }
-    body(p, { clbits: cond.condition.clbits, value: 1 - cond.condition.value });
+    body(p, { clbits: cond.condition.clbits, value: 1 - conditionBit(cond.condition, 0) });
   }
 }
 
@@ -100,7 +98,12 @@ function statementOrBlock(p: FlowParser): void {
   p.statement();
 }
 
-/** `c == k`, `c[i] == b`, `c[i] != b`, `c[i]`, `!c[i]` (k may use loop variables). */
+/**
+ * `c == k`, `c[i] == b`, `c[i] != b`, `c[i]`, `!c[i]` (k may use loop variables). A condition
+ * reads the whole register, however wide (the clbit limit bounds it): `k` written as an integer
+ * literal is read exactly (BigInt), so `c == 9223372036854775808` on a 64-bit register is 2^63,
+ * not its nearest double; an expression (loop variables) must stay a safe integer.
+ */
 function parseCondition(p: FlowParser): { condition: Condition; single: boolean } {
   const negated = p.accept('!');
   const name = p.next();
@@ -111,30 +114,30 @@ function parseCondition(p: FlowParser): { condition: Condition; single: boolean 
     p.expect(']');
   }
   const { clbits, single } = p.clbitsOf(name, index);
-  let value = 1;
+  let value = 1n;
   let op: Token | undefined;
   if (!negated && (p.peek().text === '==' || p.peek().text === '!=')) {
     op = p.next();
     const v = p.peek();
     if (v.type === 'id' && (v.text === 'true' || v.text === 'false')) {
       p.next();
-      value = v.text === 'true' ? 1 : 0;
-    } else value = integerValue(p, parseExpr(p), 'the compared value', v);
+      value = v.text === 'true' ? 1n : 0n;
+    } else if (v.type === 'num' && /^[0-9]+$/.test(v.text) && p.peek(1).text === ')') {
+      p.next();
+      value = BigInt(v.text);
+    } else value = BigInt(integerValue(p, parseExpr(p), 'the compared value', v));
   } else if (!single) {
     throw qasmError('QASM_UNSUPPORTED', `a register of ${clbits.length} bits is tested by comparing it: '${name.text} == k'`, name);
   }
-  if (clbits.length > MAX_CONDITION_BITS) {
-    throw qasmError('CONDITION_INVALID', `a condition may read at most ${MAX_CONDITION_BITS} bits; '${name.text}' has ${clbits.length}`, name);
-  }
-  if (value >= 2 ** clbits.length) {
+  if (value >= 1n << BigInt(clbits.length)) {
     throw qasmError('CONDITION_INVALID', `${value} does not fit '${name.text}' (${clbits.length} bit${clbits.length === 1 ? '' : 's'}): the condition can never hold`, op ?? name);
   }
   if (op?.text === '!=') {
     if (!single) throw qasmError('QASM_UNSUPPORTED', `'!=' on a register of ${clbits.length} bits is not supported (its negation is no single test)`, op);
-    value = 1 - value;
+    value = 1n - value;
   }
-  if (negated) value = 0;
-  return { condition: { clbits, value }, single };
+  if (negated) value = 0n;
+  return { condition: { clbits, value: canonicalConditionValue(value) }, single };
 }
 
 function integerValue(p: FlowParser, e: Expr, what: string, at: Token): number {
@@ -147,21 +150,21 @@ function integerValue(p: FlowParser, e: Expr, what: string, at: Token): number {
  * The gate's condition under the enclosing `if`s: their conjunction, one test per bit; null when
  * two tests of one bit disagree (the gate can never run: it is dropped, exactly what it does).
  */
-export function combinedCondition(conditions: readonly Condition[], at: Token): Condition | null {
+export function combinedCondition(conditions: readonly Condition[]): Condition | null {
   if (conditions.length === 1) return conditions[0]!;
-  const bits = new Map<number, number>();
+  const bits = new Map<number, 0 | 1>();
   for (const c of conditions) {
     for (let i = 0; i < c.clbits.length; i++) {
       const b = c.clbits[i]!;
-      const v = Math.floor(c.value / 2 ** i) % 2;
+      const v = conditionBit(c, i);
       const prev = bits.get(b);
       if (prev !== undefined && prev !== v) return null;
       bits.set(b, v);
     }
   }
-  if (bits.size > MAX_CONDITION_BITS) throw qasmError('CONDITION_INVALID', `nested conditions read more than ${MAX_CONDITION_BITS} bits`, at);
   const clbits = [...bits.keys()];
-  return { clbits, value: clbits.reduce((s, b, i) => s + bits.get(b)! * 2 ** i, 0) };
+  const value = clbits.reduce((s, b, i) => (bits.get(b) === 1 ? s | (1n << BigInt(i)) : s), 0n);
+  return { clbits, value: canonicalConditionValue(value) };
 }
 
 // ---------- for ----------

@@ -1,12 +1,13 @@
 /**
  * OpenQASM spelling of a gate's condition (docs/decisions/circuits-dynamic-qasm.md):
- * - the clbits are exactly one classical register, in order: `if (c == 5)` (OpenQASM 2 and 3);
+ * - the clbits are exactly one classical register, in order: `if (c == 5)` (OpenQASM 2 and 3; the
+ *   value in full decimal however wide the register, as a bigint prints);
  * - otherwise (OpenQASM 3 only) one test per bit, nested: `if (c[0]) if (!c[2]) x q[1];` — the
  *   conjunction of bit tests, which OpenQASM 2 cannot write (its `if` compares a whole register).
  */
 import { fail } from '../../errors/app-error.js';
 import { CIRCUITS_ERRORS } from '../error-codes.js';
-import type { Circuit, Condition } from '../ir.js';
+import { conditionBit, type Circuit, type Condition } from '../ir.js';
 
 /** The `if (…) ` prefixes of a conditioned gate's statement, or a 400 CIRCUIT_INVALID for OpenQASM 2. */
 export function conditionPrefix(c: Circuit, cond: Condition, version: 2 | 3, clbit: (b: number) => string, opIndex: number): string {
@@ -22,5 +23,5 @@ export function conditionPrefix(c: Circuit, cond: Condition, version: 2 | 3, clb
     const message = `gate ${opIndex} is conditioned on clbits ${cond.clbits.join(', ')}, which are not one whole classical register: OpenQASM 2 can only compare a whole register (export as qasm3)`;
     throw fail(CIRCUITS_ERRORS.CIRCUIT_INVALID, message, [{ path: `/gates/${opIndex}/condition`, code: 'CONDITION_INVALID', message }]);
   }
-  return cond.clbits.map((b, i) => ((cond.value >> i) & 1 ? `if (${clbit(b)}) ` : `if (!${clbit(b)}) `)).join('');
+  return cond.clbits.map((b, i) => (conditionBit(cond, i) === 1 ? `if (${clbit(b)}) ` : `if (!${clbit(b)}) `)).join('');
 }

@@ -152,6 +152,19 @@ export function exprSize(e: Expr): number {
   return n;
 }
 
+/** Names an expression uses that are neither bound in `env` nor constants, in order of appearance (iterative, like exprSize). */
+export function unknownNames(e: Expr, env: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === 'var' && !env.has(x.name) && CONSTANTS[x.name] === undefined && !out.includes(x.name)) out.push(x.name);
+    if (x.kind === 'neg' || x.kind === 'call') stack.push(x.arg);
+    else if (x.kind === 'bin') stack.push(x.right, x.left);
+  }
+  return out;
+}
+
 /** Evaluates with gate parameters bound in `env`; unknown names are QASM_UNDEFINED errors. */
 export function evalExpr(e: Expr, env: ReadonlyMap<string, number>): number {
   switch (e.kind) {

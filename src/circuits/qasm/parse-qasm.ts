@@ -656,7 +656,7 @@ class Parser implements TokenCursor, FlowParser {
     if (this.ops.length >= this.maxOps) throw qasmError('TOO_MANY_GATES', `the program expands to more than ${this.maxOps} operations`, at);
     if (this.conditions.length > 0) {
       if (op.kind !== 'gate') throw qasmError('QASM_UNSUPPORTED', `a ${op.kind} inside an if body is not supported: only gates can be conditioned`, at);
-      const cond = combinedCondition(this.conditions, at);
+      const cond = combinedCondition(this.conditions);
       if (cond === null) return; // two tests of one bit disagree: the gate never runs
       this.ops.push(conditioned(op, cond));
       return;

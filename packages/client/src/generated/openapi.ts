@@ -1674,8 +1674,8 @@ export interface components {
                 condition?: {
                     /** @description The clbits read, clbits[0] the least significant bit of the value (distinct, each < num_clbits) */
                     clbits: number[];
-                    /** @description The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0 */
-                    value: number;
+                    /** @description The gate applies on shots where the clbits, as an integer, equal this (< 2^len(clbits)); an unmeasured clbit reads 0. Up to 2^53 − 1 a number (answers use one); above, a decimal string (a register may be 64 or 301 bits wide) */
+                    value: number | string;
                 };
             }[];
             /** @description Default [] */
