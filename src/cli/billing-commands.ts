@@ -21,7 +21,7 @@ export interface BillingCliDeps {
 const URL_OPTION: OptionSpec = { type: 'string', value: 'url', description: 'the running service, embedded PGlite only (default: QRAIL_URL, else http://HOST:PORT)' };
 const JSON_OPTION: OptionSpec = { type: 'boolean', description: 'machine output: one JSON document on stdout, errors as JSON on stderr' };
 
-function serviceUrl(config: Config, ctx: CliContext, url: string | undefined): string {
+export function serviceUrl(config: Config, ctx: CliContext, url: string | undefined): string {
   return (url ?? ctx.remote.url ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`).replace(/\/+$/, '');
 }
 

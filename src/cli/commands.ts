@@ -1,4 +1,5 @@
 import { BILLING_COMMANDS } from './billing-commands.js';
+import { backupCommand, restoreCommand } from './backup-commands.js';
 import type { CliCommand } from './cli-command.js';
 import type { CommandSection } from './help-text.js';
 import { migrateCommand, serveCommand } from './server-commands.js';
@@ -15,7 +16,7 @@ import { runCommand } from './run-command.js';
  */
 export const SECTIONS: readonly CommandSection[] = [
   { title: 'Service', commands: [serveCommand, migrateCommand] },
-  { title: 'Operator', commands: BILLING_COMMANDS },
+  { title: 'Operator', commands: [...BILLING_COMMANDS, backupCommand, restoreCommand] },
   {
     title: 'Account (client of a running service)',
     commands: [registerCommand, loginCommand, logoutCommand, balanceCommand, topupCommand, credentialsCreateCommand, credentialsListCommand, credentialsRevokeCommand],

@@ -60,6 +60,11 @@ export interface Database extends Queryable {
    * PostgreSQL): false on the first connection failure, true on the next statement that succeeds.
    */
   watchAvailability?(listener: AvailabilityListener): void;
+  /**
+   * Embedded PGlite only: a consistent snapshot of the whole data directory while the service
+   * runs (a gzip tar that `qrail restore` loads into a new directory). PostgreSQL has pg_dump.
+   */
+  snapshot?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

@@ -65,13 +65,13 @@ describe('qrail command line: suggestions, unknown commands with --help, job ids
 
   it('names an unknown command asked for help (exit 2), instead of printing the global help', async () => {
     for (const argv of [
-      ['backup', '--help'],
-      ['help', 'backup'],
-      ['backup', '-h'],
+      ['snapshot', '--help'],
+      ['help', 'snapshot'],
+      ['snapshot', '-h'],
     ]) {
       const r = await run(argv);
       expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 2, out: '' });
-      expect(r.err).toContain('unknown command "backup"');
+      expect(r.err).toContain('unknown command "snapshot"');
       expect(r.err).not.toContain('Environment:');
     }
     // A real command's help still answers 0.

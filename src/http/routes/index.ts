@@ -1,5 +1,6 @@
 import type { App } from '../app-types.js';
 import opsRoutes from './ops/ops-routes.js';
+import backupRoutes from './ops/backup-routes.js';
 import authRoutes from './auth/index.js';
 import mediaRoutes from './media/media-routes.js';
 import circuitsRoutes from './circuits/circuits-routes.js';
@@ -16,6 +17,7 @@ import webhooksRoutes from './webhooks/webhooks-routes.js';
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   opsRoutes,
+  backupRoutes,
   authRoutes,
   mediaRoutes,
   circuitsRoutes,
