@@ -3196,7 +3196,7 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description Present on a replay: this is the stored answer of the first request with this idempotency key */
         "Idempotent-Replayed": "true";
-        /** @description Where the created object (or the redirect target) is */
+        /** @description Where the created object is (a 202: the job or delivery to poll; a 303: the redirect target) */
         Location: string;
     };
     pathItems: never;
@@ -7203,8 +7203,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A circuit: wire format 0.2, legacy 0.1, or OpenQASM source */
-                    circuit: components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"];
+                    /** @description A circuit to check, valid or not: wire format 0.2, legacy 0.1, or OpenQASM source */
+                    circuit: components["schemas"]["CircuitV02"] | components["schemas"]["CircuitV01"] | components["schemas"]["QasmInput"] | {
+                        [key: string]: unknown;
+                    };
                     /** @description json (default): the circuit in wire format 0.2; qasm2/qasm3: also the OpenQASM text in `qasm` */
                     output_format?: "json" | "qasm2" | "qasm3";
                     output?: {
@@ -13738,6 +13740,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15018,6 +15021,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15758,6 +15762,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16275,6 +16280,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16503,6 +16509,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16745,6 +16752,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17892,6 +17900,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
