@@ -25,6 +25,8 @@ import { registerTracing } from './http/plugins/tracing.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerTextSafety } from './http/plugins/text-safety.js';
+import { registerCompression } from './http/plugins/compression.js';
+import { DOCS_LOGO, DOCS_THEME } from './http/docs-brand.js';
 import { ROUTES } from './http/routes/index.js';
 
 export interface BuildAppOptions {
@@ -117,6 +119,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerAuth(app);
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.
   registerIdempotency(app, services.idempotency);
+  // After idempotency (it stores the plain answer), before every route (see the plugin).
+  await registerCompression(app);
 
   await app.register(swagger, openapiOptions(config));
   // The reference page's own routes (its HTML, assets and the document it loads from /docs/json)
@@ -124,7 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...route.config, surface: 'raw' };
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, theme: DOCS_THEME, logo: DOCS_LOGO });
 
   app.get('/openapi.json', { config: { surface: 'raw', rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 

@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildLiveApp, buildTestApp } from '../helpers/app.js';
@@ -18,6 +20,13 @@ type ToolAnswer = { isError?: boolean; structuredContent?: any; content: { type:
 let app: App;
 let url = '';
 
+// The SDK publishes draft-07 schemas (their $schema says so).
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ strict: false, allErrors: true, validateFormats: true }));
+/** Each tool's declared outputSchema (from tools/list), compiled; and which tools had a real answer checked against it. */
+const outputValidators = new Map<string, ValidateFunction>();
+const checkedTools = new Set<string>();
+
 async function connect(secret: string): Promise<Client> {
   const client = new Client({ name: 'qrail-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
@@ -27,8 +36,15 @@ async function connect(secret: string): Promise<Client> {
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
   const r = (await client.callTool({ name, arguments: args })) as ToolAnswer;
   // The text every framework shows the model is the same object as the structured content
-  // (the SDK's own refusal of arguments outside a tool's schema is text alone).
-  if (r.structuredContent !== undefined) expect(JSON.parse(r.content[0]?.text ?? 'null')).toEqual(r.structuredContent);
+  // (but list_capabilities' compact list, whose text is a summary); a tool error is text alone.
+  if (r.structuredContent !== undefined && name !== 'list_capabilities') expect(JSON.parse(r.content[0]?.text ?? 'null')).toEqual(r.structuredContent);
+  if (r.isError === true) expect(r.structuredContent).toBeUndefined();
+  // Every real answer conforms to the tool's declared outputSchema (Ajv, formats checked).
+  const v = outputValidators.get(name);
+  if (r.isError !== true && v !== undefined) {
+    expect(v(r.structuredContent), `${name}: ${JSON.stringify(v.errors?.slice(0, 5))}`).toBe(true);
+    checkedTools.add(name);
+  }
   return r;
 }
 
@@ -36,6 +52,12 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
   const r = await call(client, name, args);
   if (r.isError === true) throw new Error(`${name} failed: ${r.content[0]?.text}`);
   return r.structuredContent;
+}
+
+/** A tool error's object: `{error: {code, message, status, details?}}` as JSON text. */
+function refusal(r: ToolAnswer): any {
+  expect(r.isError).toBe(true);
+  return JSON.parse(r.content[0]?.text ?? 'null').error;
 }
 
 const simulate = (k: string, maxPrice = '0.01') => ({ capability_id: 'circuit.simulate', request: { circuit: bell, shots: 1000, seed: 7 }, idempotency_key: k, max_total_price: maxPrice });
@@ -63,6 +85,7 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     ({ app, url } = await buildLiveApp({ JOBS_POLL_MS: '20' }));
     agent = await newAgent(app, { fundMicros: 1_000_000n });
     mcp = await connect(agent.secret);
+    for (const t of (await mcp.listTools()).tools) if (t.outputSchema !== undefined) outputValidators.set(t.name, ajv.compile(t.outputSchema));
   });
   afterEach(async () => expectAllInvariants(app));
   afterAll(async () => {
@@ -76,7 +99,7 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     for (const t of tools) expect(t.description?.length ?? 0, t.name).toBeGreaterThan(60);
     const submit = tools.find((t) => t.name === 'submit_job')?.inputSchema as any;
     expect(submit.required.sort()).toEqual(['capability_id', 'idempotency_key', 'max_total_price', 'request']);
-    expect(submit.properties.max_total_price.pattern).toBeDefined();
+    expect(JSON.stringify(submit.properties.max_total_price)).toMatch(/pattern/);
     expect(submit.properties.idempotency_key.pattern).toBeDefined();
     const wait = tools.find((t) => t.name === 'wait_for_job')?.inputSchema as any;
     expect(wait.properties.timeout_seconds).toMatchObject({ minimum: 1, maximum: 60 });
@@ -84,15 +107,17 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
   });
 
   it('list_capabilities gives prices, availability and request schemas; get_balance the balance', async () => {
-    const { capabilities } = await ok(mcp, 'list_capabilities');
+    const { capabilities } = await ok(mcp, 'list_capabilities', { detail: 'full' });
     const sim = capabilities.find((c: any) => c.capability_id === 'circuit.simulate');
     expect(sim).toMatchObject({ available: true, unavailable_reason: null, currency: 'USD', product: 'product-one' });
     expect(sim.price_formula).toMatch(/shots/);
     expect(sim.example_price).toMatch(/^\d+\.\d{6}$/);
     expect(sim.request_schema.type).toBe('object');
     expect(sim.example_request.circuit).toBeDefined();
+    // One capability by id comes in full (what a model needs to build its request).
     const one = await ok(mcp, 'list_capabilities', { capability_id: 'circuit.analyze' });
     expect(one.capabilities.map((c: any) => c.capability_id)).toEqual(['circuit.analyze']);
+    expect(one.capabilities[0].request_schema.type).toBe('object');
     expect(await ok(mcp, 'get_balance')).toMatchObject({ available: '1.000000', held: '0.000000', currency: 'USD', account_id: agent.accountId });
   });
 
@@ -134,23 +159,22 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
   it('refusals are tool errors with the API code: price ceiling, reused key, unknown job, validation; nothing is reserved', async () => {
     const before = await ok(mcp, 'get_balance');
     const low = await call(mcp, 'submit_job', simulate(key('low'), '0.000001'));
-    expect(low.isError).toBe(true);
-    expect(low.structuredContent.error).toMatchObject({ code: 'PRICE_ABOVE_MAXIMUM', status: 409 });
-    expect(low.structuredContent.error.message).toMatch(/.+/);
+    expect(refusal(low)).toMatchObject({ code: 'PRICE_ABOVE_MAXIMUM', status: 409 });
+    expect(refusal(low).message).toMatch(/.+/);
     expect(await ok(mcp, 'get_balance')).toMatchObject({ available: before.available, held: before.held });
 
     const k = key('reuse');
     const first = await ok(mcp, 'submit_job', simulate(k));
     const reused = await call(mcp, 'submit_job', { ...simulate(k), max_total_price: '0.02' });
-    expect(reused.structuredContent.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 409 });
+    expect(refusal(reused)).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 409 });
     await ok(mcp, 'wait_for_job', { job_id: first.job_id });
 
     const missing = await call(mcp, 'get_job', { job_id: '00000000-0000-4000-8000-000000000000' });
-    expect(missing.structuredContent.error).toMatchObject({ code: 'JOB_NOT_FOUND', status: 404 });
+    expect(refusal(missing)).toMatchObject({ code: 'JOB_NOT_FOUND', status: 404 });
 
     const invalid = await call(mcp, 'submit_job', { ...simulate(key('bad')), request: { circuit: bell, shots: 0 } });
-    expect(invalid.structuredContent.error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
-    expect(JSON.stringify(invalid.structuredContent.error.details)).toContain('/request/shots');
+    expect(refusal(invalid)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(JSON.stringify(refusal(invalid).details)).toContain('/request/shots');
 
     // Arguments outside the tool's own schema never reach the API.
     const outOfBounds = await call(mcp, 'wait_for_job', { job_id: first.job_id, timeout_seconds: 600 });
@@ -185,7 +209,7 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     const c = await connect(reader.secret);
     expect(await ok(c, 'get_balance')).toMatchObject({ account_id: reader.accountId });
     const refused = await call(c, 'submit_job', simulate(key('ro')));
-    expect(refused.structuredContent.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
+    expect(refusal(refused)).toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
     await c.close();
 
     // A Jobs access token (JWT from the client-credentials grant) is carried to the tools' calls as it came.
@@ -197,8 +221,77 @@ describe('the MCP server over Streamable HTTP (/mcp)', { timeout: 60_000 }, () =
     expect(t.statusCode).toBe(200);
     const viaToken = await connect(t.json().access_token);
     expect(await ok(viaToken, 'get_balance')).toMatchObject({ account_id: agent.accountId });
-    expect((await call(viaToken, 'cancel_job', { job_id: '00000000-0000-4000-8000-000000000000' })).structuredContent.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    expect(refusal(await call(viaToken, 'cancel_job', { job_id: '00000000-0000-4000-8000-000000000000' }))).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
     await viaToken.close();
+  });
+
+  it('list_capabilities without a filter is compact (ids, titles, prices, availability) and its text a short summary; detail "full" adds schemas and examples', async () => {
+    const compact = await call(mcp, 'list_capabilities');
+    const full = await call(mcp, 'list_capabilities', { detail: 'full' });
+    const ids = (r: ToolAnswer) => r.structuredContent.capabilities.map((c: any) => c.capability_id);
+    expect(ids(compact)).toEqual(ids(full));
+    expect(ids(compact).length).toBeGreaterThan(5);
+    for (const c of compact.structuredContent.capabilities) {
+      expect(Object.keys(c).sort()).toEqual(['available', 'capability_id', 'currency', 'example_price', 'price_formula', 'product', 'title', 'unavailable_reason']);
+    }
+    const size = (r: ToolAnswer) => JSON.stringify(r.structuredContent).length + (r.content[0]?.text?.length ?? 0);
+    expect(size(compact) * 5).toBeLessThan(size(full));
+    // The text is a summary: one line per capability, not a second copy of the JSON.
+    const text = compact.content[0]?.text ?? '';
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).toMatch(/circuit\.simulate/);
+    expect(text).toMatch(/detail/);
+    expect(text.length).toBeLessThan(JSON.stringify(compact.structuredContent).length);
+  });
+
+  it('refuses arguments outside a tool’s schema, naming them (a typo is never a silently ignored filter)', async () => {
+    await ok(mcp, 'submit_job', simulate(key('typo')));
+    const typo = await call(mcp, 'list_jobs', { statuses: 'failed' });
+    expect(typo.isError).toBe(true);
+    expect(typo.content[0]?.text).toMatch(/-32602/);
+    expect(typo.content[0]?.text).toMatch(/"statuses"/);
+    for (const [tool, args, bad] of [
+      ['get_balance', { account: 'x' }, 'account'],
+      ['list_capabilities', { capability: 'circuit.simulate' }, 'capability'],
+      ['submit_job', { ...simulate(key('extra')), max_price: '0.01' }, 'max_price'],
+      ['get_job', { job_id: '00000000-0000-4000-8000-000000000000', verbose: true }, 'verbose'],
+      ['wait_for_job', { job_id: '00000000-0000-4000-8000-000000000000', timeout: 5 }, 'timeout'],
+    ] as const) {
+      const r = await call(mcp, tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(r.content[0]?.text, tool).toMatch(new RegExp(`"${bad}"`));
+    }
+    const { tools } = await mcp.listTools();
+    for (const t of tools) expect((t.inputSchema as any).additionalProperties, t.name).toBe(false);
+  });
+
+  it('max_total_price may be a JSON number: converted exactly through its decimal form, more than 6 decimals refused', async () => {
+    const k = key('num');
+    const job = await ok(mcp, 'submit_job', { ...simulate(k), max_total_price: 0.01 });
+    expect(job.max_total_price).toBe('0.010000');
+    expect((await ok(mcp, 'submit_job', { ...simulate(k), max_total_price: '0.01' })).job_id).toBe(job.job_id);
+    expect((await ok(mcp, 'submit_job', { ...simulate(key('num1')), max_total_price: 1 })).max_total_price).toBe('1.000000');
+    await ok(mcp, 'wait_for_job', { job_id: job.job_id });
+    for (const bad of [0.0000001, 0.1234567, -1]) {
+      const r = await call(mcp, 'submit_job', { ...simulate(key('numbad')), max_total_price: bad });
+      expect(r.isError, String(bad)).toBe(true);
+      expect(r.content[0]?.text, String(bad)).toMatch(/max_total_price/);
+      expect(r.content[0]?.text, String(bad)).toMatch(/6 decimals/);
+    }
+    const { tools } = await mcp.listTools();
+    const price = (tools.find((t) => t.name === 'submit_job')?.inputSchema as any).properties.max_total_price;
+    expect(JSON.stringify(price)).toMatch(/"string"/);
+    expect(JSON.stringify(price)).toMatch(/"number"/);
+  });
+
+  it('declares an outputSchema for every tool, and every tool’s real answers in these tests conform to it', async () => {
+    const { tools } = await mcp.listTools();
+    for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
+    // The earlier tests called every tool; each success was checked in call().
+    const last = (await ok(mcp, 'list_jobs', { limit: 1 })).jobs[0].job_id;
+    await ok(mcp, 'get_receipt', { job_id: last });
+    await ok(mcp, 'get_job', { job_id: last });
+    expect([...checkedTools].sort()).toEqual(tools.map((t) => t.name).sort());
   });
 
   it('refuses a missing or bad bearer with 401 before any MCP message is read; GET and DELETE answer 405 (no sessions)', async () => {

@@ -54,6 +54,24 @@ describe('@qrail/client drives the api-guide flows against a live app', () => {
     const valid = await qrail.circuits.validate({ circuit: bell });
     expect(valid.valid).toBe(true);
     expect(valid.summary?.depth).toBe(3);
+    // A broken circuit, typed without a cast (validate's request admits any circuit-shaped object).
+    const broken = await qrail.circuits.validate({
+      circuit: {
+        schema: '0.2',
+        num_qubits: 2,
+        gates: [
+          { op: 'hadamard', qubits: [0] },
+          { op: 'cx', qubits: [0, 2] },
+          { op: 'x', qubits: [1], param: [1] },
+        ],
+      },
+    });
+    expect(broken.valid).toBe(false);
+    expect(broken.errors.map((e) => `${e.path} ${e.code}`).sort()).toEqual([
+      '/circuit/gates/0/op UNKNOWN_GATE',
+      '/circuit/gates/1/qubits/1 QUBIT_OUT_OF_RANGE',
+      '/circuit/gates/2/param UNKNOWN_PROPERTY',
+    ]);
 
     const analysis = await qrail.circuits.analyze({ circuit: { ...bell, gates: [...bell.gates, { op: 't', qubits: [1] }] }, devices: ['p2-grid-9'] });
     expect(analysis.t_count).toBe(1);

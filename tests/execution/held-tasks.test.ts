@@ -50,6 +50,9 @@ describe('holds for N tasks', () => {
     const two = await batch(u.auth, held.job_id, [ghz3], 'n-second');
     expect(two.statusCode).toBe(202);
     expect(checker.check('POST', `/v1/execute/provider-two/held/${held.job_id}/batch`, two.statusCode, two.headers, two.body)).toEqual([]);
+    // Location names the held job, whose tasks show what the batch took.
+    expect(two.headers['location']).toBe(`/v1/execute/provider-two/${held.job_id}`);
+    expect((await app.inject({ method: 'GET', url: String(two.headers['location']), headers: u.auth })).json().data).toMatchObject({ job_id: held.job_id });
     const b = two.json().data;
     expect(b.held_job).toMatchObject({ status: 'held', tasks: 3, tasks_used: 2, tasks_remaining: 1, price_per_task: '0.390000' });
     expect(b.jobs).toHaveLength(1);

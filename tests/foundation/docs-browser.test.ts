@@ -36,6 +36,10 @@ describe.skipIf(SKIP)(`the /docs reference page in Chromium${SKIP ? ` (skipped: 
     await page.goto(`${base}/docs`, { waitUntil: 'load' });
     await page.locator('.swagger-ui .opblock-tag-section').first().waitFor({ timeout: 60_000 });
     expect(await page.locator('.swagger-ui .info .title').innerText()).toContain('qrail');
+    // qrail's page: its title, favicon and top-bar logo (not Swagger's).
+    expect(await page.title()).toBe('qrail API reference');
+    expect(await page.locator('link[rel="icon"]').first().getAttribute('type')).toBe('image/svg+xml');
+    await expect.poll(async () => page.locator('.topbar-wrapper img').first().getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(await page.getByText('Unable to render this definition').count()).toBe(0);
     const doc = (await app.inject({ method: 'GET', url: '/docs/json' })).json<{ tags: { name: string }[]; paths: Record<string, Record<string, { tags?: string[] }>> }>();
     const tags = await page.locator('.swagger-ui .opblock-tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-tag')));

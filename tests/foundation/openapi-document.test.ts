@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
+import { readFileSync } from 'node:fs';
+import { parseGuide } from '../helpers/api-guide.js';
 import { openapiDocument, openObjects, operations, ResponseChecker, type OpenApiDocument } from '../helpers/openapi.js';
 
 type Json = Record<string, any>;
@@ -75,11 +77,45 @@ describe('the OpenAPI document is complete', () => {
     for (const t of declared.values()) expect((t as Json)['description'], t.name).toEqual(expect.any(String));
   });
 
+  it('admits any circuit-shaped value at POST /v1/circuits/validate (it exists to receive broken circuits): every validate example of the API guide conforms, the invalid one too', () => {
+    const checker = new ResponseChecker(doc);
+    const guide = parseGuide(readFileSync(new URL('../../docs/api-guide.md', import.meta.url), 'utf8')).filter((e) => e.method === 'POST' && e.path === '/v1/circuits/validate');
+    expect(guide.length).toBeGreaterThanOrEqual(4);
+    const invalid = guide.find((e) => e.expectBody.includes('"valid": false'));
+    expect(invalid).toBeDefined();
+    expect(guide.flatMap((e) => checker.checkRequest('POST', e.path, e.body))).toEqual([]);
+    // Still bounded and still documented: any object of few members (the three forms shown for a typed client), never a number or a string.
+    const body = ops.find((o) => o.method === 'post' && o.path === '/v1/circuits/validate')!.op['requestBody'].content['application/json'].schema;
+    const forms = ['CircuitV02', 'CircuitV01', 'QasmInput'].map((id) => ({ $ref: `#/components/schemas/${id}` }));
+    expect(body.properties.circuit.anyOf).toEqual([...forms, expect.objectContaining({ type: 'object', maxProperties: expect.any(Number) })]);
+    const v = checker.validator(body);
+    expect(v({ circuit: { gates: [{ op: 'nope', qubits: ['a'] }], extra: 1 } })).toBe(true);
+    expect(v({ circuit: { format: 'qasm2', source: 'OPENQASM 2.0;\nqreg q[1];\nfoo q[0];' } })).toBe(true);
+    expect(v({ circuit: 'OPENQASM 2.0;' })).toBe(false);
+    expect(v({ circuit: 42 })).toBe(false);
+  });
+
+  it('declares Location on every 202 answer (the object to poll)', () => {
+    const accepted = ops.filter((o) => o.op['responses']['202'] !== undefined);
+    expect(accepted.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining([
+        'post /v1/jobs',
+        'post /v1/circuits/optimize',
+        'post /v1/execute/provider-one',
+        'post /v1/execute/provider-two/held/{job_id}',
+        'post /v1/execute/provider-two/held/{job_id}/batch',
+      ]),
+    );
+    const withoutLocation = accepted.filter((o) => !Object.keys(o.op['responses']['202'].headers ?? {}).includes('Location')).map((o) => `${o.method} ${o.path}`);
+    // The only 202 without an object to poll: a reset request is accepted whether or not the email has an account.
+    expect(withoutLocation).toEqual(['post /v1/auth/password/forgot']);
+    expect((doc.components.headers as Json)['Location'].required).toBe(true);
+  });
+
   it('shows request circuits as one of wire format 0.2, 0.1 or OpenQASM, everywhere', () => {
     const forms = ['CircuitV02', 'CircuitV01', 'QasmInput'].map((id) => ({ $ref: `#/components/schemas/${id}` }));
     const body = (p: string) => ops.find((o) => o.method === 'post' && o.path === p)!.op['requestBody'].content['application/json'].schema;
     for (const [p, fields] of [
-      ['/v1/circuits/validate', ['circuit']],
       ['/v1/circuits/optimize', ['circuit']],
       ['/v1/analysis/coupling/compare', ['before', 'after']],
       ['/v1/execute/provider-one', ['circuit']],

@@ -38,6 +38,7 @@ describe('real answers match the OpenAPI document', () => {
 
   it('every answer of the API guide, in order', async () => {
     const vars = new Map<string, string>();
+    const requestProblems: string[] = [];
     let replayed = 0;
     for (const e of parseGuide(readFileSync(GUIDE, 'utf8'))) {
       if (!ESPEAK && (e.path.startsWith('/v1/tts') || e.path.startsWith('/v1/media/'))) continue;
@@ -57,10 +58,13 @@ describe('real answers match the OpenAPI document', () => {
         }
       }
       check(e.method, url, r);
+      // What a validating proxy checks on the way in: every request the guide shows succeeding conforms to its request schema.
+      if (payload !== undefined && r.statusCode < 300 && headers['content-type'] === 'application/json') requestProblems.push(...checker.checkRequest(e.method, url, payload));
       replayed++;
     }
     expect(replayed).toBeGreaterThan(40);
     expect(problems).toEqual([]);
+    expect(requestProblems).toEqual([]);
   }, 180_000);
 
   it('the edge’s answers: 401, 403, 404, 405-free paths, 413, 415, 429 and 503, on both interfaces', async () => {

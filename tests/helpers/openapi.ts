@@ -78,6 +78,18 @@ export class ResponseChecker {
     return v;
   }
 
+  /** Problems of a request's JSON body against the operation's request schema; [] when it conforms (or it declares none). */
+  checkRequest(method: string, url: string, body: string): string[] {
+    const where = `${method} ${url.split('?')[0]} request`;
+    const hit = this.operation(method, url);
+    if (hit === undefined) return [`${where}: no operation in the document`];
+    const schema = ((hit.op['requestBody'] as Json | undefined)?.['content'] as Record<string, { schema?: Json }> | undefined)?.['application/json']?.schema;
+    if (schema === undefined || body === '') return [];
+    const v = this.validator(schema);
+    if (v(JSON.parse(body))) return [];
+    return [`${where}: ${(v.errors ?? []).length} violation(s)`, ...(v.errors ?? []).slice(0, 8).map((e) => `${where}: ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)];
+  }
+
   /** Problems of one real answer against the document; [] when it conforms. */
   check(method: string, url: string, status: number, headers: Record<string, unknown>, body: string): string[] {
     const where = `${method} ${url.split('?')[0]} → ${status}`;

@@ -86,6 +86,8 @@ describe('webhook delivery to a local receiver', () => {
     const before = receiver.received.length;
     const red = await app.inject({ method: 'POST', url: `/v1/webhooks/deliveries/${first.delivery_id}/redeliver`, headers: a.session });
     expect(red.statusCode).toBe(202);
+    // Location: the endpoint's delivery log, where the new delivery shows its attempts.
+    expect(red.headers['location']).toBe(`/v1/webhooks/endpoints/${ep.endpoint_id}/deliveries`);
     expect(red.json().data).toMatchObject({ manual: true, status: 'pending', sequence: 1, event_id: first.event_id });
     await deliverUntil(app, () => receiver.received.length > before, 'the redelivery');
     expect(JSON.parse(receiver.received[before]?.body ?? '{}').id).toBe(first.event_id);

@@ -2,13 +2,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { QrailApiError } from '../../../packages/client/src/index.js';
 
 /**
- * How a tool answers: the object as structured content and the same as JSON text (what most
- * agent frameworks hand the model). A refusal by the API is a tool error (`isError`) carrying the
- * API's own code, message, status and details, so a model can act on it (raise the ceiling, top
- * up, use a new key); it is never a protocol error.
+ * How a tool answers: the object as structured content (it conforms to the tool's outputSchema)
+ * and, as text (what most agent frameworks hand the model), the same JSON or a short summary
+ * where the JSON is large. A refusal by the API is a tool error (`isError`) carrying the API's own
+ * code, message, status and details as JSON text, so a model can act on it (raise the ceiling, top
+ * up, use a new key); it is never a protocol error. It has no structured content: that must
+ * conform to the success schema, which an error does not (the SDK's client checks it even then).
  */
-export function toolResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+export function toolResult(value: Record<string, unknown>, text = JSON.stringify(value)): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
 export interface ToolFailure {
@@ -41,13 +43,14 @@ function failure(e: unknown): ToolFailure | undefined {
 export function toolError(e: unknown): CallToolResult {
   const error = failure(e);
   if (error === undefined) throw e;
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
-/** Runs a tool's body; whatever it throws becomes a tool error. */
-export async function answer(run: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+/** Runs a tool's body; whatever it throws becomes a tool error. `summary` gives the text when the JSON is too large to repeat. */
+export async function answer<T extends Record<string, unknown>>(run: () => Promise<T>, summary?: (value: T) => string | undefined): Promise<CallToolResult> {
   try {
-    return toolResult(await run());
+    const value = await run();
+    return toolResult(value, summary?.(value) ?? JSON.stringify(value));
   } catch (e) {
     return toolError(e);
   }

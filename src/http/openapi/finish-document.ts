@@ -25,6 +25,14 @@ interface RouteFacts {
 const FACTS = 'x-qrail-route';
 /** Marks a request field that is a circuit: validated by the circuit parser, documented as one of the input forms. */
 export const CIRCUIT_INPUT = 'x-qrail-circuit';
+/**
+ * Marks the circuit of `POST /v1/circuits/validate`, the one endpoint that exists to receive broken
+ * circuits: documented as the three forms or any object of few members, so that a validating proxy
+ * or a typed client lets a broken circuit through to the handler, which reports every problem.
+ */
+export const CIRCUIT_ANY_INPUT = 'x-qrail-circuit-any';
+/** The most members a circuit object has in any form (0.2 has 11), with room for mistakes. */
+export const CIRCUIT_MAX_MEMBERS = 64;
 /** A request body the handler reads itself (raw bytes, forms): documented as given here. */
 export const REQUEST_BODY = 'x-qrail-request-body';
 
@@ -75,7 +83,11 @@ export const RESPONSE_HEADERS: Json = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
   'WWW-Authenticate': { required: true, description: 'The auth scheme and realm (RFC 6750); `error="invalid_token"` when a token was sent and refused', schema: { type: 'string' } },
   'Idempotent-Replayed': { description: 'Present on a replay: this is the stored answer of the first request with this idempotency key', schema: { type: 'string', enum: ['true'] } },
-  Location: { description: 'Where the created object (or the redirect target) is', schema: { type: 'string' } },
+  Location: {
+    required: true,
+    description: 'Where the created object is (a 202: the job or delivery to poll; a 303: the redirect target)',
+    schema: { type: 'string' },
+  },
 };
 
 function interfaceOf(surface: Surface): ErrorInterface {
@@ -111,7 +123,13 @@ function derivedStatuses(method: string, op: Json, facts: RouteFacts): number[] 
   return out;
 }
 
-function headersFor(status: number, facts: RouteFacts, jobsSubmit: boolean): Json {
+/**
+ * Operations whose 202 has no object to poll: a reset request is accepted whether or not the email
+ * has an account (a Location would tell). Every other 202 names what it queued in Location.
+ */
+const ACCEPTED_WITHOUT_OBJECT = new Set(['forgotPassword']);
+
+function headersFor(status: number, facts: RouteFacts, jobsSubmit: boolean, operationId: unknown): Json {
   const h: Json = { 'X-Request-Id': header('X-Request-Id') };
   if (facts.rateLimited) {
     for (const n of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) h[n] = header(n);
@@ -120,7 +138,7 @@ function headersFor(status: number, facts: RouteFacts, jobsSubmit: boolean): Jso
   const inFlight = status === 409 && (facts.idempotent || jobsSubmit);
   if (status === 429 || status === 503 || inFlight) h['Retry-After'] = header('Retry-After');
   if ((facts.idempotent || jobsSubmit) && status < 500) h['Idempotent-Replayed'] = header('Idempotent-Replayed');
-  if (status === 303 || (jobsSubmit && status === 202)) h['Location'] = header('Location');
+  if (status === 303 || (status === 202 && !ACCEPTED_WITHOUT_OBJECT.has(String(operationId)))) h['Location'] = header('Location');
   return h;
 }
 
@@ -129,11 +147,17 @@ function expandCircuits(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(expandCircuits);
   if (node === null || typeof node !== 'object') return node;
   const o = node as Json;
-  if (o[CIRCUIT_INPUT] === true) {
-    return {
-      description: typeof o['description'] === 'string' ? o['description'] : 'A circuit',
-      oneOf: ['CircuitV02', 'CircuitV01', 'QasmInput'].map((id) => ({ $ref: `#/components/schemas/${id}` })),
+  const forms = ['CircuitV02', 'CircuitV01', 'QasmInput'].map((id) => ({ $ref: `#/components/schemas/${id}` }));
+  const description = typeof o['description'] === 'string' ? o['description'] : 'A circuit';
+  if (o[CIRCUIT_INPUT] === true) return { description, oneOf: forms };
+  if (o[CIRCUIT_ANY_INPUT] === true) {
+    const broken = {
+      type: 'object',
+      additionalProperties: true,
+      maxProperties: CIRCUIT_MAX_MEMBERS,
+      description: 'Any circuit-shaped object, valid or not: the answer lists every problem at its path',
     };
+    return { description, anyOf: [...forms, broken] };
   }
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, expandCircuits(v)]));
 }
@@ -170,7 +194,7 @@ function finishOperation(path: string, method: string, op: Json): void {
       if (r['description'] === undefined || r['description'] === 'Default Response') r['description'] = ERROR_TEXT[status] ?? `HTTP ${status}`;
     }
     // Headers a route declares itself stay; the edge's are the shared components.
-    r['headers'] = { ...(r['headers'] as Json | undefined), ...headersFor(status, facts, jobsSubmit) };
+    r['headers'] = { ...(r['headers'] as Json | undefined), ...headersFor(status, facts, jobsSubmit, op['operationId']) };
   }
   op['responses'] = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   const examples = typeof op['operationId'] === 'string' ? OPERATION_EXAMPLES[op['operationId']] : undefined;

@@ -17,7 +17,7 @@ import { EXECUTION_DEVICES as DEVICES, PROVIDERS } from '../../../devices/device
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { keepsGates, OutputFormat, OutputOptions } from './output-format.js';
-import { circuitField, ExampleData, SchemaData, ValidateData } from './schemas.js';
+import { anyCircuitField, circuitField, ExampleData, SchemaData, ValidateData } from './schemas.js';
 
 /** Far above the catalogue's size; bounds the work done for a `devices` filter. */
 const MAX_DEVICE_IDS = 64;
@@ -86,7 +86,7 @@ export default async function circuitsRoutes(app: App): Promise<void> {
         tags,
         operationId: 'validateCircuit',
         summary: 'Validate a circuit: every problem with a JSON path and a stable code (an invalid circuit is a 200 with valid=false)',
-        body: Type.Object({ circuit: circuitField(), output_format: Type.Optional(OutputFormat), output: Type.Optional(OutputOptions) }, { additionalProperties: false }),
+        body: Type.Object({ circuit: anyCircuitField(), output_format: Type.Optional(OutputFormat), output: Type.Optional(OutputOptions) }, { additionalProperties: false }),
         response: { 200: okResponse(ValidateData, 'Whether the circuit is valid: the normalized circuit and a summary, or every problem at its path') },
       },
     },

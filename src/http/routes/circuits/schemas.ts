@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CIRCUIT_INPUT } from '../../openapi/finish-document.js';
+import { CIRCUIT_ANY_INPUT, CIRCUIT_INPUT } from '../../openapi/finish-document.js';
 import { MapOf, Nullable, Obj, QubitPair } from '../../schema-helpers.js';
 
 /** Request and response schemas of the circuit endpoints (also the OpenAPI contract). */
@@ -10,6 +10,12 @@ import { MapOf, Nullable, Obj, QubitPair } from '../../schema-helpers.js';
  * through; the document shows it as one of the three input forms.
  */
 export const circuitField = (description = 'A circuit: wire format 0.2, legacy 0.1, or OpenQASM source') => Type.Unsafe<unknown>({ [CIRCUIT_INPUT]: true, description });
+
+/**
+ * The circuit of `validate`: the edge lets any value through as for `circuitField`, and the
+ * document admits any object besides the three forms (a broken circuit is this endpoint's input).
+ */
+export const anyCircuitField = (description = 'A circuit to check, valid or not: wire format 0.2, legacy 0.1, or OpenQASM source') => Type.Unsafe<unknown>({ [CIRCUIT_ANY_INPUT]: true, description });
 
 const Str = Type.String();
 const Strings = Type.Array(Type.String());

@@ -266,7 +266,7 @@ export default async function executionRoutes(app: App): Promise<void> {
         const body = req.body as RunRequest;
         const view = await svc().run(provider, principalOf(req.principal).accountId, body);
         if (body.async === true && view.replayed !== true) {
-          reply.code(202);
+          reply.code(202).header('location', `/v1/execute/${provider}/${view.job_id}`);
           const traceparent = currentTraceparent();
           if (traceparent !== undefined) await svc().continueTrace([view.job_id], traceparent);
         }
@@ -331,6 +331,7 @@ export default async function executionRoutes(app: App): Promise<void> {
       async (req, reply) => {
         const view = await svc().continueHeld(principalOf(req.principal).accountId, req.params.job_id, req.body, provider);
         reply.code(view.replayed === true ? 200 : 202);
+        if (view.replayed !== true) reply.header('location', `/v1/execute/${provider}/${view.job_id}`);
         const traceparent = view.replayed === true ? undefined : currentTraceparent();
         if (traceparent !== undefined) await svc().continueTrace([view.job_id], traceparent);
         return view;
@@ -361,6 +362,8 @@ export default async function executionRoutes(app: App): Promise<void> {
     async (req, reply) => {
       const view = await svc().continueHeldBatch(principalOf(req.principal).accountId, req.params.job_id, req.body);
       reply.code(view.replayed ? 200 : 202);
+      // Many jobs, one header: the held job, whose tasks show what was taken (each job is in the answer).
+      if (!view.replayed) reply.header('location', `/v1/execute/provider-two/${req.params.job_id.toLowerCase()}`);
       const traceparent = view.replayed ? undefined : currentTraceparent();
       if (traceparent !== undefined)
         await svc().continueTrace(

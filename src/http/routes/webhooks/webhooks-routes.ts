@@ -154,7 +154,8 @@ export default async function webhooksRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       const d = await svc().redeliver(personOf(req.principal).accountId, req.params.delivery_id.toLowerCase());
-      reply.code(202);
+      // No single-delivery read: the endpoint's delivery log, where the new one shows its attempts.
+      reply.code(202).header('location', `/v1/webhooks/endpoints/${d.endpointId}/deliveries`);
       return deliveryView(d, []);
     },
   );
