@@ -7,6 +7,7 @@ import { pgAuthRepository } from '../store/repositories/auth-repository.js';
 import { createHash } from 'node:crypto';
 import { pino, type DestinationStream } from 'pino';
 import { PromMeter } from '../telemetry/prom-meter.js';
+import { activeTraceFields } from '../telemetry/trace.js';
 import { meteredPool } from '../compute/metered-pool.js';
 import { registerStoreMetrics } from '../store/store-metrics.js';
 import type { BackgroundWorker } from '../worker.js';
@@ -75,7 +76,8 @@ export async function createServices(config: Config, db: Database, pool: Compute
   const media = createMediaService(config.env);
   // Background workers run outside any request: they log through their own pino logger
   // (same level and JSON format as the HTTP logger), so their errors are not swallowed.
-  const workerLog = pino({ level: config.logLevel, base: { pid: process.pid } }, logDestination ?? pino.destination(1));
+  // Lines written while a job's span is active (tracing on) carry its trace and span ids.
+  const workerLog = pino({ level: config.logLevel, base: { pid: process.pid }, mixin: activeTraceFields }, logDestination ?? pino.destination(1));
   const logWorkerStep = (worker: string) => (fields: Record<string, unknown>, msg: string) => workerLog.info({ worker, ...fields }, msg);
   // The database being unreachable is logged once per change of state (below), not by every
   // worker at every round of its loop: an outage wrote ~14 stack traces a second.

@@ -11,6 +11,7 @@
 import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import type { Meter } from '../telemetry/meter.js';
+import { annotateActiveSpan } from '../telemetry/trace.js';
 import { QueueWorker, type Lease, type QueueHandler, type StepLog } from '../queue/queue-worker.js';
 import type { CapabilityRegistry, JobCharge } from './capability.js';
 import type { JobRecord, JobStatus } from './job.js';
@@ -94,6 +95,8 @@ class JobsHandler implements QueueHandler<Claim, Step> {
   async handle(claim: Claim, lease: Lease): Promise<Step> {
     const { job, previousStatus } = claim;
     const worker = lease.worker;
+    // The handling span (tracing on) says whose job it is, as the request span does.
+    annotateActiveSpan({ 'qrail.account_id': job.accountId, 'qrail.capability': job.capabilityId });
     // The result is durable: only the money step is left, never run again.
     if (previousStatus === 'result_saved') return this.completed(job, worker);
 

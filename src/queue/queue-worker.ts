@@ -13,7 +13,7 @@
 import type { BackgroundWorker } from '../worker.js';
 import type { CancelRequests } from './cancel-requests.js';
 import { noopMeter, secondsSince, type Meter } from '../telemetry/meter.js';
-import { context, spanFrom, SpanStatusCode, tracingEnabled } from '../telemetry/trace.js';
+import { context, spanFrom, SpanStatusCode, traceFields, tracingEnabled } from '../telemetry/trace.js';
 
 /** The longest wait between two rounds of a loop whose rounds keep failing. */
 const MAX_BACKOFF_MS = 5_000;
@@ -216,7 +216,16 @@ export class QueueWorker<C extends QueueClaim, O> implements BackgroundWorker {
       meter.observe('qrail_queue_handle_seconds', queue, seconds);
       if (lease.lost) meter.inc('qrail_queue_leases_lost_total', queue);
       this.opts.logStep?.(
-        { ...queue, item_id: claim.id, attempt: claim.attempts, claim: outcome, step: result ?? 'error', lease_lost: lease.lost, duration_ms: Math.round(seconds * 1000) },
+        {
+          ...queue,
+          item_id: claim.id,
+          attempt: claim.attempts,
+          claim: outcome,
+          step: result ?? 'error',
+          lease_lost: lease.lost,
+          duration_ms: Math.round(seconds * 1000),
+          ...traceFields(traced?.span),
+        },
         'queue item handled',
       );
     }

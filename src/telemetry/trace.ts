@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 /**
  * The spans the code opens, over the OpenTelemetry API only (no SDK): without a registered
@@ -43,5 +43,19 @@ export function spanFrom(traceparent: string | undefined, name: string, attribut
   const span = tracer.startSpan(name, { kind, attributes }, parent);
   return { span, ctx: trace.setSpan(parent, span) };
 }
+
+/** Adds attributes to the active span (a job's handling): a no-op when none is recording. */
+export function annotateActiveSpan(attributes: Attributes): void {
+  trace.getActiveSpan()?.setAttributes(attributes);
+}
+
+/** `trace_id`/`span_id` of a span, the fields a log line carries to be joined with its trace. */
+export function traceFields(span: Span | undefined): { trace_id?: string; span_id?: string } {
+  const c = span?.spanContext();
+  return c !== undefined && isSpanContextValid(c) ? { trace_id: c.traceId, span_id: c.spanId } : {};
+}
+
+/** A pino `mixin`: every line written while a span is active carries its ids (nothing while tracing is off). */
+export const activeTraceFields = (): { trace_id?: string; span_id?: string } => traceFields(trace.getActiveSpan());
 
 export { context, propagation, SpanKind, SpanStatusCode, trace };

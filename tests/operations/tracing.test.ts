@@ -15,11 +15,12 @@ describe('traces: a paid job from submission to completion', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: Tracing;
   let app: App;
+  const logged: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
     // Tracing starts before the app is built, as `qrail serve` does with OTEL_EXPORTER_OTLP_ENDPOINT.
     tracing = startTracing({ exporter });
-    app = await buildTestApp();
+    app = await buildTestApp({ LOG_LEVEL: 'info' }, { logDestination: { write: (l: string) => void logged.push(JSON.parse(l) as Record<string, unknown>) } });
   });
   afterAll(async () => {
     await expectAllInvariants(app);
@@ -74,6 +75,16 @@ describe('traces: a paid job from submission to completion', () => {
     expect(parentOf(get!)).toBe('00f067aa0ba902b7');
     // No statement parameters in any span: the credential's secret never appears.
     expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain(agent.secret);
+    // The worker's span says whose job it ran.
+    expect(worker!.attributes['qrail.account_id']).toBe(agent.accountId);
+
+    // Logs join traces: the request line names its trace and span, the client's address and
+    // user agent; the worker's line for the job names the worker span.
+    const submitLine = logged.find((l) => l['msg'] === 'request' && l['route'] === '/v1/jobs' && l['method'] === 'POST');
+    expect(submitLine).toMatchObject({ trace_id: trace, span_id: http!.spanContext().spanId, client_ip: '127.0.0.1', user_agent: 'lightMyRequest' });
+    expect(logged.find((l) => l['msg'] === 'request' && l['trace_id'] === callerTrace)).toMatchObject({ span_id: get!.spanContext().spanId });
+    const handled = logged.find((l) => l['msg'] === 'queue item handled' && l['item_id'] === jobId);
+    expect(handled).toMatchObject({ trace_id: trace, span_id: worker!.spanContext().spanId });
   });
 
   it('continues a held hardware job: the worker that runs the execution job is a child of the continuing request', async () => {

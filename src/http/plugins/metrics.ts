@@ -4,7 +4,8 @@ import type { Meter } from '../../telemetry/meter.js';
 /**
  * One line per request and its metrics, when the response is sent: method, route pattern (never
  * the URL, which may carry ids or tokens), status, duration, request id, account (when known)
- * and the error code. Fastify's own two request lines are off (app.ts).
+ * and the error code, the client's address and user agent, and (tracing on) its trace and span ids.
+ * Fastify's own two request lines are off (app.ts).
  */
 export function registerMetrics(app: App, meter: Meter): void {
   app.decorateRequest('errorCode', undefined);
@@ -21,6 +22,9 @@ export function registerMetrics(app: App, meter: Meter): void {
       route,
       status,
       duration_ms: Math.round(seconds * 100_000) / 100,
+      // Proxy-aware (TRUST_PROXY): the client's address, not the load balancer's.
+      client_ip: req.ip,
+      ...(typeof req.headers['user-agent'] === 'string' ? { user_agent: req.headers['user-agent'].slice(0, 200) } : {}),
       ...(req.principal === undefined ? {} : { account_id: req.principal.accountId }),
       ...(code === undefined ? {} : { error_code: code }),
     };

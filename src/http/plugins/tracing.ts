@@ -1,5 +1,5 @@
 import type { Context, Span } from '@opentelemetry/api';
-import { context, propagation, SpanKind, SpanStatusCode, trace, tracer, tracingEnabled } from '../../telemetry/trace.js';
+import { context, propagation, SpanKind, SpanStatusCode, trace, traceFields, tracer, tracingEnabled } from '../../telemetry/trace.js';
 import type { App } from '../app-types.js';
 
 const SPANS = new WeakMap<object, { span: Span; ctx: Context }>();
@@ -22,6 +22,8 @@ export function registerTracing(app: App): void {
     );
     const ctx = trace.setSpan(parent, span);
     SPANS.set(req, { span, ctx });
+    // Every line logged for this request (its request line included) names the trace and span.
+    req.log = req.log.child(traceFields(span));
     context.with(ctx, done);
   });
   app.addHook('preHandler', (req, _reply, done) => {
