@@ -59,6 +59,7 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/circuits/optimize/jobs/:job_id/cancel': 'idempotent by the job’s state: a repeat finds it canceled (or asked to stop) and answers the same, moving nothing',
   'POST /mcp': 'the MCP transport (JSON-RPC): moves nothing itself; its submit_job tool requires an idempotency_key and sends it to POST /v1/jobs (the jobs scope)',
   'POST /v1/webhooks/endpoints/:endpoint_id/enable': 'idempotent by the endpoint’s state: a repeat finds it enabled and answers the same',
+  'POST /v1/operator/backup': 'reads a snapshot and stores nothing; a repeat is another snapshot, no money',
 };
 
 describe('every POST that creates an object or moves money goes through the one mechanism', () => {
