@@ -32,6 +32,8 @@ export interface SessionListItem {
 
 export interface AccountRepository {
   findUser(id: string): Promise<AccountUser | null>;
+  /** Whether every open user of the account has confirmed their email (false for an account with none). */
+  accountEmailVerified(accountId: string): Promise<boolean>;
   /** Stores a token for the user and the mail carrying it (sent to the user's address) in one transaction. */
   issueToken(t: { userId: string; purpose: TokenPurpose; tokenHash: string; expiresAt: Date }, mail: MailContent): Promise<void>;
   /**

@@ -64,10 +64,13 @@ export class AccountService {
     return this.policy.requireVerifiedEmail;
   }
 
-  /** Whether the user may move money in or create credentials (the verification gate). */
-  async emailVerified(userId: string): Promise<boolean> {
-    const u = await this.repo.findUser(userId);
-    return u !== null && u.emailVerifiedAt !== null;
+  /**
+   * Whether the account may move money in, hold funds or create credentials (the verification
+   * gate). It is the account's state, not the caller's: a session, a token exchanged from it, a
+   * machine credential and its OAuth tokens all act for the same account (issue #34 item 2).
+   */
+  accountEmailVerified(accountId: string): Promise<boolean> {
+    return this.repo.accountEmailVerified(accountId);
   }
 
   /** Mails a verification link (at registration, and on request: throttled per user and address). */

@@ -58,6 +58,10 @@ export function pgAccountRepository(db: Database): AccountRepository {
       const r = await db.query<UserRow>('SELECT id, account_id, email, email_verified_at, totp_secret, totp_pending_secret, totp_enabled_at, closed_at FROM users WHERE id = $1', [id]);
       return r.rows[0] === undefined ? null : toUser(r.rows[0]);
     },
+    async accountEmailVerified(accountId) {
+      const r = await db.query<{ verified: boolean | null }>('SELECT bool_and(email_verified_at IS NOT NULL) AS verified FROM users WHERE account_id = $1 AND closed_at IS NULL', [accountId]);
+      return r.rows[0]?.verified === true;
+    },
     async issueToken(t, mail) {
       await db.tx(async (q) => {
         await q.query('INSERT INTO account_tokens (id, user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4, $5)', [randomUUID(), t.userId, t.purpose, t.tokenHash, t.expiresAt]);
