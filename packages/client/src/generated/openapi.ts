@@ -205,7 +205,7 @@ export interface paths {
         /** The page of the mailed reset link: a form that posts the new password to POST /v1/auth/password/reset */
         get: operations["getPasswordResetPage"];
         put?: never;
-        /** Set a new password with the token of the mailed link; every session ends */
+        /** Set a new password with the token of the mailed link; every session ends and the machine credentials are revoked unless kept */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -4483,7 +4483,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new-password form */
+            /** @description The new-password form, listing the machine credentials a reset revokes */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4496,7 +4496,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            /** @description The link is unknown, used or expired */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4506,7 +4506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlatformError400"];
+                    "text/html": string;
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -4565,6 +4565,11 @@ export interface operations {
                     /** @description The token of the emailed link */
                     token: string;
                     password: string;
+                    /**
+                     * @description Keep the account’s machine credentials (and their access tokens) working. By default a reset revokes them: it is how a taken-over account is recovered.
+                     * @default false
+                     */
+                    keep_credentials?: boolean;
                 };
             };
         };
@@ -4587,6 +4592,8 @@ export interface operations {
                             password_changed: true;
                             /** @enum {boolean} */
                             sessions_ended: true;
+                            /** @description Machine credentials revoked by this reset (0 when kept) */
+                            credentials_revoked: number;
                         };
                         meta: components["schemas"]["Meta"];
                     };
