@@ -3,6 +3,7 @@ import { pino, type DestinationStream } from 'pino';
 import type { QrailTypeProvider } from './http/type-provider.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { registerPageHeaders } from './http/html-page.js';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config/config.js';
 import type { Database } from './store/db.js';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerTracing(app);
   registerEnvelope(app);
   registerNotFound(app);
+  registerPageHeaders(app);
   registerMetrics(app, services.metrics);
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
