@@ -114,7 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerMetrics(app, services.metrics);
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
-  registerRateLimit(app, rateStore, config.rateLimit.perMinute, services.metrics);
+  registerRateLimit(app, rateStore, config.rateLimit, services.metrics);
   registerTextSafety(app);
   registerAuth(app);
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from '../../../kernel/list-cursor.js';
 import type { App } from '../../app-types.js';
 import { errors, htmlPage, okResponse } from '../../envelope-schemas.js';
 import { escapeHtml, sendPage } from '../../html-page.js';
-import { operatorGuard } from '../../plugins/operator-guard.js';
+import { operatorGuard, operatorRateLimit } from '../../plugins/operator-guard.js';
 import { Obj } from '../../schema-helpers.js';
 
 const esc = escapeHtml;
@@ -97,7 +97,7 @@ const j=await r.json();document.getElementById('r').textContent=r.ok?'Password s
     '/v1/auth/operator/mail-outbox',
     {
       onRequest: operatorGuard(app),
-      config: { rateLimit: false },
+      config: { rateLimit: operatorRateLimit(app) },
       schema: {
         tags: ['operator'],
         operationId: 'listMailOutbox',
