@@ -102,6 +102,8 @@ declare module 'fastify' {
     idempotent?: 'account' | 'operator';
     /** The route parses any Content-Type itself (so never answers 415); for the OpenAPI document. */
     anyContentType?: boolean;
+    /** Every error of the route is an RFC 6749 §5.2 body (the OAuth token endpoint): src/http/oauth-error.ts. */
+    oauthErrors?: boolean;
     /** The required body field that carries the request's own idempotency key (kept by its domain in the same mechanism). */
     idempotencyField?: 'idempotency_key' | 'client_token';
   }

@@ -8942,7 +8942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The grant is malformed (OAuth error) or the edge refused the request (Jobs error shape) */
+            /** @description The request or grant is malformed, or the body was refused (too large, another media type, broken JSON) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8954,9 +8954,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description RFC 6749 §5.2 error code */
-                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
                         error_description: string;
-                    } | components["schemas"]["JobsError400"];
+                    };
                 };
             };
             /** @description Client authentication failed (WWW-Authenticate: Basic) */
@@ -8972,38 +8972,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description RFC 6749 §5.2 error code */
-                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
                         error_description: string;
                     };
                 };
             };
-            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobsError413"];
-                };
-            };
-            /** @description The Content-Type is not accepted here */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobsError415"];
-                };
-            };
-            /** @description Too many requests; retry after `Retry-After` seconds */
+            /** @description Too many requests; retry after `Retry-After` seconds (temporarily_unavailable) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9014,10 +8988,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError429"];
+                    "application/json": {
+                        /** @description RFC 6749 §5.2 error code */
+                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
+                        error_description: string;
+                    };
                 };
             };
-            /** @description An unexpected error; quote the request id when reporting it */
+            /** @description An unexpected error (server_error) */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9027,10 +9005,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError500"];
+                    "application/json": {
+                        /** @description RFC 6749 §5.2 error code */
+                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
+                        error_description: string;
+                    };
                 };
             };
-            /** @description The database is unreachable; retry */
+            /** @description The database is unreachable; retry (temporarily_unavailable) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9041,7 +9023,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError503"];
+                    "application/json": {
+                        /** @description RFC 6749 §5.2 error code */
+                        error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
+                        error_description: string;
+                    };
                 };
             };
         };
