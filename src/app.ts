@@ -3,6 +3,7 @@ import { pino, type DestinationStream } from 'pino';
 import type { QrailTypeProvider } from './http/type-provider.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { registerPageHeaders } from './http/html-page.js';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config/config.js';
 import type { Database } from './store/db.js';
@@ -111,10 +112,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerTracing(app);
   registerEnvelope(app);
   registerNotFound(app);
+  registerPageHeaders(app);
   registerMetrics(app, services.metrics);
 
   const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
-  registerRateLimit(app, rateStore, config.rateLimit.perMinute, services.metrics);
+  registerRateLimit(app, rateStore, config.rateLimit, services.metrics);
   registerTextSafety(app);
   registerAuth(app);
   // Before the routes: its onRoute hook equips the routes that opt in with config.idempotent.

@@ -19,6 +19,16 @@ export interface AccountUser {
   readonly closedAt: Date | null;
 }
 
+/** A machine credential still in force, as the reset page and mail name it. */
+export interface ActiveCredential {
+  readonly id: string;
+  readonly name: string;
+  readonly hint: string;
+  readonly scopes: readonly string[];
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
+
 export interface SessionListItem {
   readonly id: string;
   readonly createdAt: Date;
@@ -32,6 +42,8 @@ export interface SessionListItem {
 
 export interface AccountRepository {
   findUser(id: string): Promise<AccountUser | null>;
+  /** Whether every open user of the account has confirmed their email (false for an account with none). */
+  accountEmailVerified(accountId: string): Promise<boolean>;
   /** Stores a token for the user and the mail carrying it (sent to the user's address) in one transaction. */
   issueToken(t: { userId: string; purpose: TokenPurpose; tokenHash: string; expiresAt: Date }, mail: MailContent): Promise<void>;
   /**
@@ -43,9 +55,18 @@ export interface AccountRepository {
   verifyEmail(tokenHash: string, now: Date): Promise<string | null>;
   /**
    * Consumes a reset token, sets the new password hash, revokes every session and the other reset
-   * tokens, and mails the owner; the user id or null when the token is not usable.
+   * tokens, revokes the account's machine credentials unless `keepCredentials`, and mails the owner
+   * (the mail names the credentials); the user id or null when the token is not usable.
    */
-  resetPassword(tokenHash: string, passwordHash: string, now: Date, mail: MailContent): Promise<string | null>;
+  resetPassword(
+    tokenHash: string,
+    passwordHash: string,
+    now: Date,
+    keepCredentials: boolean,
+    mail: (credentials: ReadonlyArray<ActiveCredential>) => MailContent,
+  ): Promise<{ userId: string; credentialsRevoked: number } | null>;
+  /** The account's active machine credentials, for the page of a usable reset link; null when the link is not usable. */
+  resetLinkCredentials(tokenHash: string, now: Date): Promise<ActiveCredential[] | null>;
   /** Sets the new hash, revokes every session but `keepSessionId`, and mails the owner. */
   changePassword(userId: string, passwordHash: string, keepSessionId: string, now: Date, mail: MailContent): Promise<void>;
   /** Counts one attempt for each key (the login_attempts table's windows); restarts windows begun at or before `expiredBefore`. */

@@ -6,7 +6,7 @@
  */
 import { fail, type ErrorCodeSpec } from '../errors/app-error.js';
 import { passwordChangedMail, passwordResetMail, verifyEmailMail } from '../mail/templates.js';
-import type { AccountRepository, SessionListItem } from './account-ports.js';
+import type { AccountRepository, ActiveCredential, SessionListItem } from './account-ports.js';
 import { AUTH_ERRORS } from './error-codes.js';
 import type { AttemptCount, SessionService } from './session-service.js';
 import { isWellFormed, newSecret } from './tokens.js';
@@ -64,10 +64,13 @@ export class AccountService {
     return this.policy.requireVerifiedEmail;
   }
 
-  /** Whether the user may move money in or create credentials (the verification gate). */
-  async emailVerified(userId: string): Promise<boolean> {
-    const u = await this.repo.findUser(userId);
-    return u !== null && u.emailVerifiedAt !== null;
+  /**
+   * Whether the account may move money in, hold funds or create credentials (the verification
+   * gate). It is the account's state, not the caller's: a session, a token exchanged from it, a
+   * machine credential and its OAuth tokens all act for the same account (issue #34 item 2).
+   */
+  accountEmailVerified(accountId: string): Promise<boolean> {
+    return this.repo.accountEmailVerified(accountId);
   }
 
   /** Mails a verification link (at registration, and on request: throttled per user and address). */
@@ -112,15 +115,27 @@ export class AccountService {
     // The outbox worker's next poll (MAIL_POLL_MS) sends it.
   }
 
-  /** Sets a new password from a reset link and ends every session of the user. */
-  async resetPassword(token: string, password: string): Promise<void> {
+  /**
+   * Sets a new password from a reset link and ends every session of the user. The account's
+   * machine credentials are revoked too unless `keepCredentials` (issue #34 item 3,
+   * docs/decisions/accounts-reset-revokes-credentials.md); the mail names them either way.
+   */
+  async resetPassword(token: string, password: string, keepCredentials = false): Promise<{ credentialsRevoked: number }> {
     if (!isWellFormed(token, RESET_PREFIX)) throw fail(AUTH_ERRORS.ACCOUNT_TOKEN_INVALID, 'This reset link is unknown, already used or expired; ask for a new one.');
     const hash = await this.sessions.hashPassword(password);
     const now = this.now();
-    const userId = await this.repo.resetPassword(this.hashSecret(token), hash, now, passwordChangedMail('reset', now));
-    if (userId === null) throw fail(AUTH_ERRORS.ACCOUNT_TOKEN_INVALID, 'This reset link is unknown, already used or expired; ask for a new one.');
+    const r = await this.repo.resetPassword(this.hashSecret(token), hash, now, keepCredentials, (credentials) => passwordChangedMail('reset', now, { kept: keepCredentials, credentials }));
+    if (r === null) throw fail(AUTH_ERRORS.ACCOUNT_TOKEN_INVALID, 'This reset link is unknown, already used or expired; ask for a new one.');
     this.sessions.forgetCachedSessions();
+    if (r.credentialsRevoked > 0) this.credentialsRevoked();
     this.nudge();
+    return { credentialsRevoked: r.credentialsRevoked };
+  }
+
+  /** The credentials a reset link's page lists (null: the link is not usable). */
+  async resetLinkCredentials(token: string): Promise<ActiveCredential[] | null> {
+    if (!isWellFormed(token, RESET_PREFIX)) return null;
+    return this.repo.resetLinkCredentials(this.hashSecret(token), this.now());
   }
 
   /** Changes the password with the current one; every other session ends, this one stays. */

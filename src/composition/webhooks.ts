@@ -8,6 +8,7 @@ import type { Meter } from '../telemetry/meter.js';
 import { pgWebhookStore } from '../store/webhooks/webhooks-store.js';
 import { SERVICE_VERSION } from '../version.js';
 import { nodeDnsResolver } from '../webhooks/adapters/node-dns-resolver.js';
+import { classifyAddress } from '../webhooks/adapters/special-purpose-addresses.js';
 import { nodeHttpSender } from '../webhooks/adapters/node-http-sender.js';
 import { WebhookDeliveryWorker } from '../webhooks/delivery-worker.js';
 import { webhookSettings } from '../webhooks/settings.js';
@@ -22,10 +23,11 @@ export function createWebhookServices(config: Config, db: Database, onError: (e:
   const settings = webhookSettings(config.env);
   const store = pgWebhookStore(db);
   return {
-    webhooks: new WebhookService(store, nodeDnsResolver, settings),
+    webhooks: new WebhookService(store, nodeDnsResolver, settings, classifyAddress),
     webhookWorker: new WebhookDeliveryWorker({
       store,
       resolver: nodeDnsResolver,
+      classify: classifyAddress,
       sender: nodeHttpSender,
       settings,
       userAgent: `qrail-webhooks/${SERVICE_VERSION}`,

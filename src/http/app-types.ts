@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyReply, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { QrailTypeProvider } from './type-provider.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
@@ -26,6 +26,17 @@ export interface AgentPrincipal {
   readonly credentialId: string | null;
   /** `credential:<id>`, `session:<id>` or `jwt:<iss>#<sub>`, for logs and audit. */
   readonly subject: string;
+}
+
+/**
+ * Failed attempts at a shared secret (the operator token), counted per client address in their
+ * own one-minute window. `check` runs before the secret is compared: once an address has failed
+ * `perMinute` times, every attempt from it is 429 until the window ends, the right secret
+ * included, so a guess that lands cannot be told from one that did not (issue #34 item 5).
+ */
+export interface FailedAuthLimit {
+  check(req: FastifyRequest, bucket: string): Promise<void>;
+  record(req: FastifyRequest, bucket: string): Promise<void>;
 }
 
 /** Who is calling a platform route: money, limits and ownership go by `accountId` either way. */
@@ -68,6 +79,8 @@ declare module 'fastify' {
     idempotentRoutes: ReadonlyMap<string, IdempotentRoute>;
     /** The surface of the routes nearest to a URL no route matched (404, 405, router errors). */
     surfaceForUrl: (url: string) => Surface;
+    /** Failed attempts at the operator token, limited per address (plugins/rate-limit.ts). */
+    failedAuth: FailedAuthLimit;
     /** Authenticates (401) and checks the route's declared access (403) before the body is read: src/http/route-access.ts. */
     requireSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** As requireSession, where anonymous callers are served too (an invalid token is ignored; a machine token still needs its scope). */
@@ -89,6 +102,8 @@ declare module 'fastify' {
     idempotent?: 'account' | 'operator';
     /** The route parses any Content-Type itself (so never answers 415); for the OpenAPI document. */
     anyContentType?: boolean;
+    /** Every error of the route is an RFC 6749 §5.2 body (the OAuth token endpoint): src/http/oauth-error.ts. */
+    oauthErrors?: boolean;
     /** The required body field that carries the request's own idempotency key (kept by its domain in the same mechanism). */
     idempotencyField?: 'idempotency_key' | 'client_token';
   }

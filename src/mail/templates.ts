@@ -37,16 +37,32 @@ export function passwordResetMail(link: string, ttlMinutes: number): MailContent
     [
       'Someone (hopefully you) asked to reset the password of the qrail account with this address.',
       `The link works once and expires in ${ttlMinutes} minutes. Setting a new password signs out every session.`,
+      'It also revokes the account’s machine credentials (API keys) and their access tokens, unless you choose on the page to keep them: the page lists them, so you can tell yours from keys someone else made.',
       'If you did not ask for this, ignore this message: your password stays as it is.',
     ],
     { label: 'Choose a new password', url: link },
   );
 }
 
-export function passwordChangedMail(how: 'reset' | 'change', at: Date): MailContent {
+/** What a reset did to the account's machine credentials: the active ones by name and hint, revoked or kept. */
+export interface ResetCredentials {
+  readonly kept: boolean;
+  readonly credentials: ReadonlyArray<{ readonly name: string; readonly hint: string }>;
+}
+
+function credentialsParagraph(c: ResetCredentials): string {
+  if (c.credentials.length === 0) return 'The account had no active machine credentials.';
+  const list = c.credentials.map((k) => `"${k.name}" (…${k.hint})`).join(', ');
+  return c.kept
+    ? `Its machine credentials were kept, as asked, and still work: ${list}. Revoke any you do not recognise (POST /v1/auth/credentials/{id}/revoke or the console's keys page).`
+    : `Its machine credentials and their access tokens were revoked: ${list}. Create new ones for the programs that should keep running.`;
+}
+
+export function passwordChangedMail(how: 'reset' | 'change', at: Date, credentials?: ResetCredentials): MailContent {
   return compose('password_changed', 'Your qrail password was changed', [
     `The password of your qrail account was ${how === 'reset' ? 'reset through an emailed link' : 'changed'} at ${at.toISOString()}.`,
     how === 'reset' ? 'Every session was signed out.' : 'Every other session was signed out.',
+    ...(credentials === undefined ? [] : [credentialsParagraph(credentials)]),
     'If this was not you, reset your password at once and review your machine credentials.',
   ]);
 }

@@ -8,7 +8,7 @@ import type { Meter } from '../telemetry/meter.js';
 import { randomUUID } from 'node:crypto';
 import type { BackgroundWorker } from '../worker.js';
 import { eventBody } from './events.js';
-import type { AttemptOutcome, ClaimedDelivery, HostResolver, OutboundResult, WebhookSender, WebhookStore } from './ports.js';
+import type { AddressClassifier, AttemptOutcome, ClaimedDelivery, HostResolver, OutboundResult, WebhookSender, WebhookStore } from './ports.js';
 import { retryDelayMs, type WebhookSettings } from './settings.js';
 import { SIGNATURE_HEADER, signWebhook } from './signature.js';
 import { checkTarget } from './target-guard.js';
@@ -17,6 +17,8 @@ import { isAppError } from '../errors/app-error.js';
 export interface DeliveryWorkerDeps {
   readonly store: WebhookStore;
   readonly resolver: HostResolver;
+  /** The special-purpose address table, checked again before every attempt. */
+  readonly classify: AddressClassifier;
   readonly sender: WebhookSender;
   readonly settings: WebhookSettings;
   readonly userAgent: string;
@@ -64,7 +66,7 @@ export class WebhookDeliveryWorker implements BackgroundWorker {
     const startedAt = this.now();
     let result: OutboundResult;
     try {
-      const target = await checkTarget(c.endpoint.url, this.deps.resolver, settings.allowPrivateTargets);
+      const target = await checkTarget(c.endpoint.url, { resolver: this.deps.resolver, classify: this.deps.classify, allowPrivate: settings.allowPrivateTargets });
       const t = Math.floor(startedAt.getTime() / 1000);
       result = await this.deps.sender.send({
         url: target.url,

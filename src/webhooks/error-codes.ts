@@ -7,7 +7,7 @@ export const WEBHOOKS_ERRORS = {
   WEBHOOK_URL_NOT_ALLOWED: defineCode(
     'WEBHOOK_URL_NOT_ALLOWED',
     400,
-    'The endpoint URL is not an http(s) URL without credentials, or its host resolves to a private, loopback, link-local, unique-local, multicast or unspecified address; `details.reason` says which.',
+    'The endpoint URL is not an http(s) URL without credentials, or its host resolves to an address that is not globally reachable (an IANA special-purpose block: private, loopback, documentation, …); `details.reason` says which.',
   ),
   WEBHOOK_URL_UNRESOLVABLE: defineCode('WEBHOOK_URL_UNRESOLVABLE', 400, 'The endpoint URL’s host name does not resolve to any address.'),
   WEBHOOK_ENDPOINT_LIMIT: defineCode('WEBHOOK_ENDPOINT_LIMIT', 409, 'The account already has the maximum number of webhook endpoints (16); delete one first.'),

@@ -2,6 +2,13 @@
 import type { WebhookEvent } from './events.js';
 
 /** DNS: every address a host name resolves to (an IP literal resolves to itself). */
+/**
+ * Why an address may not be a webhook target (its special-purpose block: 'loopback',
+ * 'documentation', …), or null when it is globally reachable. The adapter is
+ * adapters/special-purpose-addresses.ts (the IANA registries, checked with node:net's BlockList).
+ */
+export type AddressClassifier = (address: string) => string | null;
+
 export interface HostResolver {
   resolve(host: string): Promise<string[]>;
 }

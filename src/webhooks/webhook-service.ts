@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fail } from '../errors/app-error.js';
 import { WEBHOOKS_ERRORS } from './error-codes.js';
 import type { WebhookEvent } from './events.js';
-import type { AttemptRecord, DeliveryRecord, DeliveryStatus, EndpointRecord, HostResolver, Page, WebhookStore } from './ports.js';
+import type { AddressClassifier, AttemptRecord, DeliveryRecord, DeliveryStatus, EndpointRecord, HostResolver, Page, WebhookStore } from './ports.js';
 import type { WebhookSettings } from './settings.js';
 import { newSigningSecret } from './signature.js';
 import { checkTarget } from './target-guard.js';
@@ -22,11 +22,12 @@ export class WebhookService {
     private readonly store: WebhookStore,
     private readonly resolver: HostResolver,
     readonly settings: WebhookSettings,
+    private readonly classify: AddressClassifier,
   ) {}
 
   /** Registers an endpoint; the answer carries the signing secret, the only time it is shown. */
   async create(accountId: string, e: NewEndpoint): Promise<{ endpoint: EndpointRecord; secret: string }> {
-    const target = await checkTarget(e.url, this.resolver, this.settings.allowPrivateTargets);
+    const target = await checkTarget(e.url, { resolver: this.resolver, classify: this.classify, allowPrivate: this.settings.allowPrivateTargets });
     const secret = newSigningSecret();
     const types = [...new Set(e.eventTypes)];
     const r = await this.store.createEndpoint({ id: randomUUID(), accountId, url: target.url.href, description: e.description ?? null, eventTypes: types, secret }, MAX_ENDPOINTS);

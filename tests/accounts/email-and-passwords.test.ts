@@ -79,7 +79,7 @@ describe('verification, reset and change over SMTP', () => {
     expect(short.statusCode).toBe(400);
     const reset = await app.inject({ method: 'POST', url: '/v1/auth/password/reset', payload: { token, password: 'a brand new passphrase' } });
     expect(reset.statusCode).toBe(200);
-    expect(reset.json().data).toEqual({ password_changed: true, sessions_ended: true });
+    expect(reset.json().data).toEqual({ password_changed: true, sessions_ended: true, credentials_revoked: 0 });
     for (const auth of [u.auth, secondAuth]) {
       const me = await app.inject({ method: 'GET', url: '/v1/auth/me', headers: auth });
       expect(me.statusCode).toBe(401);

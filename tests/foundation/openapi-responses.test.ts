@@ -89,7 +89,8 @@ describe('real answers match the OpenAPI document', () => {
     expect((await send('POST', '/v1/circuits/validate', { headers: { 'content-type': 'application/json' }, payload: big })).statusCode).toBe(413);
     expect((await send('POST', '/v1/jobs', { headers: { ...agent.auth, 'content-type': 'application/json' }, payload: big })).statusCode).toBe(413);
     expect((await send('POST', '/v1/circuits/validate', { headers: { 'content-type': 'text/plain' }, payload: 'h q[0];' })).statusCode).toBe(415);
-    expect((await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'text/plain' }, payload: 'x' })).statusCode).toBe(415);
+    // The token endpoint refuses another media type as RFC 6749 §5.2 (400 invalid_request), checked against its document (issue #34).
+    expect((await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'text/plain' }, payload: 'x' })).statusCode).toBe(400);
     expect((await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=password' })).statusCode).toBe(400);
     expect(
       (await send('POST', '/v1/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials&client_id=x&client_secret=y' })).statusCode,

@@ -16,9 +16,15 @@ describe.skipIf(url === undefined)('rate limits shared through Redis', () => {
     const store = new RedisRateLimitStore(url as string);
     const key = `test:${Date.now()}:${Math.random()}`;
     const hits = await Promise.all(Array.from({ length: 10 }, () => store.hit(key, 60_000)));
+    // peek reads the window without counting (the operator guard checks failures before comparing the token).
+    const peeked = await store.peek(key);
+    const none = await store.peek(`${key}:none`);
     await store.close();
     expect(hits.map((h) => h.count).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (const h of hits) expect(h.resetMs).toBeGreaterThan(0);
+    expect(peeked.count).toBe(10);
+    expect(peeked.resetMs).toBeGreaterThan(0);
+    expect(none).toEqual({ count: 0, resetMs: 0 });
   });
 
   it('two app instances share one window', async () => {

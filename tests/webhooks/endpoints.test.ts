@@ -97,7 +97,7 @@ describe('webhook endpoints: registration, listing, deletion and the target guar
       ['http://10.0.0.5/x', 'private'],
       ['http://172.16.3.4/x', 'private'],
       ['http://192.168.1.1/x', 'private'],
-      ['http://100.64.0.1/x', 'private'],
+      ['http://100.64.0.1/x', 'shared'],
       ['http://169.254.169.254/latest/meta-data', 'link-local'],
       ['http://0.0.0.0/', 'unspecified'],
       ['http://224.0.0.1/', 'multicast'],
@@ -111,6 +111,13 @@ describe('webhook endpoints: registration, listing, deletion and the target guar
       ['http://[64:ff9b::a9fe:a9fe]/x', 'link-local'],
       ['http://[2002:c0a8:101::1]/x', 'private'],
       ['http://2130706433/x', 'loopback'],
+      // The audit's examples (issue #34 item 6): documentation, discard-only and IPv4-translated blocks.
+      ['http://192.0.2.1/x', 'documentation'],
+      ['http://198.51.100.7/x', 'documentation'],
+      ['http://203.0.113.9/x', 'documentation'],
+      ['http://[2001:db8::1]/x', 'documentation'],
+      ['http://[100::1]/x', 'discard-only'],
+      ['http://[::ffff:0:7f00:1]/x', 'loopback'],
     ];
     for (const [url, reason] of refused) {
       const r = await create(u.auth, { url, event_types: ['*'] });

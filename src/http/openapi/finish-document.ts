@@ -20,6 +20,8 @@ interface RouteFacts {
   readonly idempotent: boolean;
   /** A body parser for any content type (no 415). */
   readonly anyContentType: boolean;
+  /** Every refusal is an RFC 6749 §5.2 body, a refused body 400 (no 413 or 415). */
+  readonly oauthErrors: boolean;
 }
 
 const FACTS = 'x-qrail-route';
@@ -40,12 +42,13 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
 /** @fastify/swagger's `transform`: the route's schema plus the facts `finishDocument` needs. */
 export function annotateRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }): { schema: Json; url: string } {
-  const config = (route.config ?? {}) as { surface?: Surface; rateLimit?: unknown; idempotent?: unknown; anyContentType?: boolean; bearer?: 'required' | 'optional' };
+  const config = (route.config ?? {}) as { surface?: Surface; rateLimit?: unknown; idempotent?: unknown; anyContentType?: boolean; oauthErrors?: boolean; bearer?: 'required' | 'optional' };
   const facts: RouteFacts = {
     surface: config.surface ?? 'platform',
     rateLimited: config.rateLimit !== false,
     idempotent: config.idempotent !== undefined,
     anyContentType: config.anyContentType === true,
+    oauthErrors: config.oauthErrors === true,
   };
   // The security of a platform route is its declared access (src/http/route-access.ts), never a second declaration.
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
@@ -111,7 +114,8 @@ function derivedStatuses(method: string, op: Json, facts: RouteFacts): number[] 
   if (needsToken(op['security'])) out.push(401);
   // A machine token is refused with 403 where it lacks the scope (or the route is a person's).
   if (acceptsBearer(op['security'])) out.push(403);
-  if (BODY_METHODS.has(method)) {
+  // The OAuth token endpoint answers a body it refuses as 400 invalid_request (RFC 6749 §5.2).
+  if (BODY_METHODS.has(method) && !facts.oauthErrors) {
     out.push(413);
     if (!facts.anyContentType) out.push(415);
   }

@@ -5,6 +5,7 @@ import { StoreConflictError, StoreUnavailableError } from '../../store/db.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { App, Surface } from '../app-types.js';
 import { validationDetails } from './validation.js';
+import { oauthRefusal } from '../oauth-error.js';
 
 const ENVELOPED = Symbol('qrail.enveloped');
 
@@ -71,6 +72,12 @@ export function errorBody(req: FastifyRequest, e: AppError): Record<string, unkn
 export function sendError(req: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
   req.errorCode = e.code;
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  if (!req.is404 && req.routeOptions.config?.oauthErrors === true) {
+    const o = oauthRefusal(e);
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    if (o.status === 401) reply.header('www-authenticate', 'Basic realm="qrail-jobs"');
+    return reply.code(o.status).type('application/json; charset=utf-8').send(o.body);
+  }
   // RFC 9110 §15.5.2: every 401 names its scheme, whichever code path raised it.
   if (e.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
     reply.header('www-authenticate', surfaceOf(req) === 'jobs' ? 'Bearer realm="qrail-jobs"' : 'Bearer realm="qrail"');

@@ -11,6 +11,8 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
+  /** The count in the key's current window without adding to it (0 when none is open). */
+  peek(key: string): RateLimitHit | Promise<RateLimitHit>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count: w.count, resetMs: w.resetAt - now };
   }
 
+  peek(key: string): RateLimitHit {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    return w === undefined || w.resetAt <= now ? { count: 0, resetMs: 0 } : { count: w.count, resetMs: w.resetAt - now };
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
@@ -53,6 +61,12 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {c, ttl}
 `;
 
+const PEEK_SCRIPT = `
+local c = redis.call('GET', KEYS[1])
+if not c then return {0, 0} end
+return {tonumber(c), redis.call('PTTL', KEYS[1])}
+`;
+
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
 
@@ -67,6 +81,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
     const r = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
     return { count: Number(r[0]), resetMs: Number(r[1]) };
+  }
+
+  async peek(key: string): Promise<RateLimitHit> {
+    const r = (await this.redis.eval(PEEK_SCRIPT, 1, this.prefix + key)) as [number, number];
+    return { count: Number(r[0]), resetMs: Math.max(0, Number(r[1])) };
   }
 
   async close() {

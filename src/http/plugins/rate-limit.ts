@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
-import type { App } from '../app-types.js';
+import type { App, FailedAuthLimit } from '../app-types.js';
 import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 import type { Meter } from '../../telemetry/meter.js';
 
@@ -33,12 +33,45 @@ function allowUnchecked(req: FastifyRequest, err: unknown, done: Done): void {
   done();
 }
 
+function failedAuthLimit(store: RateLimitStore, perMinute: number, meter: Meter): FailedAuthLimit {
+  const key = (req: FastifyRequest, bucket: string) => `${bucket}:${req.ip}`;
+  return {
+    async check(req, bucket) {
+      let r: RateLimitHit;
+      try {
+        r = await store.peek(key(req, bucket));
+      } catch (err) {
+        req.log.warn({ err }, 'rate limit store unavailable; request allowed');
+        return;
+      }
+      if (r.count < perMinute) return;
+      const resetS = Math.max(1, Math.ceil(r.resetMs / 1000));
+      meter.inc('qrail_rate_limit_refusals_total', { bucket });
+      throw fail(
+        HTTP_ERRORS.RATE_LIMITED,
+        `Too many failed attempts from this address (${perMinute} per minute); retry in ${resetS} s.`,
+        { limit: perMinute, window_seconds: 60, retry_after_seconds: resetS },
+        { 'retry-after': String(resetS) },
+      );
+    },
+    async record(req, bucket) {
+      try {
+        await store.hit(key(req, bucket), WINDOW_MS);
+      } catch (err) {
+        req.log.warn({ err }, 'rate limit store unavailable; failure not counted');
+      }
+    },
+  };
+}
+
 /**
  * Per-client fixed windows of one minute, per bucket. Headers follow the IETF
  * RateLimit draft (RateLimit-Limit / -Remaining / -Reset) plus Retry-After on 429.
  * If the shared store fails, requests are let through (logged): availability first.
  */
-export function registerRateLimit(app: App, store: RateLimitStore, defaultPerMinute: number, meter: Meter): void {
+export function registerRateLimit(app: App, store: RateLimitStore, limits: { perMinute: number; authPerMinute: number }, meter: Meter): void {
+  const defaultPerMinute = limits.perMinute;
+  app.decorate('failedAuth', failedAuthLimit(store, limits.authPerMinute, meter));
   // Callback-style hook with no closure per request: with the in-process store the whole check
   // is synchronous.
   app.addHook('onRequest', (req, reply, done) => {

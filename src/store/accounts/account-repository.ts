@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountRepository, AccountUser, SessionListItem, TokenPurpose } from '../../auth/account-ports.js';
+import type { AccountRepository, AccountUser, ActiveCredential, SessionListItem, TokenPurpose } from '../../auth/account-ports.js';
 import type { MailContent } from '../../mail/mail.js';
 import type { Database, Queryable } from '../db.js';
 import { pageClauses } from '../list-page.js';
@@ -42,6 +42,23 @@ async function revokeSessions(q: Queryable, userId: string, now: Date, keep: str
   return r.rowCount;
 }
 
+/** The machine credentials in force of the user's account, oldest first. */
+async function activeCredentials(q: Queryable, userId: string, now: Date): Promise<ActiveCredential[]> {
+  const r = await q.query<{ id: string; name: string; secret_hint: string; scopes: string[]; created_at: Date; last_used_at: Date | null }>(
+    `SELECT c.id, c.name, c.secret_hint, c.scopes, c.created_at, c.last_used_at FROM agent_credentials c JOIN users u ON u.account_id = c.account_id
+     WHERE u.id = $1 AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > $2) ORDER BY c.created_at, c.id`,
+    [userId, now],
+  );
+  return r.rows.map((c) => ({
+    id: c.id,
+    name: c.name,
+    hint: c.secret_hint,
+    scopes: c.scopes,
+    createdAt: new Date(c.created_at),
+    lastUsedAt: c.last_used_at === null ? null : new Date(c.last_used_at),
+  }));
+}
+
 /** Spends an unused, unexpired token of this purpose; its user, or null. */
 async function consumeToken(q: Queryable, tokenHash: string, purpose: TokenPurpose, now: Date): Promise<string | null> {
   const r = await q.query<{ user_id: string }>('UPDATE account_tokens SET used_at = $2 WHERE token_hash = $1 AND purpose = $3 AND used_at IS NULL AND expires_at > $2 RETURNING user_id', [
@@ -57,6 +74,10 @@ export function pgAccountRepository(db: Database): AccountRepository {
     async findUser(id) {
       const r = await db.query<UserRow>('SELECT id, account_id, email, email_verified_at, totp_secret, totp_pending_secret, totp_enabled_at, closed_at FROM users WHERE id = $1', [id]);
       return r.rows[0] === undefined ? null : toUser(r.rows[0]);
+    },
+    async accountEmailVerified(accountId) {
+      const r = await db.query<{ verified: boolean | null }>('SELECT bool_and(email_verified_at IS NOT NULL) AS verified FROM users WHERE account_id = $1 AND closed_at IS NULL', [accountId]);
+      return r.rows[0]?.verified === true;
     },
     async issueToken(t, mail) {
       await db.tx(async (q) => {
@@ -86,7 +107,7 @@ export function pgAccountRepository(db: Database): AccountRepository {
         return userId;
       });
     },
-    async resetPassword(tokenHash, passwordHash, now, mail) {
+    async resetPassword(tokenHash, passwordHash, now, keepCredentials, mail) {
       return db.tx(async (q) => {
         const userId = await consumeToken(q, tokenHash, 'password_reset', now);
         if (userId === null) return null;
@@ -94,9 +115,24 @@ export function pgAccountRepository(db: Database): AccountRepository {
         // Other reset links mailed earlier die with this one.
         await q.query(`UPDATE account_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'password_reset' AND used_at IS NULL`, [userId, now]);
         await revokeSessions(q, userId, now, null);
-        await mailUser(q, userId, mail);
-        return userId;
+        const credentials = await activeCredentials(q, userId, now);
+        // A reset is how a taken-over account is recovered: the intruder's keys go with the password (issue #34).
+        let credentialsRevoked = 0;
+        if (!keepCredentials && credentials.length > 0) {
+          const r = await q.query('UPDATE agent_credentials SET revoked_at = $2 WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL', [credentials.map((c) => c.id), now]);
+          credentialsRevoked = r.rowCount;
+        }
+        await mailUser(q, userId, mail(credentials));
+        return { userId, credentialsRevoked };
       });
+    },
+    async resetLinkCredentials(tokenHash, now) {
+      const r = await db.query<{ user_id: string }>(`SELECT user_id FROM account_tokens WHERE token_hash = $1 AND purpose = 'password_reset' AND used_at IS NULL AND expires_at > $2`, [
+        tokenHash,
+        now,
+      ]);
+      const userId = r.rows[0]?.user_id;
+      return userId === undefined ? null : activeCredentials(db, userId, now);
     },
     async changePassword(userId, passwordHash, keepSessionId, now, mail) {
       await db.tx(async (q) => {

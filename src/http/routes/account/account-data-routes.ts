@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj, Usd } from '../../schema-helpers.js';
@@ -101,7 +101,11 @@ export default async function accountDataRoutes(app: App): Promise<void> {
         },
       },
     },
-    async (req) => closure.exportData(personOf(req.principal)) as Promise<Static<typeof ExportView>>,
+    async (req, reply) => {
+      // Everything the account holds: no cache (browser or shared) may keep a copy (issue #34).
+      reply.header('cache-control', 'no-store');
+      return closure.exportData(personOf(req.principal));
+    },
   );
 
   app.post(

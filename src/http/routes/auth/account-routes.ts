@@ -86,14 +86,32 @@ export default async function accountRoutes(app: App): Promise<void> {
       schema: {
         tags,
         operationId: 'resetPassword',
-        summary: 'Set a new password with the token of the mailed link; every session ends',
-        body: Obj({ token: Token('qrp_'), password: Password }),
-        response: { 200: okResponse(Obj({ password_changed: Type.Literal(true), sessions_ended: Type.Literal(true) }), 'The new password is set; log in with it') },
+        summary: 'Set a new password with the token of the mailed link; every session ends and the machine credentials are revoked unless kept',
+        body: Obj({
+          token: Token('qrp_'),
+          password: Password,
+          keep_credentials: Type.Optional(
+            Type.Boolean({
+              default: false,
+              description: 'Keep the account’s machine credentials (and their access tokens) working. By default a reset revokes them: it is how a taken-over account is recovered.',
+            }),
+          ),
+        }),
+        response: {
+          200: okResponse(
+            Obj({
+              password_changed: Type.Literal(true),
+              sessions_ended: Type.Literal(true),
+              credentials_revoked: Type.Integer({ minimum: 0, description: 'Machine credentials revoked by this reset (0 when kept)' }),
+            }),
+            'The new password is set; log in with it',
+          ),
+        },
       },
     },
     async (req) => {
-      await accounts.resetPassword(req.body.token, req.body.password);
-      return { password_changed: true as const, sessions_ended: true as const };
+      const r = await accounts.resetPassword(req.body.token, req.body.password, req.body.keep_credentials === true);
+      return { password_changed: true as const, sessions_ended: true as const, credentials_revoked: r.credentialsRevoked };
     },
   );
 

@@ -141,8 +141,10 @@ export default async function authRoutes(app: App): Promise<void> {
         response: { 200: okResponse(Obj({ user: UserView, session_id: Type.String({ format: 'uuid' }) }), 'The user of the session') },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const p = personOf(req.principal);
+      // Personal data and the session id: no cache (browser or shared) may keep it (issue #34).
+      reply.header('cache-control', 'no-store');
       return {
         session_id: p.sessionId,
         user: { user_id: p.userId, account_id: p.accountId, email: p.email, created_at: p.userCreatedAt.toISOString() },

@@ -3,14 +3,11 @@ import { AppError } from '../../../errors/app-error.js';
 import { decodeCursor, encodeCursor } from '../../../kernel/list-cursor.js';
 import type { App } from '../../app-types.js';
 import { errors, htmlPage, okResponse } from '../../envelope-schemas.js';
-import { operatorGuard } from '../../plugins/operator-guard.js';
+import { escapeHtml, sendPage } from '../../html-page.js';
+import { operatorGuard, operatorRateLimit } from '../../plugins/operator-guard.js';
 import { Obj } from '../../schema-helpers.js';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}input,button{font-size:1rem;padding:.4rem}</style>
-</head><body><h1>${esc(title)}</h1>${body}</body></html>`;
+const esc = escapeHtml;
 
 const OutboxItem = Obj({
   id: Type.String({ format: 'uuid' }),
@@ -52,12 +49,9 @@ export default async function mailRoutes(app: App): Promise<void> {
         await app.services.accounts.verifyEmail(req.query.token);
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        return reply
-          .code(400)
-          .type('text/html; charset=utf-8')
-          .send(page('Link not usable', `<p>${esc(e.message)}</p>`));
+        return sendPage(reply, 400, 'Link not usable', `<p>${esc(e.message)}</p>`);
       }
-      return reply.type('text/html; charset=utf-8').send(page('Email confirmed', '<p>Your email is confirmed: the account can now add funds and create machine credentials.</p>'));
+      return sendPage(reply, 200, 'Email confirmed', '<p>Your email is confirmed: the account can now add funds and create machine credentials.</p>');
     },
   );
 
@@ -70,17 +64,32 @@ export default async function mailRoutes(app: App): Promise<void> {
         operationId: 'getPasswordResetPage',
         summary: 'The page of the mailed reset link: a form that posts the new password to POST /v1/auth/password/reset',
         querystring: Obj({ token: Type.String({ maxLength: 100 }) }),
-        response: { 200: htmlPage('The new-password form') },
+        response: { 200: htmlPage('The new-password form, listing the machine credentials a reset revokes'), 400: htmlPage('The link is unknown, used or expired') },
       },
     },
     async (req, reply) => {
+      const credentials = await app.services.accounts.resetLinkCredentials(req.query.token);
+      if (credentials === null) {
+        return sendPage(reply, 400, 'Link not usable', '<p>This reset link is unknown, already used or expired; ask for a new one.</p>');
+      }
       const token = JSON.stringify(req.query.token).replace(/</g, '\\u003c');
+      // The owner recovering a taken-over account sees every key in force and, by default, revokes them all (issue #34).
+      const list =
+        credentials.length === 0
+          ? '<p>The account has no active machine credentials.</p>'
+          : `<p>Setting a new password also revokes these machine credentials (API keys) and their access tokens:</p><ul>${credentials
+              .map(
+                (c) =>
+                  `<li><b>${esc(c.name)}</b> (…${esc(c.hint)}; ${esc(c.scopes.join(' ') || 'no scope')}; created ${esc(c.createdAt.toISOString().slice(0, 10))}${c.lastUsedAt === null ? ', never used' : `, last used ${esc(c.lastUsedAt.toISOString().slice(0, 10))}`})</li>`,
+              )
+              .join('')}</ul>
+<p><label><input id="k" type="checkbox"> Keep them working (only if you made every one of them)</label></p>`;
       const body = `<form id="f"><label>New password <input id="p" type="password" minlength="8" maxlength="128" required autocomplete="new-password"></label>
-<p><button type="submit">Set password</button></p></form><p id="r" role="status"></p>
-<script>document.getElementById('f').addEventListener('submit',async(e)=>{e.preventDefault();
-const r=await fetch('/v1/auth/password/reset',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({token:${token},password:document.getElementById('p').value})});
-const j=await r.json();document.getElementById('r').textContent=r.ok?'Password set; every session was signed out. Log in with the new password.':j.error.message;});</script>`;
-      return reply.type('text/html; charset=utf-8').send(page('Choose a new password', body));
+${list}<p><button type="submit">Set password</button></p></form><p id="r" role="status"></p>`;
+      const script = `document.getElementById('f').addEventListener('submit',async(e)=>{e.preventDefault();const k=document.getElementById('k');
+const r=await fetch('/v1/auth/password/reset',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({token:${token},password:document.getElementById('p').value,keep_credentials:k!==null&&k.checked})});
+const j=await r.json();document.getElementById('r').textContent=r.ok?'Password set; every session was signed out'+(j.data.credentials_revoked>0?' and '+j.data.credentials_revoked+' machine credential(s) revoked':'')+'. Log in with the new password.':j.error.message;});`;
+      return sendPage(reply, 200, 'Choose a new password', body, { script });
     },
   );
 
@@ -88,7 +97,7 @@ const j=await r.json();document.getElementById('r').textContent=r.ok?'Password s
     '/v1/auth/operator/mail-outbox',
     {
       onRequest: operatorGuard(app),
-      config: { rateLimit: false },
+      config: { rateLimit: operatorRateLimit(app) },
       schema: {
         tags: ['operator'],
         operationId: 'listMailOutbox',

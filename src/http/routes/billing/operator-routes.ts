@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
-import { operatorGuard } from '../../plugins/operator-guard.js';
+import { operatorGuard, operatorRateLimit } from '../../plugins/operator-guard.js';
 import { CreditGrantView, LedgerCheckView, UsdIn } from './schemas.js';
 
 /**
@@ -18,7 +18,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
     '/v1/billing/operator/credit-grant',
     {
       onRequest: guard,
-      config: { rateLimit: false, idempotent: 'operator' },
+      config: { rateLimit: operatorRateLimit(app), idempotent: 'operator' },
       schema: {
         tags,
         operationId: 'grantCredit',
@@ -52,7 +52,7 @@ export default async function operatorRoutes(app: App): Promise<void> {
     '/v1/billing/operator/ledger-check',
     {
       onRequest: guard,
-      config: { rateLimit: false },
+      config: { rateLimit: operatorRateLimit(app) },
       schema: {
         tags,
         operationId: 'checkLedger',

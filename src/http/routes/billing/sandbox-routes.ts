@@ -3,12 +3,15 @@ import type { App } from '../../app-types.js';
 import { formatMicros, centsToMicros } from '../../../billing/money.js';
 import { htmlPage, noBody } from '../../envelope-schemas.js';
 import { REQUEST_BODY } from '../../openapi/finish-document.js';
+import { escapeHtml, sendPage } from '../../html-page.js';
+import type { FastifyReply } from 'fastify';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.5rem 1rem}.note{color:#666;font-size:.9rem}</style>
-</head><body><h1>${esc(title)}</h1>${body}<p class="note">qrail sandbox processor — no real money moves.</p></body></html>`;
+const esc = escapeHtml;
+const NOTE = '<p class="note">qrail sandbox processor — no real money moves.</p>';
+// The forms post here, then the answer redirects to the caller's success or return URL, any origin
+// (as a processor's hosted page does); browsers check that redirect against form-action as well.
+const SANDBOX_FORMS = { formAction: "'self' https: http:" };
+const page = (reply: FastifyReply, status: number, title: string, body: string) => sendPage(reply, status, title, `${body}${NOTE}`, SANDBOX_FORMS);
 
 /**
  * Hosted pages of the embedded sandbox processor: checkout (completes the payment and
@@ -29,8 +32,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  const notFound = (reply: { code: (n: 404) => { type: (t: string) => { send: (b: string) => unknown } } }) =>
-    reply.code(404).type('text/html; charset=utf-8').send(page('Not found', '<p>No such sandbox page (or the processor is not the sandbox).</p>'));
+  const notFound = (reply: FastifyReply) => page(reply, 404, 'Not found', '<p>No such sandbox page (or the processor is not the sandbox).</p>');
 
   app.get(
     '/v1/billing/processor/sandbox/checkout/:id',
@@ -56,7 +58,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
 <form method="post" action="/v1/billing/processor/sandbox/checkout/${esc(s.id)}/pay">
 <label>Test card <select name="card"><option value="pm_card_visa">Visa (succeeds)</option><option value="pm_card_chargeDeclined">Declined card</option></select></label>
 <p><button type="submit">Pay $${amount}</button></p></form>`;
-      return reply.type('text/html; charset=utf-8').send(page('qrail checkout (sandbox)', body));
+      return page(reply, 200, 'qrail checkout (sandbox)', body);
     },
   );
 
@@ -79,11 +81,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
       const card = typeof body.card === 'string' ? body.card : 'pm_card_visa';
       const r = sb === undefined ? null : await sb.completeCheckout(req.params.id, card);
       if (r === null) return notFound(reply);
-      if (r.declined !== null)
-        return reply
-          .code(402)
-          .type('text/html; charset=utf-8')
-          .send(page('Payment declined', `<p>${esc(r.declined)}</p><p><a href="${esc(r.session.url ?? '')}">Try again</a></p>`));
+      if (r.declined !== null) return page(reply, 402, 'Payment declined', `<p>${esc(r.declined)}</p><p><a href="${esc(r.session.url ?? '')}">Try again</a></p>`);
       await billing.payments.flushSandboxEvents();
       return reply.redirect(r.successUrl.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(r.session.id)), 303);
     },
@@ -105,14 +103,14 @@ export default async function sandboxRoutes(app: App): Promise<void> {
       const sb = billing.sandbox;
       const p = sb === undefined ? null : await sb.portalSession(req.params.id);
       if (p === null) return notFound(reply);
-      return reply.type('text/html; charset=utf-8').send(
-        page(
-          'qrail billing portal (sandbox)',
-          `
+      return page(
+        reply,
+        200,
+        'qrail billing portal (sandbox)',
+        `
 <form method="post" action="/v1/billing/processor/sandbox/portal/${esc(p.id)}/payment-method">
 <label>Default card <select name="payment_method"><option value="pm_card_visa">Visa</option><option value="pm_card_mastercard">Mastercard</option><option value="pm_card_chargeDeclined">Declined card</option></select></label>
 <p><button type="submit">Save</button></p></form><p><a href="${esc(p.return_url)}">Back</a></p>`,
-        ),
       );
     },
   );
@@ -160,7 +158,7 @@ export default async function sandboxRoutes(app: App): Promise<void> {
         q.cancelled !== undefined
           ? 'Checkout cancelled.'
           : `Payment received${q.checkout ? ` (${esc(q.checkout)})` : ''}. Your balance is credited by the webhook; POST /v1/billing/processor/reconcile-checkout makes sure.`;
-      return reply.type('text/html; charset=utf-8').send(page('qrail', `<p>${msg}</p>`));
+      return page(reply, 200, 'qrail', `<p>${msg}</p>`);
     },
   );
 }

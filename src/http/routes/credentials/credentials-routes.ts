@@ -22,7 +22,7 @@ import { TOKEN_EXCHANGE_GRANT, TokenExchangeRequest, exchangeSession } from './t
 const OAuthError = Obj(
   {
     error: Type.Union(
-      ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'].map((e) => Type.Literal(e)),
+      ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable', 'server_error'].map((e) => Type.Literal(e)),
       { description: 'RFC 6749 §5.2 error code' },
     ),
     error_description: Type.String(),
@@ -206,7 +206,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
   app.post(
     '/v1/oauth/token',
     {
-      config: { surface: 'raw', rateLimit: { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute * 10 } },
+      config: { surface: 'raw', oauthErrors: true, rateLimit: { bucket: 'auth', perMinute: app.config.rateLimit.authPerMinute * 10 } },
       schema: {
         tags: ['auth'],
         operationId: 'issueAccessToken',
@@ -231,14 +231,13 @@ export default async function credentialsRoutes(app: App): Promise<void> {
             },
             { description: 'An access token' },
           ),
-          // RFC 6749 §5.2 errors from the grant itself; what the edge refuses first (a body too deep,
-          // NUL bytes, an unsupported media type) comes in the Jobs error shape.
-          400: {
-            description: 'The grant is malformed (OAuth error) or the edge refused the request (Jobs error shape)',
-            content: { 'application/json': { schema: Type.Union([OAuthError, Type.Ref('JobsError400')]) } },
-          },
+          // Every refusal is RFC 6749 §5.2, the edge's included (broken, empty, too large or too deep
+          // bodies, another media type: 400 invalid_request; src/http/oauth-error.ts).
+          400: { description: 'The request or grant is malformed, or the body was refused (too large, another media type, broken JSON)', content: { 'application/json': { schema: OAuthError } } },
           401: { description: 'Client authentication failed (WWW-Authenticate: Basic)', content: { 'application/json': { schema: OAuthError } } },
-          503: { description: 'The database is unreachable; retry', content: { 'application/json': { schema: Type.Ref('JobsError503') } } },
+          429: { description: 'Too many requests; retry after `Retry-After` seconds (temporarily_unavailable)', content: { 'application/json': { schema: OAuthError } } },
+          500: { description: 'An unexpected error (server_error)', content: { 'application/json': { schema: OAuthError } } },
+          503: { description: 'The database is unreachable; retry (temporarily_unavailable)', content: { 'application/json': { schema: OAuthError } } },
         },
       },
     },
