@@ -4,7 +4,7 @@ import { STORE_ERRORS } from '../../../store/error-codes.js';
 import { migrationLevel } from '../../../store/embedded-backup.js';
 import type { App } from '../../app-types.js';
 import { errors } from '../../envelope-schemas.js';
-import { operatorGuard } from '../../plugins/operator-guard.js';
+import { operatorGuard, operatorRateLimit } from '../../plugins/operator-guard.js';
 
 /**
  * `qrail backup` against a running service on embedded PGlite: only the process that owns the
@@ -16,7 +16,7 @@ export default async function backupRoutes(app: App): Promise<void> {
     '/v1/operator/backup',
     {
       onRequest: guard,
-      config: { surface: 'raw', rateLimit: false },
+      config: { surface: 'raw', rateLimit: operatorRateLimit(app) },
       schema: {
         tags: ['operator'],
         operationId: 'backupEmbeddedDatabase',
