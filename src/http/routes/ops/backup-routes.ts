@@ -16,7 +16,7 @@ export default async function backupRoutes(app: App): Promise<void> {
     '/v1/operator/backup',
     {
       onRequest: guard,
-      config: { surface: 'raw', rateLimit: operatorRateLimit(app) },
+      config: { rateLimit: operatorRateLimit(app) },
       schema: {
         tags: ['operator'],
         operationId: 'backupEmbeddedDatabase',
