@@ -263,6 +263,44 @@ export class Mps {
     return { re, im };
   }
 
+  /**
+   * A_s† ρ A_s for site `site` (ρ of size A.l × A.l): the reduced prefix density in the bond basis
+   * after fixing (or, summed over s, tracing) that site. Right-canonical sites to the right contract to
+   * the identity, so Tr of the result is the probability of the prefix.
+   */
+  transfer(site: number, rr: Float64Array, ri: Float64Array, s: number): { re: Float64Array; im: Float64Array } {
+    const A = this.sites[site]!;
+    // T = ρ·A_s (A.l × A.r)
+    const tr = new Float64Array(A.l * A.r);
+    const ti = new Float64Array(A.l * A.r);
+    for (let a = 0; a < A.l; a++)
+      for (let l = 0; l < A.l; l++) {
+        const xr = rr[a * A.l + l]!;
+        const xi = ri[a * A.l + l]!;
+        if (xr === 0 && xi === 0) continue;
+        const base = (l * 2 + s) * A.r;
+        for (let r = 0; r < A.r; r++) {
+          tr[a * A.r + r]! += xr * A.re[base + r]! - xi * A.im[base + r]!;
+          ti[a * A.r + r]! += xr * A.im[base + r]! + xi * A.re[base + r]!;
+        }
+      }
+    const outR = new Float64Array(A.r * A.r);
+    const outI = new Float64Array(A.r * A.r);
+    for (let a = 0; a < A.l; a++) {
+      const base = (a * 2 + s) * A.r;
+      for (let r1 = 0; r1 < A.r; r1++) {
+        const cr = A.re[base + r1]!;
+        const ci = -A.im[base + r1]!;
+        if (cr === 0 && ci === 0) continue;
+        for (let r2 = 0; r2 < A.r; r2++) {
+          outR[r1 * A.r + r2]! += cr * tr[a * A.r + r2]! - ci * ti[a * A.r + r2]!;
+          outI[r1 * A.r + r2]! += cr * ti[a * A.r + r2]! + ci * tr[a * A.r + r2]!;
+        }
+      }
+    }
+    return { re: outR, im: outI };
+  }
+
   /** ⟨ψ|P|ψ⟩ for one-qubit Paulis (qubit → 'X' | 'Y' | 'Z') by the transfer matrices of ⟨ψ| and P|ψ⟩. */
   pauliExpectation(ops: ReadonlyMap<number, string>): number {
     let er = Float64Array.of(1);

@@ -122,28 +122,48 @@ export function simulateMps(circuit: Circuit, options: MpsOptions): MpsResult {
     const out: Record<string, number> = {};
     let nodes = 0;
     const bits = new Uint8Array(n);
-    const walk = (site: number, vr: Float64Array, vi: Float64Array, p: number): boolean => {
+    // Sites whose qubit is measured; past the last one the right-canonical tail is the identity.
+    const measuredQubit = new Uint8Array(n);
+    for (const q of source) if (q >= 0) measuredQubit[q] = 1;
+    let last = -1;
+    for (let site = 0; site < n; site++) if (measuredQubit[mps.at[site]!] === 1) last = site;
+    const trace = (m: { re: Float64Array }, d: number): number => {
+      let t = 0;
+      for (let i = 0; i < d; i++) t += m.re[i * d + i]!;
+      return t;
+    };
+    // ρ of the prefix in the bond basis, normalised; unmeasured sites are traced out, measured ones branch.
+    const walk = (site: number, rr: Float64Array, ri: Float64Array, p: number): boolean => {
       if (++nodes > MAX_WALK_NODES) return false;
-      if (site === n) {
+      if (site > last) {
         const k = keyOf(bits);
         out[k] = (out[k] ?? 0) + p;
         return true;
       }
-      const [a0r, a0i, a1r, a1i] = mps.step(site, vr, vi);
-      const ps = [norm2(a0r, a0i), norm2(a1r, a1i)];
+      const r = mps.sites[site]!.r;
+      const t0 = mps.transfer(site, rr, ri, 0);
+      const t1 = mps.transfer(site, rr, ri, 1);
+      if (measuredQubit[mps.at[site]!] === 0) {
+        for (let i = 0; i < t0.re.length; i++) {
+          t0.re[i]! += t1.re[i]!;
+          t0.im[i]! += t1.im[i]!;
+        }
+        return walk(site + 1, t0.re, t0.im, p);
+      }
+      const ps = [trace(t0, r), trace(t1, r)];
       const tot = ps[0]! + ps[1]!;
       for (const s of [0, 1]) {
-        const ps_ = ps[s]!;
-        if (!(ps_ / tot > 1e-16)) continue;
+        const q = ps[s]! / tot;
+        if (!(q > 1e-16)) continue;
         bits[mps.at[site]!] = s;
-        const f = 1 / Math.sqrt(ps_);
-        const [xr, xi] = s === 0 ? [a0r, a0i] : [a1r, a1i];
+        const m = s === 0 ? t0 : t1;
+        const f = 1 / ps[s]!;
         if (
           !walk(
             site + 1,
-            xr.map((v) => v * f),
-            xi.map((v) => v * f),
-            (p * ps_) / tot,
+            m.re.map((v) => v * f),
+            m.im.map((v) => v * f),
+            p * q,
           )
         )
           return false;
