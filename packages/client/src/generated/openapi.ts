@@ -2425,6 +2425,16 @@ export interface components {
             notes: string[];
             warnings: string[];
             elapsed_ms: number;
+            /** @description The simulation method that ran */
+            method?: "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+            /** @description method auto: why this method was chosen */
+            method_reason?: string;
+            /** @description matrix_product_state: the truncation */
+            truncation?: {
+                fidelity_lower_bound: number;
+                fidelity_estimate: number;
+                max_bond_dimension_reached: number;
+            };
         } | {
             circuit: components["schemas"]["CircuitV02"];
             profile: "safe" | "balanced" | "aggressive";
