@@ -9,6 +9,7 @@
  * (default 20) swept over SIM_SWEEP_POINTS bindings (default 20) in one runWorkload (counts and an
  * exact ⟨Z…Z⟩ per point), as points/s beside single runs/s of the same circuit bound once.
  */
+import { methodFigures } from './lib/methods.js';
 import QuantumCircuit from 'quantum-circuit';
 import { circuit, gate } from '../src/circuits/ir.js';
 import type { Circuit, Operation } from '../src/circuits/ir.js';
@@ -297,6 +298,28 @@ for (const r of rows)
     const [t, bytes, note] = r[3]!.slice(1).split(':') as [string, string, string];
     r[3] = `${fmt((Number(bytes) / Number(t) / bw) * 100)}% of copy${note}`;
   }
+// Methods beyond the state vector (issue #36): measured once each, after the state-vector figures.
+const mf = methodFigures(process.env);
+row(
+  `stabilizer ${mf.stabilizer_n} q × ${mf.stabilizer_gates} Clifford × ${mf.stabilizer_shots} shots`,
+  `${fmt(mf.stabilizer_s * 1000)} ms`,
+  `${fmt(mf.stabilizer_gate_shots_per_s / 1e9)} G gate-shots/s`,
+  `target ≤ 2 s: ${mf.stabilizer_s <= 2 ? 'MET' : 'NOT MET'}`,
+);
+row(`stabilizer GHZ ${mf.stabilizer_ghz_n} q × ${mf.stabilizer_ghz_shots} shots`, `${fmt(mf.stabilizer_ghz_s * 1000)} ms`, '', '');
+row(
+  `MPS ${mf.mps_n} q NN depth ${mf.mps_depth} χ=${mf.mps_max_bond}`,
+  mf.mps_s === null ? 'over budget' : `${fmt(mf.mps_s * 1000)} ms`,
+  `bond ${mf.mps_bond_reached}, F ≥ ${mf.mps_fidelity_lower_bound}`,
+  `target ≤ 10 s: ${mf.mps_s !== null && mf.mps_s <= 10 ? 'MET' : 'NOT MET'}`,
+);
+row(
+  `density matrix ${mf.dm_n} q × ${mf.dm_gates} noisy gates`,
+  mf.dm_s === null ? 'over budget' : `${fmt(mf.dm_s * 1000)} ms`,
+  '',
+  `target ≤ 10 s: ${mf.dm_s !== null && mf.dm_s <= 10 ? 'MET' : 'NOT MET'}`,
+);
+
 const w = Math.max(...rows.map((r) => r[0]!.length));
 console.log('measurement'.padEnd(w) + '  ' + 'time'.padStart(16) + '  ' + 'rate'.padStart(22) + '  ' + 'relative');
 for (const r of rows) console.log(r[0]!.padEnd(w) + '  ' + r[1]!.padStart(16) + '  ' + r[2]!.padStart(22) + '  ' + r[3]);
@@ -328,5 +351,6 @@ console.log(
     sweep_points: SWEEP_POINTS,
     sweep_points_per_s: Number(sweepRate.toFixed(2)),
     single_runs_per_s: Number(singleRate.toFixed(2)),
+    ...mf,
   }),
 );

@@ -10,6 +10,7 @@
 import { randomInt, randomUUID, createHash } from 'node:crypto';
 import type { HardwareDeviceGate } from '../billing/hardware-pricing.js';
 import { toWire } from '../circuits/wire-format.js';
+import { STABILIZER_MAX_QUBITS } from '../simulation/index.js';
 import { hardTimeoutFor, type ComputePool } from '../compute/compute-pool.js';
 import type { Config } from '../config/config.js';
 import type { Idempotency } from '../idempotency/idempotency.js';
@@ -51,7 +52,7 @@ export interface ExecutionServices {
  * hardware circuit can outgrow the request limits), as the worker reads them back; the simulator
  * enforces its own qubit cap.
  */
-const DRIVER_CIRCUIT_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 } as const;
+const DRIVER_CIRCUIT_LIMITS = { maxQubits: STABILIZER_MAX_QUBITS, maxGates: 10_000_000, maxDepth: 10_000_000 } as const;
 
 /** The local drivers' simulations as `simulate` tasks of the compute pool (in-process for COMPUTE_THREADS=0). */
 export function poolSimulator(compute: ComputePool, timeBudgetMs: number): LocalSimulator {

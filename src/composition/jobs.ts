@@ -96,7 +96,9 @@ export function poolJobsCompute(compute: ComputePool, limits: CircuitLimits): Jo
         { circuit: toWire(circuit), limits, mode: request.mode, pairs: request.pairs, ...(request.pairsPath === undefined ? {} : { pairsPath: request.pairsPath }), settings },
         run(settings.timeBudgetMs, signal),
       ),
-    simulate: (circuit, o, signal) => compute.run('simulate', { circuit: toWire(circuit), limits, ...o }, run(DEFAULT_TIME_BUDGET_MS, signal)),
+    // A job's circuit may be as wide as its method takes (the stabilizer's), beyond CIRCUIT_MAX_QUBITS.
+    simulate: (circuit, o, signal) =>
+      compute.run('simulate', { circuit: toWire(circuit), limits: { ...limits, maxQubits: Math.max(limits.maxQubits, circuit.numQubits) }, ...o }, run(DEFAULT_TIME_BUDGET_MS, signal)),
     // The same probe and budget as POST /v1/circuits/analyze (src/http/routes/circuits/circuits-routes.ts).
     entangledPairs: (circuit, signal) =>
       compute.run('circuit.entangled-pairs', { circuit: toWire(circuit), limits, timeBudgetMs: ANALYSIS_ENTANGLEMENT_BUDGET_MS }, run(ANALYSIS_ENTANGLEMENT_BUDGET_MS, signal)),

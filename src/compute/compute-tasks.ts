@@ -13,7 +13,18 @@ import { entangledPairs } from '../coupling/entangled-pairs.js';
 import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import { optimizeCircuit, type BackendHint, type ProofMethod, type Profile, type UnsoundRule } from '../optimization/optimize.js';
-import { finalState, noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../simulation/index.js';
+import {
+  finalState,
+  noiseFromCalibration,
+  runMethod,
+  runWorkload,
+  type CalibrationRecord,
+  type Method,
+  type MethodOptions,
+  type MethodResult,
+  type WorkloadResult,
+  type WorkloadSpec,
+} from '../simulation/index.js';
 import type { CertificateStep } from '../verification/certificate-types.js';
 
 /** What a running task may ask its runner: whether the caller gave up (checked between steps of long work). */
@@ -80,6 +91,9 @@ export interface SimulateTaskInput extends WireInput {
   readonly maxQubits?: number;
   readonly timeBudgetMs?: number;
   readonly maxProbabilityEntries?: number;
+  /** The simulation method (absent: the state vector) and its options. */
+  readonly method?: Method;
+  readonly methodOptions?: MethodOptions;
 }
 
 /** A workload run (sweep, result types): the circuit may keep symbolic parameters, the points bind them. */
@@ -154,16 +168,21 @@ function analyze(input: CouplingTaskInput): Promise<CouplingReport> {
 /** The simulation's progress as the task's, phase `simulating`. */
 const simulating = (ctx: TaskContext) => (ctx.progress === undefined ? {} : { onProgress: (f: number) => ctx.progress?.(f, 'simulating') });
 
-function simulateTask(input: SimulateTaskInput, ctx: TaskContext = NEVER): SimulationResult {
-  return simulate(fromWire(input.circuit, input.limits), {
-    shots: input.shots,
-    ...simulating(ctx),
-    ...(input.seed === undefined ? {} : { seed: input.seed }),
-    ...(input.calibration === undefined ? {} : { noise: noiseFromCalibration(input.calibration) }),
-    ...(input.maxQubits === undefined ? {} : { maxQubits: input.maxQubits }),
-    ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
-    ...(input.maxProbabilityEntries === undefined ? {} : { maxProbabilityEntries: input.maxProbabilityEntries }),
-  });
+function simulateTask(input: SimulateTaskInput, ctx: TaskContext = NEVER): MethodResult {
+  return runMethod(
+    fromWire(input.circuit, input.limits),
+    input.method ?? 'statevector',
+    {
+      shots: input.shots,
+      ...simulating(ctx),
+      ...(input.seed === undefined ? {} : { seed: input.seed }),
+      ...(input.calibration === undefined ? {} : { noise: noiseFromCalibration(input.calibration) }),
+      ...(input.maxQubits === undefined ? {} : { maxQubits: input.maxQubits }),
+      ...(input.timeBudgetMs === undefined ? {} : { timeBudgetMs: input.timeBudgetMs }),
+      ...(input.maxProbabilityEntries === undefined ? {} : { maxProbabilityEntries: input.maxProbabilityEntries }),
+    },
+    input.methodOptions,
+  );
 }
 
 function workloadTask(input: WorkloadTaskInput, ctx: TaskContext = NEVER): WorkloadResult {

@@ -28,6 +28,7 @@ import { continueHeldTasks, type ContinuationDeps } from './held-continuation.js
 import { runSimulatorBatch, type RunBatchRequest } from './simulator-batch.js';
 import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 import { bindSweep, checkWorkload, type WorkloadFields } from './workload-request.js';
+import { simulatorMethodLimits } from './simulator-methods.js';
 import { hardwareResultSupport, planHardwareRun } from './hardware-workload.js';
 
 export { resultJson } from './simulator-run.js';
@@ -205,6 +206,10 @@ export class ExecutionService {
     const d = await this.resolveDevice(provider, deviceId);
     const spec = d.profile.spec;
     if (spec.kind === 'hardware') {
+      if (body.method !== undefined || body.method_options !== undefined) {
+        const message = `${spec.id} is hardware: a simulation method is chosen on simulator devices only`;
+        throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, message, [{ path: body.method !== undefined ? '/method' : '/method_options', code: 'METHOD_NOT_SIMULATOR', message }]);
+      }
       if (body.parameter_values !== undefined || body.observables !== undefined || (body.result_types ?? ['counts']).some((t) => t !== 'counts')) {
         throw fail(
           EXECUTION_ERRORS.EXECUTION_SWEEP_NOT_SUPPORTED,
@@ -233,19 +238,26 @@ export class ExecutionService {
       });
     }
     if (!d.available) ExecutionService.refuseUnavailable(d);
-    const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit', { allowParameters: true });
+    // A simulator run's circuit may be as large as its largest method takes (the stabilizer's), not only CIRCUIT_MAX_QUBITS.
+    const limits = simulatorMethodLimits(spec.numQubits);
+    const parseLimits = { ...this.deps.circuitLimits, maxQubits: Math.max(this.deps.circuitLimits.maxQubits, limits.stabilizer) };
+    const { circuit } = requireCircuit(body.circuit, parseLimits, '/circuit', { allowParameters: true });
     const shots = body.shots ?? 1024;
-    const runOptions = checkWorkload(circuit, shots, body);
     if (shots > this.deps.settings.maxShots) throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `At most ${this.deps.settings.maxShots} shots per run.`, { shots });
-    if (circuit.numQubits > spec.numQubits) {
+    if (circuit.numQubits > spec.numQubits && body.method === 'statevector') {
       // spec.numQubits is already capped by EXECUTION_SIM_MAX_QUBITS (the device listing shows the same figure).
       const bySetting = spec.numQubits === this.deps.settings.simMaxQubits ? ` on this deployment (EXECUTION_SIM_MAX_QUBITS=${spec.numQubits})` : '';
-      throw fail(EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED, `The circuit has ${circuit.numQubits} qubits; ${spec.id} simulates at most ${spec.numQubits} qubits${bySetting}.`, {
-        device: spec.id,
-        num_qubits: circuit.numQubits,
-        max_qubits: spec.numQubits,
-      });
+      throw fail(
+        EXECUTION_ERRORS.EXECUTION_TRANSLATION_FAILED,
+        `The circuit has ${circuit.numQubits} qubits; ${spec.id} simulates at most ${spec.numQubits} qubits${bySetting} with the statevector method.`,
+        {
+          device: spec.id,
+          num_qubits: circuit.numQubits,
+          max_qubits: spec.numQubits,
+        },
+      );
     }
+    const runOptions = checkWorkload(circuit, shots, body, limits);
     // A plain run hashes as it did before run options existed, so the tokens of earlier runs still replay.
     const hash =
       opts.requestHash ??
@@ -293,7 +305,17 @@ export class ExecutionService {
    * each an execution job of its own, each result or error reported per item (simulator-batch.ts).
    */
   async runBatch(provider: ProviderId, accountId: string, body: RunBatchRequest) {
-    const hash = this.deps.hash(canonicalJson({ provider, device: body.device ?? null, shots: body.shots ?? null, seed: body.seed ?? null, circuits: body.circuits }));
+    const hash = this.deps.hash(
+      canonicalJson({
+        provider,
+        device: body.device ?? null,
+        shots: body.shots ?? null,
+        seed: body.seed ?? null,
+        circuits: body.circuits,
+        ...(body.method === undefined ? {} : { method: body.method }),
+        ...(body.method_options === undefined ? {} : { method_options: body.method_options }),
+      }),
+    );
     return runSimulatorBatch((b, o) => this.run(provider, accountId, b, o), { provider, device: body.device ?? DEFAULT_DEVICE[provider], body, hash });
   }
 

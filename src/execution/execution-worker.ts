@@ -24,6 +24,7 @@
  * jobs; the job ends failed / CANCELED with what it consumed captured (cancel-rule.ts).
  */
 import { parseCircuitInput } from '../circuits/wire-format.js';
+import { STABILIZER_MAX_QUBITS } from '../simulation/index.js';
 import { isAppError } from '../errors/app-error.js';
 import type { CancelRequests } from '../queue/cancel-requests.js';
 import type { Meter } from '../telemetry/meter.js';
@@ -86,7 +87,8 @@ function metered(h: QueueHandler<ExecutionClaim, Step>, meter: Meter | undefined
   };
 }
 
-const STORED_LIMITS = { maxQubits: 1_000, maxGates: 10_000_000, maxDepth: 10_000_000 };
+// Stored circuits were validated when accepted; a simulator run's may be as wide as the stabilizer method takes.
+const STORED_LIMITS = { maxQubits: STABILIZER_MAX_QUBITS, maxGates: 10_000_000, maxDepth: 10_000_000 };
 
 /**
  * The stored (translated) circuit as the driver runs it, with a hardware job's tasks (result
@@ -342,7 +344,7 @@ class ExecutionHandler implements QueueHandler<ExecutionClaim, Step> {
   private async resumeSimulator(job: ExecutionJob, worker: string): Promise<Step> {
     const d = await this.directory.get(job.device);
     // A sweep's stored circuit keeps its symbolic parameters; the row's run_options bind them.
-    const parsed = parseCircuitInput(job.circuit, undefined, { allowParameters: true });
+    const parsed = parseCircuitInput(job.circuit, STORED_LIMITS, { allowParameters: true });
     if (d === undefined || !parsed.ok) return this.failed(job, worker, 'EXECUTION_FAILED', 'The simulator job could not be resumed.');
     try {
       await this.service.finishSimulatorRun(job, parsed.circuit, worker, d);

@@ -18,10 +18,16 @@ export interface RunBatchRequest {
   /** Circuit i runs with seed + i. */
   readonly seed?: number;
   readonly client_token: string;
+  /** The simulation method of every item (default auto, chosen per circuit). */
+  readonly method?: string;
+  readonly method_options?: { readonly max_bond_dimension?: number; readonly truncation_threshold?: number };
 }
 
 /** ExecutionService.run for one item (its body, and the batch's request hash for its token). */
-type RunOne = (body: { circuit: unknown; client_token: string; shots?: number; device?: string; seed?: number }, opts: { requestHash: string }) => Promise<Record<string, unknown>>;
+type RunOne = (
+  body: { circuit: unknown; client_token: string; shots?: number; device?: string; seed?: number; method?: string; method_options?: RunBatchRequest['method_options'] },
+  opts: { requestHash: string },
+) => Promise<Record<string, unknown>>;
 
 interface BatchItem {
   readonly index: number;
@@ -53,6 +59,8 @@ export async function runSimulatorBatch(run: RunOne, b: { provider: string; devi
           ...(body.shots === undefined ? {} : { shots: body.shots }),
           ...(body.device === undefined ? {} : { device: body.device }),
           ...(body.seed === undefined ? {} : { seed: body.seed + index }),
+          ...(body.method === undefined ? {} : { method: body.method }),
+          ...(body.method_options === undefined ? {} : { method_options: body.method_options }),
         },
         { requestHash: b.hash },
       );

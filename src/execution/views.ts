@@ -4,6 +4,7 @@ import type { ResolvedDevice } from './device-directory.js';
 import { EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import type { HeldJob } from './ports.js';
+import { simulatorMethodsView } from './simulator-methods.js';
 
 export const BIT_ORDER =
   'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order); with several classical registers (see registers) the registers are separated by a space, the last declared leftmost.';
@@ -41,6 +42,8 @@ export function deviceView(d: ResolvedDevice) {
     provider_queue_length: d.snapshot?.queueLength ?? null,
     snapshot_fetched_at: d.snapshot?.fetchedAt ?? null,
     calibration: calibrationView(d),
+    // Simulator devices: the simulation methods they run, each with its qubit limit (num_qubits is the state vector's).
+    methods: s.kind === 'simulator' ? simulatorMethodsView(s.numQubits) : null,
   };
 }
 
@@ -125,7 +128,7 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
             notes: result.notes ?? [],
             ...(result.meta === undefined ? {} : { meta: result.meta }),
             // Workload fields (src/execution/drivers/workload-result.ts), only when the run asked for them.
-            ...pick(result, ['result_types', 'registers', 'memory', 'statevector', 'expectation', 'parameters', 'points']),
+            ...pick(result, ['result_types', 'registers', 'memory', 'statevector', 'expectation', 'truncation', 'parameters', 'points']),
           },
     translation: tr === null ? null : { ...tr, circuit: undefined },
     cost: {

@@ -7,7 +7,21 @@
 import { splitsCounts, type Circuit } from '../circuits/ir.js';
 import { boundProblems, checkBindings, compileBinder, type BindingProblem } from '../circuits/parameters.js';
 import { fail } from '../errors/app-error.js';
-import { MAX_MEMORY_SHOTS, MAX_MEMORY_TOTAL, MAX_STATEVECTOR_QUBITS, RESULT_TYPES, type PauliTerm, type ResultType, type WorkloadSpec } from '../simulation/index.js';
+import {
+  chooseMethod,
+  MAX_BOND_DIMENSION_LIMIT,
+  MAX_MEMORY_SHOTS,
+  MAX_MEMORY_TOTAL,
+  MAX_STATEVECTOR_QUBITS,
+  METHODS,
+  RESULT_TYPES,
+  type Method,
+  type MethodLimits,
+  type MethodRequest,
+  type PauliTerm,
+  type ResultType,
+  type WorkloadSpec,
+} from '../simulation/index.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 
 /** Terms of one observable at most. */
@@ -17,6 +31,9 @@ export interface WorkloadFields {
   readonly parameter_values?: readonly Readonly<Record<string, unknown>>[] | undefined;
   readonly result_types?: readonly string[] | undefined;
   readonly observables?: readonly { pauli: string; coeff: number }[] | undefined;
+  /** Simulator runs: the simulation method (default auto) and its options. */
+  readonly method?: string | undefined;
+  readonly method_options?: { readonly max_bond_dimension?: number; readonly truncation_threshold?: number } | undefined;
 }
 
 /** Stored with the job (JSON): what the run computes. Null for a plain counts run (the rows of before). */
@@ -26,6 +43,10 @@ export interface RunOptions {
   readonly points?: readonly (readonly number[])[];
   readonly result_types: readonly ResultType[];
   readonly observables?: readonly PauliTerm[];
+  /** The method the run uses (absent on rows from before methods: the state vector), and why `auto` chose it. */
+  readonly method?: Method;
+  readonly method_reason?: string;
+  readonly method_options?: { readonly max_bond_dimension?: number; readonly truncation_threshold?: number };
 }
 
 interface Problem {
@@ -75,8 +96,12 @@ export function bindSweep(c: Circuit, given: NonNullable<WorkloadFields['paramet
   return bindPoints(c, given).circuits;
 }
 
-/** The run's options, or null when it is a plain counts run of a one-register circuit without parameters; 400 on any problem. */
-export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): RunOptions | null {
+/**
+ * Checks the workload fields (400 on any problem) and, for a simulator run (`limits` given),
+ * resolves the method: the one asked for (checked) or `auto`'s choice. Null for a plain counts
+ * run of a one-register circuit without parameters on the state vector, as before methods existed.
+ */
+export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields, limits?: MethodLimits): RunOptions | null {
   const parameters = c.parameters ?? [];
   const bound = bindPoints(c, f.parameter_values);
   const types = [...new Set((f.result_types ?? ['counts']) as ResultType[])];
@@ -113,19 +138,56 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields): Run
   } else if (obs !== undefined) {
     problems.push({ path: '/observables', code: 'OBSERVABLES_WITHOUT_EXPECTATION', message: "observables are used by the 'expectation' result type: add it to result_types" });
   }
+  const requested = f.method ?? 'auto';
+  if (!(METHODS as readonly string[]).includes(requested))
+    problems.push({ path: '/method', code: 'METHOD_UNKNOWN', message: `unknown method '${String(requested).slice(0, 32)}' (${METHODS.join(', ')})` });
+  const mo = f.method_options;
+  const bond = mo?.max_bond_dimension;
+  const threshold = mo?.truncation_threshold;
+  if (bond !== undefined && !(Number.isInteger(bond) && bond >= 1 && bond <= MAX_BOND_DIMENSION_LIMIT))
+    problems.push({ path: '/method_options/max_bond_dimension', code: 'OUT_OF_RANGE', message: `max_bond_dimension is an integer from 1 to ${MAX_BOND_DIMENSION_LIMIT}` });
+  if (threshold !== undefined && !(typeof threshold === 'number' && threshold >= 0 && threshold < 1))
+    problems.push({ path: '/method_options/truncation_threshold', code: 'OUT_OF_RANGE', message: 'truncation_threshold is a number in [0, 1)' });
+  if (mo !== undefined && requested !== 'matrix_product_state' && requested !== 'auto')
+    problems.push({ path: '/method_options', code: 'METHOD_OPTIONS_UNUSED', message: "method_options are options of the 'matrix_product_state' method" });
   if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be given for this run: ${problems[0]!.message}`, problems);
+  const methodOptions = { ...(bond === undefined ? {} : { maxBondDimension: bond }), ...(threshold === undefined ? {} : { truncationThreshold: threshold }) };
+  // The method is chosen on the bound circuits: a sweep is Clifford only when every point is.
+  const choices = limits === undefined ? [] : bound.circuits.map((b) => chooseMethod(b, requested as MethodRequest, limits, types, methodOptions));
+  const choice = choices.find((x) => x.method !== 'stabilizer') ?? choices[0];
   // Several classical registers need the workload path too: it splits the keys by register.
-  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && !splitsCounts(c.registers);
+  const method = choice?.method;
+  const plain = parameters.length === 0 && types.length === 1 && types[0] === 'counts' && !splitsCounts(c.registers) && (method === undefined || (method === 'statevector' && f.method === undefined));
   if (plain) return null;
   return {
     parameters,
     ...(parameters.length > 0 ? { points: bound.points.map((p) => Array.from(p)) } : {}),
     result_types: types,
     ...(types.includes('expectation') && obs !== undefined ? { observables: obs.map((t) => ({ pauli: t.pauli, coeff: t.coeff })) } : {}),
+    ...(method === undefined ? {} : { method }),
+    ...(choice?.reason === undefined ? {} : { method_reason: choice.reason }),
+    ...(method === 'matrix_product_state' && mo !== undefined
+      ? { method_options: { ...(bond === undefined ? {} : { max_bond_dimension: bond }), ...(threshold === undefined ? {} : { truncation_threshold: threshold }) } }
+      : {}),
   };
 }
 
 /** The simulator's spec of stored run options. */
 export function workloadSpec(o: RunOptions): WorkloadSpec {
-  return { resultTypes: o.result_types, ...(o.points === undefined ? {} : { points: o.points }), ...(o.observables === undefined ? {} : { observables: o.observables }) };
+  const mo = o.method_options;
+  return {
+    resultTypes: o.result_types,
+    ...(o.points === undefined ? {} : { points: o.points }),
+    ...(o.observables === undefined ? {} : { observables: o.observables }),
+    ...(o.method === undefined ? {} : { method: o.method }),
+    ...(o.method_reason === undefined ? {} : { methodReason: o.method_reason }),
+    ...(mo === undefined
+      ? {}
+      : {
+          methodOptions: {
+            ...(mo.max_bond_dimension === undefined ? {} : { maxBondDimension: mo.max_bond_dimension }),
+            ...(mo.truncation_threshold === undefined ? {} : { truncationThreshold: mo.truncation_threshold }),
+          },
+        }),
+  };
 }

@@ -4,7 +4,7 @@ import type { CouplingReport, CouplingRequest, CouplingSettings } from '../coupl
 import type { EntangledPairsResult } from '../circuits/analysis/analyze.js';
 import type { CircuitMetrics } from '../optimization/metrics.js';
 import type { BackendHint, ProofMethod, Profile } from '../optimization/optimize.js';
-import type { SimulationResult } from '../simulation/index.js';
+import type { Method, MethodOptions, MethodResult } from '../simulation/index.js';
 import type { ListPosition } from '../kernel/list-cursor.js';
 import type { CancelOutcome } from '../queue/cancel-requests.js';
 import type { QueueClaim, QueuePort } from '../queue/queue-worker.js';
@@ -34,6 +34,9 @@ export interface JobSimulateOptions {
   readonly seed?: number;
   readonly maxQubits: number;
   readonly maxProbabilityEntries: number;
+  /** The simulation method (absent: the state vector) and its options. */
+  readonly method?: Method;
+  readonly methodOptions?: MethodOptions;
 }
 
 /**
@@ -47,7 +50,7 @@ export interface JobsComputePort {
   optimize(circuit: Circuit, opts: { readonly profile: Profile; readonly backendHint: BackendHint }, signal?: AbortSignal): Promise<JobOptimizeOutcome>;
   /** Measured or auto coupling (qualitative stays in-process: linear in the gates). */
   analyzeCoupling(circuit: Circuit, request: CouplingRequest, settings: CouplingSettings, signal?: AbortSignal): Promise<CouplingReport>;
-  simulate(circuit: Circuit, opts: JobSimulateOptions, signal?: AbortSignal): Promise<SimulationResult>;
+  simulate(circuit: Circuit, opts: JobSimulateOptions, signal?: AbortSignal): Promise<MethodResult>;
   /** The entanglement probe of circuit analysis (a simulation, for circuits it does simulate). */
   entangledPairs(circuit: Circuit, signal?: AbortSignal): Promise<EntangledPairsResult>;
 }

@@ -16,4 +16,19 @@ export const SIMULATION_ERRORS = {
     422,
     'A pure final state was asked for, but the circuit measures or resets a qubit before later operations on it, or has a conditioned gate (a dynamic circuit).',
   ),
+  SIMULATION_NOT_CLIFFORD: defineCode(
+    'SIMULATION_NOT_CLIFFORD',
+    422,
+    'The stabilizer method was asked for, but a gate is not Clifford at its parameters (rotations count when their angle is a multiple of π/2); `details[].path` names the gate and `details[].methods` the methods that can run it.',
+  ),
+  SIMULATION_METHOD_UNAVAILABLE: defineCode(
+    'SIMULATION_METHOD_UNAVAILABLE',
+    422,
+    'No simulation method can take the circuit (method `auto`), or the method asked for cannot: the message names the method, its limit and, where one exists, the method that would take the circuit (`details.method`, `details.max_qubits`).',
+  ),
+  SIMULATION_RESULT_TYPE_UNSUPPORTED: defineCode(
+    'SIMULATION_RESULT_TYPE_UNSUPPORTED',
+    422,
+    'The method asked for cannot return a requested result type (for example `statevector` from the stabilizer or density-matrix method); `details[].path` names it and the docs table lists what each method returns.',
+  ),
 } as const;

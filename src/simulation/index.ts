@@ -11,3 +11,9 @@ export { runWorkload, registerKey, memoryFromCounts, RESULT_TYPES, MAX_MEMORY_SH
 export type { ResultType, WorkloadSpec, WorkloadResult, PointResult } from './workload.js';
 export { exactExpectation, estimatedExpectation, pauliExpectation } from './observables.js';
 export type { PauliTerm, Expectation } from './observables.js';
+export { METHODS, METHOD_RESULT_TYPES, chooseMethod, runMethod, defaultMethodLimits, firstNonClifford, mpsBondBoundLog2 } from './methods.js';
+export type { Method, MethodRequest, MethodOptions, MethodLimits, MethodChoice, MethodResult } from './methods.js';
+export { STABILIZER_MAX_QUBITS } from './stabilizer/simulate-stabilizer.js';
+export { DENSITY_MATRIX_MAX_QUBITS } from './density-matrix/simulate-density-matrix.js';
+export { MPS_MAX_QUBITS, DEFAULT_MAX_BOND_DIMENSION, MAX_BOND_DIMENSION_LIMIT } from './mps/simulate-mps.js';
+export type { MpsTruncationReport } from './mps/simulate-mps.js';

@@ -9,7 +9,9 @@ import { splitsCounts, type Circuit, type ClassicalRegister } from '../circuits/
 import { compileBinder } from '../circuits/parameters.js';
 import type { Expectation, PauliTerm } from './observables.js';
 import { SeededRng } from './rng.js';
-import { simulate, type SimulateOptions, type SimulationResult } from './simulate.js';
+import { runMethod, type Method, type MethodOptions } from './methods.js';
+import type { MpsTruncationReport } from './mps/simulate-mps.js';
+import type { SimulateOptions, SimulationResult } from './simulate.js';
 
 export const RESULT_TYPES = ['counts', 'memory', 'probabilities', 'statevector', 'expectation'] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
@@ -27,6 +29,11 @@ export interface WorkloadSpec {
   readonly observables?: readonly PauliTerm[];
   /** Values of the circuit's parameters (declaration order), one array per point; absent: one run. */
   readonly points?: readonly (readonly number[])[];
+  /** The simulation method (chosen by the caller, `auto` resolved); absent: the state vector. */
+  readonly method?: Method;
+  readonly methodOptions?: MethodOptions;
+  /** Why `auto` chose the method (reported with the results). */
+  readonly methodReason?: string;
 }
 
 export interface PointResult {
@@ -40,6 +47,8 @@ export interface PointResult {
   readonly expectation?: Expectation;
   readonly notes: readonly string[];
   readonly trajectories: number;
+  /** The matrix-product-state method's truncation report. */
+  readonly truncation?: MpsTruncationReport;
 }
 
 export interface WorkloadResult {
@@ -100,14 +109,19 @@ export function runWorkload(c: Circuit, options: SimulateOptions & { readonly se
     const seed = pointSeed(options.seed, k);
     const wantSv = types.has('statevector') && k < MAX_STATEVECTOR_POINTS;
     const onProgress = options.onProgress;
-    const r = simulate(bound, {
-      ...options,
-      seed,
-      // A sweep's fraction counts its points: point k at fraction f is (k + f) / points.
-      ...(onProgress === undefined ? {} : { onProgress: (f: number) => onProgress((k + f) / points.length) }),
-      ...(wantSv ? { returnStatevector: true, maxStatevectorQubits: MAX_STATEVECTOR_QUBITS } : {}),
-      ...(types.has('expectation') && spec.observables !== undefined ? { observables: spec.observables } : {}),
-    });
+    const r = runMethod(
+      bound,
+      spec.method ?? 'statevector',
+      {
+        ...options,
+        seed,
+        // A sweep's fraction counts its points: point k at fraction f is (k + f) / points.
+        ...(onProgress === undefined ? {} : { onProgress: (f: number) => onProgress((k + f) / points.length) }),
+        ...(wantSv ? { returnStatevector: true, maxStatevectorQubits: MAX_STATEVECTOR_QUBITS } : {}),
+        ...(types.has('expectation') && spec.observables !== undefined ? { observables: spec.observables } : {}),
+      },
+      spec.methodOptions,
+    );
     const notes = [...r.notes];
     if (types.has('statevector') && !wantSv) notes.push(`statevector omitted: it is returned for the first ${MAX_STATEVECTOR_POINTS} points of a sweep only`);
     let statevector: [number, number][] | undefined;
@@ -122,6 +136,7 @@ export function runWorkload(c: Circuit, options: SimulateOptions & { readonly se
       ...(r.expectation === undefined ? {} : { expectation: r.expectation }),
       notes,
       trajectories: r.stats.trajectories,
+      ...(r.truncation === undefined ? {} : { truncation: r.truncation }),
     });
   });
   return { points: out, timing: { compileMs, totalMs: performance.now() - t0 } };

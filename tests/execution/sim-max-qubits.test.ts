@@ -51,18 +51,23 @@ describe('EXECUTION_SIM_MAX_QUBITS', () => {
     expect(sim).toMatchObject({ num_qubits: 3, available: true });
     const u = await signUp(low);
     for (const provider of ['provider-one', 'provider-two']) {
-      const r = await low.inject({ method: 'POST', url: `/v1/execute/${provider}`, headers: u.auth, payload: { circuit: ghz4, shots: 10, client_token: `four-${provider}` } });
+      // The limit is the statevector method's (issue #36: limits are per method).
+      const r = await low.inject({ method: 'POST', url: `/v1/execute/${provider}`, headers: u.auth, payload: { circuit: ghz4, shots: 10, method: 'statevector', client_token: `four-${provider}` } });
       expect(r.statusCode, r.body).toBe(422);
       const e = r.json().error;
       expect(e).toMatchObject({ code: 'EXECUTION_TRANSLATION_FAILED', details: { num_qubits: 4, max_qubits: 3 } });
       expect(e.message).toMatch(/at most 3 qubits.*EXECUTION_SIM_MAX_QUBITS=3/);
+      // With method auto the same Clifford circuit runs on the stabilizer method.
+      const auto = await low.inject({ method: 'POST', url: `/v1/execute/${provider}`, headers: u.auth, payload: { circuit: ghz4, shots: 10, client_token: `auto-${provider}` } });
+      expect(auto.statusCode, auto.body).toBe(200);
+      expect(auto.json().data.results.meta.method).toBe('stabilizer');
       const ok = await low.inject({ method: 'POST', url: `/v1/execute/${provider}`, headers: u.auth, payload: { circuit: ghz3, shots: 10, seed: 1, client_token: `three-${provider}` } });
       expect(ok.statusCode, ok.body).toBe(200);
       expect(Object.keys(ok.json().data.results.counts).sort()).toEqual(['000', '111']);
     }
     // Nothing was stored for the refused runs.
     const rows = await low.db.query<{ client_token: string }>('SELECT client_token FROM execution_jobs WHERE account_id = $1 ORDER BY client_token', [u.accountId]);
-    expect(rows.rows.map((r) => r.client_token)).toEqual(['three-provider-one', 'three-provider-two']);
+    expect(rows.rows.map((r) => r.client_token)).toEqual(['auto-provider-one', 'auto-provider-two', 'three-provider-one', 'three-provider-two']);
   });
 
   it('the local drivers carry the limit (the engine refuses above it even if a run got past the service)', async () => {

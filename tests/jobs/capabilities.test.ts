@@ -98,7 +98,8 @@ describe('live catalog and one lifecycle per capability over HTTP', () => {
   });
 
   it('circuit.simulate: bigger circuits cost more; over the ceiling → 409 PRICE_ABOVE_MAXIMUM; invalid circuits → 400 with /request paths', async () => {
-    const wide = { schema: '0.2', num_qubits: 22, num_clbits: 0, gates: [{ op: 'h', qubits: [0] }], measurements: [] };
+    // Not Clifford (a T gate), so auto runs (and prices) it on the state vector.
+    const wide = { schema: '0.2', num_qubits: 22, num_clbits: 0, gates: [{ op: 't', qubits: [0] }], measurements: [] };
     const r = await submit(app, a, { capability_id: 'circuit.simulate', request: { circuit: wide, shots: 100000 }, idempotency_key: key(), max_total_price: '1' });
     expect(r.statusCode).toBe(409);
     expect(r.json().error.code).toBe('PRICE_ABOVE_MAXIMUM');

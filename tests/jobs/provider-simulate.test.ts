@@ -83,10 +83,13 @@ describe('provider-one / provider-two simulator execution as prepaid jobs, over 
   }
 
   it('validation: too many qubits for the device and too many shots → 400 with /request paths; price grows with qubits', async () => {
-    const wide = { schema: '0.2', num_qubits: 26, num_clbits: 0, gates: [{ op: 'h', qubits: [0] }], measurements: [] };
+    // Not Clifford (T gates) and entangled across the middle (no exact MPS): only the state vector takes it, up to the device's qubits.
+    const gates = [...Array.from({ length: 13 }, (_, q) => ({ op: 'h', qubits: [q] })), ...Array.from({ length: 13 }, (_, q) => ({ op: 'cx', qubits: [q, 25 - q] })), { op: 't', qubits: [0] }];
+    const wide = { schema: '0.2', num_qubits: 26, num_clbits: 0, gates, measurements: [] };
     const p2 = await call('POST', '/v1/jobs', a.auth, { capability_id: 'provider-two.simulate', request: { circuit: wide }, idempotency_key: key(), max_total_price: '1' });
-    expect(p2.status).toBe(400);
-    expect(JSON.stringify(p2.body['error'].details)).toContain('/request/circuit');
+    expect(p2.status).toBe(422);
+    expect(p2.body['error']).toMatchObject({ code: 'SIMULATION_METHOD_UNAVAILABLE' });
+    expect(p2.body['error'].message).toMatch(/statevector limit of 25/);
     const shots = await call('POST', '/v1/jobs', a.auth, { capability_id: 'provider-one.simulate', request: { circuit: bell, shots: 100_001 }, idempotency_key: key(), max_total_price: '1' });
     expect(shots.status).toBe(400);
     expect(shots.body['error'].details).toContainEqual(expect.objectContaining({ path: '/request/shots' }));

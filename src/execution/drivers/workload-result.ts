@@ -14,13 +14,38 @@ function pointJson(p: PointResult) {
     ...(p.memory === undefined ? {} : { memory: p.memory }),
     ...(p.statevector === undefined ? {} : { statevector: p.statevector }),
     ...(p.expectation === undefined ? {} : { expectation: p.expectation }),
+    ...(p.truncation === undefined
+      ? {}
+      : {
+          truncation: {
+            fidelity_lower_bound: p.truncation.fidelityLowerBound,
+            fidelity_estimate: p.truncation.fidelityEstimate,
+            max_bond_dimension_reached: p.truncation.maxBondDimensionReached,
+            truncations: p.truncation.truncations,
+            discarded_weight: p.truncation.discardedWeight,
+          },
+        }),
   };
+}
+
+const LABELS = {
+  statevector: 'exact state-vector',
+  stabilizer: 'stabilizer (tableau reference sample and Pauli frames)',
+  matrix_product_state: 'matrix product state',
+  density_matrix: 'density matrix (exact channels)',
+} as const;
+
+/** The `meta.simulator` label and the method fields of a run's answer. */
+function methodMeta(spec: WorkloadSpec, noisy: boolean, reason: string | undefined) {
+  if (spec.method === undefined) return { simulator: noisy ? 'noisy state-vector trajectories (calibrated noise model)' : 'exact state-vector' };
+  const label = spec.method === 'statevector' && noisy ? 'noisy state-vector trajectories (calibrated noise model)' : LABELS[spec.method];
+  return { simulator: label, method: spec.method, ...(reason === undefined ? {} : { method_reason: reason }) };
 }
 
 export function workloadResultJson(c: Circuit, seed: number, spec: WorkloadSpec, w: WorkloadResult, noisy: boolean): RunResult {
   const registers = !splitsCounts(c.registers) ? {} : { registers: c.registers.map((r) => ({ name: r.name, size: r.size })) };
   const trajectories = w.points.reduce((a, p) => a + p.trajectories, 0);
-  const meta = { seed, simulator: noisy ? 'noisy state-vector trajectories (calibrated noise model)' : 'exact state-vector', trajectories };
+  const meta = { seed, ...methodMeta(spec, noisy, spec.methodReason), trajectories };
   if (spec.points === undefined) {
     const p = w.points[0]!;
     return {

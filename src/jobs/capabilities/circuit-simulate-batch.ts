@@ -15,7 +15,9 @@ import type { Capability, JobCharge, ReceiptLine } from '../capability.js';
 import { JOB_FAILURE } from '../error-codes.js';
 import type { JobsComputePort } from '../ports.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
-import { JOB_SIM_MAX_QUBITS, JOB_SIM_MAX_SHOTS, simulationQuote } from './circuit-simulate.js';
+import { JOB_METHOD_LIMITS, JOB_SIM_MAX_QUBITS, JOB_SIM_MAX_SHOTS, simulationQuote } from './circuit-simulate.js';
+import { chooseMethod } from '../../simulation/index.js';
+import { methodFactor } from './method-pricing.js';
 
 /** Items of one batch (issue 22: batches of up to 100 circuits). */
 export const BATCH_MAX_ITEMS = 100;
@@ -66,7 +68,9 @@ export function circuitSimulateBatch(limits: CircuitLimits, compute: JobsCompute
       const items = inputs.map((input, i): Item => {
         try {
           const { circuit } = requireCircuit(input, itemLimits, `/circuits/${i}`);
-          return { ok: true, circuit, priceMicros: simulationQuote(circuit.numQubits, shots).priceMicros };
+          // Each item runs (and is priced) with the method circuit.simulate's auto would pick.
+          const method = chooseMethod(circuit, 'auto', JOB_METHOD_LIMITS).method;
+          return { ok: true, circuit, priceMicros: simulationQuote(circuit.numQubits, shots, { name: method, factor: methodFactor(circuit, method) }).priceMicros };
         } catch (e) {
           if (!isAppError(e)) throw e;
           return { ok: false, code: e.code, message: e.message, priceMicros: simulationQuote(0, shots).priceMicros };
@@ -106,7 +110,8 @@ export function circuitSimulateBatch(limits: CircuitLimits, compute: JobsCompute
         }
         try {
           const seed = p.seed === undefined ? undefined : p.seed + index;
-          const r = await compute.simulate(item.circuit, { shots: p.shots, ...(seed === undefined ? {} : { seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096 }, ctx.signal);
+          const method = chooseMethod(item.circuit, 'auto', JOB_METHOD_LIMITS).method;
+          const r = await compute.simulate(item.circuit, { shots: p.shots, ...(seed === undefined ? {} : { seed }), maxQubits: JOB_SIM_MAX_QUBITS, maxProbabilityEntries: 4096, method }, ctx.signal);
           out.push({
             index,
             status: 'completed',

@@ -2,10 +2,13 @@ import type { Circuit } from '../../circuits/ir.js';
 import { requireCircuit, type CircuitLimits } from '../../circuits/wire-format.js';
 import { fail } from '../../errors/app-error.js';
 import { getDevice, type ProviderId } from '../../devices/device-catalogue.js';
-import { pow2, type Capability } from '../capability.js';
+import type { Capability } from '../capability.js';
 import { JOB_FAILURE } from '../error-codes.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
 import { checkWorkload, type WorkloadFields } from '../../execution/workload-request.js';
+import { simulatorMethodLimits } from '../../execution/simulator-methods.js';
+import { STABILIZER_MAX_QUBITS, type Method, type MethodOptions } from '../../simulation/index.js';
+import { METHOD_FACTORS, METHOD_PROPS, methodFactor } from './method-pricing.js';
 
 /** The workload fields a run takes (as POST /v1/execute/{provider}); the execution service checks them against the circuit. */
 const WORKLOAD_PROPS = {
@@ -27,7 +30,7 @@ const WORKLOAD_PROPS = {
     type: 'array',
     minItems: 1,
     maxItems: 256,
-    items: { type: 'object', additionalProperties: false, required: ['pauli', 'coeff'], properties: { pauli: { type: 'string', pattern: '^[IXYZ]+$', maxLength: 1024 }, coeff: { type: 'number' } } },
+    items: { type: 'object', additionalProperties: false, required: ['pauli', 'coeff'], properties: { pauli: { type: 'string', pattern: '^[IXYZ]+$', maxLength: 16384 }, coeff: { type: 'number' } } },
     description: 'Pauli-sum observable for the expectation result type (rightmost character = qubit 0)',
   },
 } as const;
@@ -68,6 +71,8 @@ interface Prepared {
   readonly shots: number;
   readonly seed: number | undefined;
   readonly request: Readonly<Record<string, unknown>>;
+  readonly method: Method;
+  readonly methodOptions: MethodOptions;
 }
 
 /**
@@ -86,6 +91,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     shots: { type: 'integer', minimum: 1, maximum: o.maxShots, default: DEFAULT_SHOTS, description: `Number of samples of the measured bits (default ${DEFAULT_SHOTS})` },
     seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Sampling seed (optional; fixed seeds give reproducible counts)' },
     ...WORKLOAD_PROPS,
+    ...METHOD_PROPS,
   });
   return {
     id: `${provider}.simulate`,
@@ -93,8 +99,9 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     title: `${device.name}`,
     description: `Runs a circuit (wire format 0.2) on ${device.name} (${deviceId}, up to ${maxQubits} qubits) through the ${provider} execution service, as POST /v1/execute/${provider} does; the result has the counts (clbit 0 rightmost) and the execution job id.`,
     pricing: {
-      formula: '(0.000200 + 0.000001 × ceil(shots / 100) × 2^max(0, num_qubits − 10)) × points (1 without parameter_values), + 0.000001 × ceil(shots × points / 1000) when result_types has memory',
-      parameters: { base: '0.000200', per_100_shots: '0.000001', free_qubits: 10, default_shots: DEFAULT_SHOTS, memory_per_1000_bitstrings: '0.000001' },
+      formula:
+        '(0.000200 + 0.000001 × ceil(shots / 100) × factor) × points (1 without parameter_values), + 0.000001 × ceil(shots × points / 1000) when result_types has memory; factor by the method that runs (auto resolved): statevector 2^max(0, num_qubits − 10), density_matrix 4^max(0, num_qubits − 10), stabilizer ceil(num_qubits / 100), matrix_product_state ceil(num_qubits / 10) × ceil(χ / 16)²',
+      parameters: { base: '0.000200', per_100_shots: '0.000001', free_qubits: 10, default_shots: DEFAULT_SHOTS, memory_per_1000_bitstrings: '0.000001', ...METHOD_FACTORS },
     },
     requestSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SCHEMA) },
     validationSchema: { type: 'object', additionalProperties: false, required: ['circuit'], properties: props(CIRCUIT_FIELD_SHALLOW) },
@@ -102,15 +109,21 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
     // The execution run is keyed by the job id: running again returns the first run.
     onInterrupted: 'rerun',
     prepare(request) {
-      const { circuit } = requireCircuit(request['circuit'], { ...o.circuitLimits, maxQubits }, '/circuit', { allowParameters: true });
+      // Per-method limits: a Clifford circuit may be as wide as the stabilizer method takes.
+      const { circuit } = requireCircuit(request['circuit'], { ...o.circuitLimits, maxQubits: Math.max(maxQubits, STABILIZER_MAX_QUBITS) }, '/circuit', { allowParameters: true });
       const shots = (request['shots'] as number | undefined) ?? DEFAULT_SHOTS;
-      // Bindings and result types are checked before any money is held (the same 400s as the platform run).
-      checkWorkload(circuit, shots, pickWorkload(request));
-      return { circuit, shots: (request['shots'] as number | undefined) ?? DEFAULT_SHOTS, seed: request['seed'] as number | undefined, request };
+      // Bindings, result types and the method are checked before any money is held (the same 4xx as the platform run).
+      const checked = checkWorkload(circuit, shots, pickWorkload(request), simulatorMethodLimits(Math.min(device.numQubits, o.simMaxQubits)));
+      const mo = checked?.method_options;
+      const methodOptions = {
+        ...(mo?.max_bond_dimension === undefined ? {} : { maxBondDimension: mo.max_bond_dimension }),
+        ...(mo?.truncation_threshold === undefined ? {} : { truncationThreshold: mo.truncation_threshold }),
+      };
+      return { circuit, shots, seed: request['seed'] as number | undefined, request, method: checked?.method ?? 'statevector', methodOptions };
     },
     quote(p) {
       const blocks = BigInt(Math.ceil(p.shots / 100));
-      const factor = pow2(p.circuit.numQubits - 10);
+      const factor = methodFactor(p.circuit, p.method, p.methodOptions);
       // A sweep is priced as one run per point; per-shot memory by the bitstrings it returns
       // (statevector and expectation add nothing: docs/decisions/execution-result-types-pricing.md).
       const points = Array.isArray(p.request['parameter_values']) ? p.request['parameter_values'].length : 1;
@@ -124,6 +137,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
           shot_blocks: Number(blocks),
           num_qubits: p.circuit.numQubits,
           qubit_factor: Number(factor),
+          method: p.method,
           points,
           ...(memoryBlocks > 0n ? { memory_bitstring_blocks: Number(memoryBlocks) } : {}),
         },
@@ -173,5 +187,7 @@ function pickWorkload(r: Readonly<Record<string, unknown>>): WorkloadFields {
     ...(r['parameter_values'] === undefined ? {} : { parameter_values: r['parameter_values'] as WorkloadFields['parameter_values'] }),
     ...(r['result_types'] === undefined ? {} : { result_types: r['result_types'] as WorkloadFields['result_types'] }),
     ...(r['observables'] === undefined ? {} : { observables: r['observables'] as WorkloadFields['observables'] }),
+    ...(r['method'] === undefined ? {} : { method: r['method'] as string }),
+    ...(r['method_options'] === undefined ? {} : { method_options: r['method_options'] as WorkloadFields['method_options'] }),
   };
 }

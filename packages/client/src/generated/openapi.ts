@@ -1922,6 +1922,10 @@ export interface components {
             meta?: {
                 seed?: number;
                 simulator?: string;
+                /** @description The simulation method that ran (docs/simulator.md#methods) */
+                method?: "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+                /** @description method auto: why this method was chosen */
+                method_reason?: string;
                 trajectories?: number;
                 remote_provider?: "ionq" | "ibm";
                 /** @description Per-shot samples in shot order, as the provider gave them (IBM: hex, clbit i = bit i) */
@@ -1965,6 +1969,16 @@ export interface components {
                         [key: string]: number;
                     };
                 }[];
+            };
+            /** @description matrix_product_state: what the truncation cost (fidelity_lower_bound 1 and truncations 0: the run was exact) */
+            truncation?: {
+                /** @description (1 − D²/2)² with D = Σ √(2 − 2√(1 − w)) over the truncations (w: discarded weight): a rigorous bound on |⟨exact|result⟩|² */
+                fidelity_lower_bound: number;
+                /** @description ∏ (1 − w): the usual estimate (exact for one truncation) */
+                fidelity_estimate: number;
+                max_bond_dimension_reached: number;
+                truncations: number;
+                discarded_weight: number;
             };
             /** @description A sweep: the circuit parameters, in declaration order */
             parameters?: string[];
@@ -2013,6 +2027,16 @@ export interface components {
                             [key: string]: number;
                         };
                     }[];
+                };
+                /** @description matrix_product_state: what the truncation cost (fidelity_lower_bound 1 and truncations 0: the run was exact) */
+                truncation?: {
+                    /** @description (1 − D²/2)² with D = Σ √(2 − 2√(1 − w)) over the truncations (w: discarded weight): a rigorous bound on |⟨exact|result⟩|² */
+                    fidelity_lower_bound: number;
+                    /** @description ∏ (1 − w): the usual estimate (exact for one truncation) */
+                    fidelity_estimate: number;
+                    max_bond_dimension_reached: number;
+                    truncations: number;
+                    discarded_weight: number;
                 };
                 notes: string[];
             }[];
@@ -2125,6 +2149,7 @@ export interface components {
             name: string;
             kind: "simulator" | "hardware";
             driver: "simulator" | "emulated" | "remote";
+            /** @description Physical qubits; on a simulator device, the statevector method’s limit (see methods for the others) */
             num_qubits: number;
             topology: string;
             native_gates: string[];
@@ -2144,6 +2169,12 @@ export interface components {
                 running: number;
             };
             requires_hold: boolean;
+            /** @description Simulator devices: the simulation methods a run may ask for (`method`), each with its qubit limit and result types; null on hardware */
+            methods: {
+                method: "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+                max_qubits: number;
+                result_types: string[];
+            }[] | null;
             pricing: {
                 /** @enum {string} */
                 currency: "USD";
@@ -2414,6 +2445,16 @@ export interface components {
             notes: string[];
             warnings: string[];
             elapsed_ms: number;
+            /** @description The simulation method that ran */
+            method?: "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+            /** @description method auto: why this method was chosen */
+            method_reason?: string;
+            /** @description matrix_product_state: the truncation */
+            truncation?: {
+                fidelity_lower_bound: number;
+                fidelity_estimate: number;
+                max_bond_dimension_reached: number;
+            };
         } | {
             circuit: components["schemas"]["CircuitV02"];
             profile: "safe" | "balanced" | "aggressive";
@@ -2869,7 +2910,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "MEDIA_UPSTREAM_REJECTED";
+                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "SIMULATION_NOT_CLIFFORD" | "SIMULATION_METHOD_UNAVAILABLE" | "SIMULATION_RESULT_TYPE_UNSUPPORTED" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "MEDIA_UPSTREAM_REJECTED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -14991,6 +15032,18 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /**
+                     * @description Simulation method (default auto): auto picks stabilizer for Clifford-only circuits, statevector within its qubit limit, matrix_product_state when the circuit keeps entanglement low, else refuses naming what would take it; the answer names the method used (results.meta.method) and, for auto, why. Each method's qubit limit is in the device listing.
+                     * @enum {string}
+                     */
+                    method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    method_options?: {
+                        /** @description matrix_product_state: largest bond dimension kept (default 256) */
+                        max_bond_dimension?: number;
+                        /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
+                        truncation_threshold?: number;
+                    };
                 };
             };
         };
@@ -15219,6 +15272,18 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
+                    /**
+                     * @description Simulation method (default auto): auto picks stabilizer for Clifford-only circuits, statevector within its qubit limit, matrix_product_state when the circuit keeps entanglement low, else refuses naming what would take it; the answer names the method used (results.meta.method) and, for auto, why. Each method's qubit limit is in the device listing.
+                     * @enum {string}
+                     */
+                    method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    method_options?: {
+                        /** @description matrix_product_state: largest bond dimension kept (default 256) */
+                        max_bond_dimension?: number;
+                        /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
+                        truncation_threshold?: number;
+                    };
                 };
             };
         };
@@ -15732,6 +15797,18 @@ export interface operations {
                     seed?: number;
                     /** @description Chosen by the client, unique per request: the same token never runs or charges twice (a retry returns the original job) */
                     client_token: string;
+                    /**
+                     * @description Simulation method (default auto): auto picks stabilizer for Clifford-only circuits, statevector within its qubit limit, matrix_product_state when the circuit keeps entanglement low, else refuses naming what would take it; the answer names the method used (results.meta.method) and, for auto, why. Each method's qubit limit is in the device listing.
+                     * @enum {string}
+                     */
+                    method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    method_options?: {
+                        /** @description matrix_product_state: largest bond dimension kept (default 256) */
+                        max_bond_dimension?: number;
+                        /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
+                        truncation_threshold?: number;
+                    };
                 };
             };
         };
@@ -15960,6 +16037,18 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
+                    /**
+                     * @description Simulation method (default auto): auto picks stabilizer for Clifford-only circuits, statevector within its qubit limit, matrix_product_state when the circuit keeps entanglement low, else refuses naming what would take it; the answer names the method used (results.meta.method) and, for auto, why. Each method's qubit limit is in the device listing.
+                     * @enum {string}
+                     */
+                    method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
+                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    method_options?: {
+                        /** @description matrix_product_state: largest bond dimension kept (default 256) */
+                        max_bond_dimension?: number;
+                        /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
+                        truncation_threshold?: number;
+                    };
                 };
             };
         };

@@ -9,7 +9,7 @@ import { principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
-import { WorkloadBodyFields } from './workload-schemas.js';
+import { MethodBodyFields, WorkloadBodyFields } from './workload-schemas.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from '../../../circuits/param-expr.js';
 import { currentTraceparent } from '../../../telemetry/trace.js';
 
@@ -37,6 +37,7 @@ const RunBody = Type.Object(
       }),
     ),
     ...WorkloadBodyFields,
+    ...MethodBodyFields,
   },
   { additionalProperties: false },
 );
@@ -91,6 +92,7 @@ const RunBatchBody = Type.Object(
     device: RunBody.properties.device,
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'Circuit i runs with seed + i' })),
     client_token: ClientToken,
+    ...MethodBodyFields,
   },
   { additionalProperties: false },
 );

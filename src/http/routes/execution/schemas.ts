@@ -59,6 +59,21 @@ const Statevector = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems
 });
 const ResultTypes = Type.Array(Type.String({ enum: ['counts', 'memory', 'probabilities', 'statevector', 'expectation'] }), { maxItems: 5, description: 'The result types computed' });
 
+const Truncation = Obj(
+  {
+    fidelity_lower_bound: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: '(1 − D²/2)² with D = Σ √(2 − 2√(1 − w)) over the truncations (w: discarded weight): a rigorous bound on |⟨exact|result⟩|²',
+    }),
+    fidelity_estimate: Type.Number({ minimum: 0, maximum: 1, description: '∏ (1 − w): the usual estimate (exact for one truncation)' }),
+    max_bond_dimension_reached: Type.Integer({ minimum: 1 }),
+    truncations: Type.Integer({ minimum: 0 }),
+    discarded_weight: Type.Number({ minimum: 0 }),
+  },
+  { description: 'matrix_product_state: what the truncation cost (fidelity_lower_bound 1 and truncations 0: the run was exact)' },
+);
+
 const SweepPoint = Obj(
   {
     parameter_values: MapOf(Type.Number(), '^[A-Za-z_][A-Za-z0-9_]{0,63}$', 'The values this point ran at'),
@@ -69,6 +84,7 @@ const SweepPoint = Obj(
     memory: Type.Optional(Memory),
     statevector: Type.Optional(Statevector),
     expectation: Type.Optional(ExpectationSchema),
+    truncation: Type.Optional(Truncation),
     notes: Strings,
   },
   { description: 'The results of one point of a parameter sweep' },
@@ -88,6 +104,12 @@ export const ExecutionResultsSchema = Obj(
       Obj({
         seed: Type.Optional(Type.Integer()),
         simulator: Type.Optional(Str),
+        method: Type.Optional(
+          Type.Union([Type.Literal('statevector'), Type.Literal('stabilizer'), Type.Literal('matrix_product_state'), Type.Literal('density_matrix')], {
+            description: 'The simulation method that ran (docs/simulator.md#methods)',
+          }),
+        ),
+        method_reason: Type.Optional(Type.String({ description: 'method auto: why this method was chosen' })),
         trajectories: Type.Optional(Type.Integer({ minimum: 0 })),
         remote_provider: Type.Optional(Type.Union([Type.Literal('ionq'), Type.Literal('ibm')])),
         memory: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100_000, description: 'Per-shot samples in shot order, as the provider gave them (IBM: hex, clbit i = bit i)' })),
@@ -100,6 +122,7 @@ export const ExecutionResultsSchema = Obj(
     memory: Type.Optional(Memory),
     statevector: Type.Optional(Statevector),
     expectation: Type.Optional(ExpectationSchema),
+    truncation: Type.Optional(Truncation),
     parameters: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64, description: 'A sweep: the circuit parameters, in declaration order' })),
     points: Type.Optional(Type.Array(SweepPoint, { maxItems: 1000, description: 'A sweep: the results per point, in the order of parameter_values' })),
   },
@@ -192,7 +215,7 @@ export const DeviceSchema = Obj(
     name: Str,
     kind: Kind,
     driver: Driver,
-    num_qubits: Type.Integer({ minimum: 1 }),
+    num_qubits: Type.Integer({ minimum: 1, description: 'Physical qubits; on a simulator device, the statevector method’s limit (see methods for the others)' }),
     topology: Str,
     native_gates: Strings,
     coupling_map: Nullable(Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 })), 'Coupled physical qubit pairs; null when all-to-all'),
@@ -209,6 +232,16 @@ export const DeviceSchema = Obj(
     queue_depth: Type.Integer({ minimum: 0 }),
     queue: Obj({ queued: Type.Integer({ minimum: 0 }), running: Type.Integer({ minimum: 0 }) }),
     requires_hold: Type.Boolean(),
+    methods: Nullable(
+      Type.Array(
+        Obj({
+          method: Type.Union([Type.Literal('statevector'), Type.Literal('stabilizer'), Type.Literal('matrix_product_state'), Type.Literal('density_matrix')]),
+          max_qubits: Type.Integer({ minimum: 1 }),
+          result_types: Strings,
+        }),
+      ),
+      'Simulator devices: the simulation methods a run may ask for (`method`), each with its qubit limit and result types; null on hardware',
+    ),
     pricing: Nullable(Obj({ currency: Type.Literal('USD'), per_task: Usd, per_shot: Usd, formula: Str })),
     source: Type.Union([Type.Literal('provider'), Type.Literal('deployment')], {
       description: "provider: status, queue, gates, coupling and calibration from the provider's latest report; deployment: this deployment's own figures",

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { MAX_SWEEP_POINTS } from '../../../circuits/parameters.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from '../../../circuits/param-expr.js';
 import { RESULT_TYPES } from '../../../simulation/workload.js';
+import { MAX_BOND_DIMENSION_LIMIT, METHODS, STABILIZER_MAX_QUBITS } from '../../../simulation/index.js';
 
 /** The workload fields of a simulator run (src/execution/workload-request.ts checks them against the circuit). */
 export const WorkloadBodyFields = {
@@ -24,12 +25,34 @@ export const WorkloadBodyFields = {
     Type.Array(
       Type.Object(
         {
-          pauli: Type.String({ pattern: '^[IXYZ]+$', maxLength: 1024, description: 'One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order)' }),
+          pauli: Type.String({ pattern: '^[IXYZ]+$', maxLength: STABILIZER_MAX_QUBITS, description: 'One of I, X, Y, Z per qubit; the RIGHTMOST character acts on qubit 0 (Qiskit order)' }),
           coeff: Type.Number(),
         },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 256, description: 'A Pauli-sum observable H = Σ coeff·P for the expectation result type' },
+    ),
+  ),
+};
+
+/** The simulation method of a simulator run (docs/simulator.md#methods). */
+export const MethodBodyFields = {
+  method: Type.Optional(
+    Type.String({
+      enum: [...METHODS],
+      description:
+        "Simulation method (default auto): auto picks stabilizer for Clifford-only circuits, statevector within its qubit limit, matrix_product_state when the circuit keeps entanglement low, else refuses naming what would take it; the answer names the method used (results.meta.method) and, for auto, why. Each method's qubit limit is in the device listing.",
+    }),
+  ),
+  method_options: Type.Optional(
+    Type.Object(
+      {
+        max_bond_dimension: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOND_DIMENSION_LIMIT, description: 'matrix_product_state: largest bond dimension kept (default 256)' })),
+        truncation_threshold: Type.Optional(
+          Type.Number({ minimum: 0, exclusiveMaximum: 1, description: 'matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0)' }),
+        ),
+      },
+      { additionalProperties: false, description: 'Options of the matrix_product_state method; the answer reports the truncation (results.truncation).' },
     ),
   ),
 };

@@ -90,6 +90,16 @@ const SimulateResult = Obj(
     notes: Strings,
     warnings: Strings,
     elapsed_ms: Type.Number(),
+    method: Type.Optional(
+      Type.Union([Type.Literal('statevector'), Type.Literal('stabilizer'), Type.Literal('matrix_product_state'), Type.Literal('density_matrix')], { description: 'The simulation method that ran' }),
+    ),
+    method_reason: Type.Optional(Type.String({ description: 'method auto: why this method was chosen' })),
+    truncation: Type.Optional(
+      Obj(
+        { fidelity_lower_bound: Type.Number({ minimum: 0, maximum: 1 }), fidelity_estimate: Type.Number({ minimum: 0, maximum: 1 }), max_bond_dimension_reached: Type.Integer({ minimum: 1 }) },
+        { description: 'matrix_product_state: the truncation' },
+      ),
+    ),
   },
   { title: 'circuit.simulate result' },
 );

@@ -1,0 +1,424 @@
+/**
+ * A matrix product state with an orthogonality centre: site tensors A[l, s, r] (row-major
+ * (l·2 + s)·χr + r), every site left of the centre left-canonical and right of it right-canonical,
+ * so the singular values of a two-site update are the Schmidt coefficients and truncating them
+ * discards exactly their weight. Qubits move between sites by SWAP gates (a swap network); the map
+ * qubit → site is kept instead of swapping back.
+ */
+import type { DenseMatrix } from '../gate-matrices.js';
+import { svd } from './jacobi-svd.js';
+
+interface Site {
+  l: number;
+  r: number;
+  re: Float64Array;
+  im: Float64Array;
+}
+
+/** Singular values below this (relative to the largest) are numerical zeros: dropped without counting. */
+const ZERO_SV = 1e-13;
+
+export interface Truncation {
+  readonly maxBond: number;
+  /** Discard the smallest Schmidt coefficients while their total weight stays at most this. */
+  readonly threshold: number;
+}
+
+const SWAP: DenseMatrix = {
+  k: 2,
+  re: Float64Array.of(1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1),
+  im: new Float64Array(16),
+};
+
+export class Mps {
+  readonly sites: Site[];
+  /** qubit → site and site → qubit. */
+  readonly pos: Int32Array;
+  readonly at: Int32Array;
+  private center = 0;
+  /** ∏ (1 − discarded weight) over truncations: the usual estimate (exact for one truncation). */
+  fidelity = 1;
+  /**
+   * Σ_k ‖U_kψ_{k−1} − ψ_k‖ = Σ_k √(2 − 2√(1 − w_k)): each normalised truncation moves the state by
+   * that much, unitaries keep distances, so ‖φ − ψ‖ ≤ this sum and |⟨φ|ψ⟩|² ≥ (1 − D²/2)².
+   */
+  distance = 0;
+  discarded = 0;
+  truncations = 0;
+  maxBondReached = 1;
+
+  constructor(
+    readonly n: number,
+    private readonly trunc: Truncation,
+  ) {
+    this.sites = Array.from({ length: n }, () => ({ l: 1, r: 1, re: Float64Array.of(1, 0), im: new Float64Array(2) }));
+    this.pos = Int32Array.from({ length: n }, (_, i) => i);
+    this.at = Int32Array.from({ length: n }, (_, i) => i);
+  }
+
+  apply1(q: number, m: DenseMatrix): void {
+    const t = this.sites[this.pos[q]!]!;
+    const [ar, ai, br, bi, cr, ci, dr, di] = [m.re[0]!, m.im[0]!, m.re[1]!, m.im[1]!, m.re[2]!, m.im[2]!, m.re[3]!, m.im[3]!];
+    for (let l = 0; l < t.l; l++)
+      for (let r = 0; r < t.r; r++) {
+        const i0 = l * 2 * t.r + r;
+        const i1 = i0 + t.r;
+        const x0r = t.re[i0]!;
+        const x0i = t.im[i0]!;
+        const x1r = t.re[i1]!;
+        const x1i = t.im[i1]!;
+        t.re[i0] = ar * x0r - ai * x0i + br * x1r - bi * x1i;
+        t.im[i0] = ar * x0i + ai * x0r + br * x1i + bi * x1r;
+        t.re[i1] = cr * x0r - ci * x0i + dr * x1r - di * x1i;
+        t.im[i1] = cr * x0i + ci * x0r + dr * x1i + di * x1r;
+      }
+  }
+
+  /** A two-qubit gate (index bit 0 ↔ qubit a, bit 1 ↔ qubit b): the two are brought next to each other by swaps first. */
+  apply2(a: number, b: number, m: DenseMatrix): void {
+    while (Math.abs(this.pos[a]! - this.pos[b]!) > 1) {
+      // Move b one site towards a.
+      const pb = this.pos[b]!;
+      const step = this.pos[a]! < pb ? pb - 1 : pb;
+      this.applySites(step, SWAP);
+      const q1 = this.at[step]!;
+      const q2 = this.at[step + 1]!;
+      this.at[step] = q2;
+      this.at[step + 1] = q1;
+      this.pos[q1] = step + 1;
+      this.pos[q2] = step;
+    }
+    const left = Math.min(this.pos[a]!, this.pos[b]!);
+    // θ's basis is s_left + 2·s_right; the gate's is s_a + 2·s_b: transpose when a is on the right.
+    this.applySites(left, this.pos[a] === left ? m : transposeQubits(m));
+  }
+
+  /** Moves the orthogonality centre to `to` by exact SVDs (numerical zeros dropped). */
+  moveCenter(to: number): void {
+    while (this.center < to) {
+      const c = this.center;
+      const A = this.sites[c]!;
+      const B = this.sites[c + 1]!;
+      const d = svd(A.l * 2, A.r, A.re, A.im);
+      const k = keepCount(d.s, { maxBond: Infinity, threshold: 0 });
+      this.sites[c] = { l: A.l, r: k, ...takeColumns(d.ure, d.uim, A.l * 2, d.k, k) };
+      // (S V†)·B
+      const svr = new Float64Array(k * A.r);
+      const svi = new Float64Array(k * A.r);
+      for (let i = 0; i < k; i++)
+        for (let j = 0; j < A.r; j++) {
+          svr[i * A.r + j] = d.s[i]! * d.vhre[i * A.r + j]!;
+          svi[i * A.r + j] = d.s[i]! * d.vhim[i * A.r + j]!;
+        }
+      const prod = matmul(k, A.r, B.r * 2, svr, svi, B.re, B.im);
+      this.sites[c + 1] = { l: k, r: B.r, re: prod.re, im: prod.im };
+      this.center++;
+    }
+    while (this.center > to) {
+      const c = this.center;
+      const A = this.sites[c - 1]!;
+      const B = this.sites[c]!;
+      const d = svd(B.l, 2 * B.r, B.re, B.im);
+      const k = keepCount(d.s, { maxBond: Infinity, threshold: 0 });
+      const vh = takeRows(d.vhre, d.vhim, k, 2 * B.r);
+      this.sites[c] = { l: k, r: B.r, re: vh.re, im: vh.im };
+      // A·(U S)
+      const usr = new Float64Array(B.l * k);
+      const usi = new Float64Array(B.l * k);
+      for (let i = 0; i < B.l; i++)
+        for (let j = 0; j < k; j++) {
+          usr[i * k + j] = d.ure[i * d.k + j]! * d.s[j]!;
+          usi[i * k + j] = d.uim[i * d.k + j]! * d.s[j]!;
+        }
+      const prod = matmul(A.l * 2, A.r, k, A.re, A.im, usr, usi);
+      this.sites[c - 1] = { l: A.l, r: k, re: prod.re, im: prod.im };
+      this.center--;
+    }
+  }
+
+  /** A 4×4 matrix on sites (i, i+1), basis s_i + 2·s_{i+1}; SVD split with truncation. */
+  private applySites(i: number, m: DenseMatrix): void {
+    if (this.center < i) this.moveCenter(i);
+    else if (this.center > i + 1) this.moveCenter(i + 1);
+    const A = this.sites[i]!;
+    const B = this.sites[i + 1]!;
+    const chiL = A.l;
+    const chiR = B.r;
+    // θ[(l,s1),(s2,r)] = Σ_m A[l,s1,m] B[m,s2,r]
+    const th = matmul(chiL * 2, A.r, 2 * chiR, A.re, A.im, B.re, B.im);
+    const rows = chiL * 2;
+    const cols = 2 * chiR;
+    const outR = new Float64Array(rows * cols);
+    const outI = new Float64Array(rows * cols);
+    for (let l = 0; l < chiL; l++)
+      for (let r = 0; r < chiR; r++) {
+        const vr = [0, 0, 0, 0];
+        const vi = [0, 0, 0, 0];
+        for (let s1 = 0; s1 < 2; s1++)
+          for (let s2 = 0; s2 < 2; s2++) {
+            const idx = (l * 2 + s1) * cols + s2 * chiR + r;
+            vr[s1 + 2 * s2] = th.re[idx]!;
+            vi[s1 + 2 * s2] = th.im[idx]!;
+          }
+        for (let o = 0; o < 4; o++) {
+          let sr = 0;
+          let si = 0;
+          for (let k = 0; k < 4; k++) {
+            const gr = m.re[o * 4 + k]!;
+            const gi = m.im[o * 4 + k]!;
+            sr += gr * vr[k]! - gi * vi[k]!;
+            si += gr * vi[k]! + gi * vr[k]!;
+          }
+          const idx = (l * 2 + (o & 1)) * cols + (o >> 1) * chiR + r;
+          outR[idx] = sr;
+          outI[idx] = si;
+        }
+      }
+    const d = svd(rows, cols, outR, outI);
+    let total = 0;
+    for (let j = 0; j < d.k; j++) total += d.s[j]! ** 2;
+    const k = keepCount(d.s, this.trunc);
+    let kept = 0;
+    for (let j = 0; j < k; j++) kept += d.s[j]! ** 2;
+    const w = total > 0 ? Math.max(0, 1 - kept / total) : 0;
+    if (w > 1e-15) {
+      this.fidelity *= 1 - w;
+      this.distance += Math.sqrt((2 * w) / (1 + Math.sqrt(1 - w)));
+      this.discarded += w;
+      this.truncations++;
+    }
+    const scale = kept > 0 ? Math.sqrt(total / kept) : 1;
+    this.sites[i] = { l: chiL, r: k, ...takeColumns(d.ure, d.uim, rows, d.k, k) };
+    const vr = new Float64Array(k * cols);
+    const vi = new Float64Array(k * cols);
+    for (let a = 0; a < k; a++)
+      for (let j = 0; j < cols; j++) {
+        vr[a * cols + j] = d.s[a]! * scale * d.vhre[a * cols + j]!;
+        vi[a * cols + j] = d.s[a]! * scale * d.vhim[a * cols + j]!;
+      }
+    this.sites[i + 1] = { l: k, r: chiR, re: vr, im: vi };
+    this.center = i + 1;
+    if (k > this.maxBondReached) this.maxBondReached = k;
+  }
+
+  /**
+   * The conditional distribution walk: calls visit(site, v0, v1, norm0, norm1) with the prefix vector
+   * times A[site]_s. The state is made right-canonical first (centre at site 0).
+   */
+  prepareSampling(): void {
+    this.moveCenter(0);
+  }
+
+  /** v·A[site]_s (v of length A.l) for s = 0 and 1. */
+  step(site: number, vr: Float64Array, vi: Float64Array): [Float64Array, Float64Array, Float64Array, Float64Array] {
+    const A = this.sites[site]!;
+    const o0r = new Float64Array(A.r);
+    const o0i = new Float64Array(A.r);
+    const o1r = new Float64Array(A.r);
+    const o1i = new Float64Array(A.r);
+    for (let l = 0; l < A.l; l++) {
+      const xr = vr[l]!;
+      const xi = vi[l]!;
+      if (xr === 0 && xi === 0) continue;
+      const b0 = l * 2 * A.r;
+      const b1 = b0 + A.r;
+      for (let r = 0; r < A.r; r++) {
+        const ar = A.re[b0 + r]!;
+        const ai = A.im[b0 + r]!;
+        o0r[r]! += xr * ar - xi * ai;
+        o0i[r]! += xr * ai + xi * ar;
+        const br = A.re[b1 + r]!;
+        const bi = A.im[b1 + r]!;
+        o1r[r]! += xr * br - xi * bi;
+        o1i[r]! += xr * bi + xi * br;
+      }
+    }
+    return [o0r, o0i, o1r, o1i];
+  }
+
+  /** A rigorous lower bound on |⟨exact|ψ⟩|² from the truncations so far (see `distance`). */
+  fidelityLowerBound(): number {
+    const half = 1 - (this.distance * this.distance) / 2;
+    return half > 0 ? half * half : 0;
+  }
+
+  /** The full state vector (index bit k ↔ qubit k), for small n: contracted site by site. */
+  toStatevector(): { re: Float64Array; im: Float64Array } {
+    let cur: { idx: number; re: Float64Array; im: Float64Array }[] = [{ idx: 0, re: Float64Array.of(1), im: Float64Array.of(0) }];
+    for (let site = 0; site < this.n; site++) {
+      const bit = 2 ** this.at[site]!;
+      const next: typeof cur = [];
+      for (const c of cur) {
+        const [a0r, a0i, a1r, a1i] = this.step(site, c.re, c.im);
+        next.push({ idx: c.idx, re: a0r, im: a0i }, { idx: c.idx + bit, re: a1r, im: a1i });
+      }
+      cur = next;
+    }
+    const re = new Float64Array(2 ** this.n);
+    const im = new Float64Array(2 ** this.n);
+    for (const c of cur) {
+      re[c.idx] = c.re[0]!;
+      im[c.idx] = c.im[0]!;
+    }
+    return { re, im };
+  }
+
+  /**
+   * A_s† ρ A_s for site `site` (ρ of size A.l × A.l): the reduced prefix density in the bond basis
+   * after fixing (or, summed over s, tracing) that site. Right-canonical sites to the right contract to
+   * the identity, so Tr of the result is the probability of the prefix.
+   */
+  transfer(site: number, rr: Float64Array, ri: Float64Array, s: number): { re: Float64Array; im: Float64Array } {
+    const A = this.sites[site]!;
+    // T = ρ·A_s (A.l × A.r)
+    const tr = new Float64Array(A.l * A.r);
+    const ti = new Float64Array(A.l * A.r);
+    for (let a = 0; a < A.l; a++)
+      for (let l = 0; l < A.l; l++) {
+        const xr = rr[a * A.l + l]!;
+        const xi = ri[a * A.l + l]!;
+        if (xr === 0 && xi === 0) continue;
+        const base = (l * 2 + s) * A.r;
+        for (let r = 0; r < A.r; r++) {
+          tr[a * A.r + r]! += xr * A.re[base + r]! - xi * A.im[base + r]!;
+          ti[a * A.r + r]! += xr * A.im[base + r]! + xi * A.re[base + r]!;
+        }
+      }
+    const outR = new Float64Array(A.r * A.r);
+    const outI = new Float64Array(A.r * A.r);
+    for (let a = 0; a < A.l; a++) {
+      const base = (a * 2 + s) * A.r;
+      for (let r1 = 0; r1 < A.r; r1++) {
+        const cr = A.re[base + r1]!;
+        const ci = -A.im[base + r1]!;
+        if (cr === 0 && ci === 0) continue;
+        for (let r2 = 0; r2 < A.r; r2++) {
+          outR[r1 * A.r + r2]! += cr * tr[a * A.r + r2]! - ci * ti[a * A.r + r2]!;
+          outI[r1 * A.r + r2]! += cr * ti[a * A.r + r2]! + ci * tr[a * A.r + r2]!;
+        }
+      }
+    }
+    return { re: outR, im: outI };
+  }
+
+  /** ⟨ψ|P|ψ⟩ for one-qubit Paulis (qubit → 'X' | 'Y' | 'Z') by the transfer matrices of ⟨ψ| and P|ψ⟩. */
+  pauliExpectation(ops: ReadonlyMap<number, string>): number {
+    let er = Float64Array.of(1);
+    let ei = Float64Array.of(0);
+    let dim = 1;
+    for (let site = 0; site < this.n; site++) {
+      const A = this.sites[site]!;
+      const p = ops.get(this.at[site]!);
+      const nr = new Float64Array(A.r * A.r);
+      const ni = new Float64Array(A.r * A.r);
+      for (let s = 0; s < 2; s++) {
+        // B_s = Σ_t P[s,t] A_t; P is a signed/phased permutation.
+        const t = p === 'X' || p === 'Y' ? 1 - s : s;
+        let fr = 1;
+        let fi = 0;
+        if (p === 'Z' && s === 1) fr = -1;
+        if (p === 'Y') [fr, fi] = s === 0 ? [0, -1] : [0, 1];
+        // tmp = E · B_s  (dim × A.r), E is (A.l × A.l) here: dim = A.l.
+        const tr = new Float64Array(dim * A.r);
+        const ti = new Float64Array(dim * A.r);
+        for (let a = 0; a < dim; a++)
+          for (let l = 0; l < A.l; l++) {
+            const xr = er[a * dim + l]!;
+            const xi = ei[a * dim + l]!;
+            if (xr === 0 && xi === 0) continue;
+            const base = (l * 2 + t) * A.r;
+            for (let r = 0; r < A.r; r++) {
+              const br = fr * A.re[base + r]! - fi * A.im[base + r]!;
+              const bi = fr * A.im[base + r]! + fi * A.re[base + r]!;
+              tr[a * A.r + r]! += xr * br - xi * bi;
+              ti[a * A.r + r]! += xr * bi + xi * br;
+            }
+          }
+        // new[r1, r2] += Σ_a conj(A[a, s, r1]) tmp[a, r2]
+        for (let a = 0; a < dim; a++) {
+          const base = (a * 2 + s) * A.r;
+          for (let r1 = 0; r1 < A.r; r1++) {
+            const cr = A.re[base + r1]!;
+            const ci = -A.im[base + r1]!;
+            if (cr === 0 && ci === 0) continue;
+            for (let r2 = 0; r2 < A.r; r2++) {
+              const xr = tr[a * A.r + r2]!;
+              const xi = ti[a * A.r + r2]!;
+              nr[r1 * A.r + r2]! += cr * xr - ci * xi;
+              ni[r1 * A.r + r2]! += cr * xi + ci * xr;
+            }
+          }
+        }
+      }
+      er = nr;
+      ei = ni;
+      dim = A.r;
+    }
+    return er[0]!;
+  }
+}
+
+function keepCount(s: Float64Array, t: Truncation): number {
+  const s0 = s[0] ?? 0;
+  let k = 0;
+  while (k < s.length && s[k]! > ZERO_SV * s0) k++;
+  k = Math.max(1, Math.min(k, t.maxBond));
+  if (t.threshold > 0) {
+    let total = 0;
+    for (let j = 0; j < s.length; j++) total += s[j]! ** 2;
+    let tail = 0;
+    for (let j = s.length - 1; j >= k; j--) tail += s[j]! ** 2;
+    while (k > 1 && (tail + s[k - 1]! ** 2) / total <= t.threshold) {
+      tail += s[k - 1]! ** 2;
+      k--;
+    }
+  }
+  return k;
+}
+
+function takeColumns(re: Float64Array, im: Float64Array, rows: number, cols: number, k: number): { re: Float64Array; im: Float64Array } {
+  const outR = new Float64Array(rows * k);
+  const outI = new Float64Array(rows * k);
+  for (let i = 0; i < rows; i++)
+    for (let j = 0; j < k; j++) {
+      outR[i * k + j] = re[i * cols + j]!;
+      outI[i * k + j] = im[i * cols + j]!;
+    }
+  return { re: outR, im: outI };
+}
+
+function takeRows(re: Float64Array, im: Float64Array, k: number, cols: number): { re: Float64Array; im: Float64Array } {
+  return { re: re.slice(0, k * cols), im: im.slice(0, k * cols) };
+}
+
+/** (m×p)·(p×q), row-major. */
+function matmul(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array): { re: Float64Array; im: Float64Array } {
+  const re = new Float64Array(m * q);
+  const im = new Float64Array(m * q);
+  for (let i = 0; i < m; i++)
+    for (let k = 0; k < p; k++) {
+      const xr = ar[i * p + k]!;
+      const xi = ai[i * p + k]!;
+      if (xr === 0 && xi === 0) continue;
+      for (let j = 0; j < q; j++) {
+        const yr = br[k * q + j]!;
+        const yi = bi[k * q + j]!;
+        re[i * q + j]! += xr * yr - xi * yi;
+        im[i * q + j]! += xr * yi + xi * yr;
+      }
+    }
+  return { re, im };
+}
+
+/** The same two-qubit matrix with its qubits swapped (index bits exchanged). */
+function transposeQubits(m: DenseMatrix): DenseMatrix {
+  const sw = (i: number): number => ((i & 1) << 1) | (i >> 1);
+  const re = new Float64Array(16);
+  const im = new Float64Array(16);
+  for (let r = 0; r < 4; r++)
+    for (let c = 0; c < 4; c++) {
+      re[sw(r) * 4 + sw(c)] = m.re[r * 4 + c]!;
+      im[sw(r) * 4 + sw(c)] = m.im[r * 4 + c]!;
+    }
+  return { k: 2, re, im };
+}
