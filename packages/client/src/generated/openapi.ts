@@ -3446,7 +3446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError400"];
+                    "application/json": components["schemas"]["PlatformError400"];
                 };
             };
             /** @description Authenticated, but not allowed to do this */
@@ -3459,7 +3459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError403"];
+                    "application/json": components["schemas"]["PlatformError403"];
                 };
             };
             /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
@@ -3472,7 +3472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError409"];
+                    "application/json": components["schemas"]["PlatformError409"];
                 };
             };
             /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
@@ -3485,7 +3485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError413"];
+                    "application/json": components["schemas"]["PlatformError413"];
                 };
             };
             /** @description The Content-Type is not accepted here */
@@ -3498,7 +3498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError415"];
+                    "application/json": components["schemas"]["PlatformError415"];
                 };
             };
             /** @description Too many requests; retry after `Retry-After` seconds */
@@ -3512,7 +3512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError429"];
+                    "application/json": components["schemas"]["PlatformError429"];
                 };
             };
             /** @description An unexpected error; quote the request id when reporting it */
@@ -3525,7 +3525,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobsError500"];
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
                 };
             };
         };
