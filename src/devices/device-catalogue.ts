@@ -24,6 +24,9 @@ export interface DeviceSpec {
   /** Catalogue gate names executed without translation (measure/reset/barrier are listed separately). */
   readonly nativeGates: readonly string[];
   readonly couplingMap: readonly (readonly [number, number])[] | null;
+  /** Physical qubits and pairs the provider reports faulty (remote devices, from the snapshot): never routed over. */
+  readonly faultyQubits?: readonly number[];
+  readonly faultyEdges?: readonly (readonly [number, number])[];
   readonly supportsMidCircuitMeasurement: boolean;
   /**
    * Runs dynamic circuits (a gate conditioned on measured bits, QASM 3 `if`). Only the simulators

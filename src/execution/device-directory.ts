@@ -159,7 +159,14 @@ export class DeviceDirectory {
       });
     }
     if (snap.numQubits === 0 || !twoQubit) return { profile: p, reasons };
-    const spec = Object.freeze({ ...p.spec, numQubits: snap.numQubits, nativeGates: Object.freeze(gates), couplingMap: snap.couplingMap });
+    const spec = Object.freeze({
+      ...p.spec,
+      numQubits: snap.numQubits,
+      nativeGates: Object.freeze(gates),
+      couplingMap: snap.couplingMap,
+      ...(snap.faultyQubits === undefined || snap.faultyQubits.length === 0 ? {} : { faultyQubits: snap.faultyQubits }),
+      ...(snap.faultyEdges === undefined || snap.faultyEdges.length === 0 ? {} : { faultyEdges: snap.faultyEdges }),
+    });
     return { profile: { ...p, spec }, reasons };
   }
 
