@@ -118,7 +118,7 @@ export class IbmRuntimeDriver implements DeviceDriver {
     const reason = typeof job?.state?.reason === 'string' ? `: ${job.state.reason}` : '';
     // IBM writes `Completed`, qiskit-ibm-runtime upper-cases what it reads: compare without case.
     const st = status.toUpperCase();
-    if (st === 'FAILED' || st.startsWith('CANCELLED') || st.startsWith('CANCELED')) {
+    if (st === 'FAILED' || /^CANCELL?ED/.test(st)) {
       return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IBM Quantum job ${remoteJobId} ${status}${reason}.` };
     }
     if (st !== 'COMPLETED') return { state: 'pending', remoteJobId, remoteStatus: status };
