@@ -114,6 +114,39 @@ describe('IonQ: our requests and our fake against the published v0.4 document', 
   });
 });
 
+describe("IonQ: the document's recorded answers replayed through the driver", () => {
+  const schema = ionqSchemas();
+  const examples = fixture('ionq/openapi-v0.4-examples.json');
+  const bellProbabilities = fixture('ionq/bell_probabilities.json');
+
+  it('the recorded examples validate against the excerpt (the excerpt keeps what the document says)', () => {
+    for (const [name, key] of [
+      ['SingleCircuitJob', 'GetJob.SingleCircuit'],
+      ['GetJobsResponse', 'GetJobs.Example1'],
+      ['CircuitJobCreationPayload', 'JobCreationPayload.example'],
+    ] as const) {
+      const v = schema(name);
+      expect(v(examples[key]) ? null : { name, errors: v.errors }).toBeNull();
+    }
+  });
+
+  it('a completed job as IonQ records it, then its recorded Bell probabilities, become counts; a recorded job list without our tag reads absent', async () => {
+    const job = examples['GetJob.SingleCircuit'] as { id: string };
+    const asked: string[] = [];
+    const recorded: typeof fetch = async (url) => {
+      const path = new URL(url instanceof Request ? url.url : url).pathname;
+      asked.push(path);
+      const body = path === `/v0.4/jobs/${job.id}` ? job : path === `/v0.4/jobs/${job.id}/results/probabilities` ? bellProbabilities : path === '/v0.4/jobs' ? examples['GetJobs.Example1'] : null;
+      return new Response(JSON.stringify(body ?? { error: 'Not Found', message: path, statusCode: 404 }), { status: body === null ? 404 : 200, headers: { 'content-type': 'application/json' } });
+    };
+    const d = new IonqDriver({ baseUrl: 'https://api.ionq.co/v0.4', apiKey: 'k', timeoutMs: 1000, target: 'qpu.forte-1', fetch: recorded });
+    const run: RunInput = { jobId: 'replay', device: deviceProfile('p2-ionq-qpu')!, circuit: bell, shots: 1000, seed: 1 };
+    expect(await d.poll(job.id, run)).toMatchObject({ state: 'completed', result: { counts: { '00': 500, '11': 500 }, meta: { remote_job_id: job.id } } });
+    expect(asked).toEqual([`/v0.4/jobs/${job.id}`, `/v0.4/jobs/${job.id}/results/probabilities`]);
+    expect(await d.findSubmitted('replay')).toEqual({ found: 'absent' });
+  });
+});
+
 describe("IBM: the recorded answers of qiskit-ibm-runtime through our adapter, and our fake's shapes", () => {
   const fake = new FakeIbmRuntime();
   const sent: Array<Record<string, string>> = [];
