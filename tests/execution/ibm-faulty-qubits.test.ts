@@ -73,7 +73,10 @@ describe('IBM faulty qubits and pairs (recorded ibmq_belem, qubit 4 and pair 0â€
         [1, 2],
         [1, 3],
       ],
+      faulty: { qubits: [4], pairs: [[0, 1]] },
     });
+    // Devices without a provider report of faulty parts say so with empty lists.
+    expect(devices.find((d) => d['id'] === 'p1-simulator')).toMatchObject({ faulty: { qubits: [], pairs: [] } });
   });
 
   it('a 3-qubit GHZ is placed on healthy qubits only (never 0, whose only pair is faulty, nor 4)', async () => {
