@@ -126,7 +126,7 @@ export function createExecutionServices(
   if (ionqSource !== null) sources.push(ionqSource);
   const ibm = settings.ibm;
   if (ibm.apiKey !== undefined && ibm.instance !== undefined) {
-    const client = new IbmRuntimeClient({ apiKey: ibm.apiKey, instance: ibm.instance, baseUrl: ibm.baseUrl, iamUrl: ibm.iamUrl, timeoutMs: ibm.timeoutMs });
+    const client = new IbmRuntimeClient({ apiKey: ibm.apiKey, instance: ibm.instance, baseUrl: ibm.baseUrl, iamUrl: ibm.iamUrl, timeoutMs: ibm.timeoutMs, apiVersion: ibm.apiVersion });
     remote['provider-one'] = new IbmRuntimeDriver(client, ibm.backends);
     sources.push(new IbmRuntimeSnapshots(client, Object.values(ibm.backends)));
   }

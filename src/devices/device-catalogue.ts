@@ -24,6 +24,9 @@ export interface DeviceSpec {
   /** Catalogue gate names executed without translation (measure/reset/barrier are listed separately). */
   readonly nativeGates: readonly string[];
   readonly couplingMap: readonly (readonly [number, number])[] | null;
+  /** Physical qubits and pairs the provider reports faulty (remote devices, from the snapshot): never routed over. */
+  readonly faultyQubits?: readonly number[];
+  readonly faultyEdges?: readonly (readonly [number, number])[];
   readonly supportsMidCircuitMeasurement: boolean;
   /**
    * Runs dynamic circuits (a gate conditioned on measured bits, QASM 3 `if`). Only the simulators
@@ -293,15 +296,18 @@ const CALIBRATED_AT = '2026-01-05T06:00:00.000Z';
 /**
  * Remote devices (a real provider's REST API, enabled by configuration). Not part of
  * `DEVICES`, whose list circuits analysis reports; execution lists them with the others.
- * `p2-ionq-aria` speaks IonQ's API v0.4 (ionq.circuit.v1 jobs; QIS gate set, all-to-all, 25 qubits).
+ * `p2-ionq-qpu` speaks IonQ's API v0.4 (ionq.circuit.v1 jobs; QIS gate set, all-to-all) on the
+ * system IONQ_TARGET names (default qpu.forte-1, a live system of IonQ's v0.4 document; the
+ * retired Aria is not catalogued). Its qubit count, connectivity and calibration are IonQ's own,
+ * from GET /backends and the characterization (the snapshot); 36 is Forte-1's until one arrives.
  */
 export const REMOTE_DEVICES: readonly DeviceSpec[] = Object.freeze([
   device({
-    id: 'p2-ionq-aria',
+    id: 'p2-ionq-qpu',
     provider: 'provider-two',
-    name: 'IonQ Aria (remote)',
+    name: 'IonQ QPU (remote)',
     kind: 'hardware',
-    numQubits: 25,
+    numQubits: 36,
     nativeGates: ['x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'cx', 'swap'],
     couplingMap: null,
     supportsMidCircuitMeasurement: false,
@@ -320,7 +326,7 @@ const PROFILE_EXTRAS: Readonly<Record<string, Omit<DeviceProfile, 'spec'>>> = {
   // QPU second): a task ≈ 2 s of QPU time, a shot ≈ 250 µs (docs/decisions/execution-ibm-runtime.md).
   'p1-falcon-7': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 3_200_000n, perShotMicros: 400n }, defaultStatus: 'online' },
   'p1-falcon-27': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 3_200_000n, perShotMicros: 400n }, defaultStatus: 'online' },
-  // Trapped ions (IonQ Harmony/Aria-like): seconds of T1, slow gates, ~2 % two-qubit error. Braket-like price.
+  // Trapped ions (an IonQ-like trapped-ion QPU): seconds of T1, slow gates, ~2 % two-qubit error. Braket-like price.
   'p2-ion-11': {
     driver: 'emulated',
     calibration: {
@@ -354,7 +360,7 @@ const PROFILE_EXTRAS: Readonly<Record<string, Omit<DeviceProfile, 'spec'>>> = {
   },
   // IonQ's own characterization (qubits, fidelities, T1/T2, its date) arrives with the provider's
   // snapshot (src/execution/adapters/ionq-snapshots.ts); the catalogue makes none up.
-  'p2-ionq-aria': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 300_000n, perShotMicros: 30_000n }, defaultStatus: 'online' },
+  'p2-ionq-qpu': { driver: 'remote', calibration: null, pricing: { perTaskMicros: 300_000n, perShotMicros: 30_000n }, defaultStatus: 'online' },
 };
 
 /** Every device execution knows: the catalogue's `DEVICES` plus the remote ones. */

@@ -18,7 +18,7 @@ export interface DeviceCalibration {
 }
 
 export interface DeviceSnapshot {
-  /** The provider's own backend name (e.g. `ibm_brisbane`, `qpu.aria-1`). */
+  /** The provider's own backend name (e.g. `ibm_fez`, `qpu.forte-1`). */
   readonly backend: string;
   readonly status: 'online' | 'offline' | 'maintenance';
   readonly statusDetail: string | null;
@@ -26,8 +26,15 @@ export interface DeviceSnapshot {
   readonly queueLength: number | null;
   readonly numQubits: number;
   readonly nativeGates: readonly string[];
-  /** Undirected edges; null = all-to-all. */
+  /** Undirected edges; null = all-to-all. Edges the provider reports faulty are left out. */
   readonly couplingMap: readonly (readonly [number, number])[] | null;
+  /**
+   * Qubits and pairs the provider reports unusable (IBM: `operational` 0 in the properties, or a
+   * basis two-qubit gate with `gate_error` 1), the rule of qiskit-ibm-runtime's `check_faulty`.
+   * Routing never uses them; optional because snapshots cached before they existed lack them.
+   */
+  readonly faultyQubits?: readonly number[];
+  readonly faultyEdges?: readonly (readonly [number, number])[];
   readonly calibration: DeviceCalibration | null;
   /** When we fetched it (ISO 8601). */
   readonly fetchedAt: string;

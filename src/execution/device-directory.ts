@@ -50,6 +50,13 @@ export interface Drivers {
 /** Two-qubit gates the translator targets (src/optimization/passes/translate.ts `cxNative`). */
 const TRANSLATABLE_2Q = new Set(['cx', 'cz', 'rxx']);
 
+/** The IonQ systems in the snapshot cache (what GET /backends listed last), sorted. */
+const listedIonq = (snaps: ReadonlyMap<string, DeviceSnapshot>): string[] =>
+  [...snaps.keys()]
+    .filter((k) => k.startsWith('provider-two/'))
+    .map((k) => k.slice('provider-two/'.length))
+    .sort();
+
 const PROVIDER_NAME: Readonly<Record<ProviderId, string>> = { 'provider-one': 'Provider One', 'provider-two': 'Provider Two' };
 
 export class DeviceDirectory {
@@ -159,7 +166,14 @@ export class DeviceDirectory {
       });
     }
     if (snap.numQubits === 0 || !twoQubit) return { profile: p, reasons };
-    const spec = Object.freeze({ ...p.spec, numQubits: snap.numQubits, nativeGates: Object.freeze(gates), couplingMap: snap.couplingMap });
+    const spec = Object.freeze({
+      ...p.spec,
+      numQubits: snap.numQubits,
+      nativeGates: Object.freeze(gates),
+      couplingMap: snap.couplingMap,
+      ...(snap.faultyQubits === undefined || snap.faultyQubits.length === 0 ? {} : { faultyQubits: snap.faultyQubits }),
+      ...(snap.faultyEdges === undefined || snap.faultyEdges.length === 0 ? {} : { faultyEdges: snap.faultyEdges }),
+    });
     return { profile: { ...p, spec }, reasons };
   }
 
@@ -203,6 +217,10 @@ export class DeviceDirectory {
         if (snapshot !== null && this.now() - Date.parse(snapshot.fetchedAt) <= this.staleAfterMs()) {
           status = snapshot.status;
           statusDetail = snapshot.statusDetail;
+        } else if (snapshot === null && backend !== null && p.spec.provider === 'provider-two' && listedIonq(snaps).length > 0) {
+          // IonQ's latest list lacks the configured target (a retired system, a typo): say which it does list.
+          status = 'offline';
+          statusDetail = `IonQ does not list ${backend}; it lists ${listedIonq(snaps).join(', ')} (set IONQ_TARGET to one of them)`;
         } else if (snapshot === null && p.spec.provider === 'provider-two' && this.drivers.remote['provider-two']?.liveStatus !== undefined) {
           // IonQ before its first snapshot has arrived: its driver's own probe.
           const live = await this.liveRemoteStatus();

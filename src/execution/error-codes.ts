@@ -75,6 +75,11 @@ export const EXECUTION_ERRORS = {
     422,
     'The circuit is dynamic (a gate conditioned on measured bits: a wire-format `condition`, QASM `if`) and the device cannot run dynamic circuits (only the simulators can); `details` has `device` and `op_index`, the first conditioned gate. Nothing was run or charged.',
   ),
+  EXECUTION_FAULTY_QUBITS: defineCode(
+    'EXECUTION_FAULTY_QUBITS',
+    422,
+    'The circuit needs qubits or coupled pairs the provider reports faulty (IBM: `operational` 0, or a basis two-qubit gate with `gate_error` 1): more qubits than the healthy ones, or entangled qubits connected only through faulty pairs; `details` gives `device`, `faulty_qubits`, `faulty_edges`, `healthy_qubits` and `qubits_used`. Faulty parts are never routed over; nothing was run or charged.',
+  ),
   EXECUTION_TRANSLATION_UNVERIFIED: defineCode(
     'EXECUTION_TRANSLATION_UNVERIFIED',
     500,

@@ -19,7 +19,7 @@ export interface ExecutionSettings {
     readonly apiKey: string | undefined;
     readonly target: string;
     readonly timeoutMs: number;
-    /** IONQ_NOISE_MODEL: noise for the `simulator` target (e.g. aria-1); unset = IonQ's ideal simulator. */
+    /** IONQ_NOISE_MODEL: noise for the `simulator` target (e.g. forte-1); unset = IonQ's ideal simulator. */
     readonly noiseModel: string | undefined;
     /** IONQ_GATESET: the gate set jobs are written in (qis: IonQ compiles; native: gpi/gpi2/ms written by qrail). */
     readonly gateset: 'qis' | 'native';
@@ -54,9 +54,12 @@ export interface IbmRuntimeConfig {
   readonly apiKey: string | undefined;
   /** The instance's CRN, sent as the Service-CRN header. */
   readonly instance: string | undefined;
+  /** IBM_QUANTUM_BASE_URL, or derived from the CRN's region as qiskit-ibm-runtime does (us-east → quantum.cloud.ibm.com, else {region}.quantum.cloud.ibm.com). */
   readonly baseUrl: string;
   readonly iamUrl: string;
   readonly timeoutMs: number;
+  /** IBM_QUANTUM_API_VERSION: the IBM-API-Version header (a date, YYYY-MM-DD). */
+  readonly apiVersion: string;
   /** Catalogue device → IBM backend name (IBM_QUANTUM_BACKENDS=p1-falcon-27=ibm_torino,...). */
   readonly backends: Readonly<Record<string, string>>;
 }
@@ -70,6 +73,27 @@ function httpUrl(env: Env, name: string, def: string): string {
     throw new ConfigError(name, `must be a URL, got "${raw}"`);
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError(name, 'must be an http(s) URL');
+  return raw;
+}
+
+/** The IBM-API-Version qiskit-ibm-runtime sends (0.50, qiskit_ibm_runtime/api/rest/base.py); moved by IBM_QUANTUM_API_VERSION. */
+export const IBM_DEFAULT_API_VERSION = '2026-04-15';
+
+/** The CRN's location (its sixth field, `crn:v1:bluemix:public:quantum-computing:<location>:…`), or null. */
+export function crnRegion(crn: string | undefined): string | null {
+  const parts = crn?.split(':') ?? [];
+  return parts.length >= 7 && /^[a-z0-9-]+$/.test(parts[5]!) ? parts[5]! : null;
+}
+
+/** IBM Quantum's regional API root for an instance: us-east (and an unreadable CRN) on quantum.cloud.ibm.com, others on {region}.quantum.cloud.ibm.com. */
+export function ibmRegionalBaseUrl(crn: string | undefined): string {
+  const region = crnRegion(crn);
+  return region === null || region === 'us-east' ? 'https://quantum.cloud.ibm.com/api' : `https://${region}.quantum.cloud.ibm.com/api`;
+}
+
+function ibmApiVersion(raw: string | undefined): string {
+  if (raw === undefined) return IBM_DEFAULT_API_VERSION;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(raw))) throw new ConfigError('IBM_QUANTUM_API_VERSION', `must be a date YYYY-MM-DD (IBM's API version), got "${raw}"`);
   return raw;
 }
 
@@ -103,6 +127,9 @@ export function parseDeviceStatus(raw: string | undefined): Record<string, Devic
   return out;
 }
 
+/** A live system of IonQ's v0.4 document (its JobBackends: simulator, qpu.forte-1, qpu.forte-enterprise-1); Aria is retired there. */
+export const IONQ_DEFAULT_TARGET = 'qpu.forte-1';
+
 function ionqGateset(raw: string | undefined): 'qis' | 'native' {
   if (raw === undefined || raw === 'qis' || raw === 'native') return raw ?? 'qis';
   throw new ConfigError('IONQ_GATESET', `must be qis or native, got "${raw}"`);
@@ -130,7 +157,7 @@ export function executionSettings(env: Env): ExecutionSettings {
     ionq: {
       baseUrl,
       apiKey: opt(env, 'IONQ_API_KEY'),
-      target: opt(env, 'IONQ_TARGET') ?? 'qpu.aria-1',
+      target: opt(env, 'IONQ_TARGET') ?? IONQ_DEFAULT_TARGET,
       timeoutMs: int(env, 'IONQ_TIMEOUT_MS', 10_000, 10, 600_000),
       noiseModel: opt(env, 'IONQ_NOISE_MODEL'),
       gateset: ionqGateset(opt(env, 'IONQ_GATESET')),
@@ -138,9 +165,10 @@ export function executionSettings(env: Env): ExecutionSettings {
     ibm: {
       apiKey: opt(env, 'IBM_QUANTUM_API_KEY'),
       instance: opt(env, 'IBM_QUANTUM_INSTANCE'),
-      baseUrl: httpUrl(env, 'IBM_QUANTUM_BASE_URL', 'https://quantum.cloud.ibm.com/api'),
+      baseUrl: httpUrl(env, 'IBM_QUANTUM_BASE_URL', ibmRegionalBaseUrl(opt(env, 'IBM_QUANTUM_INSTANCE'))),
       iamUrl: httpUrl(env, 'IBM_QUANTUM_IAM_URL', 'https://iam.cloud.ibm.com'),
       timeoutMs: int(env, 'IBM_QUANTUM_TIMEOUT_MS', 15_000, 10, 600_000),
+      apiVersion: ibmApiVersion(opt(env, 'IBM_QUANTUM_API_VERSION')),
       backends: parseIbmBackends(env['IBM_QUANTUM_BACKENDS']),
     },
     snapshotRefreshMs: int(env, 'EXECUTION_SNAPSHOT_REFRESH_MS', 300_000, 1_000, 86_400_000),

@@ -22,6 +22,8 @@ export function deviceView(d: ResolvedDevice) {
     topology: s.topology,
     native_gates: [...s.nativeGates],
     coupling_map: s.couplingMap === null ? null : s.couplingMap.map((e) => [e[0], e[1]]),
+    // What the provider reports unusable today: never routed over, absent from coupling_map.
+    faulty: { qubits: [...(s.faultyQubits ?? [])], pairs: (s.faultyEdges ?? []).map((e) => [e[0], e[1]]) },
     supports_mid_circuit_measurement: s.supportsMidCircuitMeasurement,
     supports_reset: s.supportsReset,
     // Gates conditioned on measured bits (QASM 3 `if`, a wire `condition`): a continuation with one is refused on devices without.

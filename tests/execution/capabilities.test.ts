@@ -66,7 +66,7 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
     expect(codes(c.provider_one.hardware.reasons)).toEqual(['provider_not_configured', 'wallet_not_funded']);
     expect(codes(device(c, 'p2-ion-11').reasons)).toEqual(['wallet_not_funded']);
     expect(codes(device(c, 'p2-grid-9').reasons)).toEqual(['device_offline', 'wallet_not_funded']);
-    expect(codes(device(c, 'p2-ionq-aria').reasons)).toEqual(['provider_not_configured', 'wallet_not_funded']);
+    expect(codes(device(c, 'p2-ionq-qpu').reasons)).toEqual(['provider_not_configured', 'wallet_not_funded']);
     expect(c.provider_two.hardware.ready).toBe(false);
     expect(c.payment.ready).toBe(false);
     expect(codes(c.hardware_hold.reasons)).toEqual(['wallet_not_funded']);
@@ -81,7 +81,7 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
     expect(c.payment).toMatchObject({ ready: true, available: '5.000000' });
     expect(device(c, 'p2-ion-11')).toMatchObject({ ready: true, reasons: [] });
     expect(codes(device(c, 'p2-grid-9').reasons)).toEqual(['device_offline']);
-    expect(codes(device(c, 'p2-ionq-aria').reasons)).toEqual(['provider_not_configured']);
+    expect(codes(device(c, 'p2-ionq-qpu').reasons)).toEqual(['provider_not_configured']);
     expect(c.provider_two.hardware.ready).toBe(true);
     expect(c.hardware_hold.ready).toBe(true);
     expect(c.held_job_continuation.ready).toBe(false);
@@ -119,13 +119,13 @@ describe('GET /v1/execute/capabilities: readiness matrix', () => {
   it('remote driver: URL without key → credentials_missing; configured → ready; provider switched off → not configured', async () => {
     const u = await signUp(keyless);
     await fundAccount(keyless, u.accountId, 5_000_000n);
-    expect(codes(device(await caps(keyless, u.auth), 'p2-ionq-aria').reasons)).toEqual(['credentials_missing']);
+    expect(codes(device(await caps(keyless, u.auth), 'p2-ionq-qpu').reasons)).toEqual(['credentials_missing']);
 
     const v = await signUp(remote);
     await fundAccount(remote, v.accountId, 5_000_000n);
-    expect(device(await caps(remote, v.auth), 'p2-ionq-aria')).toMatchObject({ ready: true, reasons: [] });
+    expect(device(await caps(remote, v.auth), 'p2-ionq-qpu')).toMatchObject({ ready: true, reasons: [] });
     fake.script.backendStatus = 'calibrating';
-    const during = device(await caps(remote, v.auth), 'p2-ionq-aria');
+    const during = device(await caps(remote, v.auth), 'p2-ionq-qpu');
     expect(codes(during.reasons)).toEqual(['device_offline']);
     expect(during.reasons[0]!.message).toMatch(/maintenance.*calibrating/);
     fake.script.backendStatus = 'available';

@@ -166,14 +166,15 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
       fetchedAt: '2026-11-26T07:00:00.000Z',
       calibration: { t1Us: 103, t2Us: 83, readoutError: 0.02, error1q: 0.0003, error2q: 0.01, calibratedAt: '2026-11-26T05:10:00.000Z' },
     });
+    // The cx of pair 3–5 has gate_error 1 (IBM's mark of a broken pair): listed faulty, left out of routing.
     expect(snap!.couplingMap).toEqual([
       [0, 1],
       [1, 2],
       [1, 3],
-      [3, 5],
       [4, 5],
       [5, 6],
     ]);
+    expect(snap).toMatchObject({ faultyQubits: [], faultyEdges: [[3, 5]] });
     expect(gone).toMatchObject({ backend: 'ibm_gone', status: 'offline', calibration: null });
     fake.script.backendStatus = { state: false, status: 'maintenance', length_queue: 0 };
     expect((await source.fetchSnapshots())[0]).toMatchObject({ status: 'maintenance' });

@@ -56,8 +56,8 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
   async function runHeld(circuit: CircuitV02, token: string) {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 2_000_000n);
-    const { quote, held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', 20);
-    expect(quote).toMatchObject({ device: 'p2-ionq-aria', total: '0.900000' }); // 0.30 + 20 × 0.03
+    const { quote, held } = await quoteAndHold(app, u.auth, 'p2-ionq-qpu', 20);
+    expect(quote).toMatchObject({ device: 'p2-ionq-qpu', total: '0.900000' }); // 0.30 + 20 × 0.03
     await expectWallet(app, u.auth, '1.100000', '0.900000');
     const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit, client_token: token } });
     expect(cont.statusCode).toBe(202);
@@ -77,11 +77,11 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
   it('|q0=1, q1=0⟩ comes back as "01"; crossing the clbits gives "10"; charged once', async () => {
     const { done, held } = await runHeld(q0Set, 'ionq-bits-1');
     expect(done).toMatchObject({ status: 'completed', remote: { provider: 'ionq' }, cost: { estimated: '0.900000', actual: '0.900000' } });
-    expect(done.results).toMatchObject({ counts: { '01': 20 }, shots: 20, meta: { counts_source: 'ionq shot histogram' } });
+    expect(done.results).toMatchObject({ counts: { '01': 20 }, shots: 20, meta: { counts_source: 'ionq probabilities × shots, largest remainder' } });
     expect(done.results.bit_order).toMatch(/clbit 0 rightmost/);
     // What IonQ received: the job tagged with ours, one X (on the qubit the layout chose).
     const sent = [...fake.jobs.values()].find((j) => (j.body['metadata'] as Record<string, string>)['qrail_job_id'] === held.job_id)!;
-    expect(sent.body).toMatchObject({ type: 'ionq.circuit.v1', backend: 'qpu.aria-1', shots: 20, input: { gateset: 'qis' } });
+    expect(sent.body).toMatchObject({ type: 'ionq.circuit.v1', backend: 'qpu.forte-1', shots: 20, input: { gateset: 'qis' } });
     expect((sent.body['input'] as { circuit: Array<{ gate: string }> }).circuit.map((g) => g.gate)).toEqual(['x']);
 
     const crossed = await runHeld(q0SetCrossed, 'ionq-bits-2');
@@ -120,7 +120,7 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
   it('memory and expectation are refused on IonQ (histograms only) before anything is taken', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 2_000_000n);
-    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', 20);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-qpu', 20);
     for (const [i, payload] of [{ result_types: ['counts', 'memory'] }, { result_types: ['expectation'], observables: [{ pauli: 'ZZ', coeff: 1 }] }].entries()) {
       const r = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: q0Set, client_token: `ionq-rt-${i}`, ...payload } });
       expect(r.statusCode, r.body).toBe(422);

@@ -1,14 +1,15 @@
 /**
  * The IonQ native-gate writer (IONQ_GATESET=native): for random circuits over the remote
- * device's gate set, the native circuit — read with IonQ's published GPI, GPI2 and MS
- * definitions, written independently here — times the dropped final Z rotations equals the
- * original circuit's unitary up to global phase; and the fake accepts what the driver sends.
+ * device's gate set, the native circuit — read with IonQ's published GPI, GPI2, MS and ZZ
+ * definitions (the matrices of qiskit-ionq's ionq_gates.py, written independently here) — times
+ * the dropped final Z rotations equals the original circuit's unitary up to global phase, with MS
+ * (Aria's family) and with ZZ (Forte's); and the fake accepts what the driver sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { circuit, gate, measure, type Operation } from '../../src/circuits/ir.js';
 import { deviceProfile } from '../../src/devices/device-catalogue.js';
 import { IonqDriver } from '../../src/execution/adapters/ionq-driver.js';
-import { toIonqNativeInput } from '../../src/execution/adapters/ionq-native.js';
+import { ionqTwoQubitNative, toIonqNativeInput, type IonqTwoQubitNative } from '../../src/execution/adapters/ionq-native.js';
 import { embed, gateMatrix, identity, matmul, type DenseMatrix } from '../../src/simulation/gate-matrices.js';
 import { FakeIonq } from './fakes/ionq-v04-fake.js';
 
@@ -32,6 +33,14 @@ const MS = (p0: number, p1: number): DenseMatrix => {
       const s = times(sigma(p0, r & 1, c & 1), sigma(p1, r >> 1, c >> 1));
       entries.push([((r === c ? 1 : 0) + s[1]) * Math.SQRT1_2, -s[0] * Math.SQRT1_2]);
     }
+  return m(2, entries);
+};
+
+/** ZZ(θ) = diag(e^{-iπθ}, e^{iπθ}, e^{iπθ}, e^{-iπθ}), θ in turns (symmetric in its two qubits). */
+const ZZ = (theta: number): DenseMatrix => {
+  const d = [cis(-Math.PI * theta), cis(Math.PI * theta), cis(Math.PI * theta), cis(-Math.PI * theta)];
+  const entries: Array<[number, number]> = [];
+  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) entries.push(r === c ? d[r]! : [0, 0]);
   return m(2, entries);
 };
 
@@ -67,7 +76,7 @@ function randomOps(n: number, count: number, rnd: () => number): Operation[] {
 }
 
 describe('IonQ native gate set (gpi, gpi2, ms with virtual Z)', () => {
-  it('random circuits: native × final Z = original, up to global phase', () => {
+  it.each(['ms', 'zz'] as IonqTwoQubitNative[])('random circuits with %s: native × final Z = original, up to global phase', (twoQubit) => {
     let seed = 12345;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 40; trial++) {
@@ -76,17 +85,34 @@ describe('IonQ native gate set (gpi, gpi2, ms with virtual Z)', () => {
       const c = circuit(n, 0, ops);
       let want = identity(n);
       for (const op of ops) if (op.kind === 'gate') want = matmul(embed(gateMatrix(op.name, op.params)!, op.qubits, n), want);
-      const { input, finalZ } = toIonqNativeInput(c);
+      const { input, finalZ } = toIonqNativeInput(c, twoQubit);
       let got = identity(n);
       for (const g of input.circuit) {
-        const u = g['gate'] === 'gpi' ? GPI(g['phase'] as number) : g['gate'] === 'gpi2' ? GPI2(g['phase'] as number) : MS(...(g['phases'] as [number, number]));
-        const on = g['gate'] === 'ms' ? (g['targets'] as number[]) : [g['target'] as number];
+        const u =
+          g['gate'] === 'gpi'
+            ? GPI(g['phase'] as number)
+            : g['gate'] === 'gpi2'
+              ? GPI2(g['phase'] as number)
+              : g['gate'] === 'zz'
+                ? ZZ(g['angle'] as number)
+                : MS(...(g['phases'] as [number, number]));
+        const on = g['gate'] === 'ms' || g['gate'] === 'zz' ? (g['targets'] as number[]) : [g['target'] as number];
         got = matmul(embed(u, on, n), got);
       }
       finalZ.forEach((z, q) => (got = matmul(embed(gateMatrix('rz', [z])!, [q], n), got)));
       expect(sameUpToPhase(got, want), `trial ${trial}: ${ops.map((o) => (o.kind === 'gate' ? `${o.name}${JSON.stringify(o.qubits)}` : '')).join(' ')}`).toBe(true);
-      for (const g of input.circuit) expect(['gpi', 'gpi2', 'ms']).toContain(g['gate']);
+      for (const g of input.circuit) expect(['gpi', 'gpi2', twoQubit]).toContain(g['gate']);
     }
+  });
+
+  it('the two-qubit native gate follows the backend family (qiskit-ionq: Aria MS, Forte and Tempo ZZ; the backend list wins when it says)', () => {
+    expect(ionqTwoQubitNative('qpu.forte-1')).toBe('zz');
+    expect(ionqTwoQubitNative('qpu.forte-enterprise-1')).toBe('zz');
+    expect(ionqTwoQubitNative('qpu.aria-1')).toBe('ms');
+    expect(ionqTwoQubitNative('simulator')).toBe('ms');
+    expect(ionqTwoQubitNative('simulator', 'forte-1')).toBe('zz');
+    expect(ionqTwoQubitNative('qpu.new-1', undefined, ['gpi', 'gpi2', 'zz'])).toBe('zz');
+    expect(ionqTwoQubitNative('qpu.forte-1', undefined, ['gpi', 'gpi2', 'ms'])).toBe('ms');
   });
 
   it('Z-type gates cost nothing (virtual); X is one GPI; a CNOT is one MS', () => {
@@ -101,9 +127,9 @@ describe('IonQ native gate set (gpi, gpi2, ms with virtual Z)', () => {
     afterAll(async () => fake.close());
 
     it('sends a native-gate job the v0.4 fake accepts', async () => {
-      const d = new IonqDriver({ baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.aria-1', timeoutMs: 5000, gateset: 'native' });
+      const d = new IonqDriver({ baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.forte-1', timeoutMs: 5000, gateset: 'native' });
       const bell = circuit(2, 2, [gate('h', [0]), gate('cx', [0, 1]), measure(0, 0), measure(1, 1)]);
-      const sub = await d.submit({ jobId: 'native-1', device: deviceProfile('p2-ionq-aria')!, circuit: bell, shots: 10, seed: 1 });
+      const sub = await d.submit({ jobId: 'native-1', device: deviceProfile('p2-ionq-qpu')!, circuit: bell, shots: 10, seed: 1 });
       expect(sub.state).toBe('pending');
       expect(fake.jobs.get((sub as { remoteJobId: string }).remoteJobId)!.body['input']).toMatchObject({ gateset: 'native', qubits: 2 });
     });

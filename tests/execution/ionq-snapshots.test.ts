@@ -23,21 +23,21 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
 
   it('maps each backend with its current characterization', async () => {
     const snaps = await source().fetchSnapshots();
-    expect(snaps.map((s) => s.backend)).toEqual(['qpu.aria-1', 'qpu.forte-1', 'simulator']);
-    const [aria, forte, sim] = snaps;
-    expect(aria).toEqual({
-      backend: 'qpu.aria-1',
+    expect(snaps.map((s) => s.backend)).toEqual(['qpu.forte-1', 'qpu.forte-enterprise-1', 'simulator']);
+    const [forte, enterprise, sim] = snaps;
+    expect(forte).toEqual({
+      backend: 'qpu.forte-1',
       status: 'online',
-      statusDetail: 'IonQ reports qpu.aria-1 available, average queue time 120 s',
+      statusDetail: 'IonQ reports qpu.forte-1 available, average queue time 120 s',
       queueLength: null, // IonQ gives a wait time, not a queue length
-      numQubits: 25,
+      numQubits: 36,
       nativeGates: ['x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'cx', 'swap'],
       couplingMap: null, // all-to-all
       calibration: { t1Us: 100_000_000, t2Us: 1_000_000, error1q: 0.0005, error2q: 0.013, readoutError: 0.0045, calibratedAt: '2026-11-20T06:00:00.000Z' },
       fetchedAt: '2026-11-26T12:00:00.000Z',
     });
     // No characterization id on the backend: the newest of the list is used; a partial connectivity is kept.
-    expect(forte).toMatchObject({
+    expect(enterprise).toMatchObject({
       status: 'online',
       statusDetail: expect.stringMatching(/degraded/),
       numQubits: 36,
@@ -48,11 +48,11 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
         [2, 3],
       ],
     });
-    expect(forte!.calibration).toMatchObject({ error2q: 0.0048, readoutError: 0.0038, calibratedAt: '2026-11-19T06:00:00.000Z' });
+    expect(enterprise!.calibration).toMatchObject({ error2q: 0.0048, readoutError: 0.0038, calibratedAt: '2026-11-19T06:00:00.000Z' });
     expect(sim).toMatchObject({ status: 'online', numQubits: 29, calibration: null });
     expect(fake.requests.filter((r) => r.path.includes('characterizations')).map((r) => r.path)).toEqual([
-      '/v0.4/backends/qpu.aria-1/characterizations/char-aria-1',
-      '/v0.4/backends/qpu.forte-1/characterizations',
+      '/v0.4/backends/qpu.forte-1/characterizations/char-forte-1',
+      '/v0.4/backends/qpu.forte-enterprise-1/characterizations',
     ]);
   });
 
@@ -63,7 +63,7 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
       ['calibrating', 'maintenance'],
     ] as const) {
       fake.reset({ backendStatus: st });
-      expect((await source().fetchSnapshots())[0]).toMatchObject({ backend: 'qpu.aria-1', status: want });
+      expect((await source().fetchSnapshots())[0]).toMatchObject({ backend: 'qpu.forte-1', status: want });
     }
   });
 

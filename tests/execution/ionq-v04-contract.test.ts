@@ -17,7 +17,7 @@ import { executionSettings } from '../../src/execution/settings.js';
 import { FakeIonq } from './fakes/ionq-v04-fake.js';
 
 const bell = circuit(2, 2, [gate('h', [0]), gate('cx', [0, 1]), measure(0, 0), measure(1, 1)]);
-const input = (jobId: string, over: Partial<RunInput> = {}): RunInput => ({ jobId, device: deviceProfile('p2-ionq-aria')!, circuit: bell, shots: 100, seed: 2 ** 40 + 5, ...over });
+const input = (jobId: string, over: Partial<RunInput> = {}): RunInput => ({ jobId, device: deviceProfile('p2-ionq-qpu')!, circuit: bell, shots: 100, seed: 2 ** 40 + 5, ...over });
 
 describe('IonQ v0.4 driver contract (against the local fake)', () => {
   const fake = new FakeIonq();
@@ -27,7 +27,7 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
   beforeAll(async () => {
     await fake.start();
     // Generous: a loaded machine must not turn an answer into a timeout; the timeout test sets its own.
-    settings = { baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.aria-1', timeoutMs: 5000 };
+    settings = { baseUrl: fake.baseUrl, apiKey: 'test-key', target: 'qpu.forte-1', timeoutMs: 5000 };
   });
   afterAll(async () => fake.close());
   beforeEach(() => fake.reset());
@@ -41,7 +41,7 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
     const sent = fake.jobs.get(id)!.body;
     expect(sent).toEqual({
       type: 'ionq.circuit.v1',
-      backend: 'qpu.aria-1',
+      backend: 'qpu.forte-1',
       shots: 100,
       name: 'qrail-job-a',
       metadata: { qrail_job_id: 'job-a' },
@@ -61,15 +61,6 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
     const done = await d.poll(id, input('job-a'));
     expect(done).toMatchObject({ state: 'completed', result: { counts: { '00': 50, '11': 50 }, meta: { remote_job_id: id, counts_source: expect.stringMatching(/largest remainder/) } } });
     expect(fake.requests.at(-1)!.path).toBe(`/v0.4/jobs/${id}/results/probabilities`);
-  });
-
-  it('prefers the shot histogram when the job lists one: IonQ’s own counts, no rounding', async () => {
-    fake.reset({ pollStatuses: ['completed'], histogram: { '0': 0.333, '3': 0.667 }, counts: { '0': 37, '1': 2, '3': 61 } });
-    const d = driver();
-    const id = ((await d.submit(input('job-h'))) as { remoteJobId: string }).remoteJobId;
-    const done = await d.poll(id, input('job-h'));
-    expect(done).toMatchObject({ state: 'completed', result: { counts: { '00': 37, '01': 2, '11': 61 }, meta: { counts_source: 'ionq shot histogram' } } });
-    expect(fake.requests.at(-1)!.path).toBe(`/v0.4/jobs/${id}/results/histogram`);
   });
 
   it('probabilities → counts sum exactly to the shots (largest remainder, where rounding would lose one)', () => {

@@ -91,12 +91,12 @@ describe('hardware quotes and holds for offline, in-maintenance and unconfigured
   it('an unconfigured device (remote IonQ without IONQ_BASE_URL): quote says why; hold → 409 EXECUTION_PROVIDER_NOT_CONFIGURED', async () => {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 2_000_000n);
-    const aria = await quote(u.auth, 'p2-ionq-aria');
+    const aria = await quote(u.auth, 'p2-ionq-qpu');
     expect(aria).toMatchObject({ device_status: 'online', device_available: false });
     expect(codes(aria.device_reasons)).toEqual(['provider_not_configured']);
     const refused = await hold(u.auth, aria.quote_id);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error).toMatchObject({ code: 'EXECUTION_PROVIDER_NOT_CONFIGURED', details: { device: 'p2-ionq-aria' } });
+    expect(refused.json().error).toMatchObject({ code: 'EXECUTION_PROVIDER_NOT_CONFIGURED', details: { device: 'p2-ionq-qpu' } });
     await expectWallet(app, u.auth, '2.000000', '0.000000');
     expect(await holdRows(u.accountId)).toBe(0);
   });

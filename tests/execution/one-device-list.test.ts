@@ -19,7 +19,7 @@ describe('one device list for analyze, optimize and execution', () => {
     )
       .flat()
       .map((d) => d.id);
-    expect(execIds).toContain('p2-ionq-aria');
+    expect(execIds).toContain('p2-ionq-qpu');
     const analysis = await app.inject({ method: 'POST', url: '/v1/circuits/analyze', payload: { circuit: bell, devices: execIds } });
     expect(analysis.statusCode).toBe(200);
     expect(
@@ -28,8 +28,8 @@ describe('one device list for analyze, optimize and execution', () => {
         .data.compatibility.flatMap((p: { devices: Array<{ device: string }> }) => p.devices.map((d) => d.device))
         .sort(),
     ).toEqual([...execIds].sort());
-    const opt = await app.inject({ method: 'POST', url: '/v1/circuits/optimize', payload: { circuit: bell, backend_hint: 'provider-two', device: 'p2-ionq-aria' } });
+    const opt = await app.inject({ method: 'POST', url: '/v1/circuits/optimize', payload: { circuit: bell, backend_hint: 'provider-two', device: 'p2-ionq-qpu' } });
     expect(opt.statusCode).toBe(200);
-    expect(opt.json().data).toMatchObject({ device: 'p2-ionq-aria' });
+    expect(opt.json().data).toMatchObject({ device: 'p2-ionq-qpu' });
   });
 });

@@ -33,7 +33,7 @@ describe('cancel a remote (IonQ) run', () => {
   async function acceptedJob(token: string) {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 2_000_000n);
-    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', 10);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-qpu', 10);
     const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: ghz3, client_token: token } });
     expect(cont.statusCode).toBe(202);
     expect(await app.services.executionWorker.runOnce()).toEqual({ jobId: held.job_id, outcome: 'parked' });

@@ -35,7 +35,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
   async function heldRemoteJob(shots = 10) {
     const u = await signUp(app);
     await fundAccount(app, u.accountId, 2_000_000n);
-    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-aria', shots);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-qpu', shots);
     expect(held.amount).toBe('0.600000'); // 0.30 + 10 × 0.03
     await expectWallet(app, u.auth, '1.400000', '0.600000');
     return { u, held };
@@ -52,10 +52,10 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     // reads "could not be reached", as it should): the listing is polled until the probe answers.
     const aria = await waitFor(async () => {
       const devices = (await app.inject({ method: 'GET', url: '/v1/execute/provider-two/devices' })).json().data.devices as { id: string; status: string }[];
-      const d = devices.find((x) => x.id === 'p2-ionq-aria');
+      const d = devices.find((x) => x.id === 'p2-ionq-qpu');
       return d?.status === 'online' && d;
     });
-    expect(aria).toMatchObject({ driver: 'remote', status: 'online', available: true, status_detail: 'IonQ reports qpu.aria-1 available' });
+    expect(aria).toMatchObject({ driver: 'remote', status: 'online', available: true, status_detail: 'IonQ reports qpu.forte-1 available' });
 
     const { u, held } = await heldRemoteJob();
     fake.script.histogram = { '0': 0.5, '7': 0.5 };
@@ -77,7 +77,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     const sent = [...fake.jobs.values()].at(-1)!.body as { backend: string; shots: number; input: { gateset: string; qubits: number; circuit: Array<{ gate: string }> } };
     expect(sent).toMatchObject({
       type: 'ionq.circuit.v1',
-      backend: 'qpu.aria-1',
+      backend: 'qpu.forte-1',
       shots: 10,
       name: `qrail-${held.job_id}`,
       metadata: { qrail_job_id: held.job_id },
@@ -208,7 +208,7 @@ describe('remote driver (IonQ v0.4 contract) against a fake server', () => {
     const { u, held } = await heldRemoteJob();
     fake.script.backendStatus = 'unavailable';
     const caps = (await app.inject({ method: 'GET', url: '/v1/execute/capabilities', headers: u.auth })).json().data;
-    const aria = caps.provider_two.hardware.devices.find((d: { device: string }) => d.device === 'p2-ionq-aria');
+    const aria = caps.provider_two.hardware.devices.find((d: { device: string }) => d.device === 'p2-ionq-qpu');
     expect(aria).toMatchObject({ ready: false, status: 'offline' });
     expect(aria.reasons.map((r: { code: string }) => r.code)).toEqual(['device_offline']);
     const cont = await app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${held.job_id}`, headers: u.auth, payload: { circuit: bell, client_token: 'off-1' } });

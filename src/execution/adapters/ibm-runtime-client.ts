@@ -18,12 +18,18 @@ export interface IbmRuntimeClientSettings {
   /** e.g. https://iam.cloud.ibm.com */
   readonly iamUrl: string;
   readonly timeoutMs: number;
+  /** The IBM-API-Version header (default IBM_API_VERSION; the deployment sets IBM_QUANTUM_API_VERSION). */
+  readonly apiVersion?: string;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
 }
 
-/** The REST API version this adapter was written against (sent as IBM-API-Version). */
-export const IBM_API_VERSION = '2025-05-01';
+/**
+ * The IBM-API-Version sent when none is configured: the one qiskit-ibm-runtime 0.50 sends. The
+ * fields this adapter reads (job `state.status`, Sampler V2 results, backend configuration and
+ * properties) are the same under 2025-05-01; docs/execution.md says how to move it.
+ */
+export const IBM_API_VERSION = '2026-04-15';
 
 export type IbmHttp =
   | { readonly kind: 'ok'; readonly status: number; readonly body: unknown; readonly retryAfterMs: number | null }
@@ -122,7 +128,7 @@ export class IbmRuntimeClient {
         headers: {
           authorization: `Bearer ${b.token}`,
           'service-crn': this.s.instance,
-          'ibm-api-version': IBM_API_VERSION,
+          'ibm-api-version': this.s.apiVersion ?? IBM_API_VERSION,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },

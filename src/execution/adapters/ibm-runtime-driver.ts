@@ -116,10 +116,12 @@ export class IbmRuntimeDriver implements DeviceDriver {
     const status = typeof job?.state?.status === 'string' ? job.state.status : typeof job?.status === 'string' ? job.status : null;
     if (status === null) return { state: 'retry', message: `IBM Quantum's answer for job ${remoteJobId} has no status.` };
     const reason = typeof job?.state?.reason === 'string' ? `: ${job.state.reason}` : '';
-    if (status === 'Failed' || status.startsWith('Cancelled')) {
+    // IBM writes `Completed`, qiskit-ibm-runtime upper-cases what it reads: compare without case.
+    const st = status.toUpperCase();
+    if (st === 'FAILED' || /^CANCELL?ED/.test(st)) {
       return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IBM Quantum job ${remoteJobId} ${status}${reason}.` };
     }
-    if (status !== 'Completed') return { state: 'pending', remoteJobId, remoteStatus: status };
+    if (st !== 'COMPLETED') return { state: 'pending', remoteJobId, remoteStatus: status };
     return this.results(remoteJobId, input);
   }
 
@@ -211,8 +213,9 @@ export function ibmStatus(backend: string, body: unknown): { status: DeviceStatu
   const b = body as { state?: unknown; status?: unknown; message?: unknown; length_queue?: unknown } | null;
   if (b === null || typeof b !== 'object') return null;
   const st = typeof b.status === 'string' ? b.status : 'unknown';
-  const operational = b.state === true && st === 'active';
-  const status: DeviceStatus = operational ? 'online' : st === 'maintenance' || st === 'internal' ? 'maintenance' : 'offline';
+  const lower = st.toLowerCase();
+  const operational = b.state === true && lower === 'active';
+  const status: DeviceStatus = operational ? 'online' : lower === 'maintenance' || lower === 'internal' ? 'maintenance' : 'offline';
   const msg = typeof b.message === 'string' && b.message !== '' ? ` (${b.message})` : '';
   return { status, detail: `IBM Quantum reports ${backend} ${st}${msg}`, queueLength: typeof b.length_queue === 'number' ? b.length_queue : null };
 }

@@ -5,7 +5,11 @@
  *   GET /v1/backends/{name}/status           {state, status, message, length_queue}
  *   GET /v1/backends/{name}/configuration    {n_qubits, basis_gates, coupling_map (directed pairs)}
  *   GET /v1/backends/{name}/properties       {last_update_date, qubits: [[{name: T1|T2|readout_error, unit, value}]], gates: [{gate, qubits, parameters: [{name: gate_error, value}]}]}
- * Figures are averaged over qubits (and over coupled pairs for two-qubit errors). A backend
+ * Figures are averaged over qubits (and over coupled pairs for two-qubit errors). Faulty parts
+ * are the ones qiskit-ibm-runtime's `check_faulty` refuses (`operational` 0 on a qubit, or on a
+ * gate) plus a basis two-qubit gate whose `gate_error` is 1 (IBM's mark of a broken pair: the
+ * recorded ibm_fez has seven such cz pairs); they leave the coupling map, so routing never uses
+ * them, and are listed in the snapshot so a circuit that needs them is refused by name. A backend
  * the instance does not list is reported offline; a failed call fails the whole refresh (the
  * refresher backs off and keeps the last good snapshots).
  */
@@ -52,6 +56,35 @@ export function ibmCalibration(properties: unknown): DeviceCalibration | null {
     else if (g.qubits.length === 2) e2.push(err);
   }
   return { t1Us: mean(t1), t2Us: mean(t2), error1q: mean(e1), error2q: mean(e2), readoutError: mean(ro), calibratedAt: new Date(p.last_update_date).toISOString() };
+}
+
+const isOff = (v: unknown) => v === 0 || v === false;
+
+/** The qubits and pairs IBM's properties mark unusable (see the header), pairs as sorted [a, b]. */
+export function ibmFaulty(properties: unknown, basisGates: readonly string[]): { qubits: number[]; edges: Array<[number, number]> } {
+  const p = properties as { qubits?: unknown; gates?: unknown } | null;
+  const qubits = new Set<number>();
+  const edges = new Map<string, [number, number]>();
+  if (p === null || typeof p !== 'object') return { qubits: [], edges: [] };
+  (Array.isArray(p.qubits) ? (p.qubits as unknown[]) : []).forEach((q, i) => {
+    if (Array.isArray(q) && (q as Param[]).some((x) => x?.name === 'operational' && isOff(x.value))) qubits.add(i);
+  });
+  const basis = new Set(basisGates);
+  for (const g of Array.isArray(p.gates) ? (p.gates as Array<{ gate?: unknown; qubits?: unknown; parameters?: unknown }>) : []) {
+    const params = Array.isArray(g?.parameters) ? (g.parameters as Param[]) : [];
+    const qs = Array.isArray(g?.qubits) ? (g.qubits as unknown[]).filter((q): q is number => Number.isInteger(q)) : [];
+    const off = params.some((x) => x?.name === 'operational' && isOff(x.value));
+    // gate_error 1 counts only for a gate of the basis we translate to (a fractional rzz is not sent).
+    const broken = typeof g.gate === 'string' && basis.has(g.gate) && params.some((x) => x?.name === 'gate_error' && typeof x.value === 'number' && x.value >= 1);
+    if (!off && !broken) continue;
+    if (qs.length === 1 && off) qubits.add(qs[0]!);
+    else if (qs.length === 2 && qs[0] !== qs[1]) {
+      const [a, b] = [Math.min(qs[0]!, qs[1]!), Math.max(qs[0]!, qs[1]!)];
+      edges.set(`${a}-${b}`, [a, b]);
+    }
+  }
+  const sorted = [...edges.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  return { qubits: [...qubits].sort((a, b) => a - b), edges: sorted };
 }
 
 export class IbmSnapshotError extends Error {}
@@ -104,6 +137,10 @@ export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
       if (typeof c.n_qubits !== 'number' || !Number.isInteger(c.n_qubits) || c.n_qubits < 1 || !Array.isArray(c.basis_gates)) {
         throw new IbmSnapshotError(`GET /v1/backends/${backend}/configuration: no n_qubits or basis_gates`);
       }
+      const basisGates = (c.basis_gates as unknown[]).filter((g): g is string => typeof g === 'string');
+      const faulty = ibmFaulty(props, basisGates);
+      const faultyEdge = new Set(faulty.edges.map(([a, b]) => `${a}-${b}`));
+      const faultyQubit = new Set(faulty.qubits);
       const edges = new Map<string, [number, number]>();
       for (const e of Array.isArray(c.coupling_map) ? (c.coupling_map as unknown[]) : []) {
         if (!Array.isArray(e) || e.length !== 2) continue;
@@ -112,7 +149,8 @@ export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
         const ok = (q: unknown): q is number => typeof q === 'number' && Number.isInteger(q) && q >= 0 && q < n;
         if (!ok(x) || !ok(y)) continue;
         const [a, b] = [Math.min(x, y), Math.max(x, y)];
-        if (a !== b) edges.set(`${a}-${b}`, [a, b]);
+        if (a === b || faultyQubit.has(a) || faultyQubit.has(b) || faultyEdge.has(`${a}-${b}`)) continue;
+        edges.set(`${a}-${b}`, [a, b]);
       }
       out.push({
         backend,
@@ -120,8 +158,10 @@ export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
         statusDetail: st.detail,
         queueLength: st.queueLength,
         numQubits: c.n_qubits,
-        nativeGates: (c.basis_gates as unknown[]).filter((g): g is string => typeof g === 'string' && !NOT_GATES.has(g)),
+        nativeGates: basisGates.filter((g) => !NOT_GATES.has(g)),
         couplingMap: c.coupling_map === null ? null : [...edges.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]),
+        faultyQubits: faulty.qubits,
+        faultyEdges: faulty.edges,
         calibration: ibmCalibration(props),
         fetchedAt,
       });

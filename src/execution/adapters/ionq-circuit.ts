@@ -116,16 +116,3 @@ export function largestRemainder(weights: Map<string, number>, shots: number): R
 export function probabilitiesToCounts(probs: Map<bigint, number>, c: Circuit, shots: number): Record<string, number> {
   return largestRemainder(byClbits(probs, c), shots);
 }
-
-/**
- * IonQ's shot histogram as counts over the circuit's clbits. When its total is the shots run
- * (the normal case) the counts are IonQ's own; a histogram with another total (never expected)
- * is rescaled by largest remainder so the counts still sum to `shots`, and the caller says so.
- */
-export function histogramToCounts(hist: Map<bigint, number>, c: Circuit, shots: number): { counts: Record<string, number>; exact: boolean } {
-  const merged = byClbits(hist, c);
-  const total = [...merged.values()].reduce((a, b) => a + b, 0);
-  const integral = [...merged.values()].every((n) => Number.isInteger(n));
-  if (integral && total === shots) return { counts: Object.fromEntries([...merged].filter(([, n]) => n > 0)), exact: true };
-  return { counts: largestRemainder(merged, shots), exact: false };
-}

@@ -1,11 +1,12 @@
 /**
  * Remote driver for IonQ's REST API v0.4 (https://docs.ionq.com/api-reference/v0.4):
  *   POST {base}/jobs                          {type: "ionq.circuit.v1", backend, shots, name, metadata, input, noise?} → {id, status}
- *                                             input in the QIS gate set, or native (gpi/gpi2/ms) with IONQ_GATESET=native
- *   GET  {base}/jobs/{id}                     the job: status submitted|ready|started|running|completed|failed|canceled,
- *                                             failure {code, message}, results {histogram?, probabilities?} (urls)
- *   GET  {base}/jobs/{id}/results/histogram   shot counts per state (preferred: exact)
- *   GET  {base}/jobs/{id}/results/probabilities  probabilities per state (counts by largest remainder)
+ *                                             input in the QIS gate set, or native (gpi/gpi2 and the family's ms or zz) with IONQ_GATESET=native
+ *   GET  {base}/jobs/{id}                     the job: status submitted|ready|started|completed|failed|canceled,
+ *                                             failure {code, message}, results {<format>: artifact descriptor}
+ *   GET  {base}/jobs/{id}/results/probabilities  probabilities per state (counts by largest remainder): the one
+ *                                             result path the v0.4 document has (no histogram path; the
+ *                                             descriptors in `results` are for the artifacts endpoint)
  *   PUT  {base}/jobs/{id}/status/cancel       ask IonQ to stop an accepted job
  *   GET  {base}/jobs?limit=&next=             recent jobs (newest first): finds an uncertain submission by our tag
  *   GET  {base}/backends                      backend status (readiness)
@@ -21,16 +22,16 @@
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
-import { histogramToCounts, probabilitiesToCounts, readStateMap, toIonqInput } from './ionq-circuit.js';
-import { toIonqNativeInput } from './ionq-native.js';
+import { probabilitiesToCounts, readStateMap, toIonqInput } from './ionq-circuit.js';
+import { ionqTwoQubitNative, toIonqNativeInput } from './ionq-native.js';
 import { describeIonqError, IonqHttp, isObject, type IonqAnswer, type IonqConnection } from './ionq-http.js';
 
 export interface IonqSettings extends IonqConnection {
-  /** IonQ backend name, e.g. qpu.aria-1 (default) or simulator. */
+  /** IonQ backend name, e.g. qpu.forte-1 (default) or simulator. */
   readonly target: string;
-  /** Noise model for the `simulator` backend (e.g. aria-1); unset = ideal. Never sent to a QPU. */
+  /** Noise model for the `simulator` backend (e.g. forte-1); unset = ideal. Never sent to a QPU. */
   readonly noiseModel?: string | undefined;
-  /** The gate set jobs are written in: `qis` (default; IonQ compiles) or `native` (gpi/gpi2/ms, written here). */
+  /** The gate set jobs are written in: `qis` (default; IonQ compiles) or `native` (gpi/gpi2 and ms or zz by family, written here). */
   readonly gateset?: 'qis' | 'native';
   /** How far back `findSubmitted` reads the job list before it calls a job absent. */
   readonly lookupPages?: number;
@@ -79,7 +80,7 @@ export class IonqDriver implements DeviceDriver {
       shots: input.shots,
       name: `qrail-${input.jobId}`,
       metadata: { [CLIENT_TAG_KEY]: input.jobId },
-      input: this.s.gateset === 'native' ? toIonqNativeInput(input.circuit).input : toIonqInput(input.circuit),
+      input: this.s.gateset === 'native' ? toIonqNativeInput(input.circuit, ionqTwoQubitNative(this.s.target, this.s.noiseModel)).input : toIonqInput(input.circuit),
       // Noise applies to the simulator only; its seed is the job's, so a rerun is reproducible (int32 per the API).
       ...(simulator && this.s.noiseModel !== undefined ? { noise: { model: this.s.noiseModel, seed: input.seed % 2 ** 31 } } : {}),
     };
@@ -126,34 +127,20 @@ export class IonqDriver implements DeviceDriver {
       return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_JOB_FAILED, message: `IonQ job ${remoteJobId} ${status}${code ? ` (${code})` : ''}${text ? `: ${text}` : ''}.` };
     }
     if (status !== 'completed') return { state: 'pending', remoteJobId, remoteStatus: PENDING.has(status) ? status : `unknown:${status.slice(0, 40)}` };
-    return this.results(remoteJobId, job, input);
+    return this.results(remoteJobId, input);
   }
 
-  /** A completed job's results: the shot histogram when IonQ lists one, else the probabilities. */
-  private async results(remoteJobId: string, job: Record<string, unknown>, input: RunInput): Promise<DriverOutcome> {
-    const listed = isObject(job['results']) ? job['results'] : {};
-    const useHistogram = isObject(listed['histogram']);
-    const path = `/jobs/${encodeURIComponent(remoteJobId)}/results/${useHistogram ? 'histogram' : 'probabilities'}`;
+  /** A completed job's results: IonQ's probabilities, made counts of the job's shots. */
+  private async results(remoteJobId: string, input: RunInput): Promise<DriverOutcome> {
+    const path = `/jobs/${encodeURIComponent(remoteJobId)}/results/probabilities`;
     const r = await this.http.request('GET', path);
     if (r.kind !== 'ok') return this.notAnswered(r);
     if (r.status < 200 || r.status >= 300) return IonqDriver.refused(r, `GET ${path}`);
     const states = readStateMap(r.body);
     if (states === null || states.size === 0) return IonqDriver.malformed(`GET ${path}`, r.body);
-    const meta = { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target };
-    if (useHistogram) {
-      const { counts, exact } = histogramToCounts(states, input.circuit, input.shots);
-      return {
-        state: 'completed',
-        result: {
-          counts,
-          probabilitiesKind: 'estimated',
-          meta: { ...meta, counts_source: exact ? 'ionq shot histogram' : 'ionq shot histogram, rescaled by largest remainder' },
-          ...(exact ? {} : { notes: [`IonQ's histogram did not total ${input.shots} shots; counts were rescaled by largest remainder.`] }),
-        },
-      };
-    }
     const counts = probabilitiesToCounts(states, input.circuit, input.shots);
-    return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta: { ...meta, counts_source: 'ionq probabilities × shots, largest remainder' } } };
+    const meta = { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target, counts_source: 'ionq probabilities × shots, largest remainder' };
+    return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta } };
   }
 
   /** Asks IonQ to stop the job; the next poll says whether it stopped (`canceled`) or had already finished. */

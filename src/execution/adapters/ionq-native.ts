@@ -3,12 +3,15 @@
  *   GPI(φ)  = [[0, e^{-2πiφ}], [e^{2πiφ}, 0]]                 (a π rotation about the axis at φ turns)
  *   GPI2(φ) = 1/√2 [[1, -i e^{-2πiφ}], [-i e^{2πiφ}, 1]]      (a π/2 rotation about that axis)
  *   MS(φ0, φ1) = exp(-i π/4 σ_{φ0} ⊗ σ_{φ1})                  (fully entangling, phases in turns, φi on targets[i])
- * Z rotations are virtual: each qubit keeps a frame offset; a later GPI/GPI2/MS on it has its
+ *   ZZ(θ)   = exp(-i π θ Z ⊗ Z)                                (θ in turns, sent as `angle`; Forte's two-qubit gate)
+ * The two-qubit gate is the backend family's (qiskit-ionq's rule: Aria runs MS, Forte and Tempo
+ * run ZZ; see `ionqTwoQubitNative`). Z rotations are virtual: each qubit keeps a frame offset; a later GPI/GPI2/MS on it has its
  * phase shifted by −offset (RZ(−o)·σ_φ·RZ(o) = σ_{φ−o}), and the Z rotations left at the end
  * are dropped (IonQ measures in Z, which they do not change). Any other one-qubit gate is
  * written RZ(λ)·RX(π/2)·RZ(θ+π)·RX(π/2)·RZ(φ+π) from its U3(θ, φ, λ) angles (two GPI2s);
- * CNOT(c, t) = RY(π/2)_c, MS(0, 0), RX(−π/2)_c, RX(−π/2)_t, RY(−π/2)_c in time order; SWAP is
- * three CNOTs. Equivalence is checked in tests/execution/ionq-native.test.ts.
+ * CNOT(c, t) = RY(π/2)_c, MS(0, 0), RX(−π/2)_c, RX(−π/2)_t, RY(−π/2)_c in time order; with ZZ,
+ * CNOT(c, t) = H_t, ZZ(1/4), RZ(−π/2)_c, RZ(−π/2)_t, H_t (CZ = e^{iπ/4}·RZ⊗RZ(−π/2)·ZZ(1/4); ZZ is
+ * diagonal, so the virtual frames pass through it unchanged); SWAP is three CNOTs. Equivalence is checked in tests/execution/ionq-native.test.ts.
  */
 import type { Circuit } from '../../circuits/ir.js';
 import { gateMatrix } from '../../simulation/gate-matrices.js';
@@ -29,7 +32,21 @@ const turns = (rad: number): number => {
   return r >= 1 ? 0 : r;
 };
 
-export function toIonqNativeInput(c: Circuit): { input: IonqNativeInput; finalZ: number[] } {
+export type IonqTwoQubitNative = 'ms' | 'zz';
+
+/**
+ * The native two-qubit gate of an IonQ backend: the backend's own `supported_native_gates` when
+ * GET /backends gives them (zz when listed, else ms), else its family by name (qpu.aria-* → ms;
+ * qpu.forte-*, qpu.tempo-* → zz). The simulator follows its noise model's family and is ms when
+ * ideal, as qiskit-ionq does.
+ */
+export function ionqTwoQubitNative(target: string, noiseModel?: string, supportedNativeGates?: readonly string[]): IonqTwoQubitNative {
+  if (supportedNativeGates !== undefined && supportedNativeGates.length > 0) return supportedNativeGates.includes('zz') ? 'zz' : 'ms';
+  const family = target === 'simulator' ? (noiseModel ?? 'ideal') : target.replace(/^qpu\./, '');
+  return /^(forte|tempo)/.test(family) ? 'zz' : 'ms';
+}
+
+export function toIonqNativeInput(c: Circuit, twoQubit: IonqTwoQubitNative = 'ms'): { input: IonqNativeInput; finalZ: number[] } {
   let maxQ = 0;
   for (const op of c.ops) {
     if (op.kind === 'measure') maxQ = Math.max(maxQ, op.qubit);
@@ -44,6 +61,14 @@ export function toIonqNativeInput(c: Circuit): { input: IonqNativeInput; finalZ:
     offset[q] = offset[q]! + theta;
   };
   const cnot = (ctl: number, tgt: number) => {
+    if (twoQubit === 'zz') {
+      oneQubit(tgt, 'h', [], { gpi2, rz });
+      out.push({ gate: 'zz', targets: [ctl, tgt], angle: 0.25 });
+      rz(ctl, -Math.PI / 2);
+      rz(tgt, -Math.PI / 2);
+      oneQubit(tgt, 'h', [], { gpi2, rz });
+      return;
+    }
     gpi2(ctl, Math.PI / 2); // RY(π/2)
     out.push({ gate: 'ms', targets: [ctl, tgt], phases: [turns(-offset[ctl]!), turns(-offset[tgt]!)] });
     gpi2(ctl, Math.PI); // RX(−π/2)

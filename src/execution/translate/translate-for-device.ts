@@ -111,6 +111,45 @@ function checkSupport(c: Circuit, d: DeviceSpec, used: readonly number[]): void 
   });
 }
 
+/**
+ * SABRE on the device's healthy part: qubits the provider reports faulty are left out (their
+ * pairs are already absent from the coupling map), the rest renumbered 0…h−1 for the router and
+ * back to physical numbers after. A circuit that does not fit the healthy qubits, or whose
+ * entangled qubits are only connected through faulty parts, is refused naming them.
+ */
+function routeOnHealthy(ops: readonly Operation[], k: number, d: DeviceSpec, coupling: readonly (readonly [number, number])[]) {
+  const faultyQubits = d.faultyQubits ?? [];
+  const faultyEdges = d.faultyEdges ?? [];
+  const faulty = new Set(faultyQubits);
+  const healthy = Array.from({ length: d.numQubits }, (_, q) => q).filter((q) => !faulty.has(q));
+  const compact = new Map(healthy.map((q, i) => [q, i]));
+  const edges = coupling.filter(([a, b]) => compact.has(a) && compact.has(b)).map(([a, b]) => [compact.get(a)!, compact.get(b)!] as [number, number]);
+  const named = () => {
+    const parts = [...faultyQubits.map((q) => `qubit ${q}`), ...faultyEdges.map(([a, b]) => `pair ${a}–${b}`)];
+    return parts.length === 0 ? 'none' : parts.join(', ');
+  };
+  const refuse = (why: string) =>
+    fail(EXECUTION_ERRORS.EXECUTION_FAULTY_QUBITS, `${why} on ${d.id}: the provider reports faulty ${named()}, which are never used.`, {
+      device: d.id,
+      faulty_qubits: faultyQubits,
+      faulty_edges: faultyEdges.map(([a, b]) => [a, b]),
+      healthy_qubits: healthy.length,
+      qubits_used: k,
+    });
+  const anyFaulty = faultyQubits.length > 0 || faultyEdges.length > 0;
+  if (k > healthy.length) throw refuse(`The circuit needs ${k} qubits and only ${healthy.length} are healthy`);
+  let routed;
+  try {
+    routed = sabreRoute(ops, k, healthy.length, edges);
+  } catch (e) {
+    if (anyFaulty) throw refuse(`The circuit cannot be routed without faulty parts (${(e as Error).message})`);
+    throw untranslatable(`Routing on ${d.id} failed: ${(e as Error).message}.`, { device: d.id });
+  }
+  if (!anyFaulty) return routed;
+  const phys = (i: number) => healthy[i]!;
+  return { ...routed, ops: relabel(routed.ops, phys), initialLayout: routed.initialLayout.map(phys), finalLayout: routed.finalLayout.map(phys) };
+}
+
 /** SWAPs moving the content of physical `from[v]` to `to[v]` for every v. */
 function permutationSwaps(from: readonly number[], to: readonly number[]): Operation[] {
   const cur = [...from];
@@ -202,13 +241,7 @@ export function translateForDevice(c: Circuit, d: DeviceSpec, opts: TranslateOpt
       final = initial;
       physical = pre.ops;
     } else {
-      let routed;
-      try {
-        routed = sabreRoute(pre.ops, logical.length, p, d.couplingMap);
-      } catch (e) {
-        throw untranslatable(`Routing on ${d.id} failed: ${(e as Error).message}.`, { device: d.id });
-      }
-      ({ ops: physical, initialLayout: initial, finalLayout: final, swaps } = routed);
+      ({ ops: physical, initialLayout: initial, finalLayout: final, swaps } = routeOnHealthy(pre.ops, logical.length, d, d.couplingMap));
     }
     const rec = new Recorder(physical);
     translateGates(rec, native);

@@ -52,6 +52,11 @@ export interface IbmFakeScript {
   backendStatus: { state: boolean; status: string; length_queue: number };
   /** Answers for the backends listing, then 'ok'. */
   backends: Array<'ok' | number | 'malformed'>;
+  /**
+   * IBM's own recorded answers to serve for FAKE_BACKEND instead of the built-in 7-qubit device:
+   * a configuration and properties from qiskit-ibm-runtime's fake_provider (tests/fixtures/providers/ibm).
+   */
+  device?: { configuration: Record<string, unknown>; properties: Record<string, unknown> };
 }
 
 export const FAKE_BACKEND = 'ibm_fake_h7';
@@ -206,6 +211,7 @@ export class FakeIbmRuntime {
   private backend(name: string, what: string, res: ServerResponse): void {
     if (name !== FAKE_BACKEND) return FakeIbmRuntime.error(res, 404, 1211, `Backend ${name} not found`);
     if (what === 'status') return FakeIbmRuntime.send(res, 200, { ...this.script.backendStatus, message: '', backend_version: '1.2.3' });
+    if (this.script.device !== undefined) return FakeIbmRuntime.send(res, 200, what === 'configuration' ? this.script.device.configuration : this.script.device.properties);
     if (what === 'configuration') {
       return FakeIbmRuntime.send(res, 200, {
         backend_name: FAKE_BACKEND,

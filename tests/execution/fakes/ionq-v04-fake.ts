@@ -5,16 +5,17 @@
  *
  *   POST /v0.4/jobs                                  {type: ionq.circuit.v1, backend, shots, name?, metadata?, noise?, input} → 201 {id, status, session_id}
  *   GET  /v0.4/jobs?limit=&next=                     {jobs: [...newest first], next}
- *   GET  /v0.4/jobs/{id}                             the job (status, failure {code, message}, results {probabilities, histogram?} urls)
- *   GET  /v0.4/jobs/{id}/results/probabilities       {state: probability}
- *   GET  /v0.4/jobs/{id}/results/histogram           {state: shots}
+ *   GET  /v0.4/jobs/{id}                             the job (status, failure {code, message}, results {<format>: artifact descriptor})
+ *   GET  /v0.4/jobs/{id}/results/probabilities       {state: probability} (the document has no histogram path)
  *   PUT  /v0.4/jobs/{id}/status/cancel               {id, status: canceled}
- *   GET  /v0.4/backends                              [{backend, status, qubits, average_queue_time, last_updated, characterization_id, degraded}]
+ *   GET  /v0.4/backends                              the document's live systems only: qpu.forte-1, qpu.forte-enterprise-1, simulator
+ *                                                    [{backend, status, qubits, average_queue_time (ms), last_updated, characterization_id?, degraded?, supported_native_gates?}]
  *   GET  /v0.4/backends/{b}/characterizations[/{id}] characterizations
  * `Authorization: apiKey <key>` (a wrong key is 401 everywhere; backends and characterizations
  * may be read without a key, as the reference says); errors `{error, message, statusCode}`;
  * 429 carries `Retry-After` (seconds). Tests script refusals, hangs, garbage and remote failures
- * and read what it received.
+ * and read what it received. tests/execution/provider-contract.test.ts validates its answers
+ * against IonQ's published document (tests/fixtures/providers/ionq).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,17 +43,16 @@ export interface FakeIonqScript {
   submit: Array<'ok' | number | 'hang' | 'accept-hang' | 'no-id'>;
   /** Status of GET /jobs/{id} by poll number (the last one repeats); 'hang' never answers, 503 is an error, 'garbage' is not JSON. */
   pollStatuses: Array<PollStatus | 'hang' | 503 | 'garbage'>;
-  /** Probabilities (state integer → probability). */
+  /** Probabilities (state integer → probability), served by GET …/results/probabilities. */
   histogram: Record<string, number>;
-  /** Shot counts per state: when set, completed jobs list `results.histogram` and serve it. */
-  counts?: Record<string, number>;
   /**
    * Results computed from the submitted circuit when it is classical (x/not/cnot/swap only): all
-   * shots in its one basis state, keyed as IonQ documents (decimal integer, qubit 0 least significant).
+   * probability on its one basis state, keyed as IonQ documents (decimal integer, qubit 0 least significant).
    */
   fromCircuit?: boolean;
   /** The results endpoints answer this instead (malformed-response tests). */
   resultsBody?: unknown;
+  /** Status of qpu.forte-1 (the default target) in GET /backends. */
   backendStatus: 'available' | 'unavailable' | 'calibrating' | 'offline' | 'retired';
   /** What PUT …/status/cancel does: stop the job (polls then answer canceled; the default), or refuse (400, it runs on). */
   cancel?: 'stop' | 'refuse';
@@ -123,7 +123,6 @@ export class FakeIonq {
 
   private jobView(job: FakeJob, status: PollStatus): Record<string, unknown> {
     const b = job.body;
-    const url = (kind: string) => ({ url: `/v0.4/jobs/${job.id}/results/${kind}` });
     return {
       id: job.id,
       status,
@@ -148,7 +147,9 @@ export class FakeIonq {
       output: {},
       settings: {},
       stats: {},
-      results: status === 'completed' ? { probabilities: url('probabilities'), ...(this.script.counts === undefined && this.script.fromCircuit !== true ? {} : { histogram: url('histogram') }) } : {},
+      // As the document's SingleCircuitJob: artifact descriptors keyed by format (the payload is GET …/results/probabilities).
+      results: status === 'completed' ? { 'ionq.result.probabilities.json.v1': { id: 'probabilities', format: 'ionq.result.probabilities.json.v1', media_type: 'application/json' } } : null,
+      child_job_ids: null,
     };
   }
 
@@ -165,25 +166,35 @@ export class FakeIonq {
 
     if (method === 'GET' && path === '/v0.4/backends') {
       const at = '2026-11-20T06:00:00Z';
+      const zz = ['gpi', 'gpi2', 'zz'];
       return this.send(res, 200, [
-        { backend: 'qpu.aria-1', status: this.script.backendStatus, qubits: 25, average_queue_time: 120000, last_updated: at, characterization_id: 'char-aria-1', degraded: false },
-        { backend: 'qpu.forte-1', status: 'available', qubits: 36, average_queue_time: 3600000, last_updated: at, degraded: true },
+        {
+          backend: 'qpu.forte-1',
+          status: this.script.backendStatus,
+          qubits: 36,
+          average_queue_time: 120000,
+          last_updated: at,
+          characterization_id: 'char-forte-1',
+          degraded: false,
+          supported_native_gates: zz,
+        },
+        { backend: 'qpu.forte-enterprise-1', status: 'available', qubits: 36, average_queue_time: 3600000, last_updated: at, degraded: true, supported_native_gates: zz },
         { backend: 'simulator', status: 'available', qubits: 29, average_queue_time: 0, last_updated: at },
       ]);
     }
     const ch = /^\/v0\.4\/backends\/([^/]+)\/characterizations(?:\/([^/]+))?$/.exec(path);
     if (method === 'GET' && ch !== null) {
       const backend = decodeURIComponent(ch[1]!);
-      const aria = {
-        id: 'char-aria-1',
+      const forte = {
+        id: 'char-forte-1',
         backend,
         date: '2026-11-20T06:00:00Z',
-        qubits: 25,
+        qubits: 36,
         fidelity: { '1q': { median: 0.9995 }, '2q': { median: 0.987 }, spam: { median: 0.9955 } },
         timing: { t1: 100, t2: 1, '1q': 0.000135, '2q': 0.0006, readout: 0.0003, reset: 0.00002 },
       };
-      const forte = {
-        id: 'char-forte-1',
+      const enterprise = {
+        id: 'char-forte-enterprise-1',
         backend,
         date: '2026-11-19T06:00:00Z',
         qubits: 36,
@@ -196,7 +207,7 @@ export class FakeIonq {
         fidelity: { '1q': { median: 0.9998 }, '2q': { median: 0.9952 }, spam: { median: 0.9962 } },
         timing: { t1: 10, t2: 1, readout: 0.00015, reset: 0.00002 },
       };
-      const c = backend === 'qpu.aria-1' ? aria : backend === 'qpu.forte-1' ? forte : null;
+      const c = backend === 'qpu.forte-1' ? forte : backend === 'qpu.forte-enterprise-1' ? enterprise : null;
       if (c === null) return this.error(res, 404, `no characterizations for ${backend}`);
       if (ch[2] !== undefined) return ch[2] === c.id ? this.send(res, 200, c) : this.error(res, 404, 'no such characterization');
       return this.send(res, 200, { characterizations: [c], pages: 1 });
@@ -213,16 +224,14 @@ export class FakeIonq {
       job.canceled = true;
       return this.send(res, 200, { id: job.id, status: 'canceled' });
     }
-    const m = /^\/v0\.4\/jobs\/([^/]+)(?:\/results\/(probabilities|histogram))?$/.exec(path);
+    const m = /^\/v0\.4\/jobs\/([^/]+)(\/results\/probabilities)?$/.exec(path);
     if (method === 'GET' && m !== null) {
       const job = this.jobs.get(decodeURIComponent(m[1]!));
       if (job === undefined) return this.error(res, 404, 'no such job');
       if (m[2] !== undefined) {
         if (this.script.resultsBody !== undefined) return this.send(res, 200, this.script.resultsBody);
         const state = this.script.fromCircuit === true ? classicalState(job.body) : null;
-        if (state !== null) return this.send(res, 200, { [state]: m[2] === 'histogram' ? ((job.body['shots'] as number | undefined) ?? 100) : 1 });
-        if (m[2] === 'histogram') return this.script.counts === undefined ? this.error(res, 404, 'no histogram for this job') : this.send(res, 200, this.script.counts);
-        return this.send(res, 200, this.script.histogram);
+        return this.send(res, 200, state !== null ? { [state]: 1 } : this.script.histogram);
       }
       const st = job.canceled === true ? 'canceled' : this.script.pollStatuses[Math.min(job.polls, this.script.pollStatuses.length - 1)]!;
       job.polls++;
@@ -277,7 +286,9 @@ export class FakeIonq {
     if (start < 0) return this.error(res, 400, 'unknown next cursor');
     const page = all.slice(start, start + limit);
     const nextJob = all[start + limit];
-    return this.send(res, 200, { jobs: page.map((j) => this.jobView(j, j.canceled === true ? 'canceled' : 'submitted')), next: nextJob?.id ?? null });
+    // The list's entries are the document's BaseJob: the job without child_job_ids.
+    const entry = (j: FakeJob) => Object.fromEntries(Object.entries(this.jobView(j, j.canceled === true ? 'canceled' : 'submitted')).filter(([k]) => k !== 'child_job_ids'));
+    return this.send(res, 200, { jobs: page.map(entry), next: nextJob?.id ?? null });
   }
 }
 

@@ -4,9 +4,10 @@
  * results computed from the circuit. Tests only.
  */
 const QIS = new Set(['x', 'y', 'z', 'rx', 'ry', 'rz', 'h', 's', 'si', 'v', 'vi', 't', 'ti', 'not', 'cnot', 'swap', 'xx', 'yy', 'zz']);
-const NATIVE = new Set(['gpi', 'gpi2', 'ms', 'zz']);
-const BACKENDS = new Set(['simulator', 'qpu.aria-1', 'qpu.aria-2', 'qpu.forte-1', 'qpu.forte-enterprise-1']);
-const NOISE_MODELS = new Set(['ideal', 'harmony', 'aria-1', 'aria-2', 'forte-1', 'forte-enterprise-1']);
+const NATIVE = new Set(['gpi', 'gpi2', 'ms', 'zz', 'nop']);
+// The v0.4 document's JobBackends and NoiseModel lists (tests/fixtures/providers/ionq); Aria is a noise model only.
+const BACKENDS = new Set(['simulator', 'qpu.forte-1', 'qpu.forte-enterprise-1']);
+const NOISE_MODELS = new Set(['ideal', 'harmony', 'harmony-1', 'harmony-2', 'aria-1', 'aria-2', 'forte-1', 'forte-enterprise-1']);
 
 /** Why a job-creation body breaks the v0.4 reference, or null. */
 export function invalidJobBody(body: Record<string, unknown>): string | null {

@@ -2155,6 +2155,13 @@ export interface components {
             native_gates: string[];
             /** @description Coupled physical qubit pairs; null when all-to-all */
             coupling_map: number[][] | null;
+            /** @description What the provider reports unusable in its latest report: never routed over and absent from coupling_map; a circuit that needs them is refused with 422 EXECUTION_FAULTY_QUBITS. Empty lists when none (or no report). */
+            faulty: {
+                /** @description Physical qubits the provider reports faulty (IBM: `operational` 0) */
+                qubits: number[];
+                /** @description Coupled pairs the provider reports faulty (IBM: `operational` 0, or a basis two-qubit gate with `gate_error` 1) */
+                pairs: number[][];
+            };
             supports_mid_circuit_measurement: boolean;
             supports_reset: boolean;
             /** @description Runs dynamic circuits (gates conditioned on measured bits: a wire `condition`, QASM `if`). The simulators do; a held continuation with one on a device without is refused with 422 DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED before any task is taken. */
@@ -2910,7 +2917,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "SIMULATION_NOT_CLIFFORD" | "SIMULATION_METHOD_UNAVAILABLE" | "SIMULATION_RESULT_TYPE_UNSUPPORTED" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "MEDIA_UPSTREAM_REJECTED";
+                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "SIMULATION_NOT_CLIFFORD" | "SIMULATION_METHOD_UNAVAILABLE" | "SIMULATION_RESULT_TYPE_UNSUPPORTED" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "EXECUTION_FAULTY_QUBITS" | "MEDIA_UPSTREAM_REJECTED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];

@@ -219,6 +219,18 @@ export const DeviceSchema = Obj(
     topology: Str,
     native_gates: Strings,
     coupling_map: Nullable(Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 })), 'Coupled physical qubit pairs; null when all-to-all'),
+    faulty: Obj(
+      {
+        qubits: Type.Array(Type.Integer({ minimum: 0 }), { description: 'Physical qubits the provider reports faulty (IBM: `operational` 0)' }),
+        pairs: Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 }), {
+          description: 'Coupled pairs the provider reports faulty (IBM: `operational` 0, or a basis two-qubit gate with `gate_error` 1)',
+        }),
+      },
+      {
+        description:
+          'What the provider reports unusable in its latest report: never routed over and absent from coupling_map; a circuit that needs them is refused with 422 EXECUTION_FAULTY_QUBITS. Empty lists when none (or no report).',
+      },
+    ),
     supports_mid_circuit_measurement: Type.Boolean(),
     supports_reset: Type.Boolean(),
     supports_dynamic_circuits: Type.Boolean({
