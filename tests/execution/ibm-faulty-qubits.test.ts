@@ -9,19 +9,29 @@ import { FAKE_BACKEND, FakeIbmRuntime, defaultIbmScript } from './fakes/ibm-runt
 /**
  * Faulty qubits and pairs on IBM hardware are never routed over (qiskit-ibm-runtime's
  * `check_faulty`: a qubit or gate whose properties say `operational` 0; and a basis two-qubit
- * gate with `gate_error` 1). IBM's own recorded ibmq_belem answers (tests/fixtures/providers/ibm),
- * with qubit 4 marked non-operational and the cx of pair 0–1 marked non-operational the way
- * qiskit-ibm-runtime's tests do it, stand behind the fake: a circuit that fits the healthy part
+ * gate with `gate_error` 1). Five qubits of IBM's own recorded ibm_fez answers
+ * (tests/fixtures/providers/ibm), with qubit 4 and the cz of pair 0–1 marked non-operational the
+ * way qiskit-ibm-runtime's tests do it, stand behind the fake: a circuit that fits the healthy part
  * runs there; one that needs a faulty qubit or pair is refused with a 422 naming it.
  */
 const json = (name: string) => JSON.parse(readFileSync(fixtureFile(`providers/ibm/${name}`), 'utf8')) as Record<string, unknown>;
 
-function faultyBelem() {
-  const configuration = json('conf_belem.json');
-  const properties = json('props_belem.json') as { qubits: unknown[][]; gates: Array<{ gate: string; qubits: number[]; parameters: unknown[] }> };
+/**
+ * A 5-qubit backend cut out of IBM's recorded ibm_fez answers: its qubits 0–4 (a chain, basis cz),
+ * their gates and calibration as recorded, with qubit 4 and the cz of pair 0–1 marked
+ * non-operational the way qiskit-ibm-runtime's tests do it.
+ */
+function faultyFezExcerpt() {
+  const keep = (qs: readonly number[]) => qs.every((q) => q < 5);
+  const configuration = json('conf_fez.json') as Record<string, unknown> & { coupling_map: number[][] };
+  configuration['n_qubits'] = 5;
+  configuration.coupling_map = configuration.coupling_map.filter(keep);
+  const properties = json('props_fez.json') as { qubits: unknown[][]; gates: Array<{ gate: string; qubits: number[]; parameters: unknown[] }> };
+  properties.qubits = properties.qubits.slice(0, 5);
+  properties.gates = properties.gates.filter((g) => keep(g.qubits));
   properties.qubits[4]!.push({ date: '2026-11-26T05:10:00Z', name: 'operational', unit: '', value: 0 });
-  for (const g of properties.gates) if (g.gate === 'cx' && g.qubits.join() === '0,1') g.parameters.push({ date: '2026-11-26T05:10:00Z', name: 'operational', unit: '', value: 0 });
-  return { configuration, properties: properties as unknown as Record<string, unknown> };
+  for (const g of properties.gates) if (g.gate === 'cz' && g.qubits.join() === '0,1') g.parameters.push({ date: '2026-11-26T05:10:00Z', name: 'operational', unit: '', value: 0 });
+  return { configuration: configuration as Record<string, unknown>, properties: properties as unknown as Record<string, unknown> };
 }
 
 const ghz = (n: number) => ({
@@ -32,7 +42,7 @@ const ghz = (n: number) => ({
   measurements: Array.from({ length: n }, (_, q) => ({ qubit: q, clbit: q })),
 });
 
-describe('IBM faulty qubits and pairs (recorded ibmq_belem, qubit 4 and pair 0–1 faulty)', () => {
+describe('IBM faulty qubits and pairs (qubits 0–4 of the recorded ibm_fez, qubit 4 and pair 0–1 faulty)', () => {
   const fake = new FakeIbmRuntime();
   let app: App;
 
@@ -52,7 +62,7 @@ describe('IBM faulty qubits and pairs (recorded ibmq_belem, qubit 4 and pair 0�
     await fake.close();
   });
   beforeEach(async () => {
-    fake.script = { ...defaultIbmScript(), device: faultyBelem() };
+    fake.script = { ...defaultIbmScript(), device: faultyFezExcerpt() };
     expect(await app.services.snapshotRefresher.refreshAll()).toEqual([{ provider: 'provider-one', ok: true, nextInMs: 300_000 }]);
   });
 
@@ -71,7 +81,7 @@ describe('IBM faulty qubits and pairs (recorded ibmq_belem, qubit 4 and pair 0�
       num_qubits: 5,
       coupling_map: [
         [1, 2],
-        [1, 3],
+        [2, 3],
       ],
       faulty: { qubits: [4], pairs: [[0, 1]] },
     });

@@ -4,7 +4,7 @@
  *   - every job body the IonQ driver writes validates against IonQ's published v0.4 OpenAPI
  *     document (Ajv), and our IonQ fake's answers validate against the same document;
  *   - the IonQ systems we default to are the live ones the document lists;
- *   - IBM's recorded answers (qiskit-ibm-runtime's ibm_fez and ibmq_belem) replayed through our
+ *   - IBM's recorded answers (qiskit-ibm-runtime's ibm_fez) replayed through our
  *     snapshot adapter, and our IBM fake's answers have the shape of the recorded ones;
  *   - IBM's status names read case-insensitively, the region from the instance CRN, the
  *     IBM-API-Version header from configuration.
@@ -199,8 +199,8 @@ describe("IBM: the recorded answers of qiskit-ibm-runtime through our adapter, a
     const got = async (what: string) => ((await c.request('GET', `/v1/backends/${FAKE_BACKEND}/${what}`)) as { body: Record<string, unknown> }).body;
     const conf = await got('configuration');
     const props = await got('properties');
-    const realConf = fixture('ibm/conf_belem.json');
-    const realProps = fixture('ibm/props_belem.json');
+    const realConf = fixture('ibm/conf_fez.json');
+    const realProps = fixture('ibm/props_fez.json');
     for (const k of Object.keys(conf)) expect(Object.keys(realConf), `configuration.${k}`).toContain(k);
     for (const k of Object.keys(props)) expect(Object.keys(realProps), `properties.${k}`).toContain(k);
     const keys = (o: unknown) => Object.keys(o as object).sort();
