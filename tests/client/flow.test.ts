@@ -159,7 +159,7 @@ describe('@qrail/client drives the api-guide flows against a live app', () => {
     expect(progress.at(-1)).toBe('completed');
     const result = done.result;
     if (result === null || !('counts' in result)) throw new Error('expected a simulation result');
-    expect(result.counts).toEqual({ '00': 501, '11': 499 });
+    expect(result.counts).toEqual({ '00': 475, '11': 525 });
     expect(result.bit_order).toBe('clbit 0 rightmost');
     expect(done.receipt?.amount_captured).toBe('0.000110');
 
