@@ -27,7 +27,7 @@ describe('a simulator run whose owner died', () => {
     const released = new Promise<void>((r) => (release = r));
     let calls = 0;
     (app.compute as { run: typeof run }).run = async (task: string, input: never, opts?: never) => {
-      if (task === 'simulate' && calls++ === 0) await released;
+      if ((task === 'simulate' || task === 'simulate.workload') && calls++ === 0) await released;
       return run(task as never, input, opts);
     };
 
