@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
+import { bell } from '../helpers/circuits.js';
 
 /**
  * Responses are compressed (gzip and brotli, as the client accepts) above a small threshold:
@@ -89,20 +90,7 @@ describe('response compression', () => {
   it('an idempotent request replays the same answer when it was sent compressed', async () => {
     const s = await signUp(app);
     const headers = { ...s.auth, 'idempotency-key': 'compress-replay-1', 'accept-encoding': 'gzip', 'content-type': 'application/json' };
-    const circuit = {
-      schema: '0.2',
-      num_qubits: 2,
-      num_clbits: 2,
-      gates: [
-        { op: 'h', qubits: [0] },
-        { op: 'cx', qubits: [0, 1] },
-      ],
-      measurements: [
-        { qubit: 0, clbit: 0 },
-        { qubit: 1, clbit: 1 },
-      ],
-    };
-    const payload = { client_token: 'compress-replay-1', shots: 100, seed: 7, circuit };
+    const payload = { client_token: 'compress-replay-1', shots: 100, seed: 7, circuit: bell };
     const first = (await app.inject({ method: 'POST', url: '/v1/execute/provider-one', headers, payload })) as unknown as Res;
     expect(first.statusCode).toBe(200);
     // Large enough to be compressed: the stored answer must still be the plain one.
