@@ -4,7 +4,7 @@ import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
 import { fixtureFile } from '../helpers/fixture-file.js';
 import type { App } from '../../src/http/app-types.js';
-import { FAKE_BACKEND, FakeIbmRuntime, defaultIbmScript } from './fakes/ibm-runtime-fake.js';
+import { FakeIbmRuntime, defaultIbmScript, ibmFakeEnv } from './fakes/ibm-runtime-fake.js';
 
 /**
  * Faulty qubits and pairs on IBM hardware are never routed over (qiskit-ibm-runtime's
@@ -49,12 +49,7 @@ describe('IBM faulty qubits and pairs (qubits 0–4 of the recorded ibm_fez, qub
   beforeAll(async () => {
     await fake.start();
     app = await buildTestApp({
-      IBM_QUANTUM_API_KEY: 'ibm-test-key',
-      IBM_QUANTUM_INSTANCE: defaultIbmScript().instance,
-      IBM_QUANTUM_BASE_URL: fake.baseUrl,
-      IBM_QUANTUM_IAM_URL: fake.origin,
-      IBM_QUANTUM_BACKENDS: `p1-falcon-7=${FAKE_BACKEND}`,
-      IBM_QUANTUM_TIMEOUT_MS: '1000',
+      ...ibmFakeEnv(fake),
     });
   });
   afterAll(async () => {

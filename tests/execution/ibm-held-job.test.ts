@@ -5,7 +5,7 @@ import { expireDueHolds, fundAccount } from '../helpers/ledger.js';
 import type { App } from '../../src/http/app-types.js';
 import { ibmJobTag } from '../../src/execution/adapters/ibm-runtime-driver.js';
 import { bell, expectWallet, settleExecutionJob } from './helpers.js';
-import { FAKE_BACKEND, FakeIbmRuntime, defaultIbmScript } from './fakes/ibm-runtime-fake.js';
+import { FAKE_BACKEND, FakeIbmRuntime, defaultIbmScript, ibmFakeEnv } from './fakes/ibm-runtime-fake.js';
 
 /**
  * Provider One hardware on IBM Quantum Runtime (a local fake of it): device data from the
@@ -19,12 +19,7 @@ describe('Provider One hardware through IBM Quantum Runtime (fake)', () => {
   beforeAll(async () => {
     await fake.start();
     app = await buildTestApp({
-      IBM_QUANTUM_API_KEY: 'ibm-test-key',
-      IBM_QUANTUM_INSTANCE: defaultIbmScript().instance,
-      IBM_QUANTUM_BASE_URL: fake.baseUrl,
-      IBM_QUANTUM_IAM_URL: fake.origin,
-      IBM_QUANTUM_BACKENDS: `p1-falcon-7=${FAKE_BACKEND}`,
-      IBM_QUANTUM_TIMEOUT_MS: '1000',
+      ...ibmFakeEnv(fake),
       EXECUTION_REMOTE_POLL_MS: '1',
       EXECUTION_REMOTE_MAX_FAILURES: '2',
       EXECUTION_LEASE_MS: '200',

@@ -77,6 +77,18 @@ const H7_DIRECTED = [
   [6, 5],
 ];
 
+/** The service settings that point Provider One's p1-falcon-7 at a started fake. */
+export function ibmFakeEnv(fake: { readonly baseUrl: string; readonly origin: string }): Record<string, string> {
+  return {
+    IBM_QUANTUM_API_KEY: 'ibm-test-key',
+    IBM_QUANTUM_INSTANCE: defaultIbmScript().instance,
+    IBM_QUANTUM_BASE_URL: fake.baseUrl,
+    IBM_QUANTUM_IAM_URL: fake.origin,
+    IBM_QUANTUM_BACKENDS: `p1-falcon-7=${FAKE_BACKEND}`,
+    IBM_QUANTUM_TIMEOUT_MS: '1000',
+  };
+}
+
 export function defaultIbmScript(): IbmFakeScript {
   return {
     apiKey: 'ibm-test-key',
