@@ -27,8 +27,20 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: Pick<
     app.addHook('onClose', async () => {
       const c = new pg.Client({ connectionString: databaseUrl });
       await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
+      try {
+        // A schema's last background statement can still hold a lock as it is dropped; PostgreSQL
+        // then picks one side as a deadlock victim (40P01), and the drop is simply tried again.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+          }
+        }
+      } finally {
+        await c.end();
+      }
     });
   }
   return app;
