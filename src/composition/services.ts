@@ -29,6 +29,8 @@ import { idempotencyRepository } from '../store/repositories/idempotency-reposit
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 import { createAccountServices, type AccountServices } from './accounts.js';
 import { createOptimizeJobsServices, type OptimizeJobsServices } from './optimize-jobs.js';
+import { OrgService } from '../orgs/org-service.js';
+import { pgOrgRepository } from '../store/orgs/org-repository.js';
 
 /**
  * The composition root's product: domain services wired to their adapters.
@@ -36,6 +38,8 @@ import { createOptimizeJobsServices, type OptimizeJobsServices } from './optimiz
  */
 export interface Services extends JobsServices, ExecutionServices, WebhookServices, AccountServices, OptimizeJobsServices {
   readonly sessions: SessionService;
+  /** Organizations: members, roles, invitations, the audit log (issue #39). */
+  readonly orgs: OrgService;
   /** Prometheus metrics (GET /metrics renders them); the services record through it as a `Meter`. */
   readonly metrics: PromMeter;
   readonly billing: BillingService;
@@ -172,8 +176,14 @@ export async function createServices(config: Config, db: Database, pool: Compute
       error: (e) => logWorkerError('mail-outbox')(e),
     },
   );
+  const orgs = new OrgService(pgOrgRepository(db), {
+    publicBaseUrl: config.publicBaseUrl,
+    nudgeMail: () => accountServices.mailOutbox.nudge(),
+    forgetCredentials: () => jobsServices.credentials.forgetCached(),
+  });
   return {
     sessions,
+    orgs,
     metrics,
     compute,
     billing,

@@ -12,6 +12,7 @@ import { MEDIA_ERRORS } from '../media/error-codes.js';
 import { COMPUTE_ERRORS } from '../compute/error-codes.js';
 import { WEBHOOKS_ERRORS } from '../webhooks/error-codes.js';
 import { OPTIMIZE_JOBS_ERRORS } from '../optimize-jobs/error-codes.js';
+import { ORG_ERRORS } from '../orgs/error-codes.js';
 
 /** Every error code qrail can answer with. docs/errors.md must list each one (tested). */
 export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
@@ -28,4 +29,5 @@ export const ERROR_CATALOGUE: readonly ErrorCodeSpec[] = [
   COMPUTE_ERRORS,
   WEBHOOKS_ERRORS,
   OPTIMIZE_JOBS_ERRORS,
+  ORG_ERRORS,
 ].flatMap((group) => Object.values(group as Record<string, ErrorCodeSpec>));

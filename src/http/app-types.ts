@@ -5,10 +5,11 @@ import type { Database } from '../store/db.js';
 import type { Services } from '../composition/services.js';
 import type { ComputePool } from '../compute/compute-pool.js';
 import type { CredentialScope } from '../auth/credentials.js';
+import type { OrgRole } from '../orgs/roles.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, QrailTypeProvider>;
 
-/** A person signed in with a session: holds every scope. */
+/** A person signed in with a session: holds every scope their role in the organization allows. */
 export interface PersonPrincipal {
   readonly kind: 'person';
   readonly userId: string;
@@ -16,6 +17,9 @@ export interface PersonPrincipal {
   readonly sessionId: string;
   readonly email: string;
   readonly userCreatedAt: Date;
+  /** The organization the request acts in (`accountId`): the person's role there, and whether it is their personal one. */
+  readonly role: OrgRole;
+  readonly personal: boolean;
 }
 
 /** A machine credential or one of its access tokens on the platform interface: the same account, its own scopes. */

@@ -77,3 +77,16 @@ export function twoFactorMail(change: 'enabled' | 'disabled', at: Date): MailCon
 export function accountClosedMail(at: Date, settlement: string): MailContent {
   return compose('account_closed', 'Your qrail account is closed', [`Your qrail account was closed at ${at.toISOString()}.`, settlement, 'Its money history is kept; your personal data is erased.']);
 }
+
+export function orgInvitationMail(org: { name: string; inviter: string; role: string }, link: string, ttlDays: number): MailContent {
+  return compose(
+    'org_invitation',
+    `You are invited to ${org.name} on qrail`,
+    [
+      `${org.inviter} invited you to the organization "${org.name}" on qrail, as ${org.role}.`,
+      `The invitation works once and expires in ${ttlDays} days. Accept it signed in with this address (verified); with no qrail account yet, register with this address first.`,
+      'If you do not know the organization, ignore this message.',
+    ],
+    { label: 'Accept the invitation', url: link },
+  );
+}

@@ -40,6 +40,11 @@ export const TAGS = [
     description:
       'Outbound webhooks: endpoints that receive signed events (job and execution state changes, expired holds, low balance, auto-recharge outcomes), the delivery log with response codes, redelivery and the event list. Owner session required.',
   },
+  {
+    name: 'orgs',
+    description:
+      'Organizations: a team shares a wallet. Members with roles (owner, admin, developer, billing, viewer), invitations by mail, per-member budgets and an append-only audit log. Send `Qrail-Org: <org_id>` to act in one; without it a person acts in their personal organization.',
+  },
   { name: 'billing-sandbox', description: 'Hosted pages of the embedded sandbox processor (HTML for a person in a browser); 404 with any other processor.' },
   {
     name: 'jobs',

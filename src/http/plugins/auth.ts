@@ -7,6 +7,8 @@ import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { App, PersonPrincipal, Principal } from '../app-types.js';
 import { defaultAccess, routeAccess, type RouteAccess } from '../route-access.js';
 import { checkMachineToken, isMachineToken } from './machine-token.js';
+import { ORG_ERRORS } from '../../orgs/error-codes.js';
+import { roleAllows, routePermission, type OrgPermission, type OrgRole } from '../../orgs/roles.js';
 
 export interface BearerToken {
   readonly present: boolean;
@@ -61,6 +63,38 @@ function sessionRequired(): AppError {
   });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The organization a request names: the path's `org_id` on /v1/orgs/{org_id}/… (except where the
+ * caller acts as themself: accepting an invitation to an organization they are not in yet), else
+ * the `Qrail-Org` header.
+ */
+function orgHeader(req: FastifyRequest, permission?: OrgPermission): string | undefined {
+  const fromPath = (req.params as Record<string, unknown> | undefined)?.['org_id'];
+  if (typeof fromPath === 'string' && permission !== 'self') return fromPath.toLowerCase();
+  const h = req.headers['qrail-org'];
+  const v = Array.isArray(h) ? h[0] : h;
+  return v === undefined || v.trim() === '' ? undefined : v.trim().toLowerCase();
+}
+
+/** The organization a person acts in, with their role: their personal one unless the request names another they belong to. */
+async function actingOrg(app: App, req: FastifyRequest, userId: string, personalId: string, permission: OrgPermission): Promise<{ id: string; role: OrgRole; personal: boolean }> {
+  const named = orgHeader(req, permission);
+  if (named === undefined || named === personalId) return { id: personalId, role: 'owner', personal: true };
+  const m = UUID.test(named) ? await app.services.orgs.membership(userId, named) : null;
+  if (m === null) throw fail(ORG_ERRORS.ORG_NOT_FOUND, `No organization ${named.slice(0, 64)} has you as a member.`, { org_id: named.slice(0, 64) });
+  return { id: m.id, role: m.role, personal: m.personal };
+}
+
+function roleForbidden(role: OrgRole, permission: OrgPermission): AppError {
+  const text =
+    permission === 'personal'
+      ? 'Your own account is closed or exported from your personal organization: drop the Qrail-Org header.'
+      : `Your role in this organization (${role}) does not allow this (${permission}); an owner or admin can change roles.`;
+  return fail(permission === 'personal' ? ORG_ERRORS.ORG_PERSONAL : ORG_ERRORS.ORG_ROLE_FORBIDDEN, text, { role, permission });
+}
+
 /** The route's declared access; a route not in the table is person-only. */
 function accessOf(req: FastifyRequest, anonymous: boolean): RouteAccess {
   const declared = routeAccess(req.method, req.routeOptions.url ?? '');
@@ -91,6 +125,9 @@ export function registerAuth(app: App): void {
       }
       if ('person' in access) throw sessionRequired();
       const a = c.agent;
+      const named = orgHeader(req);
+      if (named !== undefined && named !== a.accountId)
+        throw fail(ORG_ERRORS.ORG_HEADER_MISMATCH, 'This credential acts in its own organization only; drop the Qrail-Org header or name that organization.');
       if (!access.scopes.some((s) => a.scopes.includes(s))) throw insufficientScope(PLATFORM_REALM, access.scopes, a.scopes);
       req.principal = { kind: 'agent', accountId: a.accountId, scopes: a.scopes, credentialId: a.credentialId, subject: a.subject };
       return;
@@ -98,7 +135,10 @@ export function registerAuth(app: App): void {
     const check = b.present && token === undefined ? { state: 'malformed' as const } : await app.services.sessions.check(token);
     if (check.state === 'valid' && check.session !== undefined) {
       const s = check.session;
-      req.principal = { kind: 'person', userId: s.userId, accountId: s.accountId, sessionId: s.id, email: s.email, userCreatedAt: s.userCreatedAt };
+      const permission = routePermission(req.method, req.routeOptions.url ?? '');
+      const org = await actingOrg(app, req, s.userId, s.accountId, permission);
+      if (permission === 'personal' ? !org.personal : !roleAllows(org.role, permission)) throw roleForbidden(org.role, permission);
+      req.principal = { kind: 'person', userId: s.userId, accountId: org.id, sessionId: s.id, email: s.email, userCreatedAt: s.userCreatedAt, role: org.role, personal: org.personal };
       return;
     }
     if (!required) return;

@@ -13,6 +13,7 @@ import executionRoutes from './execution/execution-routes.js';
 import consoleRoutes from './console/console-routes.js';
 import mcpRoutes from './mcp/mcp-routes.js';
 import webhooksRoutes from './webhooks/webhooks-routes.js';
+import orgRoutes from './orgs/org-routes.js';
 
 /** Every route plugin of the service. Add one line per area. */
 export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
@@ -30,4 +31,5 @@ export const ROUTES: ReadonlyArray<(app: App) => Promise<void>> = [
   consoleRoutes,
   mcpRoutes,
   webhooksRoutes,
+  orgRoutes,
 ];

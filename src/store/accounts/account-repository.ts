@@ -76,7 +76,12 @@ export function pgAccountRepository(db: Database): AccountRepository {
       return r.rows[0] === undefined ? null : toUser(r.rows[0]);
     },
     async accountEmailVerified(accountId) {
-      const r = await db.query<{ verified: boolean | null }>('SELECT bool_and(email_verified_at IS NOT NULL) AS verified FROM users WHERE account_id = $1 AND closed_at IS NULL', [accountId]);
+      // An organization is verified when each of its open owners is (a personal one: its person).
+      const r = await db.query<{ verified: boolean | null }>(
+        `SELECT bool_and(u.email_verified_at IS NOT NULL) AS verified FROM org_members m JOIN users u ON u.id = m.user_id
+         WHERE m.account_id = $1 AND m.role = 'owner' AND u.closed_at IS NULL`,
+        [accountId],
+      );
       return r.rows[0]?.verified === true;
     },
     async issueToken(t, mail) {

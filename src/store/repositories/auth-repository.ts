@@ -70,6 +70,8 @@ export function pgAuthRepository(db: Database): AuthRepository {
           );
           const row = r.rows[0];
           if (row === undefined) throw new EmailTaken();
+          // Every person owns a personal organization: the account registered with them (docs/organizations.md).
+          await q.query("INSERT INTO org_members (account_id, user_id, role) VALUES ($1, $2, 'owner')", [accountId, userId]);
           return toUser(row);
         })
         .catch((e: unknown) => {

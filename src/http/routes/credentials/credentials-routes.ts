@@ -16,6 +16,9 @@ import { errors, okResponse } from '../../envelope-schemas.js';
 import { REQUEST_BODY } from '../../openapi/finish-document.js';
 import { Obj } from '../../schema-helpers.js';
 import { personOf } from '../../plugins/auth.js';
+import { ORG_ERRORS } from '../../../orgs/error-codes.js';
+import { ROLE_SCOPES, roleAllows } from '../../../orgs/roles.js';
+import { actorOf } from '../orgs/actor.js';
 import { CredentialScopeRef } from './schemas.js';
 import { TOKEN_EXCHANGE_GRANT, TokenExchangeRequest, exchangeSession } from './token-exchange.js';
 
@@ -50,6 +53,7 @@ const CredentialView = Obj({
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+  created_by: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The member who created it (user id); null for credentials older than organizations' }),
 });
 
 const CreateBody = Type.Object(
@@ -74,6 +78,7 @@ function view(c: CredentialRecord, now = Date.now()) {
     revoked_at: c.revokedAt?.toISOString() ?? null,
     last_used_at: c.lastUsedAt?.toISOString() ?? null,
     status,
+    created_by: c.createdBy,
   };
 }
 
@@ -162,7 +167,13 @@ export default async function credentialsRoutes(app: App): Promise<void> {
           throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'The credential would already be expired.', [{ in: 'body', path: '/expires_at', code: 'TOO_SMALL', message: 'must be in the future' }]);
         }
       }
+      const allowed = ROLE_SCOPES[p.role];
+      const beyond = req.body.scopes.filter((s) => !allowed.includes(s));
+      if (beyond.length > 0) {
+        throw fail(ORG_ERRORS.ORG_SCOPE_BEYOND_ROLE, `Your role (${p.role}) cannot give ${beyond.join(', ')}.`, { role: p.role, allowed_scopes: [...allowed], path: '/scopes' });
+      }
       const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes, expiresAt }, req.idempotency?.runToken);
+      await app.services.orgs.record(p.accountId, actorOf(req), 'credential.created', credential.id, { name: credential.name, scopes: [...credential.scopes] });
       reply.code(201).header('cache-control', 'no-store');
       return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
     },
@@ -181,7 +192,10 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const p = personOf(req.principal);
-      return { credentials: (await credentials.list(p.accountId)).map((c) => view(c)) };
+      // Each member sees their own credentials; those who manage the organization's credentials see all.
+      const all = await credentials.list(p.accountId);
+      const mine = roleAllows(p.role, 'credentials') ? all : all.filter((c) => c.createdBy === p.userId);
+      return { credentials: mine.map((c) => view(c)) };
     },
   );
 
@@ -199,7 +213,14 @@ export default async function credentialsRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const p = personOf(req.principal);
-      return { credential: view(await credentials.revoke(p.accountId, req.params.credential_id.toLowerCase())) };
+      const id = req.params.credential_id.toLowerCase();
+      if (!roleAllows(p.role, 'credentials')) {
+        const own = (await credentials.list(p.accountId)).some((c) => c.id === id && c.createdBy === p.userId);
+        if (!own) throw fail(ORG_ERRORS.ORG_ROLE_FORBIDDEN, `Your role (${p.role}) revokes only the credentials you created.`, { role: p.role, permission: 'credentials' });
+      }
+      const revoked = await credentials.revoke(p.accountId, id);
+      await app.services.orgs.record(p.accountId, actorOf(req), 'credential.revoked', id, { name: revoked.name });
+      return { credential: view(revoked) };
     },
   );
 

@@ -1,0 +1,128 @@
+import { Type } from 'typebox';
+import { Obj } from '../../schema-helpers.js';
+import { ORG_ROLES, type OrgRole } from '../../../orgs/roles.js';
+import type { AuditEvent, OrgInvitation, OrgMember, OrgMembership } from '../../../orgs/org-ports.js';
+import { formatMicros } from '../../../billing/money.js';
+import { NullableUsdIn } from '../billing/schemas.js';
+
+export const Role = Type.Union(
+  ORG_ROLES.map((r) => Type.Literal(r)),
+  {
+    description:
+      'owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only',
+  },
+);
+const Usd = Type.String({ pattern: '^\\d{1,12}\\.\\d{6}$', maxLength: 19, description: 'USD with six decimals' });
+const NullableUsd = Type.Union([Usd, Type.Null()]);
+
+export const OrgParams = Type.Object({ org_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const MemberParams = Type.Object({ org_id: Type.String({ format: 'uuid' }), user_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const InvitationParams = Type.Object({ org_id: Type.String({ format: 'uuid' }), invitation_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+export const CreateOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const PatchOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: Role }, { additionalProperties: false });
+export const PatchMemberBody = Type.Object(
+  {
+    role: Type.Optional(Role),
+    spend_limits: Type.Optional(
+      Type.Object(
+        {
+          daily: Type.Optional(NullableUsdIn),
+          monthly: Type.Optional(NullableUsdIn),
+        },
+        { additionalProperties: false, description: 'The member’s own budget in the organization, USD per UTC day and month; null removes a limit' },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export const AuditQuery = Type.Object(
+  {
+    action: Type.Optional(Type.String({ maxLength: 64, pattern: '^[a-z_.]+$' })),
+    actor_id: Type.Optional(Type.String({ maxLength: 100 })),
+    since: Type.Optional(Type.String({ format: 'date-time' })),
+    until: Type.Optional(Type.String({ format: 'date-time' })),
+    cursor: Type.Optional(Type.String({ maxLength: 40, pattern: '^[0-9]+$', description: 'next_cursor of the previous page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the page as text/csv' })),
+  },
+  { additionalProperties: false },
+);
+
+export const OrgView = Obj({
+  org_id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  personal: Type.Boolean({ description: 'The organization every person has for themself; it has no other members' }),
+  role: Role,
+  created_at: Type.String({ format: 'date-time' }),
+});
+export const MemberView = Obj({
+  user_id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  role: Role,
+  spend_limits: Obj({ daily: NullableUsd, monthly: NullableUsd }),
+  joined_at: Type.String({ format: 'date-time' }),
+});
+export const InvitationView = Obj({
+  invitation_id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  role: Role,
+  invited_by: Type.String({ format: 'uuid' }),
+  created_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  accepted_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('expired')]),
+});
+export const AuditView = Obj({
+  event_id: Type.String({ pattern: '^[0-9]+$' }),
+  at: Type.String({ format: 'date-time' }),
+  actor: Obj({ kind: Type.String(), id: Type.Union([Type.String(), Type.Null()]) }),
+  action: Type.String(),
+  target: Type.Union([Type.String(), Type.Null()]),
+  request_id: Type.Union([Type.String(), Type.Null()]),
+  details: Obj(
+    {
+      name: Type.Optional(Type.String()),
+      role: Type.Optional(Type.Union([Role, Obj({ from: Role, to: Role })])),
+      invitation_id: Type.Optional(Type.String({ format: 'uuid' })),
+      daily_limit_micros: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      monthly_limit_micros: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      credentials_cut: Type.Optional(Type.Integer({ minimum: 0 })),
+      credentials_revoked: Type.Optional(Type.Integer({ minimum: 0 })),
+      scopes: Type.Optional(Type.Array(Type.String())),
+    },
+    { description: 'What changed, by action: a role change `{from, to}`, a budget in micro-USD, the credentials a removal revoked…' },
+  ),
+});
+
+const usd = (v: bigint | null): string | null => (v === null ? null : formatMicros(v));
+
+export const orgView = (m: OrgMembership) => ({ org_id: m.id, name: m.name, personal: m.personal, role: m.role as OrgRole, created_at: m.createdAt.toISOString() });
+export const memberView = (m: OrgMember) => ({
+  user_id: m.userId,
+  email: m.email,
+  role: m.role,
+  spend_limits: { daily: usd(m.dailyLimitMicros), monthly: usd(m.monthlyLimitMicros) },
+  joined_at: m.joinedAt.toISOString(),
+});
+export const invitationView = (i: OrgInvitation, now = Date.now()) => ({
+  invitation_id: i.id,
+  email: i.email,
+  role: i.role,
+  invited_by: i.invitedBy,
+  created_at: i.createdAt.toISOString(),
+  expires_at: i.expiresAt.toISOString(),
+  accepted_at: i.acceptedAt?.toISOString() ?? null,
+  status: i.acceptedAt !== null ? ('accepted' as const) : i.expiresAt.getTime() <= now ? ('expired' as const) : ('pending' as const),
+});
+export const auditView = (e: AuditEvent) => ({
+  event_id: e.id.toString(),
+  at: e.at.toISOString(),
+  actor: e.actor,
+  action: e.action,
+  target: e.target,
+  request_id: e.requestId,
+  details: e.details,
+});
