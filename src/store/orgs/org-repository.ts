@@ -7,7 +7,7 @@ type Row = Record<string, unknown>;
 
 const date = (v: unknown): Date => new Date(v as string);
 const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
-const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(String(v)));
+const bigOrNull = (v: unknown): bigint | null => (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : null);
 
 const toOrg = (r: Row): Org => ({
   id: r['id'] as string,

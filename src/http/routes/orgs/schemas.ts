@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Obj } from '../../schema-helpers.js';
-import { ORG_ROLES, type OrgRole } from '../../../orgs/roles.js';
+import { ORG_ROLES } from '../../../orgs/roles.js';
 import type { AuditEvent, OrgInvitation, OrgMember, OrgMembership } from '../../../orgs/org-ports.js';
 import { formatMicros } from '../../../billing/money.js';
 import { NullableUsdIn } from '../billing/schemas.js';
@@ -99,7 +99,7 @@ export const AuditView = Obj({
 
 const usd = (v: bigint | null): string | null => (v === null ? null : formatMicros(v));
 
-export const orgView = (m: OrgMembership) => ({ org_id: m.id, name: m.name, personal: m.personal, role: m.role as OrgRole, created_at: m.createdAt.toISOString() });
+export const orgView = (m: OrgMembership) => ({ org_id: m.id, name: m.name, personal: m.personal, role: m.role, created_at: m.createdAt.toISOString() });
 export const memberView = (m: OrgMember) => ({
   user_id: m.userId,
   email: m.email,
