@@ -42,7 +42,18 @@ describe('the ISA check (the rules qiskit-ibm-runtime applies before submitting)
   });
 
   it('passes a circuit in the basis, on coupled physical qubits, with a mid-circuit measurement, a reset and feed-forward', () => {
-    const ok = program('rz(pi/2) $0;', 'sx $0;', 'cz $0, $1;', 'cz $1, $0;', 'barrier $0, $1;', 'c[0] = measure $0;', 'reset $0;', 'if (c[0] == true) { x $1; }', 'if (c == 1) { rz(-0.25) $1; }', 'c[1] = measure $1;');
+    const ok = program(
+      'rz(pi/2) $0;',
+      'sx $0;',
+      'cz $0, $1;',
+      'cz $1, $0;',
+      'barrier $0, $1;',
+      'c[0] = measure $0;',
+      'reset $0;',
+      'if (c[0] == true) { x $1; }',
+      'if (c == 1) { rz(-0.25) $1; }',
+      'c[1] = measure $1;',
+    );
     expect(checkIbmIsa(ok, fez())).toBeNull();
   });
 

@@ -48,7 +48,11 @@ const SHAPE: Readonly<Record<string, readonly [qubits: number, params: number]>>
 };
 
 /** OpenQASM 3 statements the driver never writes (a loop, a switch, a subroutine, a declaration, …): refused as syntax, not as a gate. */
-const KEYWORDS = new Set(['while', 'for', 'switch', 'else', 'def', 'defcal', 'cal', 'gate', 'input', 'output', 'let', 'const', 'box', 'return', 'break', 'continue', 'end', 'extern', 'pragma', 'int', 'uint', 'float', 'angle', 'bool', 'duration', 'stretch', 'complex', 'array', 'creg', 'measure', 'delay', 'opaque', 'U', 'CX', 'gphase']);
+const KEYWORDS = new Set(
+  'while for switch else def defcal cal gate input output let const box return break continue end extern pragma int uint float angle bool duration stretch complex array creg measure delay opaque U CX gphase'.split(
+    ' ',
+  ),
+);
 
 interface Tok {
   readonly t: string;
@@ -147,7 +151,8 @@ class Checker {
   }
 
   private instruction(name: string, line: number): void {
-    if (!this.target.instructions.has(name)) this.refuse(name === 'if_else' ? 'dynamic' : 'basis', `${name} is not an instruction of ${this.target.backend} (${[...this.target.instructions].sort().join(', ')})`, line);
+    if (!this.target.instructions.has(name))
+      this.refuse(name === 'if_else' ? 'dynamic' : 'basis', `${name} is not an instruction of ${this.target.backend} (${[...this.target.instructions].sort().join(', ')})`, line);
   }
 
   private statement(): void {
