@@ -29,12 +29,19 @@ export interface DeviceSpec {
   readonly faultyEdges?: readonly (readonly [number, number])[];
   readonly supportsMidCircuitMeasurement: boolean;
   /**
-   * Runs dynamic circuits (a gate conditioned on measured bits, QASM 3 `if`). Only the simulators
-   * for now: no hardware driver or adapter sends a condition, so a dynamic circuit is refused at
-   * translation (DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED) rather than run with its conditions dropped.
+   * Runs dynamic circuits (a gate conditioned on measured bits, QASM 3 `if`). The simulators do; an
+   * IBM backend does when its configuration lists `if_else` (read from the snapshot, false until one
+   * arrives); IonQ and the emulated devices do not, so a dynamic circuit is refused at translation
+   * (DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED) rather than run with its conditions dropped.
    */
   readonly supportsDynamicCircuits: boolean;
   readonly supportsReset: boolean;
+  /**
+   * Remote devices, from the provider's report: every instruction it runs (IBM: `basis_gates` and
+   * `supported_instructions`, e.g. `measure`, `reset`, `delay`, `if_else`). The ISA check of what is
+   * sent reads it (src/execution/adapters/ibm-isa-check.ts); absent, the native gates stand for it.
+   */
+  readonly instructions?: readonly string[];
   readonly topology: string;
 }
 

@@ -35,6 +35,13 @@ export interface DeviceSnapshot {
    */
   readonly faultyQubits?: readonly number[];
   readonly faultyEdges?: readonly (readonly [number, number])[];
+  /**
+   * Every instruction the provider says the backend runs (IBM: `basis_gates` with
+   * `supported_instructions`), and whether it runs dynamic circuits (IBM: `if_else` among them).
+   * Optional because snapshots cached before they existed, and IonQ's, lack them.
+   */
+  readonly instructions?: readonly string[];
+  readonly supportsDynamicCircuits?: boolean;
   readonly calibration: DeviceCalibration | null;
   /** When we fetched it (ISO 8601). */
   readonly fetchedAt: string;

@@ -149,7 +149,8 @@ export class DeviceDirectory {
   }
 
   /**
-   * A remote device as its provider last reported it. The snapshot's gates and coupling replace
+   * A remote device as its provider last reported it. Its instructions (and so reset and dynamic
+   * circuits) are the provider's when it reported them. The snapshot's gates and coupling replace
    * the catalogue's only when qrail can translate to them (a backend whose two-qubit basis is not
    * one of the catalogue's gates, like ECR, keeps the catalogue's and cannot run: see
    * docs/decisions/execution-ibm-runtime.md).
@@ -173,6 +174,10 @@ export class DeviceDirectory {
       couplingMap: snap.couplingMap,
       ...(snap.faultyQubits === undefined || snap.faultyQubits.length === 0 ? {} : { faultyQubits: snap.faultyQubits }),
       ...(snap.faultyEdges === undefined || snap.faultyEdges.length === 0 ? {} : { faultyEdges: snap.faultyEdges }),
+      // The provider's own word on what the backend runs, when it gave one (IBM: its configuration).
+      ...(snap.instructions === undefined
+        ? {}
+        : { instructions: Object.freeze([...snap.instructions]), supportsReset: snap.instructions.includes('reset'), supportsDynamicCircuits: snap.supportsDynamicCircuits === true }),
     });
     return { profile: { ...p, spec }, reasons };
   }

@@ -100,6 +100,8 @@ export const EXECUTION_FAILURE_CODES = {
   REMOTE_SUBMISSION_UNCERTAIN: 'A submission to the remote provider timed out or was interrupted, so it may or may not have been accepted; it is never sent twice.',
   REMOTE_JOB_FAILED: 'The remote provider reports the job failed or was canceled; its own code is in the message.',
   REMOTE_MALFORMED_RESPONSE: 'The remote provider answered with a body its published API does not describe (a job, status or result we cannot read); the message quotes it.',
+  REMOTE_CIRCUIT_NOT_ISA:
+    "Not sent: the OpenQASM 3 text for IBM breaks a rule of the backend's instruction set (a gate outside its basis, a qubit it lacks or reports faulty, a pair outside its coupling map, an `if` on a backend without `if_else`), the checks qiskit-ibm-runtime makes before it submits; the message names the rule and line.",
   WORKER_LOST: 'The worker running the job stopped too many times.',
   HOLD_LAPSED: 'The hold was no longer pending when the job finished (it expired or was settled elsewhere).',
   EXECUTION_FAILED: 'The run failed with an unexpected error.',

@@ -40,7 +40,7 @@ describe('IBM Quantum Runtime adapter against a fake of its REST API', () => {
     expect(job.body).toMatchObject({ program_id: 'sampler', backend: FAKE_BACKEND, params: { version: 2 }, tags: [ibmJobTag('job-a')] });
     const pub = (job.body.params!.pubs as unknown[][])[0]!;
     expect(pub[0]).toMatch(/^OPENQASM 3\.0;\ninclude "stdgates\.inc";/);
-    expect(pub[0]).toContain('c[1] = measure q[1];');
+    expect(pub[0]).toContain('c[1] = measure $1;');
     expect(pub.slice(1)).toEqual([null, 4]);
     // Every Runtime call carried the bearer token and the instance CRN.
     const runtime = fake.requests.filter((r) => r.path.startsWith('/api/'));

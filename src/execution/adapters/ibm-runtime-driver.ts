@@ -8,8 +8,11 @@
  *   POST   /v1/jobs/{id}/cancel    204
  *   GET    /v1/jobs?tags=…&limit=… {jobs: [...]}   (findSubmitted: our tag = our job id)
  * The circuit it gets is already translated (native gates, physical qubits of the backend); it
- * is sent as OpenQASM 3 with one classical register `c`, so each sample's bit i is clbit i,
- * and counts keep the documented order (clbit 0 rightmost). The per-shot samples are kept in
+ * is sent as an ISA circuit in OpenQASM 3 (ibm-qasm.ts: physical qubits `$n`, conditioned gates as
+ * `if` blocks, one classical register `c`, so each sample's bit i is clbit i, and counts keep the
+ * documented order, clbit 0 rightmost). Every PUB's text is first checked against the backend's
+ * ISA with the rules qiskit-ibm-runtime applies before it submits (ibm-isa-check.ts); a text that
+ * breaks one fails the job with REMOTE_CIRCUIT_NOT_ISA and nothing is sent. The per-shot samples are kept in
  * the result's meta (`memory`, as IBM gives them) and, when `memory` is asked for, returned as
  * clbit strings in shot order (docs/execution.md#results-on-hardware).
  *
@@ -17,12 +20,14 @@
  * connection after sending is REMOTE_SUBMISSION_UNCERTAIN, which the worker settles with
  * `findSubmitted` before anything is sent again.
  */
-import { toQasm3 } from '../../circuits/qasm/export-qasm.js';
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
 import { hardwareResultJson } from '../hardware-workload.js';
 import { describeIbmError, type IbmHttp, type IbmRuntimeClient } from './ibm-runtime-client.js';
+import { checkIbmIsa } from './ibm-isa-check.js';
+import { specIsaTarget } from './ibm-isa-target.js';
+import { toIbmQasm3 } from './ibm-qasm.js';
 
 /** The tag that names our job at IBM: findSubmitted searches by it. */
 export const ibmJobTag = (jobId: string): string => `qrail-job:${jobId}`;
@@ -84,10 +89,22 @@ export class IbmRuntimeDriver implements DeviceDriver {
     const circuits = input.hardware?.circuits ?? [input.circuit];
     if (circuits.some((c) => c.numClbits === 0))
       return { state: 'failed', code: EXECUTION_FAILURE.REMOTE_REJECTED, message: 'The circuit measures nothing; the Sampler needs at least one measurement.' };
+    const texts = circuits.map(toIbmQasm3);
+    const target = specIsaTarget(input.device.spec, backend);
+    for (const [t, text] of texts.entries()) {
+      const v = checkIbmIsa(text, target);
+      if (v === null) continue;
+      const which = texts.length > 1 ? ` (PUB ${t})` : '';
+      return {
+        state: 'failed',
+        code: EXECUTION_FAILURE.REMOTE_CIRCUIT_NOT_ISA,
+        message: `Not sent: the circuit${which} is not an ISA circuit of ${backend} (${v.rule}, line ${v.line}: ${v.message}).`,
+      };
+    }
     const body = {
       program_id: 'sampler',
       backend,
-      params: { pubs: circuits.map((c) => [toQasm3(c), null, input.shots]), version: 2 },
+      params: { pubs: texts.map((text) => [text, null, input.shots]), version: 2 },
       tags: [ibmJobTag(input.jobId)],
     };
     const r = await this.client.request('POST', '/v1/jobs', body);

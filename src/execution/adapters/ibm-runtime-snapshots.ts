@@ -3,20 +3,23 @@
  * IBM Quantum Runtime, for each backend this deployment maps a device to:
  *   GET /v1/backends                         {devices: [...]}  which backends the instance sees
  *   GET /v1/backends/{name}/status           {state, status, message, length_queue}
- *   GET /v1/backends/{name}/configuration    {n_qubits, basis_gates, coupling_map (directed pairs)}
+ *   GET /v1/backends/{name}/configuration    {n_qubits, basis_gates, supported_instructions, coupling_map (directed pairs)}
  *   GET /v1/backends/{name}/properties       {last_update_date, qubits: [[{name: T1|T2|readout_error, unit, value}]], gates: [{gate, qubits, parameters: [{name: gate_error, value}]}]}
  * Figures are averaged over qubits (and over coupled pairs for two-qubit errors). Faulty parts
  * are the ones qiskit-ibm-runtime's `check_faulty` refuses (`operational` 0 on a qubit, or on a
  * gate) plus a basis two-qubit gate whose `gate_error` is 1 (IBM's mark of a broken pair: the
  * recorded ibm_fez has seven such cz pairs); they leave the coupling map, so routing never uses
- * them, and are listed in the snapshot so a circuit that needs them is refused by name. A backend
- * the instance does not list is reported offline; a failed call fails the whole refresh (the
+ * them, and are listed in the snapshot so a circuit that needs them is refused by name. Its
+ * instructions (`basis_gates` with `supported_instructions`) are kept for the ISA check, and
+ * `if_else` among them means it runs dynamic circuits (docs/decisions/execution-ibm-dynamic-circuits.md).
+ * A backend the instance does not list is reported offline; a failed call fails the whole refresh (the
  * refresher backs off and keeps the last good snapshots).
  */
 import type { DeviceCalibration, DeviceSnapshot, DeviceSnapshotSource } from '../../devices/device-snapshot.js';
 import type { IbmHttp, IbmRuntimeClient } from './ibm-runtime-client.js';
 import { describeIbmError } from './ibm-runtime-client.js';
 import { ibmStatus } from './ibm-runtime-driver.js';
+import { ibmInstructions, ibmSupportsDynamicCircuits } from './ibm-isa-target.js';
 
 /** Instructions of IBM's basis that are not gates (qrail lists measure/reset separately). */
 const NOT_GATES = new Set(['measure', 'reset', 'delay', 'init', 'if_else', 'for_loop', 'while_loop', 'switch_case', 'barrier']);
@@ -162,6 +165,8 @@ export class IbmRuntimeSnapshots implements DeviceSnapshotSource {
         couplingMap: c.coupling_map === null ? null : [...edges.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]),
         faultyQubits: faulty.qubits,
         faultyEdges: faulty.edges,
+        instructions: ibmInstructions(c),
+        supportsDynamicCircuits: ibmSupportsDynamicCircuits(c),
         calibration: ibmCalibration(props),
         fetchedAt,
       });

@@ -134,6 +134,9 @@ export class FakeIbmRuntime {
 
   start(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    // Node closes an idle keep-alive socket after 5 s; a client reusing it at that moment gets
+    // "fetch failed". A loaded test machine can be idle that long between two calls of one test.
+    this.server.keepAliveTimeout = 120_000;
     return new Promise((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
   }
 
