@@ -1,6 +1,7 @@
 /**
  * The event catalog of outbound webhooks (docs/webhooks.md#event-catalog). The SQL triggers of
- * migration 0900 write these types; this list is what an endpoint may subscribe to.
+ * migration 0900 write these types (the organization events are written with the audit event
+ * of the change, src/store/orgs/org-repository.ts); this list is what an endpoint may subscribe to.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'job.queued',
@@ -17,6 +18,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'auto_recharge.failed',
   'auto_recharge.paused',
   'webhook_endpoint.disabled',
+  'org.member.invited',
+  'org.member.joined',
+  'org.member.role_changed',
+  'org.member.removed',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

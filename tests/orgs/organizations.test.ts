@@ -47,12 +47,20 @@ describe('organizations', () => {
   }
 
   beforeAll(async () => {
-    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: OPERATOR });
+    app = await buildTestApp({ QRAIL_OPERATOR_TOKEN: OPERATOR, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     owner = await signUp(app);
     await verify(owner);
     const r = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Quantum Lab' } });
     expect(r.statusCode, r.body).toBe(201);
     orgId = r.json().data.org_id;
+    // The organization's webhook endpoint (a setting: owner, admin) hears about its members.
+    const hook = await app.inject({
+      method: 'POST',
+      url: '/v1/webhooks/endpoints',
+      headers: inOrg(owner),
+      payload: { url: 'http://127.0.0.1:9/hook', event_types: ['org.member.joined', 'org.member.removed'] },
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
     for (const role of ORG_ROLES) members.set(role, role === 'owner' ? owner : await join(role));
   });
   afterAll(async () => app.close());
@@ -204,6 +212,20 @@ describe('organizations', () => {
     });
     expect(budget.statusCode).toBe(200);
     expect(budget.json().data.member.spend_limits).toEqual({ daily: '5.000000', monthly: null });
+  });
+
+  it('membership changes are webhook events of the organization', async () => {
+    const r = await app.inject({ method: 'GET', url: '/v1/webhooks/events?limit=100', headers: inOrg(owner) });
+    expect(r.statusCode).toBe(200);
+    const events = r.json().data.events as Array<{ type: string; account_id: string; data: { org_id: string; target: string; actor: { kind: string } } }>;
+    const joined = events.filter((e) => e.type === 'org.member.joined');
+    expect(joined.length).toBeGreaterThanOrEqual(ORG_ROLES.length - 1);
+    expect(new Set(joined.map((e) => e.data.target))).toContain((members.get('viewer') as User).userId);
+    expect(events.every((e) => e.account_id === orgId && e.data.org_id === orgId)).toBe(true);
+    expect(events.some((e) => e.type === 'org.member.removed')).toBe(true);
+    // The person's own organization heard nothing of it.
+    const own = await app.inject({ method: 'GET', url: '/v1/webhooks/events?limit=100', headers: owner.auth });
+    expect((own.json().data.events as Array<{ type: string }>).filter((e) => e.type.startsWith('org.'))).toEqual([]);
   });
 
   it('the audit log records who did what, newest first, in keyset pages and as CSV', async () => {

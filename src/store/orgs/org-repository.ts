@@ -52,6 +52,10 @@ export async function recordAudit(q: Queryable, orgId: string, actor: Actor, act
     actor.requestId,
     JSON.stringify(details),
   ]);
+  // Membership changes are also webhook events of the organization, in the same transaction.
+  if (['member.invited', 'member.joined', 'member.role_changed', 'member.removed'].includes(action)) {
+    await q.query('SELECT webhook_emit($1, $2, $3)', [orgId, `org.${action}`, JSON.stringify({ org_id: orgId, target, actor: { kind: actor.kind, id: actor.id }, details })]);
+  }
 }
 
 const owners = async (q: Queryable, orgId: string): Promise<number> =>

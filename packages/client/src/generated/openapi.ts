@@ -17543,7 +17543,7 @@ export interface operations {
                     /** @description http(s) URL that receives the events (POST, JSON); its host must resolve to public addresses */
                     url: string;
                     /** @description Each type at most once */
-                    event_types: ("job.queued" | "job.running" | "job.completed" | "job.failed" | "execution_job.queued" | "execution_job.running" | "execution_job.completed" | "execution_job.failed" | "hold.expired" | "wallet.low_balance" | "auto_recharge.succeeded" | "auto_recharge.failed" | "auto_recharge.paused" | "webhook_endpoint.disabled" | "*")[];
+                    event_types: ("job.queued" | "job.running" | "job.completed" | "job.failed" | "execution_job.queued" | "execution_job.running" | "execution_job.completed" | "execution_job.failed" | "hold.expired" | "wallet.low_balance" | "auto_recharge.succeeded" | "auto_recharge.failed" | "auto_recharge.paused" | "webhook_endpoint.disabled" | "org.member.invited" | "org.member.joined" | "org.member.role_changed" | "org.member.removed" | "*")[];
                     description?: string;
                 };
             };
@@ -18562,7 +18562,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "job.queued" | "job.running" | "job.completed" | "job.failed" | "execution_job.queued" | "execution_job.running" | "execution_job.completed" | "execution_job.failed" | "hold.expired" | "wallet.low_balance" | "auto_recharge.succeeded" | "auto_recharge.failed" | "auto_recharge.paused" | "webhook_endpoint.disabled";
+                type?: "job.queued" | "job.running" | "job.completed" | "job.failed" | "execution_job.queued" | "execution_job.running" | "execution_job.completed" | "execution_job.failed" | "hold.expired" | "wallet.low_balance" | "auto_recharge.succeeded" | "auto_recharge.failed" | "auto_recharge.paused" | "webhook_endpoint.disabled" | "org.member.invited" | "org.member.joined" | "org.member.role_changed" | "org.member.removed";
                 /** @description Page size (default 50, at most 100) */
                 limit?: number;
                 /** @description next_cursor of the previous page (with the same filters) */
