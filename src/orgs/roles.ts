@@ -18,7 +18,7 @@ export function isOrgRole(s: string): s is OrgRole {
  * - `run`: analyze, optimize, simulate, quote, hold and run hardware, submit jobs, chat and speech.
  * - `billing`: top-ups, payment methods, spend controls, auto-recharge.
  * - `credentials`: see and revoke every member's machine credentials (each member manages their own).
- * - `members`: invitations, roles, member budgets, removal.
+ * - `members`: invitations, roles, removal.
  * - `settings`: the organization's name, webhooks.
  * - `audit`: the audit log.
  * - `close`: closing the organization.

@@ -204,14 +204,6 @@ describe('organizations', () => {
     const admin = members.get('admin') as User;
     const byAdmin = await app.inject({ method: 'PATCH', url: `/v1/orgs/${orgId}/members/${owner.userId}`, headers: admin.auth, payload: { role: 'viewer' } });
     expect(byAdmin.json().error.code).toBe('ORG_OWNER_ONLY');
-    const budget = await app.inject({
-      method: 'PATCH',
-      url: `/v1/orgs/${orgId}/members/${(members.get('developer') as User).userId}`,
-      headers: admin.auth,
-      payload: { spend_limits: { daily: '5.000000' } },
-    });
-    expect(budget.statusCode).toBe(200);
-    expect(budget.json().data.member.spend_limits).toEqual({ daily: '5.000000', monthly: null });
   });
 
   it('membership changes are webhook events of the organization', async () => {
@@ -233,7 +225,7 @@ describe('organizations', () => {
     expect(all.statusCode).toBe(200);
     const events = all.json().data.events as Array<{ event_id: string; action: string; actor: { kind: string; id: string }; request_id: string | null }>;
     const actions = new Set(events.map((e) => e.action));
-    for (const a of ['org.created', 'member.invited', 'member.joined', 'member.role_changed', 'member.removed', 'member.budget_changed', 'credential.created']) expect(actions, a).toContain(a);
+    for (const a of ['org.created', 'member.invited', 'member.joined', 'member.role_changed', 'member.removed', 'credential.created']) expect(actions, a).toContain(a);
     const ids = events.map((e) => BigInt(e.event_id));
     expect([...ids].sort((a, b) => (a > b ? -1 : 1))).toEqual(ids);
     expect(events.find((e) => e.action === 'org.created')).toMatchObject({ actor: { kind: 'person', id: owner.userId } });

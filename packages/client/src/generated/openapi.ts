@@ -1692,7 +1692,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members with their role and budget */
+        /** Members with their role */
         get: operations["listOrgMembers"];
         put?: never;
         post?: never;
@@ -1716,7 +1716,7 @@ export interface paths {
         delete: operations["removeOrgMember"];
         options?: never;
         head?: never;
-        /** Change a member’s role or budget (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes */
+        /** Change a member’s role (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes */
         patch: operations["updateOrgMember"];
         trace?: never;
     };
@@ -1762,7 +1762,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit log, newest first: membership, role, budget, credential and settings changes with their actor and request id (owner, admin, billing); `format=csv` for a CSV page */
+        /** The audit log, newest first: membership, role, credential and settings changes with their actor and request id (owner, admin, billing); `format=csv` for a CSV page */
         get: operations["listOrgAudit"];
         put?: never;
         post?: never;
@@ -18786,7 +18786,7 @@ export interface operations {
                                 name: string;
                                 /** @description The organization every person has for themself; it has no other members */
                                 personal: boolean;
-                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                 role: "owner" | "admin" | "developer" | "billing" | "viewer";
                                 /** Format: date-time */
                                 created_at: string;
@@ -18917,7 +18917,7 @@ export interface operations {
                             name: string;
                             /** @description The organization every person has for themself; it has no other members */
                             personal: boolean;
-                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                             role: "owner" | "admin" | "developer" | "billing" | "viewer";
                             /** Format: date-time */
                             created_at: string;
@@ -19086,7 +19086,7 @@ export interface operations {
                             name: string;
                             /** @description The organization every person has for themself; it has no other members */
                             personal: boolean;
-                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                             role: "owner" | "admin" | "developer" | "billing" | "viewer";
                             /** Format: date-time */
                             created_at: string;
@@ -19227,7 +19227,7 @@ export interface operations {
                             name: string;
                             /** @description The organization every person has for themself; it has no other members */
                             personal: boolean;
-                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                             role: "owner" | "admin" | "developer" | "billing" | "viewer";
                             /** Format: date-time */
                             created_at: string;
@@ -19387,12 +19387,8 @@ export interface operations {
                                 /** Format: uuid */
                                 user_id: string;
                                 email: string;
-                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                 role: "owner" | "admin" | "developer" | "billing" | "viewer";
-                                spend_limits: {
-                                    daily: string | null;
-                                    monthly: string | null;
-                                };
                                 /** Format: date-time */
                                 joined_at: string;
                             }[];
@@ -19666,13 +19662,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
-                    role?: "owner" | "admin" | "developer" | "billing" | "viewer";
-                    /** @description The member’s own budget in the organization, USD per UTC day and month; null removes a limit */
-                    spend_limits?: {
-                        daily?: string | null;
-                        monthly?: string | null;
-                    };
+                    /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
+                    role: "owner" | "admin" | "developer" | "billing" | "viewer";
                 };
             };
         };
@@ -19695,12 +19686,8 @@ export interface operations {
                                 /** Format: uuid */
                                 user_id: string;
                                 email: string;
-                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                 role: "owner" | "admin" | "developer" | "billing" | "viewer";
-                                spend_limits: {
-                                    daily: string | null;
-                                    monthly: string | null;
-                                };
                                 /** Format: date-time */
                                 joined_at: string;
                             };
@@ -19874,7 +19861,7 @@ export interface operations {
                                 /** Format: uuid */
                                 invitation_id: string;
                                 email: string;
-                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                                /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                 role: "owner" | "admin" | "developer" | "billing" | "viewer";
                                 /** Format: uuid */
                                 invited_by: string;
@@ -19990,7 +19977,7 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email: string;
-                    /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                    /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                     role: "owner" | "admin" | "developer" | "billing" | "viewer";
                 };
             };
@@ -20014,7 +20001,7 @@ export interface operations {
                             /** Format: uuid */
                             invitation_id: string;
                             email: string;
-                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                             role: "owner" | "admin" | "developer" | "billing" | "viewer";
                             /** Format: uuid */
                             invited_by: string;
@@ -20190,7 +20177,7 @@ export interface operations {
                             name: string;
                             /** @description The organization every person has for themself; it has no other members */
                             personal: boolean;
-                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                            /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                             role: "owner" | "admin" | "developer" | "billing" | "viewer";
                             /** Format: date-time */
                             created_at: string;
@@ -20380,13 +20367,13 @@ export interface operations {
                                 action: string;
                                 target: string | null;
                                 request_id: string | null;
-                                /** @description What changed, by action: a role change `{from, to}`, a budget in micro-USD, the credentials a removal revoked… */
+                                /** @description What changed, by action: a role change `{from, to}`, the credentials a removal revoked… */
                                 details: {
                                     name?: string;
                                     role?: ("owner" | "admin" | "developer" | "billing" | "viewer") | {
-                                        /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                                        /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                         from: "owner" | "admin" | "developer" | "billing" | "viewer";
-                                        /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only */
+                                        /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                         to: "owner" | "admin" | "developer" | "billing" | "viewer";
                                     };
                                     /** Format: uuid */

@@ -5,7 +5,6 @@
  */
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { parseUsd } from '../../../billing/money.js';
 import type { OrgCaller } from '../../../orgs/org-service.js';
 import type { App } from '../../app-types.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
@@ -115,7 +114,7 @@ export default async function orgRoutes(app: App): Promise<void> {
       schema: {
         tags,
         operationId: 'listOrgMembers',
-        summary: 'Members with their role and budget',
+        summary: 'Members with their role',
         params: OrgParams,
         response: { 200: okResponse(Obj({ members: Type.Array(MemberView) }), 'Every member') },
       },
@@ -130,20 +129,14 @@ export default async function orgRoutes(app: App): Promise<void> {
       schema: {
         tags,
         operationId: 'updateOrgMember',
-        summary: 'Change a member’s role or budget (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes',
+        summary: 'Change a member’s role (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes',
         params: MemberParams,
         body: PatchMemberBody,
         response: { 200: okResponse(Obj({ member: MemberView, credentials_cut: Type.Integer({ minimum: 0 }) }), 'The member, changed'), ...errors(403, 404, 409) },
       },
     },
     async (req) => {
-      const limits = req.body.spend_limits;
-      const micros = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : parseUsd(v));
-      const r = await svc().changeMember(callerOf(req), personOf(req.principal).accountId, req.params.user_id.toLowerCase(), {
-        role: req.body.role,
-        dailyLimitMicros: micros(limits?.daily),
-        monthlyLimitMicros: micros(limits?.monthly),
-      });
+      const r = await svc().changeMember(callerOf(req), personOf(req.principal).accountId, req.params.user_id.toLowerCase(), { role: req.body.role });
       return { member: memberView(r.member), credentials_cut: r.credentialsCut };
     },
   );
@@ -228,7 +221,7 @@ export default async function orgRoutes(app: App): Promise<void> {
       schema: {
         tags,
         operationId: 'listOrgAudit',
-        summary: 'The audit log, newest first: membership, role, budget, credential and settings changes with their actor and request id (owner, admin, billing); `format=csv` for a CSV page',
+        summary: 'The audit log, newest first: membership, role, credential and settings changes with their actor and request id (owner, admin, billing); `format=csv` for a CSV page',
         querystring: AuditQuery,
         params: OrgParams,
         response: { 200: okResponse(Obj({ events: Type.Array(AuditView), next_cursor: Type.Union([Type.String(), Type.Null()]) }), 'A page of events') },

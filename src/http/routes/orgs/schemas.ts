@@ -2,18 +2,13 @@ import { Type } from 'typebox';
 import { Obj } from '../../schema-helpers.js';
 import { ORG_ROLES } from '../../../orgs/roles.js';
 import type { AuditEvent, OrgInvitation, OrgMember, OrgMembership } from '../../../orgs/org-ports.js';
-import { formatMicros } from '../../../billing/money.js';
-import { NullableUsdIn } from '../billing/schemas.js';
 
 export const Role = Type.Union(
   ORG_ROLES.map((r) => Type.Literal(r)),
   {
-    description:
-      'owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit, hold within budget; billing: top-ups, spend controls, ledger; viewer: read only',
+    description: 'owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only',
   },
 );
-const Usd = Type.String({ pattern: '^\\d{1,12}\\.\\d{6}$', maxLength: 19, description: 'USD with six decimals' });
-const NullableUsd = Type.Union([Usd, Type.Null()]);
 
 export const OrgParams = Type.Object({ org_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 export const MemberParams = Type.Object({ org_id: Type.String({ format: 'uuid' }), user_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
@@ -23,21 +18,7 @@ const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 export const CreateOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const PatchOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: Role }, { additionalProperties: false });
-export const PatchMemberBody = Type.Object(
-  {
-    role: Type.Optional(Role),
-    spend_limits: Type.Optional(
-      Type.Object(
-        {
-          daily: Type.Optional(NullableUsdIn),
-          monthly: Type.Optional(NullableUsdIn),
-        },
-        { additionalProperties: false, description: 'The member’s own budget in the organization, USD per UTC day and month; null removes a limit' },
-      ),
-    ),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const PatchMemberBody = Type.Object({ role: Role }, { additionalProperties: false });
 export const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 64, pattern: '^[a-z_.]+$' })),
@@ -62,7 +43,6 @@ export const MemberView = Obj({
   user_id: Type.String({ format: 'uuid' }),
   email: Type.String(),
   role: Role,
-  spend_limits: Obj({ daily: NullableUsd, monthly: NullableUsd }),
   joined_at: Type.String({ format: 'date-time' }),
 });
 export const InvitationView = Obj({
@@ -93,18 +73,15 @@ export const AuditView = Obj({
       credentials_revoked: Type.Optional(Type.Integer({ minimum: 0 })),
       scopes: Type.Optional(Type.Array(Type.String())),
     },
-    { description: 'What changed, by action: a role change `{from, to}`, a budget in micro-USD, the credentials a removal revoked…' },
+    { description: 'What changed, by action: a role change `{from, to}`, the credentials a removal revoked…' },
   ),
 });
-
-const usd = (v: bigint | null): string | null => (v === null ? null : formatMicros(v));
 
 export const orgView = (m: OrgMembership) => ({ org_id: m.id, name: m.name, personal: m.personal, role: m.role, created_at: m.createdAt.toISOString() });
 export const memberView = (m: OrgMember) => ({
   user_id: m.userId,
   email: m.email,
   role: m.role,
-  spend_limits: { daily: usd(m.dailyLimitMicros), monthly: usd(m.monthlyLimitMicros) },
   joined_at: m.joinedAt.toISOString(),
 });
 export const invitationView = (i: OrgInvitation, now = Date.now()) => ({
