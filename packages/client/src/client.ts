@@ -4,6 +4,7 @@ import { circuitsArea, couplingArea } from './areas/compute.js';
 import { executionArea } from './areas/execution.js';
 import { jobsArea } from './areas/jobs.js';
 import { mediaArea } from './areas/media.js';
+import { orgsArea } from './areas/orgs.js';
 import { typedRequest } from './call.js';
 import { newIdempotencyKey } from './idempotency.js';
 import { JobsAuth, type ClientCredentials } from './jobs-auth.js';
@@ -28,6 +29,8 @@ export interface ClientOptions {
   tokenRefreshMarginMs?: number | undefined;
   /** Sent with every request (e.g. `x-request-id` is better set per call). */
   headers?: Record<string, string> | undefined;
+  /** The organization to act in (`Qrail-Org`); default: the person's personal one, or the credential's. */
+  org?: string | undefined;
   /** Makes idempotency keys and client tokens (default: `crypto.randomUUID()`). */
   idempotencyKey?: (() => string) | undefined;
 }
@@ -49,7 +52,7 @@ export function createClient(options: ClientOptions) {
   const config: TransportConfig = {
     baseUrl: options.baseUrl,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    headers: options.headers ?? {},
+    headers: { ...(options.headers ?? {}), ...(options.org === undefined ? {} : { 'qrail-org': options.org }) },
     retry: options.retry === false ? { ...DEFAULT_RETRY, maxRetries: 0 } : { ...DEFAULT_RETRY, ...options.retry },
     timeoutMs: options.timeoutMs,
     newKey,
@@ -72,6 +75,7 @@ export function createClient(options: ClientOptions) {
     billing: billingArea(request),
     jobs: jobsArea(request, newKey),
     media: mediaArea(request),
+    orgs: orgsArea(request),
     /** Any operation of the document, typed by path and method; resolves to status, headers and data. */
     request,
   };

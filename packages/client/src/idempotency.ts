@@ -35,6 +35,8 @@ export const KEYED_POSTS: Readonly<Record<string, KeyedBy>> = {
   '/v1/billing/operator/credit-grant': 'header',
   '/v1/webhooks/endpoints': 'header',
   '/v1/webhooks/deliveries/{delivery_id}/redeliver': 'header',
+  '/v1/orgs': 'header',
+  '/v1/orgs/{org_id}/invitations': 'header',
 };
 
 /**
