@@ -7,7 +7,7 @@
  */
 import type { DenseMatrix } from '../gate-matrices.js';
 import { svd } from './jacobi-svd.js';
-import { orthonormalise, OVERSAMPLE, rangeFinderSvd } from './range-finder-svd.js';
+import { orthonormaliseColumns, OVERSAMPLE, rangeFinderSvd } from './range-finder-svd.js';
 
 interface Site {
   l: number;
@@ -437,13 +437,19 @@ function transposeQubits(m: DenseMatrix): DenseMatrix {
 
 /** M (m×n) = Q·R with Q's k columns orthonormal (dependent columns dropped) and R = Q†M (k×n). */
 function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { qr: Float64Array; qi: Float64Array; rr: Float64Array; ri: Float64Array; k: number } {
-  const wr = re.slice();
-  const wi = im.slice();
-  orthonormalise(m, n, wr, wi);
+  // Columns contiguous for the Gram–Schmidt passes.
+  const wr = new Float64Array(m * n);
+  const wi = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      wr[j * m + i] = re[i * n + j]!;
+      wi[j * m + i] = im[i * n + j]!;
+    }
+  orthonormaliseColumns(m, n, wr, wi);
   const keep: number[] = [];
   for (let j = 0; j < n; j++) {
     let z = true;
-    for (let i = 0; i < m && z; i++) if (wr[i * n + j] !== 0 || wi[i * n + j] !== 0) z = false;
+    for (let i = 0; i < m && z; i++) if (wr[j * m + i] !== 0 || wi[j * m + i] !== 0) z = false;
     if (!z) keep.push(j);
   }
   const k = Math.max(1, keep.length);
@@ -452,8 +458,8 @@ function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { q
   const qi = new Float64Array(m * k);
   for (let i = 0; i < m; i++)
     keep.forEach((j, a) => {
-      qr[i * k + a] = wr[i * n + j]!;
-      qi[i * k + a] = wi[i * n + j]!;
+      qr[i * k + a] = wr[j * m + i]!;
+      qi[i * k + a] = wi[j * m + i]!;
     });
   // R = Q†M
   const rr = new Float64Array(k * n);

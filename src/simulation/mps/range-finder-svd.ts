@@ -22,80 +22,144 @@ function gaussian(): number {
   return Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 
-/** C (m×q) = op(A)·B with op(A) = A (m×p stored) or A† (A stored p×m); row-major. */
-function mul(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, adj: boolean, br: Float64Array, bi: Float64Array): [Float64Array, Float64Array] {
-  const cr = new Float64Array(m * q);
-  const ci = new Float64Array(m * q);
-  for (let i = 0; i < m; i++)
-    for (let k = 0; k < p; k++) {
-      const xr = adj ? ar[k * m + i]! : ar[i * p + k]!;
-      const xi = adj ? -ai[k * m + i]! : ai[i * p + k]!;
-      if (xr === 0 && xi === 0) continue;
-      const o = k * q;
-      const c = i * q;
-      for (let j = 0; j < q; j++) {
-        const yr = br[o + j]!;
-        const yi = bi[o + j]!;
-        cr[c + j]! += xr * yr - xi * yi;
-        ci[c + j]! += xr * yi + xi * yr;
-      }
-    }
-  return [cr, ci];
-}
-
-/** Orthonormalises the q columns of an m×q row-major matrix in place (Gram–Schmidt twice); dependent columns become zero. */
-export function orthonormalise(m: number, q: number, re: Float64Array, im: Float64Array): void {
+/**
+ * Orthonormalises q columns of length m stored contiguously (column j at j·m) in place, Gram–Schmidt
+ * twice; a column dependent on the earlier ones becomes zero.
+ */
+export function orthonormaliseColumns(m: number, q: number, re: Float64Array, im: Float64Array): void {
   for (let j = 0; j < q; j++) {
+    const oj = j * m;
     let n0 = 0;
-    for (let i = 0; i < m; i++) n0 += re[i * q + j]! ** 2 + im[i * q + j]! ** 2;
+    for (let i = 0; i < m; i++) n0 += re[oj + i]! * re[oj + i]! + im[oj + i]! * im[oj + i]!;
     for (let pass = 0; pass < 2; pass++)
       for (let c = 0; c < j; c++) {
+        const oc = c * m;
         let dr = 0;
         let di = 0;
         for (let i = 0; i < m; i++) {
-          const ur = re[i * q + c]!;
-          const ui = im[i * q + c]!;
-          const vr = re[i * q + j]!;
-          const vi = im[i * q + j]!;
+          const ur = re[oc + i]!;
+          const ui = im[oc + i]!;
+          const vr = re[oj + i]!;
+          const vi = im[oj + i]!;
           dr += ur * vr + ui * vi;
           di += ur * vi - ui * vr;
         }
         if (dr === 0 && di === 0) continue;
         for (let i = 0; i < m; i++) {
-          const ur = re[i * q + c]!;
-          const ui = im[i * q + c]!;
-          re[i * q + j]! -= dr * ur - di * ui;
-          im[i * q + j]! -= dr * ui + di * ur;
+          const ur = re[oc + i]!;
+          const ui = im[oc + i]!;
+          re[oj + i]! -= dr * ur - di * ui;
+          im[oj + i]! -= dr * ui + di * ur;
         }
       }
     let n1 = 0;
-    for (let i = 0; i < m; i++) n1 += re[i * q + j]! ** 2 + im[i * q + j]! ** 2;
+    for (let i = 0; i < m; i++) n1 += re[oj + i]! * re[oj + i]! + im[oj + i]! * im[oj + i]!;
     const inv = n1 > 1e-24 * n0 && n1 > 0 ? 1 / Math.sqrt(n1) : 0;
     for (let i = 0; i < m; i++) {
-      re[i * q + j]! *= inv;
-      im[i * q + j]! *= inv;
+      re[oj + i]! *= inv;
+      im[oj + i]! *= inv;
     }
   }
 }
 
-/** The leading `want` (+ oversampling) singular triplets of an m×n matrix: U m×k, s, V† k×n. */
+/**
+ * The leading `want` (+ oversampling) singular triplets of an m×n row-major matrix: U m×k, s, V† k×n.
+ * Sketches are kept column-major (each column contiguous) so every product and projection is a
+ * contiguous dot product or axpy.
+ */
 export function rangeFinderSvd(m: number, n: number, are: Float64Array, aim: Float64Array, want: number): Svd {
   const q = Math.min(want + OVERSAMPLE, m, n);
-  const or = new Float64Array(n * q);
-  const oi = new Float64Array(n * q);
-  for (let e = 0; e < n * q; e++) {
-    or[e] = gaussian();
-    oi[e] = gaussian();
+  // Y = A·Ω, column j: y_i = Σ_k A[i,k] ω_k (Ω column j contiguous).
+  const wr = new Float64Array(n);
+  const wi = new Float64Array(n);
+  const yr = new Float64Array(q * m);
+  const yi = new Float64Array(q * m);
+  for (let j = 0; j < q; j++) {
+    for (let k = 0; k < n; k++) {
+      wr[k] = gaussian();
+      wi[k] = gaussian();
+    }
+    for (let i = 0; i < m; i++) {
+      let sr = 0;
+      let si = 0;
+      const o = i * n;
+      for (let k = 0; k < n; k++) {
+        const ar = are[o + k]!;
+        const ai = aim[o + k]!;
+        sr += ar * wr[k]! - ai * wi[k]!;
+        si += ar * wi[k]! + ai * wr[k]!;
+      }
+      yr[j * m + i] = sr;
+      yi[j * m + i] = si;
+    }
   }
-  let [yr, yi] = mul(m, n, q, are, aim, false, or, oi);
-  orthonormalise(m, q, yr, yi);
-  const [zr, zi] = mul(n, m, q, are, aim, true, yr, yi);
-  orthonormalise(n, q, zr, zi);
-  [yr, yi] = mul(m, n, q, are, aim, false, zr, zi);
-  orthonormalise(m, q, yr, yi);
-  // B = Q†A (q×n)
-  const [br, bi] = mul(q, m, n, yr, yi, true, are, aim);
+  orthonormaliseColumns(m, q, yr, yi);
+  // Z = A†·Y (n×q, column-major): z_k += conj(A[i,k]) y_i.
+  const zr = new Float64Array(q * n);
+  const zi = new Float64Array(q * n);
+  adjointTimes(m, n, q, are, aim, yr, yi, zr, zi);
+  orthonormaliseColumns(n, q, zr, zi);
+  // Y = A·Z
+  for (let j = 0; j < q; j++)
+    for (let i = 0; i < m; i++) {
+      let sr = 0;
+      let si = 0;
+      const o = i * n;
+      const oz = j * n;
+      for (let k = 0; k < n; k++) {
+        const ar = are[o + k]!;
+        const ai = aim[o + k]!;
+        const xr = zr[oz + k]!;
+        const xi = zi[oz + k]!;
+        sr += ar * xr - ai * xi;
+        si += ar * xi + ai * xr;
+      }
+      yr[j * m + i] = sr;
+      yi[j * m + i] = si;
+    }
+  orthonormaliseColumns(m, q, yr, yi);
+  // B = Q†A (q×n row-major): row j of B is (A† q_j)† — the same products as Z, conjugated.
+  const br = new Float64Array(q * n);
+  const bi = new Float64Array(q * n);
+  adjointTimes(m, n, q, are, aim, yr, yi, br, bi);
+  for (let e = 0; e < q * n; e++) bi[e] = -bi[e]!;
   const d = svd(q, n, br, bi);
-  const [ur, ui] = mul(m, q, d.k, yr, yi, false, d.ure, d.uim);
-  return { ure: ur, uim: ui, s: d.s, vhre: d.vhre, vhim: d.vhim, k: d.k };
+  // U = Q·U_b (m×k row-major).
+  const k = d.k;
+  const ur = new Float64Array(m * k);
+  const ui = new Float64Array(m * k);
+  for (let j = 0; j < q; j++)
+    for (let i = 0; i < m; i++) {
+      const xr = yr[j * m + i]!;
+      const xi = yi[j * m + i]!;
+      if (xr === 0 && xi === 0) continue;
+      const o = i * k;
+      const ob = j * k;
+      for (let c = 0; c < k; c++) {
+        const gr = d.ure[ob + c]!;
+        const gi = d.uim[ob + c]!;
+        ur[o + c]! += xr * gr - xi * gi;
+        ui[o + c]! += xr * gi + xi * gr;
+      }
+    }
+  return { ure: ur, uim: ui, s: d.s, vhre: d.vhre, vhim: d.vhim, k };
+}
+
+/** Z (n×q, column-major) = A†·Y for A m×n row-major and Y m×q column-major. */
+function adjointTimes(m: number, n: number, q: number, are: Float64Array, aim: Float64Array, yr: Float64Array, yi: Float64Array, zr: Float64Array, zi: Float64Array): void {
+  for (let j = 0; j < q; j++) {
+    const oz = j * n;
+    for (let i = 0; i < m; i++) {
+      const xr = yr[j * m + i]!;
+      const xi = yi[j * m + i]!;
+      if (xr === 0 && xi === 0) continue;
+      const o = i * n;
+      for (let k = 0; k < n; k++) {
+        const ar = are[o + k]!;
+        const ai = -aim[o + k]!;
+        zr[oz + k]! += ar * xr - ai * xi;
+        zi[oz + k]! += ar * xi + ai * xr;
+      }
+    }
+  }
 }
