@@ -304,19 +304,32 @@ export function runBlocked(r: Float64Array, n: number, ops: readonly TransferOp[
       ),
     );
     const chunk = 4 ** L;
-    const goff = new Int32Array(chunk);
-    for (let t = 0; t < chunk; t++) {
+    // The lowest `low` qubits of S are qubits 0..low−1: their 4^low entries are contiguous runs.
+    let low = 0;
+    while (low < L && S[low] === low) low++;
+    const run = 4 ** low;
+    const goff = new Int32Array(chunk / run);
+    for (let t = 0; t < goff.length; t++) {
       let o = 0;
-      for (let d = 0; d < L; d++) o += ((t >> (2 * d)) & 3) * 4 ** S[d]!;
+      for (let d = low; d < L; d++) o += ((t >> (2 * (d - low))) & 3) * 4 ** S[d]!;
       goff[t] = o;
     }
     const M = S.reduce((a, q) => a | (3 * 4 ** q), 0);
     const nM = ~M;
     const total = 4 ** n;
+    const runs = goff.length;
     for (let base = 0; base < total; base = ((base | M) + 1) & nM) {
-      for (let t = 0; t < chunk; t++) buf[t] = r[base + goff[t]!]!;
+      for (let t = 0; t < runs; t++) {
+        const src = base + goff[t]!;
+        const dst = t * run;
+        for (let i = 0; i < run; i++) buf[dst + i] = r[src + i]!;
+      }
       for (const f of kernels) f(buf, chunk);
-      for (let t = 0; t < chunk; t++) r[base + goff[t]!] = buf[t]!;
+      for (let t = 0; t < runs; t++) {
+        const dst = base + goff[t]!;
+        const src = t * run;
+        for (let i = 0; i < run; i++) r[dst + i] = buf[src + i]!;
+      }
     }
     blocks++;
     remaining = next;
