@@ -10,6 +10,7 @@
  */
 import { isAppError } from '../errors/app-error.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
+import type { WireMethodOptions } from './workload-request.js';
 
 export interface RunBatchRequest {
   readonly circuits: readonly unknown[];
@@ -20,7 +21,7 @@ export interface RunBatchRequest {
   readonly client_token: string;
   /** The simulation method of every item (default auto, chosen per circuit). */
   readonly method?: string;
-  readonly method_options?: { readonly max_bond_dimension?: number; readonly truncation_threshold?: number };
+  readonly method_options?: WireMethodOptions;
 }
 
 /** ExecutionService.run for one item (its body, and the batch's request hash for its token). */

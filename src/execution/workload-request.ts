@@ -17,6 +17,7 @@ import {
   RESULT_TYPES,
   type Method,
   type MethodLimits,
+  type MethodOptions,
   type MethodRequest,
   type PauliTerm,
   type ResultType,
@@ -33,7 +34,56 @@ export interface WorkloadFields {
   readonly observables?: readonly { pauli: string; coeff: number }[] | undefined;
   /** Simulator runs: the simulation method (default auto) and its options. */
   readonly method?: string | undefined;
-  readonly method_options?: { readonly max_bond_dimension?: number; readonly truncation_threshold?: number } | undefined;
+  readonly method_options?: WireMethodOptions | undefined;
+}
+
+/** A request's noise model (`method_options.noise`, density_matrix on the simulator devices): channels after every gate. */
+export interface WireNoise {
+  readonly depolarizing_1q?: number;
+  readonly depolarizing_2q?: number;
+  readonly amplitude_damping?: number;
+  readonly phase_damping?: number;
+  /** [P(read 1 | 0), P(read 0 | 1)] */
+  readonly readout_error?: readonly number[];
+}
+
+export interface WireMethodOptions {
+  readonly max_bond_dimension?: number;
+  readonly truncation_threshold?: number;
+  readonly noise?: WireNoise;
+}
+
+const NOISE_RATES = ['depolarizing_1q', 'depolarizing_2q', 'amplitude_damping', 'phase_damping'] as const;
+
+/** The simulator's options from the wire form. */
+export function methodOptionsOf(mo: WireMethodOptions | undefined): MethodOptions {
+  const n = mo?.noise;
+  return {
+    ...(mo?.max_bond_dimension === undefined ? {} : { maxBondDimension: mo.max_bond_dimension }),
+    ...(mo?.truncation_threshold === undefined ? {} : { truncationThreshold: mo.truncation_threshold }),
+    ...(n === undefined
+      ? {}
+      : {
+          noise: {
+            ...(n.depolarizing_1q === undefined ? {} : { depolarizing1q: n.depolarizing_1q }),
+            ...(n.depolarizing_2q === undefined ? {} : { depolarizing2q: n.depolarizing_2q }),
+            ...(n.amplitude_damping === undefined ? {} : { amplitudeDamping: n.amplitude_damping }),
+            ...(n.phase_damping === undefined ? {} : { phaseDamping: n.phase_damping }),
+            ...(n.readout_error === undefined ? {} : { readout: [n.readout_error[0] ?? 0, n.readout_error[1] ?? 0] as const }),
+          },
+        }),
+  };
+}
+
+/** Problems of a noise model: every rate a probability, readout a pair of them. */
+function noiseProblems(n: WireNoise): { path: string; code: string; message: string }[] {
+  const out: { path: string; code: string; message: string }[] = [];
+  const prob = (v: unknown): boolean => typeof v === 'number' && v >= 0 && v <= 1;
+  for (const k of NOISE_RATES) if (n[k] !== undefined && !prob(n[k])) out.push({ path: `/method_options/noise/${k}`, code: 'OUT_OF_RANGE', message: `${k} is a probability in [0, 1]` });
+  const ro = n.readout_error;
+  if (ro !== undefined && !(Array.isArray(ro) && ro.length === 2 && prob(ro[0]) && prob(ro[1])))
+    out.push({ path: '/method_options/noise/readout_error', code: 'OUT_OF_RANGE', message: 'readout_error is [P(read 1 | 0), P(read 0 | 1)], each in [0, 1]' });
+  return out;
 }
 
 /** Stored with the job (JSON): what the run computes. Null for a plain counts run (the rows of before). */
@@ -46,7 +96,7 @@ export interface RunOptions {
   /** The method the run uses (absent on rows from before methods: the state vector), and why `auto` chose it. */
   readonly method?: Method;
   readonly method_reason?: string;
-  readonly method_options?: { readonly max_bond_dimension?: number; readonly truncation_threshold?: number };
+  readonly method_options?: WireMethodOptions;
 }
 
 interface Problem {
@@ -148,8 +198,13 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields, limi
     problems.push({ path: '/method_options/max_bond_dimension', code: 'OUT_OF_RANGE', message: `max_bond_dimension is an integer from 1 to ${MAX_BOND_DIMENSION_LIMIT}` });
   if (threshold !== undefined && !(typeof threshold === 'number' && threshold >= 0 && threshold < 1))
     problems.push({ path: '/method_options/truncation_threshold', code: 'OUT_OF_RANGE', message: 'truncation_threshold is a number in [0, 1)' });
-  if (mo !== undefined && requested !== 'matrix_product_state' && requested !== 'auto')
-    problems.push({ path: '/method_options', code: 'METHOD_OPTIONS_UNUSED', message: "method_options are options of the 'matrix_product_state' method" });
+  if ((bond !== undefined || threshold !== undefined) && requested !== 'matrix_product_state' && requested !== 'auto')
+    problems.push({ path: '/method_options', code: 'METHOD_OPTIONS_UNUSED', message: "max_bond_dimension and truncation_threshold are options of the 'matrix_product_state' method" });
+  if (mo?.noise !== undefined) {
+    if (requested !== 'density_matrix')
+      problems.push({ path: '/method_options/noise', code: 'METHOD_OPTIONS_UNUSED', message: "a noise model is an option of the 'density_matrix' method (give method: 'density_matrix')" });
+    problems.push(...noiseProblems(mo.noise));
+  }
   if (problems.length > 0) throw fail(EXECUTION_ERRORS.EXECUTION_RESULT_TYPES_INVALID, `The result types cannot be given for this run: ${problems[0]!.message}`, problems);
   const methodOptions = { ...(bond === undefined ? {} : { maxBondDimension: bond }), ...(threshold === undefined ? {} : { truncationThreshold: threshold }) };
   // The method is chosen on the bound circuits: a sweep is Clifford only when every point is.
@@ -169,25 +224,18 @@ export function checkWorkload(c: Circuit, shots: number, f: WorkloadFields, limi
     ...(method === 'matrix_product_state' && mo !== undefined
       ? { method_options: { ...(bond === undefined ? {} : { max_bond_dimension: bond }), ...(threshold === undefined ? {} : { truncation_threshold: threshold }) } }
       : {}),
+    ...(method === 'density_matrix' && mo?.noise !== undefined ? { method_options: { noise: mo.noise } } : {}),
   };
 }
 
 /** The simulator's spec of stored run options. */
 export function workloadSpec(o: RunOptions): WorkloadSpec {
-  const mo = o.method_options;
   return {
     resultTypes: o.result_types,
     ...(o.points === undefined ? {} : { points: o.points }),
     ...(o.observables === undefined ? {} : { observables: o.observables }),
     ...(o.method === undefined ? {} : { method: o.method }),
     ...(o.method_reason === undefined ? {} : { methodReason: o.method_reason }),
-    ...(mo === undefined
-      ? {}
-      : {
-          methodOptions: {
-            ...(mo.max_bond_dimension === undefined ? {} : { maxBondDimension: mo.max_bond_dimension }),
-            ...(mo.truncation_threshold === undefined ? {} : { truncationThreshold: mo.truncation_threshold }),
-          },
-        }),
+    ...(o.method_options === undefined ? {} : { methodOptions: methodOptionsOf(o.method_options) }),
   };
 }

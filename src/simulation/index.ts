@@ -1,6 +1,7 @@
 /** The state-vector simulator's public surface. See docs/simulator.md. */
 export { simulate, finalState } from './simulate.js';
 export type { SimulateOptions, SimulationResult, PureState, LimitOptions } from './simulate.js';
+export type { CustomNoiseSpec } from './noise.js';
 export { noiseFromCalibration, customNoise, relaxationParams, depolarizingForError } from './noise.js';
 export type { CalibrationRecord, NoiseModel, NoiseChannel, PerQubit } from './noise.js';
 export { SIMULATION_ERRORS } from './error-codes.js';

@@ -8,6 +8,7 @@ import type { Circuit } from '../circuits/ir.js';
 import { fail } from '../errors/app-error.js';
 import { DENSITY_MATRIX_MAX_QUBITS, simulateDensityMatrix } from './density-matrix/simulate-density-matrix.js';
 import { SIMULATION_ERRORS } from './error-codes.js';
+import { customNoise, type CustomNoiseSpec } from './noise.js';
 import { DEFAULT_MAX_BOND_DIMENSION, MPS_MAX_QUBITS, simulateMps, type MpsTruncationReport } from './mps/simulate-mps.js';
 import { simulate, type SimulateOptions, type SimulationResult } from './simulate.js';
 import { cliffordPrims } from './stabilizer/clifford-gates.js';
@@ -24,6 +25,8 @@ export type Method = Exclude<MethodRequest, 'auto'>;
 export interface MethodOptions {
   readonly maxBondDimension?: number;
   readonly truncationThreshold?: number;
+  /** density_matrix: a noise model given with the request (simulator devices; emulated devices bring their own). */
+  readonly noise?: CustomNoiseSpec;
 }
 
 /** Qubit limit of each method on a deployment (the state vector's is EXECUTION_SIM_MAX_QUBITS). */
@@ -171,15 +174,19 @@ export function runMethod(c: Circuit, method: Method, options: SimulateOptions, 
         ...simulateStabilizer(c, { ...common, ...(options.noise === undefined ? {} : { noise: options.noise }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) }),
         method,
       };
-    case 'density_matrix':
+    case 'density_matrix': {
+      if (options.noise !== undefined && methodOptions.noise !== undefined)
+        unavailable("this device applies its calibrated noise model; a request's noise model runs on the simulator devices", { method });
+      const noise = options.noise ?? (methodOptions.noise === undefined ? undefined : customNoise(methodOptions.noise));
       return {
         ...simulateDensityMatrix(c, {
           ...common,
-          ...(options.noise === undefined ? {} : { noise: options.noise }),
+          ...(noise === undefined ? {} : { noise }),
           ...(options.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: options.maxMemoryBytes }),
         }),
         method,
       };
+    }
     case 'matrix_product_state':
       if (options.noise !== undefined) unavailable('the matrix_product_state method runs noise-free circuits; use density_matrix or statevector for noise', { method });
       return {

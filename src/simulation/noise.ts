@@ -138,7 +138,16 @@ export function noiseFromCalibration(cal: CalibrationRecord): NoiseModel {
 }
 
 /** A model with only the given channels after every gate (for tests and custom devices). */
-export function customNoise(opts: { depolarizing1q?: number; depolarizing2q?: number; amplitudeDamping?: number; phaseDamping?: number; readout?: readonly [number, number] }): NoiseModel {
+/** The channels of a custom model: after every gate on each of its qubits, and readout [P(1|0), P(0|1)]. */
+export interface CustomNoiseSpec {
+  readonly depolarizing1q?: number;
+  readonly depolarizing2q?: number;
+  readonly amplitudeDamping?: number;
+  readonly phaseDamping?: number;
+  readonly readout?: readonly [number, number];
+}
+
+export function customNoise(opts: CustomNoiseSpec): NoiseModel {
   return {
     afterGate(_name, qubits) {
       const out: NoiseChannel[] = [];

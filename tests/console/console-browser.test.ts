@@ -323,6 +323,11 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
         .map(([k, n]) => `${k},${n}`)
         .sort(),
     );
+    // The method: auto by default (a Bell circuit is Clifford: the stabilizer, with the reason shown), or the one picked.
+    await page.getByText('Method: stabilizer').waitFor();
+    await page.getByLabel('Simulation method').selectOption('density_matrix');
+    await page.getByRole('button', { name: 'Run on simulator' }).click();
+    await page.getByText('Method: density_matrix').waitFor({ timeout: 60_000 });
     await check('circuits-run');
   }, 120_000);
 

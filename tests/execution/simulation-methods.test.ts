@@ -117,6 +117,38 @@ describe('simulation methods on simulator runs', () => {
     expect(wrongOpts.json().error.details[0].path).toBe('/method_options');
   });
 
+  it('density_matrix takes a noise model in method_options and includes it exactly; noise needs that method and probabilities in range', async () => {
+    const u = await signUp(app);
+    // X then amplitude damping 0.2: P(1) = 0.8; readout P(read 0 | 1) = 0.1 makes it 0.72.
+    const r = await run(u.auth, {
+      circuit: wire(1, [{ op: 'x', qubits: [0] }]),
+      shots: 100,
+      seed: 4,
+      method: 'density_matrix',
+      method_options: { noise: { amplitude_damping: 0.2, readout_error: [0, 0.1] } },
+      result_types: ['probabilities', 'counts'],
+      client_token: 'dm-noise',
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const res = r.json().data.results;
+    expect(res.meta.method).toBe('density_matrix');
+    expect(res.probabilities_kind).toBe('exact');
+    expect(res.probabilities).toEqual({ '0': expect.closeTo(0.28, 12), '1': expect.closeTo(0.72, 12) });
+    const auto = await run(u.auth, { circuit: wire(1, [{ op: 'x', qubits: [0] }]), method_options: { noise: { depolarizing_1q: 0.1 } }, client_token: 'noise-auto' });
+    expect(auto.statusCode).toBe(400);
+    expect(auto.json().error.details[0]).toMatchObject({ path: '/method_options/noise', code: 'METHOD_OPTIONS_UNUSED' });
+    const range = await run(u.auth, {
+      circuit: wire(1, [{ op: 'x', qubits: [0] }]),
+      method: 'density_matrix',
+      method_options: { noise: { depolarizing_1q: 1.5 } },
+      client_token: 'noise-range',
+    });
+    expect(range.statusCode).toBe(400);
+    expect(JSON.stringify(range.json().error)).toContain('depolarizing_1q');
+    const extra = await run(u.auth, { circuit: wire(1, [{ op: 'x', qubits: [0] }]), method: 'density_matrix', method_options: { noise: { t1: 5 } }, client_token: 'noise-extra' });
+    expect(extra.statusCode).toBe(400);
+  });
+
   it('the async and batch forms take the method too', async () => {
     const u = await signUp(app);
     const q = await run(u.auth, { circuit: wire(1000, ghz(1000), [0, 999]), shots: 500, seed: 4, client_token: 'async-stab', async: true });

@@ -12,6 +12,16 @@ type Optimized = Awaited<ReturnType<QrailClient['circuits']['optimize']>>;
 type Coupling = Awaited<ReturnType<QrailClient['coupling']['analyze']>>;
 type Metrics = Optimized['metrics_before'];
 type Run = Awaited<ReturnType<QrailClient['execution']['runProviderOne']>>;
+/** The simulation methods a run may ask for (docs/simulator.md#methods); auto picks one and says why. */
+const SIM_METHODS = ['auto', 'statevector', 'stabilizer', 'matrix_product_state', 'density_matrix'] as const;
+type SimMethod = (typeof SIM_METHODS)[number];
+const METHOD_LABELS: Record<SimMethod, string> = {
+  auto: 'auto (chosen for the circuit)',
+  statevector: 'state vector',
+  stabilizer: 'stabilizer (Clifford)',
+  matrix_product_state: 'matrix product state',
+  density_matrix: 'density matrix',
+};
 interface Problem {
   readonly path?: string | undefined;
   readonly code?: string | undefined;
@@ -101,6 +111,7 @@ export function CircuitsPage() {
   const [optimized, setOptimized] = useState<Optimized | undefined>(undefined);
   const [coupling, setCoupling] = useState<Coupling | undefined>(undefined);
   const [shots, setShots] = useState(1024);
+  const [method, setMethod] = useState<SimMethod>('auto');
   const [simulated, setSimulated] = useState<Run | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState<string | undefined>(undefined);
@@ -143,7 +154,7 @@ export function CircuitsPage() {
     run('Running on the simulator', async (signal) => {
       setSimulated(undefined);
       const c = api();
-      const job = await c.execution.runProviderOne({ circuit: circuitInput(text), shots }, { signal });
+      const job = await c.execution.runProviderOne({ circuit: circuitInput(text), shots, method }, { signal });
       setSimulated(job.results != null || job.failure !== null ? job : await c.execution.waitForJob('provider-one', job.job_id, { signal }));
     });
   const loadExample = () =>
@@ -217,6 +228,16 @@ export function CircuitsPage() {
             Shots
             <input type="number" min={1} max={1000000} value={shots} onInput={(e) => setShots(Number(e.currentTarget.value))} />
           </label>
+          <label>
+            Method
+            <select aria-label="Simulation method" value={method} onChange={(e) => setMethod(SIM_METHODS.find((m) => m === e.currentTarget.value) ?? 'auto')}>
+              {SIM_METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {METHOD_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </label>
           <button type="button" onClick={() => void simulate()} disabled={text.trim() === '' || !(shots >= 1)}>
             Run on simulator
           </button>
@@ -277,6 +298,13 @@ export function CircuitsPage() {
               <code>{simulated.job_id.slice(0, 8)}</code>
             </a>{' '}
             {simulated.status} on <code>{simulated.device}</code>, {simulated.shots} shots.
+            {simulated.results?.meta?.method !== undefined && (
+              <>
+                {' '}
+                Method: <code>{simulated.results.meta.method}</code>
+                {simulated.results.meta.method_reason !== undefined && <> ({simulated.results.meta.method_reason})</>}.
+              </>
+            )}
           </p>
           {simulated.failure !== null && <ErrorBanner error={new Error(`${simulated.failure.code}: ${simulated.failure.message}`)} />}
           {simulated.results != null && (

@@ -5,7 +5,7 @@ import { getDevice, type ProviderId } from '../../devices/device-catalogue.js';
 import type { Capability } from '../capability.js';
 import { JOB_FAILURE } from '../error-codes.js';
 import { BELL, CIRCUIT_FIELD_SCHEMA, CIRCUIT_FIELD_SHALLOW } from './circuit-schema.js';
-import { checkWorkload, type WorkloadFields } from '../../execution/workload-request.js';
+import { checkWorkload, methodOptionsOf, type WorkloadFields } from '../../execution/workload-request.js';
 import { simulatorMethodLimits } from '../../execution/simulator-methods.js';
 import { STABILIZER_MAX_QUBITS, type Method, type MethodOptions } from '../../simulation/index.js';
 import { METHOD_FACTORS, METHOD_PROPS, methodFactor } from './method-pricing.js';
@@ -114,11 +114,7 @@ export function providerSimulate(provider: ProviderId, execution: SimulatorExecu
       const shots = (request['shots'] as number | undefined) ?? DEFAULT_SHOTS;
       // Bindings, result types and the method are checked before any money is held (the same 4xx as the platform run).
       const checked = checkWorkload(circuit, shots, pickWorkload(request), simulatorMethodLimits(Math.min(device.numQubits, o.simMaxQubits)));
-      const mo = checked?.method_options;
-      const methodOptions = {
-        ...(mo?.max_bond_dimension === undefined ? {} : { maxBondDimension: mo.max_bond_dimension }),
-        ...(mo?.truncation_threshold === undefined ? {} : { truncationThreshold: mo.truncation_threshold }),
-      };
+      const methodOptions = methodOptionsOf(checked?.method_options);
       return { circuit, shots, seed: request['seed'] as number | undefined, request, method: checked?.method ?? 'statevector', methodOptions };
     },
     quote(p) {

@@ -1,9 +1,7 @@
 /**
- * Superoperators on the vectorised density matrix. ρ is stored as a state of 2n qubits: entry
- * ρ_ij at index i + 2^n·j, so qubit q of the row is "qubit" q and of the column q + n. A unitary U
- * is U on the row qubits and conj(U) on the column qubits; a channel with Kraus operators K_k on k
- * qubits is one 2k-qubit matrix Σ_k K_k ⊗ conj(K_k) on (row qubits, column qubits). Matrices follow
- * the engine's convention (gate-matrices.ts): bit j of the index ↔ the j-th qubit of the list.
+ * The noise channels, resets and discarded measurements as Kraus operators (their Pauli transfer
+ * matrices are built in pauli-transfer.ts). Matrices follow the engine's convention
+ * (gate-matrices.ts): bit j of the index ↔ the j-th qubit of the list.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
 import type { NoiseChannel } from '../noise.js';
@@ -11,37 +9,6 @@ import type { NoiseChannel } from '../noise.js';
 export interface Kraus {
   readonly k: number;
   readonly ops: readonly DenseMatrix[];
-}
-
-export function conjugate(m: DenseMatrix): DenseMatrix {
-  return { k: m.k, re: m.re, im: m.im.map((v) => -v) };
-}
-
-/** Σ K ⊗ conj(K): index (r + 2^k·c) with r the row part, c the column part. */
-export function superoperator(ch: Kraus): DenseMatrix {
-  const d = 1 << ch.k;
-  const D = d * d;
-  const re = new Float64Array(D * D);
-  const im = new Float64Array(D * D);
-  for (const K of ch.ops) {
-    for (let r2 = 0; r2 < d; r2++)
-      for (let r = 0; r < d; r++) {
-        const ar = K.re[r2 * d + r]!;
-        const ai = K.im[r2 * d + r]!;
-        if (ar === 0 && ai === 0) continue;
-        for (let c2 = 0; c2 < d; c2++)
-          for (let c = 0; c < d; c++) {
-            // K[r2,r] · conj(K[c2,c])
-            const br = K.re[c2 * d + c]!;
-            const bi = -K.im[c2 * d + c]!;
-            const row = r2 + d * c2;
-            const col = r + d * c;
-            re[row * D + col]! += ar * br - ai * bi;
-            im[row * D + col]! += ar * bi + ai * br;
-          }
-      }
-  }
-  return { k: 2 * ch.k, re, im };
 }
 
 const mat = (k: number, entries: readonly (readonly [number, number])[]): DenseMatrix => ({ k, re: Float64Array.from(entries.map((e) => e[0])), im: Float64Array.from(entries.map((e) => e[1])) });

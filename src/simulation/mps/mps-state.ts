@@ -7,6 +7,7 @@
  */
 import type { DenseMatrix } from '../gate-matrices.js';
 import { svd } from './jacobi-svd.js';
+import { orthonormaliseColumns, OVERSAMPLE, rangeFinderSvd } from './range-finder-svd.js';
 
 interface Site {
   l: number;
@@ -93,24 +94,20 @@ export class Mps {
     this.applySites(left, this.pos[a] === left ? m : transposeQubits(m));
   }
 
-  /** Moves the orthogonality centre to `to` by exact SVDs (numerical zeros dropped). */
+  /**
+   * Moves the orthogonality centre to `to` by QR factorisations (an isometry is all the canonical form
+   * needs; the Schmidt values come from the two-site SVDs). Columns dependent on earlier ones are
+   * dropped, so bonds shrink to their rank.
+   */
   moveCenter(to: number): void {
     while (this.center < to) {
       const c = this.center;
       const A = this.sites[c]!;
       const B = this.sites[c + 1]!;
-      const d = svd(A.l * 2, A.r, A.re, A.im);
-      const k = keepCount(d.s, { maxBond: Infinity, threshold: 0 });
-      this.sites[c] = { l: A.l, r: k, ...takeColumns(d.ure, d.uim, A.l * 2, d.k, k) };
-      // (S V†)·B
-      const svr = new Float64Array(k * A.r);
-      const svi = new Float64Array(k * A.r);
-      for (let i = 0; i < k; i++)
-        for (let j = 0; j < A.r; j++) {
-          svr[i * A.r + j] = d.s[i]! * d.vhre[i * A.r + j]!;
-          svi[i * A.r + j] = d.s[i]! * d.vhim[i * A.r + j]!;
-        }
-      const prod = matmul(k, A.r, B.r * 2, svr, svi, B.re, B.im);
+      const rows = A.l * 2;
+      const { qr, qi, rr, ri, k } = isometry(rows, A.r, A.re, A.im);
+      this.sites[c] = { l: A.l, r: k, re: qr, im: qi };
+      const prod = matmul(k, A.r, B.r * 2, rr, ri, B.re, B.im);
       this.sites[c + 1] = { l: k, r: B.r, re: prod.re, im: prod.im };
       this.center++;
     }
@@ -118,19 +115,33 @@ export class Mps {
       const c = this.center;
       const A = this.sites[c - 1]!;
       const B = this.sites[c]!;
-      const d = svd(B.l, 2 * B.r, B.re, B.im);
-      const k = keepCount(d.s, { maxBond: Infinity, threshold: 0 });
-      const vh = takeRows(d.vhre, d.vhim, k, 2 * B.r);
-      this.sites[c] = { l: k, r: B.r, re: vh.re, im: vh.im };
-      // A·(U S)
-      const usr = new Float64Array(B.l * k);
-      const usi = new Float64Array(B.l * k);
+      const cols = 2 * B.r;
+      // B† = Q R ⇒ B = R† Q†: the site becomes Q† (rows orthonormal), R† moves left.
+      const hr = new Float64Array(cols * B.l);
+      const hi = new Float64Array(cols * B.l);
       for (let i = 0; i < B.l; i++)
-        for (let j = 0; j < k; j++) {
-          usr[i * k + j] = d.ure[i * d.k + j]! * d.s[j]!;
-          usi[i * k + j] = d.uim[i * d.k + j]! * d.s[j]!;
+        for (let j = 0; j < cols; j++) {
+          hr[j * B.l + i] = B.re[i * cols + j]!;
+          hi[j * B.l + i] = -B.im[i * cols + j]!;
         }
-      const prod = matmul(A.l * 2, A.r, k, A.re, A.im, usr, usi);
+      const { qr, qi, rr, ri, k } = isometry(cols, B.l, hr, hi);
+      const sr = new Float64Array(k * cols);
+      const si = new Float64Array(k * cols);
+      for (let a = 0; a < k; a++)
+        for (let j = 0; j < cols; j++) {
+          sr[a * cols + j] = qr[j * k + a]!;
+          si[a * cols + j] = -qi[j * k + a]!;
+        }
+      this.sites[c] = { l: k, r: B.r, re: sr, im: si };
+      // R† (B.l × k)
+      const lr = new Float64Array(B.l * k);
+      const li = new Float64Array(B.l * k);
+      for (let a = 0; a < k; a++)
+        for (let i = 0; i < B.l; i++) {
+          lr[i * k + a] = rr[a * B.l + i]!;
+          li[i * k + a] = -ri[a * B.l + i]!;
+        }
+      const prod = matmul(A.l * 2, A.r, k, A.re, A.im, lr, li);
       this.sites[c - 1] = { l: A.l, r: k, re: prod.re, im: prod.im };
       this.center--;
     }
@@ -174,9 +185,14 @@ export class Mps {
           outI[idx] = si;
         }
       }
-    const d = svd(rows, cols, outR, outI);
+    // When the cut must drop rank anyway, only the leading triplets are computed; the weight is
+    // then ‖θ‖² (what the range finder misses counts as discarded).
+    const cap = this.trunc.maxBond;
+    const partial = Number.isFinite(cap) && Math.min(rows, cols) > cap + OVERSAMPLE;
+    const d = partial ? rangeFinderSvd(rows, cols, outR, outI, cap) : svd(rows, cols, outR, outI);
     let total = 0;
-    for (let j = 0; j < d.k; j++) total += d.s[j]! ** 2;
+    if (partial) for (let e = 0; e < rows * cols; e++) total += outR[e]! ** 2 + outI[e]! ** 2;
+    else for (let j = 0; j < d.k; j++) total += d.s[j]! ** 2;
     const k = keepCount(d.s, this.trunc);
     let kept = 0;
     for (let j = 0; j < k; j++) kept += d.s[j]! ** 2;
@@ -387,10 +403,6 @@ function takeColumns(re: Float64Array, im: Float64Array, rows: number, cols: num
   return { re: outR, im: outI };
 }
 
-function takeRows(re: Float64Array, im: Float64Array, k: number, cols: number): { re: Float64Array; im: Float64Array } {
-  return { re: re.slice(0, k * cols), im: im.slice(0, k * cols) };
-}
-
 /** (m×p)·(p×q), row-major. */
 function matmul(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array): { re: Float64Array; im: Float64Array } {
   const re = new Float64Array(m * q);
@@ -421,4 +433,48 @@ function transposeQubits(m: DenseMatrix): DenseMatrix {
       im[sw(r) * 4 + sw(c)] = m.im[r * 4 + c]!;
     }
   return { k: 2, re, im };
+}
+
+/** M (m×n) = Q·R with Q's k columns orthonormal (dependent columns dropped) and R = Q†M (k×n). */
+function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { qr: Float64Array; qi: Float64Array; rr: Float64Array; ri: Float64Array; k: number } {
+  // Columns contiguous for the Gram–Schmidt passes.
+  const wr = new Float64Array(m * n);
+  const wi = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      wr[j * m + i] = re[i * n + j]!;
+      wi[j * m + i] = im[i * n + j]!;
+    }
+  orthonormaliseColumns(m, n, wr, wi);
+  const keep: number[] = [];
+  for (let j = 0; j < n; j++) {
+    let z = true;
+    for (let i = 0; i < m && z; i++) if (wr[j * m + i] !== 0 || wi[j * m + i] !== 0) z = false;
+    if (!z) keep.push(j);
+  }
+  const k = Math.max(1, keep.length);
+  if (keep.length === 0) keep.push(0);
+  const qr = new Float64Array(m * k);
+  const qi = new Float64Array(m * k);
+  for (let i = 0; i < m; i++)
+    keep.forEach((j, a) => {
+      qr[i * k + a] = wr[j * m + i]!;
+      qi[i * k + a] = wi[j * m + i]!;
+    });
+  // R = Q†M
+  const rr = new Float64Array(k * n);
+  const ri = new Float64Array(k * n);
+  for (let i = 0; i < m; i++)
+    for (let a = 0; a < k; a++) {
+      const xr = qr[i * k + a]!;
+      const xi = -qi[i * k + a]!;
+      if (xr === 0 && xi === 0) continue;
+      for (let j = 0; j < n; j++) {
+        const yr = re[i * n + j]!;
+        const yi = im[i * n + j]!;
+        rr[a * n + j]! += xr * yr - xi * yi;
+        ri[a * n + j]! += xr * yi + xi * yr;
+      }
+    }
+  return { qr, qi, rr, ri, k };
 }

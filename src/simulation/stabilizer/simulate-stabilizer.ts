@@ -13,6 +13,7 @@ import type { Expectation, PauliTerm } from '../observables.js';
 import { randomSeed, SeededRng } from '../rng.js';
 import type { SimulationResult } from '../simulate.js';
 import { P_CX, P_CZ, P_H, P_S, P_SDG, P_SWAP, P_X, P_Y, P_Z, type Prim } from './clifford-gates.js';
+import { ColumnTableau } from './column-tableau.js';
 import { Frames } from './frames.js';
 import { compileStabilizer, type PauliChannel, type StabInstr, type StabProgram } from './stabilizer-program.js';
 import { Tableau } from './tableau.js';
@@ -172,6 +173,7 @@ export function simulateStabilizer(circuit: Circuit, options: StabilizerOptions)
   const wantExp = options.observables !== undefined && options.observables.length > 0;
   const choose = (): number => rng.nextU32() & 1;
   let done = 0;
+  let col: ColumnTableau | undefined;
   for (const s of order) {
     if ((++done & 1023) === 0) {
       check();
@@ -191,7 +193,9 @@ export function simulateStabilizer(circuit: Circuit, options: StabilizerOptions)
           if (random <= Math.min(count, Math.log2(maxEntries))) probabilities = exactDistribution(tab.clone(), measures, prog.numClbits);
         }
       }
-      const r = tab.measure(s.q, choose);
+      // Terminal measurements (a non-branching program): collapse column-major (column-tableau.ts).
+      if (!prog.branching) col ??= new ColumnTableau(tab);
+      const r = col === undefined ? tab.measure(s.q, choose) : col.measure(s.q, choose);
       refBits[s.c] = r.bit;
       measureRefs.push(r.bit);
     } else if (s.k === 'reset') tab.reset(s.q, choose);
@@ -293,13 +297,14 @@ function sampleFrames(
     }
   }
   // Bitstrings: clbit 0 rightmost.
+  // One latin1 decode per shot of an ASCII buffer: far cheaper than joining nc one-character strings.
   const nc = prog.numClbits;
-  const chars = new Array<string>(nc);
+  const chars = Buffer.alloc(nc, 48);
   for (let i = 0; i < shots; i++) {
     const w = i >>> 5;
-    const b = 1 << (i & 31);
-    for (let c = 0; c < nc; c++) chars[nc - 1 - c] = (bits[c * s + w]! & b) !== 0 ? '1' : '0';
-    const k = chars.join('');
+    const sh = i & 31;
+    for (let c = 0; c < nc; c++) chars[nc - 1 - c] = 48 | ((bits[c * s + w]! >>> sh) & 1);
+    const k = chars.toString('latin1', 0, nc);
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
 }

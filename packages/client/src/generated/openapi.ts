@@ -15187,12 +15187,25 @@ export interface operations {
                      * @enum {string}
                      */
                     method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
-                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    /** @description Options of the method: max_bond_dimension and truncation_threshold for matrix_product_state (the answer reports the truncation, results.truncation); noise for density_matrix. */
                     method_options?: {
                         /** @description matrix_product_state: largest bond dimension kept (default 256) */
                         max_bond_dimension?: number;
                         /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
                         truncation_threshold?: number;
+                        /** @description density_matrix on the simulator devices: a noise model applied exactly (probabilities include it). Needs method 'density_matrix'; emulated devices apply their calibrated model instead. */
+                        noise?: {
+                            /** @description depolarizing probability after every one-qubit gate */
+                            depolarizing_1q?: number;
+                            /** @description two-qubit depolarizing probability after every two-qubit gate */
+                            depolarizing_2q?: number;
+                            /** @description amplitude damping gamma on each qubit of every gate */
+                            amplitude_damping?: number;
+                            /** @description phase damping lambda on each qubit of every gate */
+                            phase_damping?: number;
+                            /** @description [P(read 1 | true 0), P(read 0 | true 1)] on every measurement */
+                            readout_error?: number[];
+                        };
                     };
                 };
             };
@@ -15427,12 +15440,25 @@ export interface operations {
                      * @enum {string}
                      */
                     method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
-                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    /** @description Options of the method: max_bond_dimension and truncation_threshold for matrix_product_state (the answer reports the truncation, results.truncation); noise for density_matrix. */
                     method_options?: {
                         /** @description matrix_product_state: largest bond dimension kept (default 256) */
                         max_bond_dimension?: number;
                         /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
                         truncation_threshold?: number;
+                        /** @description density_matrix on the simulator devices: a noise model applied exactly (probabilities include it). Needs method 'density_matrix'; emulated devices apply their calibrated model instead. */
+                        noise?: {
+                            /** @description depolarizing probability after every one-qubit gate */
+                            depolarizing_1q?: number;
+                            /** @description two-qubit depolarizing probability after every two-qubit gate */
+                            depolarizing_2q?: number;
+                            /** @description amplitude damping gamma on each qubit of every gate */
+                            amplitude_damping?: number;
+                            /** @description phase damping lambda on each qubit of every gate */
+                            phase_damping?: number;
+                            /** @description [P(read 1 | true 0), P(read 0 | true 1)] on every measurement */
+                            readout_error?: number[];
+                        };
                     };
                 };
             };
@@ -15952,12 +15978,25 @@ export interface operations {
                      * @enum {string}
                      */
                     method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
-                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    /** @description Options of the method: max_bond_dimension and truncation_threshold for matrix_product_state (the answer reports the truncation, results.truncation); noise for density_matrix. */
                     method_options?: {
                         /** @description matrix_product_state: largest bond dimension kept (default 256) */
                         max_bond_dimension?: number;
                         /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
                         truncation_threshold?: number;
+                        /** @description density_matrix on the simulator devices: a noise model applied exactly (probabilities include it). Needs method 'density_matrix'; emulated devices apply their calibrated model instead. */
+                        noise?: {
+                            /** @description depolarizing probability after every one-qubit gate */
+                            depolarizing_1q?: number;
+                            /** @description two-qubit depolarizing probability after every two-qubit gate */
+                            depolarizing_2q?: number;
+                            /** @description amplitude damping gamma on each qubit of every gate */
+                            amplitude_damping?: number;
+                            /** @description phase damping lambda on each qubit of every gate */
+                            phase_damping?: number;
+                            /** @description [P(read 1 | true 0), P(read 0 | true 1)] on every measurement */
+                            readout_error?: number[];
+                        };
                     };
                 };
             };
@@ -16192,12 +16231,25 @@ export interface operations {
                      * @enum {string}
                      */
                     method?: "auto" | "statevector" | "stabilizer" | "matrix_product_state" | "density_matrix";
-                    /** @description Options of the matrix_product_state method; the answer reports the truncation (results.truncation). */
+                    /** @description Options of the method: max_bond_dimension and truncation_threshold for matrix_product_state (the answer reports the truncation, results.truncation); noise for density_matrix. */
                     method_options?: {
                         /** @description matrix_product_state: largest bond dimension kept (default 256) */
                         max_bond_dimension?: number;
                         /** @description matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0) */
                         truncation_threshold?: number;
+                        /** @description density_matrix on the simulator devices: a noise model applied exactly (probabilities include it). Needs method 'density_matrix'; emulated devices apply their calibrated model instead. */
+                        noise?: {
+                            /** @description depolarizing probability after every one-qubit gate */
+                            depolarizing_1q?: number;
+                            /** @description two-qubit depolarizing probability after every two-qubit gate */
+                            depolarizing_2q?: number;
+                            /** @description amplitude damping gamma on each qubit of every gate */
+                            amplitude_damping?: number;
+                            /** @description phase damping lambda on each qubit of every gate */
+                            phase_damping?: number;
+                            /** @description [P(read 1 | true 0), P(read 0 | true 1)] on every measurement */
+                            readout_error?: number[];
+                        };
                     };
                 };
             };

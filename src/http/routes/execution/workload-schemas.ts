@@ -51,8 +51,29 @@ export const MethodBodyFields = {
         truncation_threshold: Type.Optional(
           Type.Number({ minimum: 0, exclusiveMaximum: 1, description: 'matrix_product_state: discard the smallest Schmidt coefficients while their total weight stays at most this (default 0)' }),
         ),
+        noise: Type.Optional(
+          Type.Object(
+            {
+              depolarizing_1q: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'depolarizing probability after every one-qubit gate' })),
+              depolarizing_2q: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'two-qubit depolarizing probability after every two-qubit gate' })),
+              amplitude_damping: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'amplitude damping gamma on each qubit of every gate' })),
+              phase_damping: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'phase damping lambda on each qubit of every gate' })),
+              readout_error: Type.Optional(
+                Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 2, maxItems: 2, description: '[P(read 1 | true 0), P(read 0 | true 1)] on every measurement' }),
+              ),
+            },
+            {
+              additionalProperties: false,
+              description:
+                "density_matrix on the simulator devices: a noise model applied exactly (probabilities include it). Needs method 'density_matrix'; emulated devices apply their calibrated model instead.",
+            },
+          ),
+        ),
       },
-      { additionalProperties: false, description: 'Options of the matrix_product_state method; the answer reports the truncation (results.truncation).' },
+      {
+        additionalProperties: false,
+        description: 'Options of the method: max_bond_dimension and truncation_threshold for matrix_product_state (the answer reports the truncation, results.truncation); noise for density_matrix.',
+      },
     ),
   ),
 };
