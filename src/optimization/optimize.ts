@@ -13,6 +13,8 @@ import { checkConditionedOnTarget, resolveTarget, translateToTarget, type Backen
 import { planSegments } from './segments.js';
 import { defaultEquivalence } from './default-equivalence.js';
 import { impreciseAngles } from './passes/normalize-angles.js';
+import { targetCost, type CostModel } from './cost-model.js';
+import { isAppError } from '../errors/app-error.js';
 
 export type { Profile } from './pipeline.js';
 export type { BackendHint } from './target.js';
@@ -73,8 +75,10 @@ export interface ProofMethod {
 export interface OptimizeResult {
   readonly circuit: Circuit;
   readonly metricsBefore: CircuitMetrics;
-  readonly metricsAfter: CircuitMetrics;
+  readonly metricsAfter: CircuitMetrics & { readonly cost_model: CostModel; readonly target_total: number };
   readonly passes: readonly string[];
+  /** The profile whose result this is: the one asked for, or a cheaper one that proved a smaller result. */
+  readonly profile: Profile;
   readonly proof: {
     readonly verified: true;
     readonly methods: readonly ProofMethod[];
@@ -197,6 +201,12 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   let { output, replay } = finish(input, best, ctx.target);
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
+  if (replay.globalSteps === 0) {
+    // Every step is a local rule the replay proved: a whole-circuit check would add nothing but time.
+    notes.push(`${ctx.label}every step is a local rule: the certificate alone proves the result (no whole-circuit check)`);
+    ctx.progress(1, 'verifying');
+    return { output, steps: best.steps, methods, timedOut, notes, replay };
+  }
   let eq: EquivalenceResult;
   const compared = replay.snapshot ?? output;
   const beforeTeleport = compared === output ? '' : '; compared with the circuit before phase teleportation (its steps and the later ones are proven by certificate replay)';
@@ -216,7 +226,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
       elapsed_ms: Math.round(eq.elapsedMs),
       justifies: replay.globalRules,
     });
-  } else if (replay.globalSteps > 0) {
+  } else {
     const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
     // only running out of time falls back (to the local steps before the first global one, proven
     // by replay alone); anything else — and any refutation above — fails closed
@@ -226,8 +236,6 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     ({ output, replay } = finish(input, best, ctx.target));
     timedOut = true;
     notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
-  } else {
-    notes.push(`${ctx.label}whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
   }
   ctx.progress(1, 'verifying');
   return { output, steps: best.steps, methods, timedOut, notes, replay };
@@ -244,11 +252,10 @@ function shifted(step: CertificateStep, offset: number): CertificateStep {
   });
 }
 
-export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
+/** One profile's run, on its share of the budget (see optimizeCircuit for the ladder of profiles). */
+function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, budget: number, onProgress: OptimizeOptions['onProgress']): OptimizeResult {
   const t0 = performance.now();
-  const profile = opts.profile ?? 'safe';
   const hint = opts.backendHint ?? 'generic';
-  const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
   const target = resolveTarget(hint, opts.device, input.numQubits);
   checkConditionedOnTarget(input, target);
   const notes: string[] = [];
@@ -265,7 +272,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     );
   }
   const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence };
-  const part = progressOf(opts.onProgress);
+  const part = progressOf(onProgress);
   const plan = planSegments(input.ops);
   let output: Circuit;
   let steps: CertificateStep[];
@@ -332,8 +339,9 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   return {
     circuit: output,
     metricsBefore: circuitMetrics(input),
-    metricsAfter: circuitMetrics(output),
+    metricsAfter: { ...circuitMetrics(output), ...targetCost(output, target.native) },
     passes: [...PROFILE_PASSES[profile], ...target.passes],
+    profile,
     proof: {
       verified: true,
       methods,
@@ -343,4 +351,65 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     notes,
     elapsedMs: performance.now() - t0,
   };
+}
+
+/** The profiles run for each profile asked for, cheapest first. */
+const LADDER: Readonly<Record<Profile, readonly Profile[]>> = { safe: ['safe'], balanced: ['safe', 'balanced'], aggressive: ['safe', 'balanced', 'aggressive'] };
+/** The most of the whole budget a rung below the last may use (unused time passes on). */
+const RUNG_SHARE: Readonly<Record<Profile, number>> = { safe: 0.1, balanced: 0.35, aggressive: 1 };
+
+/** Results ranked as the target counts them: gates, then two-qubit gates, then T gates. */
+function rank(r: OptimizeResult): readonly number[] {
+  return [r.metricsAfter.target_total, r.metricsAfter.two_qubit, r.metricsAfter.t_count];
+}
+function better(a: OptimizeResult, b: OptimizeResult): boolean {
+  const x = rank(a);
+  const y = rank(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
+  return false;
+}
+
+/**
+ * Profiles are monotone (issue 37): the cheaper profiles run first, inside the same budget, and the
+ * best proven result is kept — so aggressive never answers more gates than balanced, nor balanced
+ * than safe, in the target's cost model, and a profile whose own result cannot be proven answers with
+ * a cheaper one's proven result rather than 422 OPTIMIZATION_UNVERIFIED. Only when no rung proves a
+ * result does the asked-for profile's failure stand. Ties go to the costlier profile (its result is
+ * what was asked for).
+ */
+export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
+  const t0 = performance.now();
+  const profile = opts.profile ?? 'safe';
+  const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
+  const ladder = LADDER[profile];
+  const progress = progressOf(opts.onProgress);
+  let best: OptimizeResult | undefined;
+  let failure: unknown;
+  const notes: string[] = [];
+  const tried: string[] = [];
+  let from = 0;
+  for (const [k, rung] of ladder.entries()) {
+    const last = k === ladder.length - 1;
+    const left = Math.max(0, budget - (performance.now() - t0));
+    const share = last ? left : Math.min(left, budget * RUNG_SHARE[rung]);
+    const to = last ? 1 : Math.min(1, from + share / Math.max(1, budget));
+    let r: OptimizeResult;
+    try {
+      r = optimizeWith(input, opts, rung, share, progress(from, to, ''));
+    } catch (e) {
+      if (!isAppError(e) || e.code !== OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED.code) throw e;
+      if (last) failure = e;
+      tried.push(`${rung}: not proven (${e.message})`);
+      from = to;
+      continue;
+    }
+    from = to;
+    tried.push(`${rung}: ${r.metricsAfter.target_total} gates (${r.metricsAfter.cost_model})`);
+    if (!best || !better(best, r)) best = r;
+  }
+  if (!best) throw failure;
+  if (ladder.length > 1) {
+    notes.push(`profiles run cheapest first within the budget, the best proven result kept (${best.profile}'s): ${tried.join('; ')}`);
+  }
+  return { ...best, notes: [...best.notes, ...notes], elapsedMs: performance.now() - t0 };
 }

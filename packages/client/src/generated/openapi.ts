@@ -2475,6 +2475,10 @@ export interface components {
                 depth: number;
                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                 t_depth: number;
+                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                cost_model?: "native" | "nam";
+                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                target_total?: number;
             };
             metrics_after: {
                 /** @description Gates (measure/reset/barrier excluded) */
@@ -2485,6 +2489,10 @@ export interface components {
                 depth: number;
                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                 t_depth: number;
+                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                cost_model?: "native" | "nam";
+                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                target_total?: number;
             };
             passes: string[];
             timed_out: boolean;
@@ -3173,6 +3181,10 @@ export interface components {
                     depth: number;
                     /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                     t_depth: number;
+                    /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                    cost_model?: "native" | "nam";
+                    /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                    target_total?: number;
                 };
                 metrics_after: {
                     /** @description Gates (measure/reset/barrier excluded) */
@@ -3183,6 +3195,10 @@ export interface components {
                     depth: number;
                     /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                     t_depth: number;
+                    /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                    cost_model?: "native" | "nam";
+                    /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                    target_total?: number;
                 };
                 passes: string[];
                 timed_out: boolean;
@@ -13958,6 +13974,10 @@ export interface operations {
                                 depth: number;
                                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                                 t_depth: number;
+                                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                                cost_model?: "native" | "nam";
+                                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                                target_total?: number;
                             };
                             metrics_after: {
                                 /** @description Gates (measure/reset/barrier excluded) */
@@ -13968,6 +13988,10 @@ export interface operations {
                                 depth: number;
                                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                                 t_depth: number;
+                                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                                cost_model?: "native" | "nam";
+                                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                                target_total?: number;
                             };
                             passes: string[];
                             timed_out: boolean;
