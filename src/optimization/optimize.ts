@@ -146,6 +146,10 @@ function teleportStart(steps: readonly CertificateStep[]): number | undefined {
   return first < 0 || steps.slice(first).some((st) => isGlobalRule(st.rule)) ? undefined : first;
 }
 
+/** Above this many gate-amplitude updates (gates × 4^qubits), the path sum is tried before the whole unitary. */
+const UNITARY_WORK_PATH_SUM_FIRST = 2e8;
+const undefinedResult: EquivalenceResult = { equivalent: 'unknown', method: 'none', checked: 'nothing', elapsedMs: 0 };
+
 interface SegmentContext {
   readonly profile: Profile;
   readonly target: Target;
@@ -214,7 +218,20 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   // distance D moves a column by at most 2D), so the output itself stays within the proof tolerance.
   const epsilon = compared === output ? undefined : PROOF_EPS - 2 * replay.deviationAfterSnapshot;
   try {
-    eq = ctx.check(widened(input, compared.numQubits), compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12, ...(epsilon === undefined ? {} : { epsilon }) });
+    const a = widened(input, compared.numQubits);
+    const eps = epsilon === undefined ? {} : { epsilon };
+    // A whole unitary costs gates·4^n: at 10–12 qubits and thousands of gates that is seconds, where
+    // the path sum of the miter, linear in gates, usually decides at once. Then the path sum goes
+    // first on half the time, the unitary (up to 12 qubits) after it only if undecided.
+    const unitaryWork = (input.ops.length + compared.ops.length) * 4 ** Math.min(compared.numQubits, 13);
+    const pathFirst = compared.numQubits <= 12 && unitaryWork > UNITARY_WORK_PATH_SUM_FIRST;
+    const t1 = performance.now();
+    eq = pathFirst ? ctx.check(a, compared, { timeBudgetMs: remaining / 2, maxUnitaryQubits: 0, ...eps }) : undefinedResult;
+    if (eq.equivalent === 'unknown') {
+      const first = pathFirst ? `path-sum first: ${eq.reason ?? 'undecided'}; ` : '';
+      eq = ctx.check(a, compared, { timeBudgetMs: Math.max(250, remaining - (performance.now() - t1)), maxUnitaryQubits: 12, ...eps });
+      if (first && eq.equivalent === 'unknown') eq = { ...eq, reason: `${first}${eq.reason ?? ''}` };
+    }
   } catch (e) {
     eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
   }
