@@ -163,6 +163,15 @@ interface SegmentContext {
   /** Rounding the earlier segments of the same certificate already spent (one budget for all). */
   readonly spent: number;
   readonly progress: PartProgress;
+  /** False when a cheaper profile already proved a smaller result: no proof is then spent on this one. */
+  readonly worthProving?: (output: Circuit) => boolean;
+}
+
+/** This profile's result has more gates than a cheaper profile's proven one: it is not proven, the cheaper one stands. */
+class NotSmallerError extends Error {
+  constructor(readonly targetTotal: number) {
+    super('more gates than a cheaper profile proved');
+  }
 }
 
 interface SegmentResult {
@@ -205,6 +214,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   let { output, replay } = finish(input, best, ctx.target);
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
+  if (ctx.worthProving && !ctx.worthProving(output)) throw new NotSmallerError(targetCost(output, ctx.target.native).target_total);
   if (replay.globalSteps === 0) {
     // Every step is a local rule the replay proved: a whole-circuit check would add nothing but time.
     notes.push(`${ctx.label}every step is a local rule: the certificate alone proves the result (no whole-circuit check)`);
@@ -270,7 +280,7 @@ function shifted(step: CertificateStep, offset: number): CertificateStep {
 }
 
 /** One profile's run, on its share of the budget (see optimizeCircuit for the ladder of profiles). */
-function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, budget: number, onProgress: OptimizeOptions['onProgress']): OptimizeResult {
+function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, budget: number, onProgress: OptimizeOptions['onProgress'], worthProving?: (output: Circuit) => boolean): OptimizeResult {
   const t0 = performance.now();
   const hint = opts.backendHint ?? 'generic';
   const target = resolveTarget(hint, opts.device, input.numQubits);
@@ -297,7 +307,7 @@ function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, b
   let replay: SegmentResult['replay'] | undefined;
   const methods: ProofMethod[] = [];
   if (!plan) {
-    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0, progress: part(0, 1, '') });
+    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0, progress: part(0, 1, ''), ...(worthProving ? { worthProving } : {}) });
     ({ output, timedOut, replay } = r);
     steps = [...r.steps];
     methods.push(...r.methods);
@@ -411,9 +421,17 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     const share = last ? left : Math.min(left, budget * RUNG_SHARE[rung]);
     const to = last ? 1 : Math.min(1, from + share / Math.max(1, budget));
     let r: OptimizeResult;
+    const floor = best;
+    const target = floor === undefined ? undefined : resolveTarget(opts.backendHint ?? 'generic', opts.device, input.numQubits);
+    const worthProving = floor && target ? (out: Circuit) => targetCost(out, target.native).target_total <= floor.metricsAfter.target_total : undefined;
     try {
-      r = optimizeWith(input, opts, rung, share, progress(from, to, ''));
+      r = optimizeWith(input, opts, rung, share, progress(from, to, ''), worthProving);
     } catch (e) {
+      if (e instanceof NotSmallerError) {
+        tried.push(`${rung}: ${e.targetTotal} gates, more than a cheaper profile's proven result (not proven)`);
+        from = to;
+        continue;
+      }
       if (!isAppError(e) || e.code !== OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED.code) throw e;
       if (last) failure = e;
       tried.push(`${rung}: not proven (${e.message})`);

@@ -1,4 +1,5 @@
 import { cost } from './metrics.js';
+import { namGateCount } from './cost-model.js';
 import { cancelAndMerge, dropIdentities, normalizePhases } from './passes/local.js';
 import { reduceHadamards } from './passes/hadamard.js';
 import { mergePhasePolynomial } from './passes/phase-polynomial.js';
@@ -175,6 +176,16 @@ function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly
   return total;
 }
 
+/**
+ * Branches of the strategy search are compared in a gate set ({h, rz, x, cx}, u3 decomposed), not by
+ * raw count: block resynthesis trades CNOTs for u3 gates, which a target counts as up to five each.
+ */
+function costInGateSet(r: Recorder): number {
+  let twoQ = 0;
+  for (const op of r.ops) if (op.kind === 'gate' && op.qubits.length >= 2) twoQ++;
+  return namGateCount(r.ops) * 1000 + twoQ;
+}
+
 export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {
   const start = performance.now();
   // first of all: no pass may add a huge angle to another (the sum would lose the result)
@@ -208,12 +219,12 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     const r2 = r.fork();
     if (resynthesizeBlocks(r2) > 0) {
       fixpoint(r2, (x) => round(place)(x) + resynthesizeBlocks(x), extra);
-      if (cost(r2.ops) < cost(r.ops)) r.adopt(r2);
+      if (costInGateSet(r2) < costInGateSet(r)) r.adopt(r2);
     }
     const stage: 'done' | 'capped' | 'stopped' = teleportCapped ? 'capped' : teleportStage(r, true, branchStart);
     teleportCapped ||= stage === 'capped';
     const teleported = stage !== 'stopped';
-    if (!best || cost(r.ops) < cost(best.ops)) {
+    if (!best || costInGateSet(r) < costInGateSet(best)) {
       best = r;
       bestTeleported = teleported;
     }
