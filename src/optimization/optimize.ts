@@ -147,7 +147,9 @@ function teleportStart(steps: readonly CertificateStep[]): number | undefined {
 }
 
 /** Above this many gate-amplitude updates (gates × 4^qubits), the path sum is tried before the whole unitary. */
-const UNITARY_WORK_PATH_SUM_FIRST = 2e8;
+const UNITARY_WORK_PATH_SUM_FIRST = 1e9;
+/** The path sum tried first gets at most this long (a quarter of the proof's time): when it is stuck, the unitary still has the rest. */
+const PATH_SUM_FIRST_MAX_MS = 2_000;
 const undefinedResult: EquivalenceResult = { equivalent: 'unknown', method: 'none', checked: 'nothing', elapsedMs: 0 };
 
 interface SegmentContext {
@@ -232,11 +234,11 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     const eps = epsilon === undefined ? {} : { epsilon };
     // A whole unitary costs gates·4^n: at 10–12 qubits and thousands of gates that is seconds, where
     // the path sum of the miter, linear in gates, usually decides at once. Then the path sum goes
-    // first on half the time, the unitary (up to 12 qubits) after it only if undecided.
+    // first on a short share of the time, the unitary (up to 12 qubits) after it only if undecided.
     const unitaryWork = (input.ops.length + compared.ops.length) * 4 ** Math.min(compared.numQubits, 13);
     const pathFirst = compared.numQubits <= 12 && unitaryWork > UNITARY_WORK_PATH_SUM_FIRST;
     const t1 = performance.now();
-    eq = pathFirst ? ctx.check(a, compared, { timeBudgetMs: remaining / 2, maxUnitaryQubits: 0, ...eps }) : undefinedResult;
+    eq = pathFirst ? ctx.check(a, compared, { timeBudgetMs: Math.min(remaining / 4, PATH_SUM_FIRST_MAX_MS), maxUnitaryQubits: 0, ...eps }) : undefinedResult;
     if (eq.equivalent === 'unknown') {
       const first = pathFirst ? `path-sum first: ${eq.reason ?? 'undecided'}; ` : '';
       eq = ctx.check(a, compared, { timeBudgetMs: Math.max(250, remaining - (performance.now() - t1)), maxUnitaryQubits: 12, ...eps });
