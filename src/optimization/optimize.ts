@@ -13,6 +13,8 @@ import { checkConditionedOnTarget, resolveTarget, translateToTarget, type Backen
 import { planSegments } from './segments.js';
 import { defaultEquivalence } from './default-equivalence.js';
 import { impreciseAngles } from './passes/normalize-angles.js';
+import { targetCost, type CostModel } from './cost-model.js';
+import { isAppError } from '../errors/app-error.js';
 
 export type { Profile } from './pipeline.js';
 export type { BackendHint } from './target.js';
@@ -73,8 +75,10 @@ export interface ProofMethod {
 export interface OptimizeResult {
   readonly circuit: Circuit;
   readonly metricsBefore: CircuitMetrics;
-  readonly metricsAfter: CircuitMetrics;
+  readonly metricsAfter: CircuitMetrics & { readonly cost_model: CostModel; readonly target_total: number };
   readonly passes: readonly string[];
+  /** The profile whose result this is: the one asked for, or a cheaper one that proved a smaller result. */
+  readonly profile: Profile;
   readonly proof: {
     readonly verified: true;
     readonly methods: readonly ProofMethod[];
@@ -142,6 +146,12 @@ function teleportStart(steps: readonly CertificateStep[]): number | undefined {
   return first < 0 || steps.slice(first).some((st) => isGlobalRule(st.rule)) ? undefined : first;
 }
 
+/** Above this many gate-amplitude updates (gates × 4^qubits), the path sum is tried before the whole unitary. */
+const UNITARY_WORK_PATH_SUM_FIRST = 1e9;
+/** The path sum tried first gets at most this long (a quarter of the proof's time): when it is stuck, the unitary still has the rest. */
+const PATH_SUM_FIRST_MAX_MS = 2_000;
+const undefinedResult: EquivalenceResult = { equivalent: 'unknown', method: 'none', checked: 'nothing', elapsedMs: 0 };
+
 interface SegmentContext {
   readonly profile: Profile;
   readonly target: Target;
@@ -155,6 +165,15 @@ interface SegmentContext {
   /** Rounding the earlier segments of the same certificate already spent (one budget for all). */
   readonly spent: number;
   readonly progress: PartProgress;
+  /** False when a cheaper profile already proved a smaller result: no proof is then spent on this one. */
+  readonly worthProving?: (output: Circuit) => boolean;
+}
+
+/** This profile's result has more gates than a cheaper profile's proven one: it is not proven, the cheaper one stands. */
+class NotSmallerError extends Error {
+  constructor(readonly targetTotal: number) {
+    super('more gates than a cheaper profile proved');
+  }
 }
 
 interface SegmentResult {
@@ -197,6 +216,13 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   let { output, replay } = finish(input, best, ctx.target);
   const methods: ProofMethod[] = [];
   const remaining = Math.max(ctx.label ? 250 : 1_000, ctx.budgetMs - (performance.now() - t0));
+  if (ctx.worthProving && !ctx.worthProving(output)) throw new NotSmallerError(targetCost(output, ctx.target.native).target_total);
+  if (replay.globalSteps === 0) {
+    // Every step is a local rule the replay proved: a whole-circuit check would add nothing but time.
+    notes.push(`${ctx.label}every step is a local rule: the certificate alone proves the result (no whole-circuit check)`);
+    ctx.progress(1, 'verifying');
+    return { output, steps: best.steps, methods, timedOut, notes, replay };
+  }
   let eq: EquivalenceResult;
   const compared = replay.snapshot ?? output;
   const beforeTeleport = compared === output ? '' : '; compared with the circuit before phase teleportation (its steps and the later ones are proven by certificate replay)';
@@ -204,7 +230,20 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   // distance D moves a column by at most 2D), so the output itself stays within the proof tolerance.
   const epsilon = compared === output ? undefined : PROOF_EPS - 2 * replay.deviationAfterSnapshot;
   try {
-    eq = ctx.check(widened(input, compared.numQubits), compared, { timeBudgetMs: remaining, maxUnitaryQubits: 12, ...(epsilon === undefined ? {} : { epsilon }) });
+    const a = widened(input, compared.numQubits);
+    const eps = epsilon === undefined ? {} : { epsilon };
+    // A whole unitary costs gates·4^n: at 10–12 qubits and thousands of gates that is seconds, where
+    // the path sum of the miter, linear in gates, usually decides at once. Then the path sum goes
+    // first on a short share of the time, the unitary (up to 12 qubits) after it only if undecided.
+    const unitaryWork = (input.ops.length + compared.ops.length) * 4 ** Math.min(compared.numQubits, 13);
+    const pathFirst = compared.numQubits <= 12 && unitaryWork > UNITARY_WORK_PATH_SUM_FIRST;
+    const t1 = performance.now();
+    eq = pathFirst ? ctx.check(a, compared, { timeBudgetMs: Math.min(remaining / 4, PATH_SUM_FIRST_MAX_MS), maxUnitaryQubits: 0, ...eps }) : undefinedResult;
+    if (eq.equivalent === 'unknown') {
+      const first = pathFirst ? `path-sum first: ${eq.reason ?? 'undecided'}; ` : '';
+      eq = ctx.check(a, compared, { timeBudgetMs: Math.max(250, remaining - (performance.now() - t1)), maxUnitaryQubits: 12, ...eps });
+      if (first && eq.equivalent === 'unknown') eq = { ...eq, reason: `${first}${eq.reason ?? ''}` };
+    }
   } catch (e) {
     eq = { equivalent: 'unknown', method: 'none', checked: 'nothing', reason: `equivalence checker failed: ${(e as Error).message}`, elapsedMs: 0 };
   }
@@ -216,7 +255,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
       elapsed_ms: Math.round(eq.elapsedMs),
       justifies: replay.globalRules,
     });
-  } else if (replay.globalSteps > 0) {
+  } else {
     const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
     // only running out of time falls back (to the local steps before the first global one, proven
     // by replay alone); anything else — and any refutation above — fails closed
@@ -226,8 +265,6 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     ({ output, replay } = finish(input, best, ctx.target));
     timedOut = true;
     notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
-  } else {
-    notes.push(`${ctx.label}whole-circuit equivalence not established (${eq.reason ?? 'unknown'}); the certificate alone proves the result`);
   }
   ctx.progress(1, 'verifying');
   return { output, steps: best.steps, methods, timedOut, notes, replay };
@@ -244,11 +281,10 @@ function shifted(step: CertificateStep, offset: number): CertificateStep {
   });
 }
 
-export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
+/** One profile's run, on its share of the budget (see optimizeCircuit for the ladder of profiles). */
+function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, budget: number, onProgress: OptimizeOptions['onProgress'], worthProving?: (output: Circuit) => boolean): OptimizeResult {
   const t0 = performance.now();
-  const profile = opts.profile ?? 'safe';
   const hint = opts.backendHint ?? 'generic';
-  const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
   const target = resolveTarget(hint, opts.device, input.numQubits);
   checkConditionedOnTarget(input, target);
   const notes: string[] = [];
@@ -265,7 +301,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     );
   }
   const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence };
-  const part = progressOf(opts.onProgress);
+  const part = progressOf(onProgress);
   const plan = planSegments(input.ops);
   let output: Circuit;
   let steps: CertificateStep[];
@@ -273,7 +309,7 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   let replay: SegmentResult['replay'] | undefined;
   const methods: ProofMethod[] = [];
   if (!plan) {
-    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0, progress: part(0, 1, '') });
+    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0, progress: part(0, 1, ''), ...(worthProving ? { worthProving } : {}) });
     ({ output, timedOut, replay } = r);
     steps = [...r.steps];
     methods.push(...r.methods);
@@ -332,8 +368,9 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
   return {
     circuit: output,
     metricsBefore: circuitMetrics(input),
-    metricsAfter: circuitMetrics(output),
+    metricsAfter: { ...circuitMetrics(output), ...targetCost(output, target.native) },
     passes: [...PROFILE_PASSES[profile], ...target.passes],
+    profile,
     proof: {
       verified: true,
       methods,
@@ -343,4 +380,73 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     notes,
     elapsedMs: performance.now() - t0,
   };
+}
+
+/** The profiles run for each profile asked for, cheapest first. */
+const LADDER: Readonly<Record<Profile, readonly Profile[]>> = { safe: ['safe'], balanced: ['safe', 'balanced'], aggressive: ['safe', 'balanced', 'aggressive'] };
+/** The most of the whole budget a rung below the last may use (unused time passes on). */
+const RUNG_SHARE: Readonly<Record<Profile, number>> = { safe: 0.1, balanced: 0.35, aggressive: 1 };
+
+/** Results ranked as the target counts them: gates, then two-qubit gates, then T gates. */
+function rank(r: OptimizeResult): readonly number[] {
+  return [r.metricsAfter.target_total, r.metricsAfter.two_qubit, r.metricsAfter.t_count];
+}
+function better(a: OptimizeResult, b: OptimizeResult): boolean {
+  const x = rank(a);
+  const y = rank(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
+  return false;
+}
+
+/**
+ * Profiles are monotone (issue 37): the cheaper profiles run first, inside the same budget, and the
+ * best proven result is kept — so aggressive never answers more gates than balanced, nor balanced
+ * than safe, in the target's cost model, and a profile whose own result cannot be proven answers with
+ * a cheaper one's proven result rather than 422 OPTIMIZATION_UNVERIFIED. Only when no rung proves a
+ * result does the asked-for profile's failure stand. Ties go to the costlier profile (its result is
+ * what was asked for).
+ */
+export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): OptimizeResult {
+  const t0 = performance.now();
+  const profile = opts.profile ?? 'safe';
+  const budget = opts.timeBudgetMs ?? PROFILE_BUDGET_MS[profile];
+  const ladder = LADDER[profile];
+  const progress = progressOf(opts.onProgress);
+  let best: OptimizeResult | undefined;
+  let failure: unknown;
+  const notes: string[] = [];
+  const tried: string[] = [];
+  let from = 0;
+  for (const [k, rung] of ladder.entries()) {
+    const last = k === ladder.length - 1;
+    const left = Math.max(0, budget - (performance.now() - t0));
+    const share = last ? left : Math.min(left, budget * RUNG_SHARE[rung]);
+    const to = last ? 1 : Math.min(1, from + share / Math.max(1, budget));
+    let r: OptimizeResult;
+    const floor = best;
+    const target = floor === undefined ? undefined : resolveTarget(opts.backendHint ?? 'generic', opts.device, input.numQubits);
+    const worthProving = floor && target ? (out: Circuit) => targetCost(out, target.native).target_total <= floor.metricsAfter.target_total : undefined;
+    try {
+      r = optimizeWith(input, opts, rung, share, progress(from, to, ''), worthProving);
+    } catch (e) {
+      if (e instanceof NotSmallerError) {
+        tried.push(`${rung}: ${e.targetTotal} gates, more than a cheaper profile's proven result (not proven)`);
+        from = to;
+        continue;
+      }
+      if (!isAppError(e) || e.code !== OPTIMIZATION_ERRORS.OPTIMIZATION_UNVERIFIED.code) throw e;
+      if (last) failure = e;
+      tried.push(`${rung}: not proven (${e.message})`);
+      from = to;
+      continue;
+    }
+    from = to;
+    tried.push(`${rung}: ${r.metricsAfter.target_total} gates (${r.metricsAfter.cost_model})`);
+    if (!best || !better(best, r)) best = r;
+  }
+  if (!best) throw failure;
+  if (ladder.length > 1) {
+    notes.push(`profiles run cheapest first within the budget, the best proven result kept (${best.profile}'s): ${tried.join('; ')}`);
+  }
+  return { ...best, notes: [...best.notes, ...notes], elapsedMs: performance.now() - t0 };
 }

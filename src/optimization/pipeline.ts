@@ -1,4 +1,5 @@
 import { cost } from './metrics.js';
+import { namGateCount } from './cost-model.js';
 import { cancelAndMerge, dropIdentities, normalizePhases } from './passes/local.js';
 import { reduceHadamards } from './passes/hadamard.js';
 import { mergePhasePolynomial } from './passes/phase-polynomial.js';
@@ -120,15 +121,32 @@ function localRound(rec: Recorder, aggressive: boolean): number {
  * the whole-circuit check still compares the input with the circuit before it
  * (docs/decisions/optimization-t-count.md).
  */
-function teleportStage(rec: Recorder, aggressive: boolean): boolean {
-  for (let k = 0; k < 4; k++) {
-    if (rec.stopped()) return false;
-    if (teleportPhases(rec) === 0) return true;
-    // the analysis already runs to its fixpoint: another one can only gain from what the clean-ups changed
-    if (fixpoint(rec, (r) => localRound(r, aggressive), [], 10) === 0) return true;
+function teleportStage(rec: Recorder, aggressive: boolean, searchStart: number): 'done' | 'capped' | 'stopped' {
+  // Stopping rule (issue 37): the stage may use at most TELEPORT_SHARE times what the search took
+  // before it (and at least TELEPORT_MIN_MS). On dense circuits with arbitrary angles the path-sum
+  // graph grows dense and the reduction finds nothing after many seconds; cut short at this cap,
+  // the stage applies nothing and the search ends, not counted as running out of the budget.
+  const now = performance.now();
+  const cap = now + Math.max(TELEPORT_MIN_MS, TELEPORT_SHARE * (now - searchStart));
+  const outer = rec.stopped;
+  let capped = false;
+  rec.stopped = () => outer() || (capped ||= performance.now() > cap);
+  try {
+    for (let k = 0; k < 4; k++) {
+      if (rec.stopped()) return capped ? 'capped' : 'stopped';
+      if (teleportPhases(rec) === 0) return capped ? 'capped' : 'done';
+      // the analysis already runs to its fixpoint: another one can only gain from what the clean-ups changed
+      if (fixpoint(rec, (r) => localRound(r, aggressive), [], 10) === 0) return 'done';
+    }
+    return 'done';
+  } finally {
+    rec.stopped = outer;
   }
-  return true;
 }
+
+/** The teleport stage's cap: this many times the search's time before it, at least TELEPORT_MIN_MS. */
+const TELEPORT_SHARE = 3;
+const TELEPORT_MIN_MS = 2_000;
 
 /**
  * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
@@ -158,7 +176,18 @@ function fixpoint(rec: Recorder, round: (r: Recorder) => number, extra: readonly
   return total;
 }
 
+/**
+ * Branches of the strategy search are compared in a gate set ({h, rz, x, cx}, u3 decomposed), not by
+ * raw count: block resynthesis trades CNOTs for u3 gates, which a target counts as up to five each.
+ */
+function costInGateSet(r: Recorder): number {
+  let twoQ = 0;
+  for (const op of r.ops) if (op.kind === 'gate' && op.qubits.length >= 2) twoQ++;
+  return namGateCount(r.ops) * 1000 + twoQ;
+}
+
 export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {
+  const start = performance.now();
   // first of all: no pass may add a huge angle to another (the sum would lose the result)
   normalizeAngles(rec);
   if (profile === 'safe') {
@@ -167,7 +196,7 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   }
   if (profile === 'balanced') {
     fixpoint(rec, (r) => balancedRound(r, 'first'), extra);
-    if (!teleportStage(rec, false)) finishTeleport(rec, false);
+    if (teleportStage(rec, false, start) === 'stopped') finishTeleport(rec, false);
     return rec;
   }
   // aggressive: search over strategies, keep the cheapest; each branch is a full certificate
@@ -180,17 +209,22 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   const strategies = [...(early ? [true] : []), false].flatMap((blocksFirst) => (['first', 'last'] as const).map((place) => ({ place, blocksFirst })));
   let best: Recorder | undefined;
   let bestTeleported = false;
+  // a stage cut short at its cap in one branch would be cut short in the others too: it is not tried again
+  let teleportCapped = false;
   for (const { place, blocksFirst } of strategies) {
     if (best && rec.stopped()) break;
+    const branchStart = performance.now();
     const r = rec.fork();
     fixpoint(r, blocksFirst ? (x) => resynthesizeBlocks(x) + round(place)(x) : round(place), extra);
     const r2 = r.fork();
     if (resynthesizeBlocks(r2) > 0) {
       fixpoint(r2, (x) => round(place)(x) + resynthesizeBlocks(x), extra);
-      if (cost(r2.ops) < cost(r.ops)) r.adopt(r2);
+      if (costInGateSet(r2) < costInGateSet(r)) r.adopt(r2);
     }
-    const teleported = teleportStage(r, true);
-    if (!best || cost(r.ops) < cost(best.ops)) {
+    const stage: 'done' | 'capped' | 'stopped' = teleportCapped ? 'capped' : teleportStage(r, true, branchStart);
+    teleportCapped ||= stage === 'capped';
+    const teleported = stage !== 'stopped';
+    if (!best || costInGateSet(r) < costInGateSet(best)) {
       best = r;
       bestTeleported = teleported;
     }

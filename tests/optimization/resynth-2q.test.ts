@@ -87,28 +87,39 @@ describe('two-qubit synthesis with the minimal CNOT count', () => {
   });
 });
 
-/** exp(−i a/2 ZZ) then exp(−i b/2 XX) written with 4 CNOTs; the minimum is 2. */
-const zzThenXx = circuit(3, 0, [
-  gate('h', [2]),
-  gate('cx', [2, 0]),
+/** exp(−i(a·ZZ + b·XX + c·YY)) written naively with 6 CNOTs. */
+const heisenbergStep = (a: number, b: number, c: number) => [
   gate('cx', [0, 1]),
-  gate('rz', [1], [0.3]),
+  gate('rz', [1], [a]),
   gate('cx', [0, 1]),
   gate('h', [0]),
   gate('h', [1]),
   gate('cx', [0, 1]),
-  gate('rz', [1], [0.7]),
+  gate('rz', [1], [b]),
   gate('cx', [0, 1]),
   gate('h', [0]),
   gate('h', [1]),
-  gate('cx', [1, 2]),
-]);
+  gate('rx', [0], [Math.PI / 2]),
+  gate('rx', [1], [Math.PI / 2]),
+  gate('cx', [0, 1]),
+  gate('rz', [1], [c]),
+  gate('cx', [0, 1]),
+  gate('rx', [0], [-Math.PI / 2]),
+  gate('rx', [1], [-Math.PI / 2]),
+];
+/**
+ * Two Heisenberg steps on one pair: 12 CNOTs where 3 suffice. Resynthesized, the block is smaller in
+ * every count (the profiles are ranked by gates in the target's cost model, issue 37), so aggressive's
+ * own result is the one returned.
+ */
+const zzThenXx = circuit(2, 0, [...heisenbergStep(0.3, 0.7, 0.2), ...heisenbergStep(0.1, 0.5, 0.9)]);
 
 describe('two-qubit block resynthesis in the aggressive profile', () => {
   it('lowers the CNOT count of a block, proven by replay and whole-circuit equivalence', () => {
     const r = optimizeCircuit(zzThenXx, { profile: 'aggressive', equivalence: testEquivalence });
-    expect(r.metricsBefore.two_qubit).toBe(6);
-    expect(r.metricsAfter.two_qubit).toBe(4);
+    expect(r.metricsBefore.two_qubit).toBe(12);
+    expect(r.profile).toBe('aggressive');
+    expect(r.metricsAfter.two_qubit).toBe(3);
     expect(r.metricsAfter.total).toBeLessThan(r.metricsBefore.total);
     expect(r.passes).toContain('two-qubit-block-resynthesis');
     expect(r.proof.certificate.steps!.some((s) => s.rule === 'resynth-2q')).toBe(true);
@@ -186,7 +197,7 @@ describe('POST /v1/circuits/optimize (aggressive) with block resynthesis', () =>
     const res = await app.inject({
       method: 'POST',
       url: '/v1/circuits/optimize',
-      payload: { circuit: { schema: '0.2', num_qubits: 3, num_clbits: 0, gates, measurements: [], metadata: {} }, profile: 'aggressive' },
+      payload: { circuit: { schema: '0.2', num_qubits: 2, num_clbits: 0, gates, measurements: [], metadata: {} }, profile: 'aggressive' },
     });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;

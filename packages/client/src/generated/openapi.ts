@@ -2598,6 +2598,10 @@ export interface components {
                 depth: number;
                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                 t_depth: number;
+                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                cost_model?: "native" | "nam";
+                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                target_total?: number;
             };
             metrics_after: {
                 /** @description Gates (measure/reset/barrier excluded) */
@@ -2608,6 +2612,10 @@ export interface components {
                 depth: number;
                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                 t_depth: number;
+                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                cost_model?: "native" | "nam";
+                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                target_total?: number;
             };
             passes: string[];
             timed_out: boolean;
@@ -3296,6 +3304,10 @@ export interface components {
                     depth: number;
                     /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                     t_depth: number;
+                    /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                    cost_model?: "native" | "nam";
+                    /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                    target_total?: number;
                 };
                 metrics_after: {
                     /** @description Gates (measure/reset/barrier excluded) */
@@ -3306,6 +3318,10 @@ export interface components {
                     depth: number;
                     /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                     t_depth: number;
+                    /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                    cost_model?: "native" | "nam";
+                    /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                    target_total?: number;
                 };
                 passes: string[];
                 timed_out: boolean;
@@ -14087,6 +14103,10 @@ export interface operations {
                                 depth: number;
                                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                                 t_depth: number;
+                                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                                cost_model?: "native" | "nam";
+                                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                                target_total?: number;
                             };
                             metrics_after: {
                                 /** @description Gates (measure/reset/barrier excluded) */
@@ -14097,6 +14117,10 @@ export interface operations {
                                 depth: number;
                                 /** @description Most T gates (as t_count counts them) on any chain of gates over shared qubits */
                                 t_depth: number;
+                                /** @description How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed) */
+                                cost_model?: "native" | "nam";
+                                /** @description Gates as the target counts them, in cost_model; profiles are ranked by it */
+                                target_total?: number;
                             };
                             passes: string[];
                             timed_out: boolean;

@@ -128,6 +128,12 @@ const Metrics = Obj({
   t_count: Type.Integer({ description: 't/tdg plus z-rotations by odd multiples of π/4' }),
   depth: Type.Integer(),
   t_depth: Type.Integer({ description: 'Most T gates (as t_count counts them) on any chain of gates over shared qubits' }),
+  cost_model: Type.Optional(
+    Type.Union([Type.Literal('native'), Type.Literal('nam')], {
+      description: "How target_total counts (after optimization only): 'native' = one per gate of the target's own gate set; 'nam' = gates in {h, rz, x, cx} (the generic target; u3 decomposed)",
+    }),
+  ),
+  target_total: Type.Optional(Type.Integer({ description: 'Gates as the target counts them, in cost_model; profiles are ranked by it' })),
 });
 
 /** An operation of the certificate, in the optimizer's own form (angles as numbers, in radians). */
