@@ -1,5 +1,3 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createQrailMcpServer } from '../agents/mcp/mcp-server.js';
 import { SERVICE_VERSION } from '../version.js';
 import { EXIT } from './cli-command.js';
 import { remoteCommand, requireJobsAuth } from './remote-session.js';
@@ -21,6 +19,8 @@ start it from their MCP configuration (docs/agents.md); the same tools are serve
   examples: ['qrail mcp', 'QRAIL_URL=https://qrail.example QRAIL_TOKEN=qrj_… qrail mcp'],
   async run(_input, svc, ctx) {
     requireJobsAuth(svc);
+    // The MCP SDK (with its schema library) is most of the CLI's import time: loaded only here.
+    const [{ StdioServerTransport }, { createQrailMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../agents/mcp/mcp-server.js')]);
     const server = createQrailMcpServer(svc.client.jobs, SERVICE_VERSION);
     const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));
     // The client ending its side of stdin ends the session (the transport itself only stops reading).

@@ -110,7 +110,7 @@ interface Slot {
 
 export interface ThreadPoolOptions {
   readonly threads: number;
-  /** The worker script (tests use a fixture); default the TypeScript bootstrap of worker-entry.ts. */
+  /** The worker script (tests use a fixture); default worker-entry (through its TypeScript bootstrap when run from source). */
   readonly workerUrl?: URL;
 }
 
@@ -125,7 +125,8 @@ export class ThreadPool {
 
   constructor(private readonly opts: ThreadPoolOptions) {
     if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new Error(`ThreadPool needs at least one thread, got ${opts.threads}`);
-    this.workerUrl = opts.workerUrl ?? new URL('./worker-bootstrap.js', import.meta.url);
+    // Built (dist/*.js): the compiled entry runs as is; from source, the bootstrap registers tsx first.
+    this.workerUrl = opts.workerUrl ?? (import.meta.url.endsWith('.js') ? new URL('./worker-entry.js', import.meta.url) : new URL('./worker-bootstrap.js', import.meta.url));
   }
 
   /** Threads started and alive (for tests and diagnostics). */

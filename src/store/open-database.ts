@@ -1,6 +1,6 @@
 import type { Database } from './db.js';
 import { openPgDatabase } from './pg-database.js';
-import { openPgliteDatabase } from './pglite-database.js';
+import { openEmbeddedDatabase } from './pglite-baseline.js';
 
 export interface StoreOptions {
   readonly databaseUrl: string | undefined;
@@ -17,5 +17,5 @@ export async function openDatabase(o: StoreOptions): Promise<Database> {
     if (o.poolSize !== undefined) opts.max = o.poolSize;
     return openPgDatabase(o.databaseUrl, opts);
   }
-  return openPgliteDatabase(o.dataDir);
+  return openEmbeddedDatabase(o.dataDir);
 }

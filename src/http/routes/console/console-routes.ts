@@ -2,11 +2,11 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { App } from '../../app-types.js';
+import { PROJECT_ROOT } from '../../../project-root.js';
 
-/** Where `npm run console:build` writes the console (console/vite.config.ts), from this file. */
-const BUILT_CONSOLE = fileURLToPath(new URL('../../../../console/dist', import.meta.url));
+/** Where `npm run console:build` writes the console (console/vite.config.ts). */
+const BUILT_CONSOLE = join(PROJECT_ROOT, 'console', 'dist');
 
 /**
  * Everything the console loads comes from this origin: its scripts and styles are files of the
