@@ -172,8 +172,8 @@ describe('deploy/Dockerfile and deploy/compose.yaml (parsed, not built: no Docke
   const dockerfile = read('deploy/Dockerfile');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
-  it('the runtime image: Node 20 slim, production dependencies only, a non-root user, a health check on /healthz', () => {
-    expect(runtime).toMatch(/^\nFROM node:20-bookworm-slim\s*$/m);
+  it('the runtime image: Node 24 LTS slim, production dependencies only, the compiled service, a non-root user, a health check on /healthz', () => {
+    expect(runtime).toMatch(/^\nFROM node:24-bookworm-slim\s*$/m);
     expect(runtime).toMatch(/^RUN npm ci --omit=dev\b/m);
     const user = [...runtime.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]!);
     expect(user.length).toBeGreaterThan(0);
@@ -181,7 +181,10 @@ describe('deploy/Dockerfile and deploy/compose.yaml (parsed, not built: no Docke
     expect(runtime).toMatch(/^HEALTHCHECK\b[\s\S]*\/healthz/m);
     // The console comes built from the build stage: Vite is a dev dependency.
     expect(runtime).toMatch(/^COPY --from=build \S*console\/dist \.\/console\/dist$/m);
-    expect(dockerfile).toMatch(/^RUN npm run console:build$/m);
+    // The compiled service (and the embedded baseline) from the build stage's `npm ci` (its prepare script).
+    expect(runtime).toMatch(/^COPY --from=build \S*\/dist \.\/dist$/m);
+    expect(runtime).not.toMatch(/^COPY src\b/m);
+    expect(dockerfile).toMatch(/^RUN npm ci --no-audit --no-fund$/m);
     expect(runtime).toMatch(/^ENTRYPOINT \["node", "bin\/qrail\.js"\]$/m);
   });
 
