@@ -18,7 +18,7 @@ import { openapiOptions } from './http/openapi/openapi-document.js';
 import { handleFrameworkError, registerEnvelope } from './http/plugins/envelope.js';
 import { validatorFactory } from './http/plugins/validation.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/plugins/rate-limit-store.js';
+import { rateLimitStore } from './http/plugins/rate-limit-sharing.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerMetrics } from './http/plugins/metrics.js';
@@ -115,7 +115,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerPageHeaders(app);
   registerMetrics(app, services.metrics);
 
-  const rateStore: RateLimitStore = config.redisUrl !== undefined ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+  const rateStore = rateLimitStore(app, config, services.metrics);
   registerRateLimit(app, rateStore, config.rateLimit, services.metrics);
   registerTextSafety(app);
   registerAuth(app);

@@ -17,6 +17,9 @@ export interface Config {
   /** The built web console (CONSOLE_DIR); undefined: console/dist of this checkout. */
   readonly consoleDir: string | undefined;
   readonly redisUrl: string | undefined;
+  /** The most a request waits for Redis (REDIS_TIMEOUT_MS), and how long the breaker then counts locally (REDIS_BREAKER_COOLDOWN_MS). */
+  readonly redisTimeoutMs: number;
+  readonly redisCooldownMs: number;
   readonly logLevel: string;
   /** Absolute base URL used in `retrieval_url` and hosted pages. */
   readonly publicBaseUrl: string;
@@ -116,6 +119,8 @@ export function loadConfig(env: Env): Config {
     dataDir: str(env, 'DATA_DIR', './data'),
     consoleDir: env['CONSOLE_DIR'] === undefined || env['CONSOLE_DIR'] === '' ? undefined : env['CONSOLE_DIR'],
     redisUrl: optUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 100, 1, 60_000),
+    redisCooldownMs: int(env, 'REDIS_BREAKER_COOLDOWN_MS', 5_000, 10, 600_000),
     logLevel,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

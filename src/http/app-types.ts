@@ -77,6 +77,8 @@ declare module 'fastify' {
     /** Worker threads for CPU-heavy requests (COMPUTE_THREADS); see src/compute/compute-pool.ts. */
     compute: ComputePool;
     draining: boolean;
+    /** Where rate limits are counted: in Redis (`shared`), in this process while Redis is failing (`local`), or in-process by configuration (`memory`). */
+    rateLimitSharing: () => 'shared' | 'local' | 'memory';
     /** Every route registered, for the OpenAPI completeness test and 405 answers. */
     qrailRoutes: ReadonlyArray<{ method: string; url: string }>;
     /** Every POST route, by `POST <url>`, with what keeps it idempotent (plugins/idempotency.ts). */

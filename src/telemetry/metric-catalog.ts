@@ -19,6 +19,12 @@ export const METRICS = {
   qrail_http_request_duration_seconds: { type: 'histogram', help: 'HTTP request latency by method and route pattern.', labels: ['method', 'route'], buckets: SECONDS },
   qrail_http_errors_total: { type: 'counter', help: 'Error responses by stable error code and status.', labels: ['code', 'status'] },
   qrail_rate_limit_refusals_total: { type: 'counter', help: 'Requests refused by a rate limit, by bucket.', labels: ['bucket'] },
+  qrail_rate_limit_shared: {
+    type: 'gauge',
+    help: '1 while this process counts rate limits in Redis (REDIS_URL), 0 while its breaker is open and it counts them locally (absent without REDIS_URL).',
+    labels: [],
+  },
+  qrail_rate_limit_fallback_total: { type: 'counter', help: 'Rate-limit hits counted in the process because Redis failed, timed out or its breaker was open.', labels: [] },
 
   qrail_jobs_submitted_total: { type: 'counter', help: 'Account Jobs accepted, by capability.', labels: ['capability'] },
   qrail_jobs_finished_total: {

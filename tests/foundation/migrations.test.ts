@@ -22,7 +22,8 @@ const open: Database[] = [];
 
 async function freshStore(schema = `t_${randomBytes(6).toString('hex')}`): Promise<Database> {
   if (url !== undefined && !schemas.includes(schema)) schemas.push(schema);
-  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', ...(url === undefined ? {} : { schema }) });
+  // An empty database: these tests apply migrations themselves (not the install's migrated baseline).
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', baseline: false, ...(url === undefined ? {} : { schema }) });
   open.push(db);
   return db;
 }

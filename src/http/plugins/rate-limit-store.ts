@@ -73,8 +73,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     url: string,
     private readonly prefix = 'qrail:rl:',
+    commandTimeoutMs = 1_000,
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    // A command fails after commandTimeoutMs (the breaker in fallback-rate-limit-store.ts also bounds the
+    // wait); no retry of a command: a rate-limit hit is worth less than the request it would delay.
+    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 0, enableOfflineQueue: true, commandTimeout: commandTimeoutMs, connectTimeout: 2_000 });
     this.redis.on('error', () => undefined);
   }
 

@@ -67,7 +67,8 @@ function failedAuthLimit(store: RateLimitStore, perMinute: number, meter: Meter)
 /**
  * Per-client fixed windows of one minute, per bucket. Headers follow the IETF
  * RateLimit draft (RateLimit-Limit / -Remaining / -Reset) plus Retry-After on 429.
- * If the shared store fails, requests are let through (logged): availability first.
+ * Redis sits behind a breaker (fallback-rate-limit-store.ts) that counts locally while it fails; a
+ * store that still throws lets the request through (logged): availability first.
  */
 export function registerRateLimit(app: App, store: RateLimitStore, limits: { perMinute: number; authPerMinute: number }, meter: Meter): void {
   const defaultPerMinute = limits.perMinute;

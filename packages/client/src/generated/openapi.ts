@@ -3463,7 +3463,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready: the database answers and the instance is not draining */
+            /** @description Ready: the database answers and the instance is not draining (a Redis outage does not make it unready: rate limits are then counted per process, `rate_limits: local`) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3475,6 +3475,8 @@ export interface operations {
                         status: "ready";
                         /** @description The database driver: PostgreSQL (pg) or embedded PGlite */
                         database: "pg" | "pglite";
+                        /** @description shared: counted in Redis across nodes; local: Redis is failing and this process counts alone (its breaker is open); memory: no REDIS_URL */
+                        rate_limits: "shared" | "local" | "memory";
                     };
                 };
             };

@@ -6,6 +6,9 @@ import type { Config } from '../../../config/config.js';
 import type { App } from '../../app-types.js';
 import { Obj } from '../../schema-helpers.js';
 
+const RateLimits = Type.Union([Type.Literal('shared'), Type.Literal('local'), Type.Literal('memory')], {
+  description: 'shared: counted in Redis across nodes; local: Redis is failing and this process counts alone (its breaker is open); memory: no REDIS_URL',
+});
 const Database = Type.Union([Type.Literal('pg'), Type.Literal('pglite')], { description: 'The database driver: PostgreSQL (pg) or embedded PGlite' });
 
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
@@ -51,7 +54,10 @@ export default async function opsRoutes(app: App): Promise<void> {
         operationId: 'getReadiness',
         summary: 'Readiness probe (database reachable, not draining)',
         response: {
-          200: Obj({ status: Type.Literal('ready'), database: Database }, { description: 'Ready: the database answers and the instance is not draining' }),
+          200: Obj(
+            { status: Type.Literal('ready'), database: Database, rate_limits: RateLimits },
+            { description: 'Ready: the database answers and the instance is not draining (a Redis outage does not make it unready: rate limits are then counted per process, `rate_limits: local`)' },
+          ),
           503: {
             description: 'Not ready: draining (shutting down) or the database is unreachable',
             content: { 'application/json': { schema: Type.Union([Obj({ status: Type.Literal('draining') }), Obj({ status: Type.Literal('unavailable'), database: Database })]) } },
@@ -63,7 +69,7 @@ export default async function opsRoutes(app: App): Promise<void> {
       if (app.draining) return reply.code(503).send({ status: 'draining' });
       try {
         await app.db.ping();
-        return { status: 'ready', database: app.db.driver };
+        return { status: 'ready', database: app.db.driver, rate_limits: app.rateLimitSharing() };
       } catch {
         return reply.code(503).send({ status: 'unavailable', database: app.db.driver });
       }
