@@ -165,6 +165,7 @@ export class IbmRuntimeDriver implements DeviceDriver {
                     .padStart(n0, '0'),
                 )
               : undefined,
+            { circuits: hw.circuits, calibration: input.device.calibration },
           );
     return {
       state: 'completed',
