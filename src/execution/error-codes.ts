@@ -34,6 +34,16 @@ export const EXECUTION_ERRORS = {
     422,
     'A result type this hardware device cannot give; `details` lists each as `{path, code: RESULT_TYPE_UNSUPPORTED, message}` (path `/result_types/{i}`): probabilities and statevector (simulator only), memory and expectation on IonQ devices (its API returns histograms; the driver sends one circuit per job), expectation of a circuit with mid-circuit measurement, reset or conditioned gates. Refused before anything is held or taken (docs/decisions/execution-hardware-results.md).',
   ),
+  EXECUTION_MITIGATION_INVALID: defineCode(
+    'EXECUTION_MITIGATION_INVALID',
+    400,
+    'The `mitigation` of a hardware continuation or quote cannot be done as asked; `details` lists every problem as `{path, code, message}`: ZNE_NEEDS_EXPECTATION (zero-noise extrapolation without result_types ["expectation"] and observables), SCALE_FACTORS_INVALID (not 2 to 5 distinct odd integers from 1 to 9 in increasing order starting at 1), EXTRAPOLATION_UNDERDETERMINED (fewer than 2 scale factors). Refused before anything is held or taken (docs/execution.md#error-mitigation).',
+  ),
+  EXECUTION_MITIGATION_UNSUPPORTED: defineCode(
+    'EXECUTION_MITIGATION_UNSUPPORTED',
+    422,
+    'The mitigation asked for cannot be done on this device or circuit; `details` lists each as `{path, code, message}`: NO_CALIBRATION (readout mitigation needs per-qubit readout errors, which this device does not report now), GATE_NOT_FOLDABLE (unitary folding needs each gate inverse as one gate: csx, rccx, rc3x and c3sqrtx have none). Refused before any task is taken (docs/execution.md#error-mitigation).',
+  ),
   EXECUTION_SWEEP_NOT_SUPPORTED: defineCode(
     'EXECUTION_SWEEP_NOT_SUPPORTED',
     409,

@@ -30,6 +30,7 @@ import { deviceView, heldOnlyView, heldTasksView, jobView } from './views.js';
 import { bindSweep, checkWorkload, type WorkloadFields } from './workload-request.js';
 import { simulatorMethodLimits } from './simulator-methods.js';
 import { hardwareResultSupport, planHardwareRun } from './hardware-workload.js';
+import type { MitigationRequest } from './mitigation/mitigation-request.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
@@ -62,7 +63,7 @@ export interface RunOptions {
 }
 
 /** Result types of a hardware run (counts, memory, expectation: docs/execution.md#results-on-hardware). */
-type HardwareResultFields = Pick<WorkloadFields, 'result_types' | 'observables'>;
+type HardwareResultFields = Pick<WorkloadFields, 'result_types' | 'observables'> & { readonly mitigation?: MitigationRequest | undefined };
 
 export interface ContinueRequest extends HardwareResultFields {
   readonly circuit: unknown;
@@ -101,7 +102,11 @@ export interface ExecutionDeps {
 
 /** The result fields of a continuation, for its request hash (absent when not given). */
 function resultFields(b: HardwareResultFields) {
-  return { ...(b.result_types === undefined ? {} : { result_types: b.result_types }), ...(b.observables === undefined ? {} : { observables: b.observables }) };
+  return {
+    ...(b.result_types === undefined ? {} : { result_types: b.result_types }),
+    ...(b.observables === undefined ? {} : { observables: b.observables }),
+    ...(b.mitigation === undefined ? {} : { mitigation: b.mitigation }),
+  };
 }
 
 /** Simulator jobs (async runs waiting, any run in progress) an account may have at once before an async run is refused. */
@@ -358,7 +363,7 @@ export class ExecutionService {
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit), ...resultFields(body) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
-    const runs = (d: ResolvedDevice, shots: number) => [planHardwareRun(circuit, shots, body, hardwareResultSupport(d.profile.driver, provider))];
+    const runs = (d: ResolvedDevice, shots: number) => [planHardwareRun(circuit, shots, body, hardwareResultSupport(d.profile.driver, provider), '', d.profile.calibration !== null)];
     const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, runs, token: body.client_token, hash, seed: body.seed });
     return this.viewOf(row as ExecutionJob, false);
   }
@@ -388,7 +393,7 @@ export class ExecutionService {
     // Every circuit (point) gets the same result types; an item's problems name its path.
     const runs = (d: ResolvedDevice, shots: number) => {
       const support = hardwareResultSupport(d.profile.driver, provider);
-      return circuits.map((c, i) => planHardwareRun(c, shots, body, support, body.parameter_values === undefined && circuits.length > 1 ? `/circuits/${i}` : ''));
+      return circuits.map((c, i) => planHardwareRun(c, shots, body, support, body.parameter_values === undefined && circuits.length > 1 ? `/circuits/${i}` : '', d.profile.calibration !== null));
     };
     const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, runs, token: body.client_token, hash, seed: body.seed });
     return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);

@@ -10,6 +10,10 @@ import type { PauliTerm, ResultType } from '../simulation/index.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import { basisChangeProblem, basisCircuit, estimateFromGroups, groupQubitWise, type MeasurementGroup } from './pauli-groups.js';
 import { checkWorkload, type RunOptions, type WorkloadFields } from './workload-request.js';
+import type { CalibrationRecord } from '../simulation/noise.js';
+import { checkMitigation, refuseUnmitigable, scalesOf, type MitigationPlan, type MitigationRequest } from './mitigation/mitigation-request.js';
+import { mitigationResultJson } from './mitigation/mitigation-result.js';
+import { foldCircuit } from './mitigation/zero-noise.js';
 
 /** What a hardware device returns besides counts. */
 export interface HardwareResultSupport {
@@ -36,6 +40,8 @@ export interface HardwareTasks {
   readonly identity: readonly number[];
   /** The translated circuits (wire format), one per task; set when the job is queued. */
   readonly circuits?: readonly unknown[];
+  /** Error mitigation asked for: with ZNE the groups' tasks repeat once per scale factor, folded. */
+  readonly mitigation?: MitigationPlan;
 }
 
 export type HardwareRunOptions = RunOptions & { readonly hardware: HardwareTasks };
@@ -59,10 +65,22 @@ const UNSUPPORTED_EVERYWHERE: Partial<Record<ResultType, string>> = {
  * on a simulator, MEMORY_TOO_LARGE included), 422 EXECUTION_RESULT_TYPE_UNSUPPORTED for a result
  * type this device cannot give. `path` prefixes the JSON paths (a batch item's).
  */
-export function planHardwareRun(c: Circuit, shots: number, f: Pick<WorkloadFields, 'result_types' | 'observables'>, support: HardwareResultSupport, path = ''): HardwareRunPlan {
+export function planHardwareRun(
+  c: Circuit,
+  shots: number,
+  f: Pick<WorkloadFields, 'result_types' | 'observables'> & { readonly mitigation?: MitigationRequest | undefined },
+  support: HardwareResultSupport,
+  path = '',
+  hasReadoutCalibration = false,
+): HardwareRunPlan {
+  const mitigation = checkMitigation(f.mitigation, f.result_types, (f.observables ?? []).length > 0);
+  refuseUnmitigable(mitigation, c, hasReadoutCalibration, path);
   const checked = checkWorkload(c, shots, { result_types: f.result_types, observables: f.observables });
   // Counts alone run as before result types existed; keys are split by register afterwards by the worker (register-split.ts).
-  if (checked === null || (checked.result_types.length === 1 && checked.result_types[0] === 'counts')) return { circuit: c, tasks: [c], runOptions: null };
+  if (checked === null || (checked.result_types.length === 1 && checked.result_types[0] === 'counts')) {
+    if (mitigation === null) return { circuit: c, tasks: [c], runOptions: null };
+    return { circuit: c, tasks: [c], runOptions: { parameters: [], result_types: ['counts'], hardware: { plain: true, groups: [], identity: [], mitigation } } };
+  }
   const types = checked.result_types;
   const problems: { path: string; code: string; message: string }[] = [];
   types.forEach((t, i) => {
@@ -81,8 +99,11 @@ export function planHardwareRun(c: Circuit, shots: number, f: Pick<WorkloadField
   const grouping = checked.observables === undefined ? { groups: [], identity: [] } : groupQubitWise(checked.observables);
   // A run measures something: with only identity terms (and no counts) the circuit itself runs.
   const plain = types.includes('counts') || types.includes('memory') || grouping.groups.length === 0;
-  const tasks = [...(plain ? [c] : []), ...grouping.groups.map((g) => basisCircuit(c, g.basis))];
-  return { circuit: c, tasks, runOptions: { ...checked, hardware: { plain, groups: grouping.groups, identity: grouping.identity } } };
+  // With ZNE the groups are measured at every scale in turn (scale 1 first: the unfolded circuits).
+  const groupCircuits = grouping.groups.map((g) => basisCircuit(c, g.basis));
+  const tasks = [...(plain ? [c] : []), ...scalesOf(mitigation).flatMap((s) => groupCircuits.map((g) => foldCircuit(g, s)))];
+  const hardware = { plain, groups: grouping.groups, identity: grouping.identity, ...(mitigation === null ? {} : { mitigation }) };
+  return { circuit: c, tasks, runOptions: { ...checked, hardware } };
 }
 
 /** The seed of task t of a job: the job's own for task 0, spread apart for the others (never another job's seed + t). */
@@ -94,9 +115,15 @@ export const taskSeed = (seed: number, t: number): number => (t === 0 ? seed : (
  * estimated from the group tasks' counts with its standard error and each group's counts.
  * `counts[t]` is task t's histogram; `memory` the first task's shots in order (when asked).
  */
-export function hardwareResultJson(o: HardwareRunOptions, counts: readonly Record<string, number>[], memory: readonly string[] | undefined) {
+export function hardwareResultJson(
+  o: HardwareRunOptions,
+  counts: readonly Record<string, number>[],
+  memory: readonly string[] | undefined,
+  device?: { readonly circuits: readonly Circuit[]; readonly calibration: CalibrationRecord | null },
+) {
   const h = o.hardware;
-  const groupCounts = counts.slice(h.plain ? 1 : 0);
+  // The scale-1 groups (the first ones): the raw expectation; folded scales only enter the ZNE answer.
+  const groupCounts = counts.slice(h.plain ? 1 : 0, (h.plain ? 1 : 0) + h.groups.length);
   const expectation =
     o.observables === undefined || !o.result_types.includes('expectation')
       ? undefined
@@ -114,6 +141,19 @@ export function hardwareResultJson(o: HardwareRunOptions, counts: readonly Recor
       result_types: o.result_types,
       ...(memory === undefined || !o.result_types.includes('memory') ? {} : { memory: [...memory] }),
       ...(expectation === undefined ? {} : { expectation }),
+      ...(h.mitigation === undefined
+        ? {}
+        : {
+            mitigation: mitigationResultJson({
+              plan: h.mitigation,
+              plain: h.plain,
+              grouping: { groups: h.groups, identity: h.identity },
+              observables: o.observables,
+              counts,
+              circuits: device?.circuits ?? [],
+              calibration: device?.calibration ?? null,
+            }),
+          }),
     },
   };
 }
@@ -124,7 +164,8 @@ export function hardwareResultJson(o: HardwareRunOptions, counts: readonly Recor
  * memory are asked for (or nothing else needs measuring). The same count the continuation takes;
  * 400 EXECUTION_RESULT_TYPES_INVALID for Pauli strings that are not one letter per qubit of one length.
  */
-export function tasksPerRun(resultTypes: readonly string[] | undefined, observables: readonly PauliTerm[] | undefined): number {
+export function tasksPerRun(resultTypes: readonly string[] | undefined, observables: readonly PauliTerm[] | undefined, mitigation?: MitigationRequest): number {
+  const scales = scalesOf(checkMitigation(mitigation, resultTypes, (observables ?? []).length > 0)).length;
   const types = resultTypes ?? ['counts'];
   const obs = types.includes('expectation') ? (observables ?? []) : [];
   const n = obs[0]?.pauli.length ?? 0;
@@ -135,5 +176,5 @@ export function tasksPerRun(resultTypes: readonly string[] | undefined, observab
   }
   const groups = groupQubitWise(obs).groups.length;
   const plain = types.includes('counts') || types.includes('memory') || groups === 0;
-  return groups + (plain ? 1 : 0);
+  return groups * scales + (plain ? 1 : 0);
 }

@@ -130,7 +130,7 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
             notes: result.notes ?? [],
             ...(result.meta === undefined ? {} : { meta: result.meta }),
             // Workload fields (src/execution/drivers/workload-result.ts), only when the run asked for them.
-            ...pick(result, ['result_types', 'registers', 'memory', 'statevector', 'expectation', 'truncation', 'parameters', 'points']),
+            ...pick(result, ['result_types', 'registers', 'memory', 'statevector', 'expectation', 'mitigation', 'truncation', 'parameters', 'points']),
           },
     translation: tr === null ? null : { ...tr, circuit: undefined },
     cost: {

@@ -182,6 +182,7 @@ export class IbmRuntimeDriver implements DeviceDriver {
                     .padStart(n0, '0'),
                 )
               : undefined,
+            { circuits: hw.circuits, calibration: input.device.calibration },
           );
     return {
       state: 'completed',

@@ -92,7 +92,7 @@ async function runTasks(input: RunInput, hw: NonNullable<RunInput['hardware']>, 
     trajectories += r.stats.trajectories;
   }
   const memory = hw.options.hardware.plain && hw.options.result_types.includes('memory') ? memoryFromCounts(counts[0] ?? {}, input.seed) : undefined;
-  const out = hardwareResultJson(hw.options, counts, memory);
+  const out = hardwareResultJson(hw.options, counts, memory, { circuits: hw.circuits, calibration: cal });
   return {
     state: 'completed',
     result: {

@@ -7,7 +7,7 @@ import { verifiedEmail } from '../../plugins/verified-email.js';
 import { tasksPerRun } from '../../../execution/hardware-workload.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
-import { WorkloadBodyFields } from '../execution/workload-schemas.js';
+import { MitigationBodyField, WorkloadBodyFields } from '../execution/workload-schemas.js';
 import { DashboardView, HeldJobView, HoldListView, LEDGER_KINDS, LedgerEntryView, ProfileView, QuoteView, RecoveryView, ReleasedJobView, SpendControlsPatch, SummaryView } from './schemas.js';
 
 /**
@@ -232,6 +232,7 @@ export default async function billingRoutes(app: App): Promise<void> {
                 'The result types of each run (default ["counts"]): an expectation takes one task per qubit-wise commuting group of `observables`, plus one when counts or memory are asked for',
             }),
             observables: WorkloadBodyFields.observables,
+            mitigation: MitigationBodyField,
           },
           { additionalProperties: false },
         ),
@@ -240,9 +241,9 @@ export default async function billingRoutes(app: App): Promise<void> {
       },
     },
     async (req) => {
-      const { result_types, observables, ...rest } = req.body;
+      const { result_types, observables, mitigation, ...rest } = req.body;
       // An expectation run is priced per measurement group: the quote counts them as the continuation will.
-      const perRun = tasksPerRun(result_types, observables);
+      const perRun = tasksPerRun(result_types, observables, mitigation);
       const tasks = (rest.tasks ?? 1) * perRun;
       if (tasks > 1000)
         throw fail(HTTP_ERRORS.VALIDATION_FAILED, `At most 1000 tasks per quote; these runs take ${tasks}.`, [

@@ -9,7 +9,7 @@ import { principalOf } from '../../plugins/auth.js';
 import { errors, okResponse } from '../../envelope-schemas.js';
 import { Nullable, Obj } from '../../schema-helpers.js';
 import { circuitField } from '../circuits/schemas.js';
-import { MethodBodyFields, WorkloadBodyFields } from './workload-schemas.js';
+import { MethodBodyFields, MitigationBodyField, WorkloadBodyFields } from './workload-schemas.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from '../../../circuits/param-expr.js';
 import { currentTraceparent } from '../../../telemetry/trace.js';
 
@@ -50,6 +50,7 @@ const HardwareResultFields = {
       'What to return (default ["counts"]): counts; memory (per-shot bitstrings: emulated and IBM devices, not IonQ; at most 10000 shots); expectation of `observables` (emulated and IBM devices), estimated from shots: one task per qubit-wise commuting group of its terms (plus one for the circuit itself when counts or memory are asked). probabilities and statevector are simulator-only (422).',
   }),
   observables: WorkloadBodyFields.observables,
+  mitigation: MitigationBodyField,
 };
 
 const ContinueBody = Type.Object(

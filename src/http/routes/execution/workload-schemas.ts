@@ -3,6 +3,7 @@ import { MAX_SWEEP_POINTS } from '../../../circuits/parameters.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from '../../../circuits/param-expr.js';
 import { RESULT_TYPES } from '../../../simulation/workload.js';
 import { MAX_BOND_DIMENSION_LIMIT, METHODS, STABILIZER_MAX_QUBITS } from '../../../simulation/index.js';
+import { MAX_SCALE_FACTOR, MAX_SCALE_FACTORS } from '../../../execution/mitigation/mitigation-request.js';
 
 /** The workload fields of a simulator run (src/execution/workload-request.ts checks them against the circuit). */
 export const WorkloadBodyFields = {
@@ -77,3 +78,36 @@ export const MethodBodyFields = {
     ),
   ),
 };
+
+/** Error mitigation of a hardware run (docs/execution.md#error-mitigation); src/execution/mitigation checks the rest. */
+export const MitigationBodyField = Type.Optional(
+  Type.Object(
+    {
+      readout: Type.Optional(
+        Type.Boolean({
+          description:
+            "Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task.",
+        }),
+      ),
+      zne: Type.Optional(
+        Type.Object(
+          {
+            scale_factors: Type.Optional(
+              Type.Array(Type.Integer({ minimum: 1, maximum: MAX_SCALE_FACTOR }), {
+                minItems: 2,
+                maxItems: MAX_SCALE_FACTORS,
+                description: 'Odd noise scale factors in increasing order starting at 1 (default [1, 3, 5]); scale 2k+1 runs U (U† U)^k. Each scale is one more task per measurement group.',
+              }),
+            ),
+            extrapolation: Type.Optional(Type.String({ enum: ['linear', 'richardson', 'exponential'], description: 'The fit to scale 0 (default richardson)' })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: 'Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables.',
+    },
+  ),
+);

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { circuit, gate, measure } from '../../src/circuits/ir.js';
+import { checkMitigation, refuseUnmitigable } from '../../src/execution/mitigation/mitigation-request.js';
+import { assignmentProbability, mitigateReadout, nearestProbability, totalVariation, type BitConfusion } from '../../src/execution/mitigation/readout-mitigation.js';
+import { extrapolateToZero, foldCircuit, inverseGate } from '../../src/execution/mitigation/zero-noise.js';
+import { simulate } from '../../src/simulation/index.js';
+import type { AppError } from '../../src/errors/app-error.js';
+
+/** The pure parts of src/execution/mitigation: readout inversion, folding, extrapolation, request checks. */
+describe('readout-error mitigation', () => {
+  it('inverts a known tensored confusion exactly when every string is observed', () => {
+    const confusion: BitConfusion[] = [
+      [0.05, 0.1],
+      [0.02, 0.08],
+      [0.1, 0.03],
+    ];
+    const truth: Record<string, number> = { '000': 0.5, '111': 0.3, '101': 0.2 };
+    // The noisy distribution P(read o) = Σ_t P(o | t) p(t), over every 3-bit string.
+    const keys = Array.from({ length: 8 }, (_, i) => i.toString(2).padStart(3, '0'));
+    const noisy: Record<string, number> = {};
+    for (const o of keys) noisy[o] = Object.entries(truth).reduce((a, [t, p]) => a + assignmentProbability(o, t, confusion) * p, 0);
+    const r = mitigateReadout(Object.fromEntries(Object.entries(noisy).map(([k, v]) => [k, v * 1e6])), confusion);
+    for (const k of keys) expect(r.quasi[k]).toBeCloseTo(truth[k] ?? 0, 6);
+    expect(totalVariation(r.probabilities, truth)).toBeLessThan(1e-6);
+    expect(r.distance).toBe(3);
+  });
+
+  it('brings sampled counts of a noisy readout back near the truth, the raw distance falling many times', () => {
+    const confusion: BitConfusion[] = Array.from({ length: 5 }, (_, q) => [0.03 + 0.01 * q, 0.06] as const);
+    const ghz = circuit(5, 5, [gate('h', [0]), ...[0, 1, 2, 3].map((q) => gate('cx', [q, q + 1])), ...[0, 1, 2, 3, 4].map((q) => measure(q, q))]);
+    const ideal = { '00000': 0.5, '11111': 0.5 };
+    const noise = { afterGate: () => [], readout: (q: number) => confusion[q]! };
+    const shots = 40_000;
+    const r = simulate(ghz, { shots, seed: 5, noise });
+    const raw = Object.fromEntries(Object.entries(r.counts).map(([k, v]) => [k, v / shots]));
+    const m = mitigateReadout(r.counts, confusion);
+    expect(totalVariation(raw, ideal)).toBeGreaterThan(0.15);
+    expect(totalVariation(m.probabilities, ideal)).toBeLessThan(totalVariation(raw, ideal) / 5);
+    expect(Object.values(m.quasi).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    expect(m.overhead).toBeGreaterThanOrEqual(1);
+  });
+
+  it('takes the nearest probability distribution of a quasi-distribution (negative mass spread evenly)', () => {
+    const p = nearestProbability({ a: 0.6, b: 0.5, c: -0.1 });
+    expect(p['c']).toBeUndefined();
+    expect(p['a']).toBeCloseTo(0.55, 12);
+    expect(p['b']).toBeCloseTo(0.45, 12);
+    expect(nearestProbability({ a: 0.7, b: 0.3 })).toEqual({ a: 0.7, b: 0.3 });
+  });
+});
+
+describe('zero-noise extrapolation', () => {
+  it('folds U into U (U† U)^k: the same unitary, 2k+1 times the gates', () => {
+    const c = circuit(2, 2, [gate('h', [0]), gate('u', [1], [0.3, 0.7, -1.1]), gate('cx', [0, 1]), gate('rz', [1], [0.4]), gate('t', [0]), measure(0, 0), measure(1, 1)]);
+    const f = foldCircuit(c, 5);
+    expect(f.ops.filter((o) => o.kind === 'gate')).toHaveLength(25);
+    expect(f.ops.filter((o) => o.kind === 'measure')).toHaveLength(2);
+    const a = simulate(c, { shots: 10, seed: 1 }).probabilities!;
+    const b = simulate(f, { shots: 10, seed: 1 }).probabilities!;
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) expect(b[k] ?? 0).toBeCloseTo(a[k] ?? 0, 9);
+    expect(() => foldCircuit(c, 2)).toThrow();
+    expect(inverseGate(gate('csx', [0, 1]))).toBeNull();
+  });
+
+  it('extrapolates linearly, by Richardson and exponentially, with the standard error propagated', () => {
+    const s = [1, 3, 5];
+    const lin = extrapolateToZero(s, [0.9, 0.7, 0.5], [0.01, 0.01, 0.01], 'linear');
+    expect(lin.value).toBeCloseTo(1, 12);
+    // Least-squares intercept weights of x = 1, 3, 5 are (13/12, 4/12, −5/12): √(169+16+25)/12 · σ.
+    expect(lin.stderr).toBeCloseTo((Math.sqrt(210) / 12) * 0.01, 12);
+    const quad = (x: number) => 1 - 0.1 * x + 0.01 * x * x;
+    expect(extrapolateToZero(s, s.map(quad), [0, 0, 0], 'richardson').value).toBeCloseTo(1, 12);
+    const exp = extrapolateToZero(
+      s,
+      s.map((x) => 0.95 * Math.exp(-0.2 * x)),
+      [0.01, 0.01, 0.01],
+      'exponential',
+    );
+    expect(exp.value).toBeCloseTo(0.95, 12);
+    expect(exp.stderr).toBeGreaterThan(0);
+    expect(extrapolateToZero(s, [0.5, -0.1, 0.2], [0.01, 0.01, 0.01], 'exponential').value).toBeNull();
+  });
+});
+
+describe('mitigation requests', () => {
+  const codes = (f: () => unknown): string[] => {
+    try {
+      f();
+    } catch (e) {
+      return ((e as AppError).details as { code: string }[]).map((d) => `${(e as AppError).code}:${d.code}`);
+    }
+    return [];
+  };
+  it('refuses ZNE without an expectation, bad scale factors, and gates that cannot be folded', () => {
+    expect(checkMitigation(undefined, undefined, false)).toBeNull();
+    expect(checkMitigation({ readout: true }, undefined, false)).toEqual({ readout: true, zne: null });
+    expect(checkMitigation({ zne: {} }, ['expectation'], true)).toEqual({ readout: false, zne: { scale_factors: [1, 3, 5], extrapolation: 'richardson' } });
+    expect(codes(() => checkMitigation({ zne: {} }, ['counts'], false))).toEqual(['EXECUTION_MITIGATION_INVALID:ZNE_NEEDS_EXPECTATION']);
+    expect(codes(() => checkMitigation({ zne: { scale_factors: [1, 2, 5] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:SCALE_FACTORS_INVALID']);
+    expect(codes(() => checkMitigation({ zne: { scale_factors: [3, 5] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:SCALE_FACTORS_INVALID']);
+    expect(codes(() => checkMitigation({ zne: { scale_factors: [1] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:EXTRAPOLATION_UNDERDETERMINED']);
+    const plan = checkMitigation({ readout: true, zne: {} }, ['expectation'], true);
+    expect(codes(() => refuseUnmitigable(plan, circuit(2, 0, [gate('csx', [0, 1])]), false))).toEqual([
+      'EXECUTION_MITIGATION_UNSUPPORTED:NO_CALIBRATION',
+      'EXECUTION_MITIGATION_UNSUPPORTED:GATE_NOT_FOLDABLE',
+    ]);
+  });
+});
