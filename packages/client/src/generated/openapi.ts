@@ -2093,6 +2093,65 @@ export interface components {
                     };
                 }[];
             };
+            /** @description Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw */
+            mitigation?: {
+                /**
+                 * @description Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)
+                 * @enum {string}
+                 */
+                applied_by: "qrail";
+                /** @description Whether the provider mitigated natively (never so far: the circuits run unmitigated) */
+                native: boolean;
+                notes: string[];
+                /** @description Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace) */
+                readout?: {
+                    applied: boolean;
+                    reason?: string;
+                    method?: string;
+                    /** @description Mitigated quasi-probabilities over the observed clbit strings (sum 1; entries may be negative; no register split) */
+                    quasi_probabilities?: {
+                        [key: string]: number;
+                    };
+                    /** @description The nearest probability distribution to the quasi-probabilities */
+                    probabilities?: {
+                        [key: string]: number;
+                    };
+                    /** @description Σ|quasi|: how much the inversion amplifies sampling noise */
+                    overhead?: number;
+                    /** @description Largest Hamming distance kept in the reduced assignment matrix */
+                    hamming_distance?: number;
+                    /** @description ⟨H⟩ with the mitigation applied; stderr to first order */
+                    expectation?: {
+                        value: number;
+                        stderr: number;
+                        terms: number[];
+                    };
+                    /** @description Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read */
+                    confusion?: {
+                        p01: number;
+                        p10: number;
+                    }[];
+                };
+                /** @description Zero-noise extrapolation of the expectation */
+                zne?: {
+                    scale_factors: number[];
+                    /** @enum {string} */
+                    extrapolation: "linear" | "richardson" | "exponential";
+                    folding: string;
+                    /** @description Whether each scale’s value is readout-mitigated first */
+                    readout_mitigated: boolean;
+                    /** @description The raw value at each scale */
+                    values: {
+                        scale: number;
+                        value: number;
+                        stderr: number;
+                    }[];
+                    /** @description The value extrapolated to zero noise (null when the fit cannot be made: see note) */
+                    value: number | null;
+                    stderr: number | null;
+                    note?: string;
+                };
+            };
             /** @description matrix_product_state: what the truncation cost (fidelity_lower_bound 1 and truncations 0: the run was exact) */
             truncation?: {
                 /** @description (1 − D²/2)² with D = Σ √(2 − 2√(1 − w)) over the truncations (w: discarded weight): a rigorous bound on |⟨exact|result⟩|² */
@@ -2150,6 +2209,65 @@ export interface components {
                             [key: string]: number;
                         };
                     }[];
+                };
+                /** @description Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw */
+                mitigation?: {
+                    /**
+                     * @description Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)
+                     * @enum {string}
+                     */
+                    applied_by: "qrail";
+                    /** @description Whether the provider mitigated natively (never so far: the circuits run unmitigated) */
+                    native: boolean;
+                    notes: string[];
+                    /** @description Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace) */
+                    readout?: {
+                        applied: boolean;
+                        reason?: string;
+                        method?: string;
+                        /** @description Mitigated quasi-probabilities over the observed clbit strings (sum 1; entries may be negative; no register split) */
+                        quasi_probabilities?: {
+                            [key: string]: number;
+                        };
+                        /** @description The nearest probability distribution to the quasi-probabilities */
+                        probabilities?: {
+                            [key: string]: number;
+                        };
+                        /** @description Σ|quasi|: how much the inversion amplifies sampling noise */
+                        overhead?: number;
+                        /** @description Largest Hamming distance kept in the reduced assignment matrix */
+                        hamming_distance?: number;
+                        /** @description ⟨H⟩ with the mitigation applied; stderr to first order */
+                        expectation?: {
+                            value: number;
+                            stderr: number;
+                            terms: number[];
+                        };
+                        /** @description Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read */
+                        confusion?: {
+                            p01: number;
+                            p10: number;
+                        }[];
+                    };
+                    /** @description Zero-noise extrapolation of the expectation */
+                    zne?: {
+                        scale_factors: number[];
+                        /** @enum {string} */
+                        extrapolation: "linear" | "richardson" | "exponential";
+                        folding: string;
+                        /** @description Whether each scale’s value is readout-mitigated first */
+                        readout_mitigated: boolean;
+                        /** @description The raw value at each scale */
+                        values: {
+                            scale: number;
+                            value: number;
+                            stderr: number;
+                        }[];
+                        /** @description The value extrapolated to zero noise (null when the fit cannot be made: see note) */
+                        value: number | null;
+                        stderr: number | null;
+                        note?: string;
+                    };
                 };
                 /** @description matrix_product_state: what the truncation cost (fidelity_lower_bound 1 and truncations 0: the run was exact) */
                 truncation?: {
@@ -2936,7 +3054,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "ACCOUNT_TOKEN_INVALID" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "EXECUTION_PARAMETERS_INVALID" | "EXECUTION_RESULT_TYPES_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_URL_UNRESOLVABLE";
+                code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "JSON_TOO_DEEP" | "BAD_REQUEST" | "INVALID_CHARACTERS" | "INVALID_CURSOR" | "ACCOUNT_TOKEN_INVALID" | "QASM_PARSE_ERROR" | "CIRCUIT_INVALID" | "SIMULATION_INVALID_OPTIONS" | "SIMULATION_UNSUPPORTED_OPERATION" | "OPTIMIZATION_DEVICE_UNKNOWN" | "COUPLING_PAIR_INVALID" | "COUPLING_QUBIT_MAP_INVALID" | "EXECUTION_PARAMETERS_INVALID" | "EXECUTION_RESULT_TYPES_INVALID" | "EXECUTION_MITIGATION_INVALID" | "INVALID_AMOUNT" | "BELOW_PROCESSOR_MINIMUM" | "UNKNOWN_DEVICE" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE" | "WEBHOOK_PAYLOAD_INVALID" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_URL_UNRESOLVABLE";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -3048,7 +3166,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "SIMULATION_NOT_CLIFFORD" | "SIMULATION_METHOD_UNAVAILABLE" | "SIMULATION_RESULT_TYPE_UNSUPPORTED" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "EXECUTION_FAULTY_QUBITS" | "MEDIA_UPSTREAM_REJECTED";
+                code: "SIMULATION_TOO_MANY_QUBITS" | "SIMULATION_MEMORY_LIMIT" | "SIMULATION_TIME_BUDGET_EXCEEDED" | "SIMULATION_NOT_UNITARY" | "SIMULATION_NOT_CLIFFORD" | "SIMULATION_METHOD_UNAVAILABLE" | "SIMULATION_RESULT_TYPE_UNSUPPORTED" | "OPTIMIZATION_UNVERIFIED" | "OPTIMIZATION_TARGET_UNSUPPORTED" | "EXECUTION_RESULT_TYPE_UNSUPPORTED" | "EXECUTION_MITIGATION_UNSUPPORTED" | "EXECUTION_TRANSLATION_FAILED" | "DEVICE_DYNAMIC_CIRCUITS_UNSUPPORTED" | "EXECUTION_FAULTY_QUBITS" | "MEDIA_UPSTREAM_REJECTED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -11056,6 +11174,20 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
+                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    mitigation?: {
+                        /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
+                        readout?: boolean;
+                        zne?: {
+                            /** @description Odd noise scale factors in increasing order starting at 1 (default [1, 3, 5]); scale 2k+1 runs U (U† U)^k. Each scale is one more task per measurement group. */
+                            scale_factors?: number[];
+                            /**
+                             * @description The fit to scale 0 (default richardson)
+                             * @enum {string}
+                             */
+                            extrapolation?: "linear" | "richardson" | "exponential";
+                        };
+                    };
                 };
             };
         };
@@ -16795,6 +16927,20 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
+                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    mitigation?: {
+                        /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
+                        readout?: boolean;
+                        zne?: {
+                            /** @description Odd noise scale factors in increasing order starting at 1 (default [1, 3, 5]); scale 2k+1 runs U (U† U)^k. Each scale is one more task per measurement group. */
+                            scale_factors?: number[];
+                            /**
+                             * @description The fit to scale 0 (default richardson)
+                             * @enum {string}
+                             */
+                            extrapolation?: "linear" | "richardson" | "exponential";
+                        };
+                    };
                 };
             };
         };
@@ -17024,6 +17170,20 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
+                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    mitigation?: {
+                        /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
+                        readout?: boolean;
+                        zne?: {
+                            /** @description Odd noise scale factors in increasing order starting at 1 (default [1, 3, 5]); scale 2k+1 runs U (U† U)^k. Each scale is one more task per measurement group. */
+                            scale_factors?: number[];
+                            /**
+                             * @description The fit to scale 0 (default richardson)
+                             * @enum {string}
+                             */
+                            extrapolation?: "linear" | "richardson" | "exponential";
+                        };
+                    };
                 };
             };
         };
@@ -17260,6 +17420,20 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
+                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    mitigation?: {
+                        /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
+                        readout?: boolean;
+                        zne?: {
+                            /** @description Odd noise scale factors in increasing order starting at 1 (default [1, 3, 5]); scale 2k+1 runs U (U† U)^k. Each scale is one more task per measurement group. */
+                            scale_factors?: number[];
+                            /**
+                             * @description The fit to scale 0 (default richardson)
+                             * @enum {string}
+                             */
+                            extrapolation?: "linear" | "richardson" | "exponential";
+                        };
+                    };
                 };
             };
         };
