@@ -83,6 +83,9 @@ export class IonqDriver implements DeviceDriver {
       input: this.s.gateset === 'native' ? toIonqNativeInput(input.circuit, ionqTwoQubitNative(this.s.target, this.s.noiseModel)).input : toIonqInput(input.circuit),
       // Noise applies to the simulator only; its seed is the job's, so a rerun is reproducible (int32 per the API).
       ...(simulator && this.s.noiseModel !== undefined ? { noise: { model: this.s.noiseModel, seed: input.seed % 2 ** 31 } } : {}),
+      // IonQ may debias QPU jobs by default; asked explicitly off, the counts are raw, as the answer's
+      // `mitigation.native: false` says (docs/decisions/execution-mitigation-native.md).
+      ...(simulator ? {} : { settings: { error_mitigation: { debiasing: false } } }),
     };
   }
 
