@@ -53,6 +53,8 @@ describe('IonQ v0.4 driver contract (against the local fake)', () => {
           { gate: 'cnot', control: 0, target: 1 },
         ],
       },
+      // A QPU job asks IonQ's own debiasing off: the counts stay raw (docs/decisions/execution-mitigation-native.md).
+      settings: { error_mitigation: { debiasing: false } },
     });
     expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v0.4/jobs', authorization: 'apiKey test-key' });
 
