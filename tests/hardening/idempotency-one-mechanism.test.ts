@@ -258,7 +258,7 @@ describe('upgrade: keys written before the one mechanism are recognised after it
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Database;
   beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', ...(url === undefined ? {} : { schema }) });
+    db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', baseline: false, ...(url === undefined ? {} : { schema }) });
   });
   afterAll(async () => {
     await db.close();
