@@ -14,6 +14,8 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'DATA_DIR',
   'CONSOLE_DIR',
   'REDIS_URL',
+  'REDIS_TIMEOUT_MS',
+  'REDIS_BREAKER_COOLDOWN_MS',
   'PUBLIC_BASE_URL',
   'LOG_LEVEL',
   'BODY_LIMIT_BYTES',
