@@ -28,7 +28,8 @@ describe.skipIf(url === undefined)('rate limits shared through Redis', () => {
   });
 
   it('two app instances share one window', async () => {
-    const env = { REDIS_URL: url as string, RATE_LIMIT_PER_MINUTE: '4' };
+    // A generous Redis timeout: on a loaded machine the breaker must not open (and count locally) mid-test.
+    const env = { REDIS_URL: url as string, RATE_LIMIT_PER_MINUTE: '4', REDIS_TIMEOUT_MS: '5000' };
     const a = await buildTestApp(env);
     const b = await buildTestApp(env);
     apps.push(a, b);

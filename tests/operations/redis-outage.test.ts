@@ -50,7 +50,12 @@ describe.skipIf(REDIS === undefined)('a Redis outage', () => {
   });
 
   it('shares, then counts locally while Redis is cut, then shares again', async () => {
+    // Warm up: a hit while the client still connects (the app was busy starting) may open the breaker;
+    // it closes by itself once Redis answers. The outage below starts from the shared state.
+    await diag(address());
+    for (let i = 0; i < 400 && (await ready()).rate_limits !== 'shared'; i++) await diag(address());
     expect(await ready()).toMatchObject({ status: 'ready', rate_limits: 'shared' });
+    const before = changes().length;
     const a = address();
     const shared: number[] = [];
     for (let i = 0; i < 6; i++) shared.push((await diag(a)).statusCode);
@@ -68,14 +73,14 @@ describe.skipIf(REDIS === undefined)('a Redis outage', () => {
     expect(await metric('qrail_rate_limit_fallback_total')).toBeGreaterThanOrEqual(6);
     // Many more requests, probes after each cooldown included: still one line for the change.
     for (let i = 0; i < 40; i++) await diag(address());
-    expect(changes()).toEqual(['local']);
+    expect(changes().slice(before)).toEqual(['local']);
 
     await proxy.restore();
     // A request after the cooldown probes Redis; poll until one has closed the breaker.
     for (let i = 0; i < 400 && (await ready()).rate_limits !== 'shared'; i++) await diag(address());
     expect(await ready()).toMatchObject({ rate_limits: 'shared' });
     expect(await metric('qrail_rate_limit_shared')).toBe(1);
-    expect(changes()).toEqual(['local', 'shared']);
+    expect(changes().slice(before)).toEqual(['local', 'shared']);
     const c = address();
     const again: number[] = [];
     for (let i = 0; i < 6; i++) again.push((await diag(c)).statusCode);
