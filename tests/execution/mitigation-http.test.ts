@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp, signUp } from '../helpers/app.js';
+import { ghz3 } from '../helpers/circuits.js';
 import { openapiDocument, ResponseChecker } from '../helpers/openapi.js';
 import { fundAccount } from '../helpers/ledger.js';
 import { expectExecutionInvariants, expectWallet } from './helpers.js';
@@ -22,17 +23,6 @@ describe('error mitigation on a held hardware job', () => {
     await app.close();
   });
 
-  const ghz3 = {
-    schema: '0.2',
-    num_qubits: 3,
-    num_clbits: 3,
-    gates: [
-      { op: 'h', qubits: [0] },
-      { op: 'cx', qubits: [0, 1] },
-      { op: 'cx', qubits: [1, 2] },
-    ],
-    measurements: [0, 1, 2].map((q) => ({ qubit: q, clbit: q })),
-  };
   const xxx = [{ pauli: 'XXX', coeff: 1 }];
   const quote = (auth: { authorization: string }, payload: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: '/v1/billing/hardware/quote', headers: auth, payload: { provider: 'provider-two', device: 'p2-grid-9', shots: 500, ...payload } });
