@@ -11,6 +11,7 @@ import { cancelCnotsByParity } from './passes/cnot-parity.js';
 import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
 import { teleportPhases } from './passes/phase-teleport.js';
+import { mergePauliRotations } from './passes/pauli-rotations.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -23,6 +24,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
     'merge-adjacent-rotations',
     'commutation-aware-cancellation',
     'hadamard-reduction',
+    'pauli-rotation-merging',
     'phase-polynomial-rotation-merging',
     'clifford-term-absorption',
     'rotation-placement',
@@ -36,6 +38,7 @@ export const PROFILE_PASSES: Readonly<Record<Profile, readonly string[]>> = {
     'merge-adjacent-rotations',
     'commutation-aware-cancellation',
     'hadamard-reduction',
+    'pauli-rotation-merging',
     'phase-polynomial-rotation-merging',
     'clifford-term-absorption',
     'rotation-placement',
@@ -190,6 +193,9 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   const start = performance.now();
   // first of all: no pass may add a huge angle to another (the sum would lose the result)
   normalizeAngles(rec);
+  // Pauli-rotation merging and gadget resynthesis first, while the circuit's Pauli exponentials
+  // are still intact (later passes write u3 runs the pass does not read)
+  if (profile !== 'safe') mergePauliRotations(rec, true);
   if (profile === 'safe') {
     fixpoint(rec, safeRound, extra);
     return rec;

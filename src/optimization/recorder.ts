@@ -131,6 +131,18 @@ export class Recorder {
     this.ops = next;
   }
 
+  /**
+   * A step replacing the contiguous run [from, to) by `inserted`, with a witness for its checker
+   * (rule `pauli-rotations`); `deviation` is the pass's estimate of what the checker counts.
+   */
+  replaceRun(rule: string, from: number, to: number, inserted: readonly GateOp[], witness: NonNullable<CertificateStep['witness']>, deviation: number): void {
+    const positions = Object.freeze(Array.from({ length: to - from }, (_, i) => from + i));
+    const replaced = Object.freeze(this.ops.slice(from, to));
+    this.steps.push(Object.freeze({ rule, positions, replaced, inserted: Object.freeze([...inserted]), witness }));
+    this.charge(deviation);
+    this.ops = [...this.ops.slice(0, from), ...inserted, ...this.ops.slice(to)];
+  }
+
   /** A `widen` step: from here on the circuit has `numQubits` wires (the new ones idle until used). */
   widen(numQubits: number): void {
     this.steps.push(Object.freeze({ rule: WIDEN_RULE, positions: Object.freeze([]), replaced: Object.freeze([]), inserted: Object.freeze([]), numQubits }));

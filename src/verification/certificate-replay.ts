@@ -1,8 +1,9 @@
 import { circuit, type Circuit, type GateOp, type Operation } from '../circuits/ir.js';
 import { commutes, ruleById } from './certificate-rules.js';
-import { isGlobalRule, PHASE_TELEPORT_RULE, REORDER_RULE, WIDEN_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
+import { isGlobalRule, PAULI_ROTATIONS_RULE, PHASE_TELEPORT_RULE, REORDER_RULE, WIDEN_RULE, type Certificate, type CertificateStep } from './certificate-types.js';
 import { CERTIFICATE_BUDGET } from './numeric-policy.js';
 import { checkPhaseTeleport } from './phase-teleport-check.js';
+import { checkPauliRotations } from './pauli-rotation-check.js';
 
 /**
  * The certificate replayer: replays the recorded rewrite steps on the original circuit
@@ -131,6 +132,7 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
     if (g.kind !== 'gate' || g.qubits.some((q) => !Number.isInteger(q) || q < 0 || q >= numQubits)) return 'an inserted op is not a gate on the circuit';
   }
   if (step.rule === PHASE_TELEPORT_RULE) return checkPhaseTeleport(ops, step);
+  if (step.rule === PAULI_ROTATIONS_RULE) return checkPauliRotations(step);
   if (step.inPlace !== undefined || step.witness !== undefined || step.span !== undefined) return `rule ${step.rule} does not rewrite in place`;
   if (isGlobalRule(step.rule)) return 0;
   const rule = ruleById(step.rule);

@@ -89,3 +89,17 @@ export const GLOBAL_RULE_PREFIX = 'global:';
 export function isGlobalRule(rule: string): boolean {
   return rule.startsWith(GLOBAL_RULE_PREFIX);
 }
+
+/**
+ * Rule `pauli-rotations` (Pauli-rotation merging and gadget resynthesis): a contiguous run of
+ * Clifford gates (h, x, y, z, s, sdg, cx, cz, swap, phase gates by k·π/2) and phase gates is replaced
+ * by another such run. Each run is read as C·R_m⋯R_1 — R_k = exp(−iθ_k/2·P_k), P_k the Pauli Z on the
+ * phase gate's qubit pulled back through the Clifford gates before it, C the product of all its
+ * Clifford gates — by the checker (src/verification/pauli-rotation-check.ts) with its own tableau.
+ * `witness.trace` entries [j, k1 < k2 < …] say which of the replaced run's rotations (numbered in order)
+ * make up the new run's rotation j (j in increasing order; −1: a group that cancels, angle 0): each must carry ±P_j and commute with every replaced
+ * rotation before it not yet taken, and their signed angles must add up to θ_j. Rotations taken by no
+ * entry must be by 0; both runs' Cliffords must be equal. The step needs `positions` contiguous and
+ * no `span` or `inPlace`.
+ */
+export const PAULI_ROTATIONS_RULE = 'pauli-rotations';
