@@ -167,6 +167,8 @@ interface SegmentContext {
   readonly progress: PartProgress;
   /** False when a cheaper profile already proved a smaller result: no proof is then spent on this one. */
   readonly worthProving?: (output: Circuit) => boolean;
+  /** A cheaper profile already proved a result: an undecided global proof falls back to the local prefix. */
+  readonly inLadder: boolean;
 }
 
 /** This profile's result has more gates than a cheaper profile's proven one: it is not proven, the cheaper one stands. */
@@ -257,14 +259,21 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
     });
   } else {
     const why = `${ctx.label}global rewrites (${replay.globalRules.join(', ')}) need whole-circuit equivalence, which was not established: ${eq.reason ?? 'unknown'}`;
-    // only running out of time falls back (to the local steps before the first global one, proven
-    // by replay alone); anything else — and any refutation above — fails closed
-    if (!timedOut && eq.elapsedMs < 0.9 * remaining) throw unverified(why, { method: eq.method });
+    // running out of time falls back to the local steps before the first global one, proven by
+    // replay alone; so does an undecided check inside a profile ladder (a cheaper profile's proven
+    // result is the floor: the local prefix — e.g. Pauli-rotation resynthesis, proven by its own
+    // checker at any width — is kept only if it beats it). Any refutation above fails closed.
+    const outOfTime = timedOut || eq.elapsedMs >= 0.9 * remaining;
+    if (!outOfTime && !ctx.inLadder) throw unverified(why, { method: eq.method });
     best = localPrefix(input, searchSteps);
     best.charge(ctx.spent);
     ({ output, replay } = finish(input, best, ctx.target));
-    timedOut = true;
-    notes.push(`${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`);
+    if (outOfTime) timedOut = true;
+    notes.push(
+      outOfTime
+        ? `${why}; within the time budget, so the result of the local rewrites before the first global one is returned, proven by the certificate alone`
+        : `${why}; the result of the local rewrites before the first global one is returned instead, proven by the certificate alone`,
+    );
   }
   ctx.progress(1, 'verifying');
   return { output, steps: best.steps, methods, timedOut, notes, replay };
@@ -300,7 +309,7 @@ function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, b
       `${imprecise} gate parameter(s) of magnitude ≥ 2^23 rad: a double that large is coarser than the proof tolerance (1e-9), so each was taken as the exact binary value given and reduced exactly modulo its period`,
     );
   }
-  const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence };
+  const ctx = { profile, target, extra, cancelled: opts.cancelled ?? (() => false), check: opts.equivalence ?? defaultEquivalence, inLadder: worthProving !== undefined };
   const part = progressOf(onProgress);
   const plan = planSegments(input.ops);
   let output: Circuit;
