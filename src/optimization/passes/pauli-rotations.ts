@@ -186,7 +186,7 @@ function schedule(groups: readonly Group[]): Group[][] {
     }
     const block = [start];
     emit(start);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const v of [...ready].sort((a, b) => a - b)) {
         if (fits(v, block)) {
@@ -216,7 +216,7 @@ function traceOf(emitted: readonly Group[]): number[][] {
  */
 export function mergePauliRotations(rec: Recorder, resynthesize: boolean): number {
   let rewrites = 0;
-  for (let start = 0; start < rec.ops.length && !rec.stopped(); ) {
+  for (let start = 0; start < rec.ops.length && !rec.stopped();) {
     const op = rec.ops[start]!;
     if (op.kind !== 'gate' || !readable(op)) {
       start++;

@@ -112,7 +112,12 @@ export function synthesizeBlock(block: readonly RotationGroup[]): { ops: GateOp[
     plans.set(key, plan);
   }
   if (!plan) return undefined;
-  const map = (o: GateOp) => g(o.name, o.qubits.map((q) => (q === 0 ? a : b)), o.params);
+  const map = (o: GateOp) =>
+    g(
+      o.name,
+      o.qubits.map((q) => (q === 0 ? a : b)),
+      o.params,
+    );
   const prefix = plan.prefix.map(map);
   const middle: GateOp[] = [];
   // phase gates on a, then b, then the Z_a·Z_b ones: they all commute (diagonal), one CNOT pair for the last
@@ -128,5 +133,12 @@ export function synthesizeBlock(block: readonly RotationGroup[]): { ops: GateOp[
     }
     if (which === 'ab') middle.push(g('cx', [a, b]));
   }
-  return { ops: [...prefix, ...middle, ...undo(prefix)], order };
+  // a prefix ending in the CNOT the Z_a·Z_b slot opens with leaves CNOT pairs side by side: cancel them
+  const ops: GateOp[] = [];
+  for (const op of [...prefix, ...middle, ...undo(prefix)]) {
+    const top = ops[ops.length - 1];
+    if (op.name === 'cx' && top?.name === 'cx' && top.qubits[0] === op.qubits[0] && top.qubits[1] === op.qubits[1]) ops.pop();
+    else ops.push(op);
+  }
+  return { ops, order };
 }
