@@ -1,4 +1,4 @@
-import type { GateOp, Operation } from '../circuits/ir.js';
+import type { Operation } from '../circuits/ir.js';
 import type { CertificateStep } from './certificate-types.js';
 import { phaseAngleOf } from './certificate-rules.js';
 import { addAngles, CERTIFICATE_BUDGET, quarterTurns, rotationDistance } from './numeric-policy.js';
@@ -161,7 +161,7 @@ export function pauliProgram(ops: readonly Operation[], n: number): PauliProgram
     const qs = op.qubits;
     if (new Set(qs).size !== qs.length || qs.some((q) => q >= n)) return `gate ${op.name} has repeated or out-of-range qubits`;
     let table: readonly Image[] | undefined;
-    const a = phaseAngleOf(op as GateOp);
+    const a = phaseAngleOf(op);
     if (a !== undefined) {
       const k = quarterTurns(a);
       if (k === undefined) {

@@ -213,6 +213,9 @@ function traceOf(emitted: readonly Group[]): number[][] {
  * (Clifford gates and phase gates). Returns the number of runs rewritten. A run is rewritten only
  * when its new form has fewer gates in Nam's set {h, rz, x, cx}; each rewrite is one
  * `pauli-rotations` step, proven by the certificate replayer's own reading of both runs.
+ * `resynthesize`: the run rebuilt from its merged rotations (only when its Clifford part is the
+ * identity and every rotation acts on at most two qubits, as in product formulas); otherwise the
+ * merges alone, in place.
  */
 export function mergePauliRotations(rec: Recorder, resynthesize: boolean): number {
   let rewrites = 0;
@@ -230,7 +233,9 @@ export function mergePauliRotations(rec: Recorder, resynthesize: boolean): numbe
     const groups = mergeRotations(rotations, rec.tol);
     const candidates: { ops: GateOp[]; trace: number[][] }[] = [];
     const before = namGateCount(ops);
-    if (groups.length < rotations.length) candidates.push({ ops: inPlace(ops, rotations, groups), trace: traceOf(groups) });
+    // merging alone is phase folding, which the phase-polynomial passes already do (and whose later
+    // global steps then stay provable): the pipeline asks for the resynthesis only
+    if (!resynthesize && groups.length < rotations.length) candidates.push({ ops: inPlace(ops, rotations, groups), trace: traceOf(groups) });
     if (resynthesize && frame.isIdentity() && groups.every((gr) => gr.qubits.length <= 2)) {
       const blocks = schedule(groups);
       const out: GateOp[] = [];
