@@ -60,7 +60,12 @@ interface Plan {
   readonly cost: number;
 }
 
-const CX_WEIGHT = Number(process.env['PAULI_CX_WEIGHT'] ?? 3);
+/**
+ * A CNOT weighs this many one-qubit gates when plans are compared: the words mostly merge into the
+ * neighbouring one-qubit runs. Measured on the product-formula family (balanced, 10–20 qubits): 1 and 2
+ * give the same results, 3 is worse on fourth order (851 vs 833 gates), 5 and more worse everywhere.
+ */
+const CX_WEIGHT = 2;
 const plans = new Map<string, Plan | null>();
 
 /**
@@ -95,7 +100,6 @@ export function synthesizeBlock(block: readonly RotationGroup[]): { ops: GateOp[
             const zb = pullback(prefix, 2, 1);
             const zab = pullback(prefix, 2, 1, 0);
             const slots: ['a' | 'b' | 'ab', number][] = [];
-            // a CNOT weighs CX_WEIGHT one-qubit gates: the words mostly merge into neighbouring runs
             let cost = 2 * (prefix.length - 1 + CX_WEIGHT);
             for (const s of shapes) {
               if (same(s, za)) slots.push(['a', signOf(za)]);
