@@ -25,6 +25,11 @@ interface Group {
   drop: boolean;
 }
 
+/**
+ * How many of the earliest ready rotations the scheduler considers at each choice, per qubit of the
+ * run: a Trotter layer has about one ready rotation per qubit, long commuting runs on few qubits many.
+ */
+const READY_PER_QUBIT = 4;
 /** How far back a rotation looks for one to merge with (bounds the cost on long commuting runs). */
 const LOOKBACK = 400;
 
@@ -114,7 +119,8 @@ function inPlace(ops: readonly GateOp[], rotations: readonly Rotation[], groups:
  * rotation whose partner (a later commuting rotation on the same pair) has no other pending
  * predecessor goes now with its partner; otherwise the ready rotation that unblocks most partners.
  */
-function schedule(groups: readonly Group[]): Group[][] {
+function schedule(groups: readonly Group[], n: number): Group[][] {
+  const window = READY_PER_QUBIT * n + 16;
   const m = groups.length;
   const preds: number[][] = groups.map(() => []);
   const succs: number[][] = groups.map(() => []);
@@ -161,7 +167,8 @@ function schedule(groups: readonly Group[]): Group[][] {
   };
   const blocks: Group[][] = [];
   while (ready.size) {
-    const order = [...ready].sort((a, b) => a - b);
+    // the earliest ready rotations only: bounds each choice on long runs of commuting rotations
+    const order = [...ready].sort((a, b) => a - b).slice(0, window);
     let start: number | undefined;
     for (const u of order) {
       const v = partner(u);
@@ -188,7 +195,7 @@ function schedule(groups: readonly Group[]): Group[][] {
     emit(start);
     for (let grew = true; grew;) {
       grew = false;
-      for (const v of [...ready].sort((a, b) => a - b)) {
+      for (const v of [...ready].sort((a, b) => a - b).slice(0, window)) {
         if (fits(v, block)) {
           block.push(v);
           emit(v);
@@ -230,14 +237,20 @@ export function mergePauliRotations(rec: Recorder, resynthesize: boolean): numbe
     const ops = rec.ops.slice(start, end) as GateOp[];
     const n = ops.reduce((mx, o) => Math.max(mx, ...o.qubits), 0) + 1;
     const { rotations, frame } = readSpan(ops, n);
+    // the rebuild needs an identity frame and rotations on at most two qubits: check before any work
+    const eligible = frame.isIdentity() && rotations.every((r) => bitsOf(support(r.pauli)).length <= 2);
+    if (resynthesize && !eligible) {
+      start = end;
+      continue;
+    }
     const groups = mergeRotations(rotations, rec.tol);
     const candidates: { ops: GateOp[]; trace: number[][] }[] = [];
     const before = namGateCount(ops);
     // merging alone is phase folding, which the phase-polynomial passes already do (and whose later
     // global steps then stay provable): the pipeline asks for the resynthesis only
     if (!resynthesize && groups.length < rotations.length) candidates.push({ ops: inPlace(ops, rotations, groups), trace: traceOf(groups) });
-    if (resynthesize && frame.isIdentity() && groups.every((gr) => gr.qubits.length <= 2)) {
-      const blocks = schedule(groups);
+    if (resynthesize) {
+      const blocks = schedule(groups, n);
       const out: GateOp[] = [];
       const emitted: Group[] = [];
       for (const all of blocks) {
