@@ -11,6 +11,7 @@ import { cancelCnotsByParity } from './passes/cnot-parity.js';
 import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
 import { teleportPhases } from './passes/phase-teleport.js';
+import { toddStage } from './passes/todd-stage.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -230,5 +231,6 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     }
   }
   if (!bestTeleported) finishTeleport(best!, true);
+  toddStage(best!, (r) => fixpoint(r, (x) => localRound(x, true), [], 10));
   return best!;
 }
