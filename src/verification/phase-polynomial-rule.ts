@@ -2,11 +2,14 @@ import type { GateOp } from '../circuits/ir.js';
 import { rotationDistance } from './numeric-policy.js';
 
 /**
- * The checker of rule `resynth-phase-polynomial`: two lists of CNOT, X, SWAP, CZ and one-qubit
+ * The checker of rule `resynth-phase-polynomial`: two lists of CNOT, X, SWAP, CZ, H and one-qubit
  * phase gates are equal up to global phase when they give every wire the same affine parity of the
- * inputs and the same phase function. Every such list is |x⟩ ↦ e^{i f(x)} |L x ⊕ c⟩ with
+ * inputs and the same phase function. Without H every such list is |x⟩ ↦ e^{i f(x)} |L x ⊕ c⟩ with
  * f(x) = Σ_y θ_y·(y·x) over linear parities y (an affine parity's constant is a global phase and a
- * sign). Phases are compared in two parts: angles that are multiples of π/4 as a function Z₂ⁿ → Z₈,
+ * sign). Each H starts a path variable v of its wire (path sums: Amy 2018, "Towards large-scale
+ * functional verification of universal quantum circuits") and adds π·a·v, a the wire's value before
+ * it: two lists with as many H gates, the same outputs over the path variables and the same phase
+ * function are the same sum, so the same unitary. Phases are compared in two parts: angles that are multiples of π/4 as a function Z₂ⁿ → Z₈,
  * by its unique multilinear expansion (y·x = Σ_{∅≠S⊆y} (−2)^{|S|−1} Π_{i∈S} x_i, where terms of
  * degree ≥ 4 vanish mod 8), so rewrites that only change Clifford terms (TODD) are recognised
  * exactly; other angles parity by parity. This is the checker's own code: passes never import it.
@@ -22,6 +25,8 @@ interface Poly {
   cst: boolean[];
   /** Summed angle per linear parity (keyed by its mask). */
   angle: Map<bigint, number>;
+  /** Per Hadamard, in order: the affine parity it reads and the path variable it starts. */
+  hadamards: { lin: bigint; cst: boolean; v: number }[];
 }
 
 /** The polynomial of a list on wires 0 … n−1, or undefined when it holds another gate. */
@@ -29,6 +34,8 @@ function polynomial(ops: readonly GateOp[], n: number): Poly | undefined {
   const lin = Array.from({ length: n }, (_, q) => 1n << BigInt(q));
   const cst: boolean[] = Array.from({ length: n }, () => false);
   const angle = new Map<bigint, number>();
+  const hadamards: Poly['hadamards'] = [];
+  let vars = n;
   const add = (l: bigint, c: boolean, theta: number) => {
     if (l === 0n) return; // a global phase
     angle.set(l, (angle.get(l) ?? 0) + (c ? -theta : theta));
@@ -60,13 +67,19 @@ function polynomial(ops: readonly GateOp[], n: number): Poly | undefined {
         add(lin[b]!, cst[b]!, Math.PI / 2);
         add(lin[a]! ^ lin[b]!, cst[a] !== cst[b], -Math.PI / 2);
         break;
+      case 'h':
+        // a path variable v: the amplitude gets (−1)^{a·v}, a the wire's value before
+        hadamards.push({ lin: lin[a]!, cst: cst[a]!, v: vars });
+        lin[a] = 1n << BigInt(vars++);
+        cst[a] = false;
+        break;
       case 'id':
         break;
       default:
         return undefined;
     }
   }
-  return { lin, cst, angle };
+  return { lin, cst, angle, hadamards };
 }
 
 const FIXED: Readonly<Record<string, number>> = { z: Math.PI, s: Math.PI / 2, sdg: -Math.PI / 2, t: QUARTER, tdg: -QUARTER };
@@ -110,6 +123,8 @@ export function phasePolynomialDistance(lhs: readonly GateOp[], rhs: readonly Ga
   const a = polynomial(local(lhs), qs.length);
   const b = polynomial(local(rhs), qs.length);
   if (!a || !b) return Infinity;
+  // the same number of Hadamards gives both sums the same path variables (and the same 2^{-h/2})
+  if (a.hadamards.length !== b.hadamards.length) return Infinity;
   for (let q = 0; q < qs.length; q++) if (a.lin[q] !== b.lin[q] || a.cst[q] !== b.cst[q]) return Infinity;
   let deviation = 0;
   const coef = new Map<string, number>();
@@ -125,6 +140,12 @@ export function phasePolynomialDistance(lhs: readonly GateOp[], rhs: readonly Ga
   };
   split(a, 1);
   split(b, -1);
+  // a Hadamard's 4·(y·x ⊕ c)·v is 4c·v + Σ_{i∈y} 4·x_i·v mod 8 (the higher terms carry a factor 8)
+  const bump = (key: string) => coef.set(key, ((coef.get(key) ?? 0) + 4) % 8);
+  for (const h of [...a.hadamards, ...b.hadamards]) {
+    if (h.cst) bump(`${h.v}`);
+    for (const i of bitsOf(h.lin)) bump(`${i},${h.v}`);
+  }
   for (const c of coef.values()) if (c !== 0) return Infinity;
   for (const d of rest.values()) deviation += rotationDistance(d, 0);
   return deviation;

@@ -17,7 +17,8 @@ function quarters(op: Operation): number | undefined {
   return Math.abs(a - k * QUARTER) <= 1e-12 ? mod8(k) : undefined;
 }
 
-const skeletal = (op: Operation) => op.kind === 'gate' && new Set(op.qubits).size === op.qubits.length && (op.name === 'cx' || op.name === 'swap' || (op.name === 'x' && op.qubits.length === 1));
+const skeletal = (op: Operation) =>
+  op.kind === 'gate' && new Set(op.qubits).size === op.qubits.length && (op.name === 'cx' || op.name === 'swap' || ((op.name === 'x' || op.name === 'h') && op.qubits.length === 1));
 
 /**
  * A Hadamard-free region grown from `seed`: the CNOT, X, SWAP and π/4-multiple phase gates from
@@ -42,48 +43,11 @@ interface Wires {
   cst: boolean[];
 }
 
-/** Solves y = ⊕_{q∈S} lin[q] for S (the wires' parities are a basis), or undefined. */
-function combination(lin: readonly bigint[], y: bigint): number[] | undefined {
-  const rows = lin.map((l, q) => ({ l, s: 1n << BigInt(q) }));
-  const basis: { l: bigint; s: bigint; top: bigint }[] = [];
-  for (const r of rows) {
-    let { l, s } = r;
-    for (const b of basis)
-      if (l & b.top) {
-        l ^= b.l;
-        s ^= b.s;
-      }
-    if (l === 0n) continue;
-    let top = 1n;
-    while (!(l & top)) top <<= 1n;
-    for (const b of basis)
-      if (b.l & top) {
-        b.l ^= l;
-        b.s ^= s;
-      }
-    basis.push({ l, s, top });
-  }
-  let l = y;
-  let s = 0n;
-  for (const b of basis)
-    if (l & b.top) {
-      l ^= b.l;
-      s ^= b.s;
-    }
-  if (l !== 0n) return undefined;
-  const out: number[] = [];
-  for (let q = 0; s !== 0n; s >>= 1n, q++) if (s & 1n) out.push(q);
-  return out;
-}
-
-/**
- * The region rebuilt on its own CNOT skeleton: each parity's phase goes to the first wire point
- * that carries it; a parity no point carries is computed onto one wire by a CNOT ladder at the
- * point where that is cheapest, and uncomputed. Qubits are the region's local numbers.
- */
-function synthesize(skeleton: readonly GateOp[], n: number, terms: ReadonlyMap<bigint, number>): GateOp[] {
+/** Wire values along a skeleton: CNOT, X and SWAP act on the parities, H starts a path variable. */
+function walk(skeleton: readonly GateOp[], n: number): Wires[] {
   const points: Wires[] = [];
   const w: Wires = { lin: Array.from({ length: n }, (_, q) => 1n << BigInt(q)), cst: Array.from({ length: n }, () => false) };
+  let vars = n;
   const snap = () => points.push({ lin: [...w.lin], cst: [...w.cst] });
   snap();
   for (const op of skeleton) {
@@ -92,36 +56,114 @@ function synthesize(skeleton: readonly GateOp[], n: number, terms: ReadonlyMap<b
       w.lin[b] = w.lin[b]! ^ w.lin[a]!;
       w.cst[b] = w.cst[b] !== w.cst[a];
     } else if (op.name === 'x') w.cst[a] = !w.cst[a];
-    else {
+    else if (op.name === 'h') {
+      w.lin[a] = 1n << BigInt(vars++);
+      w.cst[a] = false;
+    } else {
       [w.lin[a], w.lin[b]] = [w.lin[b]!, w.lin[a]!];
       [w.cst[a], w.cst[b]] = [w.cst[b]!, w.cst[a]!];
     }
     snap();
   }
-  const at: GateOp[][] = points.map(() => []);
+  return points;
+}
+
+interface Row {
+  l: bigint;
+  s: bigint;
+  top: bigint;
+}
+
+/** Where a parity can get its phase: a wire point carrying it, or the cheapest CNOT ladder (wires S at point t). */
+class Placement {
+  private readonly exact = new Map<bigint, { t: number; q: number }>();
+  private readonly bases: Row[][];
+  private readonly memo = new Map<bigint, { t: number; S: number[] } | null>();
+
+  constructor(readonly points: readonly Wires[]) {
+    points.forEach((p, t) =>
+      p.lin.forEach((l, q) => {
+        if (!this.exact.has(l)) this.exact.set(l, { t, q });
+      }),
+    );
+    // each point's wires in echelon form (with the wires each row combines), for ladder queries
+    this.bases = points.map((p) => {
+      const basis: Row[] = [];
+      p.lin.forEach((l0, q) => {
+        let l = l0;
+        let s = 1n << BigInt(q);
+        for (const b of basis)
+          if (l & b.top) {
+            l ^= b.l;
+            s ^= b.s;
+          }
+        if (l === 0n) return;
+        let top = 1n;
+        while (!(l & top)) top <<= 1n;
+        for (const b of basis)
+          if (b.l & top) {
+            b.l ^= l;
+            b.s ^= s;
+          }
+        basis.push({ l, s, top });
+      });
+      return basis;
+    });
+  }
+
+  at(y: bigint): { t: number; q: number } | undefined {
+    return this.exact.get(y);
+  }
+
+  ladder(y: bigint): { t: number; S: number[] } | undefined {
+    const known = this.memo.get(y);
+    if (known !== undefined) return known ?? undefined;
+    let best: { t: number; S: number[] } | undefined;
+    this.bases.forEach((basis, t) => {
+      let l = y;
+      let s = 0n;
+      for (const b of basis)
+        if (l & b.top) {
+          l ^= b.l;
+          s ^= b.s;
+        }
+      if (l !== 0n) return;
+      const S: number[] = [];
+      for (let q = 0; s !== 0n; s >>= 1n, q++) if (s & 1n) S.push(q);
+      if (!best || S.length < best.S.length) best = { t, S };
+    });
+    this.memo.set(y, best ?? null);
+    return best;
+  }
+
+  placeable(y: bigint): boolean {
+    return this.at(y) !== undefined || this.ladder(y) !== undefined;
+  }
+}
+
+/**
+ * The region rebuilt on its own skeleton (CNOT, X, SWAP, H): each parity's phase goes to the first
+ * wire point that carries it; a parity no point carries is computed onto one wire by a CNOT ladder
+ * at the point where that is cheapest, and uncomputed. Qubits are the region's local numbers.
+ * Undefined when some parity has no place (its variables are never alive together).
+ */
+function synthesize(skeleton: readonly GateOp[], place: Placement, terms: ReadonlyMap<bigint, number>): GateOp[] | undefined {
+  const at: GateOp[][] = place.points.map(() => []);
   const phase = (q: number, k: number, negate: boolean) => phaseGate(q, (negate ? -k : k) * QUARTER)!;
   for (const [y, k] of terms) {
     if (mod8(k) === 0) continue;
-    let placed = false;
-    for (let t = 0; t < points.length && !placed; t++) {
-      const q = points[t]!.lin.indexOf(y);
-      if (q >= 0) {
-        at[t]!.push(phase(q, k, points[t]!.cst[q]!));
-        placed = true;
-      }
+    const hit = place.at(y);
+    if (hit) {
+      at[hit.t]!.push(phase(hit.q, k, place.points[hit.t]!.cst[hit.q]!));
+      continue;
     }
-    if (placed) continue;
-    let best: { t: number; S: number[] } | undefined;
-    points.forEach((p, t) => {
-      const S = combination(p.lin, y);
-      if (S && (!best || S.length < best.S.length)) best = { t, S };
-    });
-    const { t, S } = best!;
-    const [root, ...others] = S;
-    const p = points[t]!;
-    const cst = S.reduce((c, q) => c !== p.cst[q], false);
-    const ladder = others.map((q) => g('cx', [q, root!]));
-    at[t]!.push(...ladder, phase(root!, k, cst), ...[...ladder].reverse());
+    const lad = place.ladder(y);
+    if (!lad) return undefined;
+    const [root, ...others] = lad.S;
+    const p = place.points[lad.t]!;
+    const cst = lad.S.reduce((c, q) => c !== p.cst[q], false);
+    const cnots = others.map((q) => g('cx', [q, root!]));
+    at[lad.t]!.push(...cnots, phase(root!, k, cst), ...[...cnots].reverse());
   }
   const out: GateOp[] = [...at[0]!];
   skeleton.forEach((op, i) => out.push(op, ...at[i + 1]!));
@@ -176,21 +218,48 @@ function cliffordDifference(old: readonly bigint[], now: readonly bigint[]): Map
 export interface ToddRegionOptions {
   /** The most ops in one region (TODD's work grows with its T gates). */
   maxRegionOps?: number;
-  /** Pairs TODD may try per region. */
+  /** Pairs TODD may try per group. */
   maxPairs?: number;
+  /** Odd parities are reduced in groups (in order of first appearance) of at most this many variables… */
+  maxGroupVars?: number;
+  /** …and this many parities. */
+  maxGroupTerms?: number;
+}
+
+/** Consecutive parities grouped while their variables and count stay within the bounds. */
+function groups(odd: readonly bigint[], maxVars: number, maxTerms: number): bigint[][] {
+  const out: bigint[][] = [];
+  let cur: bigint[] = [];
+  let support = 0n;
+  const width = (m: bigint) => m.toString(2).replace(/0/g, '').length;
+  for (const y of odd) {
+    if (cur.length && (cur.length >= maxTerms || width(support | y) > maxVars)) {
+      out.push(cur);
+      cur = [];
+      support = 0n;
+    }
+    cur.push(y);
+    support |= y;
+  }
+  if (cur.length) out.push(cur);
+  return out;
 }
 
 /**
- * T-count reduction inside Hadamard-free regions (TODD, todd.ts): each region's phase polynomial
- * is read off, its odd parities reduced with the signature tensor kept, the Clifford difference
- * added back as S/Z terms, and the region rebuilt on its own CNOT skeleton. A rewrite is applied
- * only when it has fewer T gates; it is a local step of rule `resynth-phase-polynomial`, which the
- * certificate replayer proves by comparing the two phase polynomials (phase-polynomial-rule.ts).
- * Returns the T gates saved.
+ * T-count reduction in regions of CNOT, X, SWAP, H and π/4-phase gates (TODD, todd.ts). A region's
+ * phase function is read off over its path variables (each H starts one), its odd parities are
+ * reduced group by group with each group's signature tensor kept, the Clifford difference is added
+ * back as S/Z terms, and the region is rebuilt on its own skeleton — a group is taken only when every
+ * parity it needs has a place there (its variables alive together at some point). A rewrite is
+ * applied only when it has fewer T gates; it is a local step of rule `resynth-phase-polynomial`,
+ * which the certificate replayer proves by comparing the two path-sum phase functions
+ * (phase-polynomial-rule.ts). Returns the T gates saved.
  */
 export function reduceTCountInRegions(rec: Recorder, opts: ToddRegionOptions = {}): number {
   const maxOps = opts.maxRegionOps ?? 400;
-  // regions whose odd parities TODD could not reduce are not tried again after a rescan
+  const maxVars = opts.maxGroupVars ?? 14;
+  const maxTerms = opts.maxGroupTerms ?? 40;
+  // groups TODD could not reduce (or not place) are not tried again after a rescan
   const hopeless = new Set<string>();
   let saved = 0;
   let from = 0;
@@ -220,49 +289,59 @@ export function reduceTCountInRegions(rec: Recorder, opts: ToddRegionOptions = {
           o.qubits.map((q) => qs[q]!),
           o.params,
         );
-      // the region's polynomial over its input wires (local numbers)
+      // the region's phase function over its path variables (local numbers; H starts a variable)
       const lin = qs.map((_, i) => 1n << BigInt(i));
       const cst = qs.map(() => false);
+      let vars = qs.length;
       const terms = new Map<bigint, number>();
       const skeleton: GateOp[] = [];
       for (const o of mOps.map(toLocal)) {
         const k = quarters(o);
         const [a, b] = o.qubits as [number, number];
-        if (k !== undefined) terms.set(lin[a]!, mod8((terms.get(lin[a]!) ?? 0) + (cst[a] ? -k : k)));
-        else {
-          skeleton.push(o);
-          if (o.name === 'cx') {
-            lin[b] = lin[b]! ^ lin[a]!;
-            cst[b] = cst[b] !== cst[a];
-          } else if (o.name === 'x') cst[a] = !cst[a];
-          else {
-            [lin[a], lin[b]] = [lin[b]!, lin[a]!];
-            [cst[a], cst[b]] = [cst[b]!, cst[a]!];
-          }
+        if (k !== undefined) {
+          terms.set(lin[a]!, mod8((terms.get(lin[a]!) ?? 0) + (cst[a] ? -k : k)));
+          continue;
+        }
+        skeleton.push(o);
+        if (o.name === 'cx') {
+          lin[b] = lin[b]! ^ lin[a]!;
+          cst[b] = cst[b] !== cst[a];
+        } else if (o.name === 'x') cst[a] = !cst[a];
+        else if (o.name === 'h') {
+          lin[a] = 1n << BigInt(vars++);
+          cst[a] = false;
+        } else {
+          [lin[a], lin[b]] = [lin[b]!, lin[a]!];
+          [cst[a], cst[b]] = [cst[b]!, cst[a]!];
         }
       }
       const odd = [...terms].filter(([, k]) => k % 2 === 1).map(([y]) => y);
-      const key = odd
-        .map((y) => y.toString(16))
-        .sort()
-        .join(',');
-      if (odd.length < 2 || hopeless.has(key)) continue;
-      const now = toddReduce(odd, { stopped: rec.stopped, ...(opts.maxPairs !== undefined ? { maxPairs: opts.maxPairs } : {}) });
-      const diff = now.length < odd.length ? cliffordDifference(odd, now) : undefined;
-      if (!diff) {
-        hopeless.add(key);
-        continue;
-      }
+      if (odd.length < 2) continue;
+      const place = new Placement(walk(skeleton, qs.length));
       const next = new Map<bigint, number>();
       const add = (y: bigint, k: number) => next.set(y, mod8((next.get(y) ?? 0) + k));
       for (const [y, k] of terms) add(y, k % 2 === 1 ? k - 1 : k);
-      for (const y of now) add(y, 1);
-      for (const [y, k] of diff) add(y, k);
-      const rebuilt = synthesize(skeleton, qs.length, next).map(toGlobal);
-      if (rebuilt.filter(isT).length >= oldT) {
-        hopeless.add(key);
-        continue;
+      let changed = false;
+      for (const group of groups(odd, maxVars, maxTerms)) {
+        const key = group
+          .map((y) => y.toString(16))
+          .sort()
+          .join(',');
+        let now: bigint[] = group;
+        if (group.length >= 2 && !hopeless.has(key)) {
+          const reduced = toddReduce(group, { stopped: rec.stopped, ...(opts.maxPairs !== undefined ? { maxPairs: opts.maxPairs } : {}) });
+          const diff = reduced.length < group.length ? cliffordDifference(group, reduced) : undefined;
+          if (diff && reduced.every((y) => place.placeable(y)) && [...diff].every(([y, k]) => k === 0 || place.placeable(y))) {
+            now = reduced;
+            for (const [y, k] of diff) add(y, k);
+            changed = true;
+          } else hopeless.add(key);
+        }
+        for (const y of now) add(y, 1);
       }
+      if (!changed) continue;
+      const rebuilt = synthesize(skeleton, place, next)?.map(toGlobal);
+      if (!rebuilt || rebuilt.filter(isT).length >= oldT) continue;
       saved += oldT - rebuilt.filter(isT).length;
       rec.apply(RESYNTH_PHASE_POLYNOMIAL_RULE, members, rebuilt);
       from = members[0]!;
