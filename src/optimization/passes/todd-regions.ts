@@ -136,6 +136,17 @@ class Placement {
     return best;
   }
 
+  /** The points whose wires span y (where a CNOT ladder could give it its phase). */
+  spanning(y: bigint): Uint8Array {
+    const out = new Uint8Array(this.bases.length);
+    this.bases.forEach((basis, t) => {
+      let l = y;
+      for (const b of basis) if (l & b.top) l ^= b.l;
+      out[t] = l === 0n ? 1 : 0;
+    });
+    return out;
+  }
+
   placeable(y: bigint): boolean {
     return this.at(y) !== undefined || this.ladder(y) !== undefined;
   }
@@ -224,25 +235,36 @@ export interface ToddRegionOptions {
   maxGroupVars?: number;
   /** …and this many parities. */
   maxGroupTerms?: number;
+  /** The most gates a region's rewrite may add per T gate it saves (ladders). */
+  growthPerT?: number;
 }
 
-/** Consecutive parities grouped while their variables and count stay within the bounds. */
-function groups(odd: readonly bigint[], maxVars: number, maxTerms: number): bigint[][] {
-  const out: bigint[][] = [];
-  let cur: bigint[] = [];
-  let support = 0n;
+/**
+ * Parities grouped (in order of first appearance) so that some point spans all of a group's: there
+ * every parity TODD makes of them, and every Clifford term of the difference, has a place (a ladder
+ * at worst) — the path-variable form of a Hadamard-free region (Heyfron & Campbell's partitions).
+ */
+function groups(odd: readonly bigint[], place: Placement, maxVars: number, maxTerms: number): bigint[][] {
+  const out: { terms: bigint[]; common: Uint8Array; support: bigint }[] = [];
   const width = (m: bigint) => m.toString(2).replace(/0/g, '').length;
   for (const y of odd) {
-    if (cur.length && (cur.length >= maxTerms || width(support | y) > maxVars)) {
-      out.push(cur);
-      cur = [];
-      support = 0n;
+    const span = place.spanning(y);
+    let home: (typeof out)[number] | undefined;
+    for (const gr of out) {
+      if (gr.terms.length >= maxTerms || width(gr.support | y) > maxVars) continue;
+      if (gr.common.some((c, t) => c === 1 && span[t] === 1)) {
+        home = gr;
+        break;
+      }
     }
-    cur.push(y);
-    support |= y;
+    if (!home) out.push({ terms: [y], common: span, support: y });
+    else {
+      home.terms.push(y);
+      home.common = home.common.map((c, t) => c & span[t]!);
+      home.support |= y;
+    }
   }
-  if (cur.length) out.push(cur);
-  return out;
+  return out.map((gr) => gr.terms);
 }
 
 /**
@@ -257,8 +279,9 @@ function groups(odd: readonly bigint[], maxVars: number, maxTerms: number): bigi
  */
 export function reduceTCountInRegions(rec: Recorder, opts: ToddRegionOptions = {}): number {
   const maxOps = opts.maxRegionOps ?? 400;
-  const maxVars = opts.maxGroupVars ?? 14;
-  const maxTerms = opts.maxGroupTerms ?? 40;
+  const maxVars = opts.maxGroupVars ?? 24;
+  const growth = opts.growthPerT ?? 5;
+  const maxTerms = opts.maxGroupTerms ?? 80;
   // groups TODD could not reduce (or not place) are not tried again after a rescan
   const hopeless = new Set<string>();
   let saved = 0;
@@ -322,14 +345,21 @@ export function reduceTCountInRegions(rec: Recorder, opts: ToddRegionOptions = {
       const add = (y: bigint, k: number) => next.set(y, mod8((next.get(y) ?? 0) + k));
       for (const [y, k] of terms) add(y, k % 2 === 1 ? k - 1 : k);
       let changed = false;
-      for (const group of groups(odd, maxVars, maxTerms)) {
+      for (const group of groups(odd, place, maxVars, maxTerms)) {
         const key = group
           .map((y) => y.toString(16))
           .sort()
           .join(',');
         let now: bigint[] = group;
         if (group.length >= 2 && !hopeless.has(key)) {
-          const reduced = toddReduce(group, { stopped: rec.stopped, ...(opts.maxPairs !== undefined ? { maxPairs: opts.maxPairs } : {}) });
+          // among reductions of one size, the one whose parities (and Clifford difference) need the fewest ladder CNOTs
+          const ladders = (ys: Iterable<bigint>) => {
+            let c = 0;
+            for (const y of ys) if (!place.at(y)) c += 2 * ((place.ladder(y)?.S.length ?? 50) - 1);
+            return c;
+          };
+          const score = (cols: readonly bigint[]) => ladders(cols) + ladders([...(cliffordDifference(group, cols) ?? new Map<bigint, number>())].filter(([, k]) => k !== 0).map(([y]) => y));
+          const reduced = toddReduce(group, { stopped: rec.stopped, score, ...(opts.maxPairs !== undefined ? { maxPairs: opts.maxPairs } : {}) });
           const diff = reduced.length < group.length ? cliffordDifference(group, reduced) : undefined;
           if (diff && reduced.every((y) => place.placeable(y)) && [...diff].every(([y, k]) => k === 0 || place.placeable(y))) {
             now = reduced;
@@ -341,8 +371,10 @@ export function reduceTCountInRegions(rec: Recorder, opts: ToddRegionOptions = {
       }
       if (!changed) continue;
       const rebuilt = synthesize(skeleton, place, next)?.map(toGlobal);
-      if (!rebuilt || rebuilt.filter(isT).length >= oldT) continue;
-      saved += oldT - rebuilt.filter(isT).length;
+      const gain = rebuilt ? oldT - rebuilt.filter(isT).length : 0;
+      // CNOT ladders cost gates: a rewrite may add at most `growth` gates per T gate it saves
+      if (!rebuilt || gain <= 0 || rebuilt.length - members.length > growth * gain) continue;
+      saved += gain;
       rec.apply(RESYNTH_PHASE_POLYNOMIAL_RULE, members, rebuilt);
       from = members[0]!;
       continue rescan;

@@ -138,6 +138,12 @@ export interface ToddOptions {
   stopped?: () => boolean;
   /** The most pairs (a, b) tried in all (the work is cubic in the columns per pair). */
   maxPairs?: number;
+  /**
+   * The cost of a candidate column list (lower is better): each round then compares up to
+   * `candidates` reductions of the same size and keeps the cheapest, instead of the first found.
+   */
+  score?: (cols: readonly bigint[]) => number;
+  candidates?: number;
 }
 
 /**
@@ -184,31 +190,43 @@ export function toddReduce(cols: readonly bigint[], opts: ToddOptions = {}): big
       const reduced = cancelPairs(moved);
       return reduced.length < m ? reduced : undefined;
     };
-    let next: bigint[] | undefined;
+    // the best candidate so far (fewest columns, then lowest score) and how many were compared
+    let best: { cols: bigint[]; cost: number } | undefined;
+    let compared = 0;
+    const wanted = opts.score ? (opts.candidates ?? 24) : 1;
+    const offer = (cols: bigint[] | undefined): boolean => {
+      if (!cols) return false;
+      const cost = opts.score ? opts.score(cols) : 0;
+      if (!best || cols.length < best.cols.length || (cols.length === best.cols.length && cost < best.cost)) best = { cols, cost };
+      return ++compared >= wanted;
+    };
     search: for (let a = 0; a < m; a++) {
       // z = A_a: y_a = 0 and |y| odd, so the appended z cancels column a (one column fewer)
       {
-        if (--budget < 0 || opts.stopped?.()) return cur;
+        if (--budget < 0 || opts.stopped?.()) return best?.cols ?? cur;
         const z = R.map((row) => bit(row, a));
         const has = (y: readonly number[], j: number) => (y.includes(j) ? 1 : 0);
-        next = step(
-          cur[a]!,
-          combine(nullBasis(chi(z), m), (y) => has(y, a) | ((y.length & 1) << 1), 2, false),
-        );
-        if (next) break search;
+        if (
+          offer(
+            step(
+              cur[a]!,
+              combine(nullBasis(chi(z), m), (y) => has(y, a) | ((y.length & 1) << 1), 2, false),
+            ),
+          )
+        )
+          break search;
       }
       // z = A_a ⊕ A_b: y_a ≠ y_b, so columns a and b become equal and cancel
       for (let b = a + 1; b < m; b++) {
-        if (--budget < 0 || opts.stopped?.()) return cur;
+        if (--budget < 0 || opts.stopped?.()) return best?.cols ?? cur;
         const z = R.map((row) => bit(row, a) ^ bit(row, b));
         if (!z.includes(1)) continue;
         const y = combine(nullBasis(chi(z), m), (v) => (v.includes(a) ? 1 : 0) ^ (v.includes(b) ? 1 : 0), 1, true);
-        next = step(cur[a]! ^ cur[b]!, y);
-        if (next) break search;
+        if (offer(step(cur[a]! ^ cur[b]!, y))) break search;
       }
     }
-    if (!next) return cur;
-    cur = next;
+    if (!best) return cur;
+    cur = best.cols;
   }
 }
 
