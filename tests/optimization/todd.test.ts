@@ -75,6 +75,18 @@ describe('TODD in Hadamard-free regions (resynth-phase-polynomial steps)', () =>
     expect(same(input, out, 4)).toBe(true);
   });
 
+  it('a tampered step is refused at replay (a rewrite that cannot be proved is never returned)', () => {
+    const input = [...ccz(0, 1, 2), ...ccz(0, 1, 3)];
+    const { steps } = run(input, 4);
+    expect(steps).toHaveLength(1);
+    const step = steps[0]!;
+    const tIndex = step.inserted.findIndex((o) => o.name === 't');
+    const flipped = step.inserted.map((o, i) => (i === tIndex ? gate('tdg', o.qubits) : o));
+    const replay = replayCertificate(circuit(4, 0, input), { steps: [{ ...step, inserted: flipped }] });
+    expect(replay.ok).toBe(false);
+    if (!replay.ok) expect(replay.reason).toContain('resynth-phase-polynomial');
+  });
+
   it('regions span Hadamards (path variables): CCZ(a,b,c)·H_d·CCZ(a,b,d) also goes from 14 to 7', () => {
     const input = [...ccz(0, 1, 2), gate('h', [3]), ...ccz(0, 1, 3)];
     const { out, replay } = run(input, 4);
