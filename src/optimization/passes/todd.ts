@@ -6,12 +6,15 @@
  * F₂ (one row per variable). Two such matrices whose signature tensors S_αβγ = Σ_j A_αj A_βj A_γj
  * (mod 2) agree give diagonal unitaries that differ by a Clifford (S and CZ terms only), so the
  * T-count is the number of columns and any A' with the same tensor and fewer columns saves T gates.
- * TODD's step: for two columns a, b let z = A_a ⊕ A_b and find y with A·y = 0, y_a ≠ y_b and, for
- * every pair of rows (β, γ), Σ_j y_j (A_βj A_γj ⊕ z_β A_α₀j A_γj ⊕ z_γ A_α₀j A_βj) = 0 (α₀ a row with
- * z = 1; this is the tensor condition z_α B_βγ + z_β B_αγ + z_γ B_αβ = 0 solved through one of its
- * rows, B_βγ = Σ_j y_j A_βj A_γj). Then A + z·yᵀ keeps the tensor (with z appended when |y| is odd)
- * and columns a and b become equal, so they cancel: two columns fewer, or one. The caller recomputes
- * the Clifford difference and proves the result (the `resynth-phase-polynomial` rule).
+ * TODD's step: for a vector z (here A_a ⊕ A_b for two columns, or one column A_a) find y such that
+ * A + z·yᵀ (with z appended when |y| is odd) keeps the tensor; then columns a and b become equal and
+ * cancel (two columns fewer, or one), or the appended z cancels A_a. The condition on y is linear
+ * (the χ matrix, built in `chi` below, in the basis where z is a unit vector); it is slightly weaker
+ * than the paper's (the component of A·y along z is left free), which the tests check against the
+ * tensor itself. Among reductions of one size an optional score picks the cheapest to place (the
+ * idea of comparing candidates is FastTODD's: Vandaele, Martiel, Perdrix & Vuillot 2024, "Lower
+ * T-count with faster algorithms"). The caller recomputes the Clifford difference and proves the
+ * result (the `resynth-phase-polynomial` rule).
  *
  * Rows are held as bit vectors over the columns (Uint32 words): the element-wise product of two
  * rows is then their AND, and the null space comes from one elimination per pair of columns.
