@@ -12,6 +12,7 @@ import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
 import { teleportPhases } from './passes/phase-teleport.js';
 import { mergePauliRotations } from './passes/pauli-rotations.js';
+import { toddStage } from './passes/todd-stage.js';
 import type { Recorder } from './recorder.js';
 
 export type Profile = 'safe' | 'balanced' | 'aggressive';
@@ -236,5 +237,6 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     }
   }
   if (!bestTeleported) finishTeleport(best!, true);
+  toddStage(best!, (r) => fixpoint(r, (x) => localRound(x, true), [], 10));
   return best!;
 }

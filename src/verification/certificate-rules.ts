@@ -1,6 +1,7 @@
 import { opQubits, type GateOp, type Operation } from '../circuits/ir.js';
 import { embed, gateMatrix as checkerMatrix, identityMatrix, matMul, type CMatrix } from './gate-matrices.js';
 import { addAngles, CERTIFICATE_BUDGET, rotationDistance } from './numeric-policy.js';
+import { phasePolynomialDistance } from './phase-polynomial-rule.js';
 
 /**
  * The rule library the certificate replayer accepts. It is the checker's own code:
@@ -720,6 +721,11 @@ export const RULES: readonly Rule[] = [
       return true;
     },
   },
+  measured(
+    'resynth-phase-polynomial',
+    'A list of CNOT, X, SWAP, CZ and phase gates is replaced by one with the same linear map and the same phase function (phase-polynomial-rule.ts).',
+    phasePolynomialDistance,
+  ),
   ...ALL_TEMPLATES.map(templateRule),
 ];
 

@@ -346,6 +346,34 @@ describe('rule library: semantic rules and the commutation rule', () => {
     );
   });
 
+  it('resynth-phase-polynomial: CNOT+phase lists with one phase function and linear map, and no others', () => {
+    const r = rule('resynth-phase-polynomial');
+    const op = fc.oneof(
+      fc.tuple(fc.constantFrom('cx', 'cz', 'swap'), fc.nat(2), fc.nat(2)).filter(([, a, b]) => a !== b),
+      fc.tuple(fc.constantFrom('t', 'tdg', 's', 'sdg', 'z', 'x'), fc.nat(2), fc.constant(0)),
+    );
+    const list = fc.array(op, { maxLength: 6 }).map((xs) => xs.map(([name, a, b]) => (['cx', 'cz', 'swap'].includes(name) ? gate(name, [a, b]) : gate(name, [a]))));
+    fc.assert(
+      fc.property(list, list, (a, b) => {
+        expect(r.check(a, b)).toBe(same(a, b, 3));
+      }),
+      { numRuns: 200 },
+    );
+    expect(r.check([gate('cz', [0, 1])], [gate('s', [0]), gate('s', [1]), gate('cx', [0, 1]), gate('sdg', [1]), gate('cx', [0, 1])])).toBe(true);
+    expect(r.check([gate('rx', [0], [0.5])], [gate('rx', [0], [0.5])])).toBe(false);
+    // with H gates (path variables) the rule is sound: whatever it accepts is equal
+    const withH = fc
+      .array(fc.oneof(op, fc.tuple(fc.constant('h'), fc.nat(2), fc.constant(0))), { maxLength: 6 })
+      .map((xs) => xs.map(([name, a, b]) => (['cx', 'cz', 'swap'].includes(name) ? gate(name, [a, b]) : gate(name, [a]))));
+    fc.assert(
+      fc.property(withH, withH, (a, b) => {
+        if (r.check(a, b)) expect(same(a, b, 3)).toBe(true);
+        expect(r.check(a, a)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('covers every rule of the library', () => {
     expect([...covered].sort()).toEqual(RULES.map((r) => r.id).sort());
   });
