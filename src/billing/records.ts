@@ -75,6 +75,8 @@ export interface PlaceHoldInput {
   readonly provider?: string;
   /** Clock for spend windows (tests); defaults to the database's transaction time. */
   readonly now?: Date;
+  /** Who submitted (`user:<id>`, `credential:<id>`, …): recorded on the hold, and whose member budget it counts against. */
+  readonly submittedBy?: string | null | undefined;
 }
 
 export interface PlaceHoldResult {
@@ -146,6 +148,8 @@ export interface HeldJobRecord {
   readonly expiresAt: Date;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Who placed it (`user:<id>`, `credential:<id>`, …); null before migration 1810. */
+  readonly submittedBy: string | null;
 }
 
 export type PaymentPurpose = 'checkout' | 'topup' | 'auto_recharge';

@@ -1,3 +1,4 @@
+import { submitterOf } from '../orgs/actor.js';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { personOf, principalOf } from '../../plugins/auth.js';
@@ -276,7 +277,7 @@ export default async function billingRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       reply.code(201);
-      return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken);
+      return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken, new Date(), submitterOf(req));
     },
   );
 

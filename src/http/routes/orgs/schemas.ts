@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { Obj } from '../../schema-helpers.js';
+import { NullableUsd, Obj } from '../../schema-helpers.js';
+import { NullableUsdIn } from '../billing/schemas.js';
+import { formatMicros } from '../../../billing/money.js';
 import { ORG_ROLES } from '../../../orgs/roles.js';
 import type { AuditEvent, OrgInvitation, OrgMember, OrgMembership } from '../../../orgs/org-ports.js';
 
@@ -18,7 +20,21 @@ const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 export const CreateOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const PatchOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: Role }, { additionalProperties: false });
-export const PatchMemberBody = Type.Object({ role: Role }, { additionalProperties: false });
+export const SpendLimitsIn = Type.Object(
+  {
+    daily_usd: Type.Optional(NullableUsdIn),
+    monthly_usd: Type.Optional(NullableUsdIn),
+  },
+  { additionalProperties: false, description: 'The member’s own limits in the organization (UTC day and month); null clears one; left out keeps it' },
+);
+export const PatchMemberBody = Type.Object({ role: Type.Optional(Role), spend_limits: Type.Optional(SpendLimitsIn) }, { additionalProperties: false, minProperties: 1 });
+export const CloseOrgBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: 'The organization’s name, typed again: closing cannot be undone' }),
+    accept_forfeiture: Type.Optional(Type.Boolean({ default: false, description: 'Closing forfeits the available balance; required when it is above zero' })),
+  },
+  { additionalProperties: false },
+);
 export const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 64, pattern: '^[a-z_.]+$' })),
@@ -43,6 +59,7 @@ export const MemberView = Obj({
   user_id: Type.String({ format: 'uuid' }),
   email: Type.String(),
   role: Role,
+  spend_limits: Obj({ daily_usd: NullableUsd, monthly_usd: NullableUsd }, { description: 'The member’s own daily and monthly limits (null: none); the organization’s spend controls apply as well' }),
   joined_at: Type.String({ format: 'date-time' }),
 });
 export const InvitationView = Obj({
@@ -82,6 +99,10 @@ export const memberView = (m: OrgMember) => ({
   user_id: m.userId,
   email: m.email,
   role: m.role,
+  spend_limits: {
+    daily_usd: m.dailyLimitMicros === null ? null : formatMicros(m.dailyLimitMicros),
+    monthly_usd: m.monthlyLimitMicros === null ? null : formatMicros(m.monthlyLimitMicros),
+  },
   joined_at: m.joinedAt.toISOString(),
 });
 export const invitationView = (i: OrgInvitation, now = Date.now()) => ({
