@@ -232,6 +232,8 @@ export interface LedgerTransferRow {
   amount_micros: bigint;
   available_delta: bigint;
   held_delta: bigint;
+  /** The submitter of the transfer's hold (migration 1810), when it has one. */
+  submitted_by: string | null;
   created_at: Date;
   /** created_at to the microsecond (UTC ISO text): the keyset position, which a Date would round. */
   position: string;

@@ -2324,6 +2324,12 @@ export interface components {
         ExecutionJob: {
             /** Format: uuid */
             job_id: string;
+            /** @description Who submitted it: the person or machine credential */
+            submitted_by: {
+                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                kind: "user" | "credential" | "token";
+                id: string;
+            } | null;
             provider: "provider-one" | "provider-two";
             device: string;
             kind: "simulator" | "hardware";
@@ -2670,6 +2676,12 @@ export interface components {
             ledger_transfer_ids: string[];
             /** Format: date-time */
             issued_at: string;
+            /** @description Who submitted it: the person or machine credential */
+            submitted_by?: {
+                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                kind: "user" | "credential" | "token";
+                id: string;
+            } | null;
             /** @description A canceled job’s receipt: when the cancel took effect (nothing captured either way) */
             canceled?: "before_running" | "while_running";
             /** @description A canceled job’s receipt: the rule that decided what was captured */
@@ -2828,6 +2840,12 @@ export interface components {
             quote: components["schemas"]["JobQuote"];
             result: components["schemas"]["JobResult"] | null;
             receipt: components["schemas"]["JobReceipt"] | null;
+            /** @description Who submitted it: the person or machine credential */
+            submitted_by: {
+                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                kind: "user" | "credential" | "token";
+                id: string;
+            } | null;
             /** @description Set when failed: a machinery code (WORKER_LOST, HOLD_EXPIRED, …) or the capability’s own */
             error_code: string | null;
             error_message: string | null;
@@ -10222,6 +10240,12 @@ export interface operations {
                                 available_change: string;
                                 /** @description Signed change of the held balance (USD, six decimals) */
                                 held_change: string;
+                                /** @description Who submitted it: the person or machine credential */
+                                submitted_by: {
+                                    /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                                    kind: "user" | "credential" | "token";
+                                    id: string;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
                             }[];
@@ -11419,6 +11443,12 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             job_id: string;
+                            /** @description Who submitted it: the person or machine credential */
+                            submitted_by: {
+                                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                                kind: "user" | "credential" | "token";
+                                id: string;
+                            } | null;
                             status: "held" | "continued" | "released" | "expired";
                             hold_id: string;
                             quote_id: string;
@@ -11618,6 +11648,12 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             job_id: string;
+                            /** @description Who submitted it: the person or machine credential */
+                            submitted_by: {
+                                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                                kind: "user" | "credential" | "token";
+                                id: string;
+                            } | null;
                             status: "held" | "continued" | "released" | "expired";
                             hold_id: string;
                             quote_id: string;
