@@ -13,7 +13,7 @@ import type { HeldJobRecord, ReleaseResult } from './records.js';
 export async function holdQuote(
   p: { ledger: Ledger; hardware: HardwareStore; newId: () => string },
   tx: BillingTx,
-  i: { accountId: string; quoteId: string; expiresAt: Date; now: Date; runToken?: string | undefined; submittedBy?: string | null | undefined },
+  i: { accountId: string; quoteId: string; expiresAt: Date; now: Date; runToken?: string | undefined; submittedBy?: string | null | undefined; requestId?: string | null | undefined },
 ): Promise<HeldJobRecord> {
   const quote = await p.hardware.quote(tx, i.accountId, i.quoteId);
   if (quote === null) throw fail(BILLING_ERRORS.QUOTE_NOT_FOUND, `No quote ${i.quoteId}.`);
@@ -40,6 +40,7 @@ export async function holdQuote(
     provider: quote.provider,
     now: i.now,
     submittedBy: i.submittedBy ?? null,
+    requestId: i.requestId ?? null,
   });
   const job = await p.hardware.insertHeldJob(tx, {
     jobId,

@@ -77,6 +77,8 @@ export interface PlaceHoldInput {
   readonly now?: Date;
   /** Who submitted (`user:<id>`, `credential:<id>`, …): recorded on the hold, and whose member budget it counts against. */
   readonly submittedBy?: string | null | undefined;
+  /** The request placing it, for the organization's audit log (migration 1811). */
+  readonly requestId?: string | null | undefined;
 }
 
 export interface PlaceHoldResult {

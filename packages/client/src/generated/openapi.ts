@@ -20871,7 +20871,7 @@ export interface operations {
                                 action: string;
                                 target: string | null;
                                 request_id: string | null;
-                                /** @description What changed, by action: a role change `{from, to}`, the credentials a removal revoked… */
+                                /** @description What changed, by action: a role change `{from, to}`, the credentials a removal revoked, a money movement’s transfer, hold and amount (`money.hold`, `money.capture`, …), a settings change’s fields… */
                                 details: {
                                     name?: string;
                                     role?: ("owner" | "admin" | "developer" | "billing" | "viewer") | {
@@ -20887,6 +20887,18 @@ export interface operations {
                                     credentials_cut?: number;
                                     credentials_revoked?: number;
                                     scopes?: string[];
+                                    /** Format: uuid */
+                                    transfer_id?: string;
+                                    /** Format: uuid */
+                                    hold_id?: string;
+                                    /** @description A money movement’s amount (USD) */
+                                    amount?: string;
+                                    description?: string;
+                                    /** @description A settings change: the fields the request set, as it sent them */
+                                    changes?: {
+                                        [key: string]: unknown;
+                                    };
+                                    forfeited_micros?: string;
                                 };
                             }[];
                             next_cursor: string | null;

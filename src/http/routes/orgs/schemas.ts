@@ -89,8 +89,17 @@ export const AuditView = Obj({
       credentials_cut: Type.Optional(Type.Integer({ minimum: 0 })),
       credentials_revoked: Type.Optional(Type.Integer({ minimum: 0 })),
       scopes: Type.Optional(Type.Array(Type.String())),
+      transfer_id: Type.Optional(Type.String({ format: 'uuid' })),
+      hold_id: Type.Optional(Type.String({ format: 'uuid' })),
+      amount: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d{6}$', description: 'A money movement’s amount (USD)' })),
+      description: Type.Optional(Type.String()),
+      changes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'A settings change: the fields the request set, as it sent them' })),
+      forfeited_micros: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
     },
-    { description: 'What changed, by action: a role change `{from, to}`, the credentials a removal revoked…' },
+    {
+      description:
+        'What changed, by action: a role change `{from, to}`, the credentials a removal revoked, a money movement’s transfer, hold and amount (`money.hold`, `money.capture`, …), a settings change’s fields…',
+    },
   ),
 });
 
