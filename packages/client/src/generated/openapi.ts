@@ -20894,9 +20894,19 @@ export interface operations {
                                     /** @description A money movement’s amount (USD) */
                                     amount?: string;
                                     description?: string;
-                                    /** @description A settings change: the fields the request set, as it sent them */
                                     changes?: {
-                                        [key: string]: unknown;
+                                        daily_limit?: string | null;
+                                        monthly_limit?: string | null;
+                                        per_job_max?: string | null;
+                                        hardware_allowed?: boolean;
+                                        hold_expiry_seconds?: number;
+                                        auto_recharge?: {
+                                            enabled?: boolean;
+                                            threshold?: string | null;
+                                            recharge_to?: string | null;
+                                            monthly_cap?: string | null;
+                                            payment_method?: string | null;
+                                        };
                                     };
                                     forfeited_micros?: string;
                                 };

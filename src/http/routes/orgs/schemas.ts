@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { NullableUsd, Obj } from '../../schema-helpers.js';
-import { NullableUsdIn } from '../billing/schemas.js';
+import { NullableUsdIn, SpendControlsPatch } from '../billing/schemas.js';
 import { formatMicros } from '../../../billing/money.js';
 import { ORG_ROLES } from '../../../orgs/roles.js';
 import type { AuditEvent, OrgInvitation, OrgMember, OrgMembership } from '../../../orgs/org-ports.js';
@@ -93,7 +93,8 @@ export const AuditView = Obj({
       hold_id: Type.Optional(Type.String({ format: 'uuid' })),
       amount: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d{6}$', description: 'A money movement’s amount (USD)' })),
       description: Type.Optional(Type.String()),
-      changes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'A settings change: the fields the request set, as it sent them' })),
+      // A settings change: the fields the request set, as it sent them.
+      changes: Type.Optional(SpendControlsPatch),
       forfeited_micros: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
     },
     {
