@@ -275,7 +275,13 @@ export class BillingService {
   }
 
   /** `runToken`: the Idempotency-Key run of the request; its retry after a crash gets the hold it placed. */
-  async hardwareHold(accountId: string, i: { quote_id: string; expires_in_seconds?: number }, runToken?: string, now = new Date()) {
+  async hardwareHold(
+    accountId: string,
+    i: { quote_id: string; expires_in_seconds?: number },
+    runToken?: string,
+    now = new Date(),
+    who: { submittedBy?: string | null; requestId?: string | null } = {},
+  ) {
     // No funds are reserved for a device that cannot run now (offline, maintenance, not
     // configured): the hold is refused with the continuation's 409 before the transaction.
     // Unknown or already used quotes are left to holdQuote, which names them.
@@ -287,7 +293,15 @@ export class BillingService {
     const job = await uow.run(async (tx) => {
       const w = await ledger.lockWallet(tx, accountId);
       const ttl = i.expires_in_seconds ?? Number(w.hold_expiry_seconds);
-      return holdQuote({ ledger, hardware, newId: this.newId }, tx, { accountId, quoteId: i.quote_id, expiresAt: new Date(now.getTime() + ttl * 1000), now, runToken });
+      return holdQuote({ ledger, hardware, newId: this.newId }, tx, {
+        accountId,
+        quoteId: i.quote_id,
+        expiresAt: new Date(now.getTime() + ttl * 1000),
+        now,
+        runToken,
+        submittedBy: who.submittedBy ?? null,
+        requestId: who.requestId ?? null,
+      });
     });
     this.afterDebit(accountId);
     return { ...heldJobView(job), wallet: walletView(await ledger.wallet(this.auto, accountId)) };

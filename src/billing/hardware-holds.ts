@@ -13,7 +13,7 @@ import type { HeldJobRecord, ReleaseResult } from './records.js';
 export async function holdQuote(
   p: { ledger: Ledger; hardware: HardwareStore; newId: () => string },
   tx: BillingTx,
-  i: { accountId: string; quoteId: string; expiresAt: Date; now: Date; runToken?: string | undefined },
+  i: { accountId: string; quoteId: string; expiresAt: Date; now: Date; runToken?: string | undefined; submittedBy?: string | null | undefined; requestId?: string | null | undefined },
 ): Promise<HeldJobRecord> {
   const quote = await p.hardware.quote(tx, i.accountId, i.quoteId);
   if (quote === null) throw fail(BILLING_ERRORS.QUOTE_NOT_FOUND, `No quote ${i.quoteId}.`);
@@ -39,6 +39,8 @@ export async function holdQuote(
     product: 'product-one',
     provider: quote.provider,
     now: i.now,
+    submittedBy: i.submittedBy ?? null,
+    requestId: i.requestId ?? null,
   });
   const job = await p.hardware.insertHeldJob(tx, {
     jobId,
@@ -51,6 +53,7 @@ export async function holdQuote(
     tasks: quote.tasks,
     amountMicros: quote.totalMicros,
     expiresAt: i.expiresAt,
+    submittedBy: i.submittedBy ?? null,
   });
   if (job === null) throw fail(BILLING_ERRORS.QUOTE_ALREADY_USED, 'A hold was already placed for this quote.');
   if (i.runToken !== undefined) await p.hardware.recordRunHeldJob(tx, i.runToken, jobId);
@@ -108,7 +111,18 @@ export async function takeHeldTasks(
   const released = await p.ledger.releaseHold(tx, { holdId: job.holdId, accountId: job.accountId, reason: `held job ${job.jobId}: ${count} of ${remaining} task(s) taken by a continuation` });
   if (released.alreadyReleased) return null;
   const place = (amountMicros: bigint, refId: string, description: string) =>
-    p.ledger.placeHold(tx, { accountId: job.accountId, amountMicros, kind: 'hardware', refId, description, expiresAt: job.expiresAt, product: 'product-one', provider: job.provider });
+    p.ledger.placeHold(tx, {
+      accountId: job.accountId,
+      amountMicros,
+      kind: 'hardware',
+      refId,
+      description,
+      expiresAt: job.expiresAt,
+      product: 'product-one',
+      provider: job.provider,
+      // The tasks stay the spend of whoever held the job, against their budget.
+      submittedBy: job.submittedBy,
+    });
   const holdIds: string[] = [];
   let n = job.tasksUsed + 1;
   for (const k of sizes) {

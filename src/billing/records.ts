@@ -75,6 +75,10 @@ export interface PlaceHoldInput {
   readonly provider?: string;
   /** Clock for spend windows (tests); defaults to the database's transaction time. */
   readonly now?: Date;
+  /** Who submitted (`user:<id>`, `credential:<id>`, …): recorded on the hold, and whose member budget it counts against. */
+  readonly submittedBy?: string | null | undefined;
+  /** The request placing it, for the organization's audit log (migration 1811). */
+  readonly requestId?: string | null | undefined;
 }
 
 export interface PlaceHoldResult {
@@ -146,6 +150,8 @@ export interface HeldJobRecord {
   readonly expiresAt: Date;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Who placed it (`user:<id>`, `credential:<id>`, …); null before migration 1810. */
+  readonly submittedBy: string | null;
 }
 
 export type PaymentPurpose = 'checkout' | 'topup' | 'auto_recharge';
@@ -228,6 +234,8 @@ export interface LedgerTransferRow {
   amount_micros: bigint;
   available_delta: bigint;
   held_delta: bigint;
+  /** The submitter of the transfer's hold (migration 1810), when it has one. */
+  submitted_by: string | null;
   created_at: Date;
   /** created_at to the microsecond (UTC ISO text): the keyset position, which a Date would round. */
   position: string;

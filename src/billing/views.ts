@@ -1,4 +1,5 @@
 import { formatMicros } from './money.js';
+import { submittedByView } from '../orgs/submitter.js';
 import type { AttemptRow, HeldJobRecord, HoldListRow, LedgerTransferRow, QuoteRecord, Wallet, WalletState } from './records.js';
 
 /** Wire shapes: money as six-decimal strings, times as ISO 8601, snake_case. */
@@ -73,6 +74,7 @@ export function quoteView(q: QuoteRecord) {
 export function heldJobView(j: HeldJobRecord) {
   return {
     job_id: j.jobId,
+    submitted_by: submittedByView(j.submittedBy),
     status: j.status,
     hold_id: j.holdId,
     quote_id: j.quoteId,
@@ -117,6 +119,7 @@ export function ledgerTransferView(t: LedgerTransferRow) {
     amount: formatMicros(BigInt(t.amount_micros)),
     available_change: formatMicros(BigInt(t.available_delta)),
     held_change: formatMicros(BigInt(t.held_delta)),
+    submitted_by: submittedByView(t.submitted_by),
     created_at: iso(t.created_at) as string,
   };
 }

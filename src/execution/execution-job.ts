@@ -62,6 +62,8 @@ export interface ExecutionJob {
   lease_expires_at: Date | null;
   /** Set when a cancel was requested while it ran: its worker (or the request running it) stops it. */
   cancel_requested_at: Date | null;
+  /** Who submitted it (migration 1810); null for runs from before. */
+  submitted_by?: string | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -84,6 +86,8 @@ export interface NewExecutionJob {
   readonly translation: unknown;
   readonly holdId: string | null;
   readonly estimatedMicros: bigint;
+  /** Who submitted it (`user:<id>`, `credential:<id>`, …; migration 1810). */
+  readonly submittedBy?: string | null | undefined;
   /** Stored run options (src/execution/workload-request.ts); absent or null for a plain run. */
   readonly runOptions?: unknown;
   /**

@@ -58,6 +58,8 @@ export interface RunOptions {
   readonly adoptRunning?: boolean;
   /** The caller's cancel (an Account Job's): the simulator run stops with it and ends canceled. */
   readonly signal?: AbortSignal | undefined;
+  /** Who submits the run (`user:<id>`, `credential:<id>`, …), recorded on the execution job. */
+  readonly submittedBy?: string | null | undefined;
   /** The request hash the client token is recorded with, when the run is one item of a batch (the batch's hash). */
   readonly requestHash?: string;
 }
@@ -293,6 +295,7 @@ export class ExecutionService {
       holdId: null,
       estimatedMicros: 0n,
       runOptions,
+      submittedBy: opts.submittedBy ?? null,
       ...(worker === undefined ? { maxOpenSimulator: MAX_OPEN_ASYNC_SIMULATOR } : { leaseOwner: worker, leaseMs: simulatorLeaseMs(this.deps.settings) }),
     });
     if (row === null) {
@@ -309,7 +312,7 @@ export class ExecutionService {
    * POST /v1/execute/{provider}/batch: up to 100 circuits on a simulator device in one request,
    * each an execution job of its own, each result or error reported per item (simulator-batch.ts).
    */
-  async runBatch(provider: ProviderId, accountId: string, body: RunBatchRequest) {
+  async runBatch(provider: ProviderId, accountId: string, body: RunBatchRequest, submittedBy: string | null = null) {
     const hash = this.deps.hash(
       canonicalJson({
         provider,
@@ -321,7 +324,7 @@ export class ExecutionService {
         ...(body.method_options === undefined ? {} : { method_options: body.method_options }),
       }),
     );
-    return runSimulatorBatch((b, o) => this.run(provider, accountId, b, o), { provider, device: body.device ?? DEFAULT_DEVICE[provider], body, hash });
+    return runSimulatorBatch((b, o) => this.run(provider, accountId, b, { ...o, submittedBy }), { provider, device: body.device ?? DEFAULT_DEVICE[provider], body, hash });
   }
 
   /** Runs a simulator job to its end (the API request, or the worker after a crash). */

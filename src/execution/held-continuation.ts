@@ -118,6 +118,8 @@ export async function continueHeldTasks(
           verification: translation.verification,
         },
         holdId,
+        // The run is the spend of whoever held the job (its holds count against their budget).
+        submittedBy: current.submittedBy,
         estimatedMicros: perTask * BigInt(sizes[i]!),
         ...(runOptions === null ? {} : { runOptions }),
       });

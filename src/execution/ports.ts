@@ -25,6 +25,8 @@ export interface HeldJob {
   readonly status: 'held' | 'continued' | 'released' | 'expired';
   readonly expiresAt: Date;
   readonly createdAt: Date;
+  /** Who held it (migration 1810): its runs are their spend. */
+  readonly submittedBy?: string | null;
 }
 
 export interface ExecutionClaim extends QueueClaim {

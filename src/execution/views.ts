@@ -5,6 +5,7 @@ import { EXECUTION_FAILURE } from './error-codes.js';
 import type { ExecutionJob } from './execution-job.js';
 import type { HeldJob } from './ports.js';
 import { simulatorMethodsView } from './simulator-methods.js';
+import { submittedByView } from '../orgs/submitter.js';
 
 export const BIT_ORDER =
   'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order); with several classical registers (see registers) the registers are separated by a space, the last declared leftmost.';
@@ -107,6 +108,7 @@ export function jobView(j: ExecutionJob, x: JobViewExtras) {
   const urlProvider = j.provider === 'provider-one' ? 'provider-one' : 'provider-two';
   return {
     job_id: j.id,
+    submitted_by: submittedByView(j.submitted_by),
     provider: j.provider,
     device: j.device,
     kind: j.kind,

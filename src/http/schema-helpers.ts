@@ -27,3 +27,15 @@ export const QubitPair = Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2,
 
 /** Keys of measurement counts: one character per classical bit, clbit 0 rightmost. */
 export const BITSTRING = '^[01]*$';
+
+/** Who submitted a job, run, hold or ledger transfer (issue #39 item 6); null when not recorded (before organizations, or money not spent by anyone: a top-up, a grant). */
+export const SubmittedBy = Nullable(
+  Obj({
+    kind: Type.Union([Type.Literal('user'), Type.Literal('credential'), Type.Literal('token')], {
+      description:
+        'user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject)',
+    }),
+    id: Type.String(),
+  }),
+  'Who submitted it: the person or machine credential',
+);

@@ -4,6 +4,7 @@
  * non-terminal state (hold released, error_code set): JOB_STATE_MACHINE.
  */
 import { formatMicros } from '../billing/money.js';
+import { submittedByView } from '../orgs/submitter.js';
 import { defineStateMachine } from '../queue/state-machine.js';
 import type { Product } from './capability.js';
 
@@ -78,6 +79,7 @@ export interface JobRecord {
 
 /** The Job object of the Account Jobs interface. */
 export function jobView(j: JobRecord, publicBaseUrl: string): Record<string, unknown> {
+  const submittedBy = submittedByView(j.submittedBy);
   return {
     job_id: j.id,
     status: j.status,
@@ -94,7 +96,9 @@ export function jobView(j: JobRecord, publicBaseUrl: string): Record<string, unk
     quote: j.quote,
     // The result is delivered once it is paid for (completed), never before.
     result: j.status === 'completed' ? j.result : null,
-    receipt: j.receipt,
+    // The receipt names who submitted the job it charged, as the job does.
+    receipt: j.receipt === null ? null : { ...j.receipt, submitted_by: submittedBy },
+    submitted_by: submittedBy,
     error_code: j.errorCode,
     error_message: j.errorMessage,
     attempts: j.attempts,

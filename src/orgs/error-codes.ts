@@ -25,4 +25,9 @@ export const ORG_ERRORS = {
   ),
   ORG_OWNER_ONLY: defineCode('ORG_OWNER_ONLY', 403, 'Only an owner may make, invite or change an owner.'),
   ORG_SCOPE_BEYOND_ROLE: defineCode('ORG_SCOPE_BEYOND_ROLE', 403, 'A credential’s scopes are cut to its creator’s role: `details.allowed_scopes` lists what the role may give.'),
+  ORG_MEMBER_BUDGET_EXCEEDED: defineCode(
+    'ORG_MEMBER_BUDGET_EXCEEDED',
+    409,
+    'The amount would take the submitting member’s spend above their own limit in the organization; `details.limit` is `member_daily` or `member_monthly`, with `limit_value`, `spent`, `amount` and `user_id`.',
+  ),
 } as const;

@@ -68,6 +68,11 @@ export type MemberChange = { readonly role?: OrgRole | undefined; readonly daily
 
 export type MemberChangeResult = { readonly kind: 'ok'; readonly member: OrgMember; readonly credentialsCut: number } | { readonly kind: 'not_member' } | { readonly kind: 'last_owner' };
 
+export type CloseOrgResult =
+  | { readonly kind: 'busy'; readonly openHolds: number; readonly runningJobs: number }
+  | { readonly kind: 'unsettled'; readonly availableMicros: bigint }
+  | { readonly kind: 'closed'; readonly forfeitedMicros: bigint; readonly closedAt: Date; readonly credentialsRevoked: number };
+
 export type AcceptResult = { readonly kind: 'ok'; readonly membership: OrgMembership } | { readonly kind: 'not_usable' } | { readonly kind: 'email_mismatch' } | { readonly kind: 'already_member' };
 
 export interface OrgRepository {
@@ -90,5 +95,11 @@ export interface OrgRepository {
   /** Removes the member and revokes the credentials they created in the organization. */
   removeMember(orgId: string, userId: string, now: Date, actor: Actor): Promise<{ kind: 'ok'; credentialsRevoked: number } | { kind: 'not_member' } | { kind: 'last_owner' }>;
   audit(orgId: string, filter: AuditFilter): Promise<AuditEvent[]>;
+  /**
+   * Closes a team organization in one transaction under its wallet's lock, by the account-closure
+   * rules: refused while holds are pending or jobs unfinished; the available balance is settled
+   * through the ledger (forfeited, when accepted); its credentials are revoked.
+   */
+  close(orgId: string, acceptForfeiture: boolean, now: Date, actor: Actor): Promise<CloseOrgResult>;
   record(orgId: string, actor: Actor, action: string, target: string | null, details: Record<string, unknown>): Promise<void>;
 }

@@ -5,6 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fail } from '../errors/app-error.js';
+import { AUTH_ERRORS } from '../auth/error-codes.js';
+import { formatMicros } from '../billing/money.js';
+import { HTTP_ERRORS } from '../errors/http-error-codes.js';
 import { orgInvitationMail } from '../mail/templates.js';
 import { ORG_ERRORS } from './error-codes.js';
 import type { Actor, AuditEvent, AuditFilter, MemberChange, OrgInvitation, OrgMember, OrgMembership, OrgRepository } from './org-ports.js';
@@ -87,6 +90,15 @@ export class OrgService {
   }
 
   async changeMember(caller: OrgCaller, orgId: string, userId: string, change: MemberChange): Promise<{ member: OrgMember; credentialsCut: number }> {
+    if (change.dailyLimitMicros !== undefined || change.monthlyLimitMicros !== undefined) {
+      const target = (await this.repo.members(orgId)).find((m) => m.userId === userId);
+      const daily = change.dailyLimitMicros === undefined ? (target?.dailyLimitMicros ?? null) : change.dailyLimitMicros;
+      const monthly = change.monthlyLimitMicros === undefined ? (target?.monthlyLimitMicros ?? null) : change.monthlyLimitMicros;
+      if (daily !== null && monthly !== null && daily > monthly) {
+        const path = change.dailyLimitMicros !== undefined ? '/spend_limits/daily_usd' : '/spend_limits/monthly_usd';
+        throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Request body failed validation.', [{ in: 'body', path, code: 'INVALID', message: 'the daily limit cannot be above the monthly limit' }]);
+      }
+    }
     if (change.role !== undefined && caller.role !== 'owner') {
       const target = (await this.repo.members(orgId)).find((m) => m.userId === userId);
       if (change.role === 'owner' || target?.role === 'owner') throw fail(ORG_ERRORS.ORG_OWNER_ONLY, 'Only an owner may make or change an owner.', { role: caller.role });
@@ -110,6 +122,28 @@ export class OrgService {
     // Their credentials stop at once here; other nodes drop them when their short credential cache expires.
     this.opts.forgetCredentials();
     return { credentialsRevoked: r.credentialsRevoked };
+  }
+
+  /** Closes a team organization (owner only, by the role table); its person's personal one closes with the account. */
+  async close(caller: OrgCaller, org: OrgMembership, confirmName: string, acceptForfeiture: boolean): Promise<{ forfeitedMicros: bigint; closedAt: Date; credentialsRevoked: number }> {
+    if (org.personal) throw fail(ORG_ERRORS.ORG_PERSONAL, 'A personal organization closes with its person’s account (POST /v1/auth/account/close).');
+    if (confirmName.trim() !== org.name) {
+      throw fail(HTTP_ERRORS.VALIDATION_FAILED, 'Request body failed validation.', [{ in: 'body', path: '/name', code: 'INVALID', message: 'must be the organization’s name, to confirm closing it' }]);
+    }
+    const r = await this.repo.close(org.id, acceptForfeiture, this.now(), caller.actor);
+    if (r.kind === 'busy') {
+      throw fail(AUTH_ERRORS.ACCOUNT_BUSY, `The organization has ${r.openHolds} open hold(s) and ${r.runningJobs} unfinished job(s); release or wait for them, then close.`, {
+        open_holds: r.openHolds,
+        running_jobs: r.runningJobs,
+      });
+    }
+    if (r.kind === 'unsettled') {
+      const usd = formatMicros(r.availableMicros);
+      throw fail(AUTH_ERRORS.BALANCE_NOT_SETTLED, `Closing forfeits the available balance of ${usd} USD; repeat with accept_forfeiture: true, or spend it first.`, { available: usd, rule: 'forfeit' });
+    }
+    // The organization's credentials stop at once here; other nodes drop them when their cache expires.
+    this.opts.forgetCredentials();
+    return r;
   }
 
   audit(orgId: string, filter: AuditFilter): Promise<AuditEvent[]> {

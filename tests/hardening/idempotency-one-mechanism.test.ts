@@ -44,6 +44,7 @@ const NOT_KEYED: Record<string, string> = {
   'POST /v1/auth/login/mfa': 'a challenge completes once; a session per sign-in is the point',
   'POST /v1/auth/account/close': 'closes once: a repeat finds its session revoked (401); the settlement hold is unique per account (kind, ref)',
   'POST /v1/oauth/token': 'issues a signed access token; nothing stored, no money',
+  'POST /v1/orgs/:org_id/close': 'closes once: a repeat finds the organization closed (404 ORG_NOT_FOUND); the settlement hold is unique per organization (kind, ref)',
   'POST /v1/orgs/:org_id/invitations/:invitation_id/accept': 'an invitation is single use: a repeat finds it accepted (404 ORG_INVITATION_NOT_USABLE), the membership stays one',
   'POST /v1/chat': 'computes an answer; nothing stored, no money',
   'POST /v1/tts': 'computes audio; nothing stored, no money',

@@ -30,6 +30,11 @@ const job = z
     receipt: anyObject.nullable().describe('What the job was charged, once completed or canceled, else null'),
     error_code: z.string().nullable(),
     error_message: z.string().nullable(),
+    submitted_by: z
+      .object({ kind: z.enum(['user', 'credential', 'token']), id: z.string() })
+      .nullable()
+      .optional()
+      .describe('Who submitted the job: a person, a machine credential or another access token'),
     created_at: time,
     updated_at: time,
   })

@@ -35,6 +35,7 @@ interface HeldRow {
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
+  submitted_by?: string | null;
 }
 
 const toQuote = (r: QuoteRow): QuoteRecord => ({
@@ -65,6 +66,7 @@ const toHeld = (r: HeldRow): HeldJobRecord => ({
   expiresAt: new Date(r.expires_at),
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
+  submittedBy: r.submitted_by ?? null,
 });
 
 export async function getHeldJob(q: Queryable, jobId: string): Promise<HeldJobRecord | null> {
@@ -94,9 +96,9 @@ export const sqlHardwareStore: HardwareStore = {
 
   async insertHeldJob(tx, j) {
     const r = await queryable(tx).query<HeldRow>(
-      `INSERT INTO billing_held_jobs (job_id, account_id, quote_id, hold_id, provider, device, shots, tasks, amount_micros, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'held', $10) ON CONFLICT (quote_id) DO NOTHING RETURNING *`,
-      [j.jobId, j.accountId, j.quoteId, j.holdId, j.provider, j.device, j.shots, j.tasks, j.amountMicros.toString(), j.expiresAt],
+      `INSERT INTO billing_held_jobs (job_id, account_id, quote_id, hold_id, provider, device, shots, tasks, amount_micros, status, expires_at, submitted_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'held', $10, $11) ON CONFLICT (quote_id) DO NOTHING RETURNING *`,
+      [j.jobId, j.accountId, j.quoteId, j.holdId, j.provider, j.device, j.shots, j.tasks, j.amountMicros.toString(), j.expiresAt, j.submittedBy],
     );
     return r.rows[0] === undefined ? null : toHeld(r.rows[0]);
   },

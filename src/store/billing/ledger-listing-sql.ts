@@ -32,6 +32,7 @@ export async function listTransfers(q: Queryable, accountId: string, o: LedgerLi
     amount_micros: string;
     available_delta: string;
     held_delta: string;
+    submitted_by: string | null;
     created_at: Date;
     position: string;
   }>(
@@ -42,7 +43,8 @@ export async function listTransfers(q: Queryable, accountId: string, o: LedgerLi
      SELECT p.id, p.kind, p.description, p.hold_id, p.amount_micros::text AS amount_micros, p.created_at,
             to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position,
             COALESCE((SELECT SUM(e.amount_micros) FROM ledger_entries e WHERE e.transfer_id = p.id AND e.ledger_account = $2), 0)::text AS available_delta,
-            COALESCE((SELECT SUM(e.amount_micros) FROM ledger_entries e WHERE e.transfer_id = p.id AND e.ledger_account = $3), 0)::text AS held_delta
+            COALESCE((SELECT SUM(e.amount_micros) FROM ledger_entries e WHERE e.transfer_id = p.id AND e.ledger_account = $3), 0)::text AS held_delta,
+            (SELECT h.submitted_by FROM billing_holds h WHERE h.id = p.hold_id) AS submitted_by
        FROM page p ORDER BY p.created_at DESC, p.id DESC`,
     params,
   );
@@ -54,6 +56,7 @@ export async function listTransfers(q: Queryable, accountId: string, o: LedgerLi
     amount_micros: BigInt(x.amount_micros),
     available_delta: BigInt(x.available_delta),
     held_delta: BigInt(x.held_delta),
+    submitted_by: x.submitted_by,
     created_at: x.created_at,
     position: x.position,
   }));

@@ -92,10 +92,12 @@ export async function spentSince(q: Queryable, accountId: string, since: Date): 
 }
 
 export async function placeHold(q: Queryable, i: PlaceHoldInput): Promise<PlaceHoldResult> {
+  // The audit trigger of migration 1811 names the request from this transaction-local setting.
+  if (i.requestId !== undefined && i.requestId !== null) await q.query("SELECT set_config('qrail.request_id', $1, true)", [i.requestId]);
   const r = await call<{ hold_id: string; existing: boolean; available_after: string; error: LedgerRefusal | null }>(
     q,
-    'SELECT hold_id, existing, available_after::text, error FROM ledger_place_hold_once($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now()))',
-    [i.accountId, i.kind, i.refId, s(i.amountMicros), i.description, i.product ?? null, i.provider ?? null, i.expiresAt, i.now ?? null],
+    'SELECT hold_id, existing, available_after::text, error FROM ledger_place_hold_once($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, now()), $10)',
+    [i.accountId, i.kind, i.refId, s(i.amountMicros), i.description, i.product ?? null, i.provider ?? null, i.expiresAt, i.now ?? null, i.submittedBy ?? null],
   );
   return { holdId: r.hold_id, existing: r.existing, availableAfterMicros: BigInt(r.available_after) };
 }

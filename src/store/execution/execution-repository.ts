@@ -50,10 +50,10 @@ export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<Execu
   if (claim.rows[0]?.outcome !== 'new') return null;
   const r = await q.query<ExecutionJob>(
     `INSERT INTO execution_jobs (id, account_id, client_token, request_hash, provider, device, kind, driver, status, shots, seed, circuit,
-        translation, hold_id, estimated_micros, attempts, lease_owner, lease_expires_at, started_at, run_options)
+        translation, hold_id, estimated_micros, attempts, lease_owner, lease_expires_at, started_at, run_options, submitted_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
         CASE WHEN $17::text IS NULL THEN NULL ELSE clock_timestamp() + $18::int * interval '1 millisecond' END,
-        CASE WHEN $9 = 'running' THEN clock_timestamp() ELSE NULL END, $19)
+        CASE WHEN $9 = 'running' THEN clock_timestamp() ELSE NULL END, $19, $20)
      RETURNING *`,
     [
       j.id,
@@ -75,6 +75,7 @@ export async function insertJob(q: Queryable, j: NewExecutionJob): Promise<Execu
       j.leaseOwner ?? null,
       j.leaseMs ?? 0,
       j.runOptions === undefined || j.runOptions === null ? null : JSON.stringify(j.runOptions),
+      j.submittedBy ?? null,
     ],
   );
   const row = r.rows[0];

@@ -2,6 +2,9 @@ import type { Database, Queryable } from '../db.js';
 import type { Actor, AuditEvent, Org, OrgInvitation, OrgMember, OrgMembership, OrgRepository } from '../../orgs/org-ports.js';
 import type { OrgRole } from '../../orgs/roles.js';
 import { enqueueMail } from '../mail/mail-outbox-store.js';
+import { captureHold, lockWallet, placeHold } from '../billing/ledger-sql.js';
+
+const count = async (q: Queryable, sql: string, params: unknown[]): Promise<number> => Number((await q.query<{ n: string }>(sql, params)).rows[0]?.n ?? 0);
 
 type Row = Record<string, unknown>;
 
@@ -213,6 +216,44 @@ export function pgOrgRepository(db: Database): OrgRepository {
         requestId: (r['request_id'] as string | null) ?? null,
         details: (typeof r['details'] === 'string' ? JSON.parse(r['details']) : r['details']) as Record<string, unknown>,
       }));
+    },
+    async close(orgId, acceptForfeiture, now, actor) {
+      return db.tx(async (q) => {
+        // As an account's closure (src/store/accounts/closure-repository.ts): the wallet's lock first,
+        // so no hold or credit lands between the checks and the settlement.
+        const wallet = await lockWallet(q, orgId);
+        const openHolds = await count(q, "SELECT count(*)::text AS n FROM billing_holds WHERE account_id = $1 AND status = 'pending'", [orgId]);
+        const runningJobs =
+          (await count(q, "SELECT count(*)::text AS n FROM jobs WHERE account_id = $1 AND status NOT IN ('completed', 'failed')", [orgId])) +
+          (await count(q, "SELECT count(*)::text AS n FROM execution_jobs WHERE account_id = $1 AND status IN ('queued', 'running')", [orgId]));
+        if (openHolds > 0 || runningJobs > 0) return { kind: 'busy' as const, openHolds, runningJobs };
+        const available = BigInt(wallet.available_micros);
+        if (available > 0n && !acceptForfeiture) return { kind: 'unsettled' as const, availableMicros: available };
+        await q.query(
+          'UPDATE billing_wallets SET daily_limit_micros = NULL, monthly_limit_micros = NULL, per_job_max_micros = NULL, ar_enabled = false, ar_requested_at = NULL WHERE account_id = $1',
+          [orgId],
+        );
+        if (available > 0n) {
+          // Forfeiture through the ledger's own functions, as an account's: available → held → platform revenue.
+          const description = 'Organization closed: available balance forfeited';
+          const hold = await placeHold(q, {
+            accountId: orgId,
+            kind: 'job',
+            refId: `org-close:${orgId}`,
+            amountMicros: available,
+            description,
+            product: 'org_close',
+            expiresAt: new Date(now.getTime() + 3_600_000),
+            now,
+          });
+          await captureHold(q, { holdId: hold.holdId, amountMicros: available, description, accountId: orgId });
+        }
+        const credentials = (await q.query('UPDATE agent_credentials SET revoked_at = $2 WHERE account_id = $1 AND revoked_at IS NULL', [orgId, now])).rowCount;
+        await q.query('UPDATE org_invitations SET revoked_at = $2 WHERE account_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL', [orgId, now]);
+        await q.query('UPDATE accounts SET closed_at = $2 WHERE id = $1', [orgId, now]);
+        await recordAudit(q, orgId, actor, 'org.closed', orgId, { forfeited_micros: available.toString(), credentials_revoked: credentials });
+        return { kind: 'closed' as const, forfeitedMicros: available, closedAt: now, credentialsRevoked: credentials };
+      });
     },
     async record(orgId, actor, action, target, details) {
       await recordAudit(db, orgId, actor, action, target, details);

@@ -24,8 +24,16 @@ export function orgsArea(request: RequestFn) {
       return (await request('get', '/v1/orgs/{org_id}/members', { params: org(orgId), ...pass(options) })).data.members;
     },
     /** A lower role cuts the scopes of the credentials the member created there (`credentials_cut`). */
-    async changeRole(orgId: string, userId: string, role: JsonBody<Operation<'/v1/orgs/{org_id}/members/{user_id}', 'patch'>>['role'], options?: CallOptions) {
+    async changeRole(orgId: string, userId: string, role: NonNullable<JsonBody<Operation<'/v1/orgs/{org_id}/members/{user_id}', 'patch'>>['role']>, options?: CallOptions) {
       return (await request('patch', '/v1/orgs/{org_id}/members/{user_id}', { params: { org_id: orgId, user_id: userId }, body: { role }, ...pass(options) })).data;
+    },
+    /** The member's own daily and monthly limits ("10.00"; null clears one; left out keeps it), checked with every hold and job reservation. */
+    async setSpendLimits(orgId: string, userId: string, spendLimits: NonNullable<JsonBody<Operation<'/v1/orgs/{org_id}/members/{user_id}', 'patch'>>['spend_limits']>, options?: CallOptions) {
+      return (await request('patch', '/v1/orgs/{org_id}/members/{user_id}', { params: { org_id: orgId, user_id: userId }, body: { spend_limits: spendLimits }, ...pass(options) })).data;
+    },
+    /** Owner only; `name` is the organization's name typed again; a balance is forfeited only with `accept_forfeiture: true`. */
+    async close(orgId: string, body: JsonBody<Operation<'/v1/orgs/{org_id}/close', 'post'>>, options?: CallOptions) {
+      return (await request('post', '/v1/orgs/{org_id}/close', { params: org(orgId), body, ...pass(options) })).data;
     },
     /** Ends the member's access at once and revokes the credentials they created there. */
     async removeMember(orgId: string, userId: string, options?: CallOptions) {

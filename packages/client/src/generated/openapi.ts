@@ -1716,7 +1716,7 @@ export interface paths {
         delete: operations["removeOrgMember"];
         options?: never;
         head?: never;
-        /** Change a member’s role (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes */
+        /** Change a member’s role or spend limits (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes; limits are checked with every hold and job reservation */
         patch: operations["updateOrgMember"];
         trace?: never;
     };
@@ -1749,6 +1749,23 @@ export interface paths {
         put?: never;
         /** Accept an invitation with the invited person’s session (the email must match and be verified) */
         post: operations["acceptOrgInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{org_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the organization (owner): refused while holds are open or jobs run; forfeits the available balance through the ledger (accept_forfeiture); revokes its credentials and pending invitations */
+        post: operations["closeOrg"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2307,6 +2324,12 @@ export interface components {
         ExecutionJob: {
             /** Format: uuid */
             job_id: string;
+            /** @description Who submitted it: the person or machine credential */
+            submitted_by: {
+                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                kind: "user" | "credential" | "token";
+                id: string;
+            } | null;
             provider: "provider-one" | "provider-two";
             device: string;
             kind: "simulator" | "hardware";
@@ -2653,6 +2676,12 @@ export interface components {
             ledger_transfer_ids: string[];
             /** Format: date-time */
             issued_at: string;
+            /** @description Who submitted it: the person or machine credential */
+            submitted_by?: {
+                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                kind: "user" | "credential" | "token";
+                id: string;
+            } | null;
             /** @description A canceled job’s receipt: when the cancel took effect (nothing captured either way) */
             canceled?: "before_running" | "while_running";
             /** @description A canceled job’s receipt: the rule that decided what was captured */
@@ -2811,6 +2840,12 @@ export interface components {
             quote: components["schemas"]["JobQuote"];
             result: components["schemas"]["JobResult"] | null;
             receipt: components["schemas"]["JobReceipt"] | null;
+            /** @description Who submitted it: the person or machine credential */
+            submitted_by: {
+                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                kind: "user" | "credential" | "token";
+                id: string;
+            } | null;
             /** @description Set when failed: a machinery code (WORKER_LOST, HOLD_EXPIRED, …) or the capability’s own */
             error_code: string | null;
             error_message: string | null;
@@ -3118,7 +3153,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_SWEEP_NOT_SUPPORTED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED" | "OPTIMIZE_JOB_NOT_CANCELABLE" | "ORG_PERSONAL" | "ORG_LAST_OWNER" | "ORG_ALREADY_MEMBER";
+                code: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "EMAIL_TAKEN" | "MFA_ALREADY_ENABLED" | "MFA_NOT_ENABLED" | "ACCOUNT_BUSY" | "BALANCE_NOT_SETTLED" | "EXECUTION_PROVIDER_NOT_CONFIGURED" | "EXECUTION_DEVICE_UNAVAILABLE" | "EXECUTION_HOLD_REQUIRED" | "EXECUTION_SWEEP_NOT_SUPPORTED" | "EXECUTION_HELD_JOB_NOT_CONTINUABLE" | "EXECUTION_HELD_TASKS_EXCEEDED" | "EXECUTION_CLIENT_TOKEN_REUSED" | "EXECUTION_CLIENT_TOKEN_IN_PROGRESS" | "INSUFFICIENT_BALANCE" | "SPEND_LIMIT_PER_JOB" | "SPEND_LIMIT_DAILY" | "SPEND_LIMIT_MONTHLY" | "HARDWARE_DISABLED" | "HOLD_NOT_PENDING" | "HOLD_EXISTS" | "CAPTURE_EXCEEDS_HOLD" | "REFUND_EXCEEDS_CAPTURE" | "QUOTE_EXPIRED" | "QUOTE_ALREADY_USED" | "NO_PAYMENT_METHOD" | "AUTO_RECHARGE_NOT_CONFIGURED" | "JOB_NOT_CANCELABLE" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED" | "OPTIMIZE_JOB_NOT_CANCELABLE" | "ORG_PERSONAL" | "ORG_LAST_OWNER" | "ORG_ALREADY_MEMBER" | "ORG_MEMBER_BUDGET_EXCEEDED";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];
@@ -10205,6 +10240,12 @@ export interface operations {
                                 available_change: string;
                                 /** @description Signed change of the held balance (USD, six decimals) */
                                 held_change: string;
+                                /** @description Who submitted it: the person or machine credential */
+                                submitted_by: {
+                                    /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                                    kind: "user" | "credential" | "token";
+                                    id: string;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
                             }[];
@@ -11402,6 +11443,12 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             job_id: string;
+                            /** @description Who submitted it: the person or machine credential */
+                            submitted_by: {
+                                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                                kind: "user" | "credential" | "token";
+                                id: string;
+                            } | null;
                             status: "held" | "continued" | "released" | "expired";
                             hold_id: string;
                             quote_id: string;
@@ -11601,6 +11648,12 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             job_id: string;
+                            /** @description Who submitted it: the person or machine credential */
+                            submitted_by: {
+                                /** @description user: a person’s session (id: user id); credential: a machine credential or its access token (id: credential id); token: an access token of a session exchange or trusted issuer (id: its subject) */
+                                kind: "user" | "credential" | "token";
+                                id: string;
+                            } | null;
                             status: "held" | "continued" | "released" | "expired";
                             hold_id: string;
                             quote_id: string;
@@ -19641,6 +19694,11 @@ export interface operations {
                                 email: string;
                                 /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                 role: "owner" | "admin" | "developer" | "billing" | "viewer";
+                                /** @description The member’s own daily and monthly limits (null: none); the organization’s spend controls apply as well */
+                                spend_limits: {
+                                    daily_usd: string | null;
+                                    monthly_usd: string | null;
+                                };
                                 /** Format: date-time */
                                 joined_at: string;
                             }[];
@@ -19915,7 +19973,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
-                    role: "owner" | "admin" | "developer" | "billing" | "viewer";
+                    role?: "owner" | "admin" | "developer" | "billing" | "viewer";
+                    /** @description The member’s own limits in the organization (UTC day and month); null clears one; left out keeps it */
+                    spend_limits?: {
+                        daily_usd?: string | null;
+                        monthly_usd?: string | null;
+                    };
                 };
             };
         };
@@ -19940,6 +20003,11 @@ export interface operations {
                                 email: string;
                                 /** @description owner: everything, closing included; admin: members, credentials, settings and running; developer: run, submit and hold; billing: top-ups, spend controls, ledger; viewer: read only */
                                 role: "owner" | "admin" | "developer" | "billing" | "viewer";
+                                /** @description The member’s own daily and monthly limits (null: none); the organization’s spend controls apply as well */
+                                spend_limits: {
+                                    daily_usd: string | null;
+                                    monthly_usd: string | null;
+                                };
                                 /** Format: date-time */
                                 joined_at: string;
                             };
@@ -20573,6 +20641,190 @@ export interface operations {
             };
         };
     };
+    closeOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organization’s name, typed again: closing cannot be undone */
+                    name: string;
+                    /**
+                     * @description Closing forfeits the available balance; required when it is above zero
+                     * @default false
+                     */
+                    accept_forfeiture?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Closed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        data: {
+                            /** @enum {boolean} */
+                            closed: true;
+                            /** Format: date-time */
+                            closed_at: string;
+                            /** @description USD forfeited (the available balance) */
+                            forfeited: string;
+                            credentials_revoked: number;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is invalid; `details` lists every problem with its JSON path */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError400"];
+                };
+            };
+            /** @description No valid credential; `WWW-Authenticate` names the scheme and why */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError401"];
+                };
+            };
+            /** @description Authenticated, but not allowed to do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError403"];
+                };
+            };
+            /** @description No such object for this caller */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError404"];
+                };
+            };
+            /** @description Conflicts with the current state (idempotency, balance, limits, object state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError409"];
+                };
+            };
+            /** @description The body is larger than this deployment accepts (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError413"];
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError415"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError429"];
+                };
+            };
+            /** @description An unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError500"];
+                };
+            };
+            /** @description Not available right now (draining, database unreachable, not configured, busy); retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformError503"];
+                };
+            };
+        };
+    };
     listOrgAudit: {
         parameters: {
             query?: {
@@ -20619,7 +20871,7 @@ export interface operations {
                                 action: string;
                                 target: string | null;
                                 request_id: string | null;
-                                /** @description What changed, by action: a role change `{from, to}`, the credentials a removal revoked… */
+                                /** @description What changed, by action: a role change `{from, to}`, the credentials a removal revoked, a money movement’s transfer, hold and amount (`money.hold`, `money.capture`, …), a settings change’s fields… */
                                 details: {
                                     name?: string;
                                     role?: ("owner" | "admin" | "developer" | "billing" | "viewer") | {
@@ -20635,6 +20887,28 @@ export interface operations {
                                     credentials_cut?: number;
                                     credentials_revoked?: number;
                                     scopes?: string[];
+                                    /** Format: uuid */
+                                    transfer_id?: string;
+                                    /** Format: uuid */
+                                    hold_id?: string;
+                                    /** @description A money movement’s amount (USD) */
+                                    amount?: string;
+                                    description?: string;
+                                    changes?: {
+                                        daily_limit?: string | null;
+                                        monthly_limit?: string | null;
+                                        per_job_max?: string | null;
+                                        hardware_allowed?: boolean;
+                                        hold_expiry_seconds?: number;
+                                        auto_recharge?: {
+                                            enabled?: boolean;
+                                            threshold?: string | null;
+                                            recharge_to?: string | null;
+                                            monthly_cap?: string | null;
+                                            payment_method?: string | null;
+                                        };
+                                    };
+                                    forfeited_micros?: string;
                                 };
                             }[];
                             next_cursor: string | null;

@@ -1,3 +1,4 @@
+import { actorOf, submitterOf } from '../orgs/actor.js';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { personOf, principalOf } from '../../plugins/auth.js';
@@ -154,7 +155,14 @@ export default async function billingRoutes(app: App): Promise<void> {
         response: { 200: okResponse(Type.Ref('SpendControls'), 'The spend controls after the change') },
       },
     },
-    async (req) => billing.patchSpendControls(principalOf(req.principal).accountId, req.body as never),
+    async (req) => {
+      const accountId = principalOf(req.principal).accountId;
+      const after = await billing.patchSpendControls(accountId, req.body);
+      // Recorded once the change committed (the billing transaction knows nothing of the audit log).
+      const action = Object.keys(req.body).every((k) => k === 'auto_recharge') ? 'billing.auto_recharge_changed' : 'billing.spend_controls_changed';
+      await app.services.orgs.record(accountId, actorOf(req), action, accountId, { changes: req.body });
+      return after;
+    },
   );
 
   app.get(
@@ -276,7 +284,7 @@ export default async function billingRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       reply.code(201);
-      return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken);
+      return billing.hardwareHold(principalOf(req.principal).accountId, req.body, req.idempotency?.runToken, new Date(), { submittedBy: submitterOf(req), requestId: req.id });
     },
   );
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Iso, Nullable, NullableIso, NullableUsd, Obj, Usd } from '../../schema-helpers.js';
+import { Iso, Nullable, NullableIso, NullableUsd, Obj, SubmittedBy, Usd } from '../../schema-helpers.js';
 
 /** Request and response schemas of the billing endpoints (src/billing/views.ts and the services build the answers). */
 
@@ -157,6 +157,7 @@ export const LedgerEntryView = Obj(
     amount: Money,
     available_change: Type.String({ pattern: '^-?(?:0|[1-9]\\d*)\\.\\d{6}$', description: 'Signed change of the available balance (USD, six decimals)' }),
     held_change: Type.String({ pattern: '^-?(?:0|[1-9]\\d*)\\.\\d{6}$', description: 'Signed change of the held balance (USD, six decimals)' }),
+    submitted_by: SubmittedBy,
     created_at: Iso,
   },
   { description: 'One ledger transfer of the account and what it did to its two balances' },
@@ -200,6 +201,7 @@ export const QuoteView = Obj({
 
 const heldJobProperties = {
   job_id: Uuid,
+  submitted_by: SubmittedBy,
   status: Type.Union(['held', 'continued', 'released', 'expired'].map((s) => Type.Literal(s))),
   hold_id: Str,
   quote_id: Str,

@@ -12,6 +12,7 @@ import { circuitField } from '../circuits/schemas.js';
 import { MethodBodyFields, MitigationBodyField, WorkloadBodyFields } from './workload-schemas.js';
 import { MAX_PARAMETERS, PARAMETER_NAME_PATTERN } from '../../../circuits/param-expr.js';
 import { currentTraceparent } from '../../../telemetry/trace.js';
+import { submitterOf } from '../orgs/actor.js';
 
 const tags = ['execution'];
 
@@ -241,7 +242,7 @@ export default async function executionRoutes(app: App): Promise<void> {
           response: { 200: okResponse(RunBatchView, 'Every item run, with its job or its error'), ...errors(404, 409) },
         },
       },
-      async (req) => svc().runBatch(provider, principalOf(req.principal).accountId, req.body),
+      async (req) => svc().runBatch(provider, principalOf(req.principal).accountId, req.body, submitterOf(req)),
     );
 
     app.post(
@@ -267,7 +268,7 @@ export default async function executionRoutes(app: App): Promise<void> {
       },
       async (req, reply) => {
         const body = req.body as RunRequest;
-        const view = await svc().run(provider, principalOf(req.principal).accountId, body);
+        const view = await svc().run(provider, principalOf(req.principal).accountId, body, { submittedBy: submitterOf(req) });
         if (body.async === true && view.replayed !== true) {
           reply.code(202).header('location', `/v1/execute/${provider}/${view.job_id}`);
           const traceparent = currentTraceparent();

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BIT_ORDER } from '../../../execution/views.js';
-import { Iso, MapOf, Nullable, NullableIso, NullableUsd, Obj, Usd } from '../../schema-helpers.js';
+import { Iso, MapOf, Nullable, NullableIso, NullableUsd, Obj, SubmittedBy, Usd } from '../../schema-helpers.js';
 
 /** Response schemas of the execution endpoints (src/execution/views.ts and capabilities.ts build them). */
 
@@ -199,6 +199,7 @@ export const TranslationSchema = Obj(
 export const ExecutionJobSchema = Obj(
   {
     job_id: Type.String({ format: 'uuid' }),
+    submitted_by: SubmittedBy,
     provider: Provider,
     device: Str,
     kind: Kind,

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { JOB_STATUSES } from '../../../jobs/job.js';
 import { LIST_MAX } from '../../../jobs/jobs-service.js';
-import { BITSTRING, Iso, MapOf, Nullable, Obj, Usd } from '../../schema-helpers.js';
+import { BITSTRING, Iso, MapOf, Nullable, Obj, SubmittedBy, Usd } from '../../schema-helpers.js';
 import { optimizeResultProperties, ProofSummary } from '../circuits/schemas.js';
 
 /** Response schemas of the Account Jobs interface (src/jobs/job.ts, jobs-service.ts and each capability's run). */
@@ -39,6 +39,7 @@ export const JobReceiptSchema = Obj(
     hold_id: Str,
     ledger_transfer_ids: Strings,
     issued_at: Iso,
+    submitted_by: Type.Optional(SubmittedBy),
     canceled: Type.Optional(
       Type.Union([Type.Literal('before_running'), Type.Literal('while_running')], { description: 'A canceled job’s receipt: when the cancel took effect (nothing captured either way)' }),
     ),
@@ -167,6 +168,7 @@ export const JobSchema = Obj(
     quote: Type.Ref('JobQuote'),
     result: Nullable(Type.Ref('JobResult')),
     receipt: Nullable(Type.Ref('JobReceipt')),
+    submitted_by: SubmittedBy,
     error_code: Nullable(Str, 'Set when failed: a machinery code (WORKER_LOST, HOLD_EXPIRED, …) or the capability’s own'),
     error_message: Nullable(Str),
     attempts: Int,

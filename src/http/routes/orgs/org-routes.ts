@@ -11,8 +11,10 @@ import { errors, okResponse } from '../../envelope-schemas.js';
 import { Obj } from '../../schema-helpers.js';
 import { personOf } from '../../plugins/auth.js';
 import { actorOf } from './actor.js';
+import { formatMicros, parseUsd } from '../../../billing/money.js';
 import {
   AuditQuery,
+  CloseOrgBody,
   AuditView,
   CreateOrgBody,
   InvitationParams,
@@ -129,14 +131,21 @@ export default async function orgRoutes(app: App): Promise<void> {
       schema: {
         tags,
         operationId: 'updateOrgMember',
-        summary: 'Change a member’s role (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes',
+        summary:
+          'Change a member’s role or spend limits (owner, admin; only an owner makes or changes an owner); a lower role cuts the member’s credentials’ scopes; limits are checked with every hold and job reservation',
         params: MemberParams,
         body: PatchMemberBody,
         response: { 200: okResponse(Obj({ member: MemberView, credentials_cut: Type.Integer({ minimum: 0 }) }), 'The member, changed'), ...errors(403, 404, 409) },
       },
     },
     async (req) => {
-      const r = await svc().changeMember(callerOf(req), personOf(req.principal).accountId, req.params.user_id.toLowerCase(), { role: req.body.role });
+      const limits = req.body.spend_limits;
+      const micros = (v: string | null | undefined) => (v === undefined || v === null ? v : parseUsd(v));
+      const r = await svc().changeMember(callerOf(req), personOf(req.principal).accountId, req.params.user_id.toLowerCase(), {
+        role: req.body.role,
+        dailyLimitMicros: micros(limits?.daily_usd),
+        monthlyLimitMicros: micros(limits?.monthly_usd),
+      });
       return { member: memberView(r.member), credentials_cut: r.credentialsCut };
     },
   );
@@ -211,6 +220,39 @@ export default async function orgRoutes(app: App): Promise<void> {
     async (req) => {
       const p = personOf(req.principal);
       return orgView(await svc().accept(p.userId, req.params.org_id.toLowerCase(), req.params.invitation_id.toLowerCase(), actorOf(req)));
+    },
+  );
+
+  app.post(
+    '/v1/orgs/:org_id/close',
+    {
+      ...auth,
+      schema: {
+        tags,
+        operationId: 'closeOrg',
+        summary:
+          'Close the organization (owner): refused while holds are open or jobs run; forfeits the available balance through the ledger (accept_forfeiture); revokes its credentials and pending invitations',
+        params: OrgParams,
+        body: CloseOrgBody,
+        response: {
+          200: okResponse(
+            Obj({
+              closed: Type.Literal(true),
+              closed_at: Type.String({ format: 'date-time' }),
+              forfeited: Type.String({ pattern: '^\\d+\\.\\d{6}$', description: 'USD forfeited (the available balance)' }),
+              credentials_revoked: Type.Integer({ minimum: 0 }),
+            }),
+            'Closed',
+          ),
+          ...errors(404, 409),
+        },
+      },
+    },
+    async (req) => {
+      const p = personOf(req.principal);
+      const org = await svc().get(p.userId, p.accountId);
+      const r = await svc().close(callerOf(req), org, req.body.name, req.body.accept_forfeiture === true);
+      return { closed: true as const, closed_at: r.closedAt.toISOString(), forfeited: formatMicros(r.forfeitedMicros), credentials_revoked: r.credentialsRevoked };
     },
   );
 

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { Obj } from '../../schema-helpers.js';
+import { NullableUsd, Obj } from '../../schema-helpers.js';
+import { NullableUsdIn, SpendControlsPatch } from '../billing/schemas.js';
+import { formatMicros } from '../../../billing/money.js';
 import { ORG_ROLES } from '../../../orgs/roles.js';
 import type { AuditEvent, OrgInvitation, OrgMember, OrgMembership } from '../../../orgs/org-ports.js';
 
@@ -18,7 +20,21 @@ const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 export const CreateOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const PatchOrgBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: Role }, { additionalProperties: false });
-export const PatchMemberBody = Type.Object({ role: Role }, { additionalProperties: false });
+export const SpendLimitsIn = Type.Object(
+  {
+    daily_usd: Type.Optional(NullableUsdIn),
+    monthly_usd: Type.Optional(NullableUsdIn),
+  },
+  { additionalProperties: false, description: 'The member’s own limits in the organization (UTC day and month); null clears one; left out keeps it' },
+);
+export const PatchMemberBody = Type.Object({ role: Type.Optional(Role), spend_limits: Type.Optional(SpendLimitsIn) }, { additionalProperties: false, minProperties: 1 });
+export const CloseOrgBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: 'The organization’s name, typed again: closing cannot be undone' }),
+    accept_forfeiture: Type.Optional(Type.Boolean({ default: false, description: 'Closing forfeits the available balance; required when it is above zero' })),
+  },
+  { additionalProperties: false },
+);
 export const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 64, pattern: '^[a-z_.]+$' })),
@@ -43,6 +59,7 @@ export const MemberView = Obj({
   user_id: Type.String({ format: 'uuid' }),
   email: Type.String(),
   role: Role,
+  spend_limits: Obj({ daily_usd: NullableUsd, monthly_usd: NullableUsd }, { description: 'The member’s own daily and monthly limits (null: none); the organization’s spend controls apply as well' }),
   joined_at: Type.String({ format: 'date-time' }),
 });
 export const InvitationView = Obj({
@@ -72,8 +89,18 @@ export const AuditView = Obj({
       credentials_cut: Type.Optional(Type.Integer({ minimum: 0 })),
       credentials_revoked: Type.Optional(Type.Integer({ minimum: 0 })),
       scopes: Type.Optional(Type.Array(Type.String())),
+      transfer_id: Type.Optional(Type.String({ format: 'uuid' })),
+      hold_id: Type.Optional(Type.String({ format: 'uuid' })),
+      amount: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d{6}$', description: 'A money movement’s amount (USD)' })),
+      description: Type.Optional(Type.String()),
+      // A settings change: the fields the request set, as it sent them.
+      changes: Type.Optional(SpendControlsPatch),
+      forfeited_micros: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
     },
-    { description: 'What changed, by action: a role change `{from, to}`, the credentials a removal revoked…' },
+    {
+      description:
+        'What changed, by action: a role change `{from, to}`, the credentials a removal revoked, a money movement’s transfer, hold and amount (`money.hold`, `money.capture`, …), a settings change’s fields…',
+    },
   ),
 });
 
@@ -82,6 +109,10 @@ export const memberView = (m: OrgMember) => ({
   user_id: m.userId,
   email: m.email,
   role: m.role,
+  spend_limits: {
+    daily_usd: m.dailyLimitMicros === null ? null : formatMicros(m.dailyLimitMicros),
+    monthly_usd: m.monthlyLimitMicros === null ? null : formatMicros(m.monthlyLimitMicros),
+  },
   joined_at: m.joinedAt.toISOString(),
 });
 export const invitationView = (i: OrgInvitation, now = Date.now()) => ({
