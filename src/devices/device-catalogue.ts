@@ -279,6 +279,12 @@ export interface DeviceProfile {
   readonly spec: DeviceSpec;
   readonly driver: DeviceDriverKind;
   readonly calibration: DeviceCalibration | null;
+  /**
+   * Remote devices: the provider's latest per-qubit readout figures (index = physical qubit:
+   * [P(read 1 | 0), P(read 0 | 1)], null where it gives none), set from the snapshot by the device
+   * directory; what readout mitigation inverts on that device.
+   */
+  readonly providerReadout?: { readonly perQubit: readonly (readonly [number, number] | null)[]; readonly calibratedAt: string };
   readonly pricing: DevicePricing | null;
   /** Status unless the deployment overrides it (EXECUTION_DEVICE_STATUS) or the remote API reports another. */
   readonly defaultStatus: DeviceStatus;

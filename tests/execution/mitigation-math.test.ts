@@ -100,9 +100,20 @@ describe('mitigation requests', () => {
     expect(codes(() => checkMitigation({ zne: { scale_factors: [3, 5] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:SCALE_FACTORS_INVALID']);
     expect(codes(() => checkMitigation({ zne: { scale_factors: [1] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:EXTRAPOLATION_UNDERDETERMINED']);
     const plan = checkMitigation({ readout: true, zne: {} }, ['expectation'], true);
-    expect(codes(() => refuseUnmitigable(plan, circuit(2, 0, [gate('csx', [0, 1])]), false))).toEqual([
+    expect(codes(() => refuseUnmitigable(plan, circuit(2, 0, [gate('csx', [0, 1])]), { readout: false, debiasing: false }))).toEqual([
       'EXECUTION_MITIGATION_UNSUPPORTED:NO_CALIBRATION',
       'EXECUTION_MITIGATION_UNSUPPORTED:GATE_NOT_FOLDABLE',
     ]);
+  });
+
+  it("IonQ's debiasing is asked alone, on a device that debiases, with at least 500 shots", () => {
+    const bell = circuit(2, 2, [gate('h', [0]), gate('cx', [0, 1])]);
+    const plan = checkMitigation({ debiasing: true }, undefined, false);
+    expect(plan).toEqual({ readout: false, zne: null, debiasing: true });
+    expect(codes(() => checkMitigation({ debiasing: true, readout: true }, undefined, false))).toEqual(['EXECUTION_MITIGATION_INVALID:NATIVE_NOT_COMBINABLE']);
+    expect(codes(() => checkMitigation({ debiasing: true, zne: {} }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:NATIVE_NOT_COMBINABLE']);
+    expect(codes(() => refuseUnmitigable(plan, bell, { readout: true, debiasing: false }, '', 1000))).toEqual(['EXECUTION_MITIGATION_UNSUPPORTED:DEBIASING_UNSUPPORTED']);
+    expect(codes(() => refuseUnmitigable(plan, bell, { readout: false, debiasing: true }, '', 499))).toEqual(['EXECUTION_MITIGATION_UNSUPPORTED:DEBIASING_TOO_FEW_SHOTS']);
+    expect(codes(() => refuseUnmitigable(plan, bell, { readout: false, debiasing: true }, '', 500))).toEqual([]);
   });
 });

@@ -2096,11 +2096,11 @@ export interface components {
             /** @description Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw */
             mitigation?: {
                 /**
-                 * @description Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)
+                 * @description `qrail`: computed by qrail from the raw counts; `ionq`: IonQ debiased the run itself (docs/decisions/execution-mitigation-native.md)
                  * @enum {string}
                  */
-                applied_by: "qrail";
-                /** @description Whether the provider mitigated natively (never so far: the circuits run unmitigated) */
+                applied_by: "qrail" | "ionq";
+                /** @description Whether the provider mitigated natively (IonQ debiasing): then `counts` are the provider’s mitigated aggregate, not raw counts */
                 native: boolean;
                 notes: string[];
                 /** @description Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace) */
@@ -2126,11 +2126,23 @@ export interface components {
                         stderr: number;
                         terms: number[];
                     };
-                    /** @description Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read */
+                    /** @description Whose readout figures were inverted: the emulated device's calibration, or the provider's latest report (IBM: per-qubit prob_meas1_prep0 / prob_meas0_prep1) */
+                    calibration?: {
+                        /** @enum {string} */
+                        source: "deployment" | "provider";
+                        calibrated_at: string;
+                    };
+                    /** @description Per clbit: the physical qubit measured into it after layout and routing (null: none), its P(read 1 | 0) and P(read 0 | 1) */
                     confusion?: {
+                        qubit: number | null;
                         p01: number;
                         p10: number;
                     }[];
+                };
+                /** @description IonQ debiased the run (the option it was sent); `counts` are its aggregate over the symmetrized variants */
+                debiasing?: {
+                    applied: boolean;
+                    option: string;
                 };
                 /** @description Zero-noise extrapolation of the expectation */
                 zne?: {
@@ -2213,11 +2225,11 @@ export interface components {
                 /** @description Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw */
                 mitigation?: {
                     /**
-                     * @description Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)
+                     * @description `qrail`: computed by qrail from the raw counts; `ionq`: IonQ debiased the run itself (docs/decisions/execution-mitigation-native.md)
                      * @enum {string}
                      */
-                    applied_by: "qrail";
-                    /** @description Whether the provider mitigated natively (never so far: the circuits run unmitigated) */
+                    applied_by: "qrail" | "ionq";
+                    /** @description Whether the provider mitigated natively (IonQ debiasing): then `counts` are the provider’s mitigated aggregate, not raw counts */
                     native: boolean;
                     notes: string[];
                     /** @description Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace) */
@@ -2243,11 +2255,23 @@ export interface components {
                             stderr: number;
                             terms: number[];
                         };
-                        /** @description Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read */
+                        /** @description Whose readout figures were inverted: the emulated device's calibration, or the provider's latest report (IBM: per-qubit prob_meas1_prep0 / prob_meas0_prep1) */
+                        calibration?: {
+                            /** @enum {string} */
+                            source: "deployment" | "provider";
+                            calibrated_at: string;
+                        };
+                        /** @description Per clbit: the physical qubit measured into it after layout and routing (null: none), its P(read 1 | 0) and P(read 0 | 1) */
                         confusion?: {
+                            qubit: number | null;
                             p01: number;
                             p10: number;
                         }[];
+                    };
+                    /** @description IonQ debiased the run (the option it was sent); `counts` are its aggregate over the symmetrized variants */
+                    debiasing?: {
+                        applied: boolean;
+                        option: string;
                     };
                     /** @description Zero-noise extrapolation of the expectation */
                     zne?: {
@@ -2459,6 +2483,28 @@ export interface components {
                     [key: string]: number;
                 };
                 readout_error?: number[];
+            } | null;
+            /** @description Remote devices: the provider's system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET), e.g. ibm_fez or qpu.forte-1; null otherwise */
+            backend: string | null;
+            mitigation: {
+                readout: {
+                    available: boolean;
+                    reason?: string;
+                    calibration?: {
+                        source: "provider" | "deployment";
+                        calibrated_at: string;
+                    };
+                };
+                zne: {
+                    available: boolean;
+                    reason?: string;
+                };
+                debiasing: {
+                    available: boolean;
+                    reason?: string;
+                    /** @enum {string} */
+                    applied_by?: "ionq";
+                };
             } | null;
         };
         /** @description Every execution option for this caller with ready and, when not, the reasons */
@@ -11174,7 +11220,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -11187,6 +11233,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };
@@ -16927,7 +16975,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -16940,6 +16988,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };
@@ -17170,7 +17220,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -17183,6 +17233,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };
@@ -17420,7 +17472,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -17433,6 +17485,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };

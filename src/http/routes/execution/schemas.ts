@@ -58,8 +58,11 @@ const MitigatedExpectation = Obj(
 );
 const MitigationSchema = Obj(
   {
-    applied_by: Type.Literal('qrail', { description: 'Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)' }),
-    native: Type.Boolean({ description: 'Whether the provider mitigated natively (never so far: the circuits run unmitigated)' }),
+    applied_by: Type.String({
+      enum: ['qrail', 'ionq'],
+      description: '`qrail`: computed by qrail from the raw counts; `ionq`: IonQ debiased the run itself (docs/decisions/execution-mitigation-native.md)',
+    }),
+    native: Type.Boolean({ description: 'Whether the provider mitigated natively (IonQ debiasing): then `counts` are the provider’s mitigated aggregate, not raw counts' }),
     notes: Strings,
     readout: Type.Optional(
       Obj(
@@ -72,12 +75,24 @@ const MitigationSchema = Obj(
           overhead: Type.Optional(Type.Number({ minimum: 0, description: 'Σ|quasi|: how much the inversion amplifies sampling noise' })),
           hamming_distance: Type.Optional(Type.Integer({ minimum: 0, description: 'Largest Hamming distance kept in the reduced assignment matrix' })),
           expectation: Type.Optional(MitigatedExpectation),
+          calibration: Type.Optional(
+            Obj(
+              { source: Type.String({ enum: ['deployment', 'provider'] }), calibrated_at: Str },
+              { description: "Whose readout figures were inverted: the emulated device's calibration, or the provider's latest report (IBM: per-qubit prob_meas1_prep0 / prob_meas0_prep1)" },
+            ),
+          ),
           confusion: Type.Optional(
-            Type.Array(Obj({ p01: Type.Number(), p10: Type.Number() }), { maxItems: 1024, description: 'Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read' }),
+            Type.Array(Obj({ qubit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]), p01: Type.Number(), p10: Type.Number() }), {
+              maxItems: 1024,
+              description: 'Per clbit: the physical qubit measured into it after layout and routing (null: none), its P(read 1 | 0) and P(read 0 | 1)',
+            }),
           ),
         },
         { description: 'Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace)' },
       ),
+    ),
+    debiasing: Type.Optional(
+      Obj({ applied: Type.Boolean(), option: Str }, { description: 'IonQ debiased the run (the option it was sent); `counts` are its aggregate over the symmetrized variants' }),
     ),
     zne: Type.Optional(
       Obj(
@@ -328,6 +343,21 @@ export const DeviceSchema = Obj(
           readout_error: Type.Optional(Type.Array(Type.Number(), { maxItems: 10_000 })),
         },
         { description: "Remote devices: the provider's figures (means), null until it has reported; emulated devices: the deployment's per-qubit figures" },
+      ),
+    ),
+    backend: Nullable(Str, "Remote devices: the provider's system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET), e.g. ibm_fez or qpu.forte-1; null otherwise"),
+    mitigation: Nullable(
+      Obj(
+        {
+          readout: Obj({
+            available: Type.Boolean(),
+            reason: Type.Optional(Str),
+            calibration: Type.Optional(Obj({ source: Type.Union([Type.Literal('provider'), Type.Literal('deployment')]), calibrated_at: Str })),
+          }),
+          zne: Obj({ available: Type.Boolean(), reason: Type.Optional(Str) }),
+          debiasing: Obj({ available: Type.Boolean(), reason: Type.Optional(Str), applied_by: Type.Optional(Type.Literal('ionq')) }),
+        },
+        { description: 'Hardware: the error mitigation a held continuation may ask for on this device now (docs/execution.md#error-mitigation); null on simulators' },
       ),
     ),
   },
