@@ -38,6 +38,8 @@ export interface ResolvedDevice {
   readonly snapshot: DeviceSnapshot | null;
   /** Remote devices: the provider's name of the system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET); null otherwise or unmapped. */
   readonly remoteBackend: string | null;
+  /** Remote devices: every system of the provider in its latest report (IonQ: what GET /backends listed; IBM: the mapped backends), sorted by name. */
+  readonly providerSystems: readonly DeviceSnapshot[];
   /** Remote devices: the provider could not be asked lately (an outage, not a device the provider says is down). */
   readonly providerUnreachable: boolean;
 }
@@ -253,6 +255,13 @@ export class DeviceDirectory {
         queue: depths.get(p.spec.id) ?? { queued: 0, running: 0 },
         snapshot,
         remoteBackend: backend,
+        providerSystems:
+          p.driver === 'remote'
+            ? [...snaps.entries()]
+                .filter(([k]) => k.startsWith(`${p.spec.provider}/`))
+                .map(([, v]) => v)
+                .sort((a, b) => a.backend.localeCompare(b.backend))
+            : [],
         providerUnreachable: unreachable,
       });
     }

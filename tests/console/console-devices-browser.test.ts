@@ -85,6 +85,12 @@ describe.skipIf(SKIP_BROWSER)(`the console's device pages with live providers${S
     await ionqCard.waitFor({ timeout: 30_000 });
     expect(await ionqCard.getByTestId('backend').innerText()).toMatch(/^Runs on qpu\.forte-1\.?$/);
     expect(await ionqCard.innerText()).toContain('IonQ reports qpu.forte-1 available');
+    // Every system IonQ's GET /backends lists (the retired Aria is not among them), this device's marked.
+    expect((await ionqCard.getByRole('list', { name: 'Provider systems' }).getByRole('listitem').allInnerTexts()).map((t) => t.trim())).toEqual([
+      'qpu.forte-1 online 36 qubits (this device)',
+      expect.stringMatching(/^qpu\.forte-enterprise-1 online \d+ qubits$/),
+      'simulator online 29 qubits',
+    ]);
     expect(await lines(ionqCard)).toEqual([
       expect.stringMatching(/^Readout mitigation: not offered — .+/),
       expect.stringMatching(/^Zero-noise extrapolation: not offered — .+/),
@@ -96,6 +102,7 @@ describe.skipIf(SKIP_BROWSER)(`the console's device pages with live providers${S
     await ibmCard.waitFor({ timeout: 30_000 });
     expect(await ibmCard.getByTestId('backend').innerText()).toBe(`Runs on ${FAKE_BACKEND}, 17 jobs waiting at the provider; never routed over the faulty qubit 4, pair 0–1.`);
     expect(await ibmCard.innerText()).toContain(`IBM Quantum reports ${FAKE_BACKEND} active`);
+    expect((await ibmCard.getByRole('list', { name: 'Provider systems' }).getByRole('listitem').allInnerTexts()).map((t) => t.trim())).toEqual([`${FAKE_BACKEND} online 5 qubits (this device)`]);
     const ibmLines = await lines(ibmCard);
     expect(ibmLines[0]).toMatch(/^Readout mitigation: offered \(provider per-qubit calibration of .+\)$/);
     expect(ibmLines.slice(1)).toEqual(['Zero-noise extrapolation: offered (expectation values)', expect.stringMatching(/^IonQ debiasing: not offered — .+/)]);

@@ -210,6 +210,18 @@ function DeviceCard({ d, runnable }: { d: Device; runnable: boolean }) {
           )}
         </dl>
       </div>
+      {d.provider_systems.length > 0 && (
+        <>
+          <p>{d.provider === 'provider-two' ? 'IonQ lists these systems now' : 'IBM Quantum reports these backends now'}:</p>
+          <ul aria-label="Provider systems" data-testid="provider-systems">
+            {d.provider_systems.map((x) => (
+              <li key={x.backend}>
+                <code>{x.backend}</code> <span class={`badge badge-${x.status}`}>{x.status}</span> {x.num_qubits} qubits{x.backend === d.backend ? ' (this device)' : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {d.mitigation !== null && <MitigationOptions m={d.mitigation} />}
       <Readiness d={d} />
       {d.requires_hold && !runnable && (

@@ -2486,6 +2486,13 @@ export interface components {
             } | null;
             /** @description Remote devices: the provider's system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET), e.g. ibm_fez or qpu.forte-1; null otherwise */
             backend: string | null;
+            /** @description Remote devices: every system of the provider in its latest report (IonQ: what GET /backends lists, so IONQ_TARGET can name another; IBM: the mapped backends); empty elsewhere */
+            provider_systems: {
+                backend: string;
+                status: "online" | "offline" | "maintenance";
+                status_detail: string | null;
+                num_qubits: number;
+            }[];
             mitigation: {
                 readout: {
                     available: boolean;

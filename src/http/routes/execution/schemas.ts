@@ -346,6 +346,10 @@ export const DeviceSchema = Obj(
       ),
     ),
     backend: Nullable(Str, "Remote devices: the provider's system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET), e.g. ibm_fez or qpu.forte-1; null otherwise"),
+    provider_systems: Type.Array(Obj({ backend: Str, status: DeviceStatus, status_detail: Nullable(Str), num_qubits: Type.Integer({ minimum: 0 }) }), {
+      maxItems: 200,
+      description: 'Remote devices: every system of the provider in its latest report (IonQ: what GET /backends lists, so IONQ_TARGET can name another; IBM: the mapped backends); empty elsewhere',
+    }),
     mitigation: Nullable(
       Obj(
         {
