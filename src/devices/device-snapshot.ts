@@ -50,6 +50,8 @@ export interface DeviceSnapshot {
    */
   readonly instructions?: readonly string[];
   readonly supportsDynamicCircuits?: boolean;
+  /** The provider's native error mitigation options for this system (IonQ: `supported_error_mitigations` of GET /backends); absent when not reported. */
+  readonly supportedMitigations?: readonly string[];
   readonly calibration: DeviceCalibration | null;
   /** When we fetched it (ISO 8601). */
   readonly fetchedAt: string;

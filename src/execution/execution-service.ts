@@ -358,7 +358,7 @@ export class ExecutionService {
   }
 
   private mitigationSupportOf(d: ResolvedDevice) {
-    return mitigationSupport(d.profile, d.remoteBackend);
+    return mitigationSupport(d.profile, d.remoteBackend, d.snapshot);
   }
 
   /** POST /v1/execute/{provider}/held/{job_id}: one task of the held job becomes a queued execution job. */

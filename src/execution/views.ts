@@ -49,7 +49,7 @@ export function deviceView(d: ResolvedDevice) {
     // The provider's system a remote device runs on, and the error mitigation the device offers now.
     backend: d.remoteBackend,
     provider_systems: d.providerSystems.map((x) => ({ backend: x.backend, status: x.status, status_detail: x.statusDetail, num_qubits: x.numQubits })),
-    mitigation: mitigationView(d.profile, d.remoteBackend, hardwareResultSupport(d.profile.driver, s.provider).expectation),
+    mitigation: mitigationView(d.profile, d.remoteBackend, hardwareResultSupport(d.profile.driver, s.provider).expectation, d.snapshot),
     // Simulator devices: the simulation methods they run, each with its qubit limit (num_qubits is the state vector's).
     methods: s.kind === 'simulator' ? simulatorMethodsView(s.numQubits) : null,
   };

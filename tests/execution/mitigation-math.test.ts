@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, measure } from '../../src/circuits/ir.js';
+import { deviceProfile } from '../../src/devices/device-catalogue.js';
+import { mitigationSupport, mitigationView } from '../../src/execution/mitigation/device-mitigation.js';
 import { checkMitigation, refuseUnmitigable } from '../../src/execution/mitigation/mitigation-request.js';
 import { assignmentProbability, mitigateReadout, nearestProbability, totalVariation, type BitConfusion } from '../../src/execution/mitigation/readout-mitigation.js';
 import { extrapolateToZero, foldCircuit, inverseGate } from '../../src/execution/mitigation/zero-noise.js';
@@ -115,5 +117,18 @@ describe('mitigation requests', () => {
     expect(codes(() => refuseUnmitigable(plan, bell, { readout: true, debiasing: false }, '', 1000))).toEqual(['EXECUTION_MITIGATION_UNSUPPORTED:DEBIASING_UNSUPPORTED']);
     expect(codes(() => refuseUnmitigable(plan, bell, { readout: false, debiasing: true }, '', 499))).toEqual(['EXECUTION_MITIGATION_UNSUPPORTED:DEBIASING_TOO_FEW_SHOTS']);
     expect(codes(() => refuseUnmitigable(plan, bell, { readout: false, debiasing: true }, '', 500))).toEqual([]);
+  });
+
+  it('debiasing is offered on an IonQ QPU unless its report lists mitigations without it; never on a simulator target or another device', () => {
+    const ionq = deviceProfile('p2-ionq-qpu')!;
+    expect(mitigationSupport(ionq, 'qpu.forte-1').debiasing).toBe(true);
+    expect(mitigationSupport(ionq, 'qpu.forte-1', { supportedMitigations: ['debiasing'] }).debiasing).toBe(true);
+    expect(mitigationSupport(ionq, 'qpu.forte-1', { supportedMitigations: [] }).debiasing).toBe(false);
+    expect(mitigationView(ionq, 'qpu.forte-1', false, { supportedMitigations: [] })!.debiasing).toEqual({
+      available: false,
+      reason: 'IonQ does not list debiasing among qpu.forte-1’s error mitigations',
+    });
+    expect(mitigationSupport(ionq, 'simulator').debiasing).toBe(false);
+    expect(mitigationSupport(deviceProfile('p2-grid-9')!, null)).toEqual({ readout: true, debiasing: false });
   });
 });
