@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { circuit, gate, measure } from '../../src/circuits/ir.js';
 import { deviceProfile } from '../../src/devices/device-catalogue.js';
 import { mitigationSupport, mitigationView } from '../../src/execution/mitigation/device-mitigation.js';
+import { mitigationResultJson } from '../../src/execution/mitigation/mitigation-result.js';
 import { checkMitigation, refuseUnmitigable } from '../../src/execution/mitigation/mitigation-request.js';
 import { assignmentProbability, mitigateReadout, nearestProbability, totalVariation, type BitConfusion } from '../../src/execution/mitigation/readout-mitigation.js';
 import { extrapolateToZero, foldCircuit, inverseGate } from '../../src/execution/mitigation/zero-noise.js';
@@ -130,5 +131,26 @@ describe('mitigation requests', () => {
     });
     expect(mitigationSupport(ionq, 'simulator').debiasing).toBe(false);
     expect(mitigationSupport(deviceProfile('p2-grid-9')!, null)).toEqual({ readout: true, debiasing: false });
+  });
+
+  it('inverts the confusion of the physical qubit each clbit read; a measured qubit without figures leaves the counts unmitigated, named', () => {
+    // Clbit 0 reads physical qubit 3, clbit 1 physical qubit 1 (as after routing).
+    const translated = circuit(4, 2, [gate('x', [3]), measure(3, 0), measure(1, 1)]);
+    const figures: Record<number, BitConfusion> = { 1: [0.01, 0.02], 3: [0.05, 0.1] };
+    const cal = { of: (q: number) => figures[q] ?? null, source: 'provider' as const, calibratedAt: '2026-11-26T05:10:00.000Z' };
+    const plan = { readout: true, zne: null };
+    const counts = { '01': 90, '00': 10 };
+    const json = (c: typeof cal) =>
+      mitigationResultJson({ plan, plain: true, grouping: { groups: [], identity: [] }, observables: undefined, counts: [counts], circuits: [translated], readout: c }) as {
+        readout: { applied: boolean; reason?: string; confusion?: unknown; quasi_probabilities?: Record<string, number> };
+      };
+    const ok = json(cal).readout;
+    expect(ok.confusion).toEqual([
+      { qubit: 3, p01: 0.05, p10: 0.1 },
+      { qubit: 1, p01: 0.01, p10: 0.02 },
+    ]);
+    expect(ok.quasi_probabilities).toEqual(mitigateReadout(counts, [figures[3]!, figures[1]!]).quasi);
+    const without = json({ ...cal, of: (q: number) => (q === 3 ? null : (figures[q] ?? null)) }).readout;
+    expect(without).toEqual({ applied: false, reason: "the device's calibration has no readout figures for measured qubit(s) 3" });
   });
 });
