@@ -1,7 +1,7 @@
 /**
  * Error mitigation on the emulated noisy devices (issue #35 item 12): a 5-qubit GHZ state through
  * the real planning, translation and emulated driver, raw against mitigated in the same run.
- * Readout mitigation on p2-grid-9 (the device with large readout errors) and ZNE (global folding,
+ * Readout mitigation on p2-grid-9 (ibm_fez-grade gates, large readout errors) and ZNE (global folding,
  * scales 1, 3, 5) on p2-ion-11 and p2-grid-9, each extrapolation. Final line: JSON figures.
  */
 import { measureMitigation } from '../src/execution/mitigation/mitigation-demo.js';
@@ -42,7 +42,8 @@ console.log(
     zne_error_ratio: headline['error_ratio'],
     zne,
     target_ratio: 3,
-    readout_within_target: readout.tvd_readout_ratio >= 3,
+    // Issue #35 item 12: the distance to the ideal distribution falls ≥ 3× (the readout part alone falls far more).
+    readout_within_target: readout.tvd_ratio >= 3,
     zne_within_target: (headline['error_ratio'] as number) >= 3,
     seconds: round((performance.now() - t0) / 1000),
   }),

@@ -13,6 +13,14 @@ export interface DeviceCalibration {
   readonly error1q: number | null;
   readonly error2q: number | null;
   readonly readoutError: number | null;
+  /**
+   * Per physical qubit (index = qubit): [P(read 1 | prepared 0), P(read 0 | prepared 1)], null for
+   * a qubit the provider gives no figure for. IBM: `prob_meas1_prep0` and `prob_meas0_prep1` of its
+   * properties (`readout_error` for both when those are missing). Readout mitigation uses them
+   * (src/execution/mitigation/readout-calibration.ts); optional because IonQ's characterization
+   * has no per-qubit figures and snapshots cached before this existed lack it.
+   */
+  readonly readoutPerQubit?: readonly (readonly [number, number] | null)[];
   /** When the provider measured these figures (ISO 8601). */
   readonly calibratedAt: string;
 }
@@ -42,6 +50,8 @@ export interface DeviceSnapshot {
    */
   readonly instructions?: readonly string[];
   readonly supportsDynamicCircuits?: boolean;
+  /** The provider's native error mitigation options for this system (IonQ: `supported_error_mitigations` of GET /backends); absent when not reported. */
+  readonly supportedMitigations?: readonly string[];
   readonly calibration: DeviceCalibration | null;
   /** When we fetched it (ISO 8601). */
   readonly fetchedAt: string;

@@ -36,6 +36,10 @@ export interface ResolvedDevice {
   readonly queue: { readonly queued: number; readonly running: number };
   /** Remote devices: the provider's latest report (null when none, or not remote). */
   readonly snapshot: DeviceSnapshot | null;
+  /** Remote devices: the provider's name of the system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET); null otherwise or unmapped. */
+  readonly remoteBackend: string | null;
+  /** Remote devices: every system of the provider in its latest report (IonQ: what GET /backends listed; IBM: the mapped backends), sorted by name. */
+  readonly providerSystems: readonly DeviceSnapshot[];
   /** Remote devices: the provider could not be asked lately (an outage, not a device the provider says is down). */
   readonly providerUnreachable: boolean;
 }
@@ -179,7 +183,9 @@ export class DeviceDirectory {
         ? {}
         : { instructions: Object.freeze([...snap.instructions]), supportsReset: snap.instructions.includes('reset'), supportsDynamicCircuits: snap.supportsDynamicCircuits === true }),
     });
-    return { profile: { ...p, spec }, reasons };
+    const perQubit = snap.calibration?.readoutPerQubit;
+    const providerReadout = perQubit === undefined ? {} : { providerReadout: { perQubit, calibratedAt: snap.calibration!.calibratedAt } };
+    return { profile: { ...p, spec, ...providerReadout }, reasons };
   }
 
   /** A snapshot older than this means the provider has not answered lately (three refreshes missed). */
@@ -248,6 +254,14 @@ export class DeviceDirectory {
         driver,
         queue: depths.get(p.spec.id) ?? { queued: 0, running: 0 },
         snapshot,
+        remoteBackend: backend,
+        providerSystems:
+          p.driver === 'remote'
+            ? [...snaps.entries()]
+                .filter(([k]) => k.startsWith(`${p.spec.provider}/`))
+                .map(([, v]) => v)
+                .sort((a, b) => a.backend.localeCompare(b.backend))
+            : [],
         providerUnreachable: unreachable,
       });
     }

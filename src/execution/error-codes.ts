@@ -37,12 +37,12 @@ export const EXECUTION_ERRORS = {
   EXECUTION_MITIGATION_INVALID: defineCode(
     'EXECUTION_MITIGATION_INVALID',
     400,
-    'The `mitigation` of a hardware continuation or quote cannot be done as asked; `details` lists every problem as `{path, code, message}`: ZNE_NEEDS_EXPECTATION (zero-noise extrapolation without result_types ["expectation"] and observables), SCALE_FACTORS_INVALID (not 2 to 5 distinct odd integers from 1 to 9 in increasing order starting at 1), EXTRAPOLATION_UNDERDETERMINED (fewer than 2 scale factors). Refused before anything is held or taken (docs/execution.md#error-mitigation).',
+    'The `mitigation` of a hardware continuation or quote cannot be done as asked; `details` lists every problem as `{path, code, message}`: ZNE_NEEDS_EXPECTATION (zero-noise extrapolation without result_types ["expectation"] and observables), SCALE_FACTORS_INVALID (not 2 to 5 distinct odd integers from 1 to 9 in increasing order starting at 1), EXTRAPOLATION_UNDERDETERMINED (fewer than 2 scale factors), NATIVE_NOT_COMBINABLE (IonQ’s `debiasing` asked with `readout` or `zne`: it is asked alone). Refused before anything is held or taken (docs/execution.md#error-mitigation).',
   ),
   EXECUTION_MITIGATION_UNSUPPORTED: defineCode(
     'EXECUTION_MITIGATION_UNSUPPORTED',
     422,
-    'The mitigation asked for cannot be done on this device or circuit; `details` lists each as `{path, code, message}`: NO_CALIBRATION (readout mitigation needs per-qubit readout errors, which this device does not report now), GATE_NOT_FOLDABLE (unitary folding needs each gate inverse as one gate: csx, rccx, rc3x and c3sqrtx have none). Refused before any task is taken (docs/execution.md#error-mitigation).',
+    'The mitigation asked for cannot be done on this device or circuit; `details` lists each as `{path, code, message}`: NO_CALIBRATION (readout mitigation needs per-qubit readout errors, which this device does not report now), GATE_NOT_FOLDABLE (unitary folding needs each gate inverse as one gate: csx, rccx, rc3x and c3sqrtx have none), DEBIASING_UNSUPPORTED (`debiasing` is IonQ’s own, on IonQ QPUs only), DEBIASING_TOO_FEW_SHOTS (IonQ debiases runs of 500 shots or more). Refused before any task is taken (docs/execution.md#error-mitigation).',
   ),
   EXECUTION_SWEEP_NOT_SUPPORTED: defineCode(
     'EXECUTION_SWEEP_NOT_SUPPORTED',

@@ -31,6 +31,7 @@ import { bindSweep, checkWorkload, type WorkloadFields } from './workload-reques
 import { simulatorMethodLimits } from './simulator-methods.js';
 import { hardwareResultSupport, planHardwareRun } from './hardware-workload.js';
 import type { MitigationRequest } from './mitigation/mitigation-request.js';
+import { mitigationSupport } from './mitigation/device-mitigation.js';
 
 export { resultJson } from './simulator-run.js';
 export type { ExecutionListRequest } from './job-requests.js';
@@ -359,6 +360,10 @@ export class ExecutionService {
     return this.store.saveTraceparent(jobIds, traceparent);
   }
 
+  private mitigationSupportOf(d: ResolvedDevice) {
+    return mitigationSupport(d.profile, d.remoteBackend, d.snapshot);
+  }
+
   /** POST /v1/execute/{provider}/held/{job_id}: one task of the held job becomes a queued execution job. */
   async continueHeld(accountId: string, jobId: string, body: ContinueRequest, provider: ProviderId = 'provider-two') {
     const { circuit } = requireCircuit(body.circuit, this.deps.circuitLimits, '/circuit');
@@ -366,7 +371,7 @@ export class ExecutionService {
     const hash = this.deps.hash(canonicalJson({ held_job: jobId, seed: body.seed ?? null, circuit: toWire(circuit), ...resultFields(body) }));
     const prior = await this.replay(accountId, body.client_token, hash);
     if (prior !== null) return prior;
-    const runs = (d: ResolvedDevice, shots: number) => [planHardwareRun(circuit, shots, body, hardwareResultSupport(d.profile.driver, provider), '', d.profile.calibration !== null)];
+    const runs = (d: ResolvedDevice, shots: number) => [planHardwareRun(circuit, shots, body, hardwareResultSupport(d.profile.driver, provider), '', this.mitigationSupportOf(d))];
     const [row] = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, runs, token: body.client_token, hash, seed: body.seed });
     return this.viewOf(row as ExecutionJob, false);
   }
@@ -396,7 +401,8 @@ export class ExecutionService {
     // Every circuit (point) gets the same result types; an item's problems name its path.
     const runs = (d: ResolvedDevice, shots: number) => {
       const support = hardwareResultSupport(d.profile.driver, provider);
-      return circuits.map((c, i) => planHardwareRun(c, shots, body, support, body.parameter_values === undefined && circuits.length > 1 ? `/circuits/${i}` : '', d.profile.calibration !== null));
+      const mitigation = this.mitigationSupportOf(d);
+      return circuits.map((c, i) => planHardwareRun(c, shots, body, support, body.parameter_values === undefined && circuits.length > 1 ? `/circuits/${i}` : '', mitigation));
     };
     const rows = await continueHeldTasks(this.continuationDeps, { accountId, jobId, provider, runs, token: body.client_token, hash, seed: body.seed });
     return this.batchView(jobId, await Promise.all(rows.map((r) => this.viewOf(r, false))), false);

@@ -10,8 +10,8 @@ import type { PauliTerm, ResultType } from '../simulation/index.js';
 import { EXECUTION_ERRORS } from './error-codes.js';
 import { basisChangeProblem, basisCircuit, estimateFromGroups, groupQubitWise, type MeasurementGroup } from './pauli-groups.js';
 import { checkWorkload, type RunOptions, type WorkloadFields } from './workload-request.js';
-import type { CalibrationRecord } from '../simulation/noise.js';
-import { checkMitigation, refuseUnmitigable, scalesOf, type MitigationPlan, type MitigationRequest } from './mitigation/mitigation-request.js';
+import { checkMitigation, refuseUnmitigable, scalesOf, type MitigationPlan, type MitigationRequest, type MitigationSupport } from './mitigation/mitigation-request.js';
+import type { ReadoutCalibration } from './mitigation/readout-calibration.js';
 import { mitigationResultJson } from './mitigation/mitigation-result.js';
 import { foldCircuit } from './mitigation/zero-noise.js';
 
@@ -71,10 +71,10 @@ export function planHardwareRun(
   f: Pick<WorkloadFields, 'result_types' | 'observables'> & { readonly mitigation?: MitigationRequest | undefined },
   support: HardwareResultSupport,
   path = '',
-  hasReadoutCalibration = false,
+  mitigationSupport: MitigationSupport = { readout: false, debiasing: false },
 ): HardwareRunPlan {
   const mitigation = checkMitigation(f.mitigation, f.result_types, (f.observables ?? []).length > 0);
-  refuseUnmitigable(mitigation, c, hasReadoutCalibration, path);
+  refuseUnmitigable(mitigation, c, mitigationSupport, path, shots);
   const checked = checkWorkload(c, shots, { result_types: f.result_types, observables: f.observables });
   // Counts alone run as before result types existed; keys are split by register afterwards by the worker (register-split.ts).
   if (checked === null || (checked.result_types.length === 1 && checked.result_types[0] === 'counts')) {
@@ -119,7 +119,7 @@ export function hardwareResultJson(
   o: HardwareRunOptions,
   counts: readonly Record<string, number>[],
   memory: readonly string[] | undefined,
-  device?: { readonly circuits: readonly Circuit[]; readonly calibration: CalibrationRecord | null },
+  device?: { readonly circuits: readonly Circuit[]; readonly readout: ReadoutCalibration | null },
 ) {
   const h = o.hardware;
   // The scale-1 groups (the first ones): the raw expectation; folded scales only enter the ZNE answer.
@@ -151,7 +151,7 @@ export function hardwareResultJson(
               observables: o.observables,
               counts,
               circuits: device?.circuits ?? [],
-              calibration: device?.calibration ?? null,
+              readout: device?.readout ?? null,
             }),
           }),
     },

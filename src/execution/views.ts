@@ -6,6 +6,8 @@ import type { ExecutionJob } from './execution-job.js';
 import type { HeldJob } from './ports.js';
 import { simulatorMethodsView } from './simulator-methods.js';
 import { submittedByView } from '../orgs/submitter.js';
+import { hardwareResultSupport } from './hardware-workload.js';
+import { mitigationView } from './mitigation/device-mitigation.js';
 
 export const BIT_ORDER =
   'Each key is a string of num_clbits bits with clbit 0 rightmost (Qiskit / OpenQASM order); with several classical registers (see registers) the registers are separated by a space, the last declared leftmost.';
@@ -45,6 +47,10 @@ export function deviceView(d: ResolvedDevice) {
     provider_queue_length: d.snapshot?.queueLength ?? null,
     snapshot_fetched_at: d.snapshot?.fetchedAt ?? null,
     calibration: calibrationView(d),
+    // The provider's system a remote device runs on, and the error mitigation the device offers now.
+    backend: d.remoteBackend,
+    provider_systems: d.providerSystems.map((x) => ({ backend: x.backend, status: x.status, status_detail: x.statusDetail, num_qubits: x.numQubits })),
+    mitigation: mitigationView(d.profile, d.remoteBackend, hardwareResultSupport(d.profile.driver, s.provider).expectation, d.snapshot),
     // Simulator devices: the simulation methods they run, each with its qubit limit (num_qubits is the state vector's).
     methods: s.kind === 'simulator' ? simulatorMethodsView(s.numQubits) : null,
   };

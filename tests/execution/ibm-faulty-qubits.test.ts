@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp } from '../helpers/app.js';
 import { fundAccount } from '../helpers/ledger.js';
-import { fixtureFile } from '../helpers/fixture-file.js';
 import type { App } from '../../src/http/app-types.js';
 import { FakeIbmRuntime, defaultIbmScript, ibmFakeEnv } from './fakes/ibm-runtime-fake.js';
+import { faultyFezExcerpt, ghzWire as ghz } from './fakes/fez-excerpt.js';
 
 /**
  * Faulty qubits and pairs on IBM hardware are never routed over (qiskit-ibm-runtime's
@@ -14,34 +13,6 @@ import { FakeIbmRuntime, defaultIbmScript, ibmFakeEnv } from './fakes/ibm-runtim
  * way qiskit-ibm-runtime's tests do it, stand behind the fake: a circuit that fits the healthy part
  * runs there; one that needs a faulty qubit or pair is refused with a 422 naming it.
  */
-const json = (name: string) => JSON.parse(readFileSync(fixtureFile(`providers/ibm/${name}`), 'utf8')) as Record<string, unknown>;
-
-/**
- * A 5-qubit backend cut out of IBM's recorded ibm_fez answers: its qubits 0–4 (a chain, basis cz),
- * their gates and calibration as recorded, with qubit 4 and the cz of pair 0–1 marked
- * non-operational the way qiskit-ibm-runtime's tests do it.
- */
-function faultyFezExcerpt() {
-  const keep = (qs: readonly number[]) => qs.every((q) => q < 5);
-  const configuration = json('conf_fez.json') as Record<string, unknown> & { coupling_map: number[][] };
-  configuration['n_qubits'] = 5;
-  configuration.coupling_map = configuration.coupling_map.filter(keep);
-  const properties = json('props_fez.json') as { qubits: unknown[][]; gates: Array<{ gate: string; qubits: number[]; parameters: unknown[] }> };
-  properties.qubits = properties.qubits.slice(0, 5);
-  properties.gates = properties.gates.filter((g) => keep(g.qubits));
-  properties.qubits[4]!.push({ date: '2026-11-26T05:10:00Z', name: 'operational', unit: '', value: 0 });
-  for (const g of properties.gates) if (g.gate === 'cz' && g.qubits.join() === '0,1') g.parameters.push({ date: '2026-11-26T05:10:00Z', name: 'operational', unit: '', value: 0 });
-  return { configuration: configuration as Record<string, unknown>, properties: properties as unknown as Record<string, unknown> };
-}
-
-const ghz = (n: number) => ({
-  schema: '0.2',
-  num_qubits: n,
-  num_clbits: n,
-  gates: [{ op: 'h', qubits: [0] }, ...Array.from({ length: n - 1 }, (_, i) => ({ op: 'cx', qubits: [i, i + 1] }))],
-  measurements: Array.from({ length: n }, (_, q) => ({ qubit: q, clbit: q })),
-});
-
 describe('IBM faulty qubits and pairs (qubits 0–4 of the recorded ibm_fez, qubit 4 and pair 0–1 faulty)', () => {
   const fake = new FakeIbmRuntime();
   let app: App;

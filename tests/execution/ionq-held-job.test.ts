@@ -135,4 +135,42 @@ describe('held hardware job on IonQ v0.4 (fake): quote → hold → continue →
     const page = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${held.job_id}`, headers: u.auth })).json().data;
     expect(page.status).toBe('held');
   });
+
+  it("IonQ's debiasing asked: sent as settings.error_mitigation.debiasing true, the answer says IonQ mitigated natively; refused elsewhere and under 500 shots", async () => {
+    const u = await signUp(app);
+    await fundAccount(app, u.accountId, 40_000_000n);
+    const { held } = await quoteAndHold(app, u.auth, 'p2-ionq-qpu', 500);
+    const cont = (payload: Record<string, unknown>, jobId = held.job_id) =>
+      app.inject({ method: 'POST', url: `/v1/execute/provider-two/held/${jobId}`, headers: u.auth, payload: { circuit: q0Set, ...payload } });
+    const both = await cont({ mitigation: { debiasing: true, readout: true }, client_token: 'deb-0' });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().error).toMatchObject({ code: 'EXECUTION_MITIGATION_INVALID', details: [{ path: '/mitigation/debiasing', code: 'NATIVE_NOT_COMBINABLE' }] });
+    const before = fake.jobs.size;
+    expect((await cont({ mitigation: { debiasing: true }, client_token: 'deb-1' })).statusCode).toBe(202);
+    const done = await waitFor(
+      async () => {
+        await app.services.executionWorker.drain();
+        const j = (await app.inject({ method: 'GET', url: `/v1/execute/provider-two/${held.job_id}`, headers: u.auth })).json().data;
+        return (j.status === 'completed' || j.status === 'failed') && j;
+      },
+      { intervalMs: 5, what: `job ${held.job_id} settled` },
+    );
+    expect(fake.jobs.size - before).toBe(1);
+    const sent = [...fake.jobs.values()].at(-1)!.body;
+    expect(sent['settings']).toEqual({ error_mitigation: { debiasing: true } });
+    expect(done.status).toBe('completed');
+    expect(done.results.counts).toEqual({ '01': 500 });
+    expect(done.results.mitigation).toMatchObject({ applied_by: 'ionq', native: true, debiasing: { applied: true, option: 'settings.error_mitigation.debiasing' } });
+    expect(done.results.mitigation).not.toHaveProperty('readout');
+
+    // Not an IonQ QPU: the emulated p2-grid-9 has no native debiasing; and IonQ needs 500 shots.
+    const grid = await quoteAndHold(app, u.auth, 'p2-grid-9', 500);
+    const r = await cont({ mitigation: { debiasing: true }, client_token: 'deb-2' }, grid.held.job_id);
+    expect(r.statusCode).toBe(422);
+    expect(r.json().error).toMatchObject({ code: 'EXECUTION_MITIGATION_UNSUPPORTED', details: [{ path: '/mitigation/debiasing', code: 'DEBIASING_UNSUPPORTED' }] });
+    const few = await quoteAndHold(app, u.auth, 'p2-ionq-qpu', 20);
+    const f = await cont({ mitigation: { debiasing: true }, client_token: 'deb-3' }, few.held.job_id);
+    expect(f.statusCode).toBe(422);
+    expect(f.json().error).toMatchObject({ code: 'EXECUTION_MITIGATION_UNSUPPORTED', details: [{ code: 'DEBIASING_TOO_FEW_SHOTS' }] });
+  });
 });

@@ -33,6 +33,7 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
       numQubits: 36,
       nativeGates: ['x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'cx', 'swap'],
       couplingMap: null, // all-to-all
+      supportedMitigations: ['debiasing'], // IonQ's supported_error_mitigations
       calibration: { t1Us: 100_000_000, t2Us: 1_000_000, error1q: 0.0005, error2q: 0.013, readoutError: 0.0045, calibratedAt: '2026-11-20T06:00:00.000Z' },
       fetchedAt: '2026-11-26T12:00:00.000Z',
     });
@@ -50,6 +51,8 @@ describe('IonQ device snapshots (v0.4 backends + characterizations)', () => {
     });
     expect(enterprise!.calibration).toMatchObject({ error2q: 0.0048, readoutError: 0.0038, calibratedAt: '2026-11-19T06:00:00.000Z' });
     expect(sim).toMatchObject({ status: 'online', numQubits: 29, calibration: null });
+    // A backend that lists no mitigations has none recorded (absent, not an empty list).
+    expect(enterprise).not.toHaveProperty('supportedMitigations');
     expect(fake.requests.filter((r) => r.path.includes('characterizations')).map((r) => r.path)).toEqual([
       '/v0.4/backends/qpu.forte-1/characterizations/char-forte-1',
       '/v0.4/backends/qpu.forte-enterprise-1/characterizations',

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, measure } from '../../src/circuits/ir.js';
+import { deviceProfile } from '../../src/devices/device-catalogue.js';
+import { mitigationSupport, mitigationView } from '../../src/execution/mitigation/device-mitigation.js';
+import { mitigationResultJson } from '../../src/execution/mitigation/mitigation-result.js';
 import { checkMitigation, refuseUnmitigable } from '../../src/execution/mitigation/mitigation-request.js';
 import { assignmentProbability, mitigateReadout, nearestProbability, totalVariation, type BitConfusion } from '../../src/execution/mitigation/readout-mitigation.js';
 import { extrapolateToZero, foldCircuit, inverseGate } from '../../src/execution/mitigation/zero-noise.js';
@@ -100,9 +103,54 @@ describe('mitigation requests', () => {
     expect(codes(() => checkMitigation({ zne: { scale_factors: [3, 5] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:SCALE_FACTORS_INVALID']);
     expect(codes(() => checkMitigation({ zne: { scale_factors: [1] } }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:EXTRAPOLATION_UNDERDETERMINED']);
     const plan = checkMitigation({ readout: true, zne: {} }, ['expectation'], true);
-    expect(codes(() => refuseUnmitigable(plan, circuit(2, 0, [gate('csx', [0, 1])]), false))).toEqual([
+    expect(codes(() => refuseUnmitigable(plan, circuit(2, 0, [gate('csx', [0, 1])]), { readout: false, debiasing: false }))).toEqual([
       'EXECUTION_MITIGATION_UNSUPPORTED:NO_CALIBRATION',
       'EXECUTION_MITIGATION_UNSUPPORTED:GATE_NOT_FOLDABLE',
     ]);
+  });
+
+  it("IonQ's debiasing is asked alone, on a device that debiases, with at least 500 shots", () => {
+    const bell = circuit(2, 2, [gate('h', [0]), gate('cx', [0, 1])]);
+    const plan = checkMitigation({ debiasing: true }, undefined, false);
+    expect(plan).toEqual({ readout: false, zne: null, debiasing: true });
+    expect(codes(() => checkMitigation({ debiasing: true, readout: true }, undefined, false))).toEqual(['EXECUTION_MITIGATION_INVALID:NATIVE_NOT_COMBINABLE']);
+    expect(codes(() => checkMitigation({ debiasing: true, zne: {} }, ['expectation'], true))).toEqual(['EXECUTION_MITIGATION_INVALID:NATIVE_NOT_COMBINABLE']);
+    expect(codes(() => refuseUnmitigable(plan, bell, { readout: true, debiasing: false }, '', 1000))).toEqual(['EXECUTION_MITIGATION_UNSUPPORTED:DEBIASING_UNSUPPORTED']);
+    expect(codes(() => refuseUnmitigable(plan, bell, { readout: false, debiasing: true }, '', 499))).toEqual(['EXECUTION_MITIGATION_UNSUPPORTED:DEBIASING_TOO_FEW_SHOTS']);
+    expect(codes(() => refuseUnmitigable(plan, bell, { readout: false, debiasing: true }, '', 500))).toEqual([]);
+  });
+
+  it('debiasing is offered on an IonQ QPU unless its report lists mitigations without it; never on a simulator target or another device', () => {
+    const ionq = deviceProfile('p2-ionq-qpu')!;
+    expect(mitigationSupport(ionq, 'qpu.forte-1').debiasing).toBe(true);
+    expect(mitigationSupport(ionq, 'qpu.forte-1', { supportedMitigations: ['debiasing'] }).debiasing).toBe(true);
+    expect(mitigationSupport(ionq, 'qpu.forte-1', { supportedMitigations: [] }).debiasing).toBe(false);
+    expect(mitigationView(ionq, 'qpu.forte-1', false, { supportedMitigations: [] })!.debiasing).toEqual({
+      available: false,
+      reason: 'IonQ does not list debiasing among qpu.forte-1’s error mitigations',
+    });
+    expect(mitigationSupport(ionq, 'simulator').debiasing).toBe(false);
+    expect(mitigationSupport(deviceProfile('p2-grid-9')!, null)).toEqual({ readout: true, debiasing: false });
+  });
+
+  it('inverts the confusion of the physical qubit each clbit read; a measured qubit without figures leaves the counts unmitigated, named', () => {
+    // Clbit 0 reads physical qubit 3, clbit 1 physical qubit 1 (as after routing).
+    const translated = circuit(4, 2, [gate('x', [3]), measure(3, 0), measure(1, 1)]);
+    const figures: Record<number, BitConfusion> = { 1: [0.01, 0.02], 3: [0.05, 0.1] };
+    const cal = { of: (q: number) => figures[q] ?? null, source: 'provider' as const, calibratedAt: '2026-11-26T05:10:00.000Z' };
+    const plan = { readout: true, zne: null };
+    const counts = { '01': 90, '00': 10 };
+    const json = (c: typeof cal) =>
+      mitigationResultJson({ plan, plain: true, grouping: { groups: [], identity: [] }, observables: undefined, counts: [counts], circuits: [translated], readout: c }) as {
+        readout: { applied: boolean; reason?: string; confusion?: unknown; quasi_probabilities?: Record<string, number> };
+      };
+    const ok = json(cal).readout;
+    expect(ok.confusion).toEqual([
+      { qubit: 3, p01: 0.05, p10: 0.1 },
+      { qubit: 1, p01: 0.01, p10: 0.02 },
+    ]);
+    expect(ok.quasi_probabilities).toEqual(mitigateReadout(counts, [figures[3]!, figures[1]!]).quasi);
+    const without = json({ ...cal, of: (q: number) => (q === 3 ? null : (figures[q] ?? null)) }).readout;
+    expect(without).toEqual({ applied: false, reason: "the device's calibration has no readout figures for measured qubit(s) 3" });
   });
 });

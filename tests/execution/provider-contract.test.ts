@@ -20,6 +20,7 @@ import { IbmRuntimeClient } from '../../src/execution/adapters/ibm-runtime-clien
 import { IbmRuntimeDriver } from '../../src/execution/adapters/ibm-runtime-driver.js';
 import { IbmRuntimeSnapshots } from '../../src/execution/adapters/ibm-runtime-snapshots.js';
 import type { RunInput } from '../../src/execution/drivers/driver.js';
+import { hardwareResultSupport, planHardwareRun } from '../../src/execution/hardware-workload.js';
 import { executionSettings } from '../../src/execution/settings.js';
 import { fixtureFile } from '../helpers/fixture-file.js';
 import { FAKE_BACKEND, FakeIbmRuntime, defaultIbmScript, type IbmJobStatus } from './fakes/ibm-runtime-fake.js';
@@ -62,8 +63,19 @@ describe('IonQ: our requests and our fake against the published v0.4 document', 
     for (const target of ['qpu.forte-1', 'qpu.forte-enterprise-1', 'simulator'])
       for (const gateset of ['qis', 'native'] as const)
         for (const c of [bell, mixed]) bodies.push(new IonqDriver({ baseUrl: fake.baseUrl, apiKey: 'k', timeoutMs: 1000, target, gateset, noiseModel: 'forte-1' }).requestBody(input(c)));
-    expect(bodies.length).toBe(12);
+    // IonQ's debiasing asked (`mitigation: {debiasing: true}`, planned as a continuation plans it) on each QPU.
+    const plan = planHardwareRun(bell, 500, { mitigation: { debiasing: true } }, hardwareResultSupport('remote', 'provider-two'), '', { readout: false, debiasing: true });
+    const debiased = (target: string) =>
+      new IonqDriver({ baseUrl: fake.baseUrl, apiKey: 'k', timeoutMs: 1000, target }).requestBody({ ...input(), shots: 500, hardware: { circuits: [bell], options: plan.runOptions! } });
+    for (const target of ['qpu.forte-1', 'qpu.forte-enterprise-1']) {
+      const b = debiased(target);
+      expect(b['settings']).toEqual({ error_mitigation: { debiasing: true } });
+      bodies.push(b);
+    }
+    expect(bodies.length).toBe(14);
     for (const b of bodies) expect(validate(b) ? null : { body: b, errors: validate.errors }).toBeNull();
+    // Without it a QPU job asks debiasing off, so the counts are raw as the answer says.
+    expect(bodies[0]!['settings']).toEqual({ error_mitigation: { debiasing: false } });
     // The validator is not vacuous: v0.3's field names and an unknown gate are refused.
     expect(validate({ ...bodies[0], target: 'qpu.forte-1' })).toBe(false);
     expect(validate({ ...bodies[0], input: { gateset: 'qis', qubits: 2, circuit: [{ gate: 'cx', target: 1, control: 0 }] } })).toBe(false);

@@ -128,7 +128,32 @@ function Readiness({ d }: { d: Device }) {
   );
 }
 
-function DeviceCard({ d }: { d: Device }) {
+type Mitigation = NonNullable<Device['mitigation']>;
+
+/** The error mitigation a run on the device may ask for now, each option in words (and why not). */
+function MitigationOptions({ m }: { m: Mitigation }) {
+  const calibration = m.readout.calibration;
+  const rows: Array<[string, { available: boolean; reason?: string | undefined }, string]> = [
+    [
+      'Readout mitigation',
+      m.readout,
+      calibration === undefined ? '' : ` (${calibration.source === 'provider' ? 'provider' : 'deployment'} per-qubit calibration of ${when(calibration.calibrated_at)})`,
+    ],
+    ['Zero-noise extrapolation', m.zne, ' (expectation values)'],
+    ['IonQ debiasing', m.debiasing, ' (applied by IonQ, 500 shots or more)'],
+  ];
+  return (
+    <ul class="mitigation" aria-label="Error mitigation" data-testid="mitigation">
+      {rows.map(([name, o, detail]) => (
+        <li key={name}>
+          {name}: {o.available ? `offered${detail}` : `not offered — ${o.reason ?? 'not on this device'}`}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DeviceCard({ d, runnable }: { d: Device; runnable: boolean }) {
   const [open, setOpen] = useState(false);
   const cal = d.calibration;
   return (
@@ -140,6 +165,16 @@ function DeviceCard({ d }: { d: Device }) {
         <code>{d.id}</code> · {d.kind} · {d.num_qubits} qubits · queue {d.queue_depth}
         {d.status_detail !== null && <> · {d.status_detail}</>}
       </p>
+      {d.backend !== null && (
+        <p data-testid="backend">
+          Runs on <code>{d.backend}</code>
+          {d.provider_queue_length !== null && <>, {d.provider_queue_length} jobs waiting at the provider</>}
+          {d.faulty.qubits.length + d.faulty.pairs.length > 0 && (
+            <>; never routed over the faulty {[...d.faulty.qubits.map((q) => `qubit ${q}`), ...d.faulty.pairs.map(([a, b]) => `pair ${a}–${b}`)].join(', ')}</>
+          )}
+          .
+        </p>
+      )}
       <div class="row wrap">
         <CouplingMap qubits={d.num_qubits} edges={d.coupling_map ?? undefined} label={`${d.name} connectivity`} />
         <dl class="figures">
@@ -175,8 +210,27 @@ function DeviceCard({ d }: { d: Device }) {
           )}
         </dl>
       </div>
+      {d.provider_systems.length > 0 && (
+        <>
+          <p>{d.provider === 'provider-two' ? 'IonQ lists these systems now' : 'IBM Quantum reports these backends now'}:</p>
+          <ul aria-label="Provider systems" data-testid="provider-systems">
+            {d.provider_systems.map((x) => (
+              <li key={x.backend}>
+                <code>{x.backend}</code> <span class={`badge badge-${x.status}`}>{x.status}</span> {x.num_qubits} qubits{x.backend === d.backend ? ' (this device)' : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {d.mitigation !== null && <MitigationOptions m={d.mitigation} />}
       <Readiness d={d} />
+      {d.requires_hold && !runnable && (
+        <p class="hint">
+          Run it through the API: a quote with <code>"provider": "{d.provider}"</code>, a hold, then <code>POST /v1/execute/{d.provider}/held/&#123;job_id&#125;</code>.
+        </p>
+      )}
       {d.requires_hold &&
+        runnable &&
         (open ? (
           <HardwareRun device={d} />
         ) : (
@@ -190,6 +244,8 @@ function DeviceCard({ d }: { d: Device }) {
 
 export function DevicesPage() {
   const devices = useLoad((signal) => api().execution.devices({ signal }), []);
+  // Provider one's hardware as its provider reports it (IBM Quantum when configured); runs from here are Provider Two's.
+  const p1Devices = useLoad((signal) => api().execution.devices({ signal, provider: 'provider-one' }), []);
   const caps = useLoad((signal) => api().execution.capabilities({ signal }), []);
   const p1 = caps.data === undefined ? [] : [...caps.data.provider_one.simulator.devices, ...caps.data.provider_one.hardware.devices];
   return (
@@ -208,10 +264,16 @@ export function DevicesPage() {
           </li>
         ))}
       </ul>
+      <ErrorBanner error={p1Devices.error} />
+      {(p1Devices.data?.devices ?? [])
+        .filter((d) => d.kind === 'hardware')
+        .map((d) => (
+          <DeviceCard key={d.id} d={d} runnable={false} />
+        ))}
       <h2>Provider two</h2>
       <ErrorBanner error={devices.error} />
       {(devices.data?.devices ?? []).map((d) => (
-        <DeviceCard key={d.id} d={d} />
+        <DeviceCard key={d.id} d={d} runnable={true} />
       ))}
     </section>
   );

@@ -24,6 +24,7 @@ import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
 import { hardwareResultJson } from '../hardware-workload.js';
+import { readoutCalibration } from '../mitigation/readout-calibration.js';
 import { describeIbmError, type IbmHttp, type IbmRuntimeClient } from './ibm-runtime-client.js';
 import { checkIbmIsa } from './ibm-isa-check.js';
 import { specIsaTarget } from './ibm-isa-target.js';
@@ -182,7 +183,8 @@ export class IbmRuntimeDriver implements DeviceDriver {
                     .padStart(n0, '0'),
                 )
               : undefined,
-            { circuits: hw.circuits, calibration: input.device.calibration },
+            // Readout mitigation inverts the provider's latest per-qubit figures of the qubits each PUB measured.
+            { circuits: hw.circuits, readout: readoutCalibration(input.device) },
           );
     return {
       state: 'completed',

@@ -4,8 +4,9 @@
  *   GET /v1/backends                         {devices: [...]}  which backends the instance sees
  *   GET /v1/backends/{name}/status           {state, status, message, length_queue}
  *   GET /v1/backends/{name}/configuration    {n_qubits, basis_gates, supported_instructions, coupling_map (directed pairs)}
- *   GET /v1/backends/{name}/properties       {last_update_date, qubits: [[{name: T1|T2|readout_error, unit, value}]], gates: [{gate, qubits, parameters: [{name: gate_error, value}]}]}
- * Figures are averaged over qubits (and over coupled pairs for two-qubit errors). Faulty parts
+ *   GET /v1/backends/{name}/properties       {last_update_date, qubits: [[{name: T1|T2|readout_error|prob_meas0_prep1|prob_meas1_prep0, unit, value}]], gates: [{gate, qubits, parameters: [{name: gate_error, value}]}]}
+ * Figures are averaged over qubits (and over coupled pairs for two-qubit errors); the per-qubit
+ * readout figures are also kept whole, for readout mitigation (`readoutPerQubit`). Faulty parts
  * are the ones qiskit-ibm-runtime's `check_faulty` refuses (`operational` 0 on a qubit, or on a
  * gate) plus a basis two-qubit gate whose `gate_error` is 1 (IBM's mark of a broken pair: the
  * recorded ibm_fez has seven such cz pairs); they leave the coupling map, so routing never uses
@@ -36,6 +37,23 @@ function micros(p: Param): number | null {
   return f === undefined ? null : p.value * f;
 }
 
+const probability = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : null);
+
+/**
+ * One qubit's readout figures [P(read 1 | 0), P(read 0 | 1)]: IBM's `prob_meas1_prep0` and
+ * `prob_meas0_prep1` (the asymmetry matters: relaxation during readout makes 1 → 0 the likelier
+ * flip), or `readout_error` for both when a backend reports only that; null when it reports none.
+ */
+export function ibmQubitReadout(items: unknown): readonly [number, number] | null {
+  const list = Array.isArray(items) ? (items as Param[]) : [];
+  const value = (name: string) => probability(list.find((x) => x?.name === name)?.value);
+  const p01 = value('prob_meas1_prep0');
+  const p10 = value('prob_meas0_prep1');
+  if (p01 !== null && p10 !== null) return [p01, p10];
+  const e = value('readout_error');
+  return e === null ? null : [e, e];
+}
+
 export function ibmCalibration(properties: unknown): DeviceCalibration | null {
   const p = properties as { last_update_date?: unknown; qubits?: unknown; gates?: unknown } | null;
   if (p === null || typeof p !== 'object' || typeof p.last_update_date !== 'string' || Number.isNaN(Date.parse(p.last_update_date))) return null;
@@ -58,7 +76,16 @@ export function ibmCalibration(properties: unknown): DeviceCalibration | null {
     if (g.qubits.length === 1 && g.gate !== 'id') e1.push(err);
     else if (g.qubits.length === 2) e2.push(err);
   }
-  return { t1Us: mean(t1), t2Us: mean(t2), error1q: mean(e1), error2q: mean(e2), readoutError: mean(ro), calibratedAt: new Date(p.last_update_date).toISOString() };
+  const readoutPerQubit = (Array.isArray(p.qubits) ? (p.qubits as unknown[]) : []).map(ibmQubitReadout);
+  return {
+    t1Us: mean(t1),
+    t2Us: mean(t2),
+    error1q: mean(e1),
+    error2q: mean(e2),
+    readoutError: mean(ro),
+    ...(readoutPerQubit.some((r) => r !== null) ? { readoutPerQubit } : {}),
+    calibratedAt: new Date(p.last_update_date).toISOString(),
+  };
 }
 
 const isOff = (v: unknown) => v === 0 || v === false;

@@ -1,6 +1,7 @@
 /**
  * Remote driver for IonQ's REST API v0.4 (https://docs.ionq.com/api-reference/v0.4):
- *   POST {base}/jobs                          {type: "ionq.circuit.v1", backend, shots, name, metadata, input, noise?} → {id, status}
+ *   POST {base}/jobs                          {type: "ionq.circuit.v1", backend, shots, name, metadata, input, noise?,
+ *                                             settings: {error_mitigation: {debiasing}} on a QPU} → {id, status}
  *                                             input in the QIS gate set, or native (gpi/gpi2 and the family's ms or zz) with IONQ_GATESET=native
  *   GET  {base}/jobs/{id}                     the job: status submitted|ready|started|completed|failed|canceled,
  *                                             failure {code, message}, results {<format>: artifact descriptor}
@@ -22,6 +23,7 @@
 import type { DeviceStatus } from '../../devices/device-catalogue.js';
 import type { DeviceDriver, DriverOutcome, RunInput } from '../drivers/driver.js';
 import { EXECUTION_FAILURE } from '../error-codes.js';
+import { hardwareResultJson } from '../hardware-workload.js';
 import { probabilitiesToCounts, readStateMap, toIonqInput } from './ionq-circuit.js';
 import { ionqTwoQubitNative, toIonqNativeInput } from './ionq-native.js';
 import { describeIonqError, IonqHttp, isObject, type IonqAnswer, type IonqConnection } from './ionq-http.js';
@@ -83,9 +85,10 @@ export class IonqDriver implements DeviceDriver {
       input: this.s.gateset === 'native' ? toIonqNativeInput(input.circuit, ionqTwoQubitNative(this.s.target, this.s.noiseModel)).input : toIonqInput(input.circuit),
       // Noise applies to the simulator only; its seed is the job's, so a rerun is reproducible (int32 per the API).
       ...(simulator && this.s.noiseModel !== undefined ? { noise: { model: this.s.noiseModel, seed: input.seed % 2 ** 31 } } : {}),
-      // IonQ may debias QPU jobs by default; asked explicitly off, the counts are raw, as the answer's
-      // `mitigation.native: false` says (docs/decisions/execution-mitigation-native.md).
-      ...(simulator ? {} : { settings: { error_mitigation: { debiasing: false } } }),
+      // IonQ may debias QPU jobs by default: sent explicitly, so the counts are raw unless the user
+      // asked for IonQ's debiasing (`mitigation: {debiasing: true}`), and the answer says which
+      // (docs/decisions/execution-mitigation-native.md).
+      ...(simulator ? {} : { settings: { error_mitigation: { debiasing: input.hardware?.options.hardware.mitigation?.debiasing === true } } }),
     };
   }
 
@@ -143,6 +146,12 @@ export class IonqDriver implements DeviceDriver {
     if (states === null || states.size === 0) return IonqDriver.malformed(`GET ${path}`, r.body);
     const counts = probabilitiesToCounts(states, input.circuit, input.shots);
     const meta = { remote_provider: 'ionq', remote_job_id: remoteJobId, target: this.s.target, counts_source: 'ionq probabilities × shots, largest remainder' };
+    // A run with mitigation asked (IonQ's debiasing: the only kind a plan lets through here) says so beside the counts.
+    const hw = input.hardware;
+    if (hw?.options.hardware.mitigation !== undefined) {
+      const asked = hardwareResultJson(hw.options, [counts], undefined, { circuits: hw.circuits, readout: null });
+      return { state: 'completed', result: { counts: asked.counts, notes: asked.notes, extra: asked.extra, probabilitiesKind: 'estimated', meta } };
+    }
     return { state: 'completed', result: { counts, probabilitiesKind: 'estimated', meta } };
   }
 

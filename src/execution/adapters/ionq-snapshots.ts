@@ -1,6 +1,6 @@
 /**
  * IonQ's read side as a DeviceSnapshotSource (API v0.4):
- *   GET {base}/backends                                   → [{backend, status, qubits, average_queue_time, last_updated, characterization_id?, degraded?}]
+ *   GET {base}/backends                                   → [{backend, status, qubits, average_queue_time, last_updated, characterization_id?, degraded?, supported_error_mitigations?}]
  *   GET {base}/backends/{backend}/characterizations/{id}  → {date, qubits, connectivity?, fidelity {1q, 2q, spam: {median}}, timing {t1, t2, …} (seconds)}
  *   GET {base}/backends/{backend}/characterizations?limit=1 when a backend names no characterization id
  * Mapping: T1/T2 seconds → µs; error = 1 − median fidelity (1q, 2q; SPAM → readout error);
@@ -107,6 +107,7 @@ export class IonqSnapshotSource implements DeviceSnapshotSource {
       numQubits,
       nativeGates: IONQ_QIS_GATES,
       couplingMap: connectivityToCoupling(characterization?.['connectivity'], numQubits),
+      ...(Array.isArray(b['supported_error_mitigations']) ? { supportedMitigations: (b['supported_error_mitigations'] as unknown[]).filter((x): x is string => typeof x === 'string') } : {}),
       calibration: characterizationToCalibration(characterization),
       fetchedAt,
     };

@@ -10,6 +10,7 @@
 import type { Circuit } from '../../circuits/ir.js';
 import { memoryFromCounts, noiseFromCalibration, runWorkload, simulate, type CalibrationRecord, type SimulationResult, type WorkloadResult, type WorkloadSpec } from '../../simulation/index.js';
 import { hardwareResultJson, taskSeed } from '../hardware-workload.js';
+import { readoutCalibration } from '../mitigation/readout-calibration.js';
 import { workloadResultJson } from './workload-result.js';
 import type { DeviceDriver, DriverOutcome, RunInput, RunProgress } from './driver.js';
 
@@ -92,7 +93,7 @@ async function runTasks(input: RunInput, hw: NonNullable<RunInput['hardware']>, 
     trajectories += r.stats.trajectories;
   }
   const memory = hw.options.hardware.plain && hw.options.result_types.includes('memory') ? memoryFromCounts(counts[0] ?? {}, input.seed) : undefined;
-  const out = hardwareResultJson(hw.options, counts, memory, { circuits: hw.circuits, calibration: cal });
+  const out = hardwareResultJson(hw.options, counts, memory, { circuits: hw.circuits, readout: readoutCalibration(input.device) });
   return {
     state: 'completed',
     result: {

@@ -10,6 +10,7 @@ import { hardwareResultSupport, planHardwareRun } from '../hardware-workload.js'
 import { translateForDevice } from '../translate/translate-for-device.js';
 import type { MitigationRequest } from './mitigation-request.js';
 import { totalVariation } from './readout-mitigation.js';
+import { mitigationSupport } from './device-mitigation.js';
 import { noiseFromCalibration } from '../../simulation/noise.js';
 import { simulateDensityMatrix } from '../../simulation/density-matrix/simulate-density-matrix.js';
 
@@ -28,7 +29,7 @@ export async function runEmulated(
 ) {
   const profile = deviceProfile(deviceId);
   if (profile === undefined || profile.driver !== 'emulated') throw new Error(`${deviceId} is not an emulated device`);
-  const plan = planHardwareRun(c, shots, fields, hardwareResultSupport('emulated', profile.spec.provider), '', profile.calibration !== null);
+  const plan = planHardwareRun(c, shots, fields, hardwareResultSupport('emulated', profile.spec.provider), '', mitigationSupport(profile, null));
   const circuits = plan.tasks.map((t) => translateForDevice(t, profile.spec).circuit);
   const out = await emulatedDriver().submit({
     jobId: 'demo',

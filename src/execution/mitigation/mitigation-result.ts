@@ -2,24 +2,17 @@
  * The `mitigation` part of a hardware job's result (docs/execution.md#error-mitigation): readout
  * mitigation of the circuit's counts and of the expectation, and zero-noise extrapolation of the
  * expectation over the folded runs. The drivers hand over the counts of every task and the
- * translated circuits (which physical qubit each clbit reads); the calibration gives the readout
- * errors. Pure: no I/O.
+ * translated circuits (which physical qubit each clbit reads, after layout and routing); the
+ * device's readout calibration (readout-calibration.ts) gives each physical qubit's confusion.
+ * Pure: no I/O.
  */
 import type { Circuit } from '../../circuits/ir.js';
 import type { PauliTerm } from '../../simulation/index.js';
-import { noiseFromCalibration, type CalibrationRecord } from '../../simulation/noise.js';
 import { estimateFromGroups, type Grouping } from '../pauli-groups.js';
 import type { MitigationPlan } from './mitigation-request.js';
+import { clbitReadout, type ReadoutCalibration } from './readout-calibration.js';
 import { mitigateReadout, type BitConfusion } from './readout-mitigation.js';
 import { extrapolateToZero } from './zero-noise.js';
-
-/** Per clbit of a translated circuit: the readout confusion of the physical qubit measured into it (unmeasured bits read perfectly). */
-export function clbitConfusion(translated: Circuit, cal: CalibrationRecord): BitConfusion[] {
-  const noise = noiseFromCalibration(cal);
-  const out: BitConfusion[] = Array.from({ length: translated.numClbits }, () => [0, 0] as const);
-  for (const op of translated.ops) if (op.kind === 'measure') out[op.clbit] = noise.readout(op.qubit);
-  return out;
-}
 
 const bitAt = (key: string, clbit: number): number => (key[key.length - 1 - clbit] === '1' ? 1 : 0);
 
@@ -83,24 +76,29 @@ export interface MitigationInput {
   readonly counts: readonly Readonly<Record<string, number>>[];
   /** The translated circuits of the tasks, same order. */
   readonly circuits: readonly Circuit[];
-  readonly calibration: CalibrationRecord | null;
+  readonly readout: ReadoutCalibration | null;
 }
 
 const METHOD = 'tensored per-qubit confusion from the device calibration, inverted in the measured subspace (M3: observed bitstrings only, columns renormalised, GMRES)';
 
 export function mitigationResultJson(m: MitigationInput) {
   const { plan, grouping } = m;
+  if (plan.debiasing) return nativeDebiasingJson();
   const first = m.plain ? 1 : 0;
   const g = grouping.groups.length;
-  const readout = plan.readout && m.calibration !== null;
-  const confusionOf = (t: number) => (m.circuits[t] === undefined || m.calibration === null ? [] : clbitConfusion(m.circuits[t], m.calibration));
+  const cal = m.readout;
+  const perTask = m.circuits.map((c) => (cal === null ? null : clbitReadout(c, cal)));
+  const missing = [...new Set(perTask.flatMap((r) => r?.missing ?? []))].sort((a, b) => a - b);
+  const readout = plan.readout && cal !== null && missing.length === 0;
+  const confusionOf = (t: number): BitConfusion[] => perTask[t]?.confusion ?? [];
   const out: Record<string, unknown> = {
     applied_by: 'qrail',
     native: false,
     notes: ['computed by qrail from the raw counts; the provider ran the circuits without its own mitigation (docs/decisions/execution-mitigation-native.md)'],
   };
   if (plan.readout) {
-    if (!readout) out['readout'] = { applied: false, reason: 'the device reported no calibration when the job finished' };
+    if (cal === null) out['readout'] = { applied: false, reason: 'the device reported no calibration when the job finished' };
+    else if (!readout) out['readout'] = { applied: false, reason: `the device's calibration has no readout figures for measured qubit(s) ${missing.join(', ')}` };
     else {
       const r = m.plain ? mitigateReadout(m.counts[0] ?? {}, confusionOf(0)) : null;
       const exp =
@@ -112,12 +110,14 @@ export function mitigationResultJson(m: MitigationInput) {
               m.counts.slice(first, first + g),
               grouping.groups.map((_, i) => confusionOf(first + i)),
             );
+      const qubits = perTask[0]?.qubits ?? [];
       out['readout'] = {
         applied: true,
         method: METHOD,
         ...(r === null ? {} : { quasi_probabilities: r.quasi, probabilities: r.probabilities, overhead: r.overhead, hamming_distance: r.distance }),
         ...(exp === undefined ? {} : { expectation: exp }),
-        confusion: confusionOf(0).map(([p01, p10]) => ({ p01, p10 })),
+        calibration: { source: cal.source, calibrated_at: cal.calibratedAt },
+        confusion: confusionOf(0).map(([p01, p10], clbit) => ({ qubit: qubits[clbit] ?? null, p01, p10 })),
       };
     }
   }
@@ -147,4 +147,19 @@ export function mitigationResultJson(m: MitigationInput) {
     };
   }
   return out;
+}
+
+/**
+ * A run IonQ debiased (docs/decisions/execution-mitigation-native.md): the counts are IonQ's
+ * aggregate over its symmetrized variants, so this part only says who mitigated and how.
+ */
+function nativeDebiasingJson() {
+  return {
+    applied_by: 'ionq',
+    native: true,
+    notes: [
+      'debiased by IonQ (settings.error_mitigation.debiasing: true): the circuit ran as several symmetrized variants and `counts` are IonQ’s aggregate of them, not raw counts (docs/decisions/execution-mitigation-native.md)',
+    ],
+    debiasing: { applied: true, option: 'settings.error_mitigation.debiasing' },
+  };
 }

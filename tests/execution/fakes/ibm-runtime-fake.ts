@@ -240,6 +240,9 @@ export class FakeIbmRuntime {
       { date: '2026-11-26T05:10:00Z', name: 'T1', unit: 'us', value: 100 + q },
       { date: '2026-11-26T05:10:00Z', name: 'T2', unit: 'us', value: 80 + q },
       { date: '2026-11-26T05:10:00Z', name: 'readout_error', unit: '', value: 0.02 },
+      // As on IBM's devices, reading a prepared 1 as 0 is the likelier flip; readout_error is their mean.
+      { date: '2026-11-26T05:10:00Z', name: 'prob_meas0_prep1', unit: '', value: 0.026 },
+      { date: '2026-11-26T05:10:00Z', name: 'prob_meas1_prep0', unit: '', value: 0.014 },
     ];
     FakeIbmRuntime.send(res, 200, {
       backend_name: FAKE_BACKEND,

@@ -177,6 +177,7 @@ export class FakeIonq {
           characterization_id: 'char-forte-1',
           degraded: false,
           supported_native_gates: zz,
+          supported_error_mitigations: ['debiasing'],
         },
         { backend: 'qpu.forte-enterprise-1', status: 'available', qubits: 36, average_queue_time: 3600000, last_updated: at, degraded: true, supported_native_gates: zz },
         { backend: 'simulator', status: 'available', qubits: 29, average_queue_time: 0, last_updated: at },

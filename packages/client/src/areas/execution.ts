@@ -27,8 +27,11 @@ export function executionArea(request: RequestFn, newKey: () => string) {
     async capabilities(options?: CallOptions) {
       return (await request('get', '/v1/execute/capabilities', pass(options))).data;
     },
-    async devices(options?: CallOptions) {
-      return (await request('get', '/v1/execute/provider-two/devices', pass(options))).data;
+    /** A provider's devices (Provider Two's unless `provider` says otherwise), each with status, calibration and the mitigation it offers. */
+    async devices(options?: CallOptions & { readonly provider?: Provider }) {
+      return options?.provider === 'provider-one'
+        ? (await request('get', '/v1/execute/provider-one/devices', pass(options))).data
+        : (await request('get', '/v1/execute/provider-two/devices', pass(options))).data;
     },
     /** Provider One's simulator: the answer has the counts (`async: true`: the job `queued`; then `waitForJob`). */
     async runProviderOne(body: RunBody<'/v1/execute/provider-one'>, options?: CallOptions): Promise<ExecutionJob> {

@@ -2113,11 +2113,11 @@ export interface components {
             /** @description Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw */
             mitigation?: {
                 /**
-                 * @description Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)
+                 * @description `qrail`: computed by qrail from the raw counts; `ionq`: IonQ debiased the run itself (docs/decisions/execution-mitigation-native.md)
                  * @enum {string}
                  */
-                applied_by: "qrail";
-                /** @description Whether the provider mitigated natively (never so far: the circuits run unmitigated) */
+                applied_by: "qrail" | "ionq";
+                /** @description Whether the provider mitigated natively (IonQ debiasing): then `counts` are the provider’s mitigated aggregate, not raw counts */
                 native: boolean;
                 notes: string[];
                 /** @description Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace) */
@@ -2143,11 +2143,23 @@ export interface components {
                         stderr: number;
                         terms: number[];
                     };
-                    /** @description Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read */
+                    /** @description Whose readout figures were inverted: the emulated device's calibration, or the provider's latest report (IBM: per-qubit prob_meas1_prep0 / prob_meas0_prep1) */
+                    calibration?: {
+                        /** @enum {string} */
+                        source: "deployment" | "provider";
+                        calibrated_at: string;
+                    };
+                    /** @description Per clbit: the physical qubit measured into it after layout and routing (null: none), its P(read 1 | 0) and P(read 0 | 1) */
                     confusion?: {
+                        qubit: number | null;
                         p01: number;
                         p10: number;
                     }[];
+                };
+                /** @description IonQ debiased the run (the option it was sent); `counts` are its aggregate over the symmetrized variants */
+                debiasing?: {
+                    applied: boolean;
+                    option: string;
                 };
                 /** @description Zero-noise extrapolation of the expectation */
                 zne?: {
@@ -2230,11 +2242,11 @@ export interface components {
                 /** @description Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw */
                 mitigation?: {
                     /**
-                     * @description Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)
+                     * @description `qrail`: computed by qrail from the raw counts; `ionq`: IonQ debiased the run itself (docs/decisions/execution-mitigation-native.md)
                      * @enum {string}
                      */
-                    applied_by: "qrail";
-                    /** @description Whether the provider mitigated natively (never so far: the circuits run unmitigated) */
+                    applied_by: "qrail" | "ionq";
+                    /** @description Whether the provider mitigated natively (IonQ debiasing): then `counts` are the provider’s mitigated aggregate, not raw counts */
                     native: boolean;
                     notes: string[];
                     /** @description Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace) */
@@ -2260,11 +2272,23 @@ export interface components {
                             stderr: number;
                             terms: number[];
                         };
-                        /** @description Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read */
+                        /** @description Whose readout figures were inverted: the emulated device's calibration, or the provider's latest report (IBM: per-qubit prob_meas1_prep0 / prob_meas0_prep1) */
+                        calibration?: {
+                            /** @enum {string} */
+                            source: "deployment" | "provider";
+                            calibrated_at: string;
+                        };
+                        /** @description Per clbit: the physical qubit measured into it after layout and routing (null: none), its P(read 1 | 0) and P(read 0 | 1) */
                         confusion?: {
+                            qubit: number | null;
                             p01: number;
                             p10: number;
                         }[];
+                    };
+                    /** @description IonQ debiased the run (the option it was sent); `counts` are its aggregate over the symmetrized variants */
+                    debiasing?: {
+                        applied: boolean;
+                        option: string;
                     };
                     /** @description Zero-noise extrapolation of the expectation */
                     zne?: {
@@ -2482,6 +2506,35 @@ export interface components {
                     [key: string]: number;
                 };
                 readout_error?: number[];
+            } | null;
+            /** @description Remote devices: the provider's system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET), e.g. ibm_fez or qpu.forte-1; null otherwise */
+            backend: string | null;
+            /** @description Remote devices: every system of the provider in its latest report (IonQ: what GET /backends lists, so IONQ_TARGET can name another; IBM: the mapped backends); empty elsewhere */
+            provider_systems: {
+                backend: string;
+                status: "online" | "offline" | "maintenance";
+                status_detail: string | null;
+                num_qubits: number;
+            }[];
+            mitigation: {
+                readout: {
+                    available: boolean;
+                    reason?: string;
+                    calibration?: {
+                        source: "provider" | "deployment";
+                        calibrated_at: string;
+                    };
+                };
+                zne: {
+                    available: boolean;
+                    reason?: string;
+                };
+                debiasing: {
+                    available: boolean;
+                    reason?: string;
+                    /** @enum {string} */
+                    applied_by?: "ionq";
+                };
             } | null;
         };
         /** @description Every execution option for this caller with ready and, when not, the reasons */
@@ -11215,7 +11268,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -11228,6 +11281,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };
@@ -16980,7 +17035,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -16993,6 +17048,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };
@@ -17223,7 +17280,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -17236,6 +17293,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };
@@ -17473,7 +17532,7 @@ export interface operations {
                         pauli: string;
                         coeff: number;
                     }[];
-                    /** @description Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables. */
+                    /** @description Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ. */
                     mitigation?: {
                         /** @description Readout-error mitigation from the device's calibration (tensored per-qubit confusion, inverted in the measured subspace): the raw counts stay in `counts`, `mitigation.readout` gives quasi-probabilities, the nearest probability distribution and the mitigated expectation. No extra task. */
                         readout?: boolean;
@@ -17486,6 +17545,8 @@ export interface operations {
                              */
                             extrapolation?: "linear" | "richardson" | "exponential";
                         };
+                        /** @description IonQ's own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ's aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`. */
+                        debiasing?: boolean;
                     };
                 };
             };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { BIT_ORDER } from '../../../execution/views.js';
 import { Iso, MapOf, Nullable, NullableIso, NullableUsd, Obj, SubmittedBy, Usd } from '../../schema-helpers.js';
+import { DeviceMitigationSchema, MitigationSchema } from './mitigation-schemas.js';
 
 /** Response schemas of the execution endpoints (src/execution/views.ts and capabilities.ts build them). */
 
@@ -51,51 +52,6 @@ const ExpectationSchema = Obj(
     ),
   },
   { description: 'Expectation value of the Pauli-sum observable (Pauli strings: rightmost character = qubit 0, as Qiskit)' },
-);
-const MitigatedExpectation = Obj(
-  { value: Type.Number(), stderr: Type.Number({ minimum: 0 }), terms: Type.Array(Type.Number(), { maxItems: 256 }) },
-  { description: '⟨H⟩ with the mitigation applied; stderr to first order' },
-);
-const MitigationSchema = Obj(
-  {
-    applied_by: Type.Literal('qrail', { description: 'Computed by qrail from the raw counts (docs/decisions/execution-mitigation-native.md)' }),
-    native: Type.Boolean({ description: 'Whether the provider mitigated natively (never so far: the circuits run unmitigated)' }),
-    notes: Strings,
-    readout: Type.Optional(
-      Obj(
-        {
-          applied: Type.Boolean(),
-          reason: Type.Optional(Str),
-          method: Type.Optional(Str),
-          quasi_probabilities: Type.Optional(MapOf(Type.Number(), KEY, 'Mitigated quasi-probabilities over the observed clbit strings (sum 1; entries may be negative; no register split)')),
-          probabilities: Type.Optional(MapOf(Type.Number({ minimum: 0, maximum: 1 }), KEY, 'The nearest probability distribution to the quasi-probabilities')),
-          overhead: Type.Optional(Type.Number({ minimum: 0, description: 'Σ|quasi|: how much the inversion amplifies sampling noise' })),
-          hamming_distance: Type.Optional(Type.Integer({ minimum: 0, description: 'Largest Hamming distance kept in the reduced assignment matrix' })),
-          expectation: Type.Optional(MitigatedExpectation),
-          confusion: Type.Optional(
-            Type.Array(Obj({ p01: Type.Number(), p10: Type.Number() }), { maxItems: 1024, description: 'Per clbit: P(read 1 | 0), P(read 0 | 1) of the physical qubit it read' }),
-          ),
-        },
-        { description: 'Readout-error mitigation (tensored confusion from the calibration, inverted in the measured subspace)' },
-      ),
-    ),
-    zne: Type.Optional(
-      Obj(
-        {
-          scale_factors: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 5 }),
-          extrapolation: Type.String({ enum: ['linear', 'richardson', 'exponential'] }),
-          folding: Str,
-          readout_mitigated: Type.Boolean({ description: 'Whether each scale’s value is readout-mitigated first' }),
-          values: Type.Array(Obj({ scale: Type.Integer({ minimum: 1 }), value: Type.Number(), stderr: Type.Number({ minimum: 0 }) }), { maxItems: 5, description: 'The raw value at each scale' }),
-          value: Type.Union([Type.Number(), Type.Null()], { description: 'The value extrapolated to zero noise (null when the fit cannot be made: see note)' }),
-          stderr: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
-          note: Type.Optional(Str),
-        },
-        { description: 'Zero-noise extrapolation of the expectation' },
-      ),
-    ),
-  },
-  { description: 'Error mitigation asked for with the run (docs/execution.md#error-mitigation); `counts` and `expectation` stay raw' },
 );
 const Memory = Type.Array(Type.String({ pattern: KEY, maxLength: 4096 }), { maxItems: 10_000, description: 'Per-shot outcomes in shot order; their histogram equals counts' });
 const Statevector = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[re, im]' }), {
@@ -331,6 +287,12 @@ export const DeviceSchema = Obj(
         { description: "Remote devices: the provider's figures (means), null until it has reported; emulated devices: the deployment's per-qubit figures" },
       ),
     ),
+    backend: Nullable(Str, "Remote devices: the provider's system it runs on (IBM_QUANTUM_BACKENDS, IONQ_TARGET), e.g. ibm_fez or qpu.forte-1; null otherwise"),
+    provider_systems: Type.Array(Obj({ backend: Str, status: DeviceStatus, status_detail: Nullable(Str), num_qubits: Type.Integer({ minimum: 0 }) }), {
+      maxItems: 200,
+      description: 'Remote devices: every system of the provider in its latest report (IonQ: what GET /backends lists, so IONQ_TARGET can name another; IBM: the mapped backends); empty elsewhere',
+    }),
+    mitigation: DeviceMitigationSchema,
   },
   { $id: 'ExecutionDevice' },
 );

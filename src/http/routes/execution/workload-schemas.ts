@@ -104,10 +104,17 @@ export const MitigationBodyField = Type.Optional(
           { additionalProperties: false },
         ),
       ),
+      debiasing: Type.Optional(
+        Type.Boolean({
+          description:
+            'IonQ\'s own debiasing (`settings.error_mitigation.debiasing: true` in the job IonQ gets): IonQ QPUs only, at least 500 shots, asked alone. `counts` are then IonQ\'s aggregate over its symmetrized variants and the answer says `applied_by: "ionq", native: true`.',
+        }),
+      ),
     },
     {
       additionalProperties: false,
-      description: 'Error mitigation, computed by qrail from the raw counts (docs/execution.md#error-mitigation). `zne` needs result_types ["expectation"] and observables.',
+      description:
+        'Error mitigation (docs/execution.md#error-mitigation): `readout` and `zne` are computed by qrail from the raw counts (`zne` needs result_types ["expectation"] and observables); `debiasing` is passed through to IonQ.',
     },
   ),
 );
