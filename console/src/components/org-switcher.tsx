@@ -15,6 +15,7 @@ export function OrgSwitcher({ onSwitch }: { onSwitch: (orgId: string | undefined
     <label class="org-switch">
       Organization
       <select
+        aria-label="Organization"
         value={current}
         onChange={(e) => {
           const chosen = list.find((o) => o.org_id === e.currentTarget.value);

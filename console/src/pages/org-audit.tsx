@@ -24,7 +24,7 @@ const PAGE = 25;
  * The audit log, newest first: filters, keyset pages ("More" asks for the events before the last
  * one shown) and the shown filter's CSV, fetched with the session (a plain link would carry none).
  */
-export function AuditLog({ orgId }: { orgId: string }) {
+export function AuditLog({ orgId, refresh }: { orgId: string; refresh: number }) {
   const [draft, setDraft] = useState<Filters>({ action: '', actor: '', since: '' });
   const [filters, setFilters] = useState<Filters>(draft);
   const [events, setEvents] = useState<AuditEvent[]>([]);
@@ -48,7 +48,7 @@ export function AuditLog({ orgId }: { orgId: string }) {
       .then((r) => ctl.signal.aborted || setCsv(typeof r.data === 'string' ? r.data : undefined))
       .catch(() => undefined);
     return () => ctl.abort();
-  }, [orgId, filters, tick]);
+  }, [orgId, filters, tick, refresh]);
   const csvUrl = useMemo(() => (csv === undefined ? undefined : URL.createObjectURL(new Blob([csv], { type: 'text/csv' }))), [csv]);
   useEffect(() => () => csvUrl !== undefined && URL.revokeObjectURL(csvUrl), [csvUrl]);
 

@@ -17,7 +17,7 @@ interface Limits {
 const limitsOf = (m: object): Limits | undefined => ('spend_limits' in m ? (m.spend_limits as Limits) : undefined);
 const limitText = (v: string | null | undefined) => (v === undefined ? '—' : v === null ? 'none' : usd(v));
 
-function Members({ orgId, manage, isOwner }: { orgId: string; manage: boolean; isOwner: boolean }) {
+function Members({ orgId, manage, isOwner, onChanged }: { orgId: string; manage: boolean; isOwner: boolean; onChanged: () => void }) {
   const members = useLoad((signal) => api().orgs.members(orgId, { signal }), [orgId]);
   const [error, setError] = useState<unknown>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
@@ -27,6 +27,7 @@ function Members({ orgId, manage, isOwner }: { orgId: string; manage: boolean; i
       const r = await api().orgs.changeRole(orgId, userId, role);
       setNotice(`${email} is now ${r.member.role}${r.credentials_cut > 0 ? `; ${r.credentials_cut} of their credentials lost scopes the role lacks` : ''}.`);
       members.reload();
+      onChanged();
     } catch (err) {
       setError(err);
       members.reload();
@@ -86,7 +87,7 @@ function Members({ orgId, manage, isOwner }: { orgId: string; manage: boolean; i
   );
 }
 
-function Invitations({ orgId, manage }: { orgId: string; manage: boolean }) {
+function Invitations({ orgId, manage, onChanged }: { orgId: string; manage: boolean; onChanged: () => void }) {
   const list = useLoad((signal) => api().orgs.invitations(orgId, { signal }), [orgId]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('developer');
@@ -100,6 +101,7 @@ function Invitations({ orgId, manage }: { orgId: string; manage: boolean }) {
       await api().orgs.invite(orgId, { email, role });
       setEmail('');
       list.reload();
+      onChanged();
     } catch (err) {
       setError(err);
     }
@@ -117,7 +119,7 @@ function Invitations({ orgId, manage }: { orgId: string; manage: boolean }) {
           </label>
           <label>
             Role
-            <select name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+            <select name="role" aria-label="Role to give" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
               {ROLES.map((r) => (
                 <option key={r} value={r}>
                   {r}
@@ -169,6 +171,9 @@ export function OrgPage() {
   const chosen = loadOrg();
   const org = orgs.data?.find((o) => (chosen === undefined ? o.personal : o.org_id === chosen));
   const manage = org?.role === 'owner' || org?.role === 'admin';
+  // A change made on this page is in the audit log at once: the log reloads after it.
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
   return (
     <section aria-labelledby="org-title">
       <h1 id="org-title">{org === undefined ? 'Organization' : `Organization: ${org.name}`}</h1>
@@ -181,9 +186,9 @@ export function OrgPage() {
               ? 'This is your personal organization: it has no other members. Create a team organization to share a wallet.'
               : 'Members share this organization’s wallet, jobs and credentials.'}
           </p>
-          <Members orgId={org.org_id} manage={manage && !org.personal} isOwner={org.role === 'owner'} />
-          {!org.personal && <Invitations orgId={org.org_id} manage={manage} />}
-          {(org.role === 'owner' || org.role === 'admin' || org.role === 'billing') && <AuditLog orgId={org.org_id} />}
+          <Members orgId={org.org_id} manage={manage && !org.personal} isOwner={org.role === 'owner'} onChanged={changed} />
+          {!org.personal && <Invitations orgId={org.org_id} manage={manage} onChanged={changed} />}
+          {(org.role === 'owner' || org.role === 'admin' || org.role === 'billing') && <AuditLog orgId={org.org_id} refresh={changes} />}
         </>
       )}
     </section>
