@@ -63,5 +63,9 @@ describe('MCP tools in an organization', { timeout: 60_000 }, () => {
     const [orgMcp, personalMcp] = await Promise.all([connect(inOrg), connect(personal)]);
     expect(await balance(orgMcp)).toMatchObject({ account_id: orgId, available: '2.000000' });
     expect(await balance(personalMcp)).toMatchObject({ account_id: owner.accountId, available: '3.000000' });
+    // The Account Jobs interface (what the tools call) does not consult Qrail-Org: naming another organization never moves the credential there.
+    const other = await app.inject({ method: 'GET', url: '/v1/account/balance', headers: { authorization: `Bearer ${inOrg}`, 'qrail-org': owner.accountId } });
+    expect(other.statusCode).toBe(200);
+    expect(other.json()).toMatchObject({ account_id: orgId, available: '2.000000' });
   });
 });
