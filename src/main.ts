@@ -34,6 +34,7 @@ const ctx: CliContext = {
   remote: {
     ...(process.env['QRAIL_URL'] ? { url: process.env['QRAIL_URL'] } : {}),
     ...(process.env['QRAIL_TOKEN'] ? { token: process.env['QRAIL_TOKEN'] } : {}),
+    ...(process.env['QRAIL_ORG'] ? { org: process.env['QRAIL_ORG'] } : {}),
     configFile: process.env['QRAIL_CONFIG'] || defaultConfigFile(process.env['XDG_CONFIG_HOME']),
   },
 };

@@ -6,7 +6,7 @@
 import { createClient, type Circuit, type QrailClient } from '../../packages/client/src/index.ts';
 
 export type { QrailClient };
-import { loadSession } from './session.ts';
+import { loadOrg, loadSession } from './session.ts';
 
 export { QrailApiError } from '../../packages/client/src/index.ts';
 export type { Circuit };
@@ -30,14 +30,21 @@ const watchingFetch: typeof fetch = async (input, init) => {
 let client: QrailClient | undefined;
 let boundTo: string | undefined;
 
-/** The client for the current session (a new one after sign-in or sign-out). */
+/** The client for the current session and organization (a new one after sign-in, sign-out or a switch): every call sends `Qrail-Org`. */
 export function api(): QrailClient {
   const token = loadSession()?.token;
-  if (client === undefined || boundTo !== token) {
-    client = createClient({ baseUrl: location.origin, token, fetch: watchingFetch });
-    boundTo = token;
+  const org = loadOrg();
+  const key = `${token ?? ''} ${org ?? ''}`;
+  if (client === undefined || boundTo !== key) {
+    client = createClient({ baseUrl: location.origin, token, fetch: watchingFetch, ...(org === undefined ? {} : { org }) });
+    boundTo = key;
   }
   return client;
+}
+
+/** A client without `Qrail-Org`, for what a person does as themself: accepting an invitation to an organization they are not in yet. */
+export function personalApi(): QrailClient {
+  return createClient({ baseUrl: location.origin, token: loadSession()?.token, fetch: watchingFetch });
 }
 
 /** Account Jobs take a Jobs access token: the session is exchanged for one (RFC 8693), renewed by the client. */

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, onSessionExpired } from './api.ts';
 import { href, navigate, onLinkClick, usePath } from './router.ts';
-import { loadSession, saveSession, type StoredSession } from './session.ts';
+import { loadOrg, loadSession, saveOrg, saveSession, type StoredSession } from './session.ts';
+import { OrgSwitcher } from './components/org-switcher.tsx';
+import { OrgPage } from './pages/org.tsx';
+import { InvitationPage } from './pages/invitation.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { WalletPage } from './pages/wallet.tsx';
 import { KeysPage } from './pages/keys.tsx';
@@ -16,9 +19,10 @@ const NAV = [
   ['/circuits', 'Circuits'],
   ['/devices', 'Devices'],
   ['/keys', 'API keys'],
+  ['/org', 'Organization'],
 ] as const;
 
-function Page({ path }: { path: string }) {
+function Page({ path, onJoined }: { path: string; onJoined: (orgId: string) => void }) {
   const p = path.split('?')[0] ?? '/';
   if (p === '/' || p === '/wallet') return <WalletPage />;
   if (p === '/keys') return <KeysPage />;
@@ -27,6 +31,9 @@ function Page({ path }: { path: string }) {
   if (job !== null) return <JobPage kind={job[1] as 'account' | 'execution'} id={decodeURIComponent(job[2]!)} />;
   if (p === '/circuits') return <CircuitsPage />;
   if (p === '/devices') return <DevicesPage />;
+  if (p === '/org') return <OrgPage />;
+  const invitation = /^\/orgs\/([0-9a-f-]{36})\/invitations\/([0-9a-f-]{36})$/.exec(p);
+  if (invitation !== null) return <InvitationPage orgId={invitation[1]!} invitationId={invitation[2]!} onJoined={onJoined} />;
   return (
     <section>
       <h1>Not found</h1>
@@ -41,6 +48,7 @@ export function App() {
   const path = usePath();
   const [session, setSession] = useState<StoredSession | undefined>(loadSession());
   const [expired, setExpired] = useState(false);
+  const [org, setOrg] = useState<string | undefined>(loadOrg());
 
   useEffect(
     () =>
@@ -92,6 +100,13 @@ export function App() {
           </ul>
         </nav>
         <div class="who">
+          <OrgSwitcher
+            key={`${session.token} ${org ?? ''}`}
+            onSwitch={(id) => {
+              saveOrg(id);
+              setOrg(id);
+            }}
+          />
           <span>{session.email}</span>
           <button type="button" class="link-button" onClick={() => void signOut()}>
             Sign out
@@ -99,7 +114,15 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page path={path} />
+        {/* A switch of organization mounts the page afresh: its data is loaded again, in the new one. */}
+        <Page
+          key={org ?? 'personal'}
+          path={path}
+          onJoined={(id) => {
+            setOrg(id);
+            navigate('/org');
+          }}
+        />
       </main>
     </div>
   );

@@ -21,6 +21,24 @@ export function loadSession(): StoredSession | undefined {
 }
 
 export function saveSession(s: StoredSession | undefined): void {
+  // A new person starts in their personal organization.
+  sessionStorage.removeItem('qrail.org');
   if (s === undefined) sessionStorage.removeItem(KEY);
   else sessionStorage.setItem(KEY, JSON.stringify(s));
+}
+
+const ORG_KEY = 'qrail.org';
+
+/** The organization the console acts in (sent as Qrail-Org); undefined: the personal one. Per tab, like the session. */
+export function loadOrg(): string | undefined {
+  try {
+    return sessionStorage.getItem(ORG_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveOrg(orgId: string | undefined): void {
+  if (orgId === undefined) sessionStorage.removeItem(ORG_KEY);
+  else sessionStorage.setItem(ORG_KEY, orgId);
 }

@@ -68,6 +68,8 @@ export interface RemoteSettings {
   readonly url?: string;
   /** QRAIL_TOKEN: a session token (`qrs_…`) or a Jobs token (anything else). */
   readonly token?: string;
+  /** QRAIL_ORG: the organization client commands act in (sent as Qrail-Org); --org wins. */
+  readonly org?: string;
   /** The per-user config file (QRAIL_CONFIG, or the XDG default). */
   readonly configFile: string;
 }

@@ -8,6 +8,7 @@ import { analyzeCommand, optimizeCommand, validateCommand } from './circuit-comm
 import { credentialsCreateCommand, credentialsListCommand, credentialsRevokeCommand } from './credentials-commands.js';
 import { jobsCancelCommand, jobsGetCommand, jobsListCommand, jobsSubmitCommand, jobsWaitCommand } from './jobs-commands.js';
 import { mcpCommand } from './mcp-command.js';
+import { ORGS_COMMANDS } from './orgs-commands.js';
 import { runCommand } from './run-command.js';
 
 /**
@@ -21,6 +22,7 @@ export const SECTIONS: readonly CommandSection[] = [
     title: 'Account (client of a running service)',
     commands: [registerCommand, loginCommand, logoutCommand, balanceCommand, topupCommand, credentialsCreateCommand, credentialsListCommand, credentialsRevokeCommand],
   },
+  { title: 'Organizations (a team sharing a wallet; --org or QRAIL_ORG on any client command acts in one)', commands: ORGS_COMMANDS },
   { title: 'Circuits and runs', commands: [validateCommand, analyzeCommand, optimizeCommand, runCommand] },
   { title: 'Account Jobs (prepaid jobs, with a machine credential)', commands: [jobsSubmitCommand, jobsGetCommand, jobsListCommand, jobsWaitCommand, jobsCancelCommand] },
   { title: 'Agents (MCP)', commands: [mcpCommand] },
@@ -32,6 +34,7 @@ export const COMMANDS: readonly CliCommand[] = SECTIONS.flatMap((s) => s.command
 export const CLI_ENVIRONMENT: readonly string[] = [
   'QRAIL_URL      the service base URL for client commands (default: the logged-in one, else http://127.0.0.1:8080)',
   'QRAIL_TOKEN    a bearer token to use instead of the saved login (qrs_… session, or a Jobs token)',
+  'QRAIL_ORG      the organization client commands act in, sent as Qrail-Org (default: your personal one; --org wins)',
   'QRAIL_CONFIG   the per-user config file (default: $XDG_CONFIG_HOME/qrail/config.json, ~/.config/qrail/config.json)',
   'serve, migrate and the operator commands read the service configuration (docs/configuration.md).',
 ];

@@ -9,12 +9,14 @@ import { normaliseUrl, readUserConfig, withService, writeUserConfig, type Servic
  * credentials come from, first match wins:
  *   URL:   --url, QRAIL_URL, the config file's current service, http://127.0.0.1:8080
  *   token: QRAIL_TOKEN (a `qrs_` session token, else a Jobs token), then the saved login
+ *   org:   --org, QRAIL_ORG, none (the person's personal organization, or the credential's own)
  */
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 export const REMOTE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   url: { type: 'string', value: 'url', description: `the service base URL (default: QRAIL_URL, else the logged-in service, else ${DEFAULT_URL})` },
   json: { type: 'boolean', description: 'machine output: one JSON document on stdout; errors as JSON on stderr' },
+  org: { type: 'string', value: 'org_id', description: 'the organization to act in, sent as Qrail-Org (default: QRAIL_ORG, else your personal one)' },
 };
 
 export interface RemoteService {
@@ -24,6 +26,10 @@ export interface RemoteService {
   readonly config: UserConfig;
   readonly entry: ServiceEntry;
   readonly json: boolean;
+  /** The organization requests act in (--org, else QRAIL_ORG); undefined: the personal one or the credential's. */
+  readonly org: string | undefined;
+  /** The same client without Qrail-Org: for what a person does as themself (accepting an invitation). */
+  withoutOrg(): QrailClient;
   /** True when requests carry a platform session token. */
   readonly hasSession: boolean;
   /** True when requests to the Account Jobs interface carry a credential or token. */
@@ -45,19 +51,26 @@ export function openService(input: ParsedInput, ctx: CliContext): RemoteService 
   const envJobs = envToken !== undefined && envSession === undefined ? envToken : undefined;
   const session = envSession ?? entry.session?.token;
   const credential = entry.credential;
-  const client = createClient({
-    baseUrl: url,
-    token: session,
-    ...(envJobs !== undefined
-      ? { jobsToken: envJobs }
-      : credential !== undefined
-        ? { clientCredentials: { clientId: credential.client_id, clientSecret: credential.client_secret, ...(credential.scope === undefined ? {} : { scope: credential.scope }) } }
-        : {}),
-    ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
-  });
+  const flagOrg = typeof input.options['org'] === 'string' ? input.options['org'].trim() : undefined;
+  const org = flagOrg === '' ? undefined : (flagOrg ?? ctx.remote.org);
+  const makeClient = (orgId: string | undefined) =>
+    createClient({
+      baseUrl: url,
+      ...(orgId === undefined ? {} : { org: orgId }),
+      token: session,
+      ...(envJobs !== undefined
+        ? { jobsToken: envJobs }
+        : credential !== undefined
+          ? { clientCredentials: { clientId: credential.client_id, clientSecret: credential.client_secret, ...(credential.scope === undefined ? {} : { scope: credential.scope }) } }
+          : {}),
+      ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
+    });
+  const client = makeClient(org);
   return {
     url,
     client,
+    org,
+    withoutOrg: () => (org === undefined ? client : makeClient(undefined)),
     configFile: ctx.remote.configFile,
     config,
     entry,

@@ -64,6 +64,9 @@ export async function runCli(argv: readonly string[], ctx: CliContext, table: Cl
     help = true;
     args = args.slice(1);
   }
+  // `qrail --org <id> <command> …`: the global form of every client command's --org, moved after the command.
+  const lead: string[] = [];
+  while (args[0] === '--org' || args[0]?.startsWith('--org=') === true) lead.push(...args.splice(0, args[0] === '--org' ? 2 : 1));
   const words: string[] = [];
   for (const a of args) {
     if (a.startsWith('-')) break;
@@ -117,7 +120,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, table: Cl
     // Even with --help: help for a command that does not exist is a usage error naming it, not the global help.
     return usageFailure(ctx, args, 'qrail', `unknown command "${words[0]}"${suggestCommand(words[0] ?? '', all)}`, 'usage: qrail <command> [options]\nRun `qrail --help` for the commands.');
   }
-  const rest = args.slice(command.name.split(' ').length);
+  const rest = [...args.slice(command.name.split(' ').length), ...lead];
   // `-V` after a command is its version request too (`qrail serve --version`), unless the command declares it.
   if (!help && (rest.includes('--version') || rest.includes('-V')) && command.options?.['version'] === undefined) {
     ctx.io.out(`qrail ${table.version}\n`);

@@ -37,6 +37,7 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'QRAIL_OPERATOR_TOKEN',
   'QRAIL_URL',
   'QRAIL_TOKEN',
+  'QRAIL_ORG',
   'QRAIL_CONFIG',
   'XDG_CONFIG_HOME',
   'TRUST_PROXY',

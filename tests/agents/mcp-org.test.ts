@@ -1,0 +1,71 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/http/app-types.js';
+import { buildLiveApp, signUp } from '../helpers/app.js';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+
+/**
+ * MCP tools act in an organization through their credential: a credential belongs to the
+ * organization it was created in (`Qrail-Org` at creation), so the tools it authorises read and
+ * spend that organization's wallet, not the creator's personal one.
+ */
+describe('MCP tools in an organization', { timeout: 60_000 }, () => {
+  let app: App;
+  let url = '';
+  let owner: User;
+  let orgId: string;
+  const clients: Client[] = [];
+
+  const connect = async (secret: string) => {
+    const client = new Client({ name: 'qrail-org-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+    clients.push(client);
+    return client;
+  };
+  const balance = async (c: Client) => {
+    const r = (await c.callTool({ name: 'get_balance', arguments: {} })) as { isError?: boolean; structuredContent?: { available: string; account_id: string } };
+    expect(r.isError).not.toBe(true);
+    return r.structuredContent;
+  };
+  const credential = async (headers: Record<string, string>) => {
+    const r = await app.inject({ method: 'POST', url: '/v1/auth/credentials', headers, payload: { name: 'agent', scopes: ['jobs:read', 'jobs:write'] } });
+    expect(r.statusCode, r.body).toBe(201);
+    return r.json().data.secret as string;
+  };
+
+  beforeAll(async () => {
+    ({ app, url } = await buildLiveApp());
+    owner = await signUp(app);
+    const v = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [owner.userId]);
+    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(v.rows[0]?.text_body ?? '')?.[1] ?? '';
+    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
+    const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Agent Lab' } });
+    expect(org.statusCode, org.body).toBe(201);
+    orgId = org.json().data.org_id;
+    // 2.00 into the organization's wallet, 3.00 into the personal one.
+    for (const [headers, amount] of [
+      [{ ...owner.auth, 'qrail-org': orgId }, '2.00'],
+      [owner.auth, '3.00'],
+    ] as const) {
+      const pay = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers, payload: { amount, payment_method: 'pm_card_visa' } });
+      expect(pay.statusCode, pay.body).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await app.close();
+  });
+
+  it("a credential created in the organization makes get_balance read the organization's wallet; one created without Qrail-Org, the personal one", async () => {
+    const [inOrg, personal] = await Promise.all([credential({ ...owner.auth, 'qrail-org': orgId }), credential(owner.auth)]);
+    const [orgMcp, personalMcp] = await Promise.all([connect(inOrg), connect(personal)]);
+    expect(await balance(orgMcp)).toMatchObject({ account_id: orgId, available: '2.000000' });
+    expect(await balance(personalMcp)).toMatchObject({ account_id: owner.accountId, available: '3.000000' });
+    // The Account Jobs interface (what the tools call) does not consult Qrail-Org: naming another organization never moves the credential there.
+    const other = await app.inject({ method: 'GET', url: '/v1/account/balance', headers: { authorization: `Bearer ${inOrg}`, 'qrail-org': owner.accountId } });
+    expect(other.statusCode).toBe(200);
+    expect(other.json()).toMatchObject({ account_id: orgId, available: '2.000000' });
+  });
+});
