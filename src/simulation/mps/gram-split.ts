@@ -19,7 +19,7 @@ export interface Truncation {
  * Eigenvalues of θθ† below this fraction of the largest are rounding noise (the Gram matrix has
  * absolute accuracy ≈ ε‖θ‖²): dropped, their weight still counted through ‖θ‖² − ‖R‖².
  */
-const ZERO_EIG = 1e-15;
+const ZERO_EIG = 1e-13;
 
 export interface Split {
   readonly k: number;
