@@ -29,6 +29,8 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
   const tau = new Float64Array(n);
   const pr = new Float64Array(n);
   const pi = new Float64Array(n);
+  const vcr = new Float64Array(n);
+  const vci = new Float64Array(n);
   for (let j = 0; j + 2 < n; j++) {
     const len = n - j - 1;
     let sig2 = 0;
@@ -49,29 +51,37 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     aim[(j + 1) * n + j] = x0i + fi * sig;
     const t = 1 / (sig * (sig + ax0));
     tau[j] = t;
-    // p = τ A v over the trailing block (lower triangle read, Hermitian).
+    // p = τ A v over the trailing block, reading the lower triangle row by row (each stored entry
+    // serves A[a][b]·v_b and conj(A[a][b])·v_a); v copied contiguous first.
     for (let a = 0; a < len; a++) {
-      const ia = j + 1 + a;
+      vcr[a] = are[(j + 1 + a) * n + j]!;
+      vci[a] = aim[(j + 1 + a) * n + j]!;
+      pr[a] = 0;
+      pi[a] = 0;
+    }
+    for (let a = 0; a < len; a++) {
+      const row = (j + 1 + a) * n + j + 1;
+      const var_ = vcr[a]!;
+      const vai = vci[a]!;
       let sr = 0;
       let si = 0;
-      for (let b = 0; b < len; b++) {
-        const ib = j + 1 + b;
-        let hr: number;
-        let hi: number;
-        if (ib <= ia) {
-          hr = are[ia * n + ib]!;
-          hi = aim[ia * n + ib]!;
-        } else {
-          hr = are[ib * n + ia]!;
-          hi = -aim[ib * n + ia]!;
-        }
-        const vr = are[ib * n + j]!;
-        const vi = aim[ib * n + j]!;
-        sr += hr * vr - hi * vi;
-        si += hr * vi + hi * vr;
+      for (let b = 0; b < a; b++) {
+        const hr = are[row + b]!;
+        const hi = aim[row + b]!;
+        const vbr = vcr[b]!;
+        const vbi = vci[b]!;
+        sr += hr * vbr - hi * vbi;
+        si += hr * vbi + hi * vbr;
+        pr[b]! += hr * var_ + hi * vai;
+        pi[b]! += hr * vai - hi * var_;
       }
-      pr[a] = t * sr;
-      pi[a] = t * si;
+      const dd = are[row + a]!;
+      pr[a]! += sr + dd * var_;
+      pi[a]! += si + dd * vai;
+    }
+    for (let a = 0; a < len; a++) {
+      pr[a]! *= t;
+      pi[a]! *= t;
     }
     // β = v†p (real), w = p − (τβ/2) v.
     let beta = 0;
@@ -95,8 +105,8 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       const row = ia * n;
       for (let b = 0; b <= a; b++) {
         const ib = j + 1 + b;
-        const vbr = are[ib * n + j]!;
-        const vbi = aim[ib * n + j]!;
+        const vbr = vcr[b]!;
+        const vbi = vci[b]!;
         const wbr = pr[b]!;
         const wbi = pi[b]!;
         // v_a conj(w_b) + w_a conj(v_b)

@@ -166,30 +166,35 @@ export class Mps {
     const cols = 2 * chiR;
     const outR = new Float64Array(rows * cols);
     const outI = new Float64Array(rows * cols);
-    for (let l = 0; l < chiL; l++)
+    const g = m.re;
+    const gi = m.im;
+    for (let l = 0; l < chiL; l++) {
+      const o0 = l * 2 * cols; // (l, s1=0), s2 = 0 at +0, s2 = 1 at +chiR
+      const o1 = o0 + cols; // (l, s1=1)
       for (let r = 0; r < chiR; r++) {
-        const vr = [0, 0, 0, 0];
-        const vi = [0, 0, 0, 0];
-        for (let s1 = 0; s1 < 2; s1++)
-          for (let s2 = 0; s2 < 2; s2++) {
-            const idx = (l * 2 + s1) * cols + s2 * chiR + r;
-            vr[s1 + 2 * s2] = th.re[idx]!;
-            vi[s1 + 2 * s2] = th.im[idx]!;
-          }
+        // Basis index s1 + 2·s2: 0 ↔ (0,0), 1 ↔ (1,0), 2 ↔ (0,1), 3 ↔ (1,1).
+        const i0 = o0 + r;
+        const i1 = o1 + r;
+        const i2 = o0 + chiR + r;
+        const i3 = o1 + chiR + r;
+        const x0r = th.re[i0]!;
+        const x0i = th.im[i0]!;
+        const x1r = th.re[i1]!;
+        const x1i = th.im[i1]!;
+        const x2r = th.re[i2]!;
+        const x2i = th.im[i2]!;
+        const x3r = th.re[i3]!;
+        const x3i = th.im[i3]!;
         for (let o = 0; o < 4; o++) {
-          let sr = 0;
-          let si = 0;
-          for (let k = 0; k < 4; k++) {
-            const gr = m.re[o * 4 + k]!;
-            const gi = m.im[o * 4 + k]!;
-            sr += gr * vr[k]! - gi * vi[k]!;
-            si += gr * vi[k]! + gi * vr[k]!;
-          }
-          const idx = (l * 2 + (o & 1)) * cols + (o >> 1) * chiR + r;
+          const b = o * 4;
+          const sr = g[b]! * x0r - gi[b]! * x0i + g[b + 1]! * x1r - gi[b + 1]! * x1i + g[b + 2]! * x2r - gi[b + 2]! * x2i + g[b + 3]! * x3r - gi[b + 3]! * x3i;
+          const si = g[b]! * x0i + gi[b]! * x0r + g[b + 1]! * x1i + gi[b + 1]! * x1r + g[b + 2]! * x2i + gi[b + 2]! * x2r + g[b + 3]! * x3i + gi[b + 3]! * x3r;
+          const idx = o === 0 ? i0 : o === 1 ? i1 : o === 2 ? i2 : i3;
           outR[idx] = sr;
           outI[idx] = si;
         }
       }
+    }
     // Split through the Gram matrix of the shorter side (see gramSplit): θ ≈ U·R with U an isometry.
     let k: number;
     let kept: number;
