@@ -7,7 +7,7 @@
  */
 import type { DenseMatrix } from '../gate-matrices.js';
 import { adjoint, gramSplit, type Truncation } from './gram-split.js';
-import { orthonormaliseColumns } from './range-finder-svd.js';
+import { orthonormaliseColumns } from './orthonormalise.js';
 
 interface Site {
   l: number;
