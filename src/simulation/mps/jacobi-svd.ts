@@ -2,7 +2,8 @@
  * One-sided (Hestenes) Jacobi SVD of a complex m×n matrix: columns are orthogonalised by complex
  * plane rotations until every pair is orthogonal to machine precision; the column norms are the
  * singular values. Small and robust (accurate small singular values, no bidiagonalisation); a
- * wide matrix is decomposed through its adjoint. Row-major storage, separate re/im arrays.
+ * wide matrix is decomposed through its adjoint. Row-major storage, separate re/im arrays. The MPS
+ * split now goes through gram-split.ts; this stays as the independent reference its tests use.
  */
 
 export interface Svd {

@@ -6,8 +6,8 @@
  * qubit → site is kept instead of swapping back.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
-import { svd } from './jacobi-svd.js';
-import { orthonormaliseColumns, OVERSAMPLE, rangeFinderSvd } from './range-finder-svd.js';
+import { adjoint, gramSplit, type Truncation } from './gram-split.js';
+import { orthonormaliseColumns } from './orthonormalise.js';
 
 interface Site {
   l: number;
@@ -16,14 +16,9 @@ interface Site {
   im: Float64Array;
 }
 
-/** Singular values below this (relative to the largest) are numerical zeros: dropped without counting. */
-const ZERO_SV = 1e-13;
+export type { Truncation } from './gram-split.js';
 
-export interface Truncation {
-  readonly maxBond: number;
-  /** Discard the smallest Schmidt coefficients while their total weight stays at most this. */
-  readonly threshold: number;
-}
+const ROUNDING_WEIGHT = 1e-12;
 
 const SWAP: DenseMatrix = {
   k: 2,
@@ -73,6 +68,16 @@ export class Mps {
         t.re[i1] = cr * x0r - ci * x0i + dr * x1r - di * x1i;
         t.im[i1] = cr * x0i + ci * x0r + dr * x1i + di * x1r;
       }
+  }
+
+  /** QR steps plus swaps before a gate on qubits a and b could run: what the scheduler minimises. */
+  moveCost(a: number, b: number): number {
+    const pa = this.pos[a]!;
+    const pb = this.pos[b]!;
+    const lo = Math.min(pa, pb);
+    const hi = Math.max(pa, pb);
+    const toCentre = this.center < lo ? lo - this.center : this.center > hi ? this.center - hi : 0;
+    return toCentre + (hi - lo - 1);
   }
 
   /** A two-qubit gate (index bit 0 ↔ qubit a, bit 1 ↔ qubit b): the two are brought next to each other by swaps first. */
@@ -161,59 +166,69 @@ export class Mps {
     const cols = 2 * chiR;
     const outR = new Float64Array(rows * cols);
     const outI = new Float64Array(rows * cols);
-    for (let l = 0; l < chiL; l++)
+    const g = m.re;
+    const gi = m.im;
+    for (let l = 0; l < chiL; l++) {
+      const o0 = l * 2 * cols; // (l, s1=0), s2 = 0 at +0, s2 = 1 at +chiR
+      const o1 = o0 + cols; // (l, s1=1)
       for (let r = 0; r < chiR; r++) {
-        const vr = [0, 0, 0, 0];
-        const vi = [0, 0, 0, 0];
-        for (let s1 = 0; s1 < 2; s1++)
-          for (let s2 = 0; s2 < 2; s2++) {
-            const idx = (l * 2 + s1) * cols + s2 * chiR + r;
-            vr[s1 + 2 * s2] = th.re[idx]!;
-            vi[s1 + 2 * s2] = th.im[idx]!;
-          }
+        // Basis index s1 + 2·s2: 0 ↔ (0,0), 1 ↔ (1,0), 2 ↔ (0,1), 3 ↔ (1,1).
+        const i0 = o0 + r;
+        const i1 = o1 + r;
+        const i2 = o0 + chiR + r;
+        const i3 = o1 + chiR + r;
+        const x0r = th.re[i0]!;
+        const x0i = th.im[i0]!;
+        const x1r = th.re[i1]!;
+        const x1i = th.im[i1]!;
+        const x2r = th.re[i2]!;
+        const x2i = th.im[i2]!;
+        const x3r = th.re[i3]!;
+        const x3i = th.im[i3]!;
         for (let o = 0; o < 4; o++) {
-          let sr = 0;
-          let si = 0;
-          for (let k = 0; k < 4; k++) {
-            const gr = m.re[o * 4 + k]!;
-            const gi = m.im[o * 4 + k]!;
-            sr += gr * vr[k]! - gi * vi[k]!;
-            si += gr * vi[k]! + gi * vr[k]!;
-          }
-          const idx = (l * 2 + (o & 1)) * cols + (o >> 1) * chiR + r;
+          const b = o * 4;
+          const sr = g[b]! * x0r - gi[b]! * x0i + g[b + 1]! * x1r - gi[b + 1]! * x1i + g[b + 2]! * x2r - gi[b + 2]! * x2i + g[b + 3]! * x3r - gi[b + 3]! * x3i;
+          const si = g[b]! * x0i + gi[b]! * x0r + g[b + 1]! * x1i + gi[b + 1]! * x1r + g[b + 2]! * x2i + gi[b + 2]! * x2r + g[b + 3]! * x3i + gi[b + 3]! * x3r;
+          const idx = o === 0 ? i0 : o === 1 ? i1 : o === 2 ? i2 : i3;
           outR[idx] = sr;
           outI[idx] = si;
         }
       }
-    // When the cut must drop rank anyway, only the leading triplets are computed; the weight is
-    // then ‖θ‖² (what the range finder misses counts as discarded).
-    const cap = this.trunc.maxBond;
-    const partial = Number.isFinite(cap) && Math.min(rows, cols) > cap + OVERSAMPLE;
-    const d = partial ? rangeFinderSvd(rows, cols, outR, outI, cap) : svd(rows, cols, outR, outI);
-    let total = 0;
-    if (partial) for (let e = 0; e < rows * cols; e++) total += outR[e]! ** 2 + outI[e]! ** 2;
-    else for (let j = 0; j < d.k; j++) total += d.s[j]! ** 2;
-    const k = keepCount(d.s, this.trunc);
-    let kept = 0;
-    for (let j = 0; j < k; j++) kept += d.s[j]! ** 2;
+    }
+    // Split through the Gram matrix of the shorter side (see gramSplit): θ ≈ U·R with U an isometry.
+    let k: number;
+    let kept: number;
+    let total: number;
+    if (rows <= cols) {
+      const sp = gramSplit(rows, cols, outR, outI, this.trunc);
+      ({ k, kept, total } = sp);
+      this.sites[i] = { l: chiL, r: k, re: sp.ure, im: sp.uim };
+      this.sites[i + 1] = { l: k, r: chiR, re: sp.rre, im: sp.rim };
+      this.center = i + 1;
+    } else {
+      // θ† = U·R ⇒ θ = R†·U†: the right site gets U† (rows orthonormal), the centre stays on the left.
+      const hr = new Float64Array(cols * rows);
+      const hi = new Float64Array(cols * rows);
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++) {
+          hr[c * rows + r] = outR[r * cols + c]!;
+          hi[c * rows + r] = -outI[r * cols + c]!;
+        }
+      const sp = gramSplit(cols, rows, hr, hi, this.trunc);
+      ({ k, kept, total } = sp);
+      this.sites[i] = { l: chiL, r: k, ...adjoint(k, rows, sp.rre, sp.rim) };
+      this.sites[i + 1] = { l: k, r: chiR, ...adjoint(cols, k, sp.ure, sp.uim) };
+      this.center = i;
+    }
     const w = total > 0 ? Math.max(0, 1 - kept / total) : 0;
-    if (w > 1e-15) {
+    // Below this the ratio is rounding of two sums of up to 128² terms (and eigenvalues under
+    // gram-split's ZERO_EIG): not a truncation, so an untruncated run reports fidelity 1.
+    if (w > ROUNDING_WEIGHT) {
       this.fidelity *= 1 - w;
       this.distance += Math.sqrt((2 * w) / (1 + Math.sqrt(1 - w)));
       this.discarded += w;
       this.truncations++;
     }
-    const scale = kept > 0 ? Math.sqrt(total / kept) : 1;
-    this.sites[i] = { l: chiL, r: k, ...takeColumns(d.ure, d.uim, rows, d.k, k) };
-    const vr = new Float64Array(k * cols);
-    const vi = new Float64Array(k * cols);
-    for (let a = 0; a < k; a++)
-      for (let j = 0; j < cols; j++) {
-        vr[a * cols + j] = d.s[a]! * scale * d.vhre[a * cols + j]!;
-        vi[a * cols + j] = d.s[a]! * scale * d.vhim[a * cols + j]!;
-      }
-    this.sites[i + 1] = { l: k, r: chiR, re: vr, im: vi };
-    this.center = i + 1;
     if (k > this.maxBondReached) this.maxBondReached = k;
   }
 
@@ -372,35 +387,6 @@ export class Mps {
     }
     return er[0]!;
   }
-}
-
-function keepCount(s: Float64Array, t: Truncation): number {
-  const s0 = s[0] ?? 0;
-  let k = 0;
-  while (k < s.length && s[k]! > ZERO_SV * s0) k++;
-  k = Math.max(1, Math.min(k, t.maxBond));
-  if (t.threshold > 0) {
-    let total = 0;
-    for (let j = 0; j < s.length; j++) total += s[j]! ** 2;
-    let tail = 0;
-    for (let j = s.length - 1; j >= k; j--) tail += s[j]! ** 2;
-    while (k > 1 && (tail + s[k - 1]! ** 2) / total <= t.threshold) {
-      tail += s[k - 1]! ** 2;
-      k--;
-    }
-  }
-  return k;
-}
-
-function takeColumns(re: Float64Array, im: Float64Array, rows: number, cols: number, k: number): { re: Float64Array; im: Float64Array } {
-  const outR = new Float64Array(rows * k);
-  const outI = new Float64Array(rows * k);
-  for (let i = 0; i < rows; i++)
-    for (let j = 0; j < k; j++) {
-      outR[i * k + j] = re[i * cols + j]!;
-      outI[i * k + j] = im[i * cols + j]!;
-    }
-  return { re: outR, im: outI };
 }
 
 /** (m×p)·(p×q), row-major. */

@@ -9,11 +9,12 @@ import type { Circuit } from '../../circuits/ir.js';
 import { fail } from '../../errors/app-error.js';
 import { sampleCounts, tidy } from '../distribution.js';
 import { SIMULATION_ERRORS } from '../error-codes.js';
-import { gateMatrix } from '../gate-matrices.js';
+import { gateMatrix, type DenseMatrix } from '../gate-matrices.js';
 import { checkInteger, deadlineCheck, DEFAULT_TIME_BUDGET_MS, MAX_SHOTS } from '../limits.js';
 import type { Expectation, PauliTerm } from '../observables.js';
 import { randomSeed, SeededRng } from '../rng.js';
 import type { SimulationResult } from '../simulate.js';
+import { runInCommutingOrder } from './commuting-order.js';
 import { Mps } from './mps-state.js';
 
 export const MPS_MAX_QUBITS = 1024;
@@ -74,20 +75,15 @@ export function simulateMps(circuit: Circuit, options: MpsOptions): MpsResult {
     if (op.kind === 'conditioned') refuse(i, 'a conditioned gate (a dynamic circuit)');
   });
   const started = new Uint8Array(n);
-  let gates = 0;
+  // Checked in the given order (so errors name the first offending operation), run afterwards.
+  const gateOps: { i: number; qubits: readonly number[]; m: DenseMatrix }[] = [];
   circuit.ops.forEach((op, i) => {
-    if ((i & 63) === 0) {
-      check();
-      options.onProgress?.(i / circuit.ops.length);
-    }
     if (op.kind === 'gate') {
-      gates++;
       const m = gateMatrix(op.name, op.params);
       if (m === undefined)
         throw fail(SIMULATION_ERRORS.SIMULATION_UNSUPPORTED_OPERATION, `unknown gate '${op.name}' at operation ${i}`, [{ path: `/ops/${i}`, code: 'UNKNOWN_GATE', message: op.name }]);
-      if (op.qubits.length === 1) mps.apply1(op.qubits[0]!, m);
-      else if (op.qubits.length === 2) mps.apply2(op.qubits[0]!, op.qubits[1]!, m);
-      else refuse(i, `a ${op.qubits.length}-qubit gate (${op.name})`);
+      if (op.qubits.length > 2) refuse(i, `a ${op.qubits.length}-qubit gate (${op.name})`);
+      gateOps.push({ i, qubits: op.qubits, m });
       for (const q of op.qubits) started[q] = 1;
     } else if (op.kind === 'measure') {
       if (lastUse[op.qubit]! > i) refuse(i, 'a mid-circuit measurement');
@@ -95,6 +91,23 @@ export function simulateMps(circuit: Circuit, options: MpsOptions): MpsResult {
       source[op.clbit] = op.qubit;
     } else if (op.kind === 'reset' && started[op.qubit] === 1) refuse(i, 'a reset of a qubit in use');
   });
+  // Measurements are terminal and resets only of fresh qubits, so the gates form one unitary block.
+  const gates = gateOps.length;
+  let done = 0;
+  runInCommutingOrder(
+    n,
+    gateOps.map((g) => g.qubits),
+    (qs) => mps.moveCost(qs[0]!, qs[1]!),
+    (g) => {
+      if ((done++ & 63) === 0) {
+        check();
+        options.onProgress?.(done / gates);
+      }
+      const { qubits, m } = gateOps[g]!;
+      if (qubits.length === 1) mps.apply1(qubits[0]!, m);
+      else mps.apply2(qubits[0]!, qubits[1]!, m);
+    },
+  );
   const t1 = performance.now();
   let expectation: Expectation | undefined;
   if (options.observables !== undefined && options.observables.length > 0) {
