@@ -32,8 +32,10 @@ import { ROUTES } from './http/routes/index.js';
 
 export interface BuildAppOptions {
   readonly config: Config;
-  /** An already-open database (the app will not close it); otherwise opened from config. */
+  /** An already-open database (the app will not close it unless ownsDb); otherwise opened from config. */
   readonly db?: Database;
+  /** The app closes `db` with itself (serve opens it early, in parallel with loading the app). */
+  readonly ownsDb?: boolean;
   /** PostgreSQL schema to isolate this app in (tests). */
   readonly schema?: string;
   readonly logger?: FastifyServerOptions['logger'];
@@ -51,7 +53,7 @@ const serializeAsBuilt = (data: unknown): string => JSON.stringify(data);
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const { config } = opts;
-  const ownsDb = opts.db === undefined;
+  const ownsDb = opts.db === undefined || opts.ownsDb === true;
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.schema === undefined ? {} : { schema: opts.schema }) }));
   // CPU-heavy work runs here, off the event loop: optimize and measured coupling requests, and the
   // jobs and execution workers' runs (handed to the services). Threads start on first use.

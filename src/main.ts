@@ -4,7 +4,9 @@
  * service configuration (parsed only when a server or operator command asks for it) and the
  * client settings (QRAIL_URL, QRAIL_TOKEN, the per-user config file).
  */
+import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from './config/config.js';
+import { withSecretFiles } from './config/secret-files.js';
 import { ConfigError } from './config/env-parser.js';
 import { CLI_ENVIRONMENT, SECTIONS } from './cli/commands.js';
 import { KEEP_RUNNING, type CliContext } from './cli/cli-command.js';
@@ -21,7 +23,8 @@ const io = terminalIo();
 const ctx: CliContext = {
   io,
   async serverConfig(opts) {
-    const config = loadConfig(process.env);
+    // Secrets may come as files (X_FILE, src/config/secret-files.ts): read here, the one place that reads the environment.
+    const config = loadConfig(withSecretFiles(process.env, (path) => readFileSync(path, 'utf8')));
     // Every feature's parser, loaded only when a command needs the service's settings (help stays fast).
     const { checkFeatureSettings } = await import('./config/feature-settings.js');
     checkFeatureSettings(config);

@@ -77,9 +77,17 @@ async function serve(config: Config, role: Role): Promise<void> {
   checkMultiNodeSettings(config);
   // Before the app is built: its request spans are added only when tracing is on.
   const tracing = config.otlpEndpoint === undefined ? undefined : (await import('../telemetry/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, role });
-  const { buildApp } = await import('../app.js');
-  const { loadBillingConfig } = await import('../billing/billing-config.js');
-  const app = await buildApp({ config });
+  // The database opens (PGlite compiles its WebAssembly, a new directory is loaded from the baseline)
+  // while the app's modules load: the two were the largest parts of a start, one after the other.
+  const { openDatabase } = await import('../store/open-database.js');
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  opening.catch(() => undefined);
+  const modules = await Promise.all([import('../app.js'), import('../billing/billing-config.js')]).catch(async (e: unknown) => {
+    await opening.then((db) => db.close()).catch(() => undefined);
+    throw e;
+  });
+  const [{ buildApp }, { loadBillingConfig }] = modules;
+  const app = await buildApp({ config, db: await opening, ownsDb: true });
   const unknown = unknownVariablesLine(config.env);
   if (unknown !== undefined) app.log.warn({ variables: unknownVariables(config.env).map((u) => u.name) }, unknown);
   const workers = role === 'api' ? [] : app.services.workers;
@@ -156,6 +164,15 @@ async function serve(config: Config, role: Role): Promise<void> {
     app.log.warn(
       { payment_processor: 'sandbox' },
       'PAYMENT PROCESSOR IS THE SANDBOX: no real card is charged and top-ups are simulated; set STRIPE_SECRET_KEY (BILLING_PROCESSOR=stripe) before taking real money',
+    );
+  }
+
+  // Route validators not compiled by a first request yet: now, off the path to readiness.
+  if (role !== 'worker') {
+    const { compileDeferredValidators } = await import('../http/plugins/validation.js');
+    compileDeferredValidators().then(
+      (n) => app.log.debug({ validators: n }, 'request validators compiled'),
+      (e: unknown) => app.log.error({ err: e }, 'a request validator failed to compile'),
     );
   }
 

@@ -19,6 +19,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** The most a request waits for Redis (REDIS_TIMEOUT_MS), and how long the breaker then counts locally (REDIS_BREAKER_COOLDOWN_MS). */
   readonly redisTimeoutMs: number;
+  /** Prepended to every Redis key, so two deployments can share one Redis. */
+  readonly redisKeyPrefix: string;
   readonly redisCooldownMs: number;
   readonly logLevel: string;
   /** Absolute base URL used in `retrieval_url` and hosted pages. */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env): Config {
     consoleDir: env['CONSOLE_DIR'] === undefined || env['CONSOLE_DIR'] === '' ? undefined : env['CONSOLE_DIR'],
     redisUrl: optUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 100, 1, 60_000),
+    redisKeyPrefix: redisKeyPrefix(env),
     redisCooldownMs: int(env, 'REDIS_BREAKER_COOLDOWN_MS', 5_000, 10, 600_000),
     logLevel,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
@@ -157,4 +160,11 @@ export function loadConfig(env: Env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     env: Object.freeze({ ...env }),
   });
+}
+
+/** `qrail:` unless set; a short printable token ending in `:` (Redis key separator convention). */
+function redisKeyPrefix(env: Env): string {
+  const v = optional(env, 'REDIS_KEY_PREFIX') ?? 'qrail:';
+  if (!/^[A-Za-z0-9_.-]{1,64}:$/.test(v)) throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1–64 letters, digits, "_", "." or "-" followed by ":"');
+  return v;
 }

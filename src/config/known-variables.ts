@@ -1,3 +1,5 @@
+import { SECRET_VARIABLES } from './secret-files.js';
+
 /**
  * Every environment variable qrail reads — the variable tables of docs/configuration.md, kept
  * equal to them by tests/hardening/process-operator-slips.test.ts. Used to warn at start about
@@ -15,6 +17,7 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'CONSOLE_DIR',
   'REDIS_URL',
   'REDIS_TIMEOUT_MS',
+  'REDIS_KEY_PREFIX',
   'REDIS_BREAKER_COOLDOWN_MS',
   'PUBLIC_BASE_URL',
   'LOG_LEVEL',
@@ -201,13 +204,14 @@ export interface UnknownVariable {
 /** Set variables that look like qrail settings but are none, in name order. */
 export function unknownVariables(env: Readonly<Record<string, string | undefined>>, known: readonly string[] = KNOWN_VARIABLES): UnknownVariable[] {
   const knownSet = new Set(known);
+  const secretFiles = new Set(SECRET_VARIABLES.map((n) => `${n}_FILE`));
   const out: UnknownVariable[] = [];
   const names = Object.entries(env)
     .filter(([, v]) => v !== undefined)
     .map(([n]) => n)
     .sort();
   for (const name of names) {
-    if (knownSet.has(name) || NOT_OURS.test(name)) continue;
+    if (knownSet.has(name) || NOT_OURS.test(name) || secretFiles.has(name)) continue;
     // Short names get one edit (HOME is not a misspelt HOST); longer ones two.
     const max = name.length < 8 ? 1 : 2;
     const near = known.find((k) => k.length >= 4 && distance(name, k, max) <= max);

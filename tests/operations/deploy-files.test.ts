@@ -172,8 +172,13 @@ describe('deploy/Dockerfile and deploy/compose.yaml (parsed, not built: no Docke
   const dockerfile = read('deploy/Dockerfile');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
-  it('the runtime image: Node 24 LTS slim, production dependencies only, the compiled service, a non-root user, a health check on /healthz', () => {
-    expect(runtime).toMatch(/^\nFROM node:24-bookworm-slim\s*$/m);
+  it('the runtime image: Node 24 LTS slim pinned by digest, production dependencies only, the compiled service, a non-root user, a health check on /healthz', () => {
+    // Both stages pinned to the same digest, with the update procedure beside it.
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
+    expect(bases.length).toBe(2);
+    for (const b of bases) expect(b).toMatch(/^node:24-bookworm-slim@sha256:[0-9a-f]{64}$/);
+    expect(new Set(bases).size).toBe(1);
+    expect(dockerfile).toMatch(/imagetools inspect node:24-bookworm-slim/);
     expect(runtime).toMatch(/^RUN npm ci --omit=dev\b/m);
     const user = [...runtime.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]!);
     expect(user.length).toBeGreaterThan(0);
@@ -185,7 +190,11 @@ describe('deploy/Dockerfile and deploy/compose.yaml (parsed, not built: no Docke
     expect(runtime).toMatch(/^COPY --from=build \S*\/dist \.\/dist$/m);
     expect(runtime).not.toMatch(/^COPY src\b/m);
     expect(dockerfile).toMatch(/^RUN npm ci --no-audit --no-fund$/m);
-    expect(runtime).toMatch(/^ENTRYPOINT \["node", "bin\/qrail\.js"\]$/m);
+    // An init process as PID 1 (signals forwarded, espeak-ng children reaped), the data directory a volume.
+    expect(runtime).toMatch(/^RUN apt-get update && apt-get install -y --no-install-recommends tini\b/m);
+    expect(runtime).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--", "node", "bin\/qrail\.js"\]$/m);
+    expect(runtime).toMatch(/^VOLUME \["\/var\/lib\/qrail"\]$/m);
+    expect(runtime).toMatch(/DATA_DIR=\/var\/lib\/qrail/);
   });
 
   it('the compose file: PostgreSQL, Redis, a migration, N api and M worker processes sharing one configuration, Prometheus with the rules', () => {

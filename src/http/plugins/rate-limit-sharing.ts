@@ -13,7 +13,7 @@ export function rateLimitStore(app: App, config: Config, meter: PromMeter): Rate
     app.decorate('rateLimitSharing', () => 'memory' as const);
     return new MemoryRateLimitStore();
   }
-  const store = new FallbackRateLimitStore(new RedisRateLimitStore(config.redisUrl, undefined, config.redisTimeoutMs), new MemoryRateLimitStore(), {
+  const store = new FallbackRateLimitStore(new RedisRateLimitStore(config.redisUrl, `${config.redisKeyPrefix}rl:`, config.redisTimeoutMs), new MemoryRateLimitStore(), {
     timeoutMs: config.redisTimeoutMs,
     cooldownMs: config.redisCooldownMs,
     onChange: (state, cause) => {

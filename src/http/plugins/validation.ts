@@ -9,24 +9,64 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
 
+type Validate = ((data: unknown, context?: object) => boolean) & { errors?: unknown; schemaEnv?: unknown };
+
+/**
+ * Validators not compiled yet. Compiling the ~140 route schemas (and making the Ajv instances with
+ * their formats) took 1–1.5 s of a start on a loaded machine, before the listener opened; now each
+ * compiles on its first request, or when `compileDeferredValidators` runs them after the listener
+ * opened (serve does), whichever comes first.
+ */
+const deferred = new Set<() => void>();
+
+/** Compiles every deferred validator, yielding to the event loop between them; resolves with their count. */
+export async function compileDeferredValidators(): Promise<number> {
+  let n = 0;
+  for (const compile of deferred) {
+    compile();
+    n++;
+    await new Promise((r) => setImmediate(r));
+  }
+  return n;
+}
+
 /**
  * Bodies are validated strictly (no type coercion: "5" is not a number); query strings,
  * params and headers arrive as text, so they are coerced.
  */
 export function buildValidatorCompiler(sharedSchemas: () => Record<string, unknown>): FastifySchemaCompiler<FastifySchema> {
-  const strictAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
-  const coercingAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
-  let loaded = false;
-  return ({ schema, httpPart }) => {
-    if (!loaded) {
+  let ajvs: { strict: Ajv; coercing: Ajv } | undefined;
+  const instances = () => {
+    if (ajvs === undefined) {
+      ajvs = { strict: addFormats(new Ajv({ ...base, coerceTypes: false })), coercing: addFormats(new Ajv({ ...base, coerceTypes: 'array' })) };
       for (const [id, s] of Object.entries(sharedSchemas())) {
-        if (strictAjv.getSchema(id) === undefined) strictAjv.addSchema(s as object, id);
-        if (coercingAjv.getSchema(id) === undefined) coercingAjv.addSchema(s as object, id);
+        if (ajvs.strict.getSchema(id) === undefined) ajvs.strict.addSchema(s as object, id);
+        if (ajvs.coercing.getSchema(id) === undefined) ajvs.coercing.addSchema(s as object, id);
       }
-      loaded = true;
     }
-    const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+    return ajvs;
+  };
+  return ({ schema, httpPart }) => {
+    let compiled: Validate | undefined;
+    const compile = (): Validate => {
+      if (compiled === undefined) {
+        deferred.delete(compile);
+        const { strict, coercing } = instances();
+        compiled = (httpPart === 'body' ? strict : coercing).compile(schema as object) as Validate;
+      }
+      return compiled;
+    };
+    deferred.add(compile);
+    const validate: Validate = (data, context) => {
+      const v = compile();
+      const ok = v(data, context);
+      validate.errors = v.errors;
+      return ok;
+    };
+    // Fastify hands an Ajv validator (which has schemaEnv) the request as parent, so coercion and
+    // defaults can replace the root value (a querystring); this one forwards it.
+    validate.schemaEnv = true;
+    return validate as unknown as ReturnType<FastifySchemaCompiler<FastifySchema>>;
   };
 }
 
