@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildLiveApp, signUp } from '../helpers/app.js';
+import { buildLiveApp, signUp, verifyEmail } from '../helpers/app.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -38,9 +38,7 @@ describe('MCP tools in an organization', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     ({ app, url } = await buildLiveApp());
     owner = await signUp(app);
-    const v = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [owner.userId]);
-    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(v.rows[0]?.text_body ?? '')?.[1] ?? '';
-    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
+    await verifyEmail(app, owner);
     const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Agent Lab' } });
     expect(org.statusCode, org.body).toBe(201);
     orgId = org.json().data.org_id;

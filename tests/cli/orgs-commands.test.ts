@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildLiveApp, signUp } from '../helpers/app.js';
+import { buildLiveApp, signUp, verifyEmail } from '../helpers/app.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -41,11 +41,7 @@ describe('qrail orgs and --org (the real binary)', { timeout: 120_000 }, () => {
   let invitee: User;
   const as = (u: User, extra: Record<string, string> = {}) => ({ QRAIL_TOKEN: u.token, ...extra });
 
-  const verify = async (u: User) => {
-    const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [u.userId]);
-    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(r.rows[0]?.text_body ?? '')?.[1] ?? '';
-    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
-  };
+  const verify = (u: User) => verifyEmail(app, u);
 
   beforeAll(async () => {
     ({ app, url } = await buildLiveApp());

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { PASSWORD, buildTestApp, signUp } from '../helpers/app.js';
+import { PASSWORD, buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
 import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser } from '../helpers/browser.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -35,11 +35,7 @@ describe.skipIf(SKIP_BROWSER)(`the console's organization pages in Chromium${SKI
   let orgId: string;
   const consoleErrors: string[] = [];
 
-  const verify = async (u: User) => {
-    const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [u.userId]);
-    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(r.rows[0]?.text_body ?? '')?.[1] ?? '';
-    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
-  };
+  const verify = (u: User) => verifyEmail(app, u);
   const table = async (headingsStart: string) => {
     const t = (await tablesOf(page)).find((x) => x.headings[0] === headingsStart && x.label.length > 0);
     if (t === undefined) throw new Error(`no table starting with ${headingsStart}`);

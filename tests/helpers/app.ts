@@ -64,6 +64,15 @@ export async function signUp(app: App, email = uniqueEmail()): Promise<{ token: 
   return { token: d.token, email, userId: d.user.user_id, accountId: d.user.account_id, auth: { authorization: `Bearer ${d.token}` } };
 }
 
+/** Verifies a signed-up user's email with the link of the verification mail in the outbox. */
+export async function verifyEmail(app: App, user: { userId: string }): Promise<void> {
+  const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [user.userId]);
+  const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(r.rows[0]?.text_body ?? '')?.[1];
+  if (token === undefined) throw new Error(`no verification mail for ${user.userId}`);
+  const v = await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` });
+  if (v.statusCode !== 200) throw new Error(`verification failed: ${v.statusCode} ${v.body}`);
+}
+
 /** The real app listening on a free port of 127.0.0.1, its background workers running as in a deployment. */
 export async function buildLiveApp(env: Record<string, string> = {}): Promise<{ app: App; url: string }> {
   const app = await buildTestApp(env);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { ledgerCheck } from '../../src/billing/operator.js';
 import { sqlBillingPorts } from '../../src/store/billing/sql-billing-ports.js';
-import { buildTestApp, signUp } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -19,11 +19,7 @@ describe('closing an organization', () => {
   let admin: User;
   let orgId: string;
 
-  const verify = async (u: User) => {
-    const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [u.userId]);
-    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(r.rows[0]?.text_body ?? '')?.[1] ?? '';
-    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
-  };
+  const verify = (u: User) => verifyEmail(app, u);
   const inOrg = (u: User) => ({ ...u.auth, 'qrail-org': orgId });
   const close = (u: User, payload: Record<string, unknown>, org = orgId) => app.inject({ method: 'POST', url: `/v1/orgs/${org}/close`, headers: u.auth, payload });
 

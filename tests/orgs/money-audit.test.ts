@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp, signUp } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
 import { ghz3 } from '../helpers/circuits.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
@@ -19,11 +19,7 @@ describe('money and settings in the audit log', () => {
   let dev: User;
   let orgId: string;
 
-  const verify = async (u: User) => {
-    const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [u.userId]);
-    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(r.rows[0]?.text_body ?? '')?.[1] ?? '';
-    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
-  };
+  const verify = (u: User) => verifyEmail(app, u);
   const inOrg = (u: User) => ({ ...u.auth, 'qrail-org': orgId });
   const events = async (action?: string): Promise<Event[]> => {
     const r = await app.inject({ method: 'GET', url: `/v1/orgs/${orgId}/audit?limit=200${action === undefined ? '' : `&action=${action}`}`, headers: owner.auth });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { ORG_ROLES, roleAllows, routePermission, type OrgRole } from '../../src/orgs/roles.js';
-import { buildTestApp, signUp } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
 import { openapiDocument, operations } from '../helpers/openapi.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -20,11 +20,7 @@ describe('organizations', () => {
   let orgId: string;
   const members = new Map<OrgRole, User>();
 
-  const verify = async (u: User) => {
-    const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE user_id = $1 AND template = 'verify_email' ORDER BY created_at DESC LIMIT 1`, [u.userId]);
-    const token = /token=(qrv_[A-Za-z0-9_-]+)/.exec(r.rows[0]?.text_body ?? '')?.[1] ?? '';
-    expect((await app.inject({ method: 'GET', url: `/v1/auth/email/verify?token=${token}` })).statusCode).toBe(200);
-  };
+  const verify = (u: User) => verifyEmail(app, u);
   const invitationLink = async (email: string) => {
     const r = await app.db.query<{ text_body: string }>(`SELECT text_body FROM mail_outbox WHERE to_address = $1 AND template = 'org_invitation' ORDER BY created_at DESC LIMIT 1`, [email]);
     return /\/console\/orgs\/([0-9a-f-]{36})\/invitations\/([0-9a-f-]{36})/.exec(r.rows[0]?.text_body ?? '');
