@@ -395,6 +395,8 @@ function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, b
 const LADDER: Readonly<Record<Profile, readonly Profile[]>> = { safe: ['safe'], balanced: ['safe', 'balanced'], aggressive: ['safe', 'balanced', 'aggressive'] };
 /** The most of the whole budget a rung below the last may use (unused time passes on). */
 const RUNG_SHARE: Readonly<Record<Profile, number>> = { safe: 0.1, balanced: 0.35, aggressive: 1 };
+/** Below this share of the budget left, a rung after a proven result is not run. */
+const MIN_RUNG_SHARE = 0.05;
 
 /** Results ranked as the target counts them: gates, then two-qubit gates, then T gates. */
 function rank(r: OptimizeResult): readonly number[] {
@@ -430,6 +432,12 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     const last = k === ladder.length - 1;
     const left = Math.max(0, budget - (performance.now() - t0));
     const share = last ? left : Math.min(left, budget * RUNG_SHARE[rung]);
+    // A rung with almost nothing left (a loaded machine, a slow proof below it) would only repeat the
+    // result it starts from and report a search stopped at a budget of ~0 ms: the proven one stands.
+    if (best !== undefined && share < budget * MIN_RUNG_SHARE) {
+      tried.push(`${rung}: not run, the cheaper profiles used the budget`);
+      continue;
+    }
     const to = last ? 1 : Math.min(1, from + share / Math.max(1, budget));
     let r: OptimizeResult;
     const floor = best;

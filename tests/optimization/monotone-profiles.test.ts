@@ -97,6 +97,26 @@ describe('profiles are monotone: aggressive ≤ balanced ≤ safe in the target 
   });
 });
 
+describe('a rung with no time left', () => {
+  it('is not run after a proven result: the cheaper profile answers and the note says so', () => {
+    const tof = parseQasm(readFileSync(fixtureFile('benchmarks/nam/tof_3.before.qasm'), 'utf8'));
+    let calls = 0;
+    // The subject is the budget itself: balanced's whole-circuit check takes longer than the whole budget.
+    const slow: EquivalenceChecker = (a, b) => {
+      calls++;
+      const until = performance.now() + 1_100;
+      while (performance.now() < until);
+      return testEquivalence(a, b);
+    };
+    const r = optimizeCircuit(tof, { profile: 'aggressive', equivalence: slow, timeBudgetMs: 1_000 });
+    expect(calls).toBeGreaterThan(0);
+    expect(r.profile).not.toBe('aggressive');
+    expect(r.notes.join(' ')).toMatch(/aggressive: not run, the cheaper profiles used the budget/);
+    expect(r.notes.join(' ')).not.toMatch(/time budget \(0 ms\)/);
+    expect(circuitsEquivalent(tof, r.circuit)).toBe(true);
+  });
+});
+
 describe('whole-circuit check order', () => {
   it('a 10-qubit circuit of thousands of gates asks for the path sum before the whole unitary', () => {
     const ops: GateOp[] = [];
