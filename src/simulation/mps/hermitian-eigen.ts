@@ -1,25 +1,30 @@
 /**
  * Eigen-decomposition of a complex Hermitian matrix: Householder reduction to a tridiagonal matrix
- * (made real by a diagonal phase), implicit QL with Wilkinson shifts on that real tridiagonal, and
- * the reflectors applied back to the wanted eigenvectors only. O(n³) with small constants — several
- * times cheaper than a one-sided Jacobi SVD of the matrix it is the Gram matrix of. Eigenvectors come
- * out orthonormal to machine precision even for degenerate eigenvalues (they are products of unitary
- * reflections and rotations), which is what the MPS split relies on.
+ * (made real by a diagonal phase), implicit QL with Wilkinson shifts for its eigenvalues, inverse
+ * iteration on it for the wanted eigenvectors only, and the reflectors applied back to those. O(n³)
+ * with small constants — several times cheaper than a one-sided Jacobi SVD of the matrix it is the
+ * Gram matrix of. Eigenvectors come out orthonormal to machine precision even for degenerate
+ * eigenvalues (a final Gram–Schmidt pass, then unitary reflections), which is what the MPS split
+ * relies on.
  */
+import { tridiagonalVectors } from './tridiagonal-vectors.js';
 
 export interface HermitianEigen {
   /** The `want` largest eigenvalues, descending. */
   readonly values: Float64Array;
-  /** n×want row-major: column j is the eigenvector of values[j]. */
+  /** How many eigenvectors were computed (the leading ones). */
+  readonly vectors: number;
+  /** n×vectors row-major: column j is the eigenvector of values[j]. */
   readonly re: Float64Array;
   readonly im: Float64Array;
 }
 
 /**
  * The `want` largest eigenpairs of the Hermitian n×n row-major matrix (are, aim). Only the lower
- * triangle is read; the arrays are overwritten (they are the work space).
+ * triangle is read; the arrays are overwritten (they are the work space). `vectors`, given the
+ * eigenvalues, says how many eigenvectors (leading ones) to compute; all `want` by default.
  */
-export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, want: number): HermitianEigen {
+export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, want: number, vectors?: (values: Float64Array) => number): HermitianEigen {
   const k = Math.max(0, Math.min(want, n));
   const d = new Float64Array(n);
   const e = new Float64Array(n); // e[j] couples j and j+1 (real, ≥ 0 after the phase)
@@ -143,27 +148,38 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     dr[j + 1] = dr[j]! * ur - di[j]! * ui;
     di[j + 1] = dr[j]! * ui + di[j]! * ur;
   }
-  // Z column-major (column c at c·n), identity to start.
-  const z = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) z[j * n + j] = 1;
-  tridiagonalQl(n, d, e, z);
-  const order = Array.from({ length: n }, (_, j) => j).sort((x, y) => d[y]! - d[x]!);
-  const values = new Float64Array(k);
-  // V = Q·D·Z for the chosen columns; row-major n×k.
-  const vr = new Float64Array(n * k);
-  const vim = new Float64Array(n * k);
-  for (let c = 0; c < k; c++) {
-    const src = order[c]!;
-    values[c] = d[src]!;
-    for (let i = 0; i < n; i++) {
-      const zv = z[src * n + i]!;
-      vr[i * k + c] = dr[i]! * zv;
-      vim[i * k + c] = di[i]! * zv;
-    }
+  // Eigenvalues by QL without vectors (O(n²)); the vectors wanted by inverse iteration on the
+  // tridiagonal (tridiagonal-vectors.ts), O(n) each, instead of accumulating every QL rotation into an
+  // n×n matrix (O(n³)) of which at most `want` columns are used.
+  const dv = d.slice();
+  const ev = e.slice();
+  tridiagonalQl(n, d, e, null);
+  const sorted = d.slice().sort().reverse();
+  const values = sorted.slice(0, k);
+  const kv = Math.max(0, Math.min(k, vectors?.(values) ?? k));
+  let z = tridiagonalVectors(n, dv, ev, sorted, kv);
+  if (!z.every(Number.isFinite)) {
+    // Inverse iteration overflowed (not seen in practice): the rotations, accumulated, cannot.
+    const zq = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) zq[j * n + j] = 1;
+    const d2 = dv.slice();
+    tridiagonalQl(n, d2, ev, zq);
+    const order = Array.from({ length: n }, (_, j) => j).sort((x, y) => d2[y]! - d2[x]!);
+    z = new Float64Array(n * kv);
+    for (let c = 0; c < kv; c++) z.set(zq.subarray(order[c]! * n, order[c]! * n + n), c * n);
   }
+  // V = Q·D·Z; row-major n×kv.
+  const vr = new Float64Array(n * kv);
+  const vim = new Float64Array(n * kv);
+  for (let c = 0; c < kv; c++)
+    for (let i = 0; i < n; i++) {
+      const zv = z[c * n + i]!;
+      vr[i * kv + c] = dr[i]! * zv;
+      vim[i * kv + c] = di[i]! * zv;
+    }
   // Apply H_{n−3} … H_0: M ← M − τ v (v† M) on rows j+1..n−1.
-  const sr = new Float64Array(k);
-  const si = new Float64Array(k);
+  const sr = new Float64Array(kv);
+  const si = new Float64Array(kv);
   for (let j = n - 3; j >= 0; j--) {
     const t = tau[j]!;
     if (t === 0) continue;
@@ -172,36 +188,36 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     for (let i = j + 1; i < n; i++) {
       const ar = are[i * n + j]!;
       const ai = -aim[i * n + j]!;
-      const row = i * k;
-      for (let c = 0; c < k; c++) {
+      const row = i * kv;
+      for (let c = 0; c < kv; c++) {
         const mr = vr[row + c]!;
         const mi = vim[row + c]!;
         sr[c]! += ar * mr - ai * mi;
         si[c]! += ar * mi + ai * mr;
       }
     }
-    for (let c = 0; c < k; c++) {
+    for (let c = 0; c < kv; c++) {
       sr[c]! *= t;
       si[c]! *= t;
     }
     for (let i = j + 1; i < n; i++) {
       const ar = are[i * n + j]!;
       const ai = aim[i * n + j]!;
-      const row = i * k;
-      for (let c = 0; c < k; c++) {
+      const row = i * kv;
+      for (let c = 0; c < kv; c++) {
         vr[row + c]! -= ar * sr[c]! - ai * si[c]!;
         vim[row + c]! -= ar * si[c]! + ai * sr[c]!;
       }
     }
   }
-  return { values, re: vr, im: vim };
+  return { values, vectors: kv, re: vr, im: vim };
 }
 
 /**
  * Implicit QL with Wilkinson shifts on the real symmetric tridiagonal (d diagonal, e[j] between j
  * and j+1); the rotations are accumulated into z (column-major). d becomes the eigenvalues.
  */
-function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array): void {
+function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array | null): void {
   for (let l = 0; l < n; l++) {
     let iter = 0;
     for (;;) {
@@ -236,6 +252,7 @@ function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Ar
         p = s * r;
         d[i + 1] = g + p;
         g = c * r - b;
+        if (z === null) continue;
         // Rotate columns i and i+1 of z.
         const oi = i * n;
         const o1 = oi + n;

@@ -196,10 +196,13 @@ export class Mps {
       }
     }
     // Split through the Gram matrix of the shorter side (see gramSplit): θ ≈ U·R with U an isometry.
+    // For a square θ either side costs the same: the centre then continues in the direction it came
+    // from (arriving at i it leaves at i+1 and vice versa), so a sweep in either direction needs one
+    // QR step per gate, not two.
     let k: number;
     let kept: number;
     let total: number;
-    if (rows <= cols) {
+    if (rows < cols || (rows === cols && this.center === i)) {
       const sp = gramSplit(rows, cols, outR, outI, this.trunc);
       ({ k, kept, total } = sp);
       this.sites[i] = { l: chiL, r: k, re: sp.ure, im: sp.uim };
@@ -304,29 +307,41 @@ export class Mps {
     // T = ρ·A_s (A.l × A.r)
     const tr = new Float64Array(A.l * A.r);
     const ti = new Float64Array(A.l * A.r);
-    for (let a = 0; a < A.l; a++)
+    for (let a = 0; a < A.l; a++) {
+      const ta = a * A.r;
       for (let l = 0; l < A.l; l++) {
         const xr = rr[a * A.l + l]!;
         const xi = ri[a * A.l + l]!;
         if (xr === 0 && xi === 0) continue;
         const base = (l * 2 + s) * A.r;
         for (let r = 0; r < A.r; r++) {
-          tr[a * A.r + r]! += xr * A.re[base + r]! - xi * A.im[base + r]!;
-          ti[a * A.r + r]! += xr * A.im[base + r]! + xi * A.re[base + r]!;
+          tr[ta + r]! += xr * A.re[base + r]! - xi * A.im[base + r]!;
+          ti[ta + r]! += xr * A.im[base + r]! + xi * A.re[base + r]!;
         }
       }
+    }
+    // The result is Hermitian: the upper triangle is computed, the lower mirrored (a quarter less work).
     const outR = new Float64Array(A.r * A.r);
     const outI = new Float64Array(A.r * A.r);
     for (let a = 0; a < A.l; a++) {
       const base = (a * 2 + s) * A.r;
+      const ta = a * A.r;
       for (let r1 = 0; r1 < A.r; r1++) {
         const cr = A.re[base + r1]!;
         const ci = -A.im[base + r1]!;
         if (cr === 0 && ci === 0) continue;
-        for (let r2 = 0; r2 < A.r; r2++) {
-          outR[r1 * A.r + r2]! += cr * tr[a * A.r + r2]! - ci * ti[a * A.r + r2]!;
-          outI[r1 * A.r + r2]! += cr * ti[a * A.r + r2]! + ci * tr[a * A.r + r2]!;
+        const o = r1 * A.r;
+        for (let r2 = r1; r2 < A.r; r2++) {
+          outR[o + r2]! += cr * tr[ta + r2]! - ci * ti[ta + r2]!;
+          outI[o + r2]! += cr * ti[ta + r2]! + ci * tr[ta + r2]!;
         }
+      }
+    }
+    for (let r1 = 0; r1 < A.r; r1++) {
+      outI[r1 * A.r + r1] = 0;
+      for (let r2 = r1 + 1; r2 < A.r; r2++) {
+        outR[r2 * A.r + r1] = outR[r1 * A.r + r2]!;
+        outI[r2 * A.r + r1] = -outI[r1 * A.r + r2]!;
       }
     }
     return { re: outR, im: outI };
