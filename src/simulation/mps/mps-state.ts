@@ -6,6 +6,7 @@
  * qubit → site is kept instead of swapping back.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
+import { adjointTimes } from './complex-kernels.js';
 import { adjoint, gramSplit, type Truncation } from './gram-split.js';
 import { orthonormaliseColumns } from './orthonormalise.js';
 
@@ -465,17 +466,6 @@ function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { q
   // R = Q†M
   const rr = new Float64Array(k * n);
   const ri = new Float64Array(k * n);
-  for (let i = 0; i < m; i++)
-    for (let a = 0; a < k; a++) {
-      const xr = qr[i * k + a]!;
-      const xi = -qi[i * k + a]!;
-      if (xr === 0 && xi === 0) continue;
-      for (let j = 0; j < n; j++) {
-        const yr = re[i * n + j]!;
-        const yi = im[i * n + j]!;
-        rr[a * n + j]! += xr * yr - xi * yi;
-        ri[a * n + j]! += xr * yi + xi * yr;
-      }
-    }
+  adjointTimes(m, k, n, qr, qi, re, im, rr, ri);
   return { qr, qi, rr, ri, k };
 }

@@ -13,8 +13,41 @@ export function orthonormaliseColumns(m: number, q: number, re: Float64Array, im
     const oj = j * m;
     let n0 = 0;
     for (let i = 0; i < m; i++) n0 += re[oj + i]! * re[oj + i]! + im[oj + i]! * im[oj + i]!;
-    for (let pass = 0; pass < 2; pass++)
-      for (let c = 0; c < j; c++) {
+    for (let pass = 0; pass < 2; pass++) {
+      // Two earlier columns per step, so each load of column j serves both: they are orthonormal
+      // already, so projecting on both from the same vector equals projecting one after the other up
+      // to rounding, which the second pass removes.
+      let c = 0;
+      for (; c + 1 < j; c += 2) {
+        const oc = c * m;
+        const od = oc + m;
+        let dr = 0;
+        let di = 0;
+        let er = 0;
+        let ei = 0;
+        for (let i = 0; i < m; i++) {
+          const vr = re[oj + i]!;
+          const vi = im[oj + i]!;
+          const ur = re[oc + i]!;
+          const ui = im[oc + i]!;
+          const wr = re[od + i]!;
+          const wi = im[od + i]!;
+          dr += ur * vr + ui * vi;
+          di += ur * vi - ui * vr;
+          er += wr * vr + wi * vi;
+          ei += wr * vi - wi * vr;
+        }
+        if (dr === 0 && di === 0 && er === 0 && ei === 0) continue;
+        for (let i = 0; i < m; i++) {
+          const ur = re[oc + i]!;
+          const ui = im[oc + i]!;
+          const wr = re[od + i]!;
+          const wi = im[od + i]!;
+          re[oj + i]! -= dr * ur - di * ui + er * wr - ei * wi;
+          im[oj + i]! -= dr * ui + di * ur + er * wi + ei * wr;
+        }
+      }
+      for (; c < j; c++) {
         const oc = c * m;
         let dr = 0;
         let di = 0;
@@ -34,6 +67,7 @@ export function orthonormaliseColumns(m: number, q: number, re: Float64Array, im
           im[oj + i]! -= dr * ui + di * ur;
         }
       }
+    }
     let n1 = 0;
     for (let i = 0; i < m; i++) n1 += re[oj + i]! * re[oj + i]! + im[oj + i]! * im[oj + i]!;
     const inv = n1 > 1e-24 * n0 && n1 > 0 ? 1 / Math.sqrt(n1) : 0;
