@@ -1,11 +1,11 @@
 /**
  * The MPS split's inner kernels against plain references: inverse iteration on a tridiagonal
  * (eigenvalues from the Jacobi SVD of a positive definite tridiagonal; split, degenerate and clustered
- * spectra), the blocked Gram and U†θ products (odd and even sizes) against triple loops, and the
+ * spectra), the blocked Gram, U†θ and A·B products (odd and even sizes) against triple loops, and the
  * paired Gram–Schmidt on rank-deficient columns.
  */
 import { describe, expect, it } from 'vitest';
-import { adjointTimes, gramLower } from '../../src/simulation/mps/complex-kernels.js';
+import { adjointTimes, gramLower, times } from '../../src/simulation/mps/complex-kernels.js';
 import { svd } from '../../src/simulation/mps/jacobi-svd.js';
 import { orthonormaliseColumns } from '../../src/simulation/mps/orthonormalise.js';
 import { tridiagonalVectors } from '../../src/simulation/mps/tridiagonal-vectors.js';
@@ -112,6 +112,35 @@ describe('blocked complex products', () => {
           }
           expect(Math.abs(rr[j * n + c]! - sr)).toBeLessThan(1e-14);
           expect(Math.abs(ri[j * n + c]! - si)).toBeLessThan(1e-14);
+        }
+    }
+  });
+});
+
+describe('blocked matrix product', () => {
+  it('A·B equals the triple loop for odd and even sizes', () => {
+    const rnd = lcg(13);
+    for (const [m, p, q] of [
+      [5, 3, 4],
+      [4, 6, 8],
+      [1, 1, 3],
+      [7, 7, 7],
+    ] as const) {
+      const v = (len: number): Float64Array => Float64Array.from({ length: len }, () => rnd() - 0.5);
+      const [ar, ai, br, bi] = [v(m * p), v(m * p), v(p * q), v(p * q)];
+      const cr = new Float64Array(m * q).fill(3); // overwritten, not accumulated into
+      const ci = new Float64Array(m * q).fill(3);
+      times(m, p, q, ar, ai, br, bi, cr, ci);
+      for (let i = 0; i < m; i++)
+        for (let c = 0; c < q; c++) {
+          let sr = 0;
+          let si = 0;
+          for (let k = 0; k < p; k++) {
+            sr += ar[i * p + k]! * br[k * q + c]! - ai[i * p + k]! * bi[k * q + c]!;
+            si += ar[i * p + k]! * bi[k * q + c]! + ai[i * p + k]! * br[k * q + c]!;
+          }
+          expect(Math.abs(cr[i * q + c]! - sr)).toBeLessThan(1e-14);
+          expect(Math.abs(ci[i * q + c]! - si)).toBeLessThan(1e-14);
         }
     }
   });

@@ -123,3 +123,63 @@ export function adjointTimes(m: number, k: number, n: number, ur: Float64Array, 
     }
   }
 }
+
+/** C = A·B (m×q) for A m×p and B p×q; C is overwritten. Rows i, i+1 of C take rows k, k+1 of B at once. */
+export function times(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array, cr: Float64Array, ci: Float64Array): void {
+  cr.fill(0, 0, m * q);
+  ci.fill(0, 0, m * q);
+  const p2 = p & ~1;
+  for (let i = 0; i < m; i += 2) {
+    const pair = i + 1 < m;
+    const oa = i * p;
+    const oa1 = oa + p;
+    const oc = i * q;
+    const oc1 = oc + q;
+    for (let k = 0; k < p2; k += 2) {
+      const x0r = ar[oa + k]!;
+      const x0i = ai[oa + k]!;
+      const x1r = ar[oa + k + 1]!;
+      const x1i = ai[oa + k + 1]!;
+      const ob = k * q;
+      const ob1 = ob + q;
+      if (pair) {
+        const y0r = ar[oa1 + k]!;
+        const y0i = ai[oa1 + k]!;
+        const y1r = ar[oa1 + k + 1]!;
+        const y1i = ai[oa1 + k + 1]!;
+        for (let c = 0; c < q; c++) {
+          const ur = br[ob + c]!;
+          const ui = bi[ob + c]!;
+          const vr = br[ob1 + c]!;
+          const vi = bi[ob1 + c]!;
+          cr[oc + c]! += x0r * ur - x0i * ui + x1r * vr - x1i * vi;
+          ci[oc + c]! += x0r * ui + x0i * ur + x1r * vi + x1i * vr;
+          cr[oc1 + c]! += y0r * ur - y0i * ui + y1r * vr - y1i * vi;
+          ci[oc1 + c]! += y0r * ui + y0i * ur + y1r * vi + y1i * vr;
+        }
+      } else
+        for (let c = 0; c < q; c++) {
+          const ur = br[ob + c]!;
+          const ui = bi[ob + c]!;
+          const vr = br[ob1 + c]!;
+          const vi = bi[ob1 + c]!;
+          cr[oc + c]! += x0r * ur - x0i * ui + x1r * vr - x1i * vi;
+          ci[oc + c]! += x0r * ui + x0i * ur + x1r * vi + x1i * vr;
+        }
+    }
+    if (p2 < p) {
+      // The odd last column of A.
+      const k = p - 1;
+      const ob = k * q;
+      for (let r = i; r < Math.min(i + 2, m); r++) {
+        const xr = ar[r * p + k]!;
+        const xi = ai[r * p + k]!;
+        const o = r * q;
+        for (let c = 0; c < q; c++) {
+          cr[o + c]! += xr * br[ob + c]! - xi * bi[ob + c]!;
+          ci[o + c]! += xr * bi[ob + c]! + xi * br[ob + c]!;
+        }
+      }
+    }
+  }
+}

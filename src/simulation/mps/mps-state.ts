@@ -6,7 +6,7 @@
  * qubit → site is kept instead of swapping back.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
-import { adjointTimes } from './complex-kernels.js';
+import { adjointTimes, times } from './complex-kernels.js';
 import { adjoint, gramSplit, type Truncation } from './gram-split.js';
 import { orthonormaliseColumns } from './orthonormalise.js';
 
@@ -409,18 +409,7 @@ export class Mps {
 function matmul(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array): { re: Float64Array; im: Float64Array } {
   const re = new Float64Array(m * q);
   const im = new Float64Array(m * q);
-  for (let i = 0; i < m; i++)
-    for (let k = 0; k < p; k++) {
-      const xr = ar[i * p + k]!;
-      const xi = ai[i * p + k]!;
-      if (xr === 0 && xi === 0) continue;
-      for (let j = 0; j < q; j++) {
-        const yr = br[k * q + j]!;
-        const yi = bi[k * q + j]!;
-        re[i * q + j]! += xr * yr - xi * yi;
-        im[i * q + j]! += xr * yi + xi * yr;
-      }
-    }
+  times(m, p, q, ar, ai, br, bi, re, im);
   return { re, im };
 }
 
