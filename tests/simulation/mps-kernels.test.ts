@@ -147,7 +147,7 @@ describe('blocked matrix product', () => {
 });
 
 describe('paired Gram–Schmidt', () => {
-  it('orthonormalises rank-deficient columns and keeps their span', () => {
+  it('orthonormalises rank-deficient columns, keeps their span and returns R with M = Q·R', () => {
     const rnd = lcg(4);
     const m = 12;
     const q = 9;
@@ -161,7 +161,21 @@ describe('paired Gram–Schmidt', () => {
       im[8 * m + i] = 2 * im[i]!;
     }
     const orig = { re: re.slice(), im: im.slice() };
-    orthonormaliseColumns(m, q, re, im);
+    const rr = new Float64Array(q * q);
+    const ri = new Float64Array(q * q);
+    orthonormaliseColumns(m, q, re, im, rr, ri);
+    // The coefficients rebuild the columns: M = Q·R.
+    for (let j = 0; j < q; j++)
+      for (let i = 0; i < m; i++) {
+        let sr = 0;
+        let si = 0;
+        for (let c = 0; c < q; c++) {
+          sr += re[c * m + i]! * rr[c * q + j]! - im[c * m + i]! * ri[c * q + j]!;
+          si += re[c * m + i]! * ri[c * q + j]! + im[c * m + i]! * rr[c * q + j]!;
+        }
+        expect(Math.abs(sr - orig.re[j * m + i]!)).toBeLessThan(1e-13);
+        expect(Math.abs(si - orig.im[j * m + i]!)).toBeLessThan(1e-13);
+      }
     const norms = Array.from({ length: q }, (_, j) => Math.hypot(...re.subarray(j * m, j * m + m), ...im.subarray(j * m, j * m + m)));
     expect(norms.map((v) => Math.round(v * 1e9) / 1e9)).toEqual([1, 1, 1, 1, 1, 0, 1, 1, 0]);
     for (let a = 0; a < q; a++)

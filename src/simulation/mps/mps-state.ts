@@ -6,7 +6,7 @@
  * qubit → site is kept instead of swapping back.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
-import { adjointTimes, times } from './complex-kernels.js';
+import { times } from './complex-kernels.js';
 import { adjoint, gramSplit, type Truncation } from './gram-split.js';
 import { orthonormaliseColumns } from './orthonormalise.js';
 
@@ -436,7 +436,9 @@ function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { q
       wr[j * m + i] = re[i * n + j]!;
       wi[j * m + i] = im[i * n + j]!;
     }
-  orthonormaliseColumns(m, n, wr, wi);
+  const cr = new Float64Array(n * n);
+  const ci = new Float64Array(n * n);
+  orthonormaliseColumns(m, n, wr, wi, cr, ci);
   const keep: number[] = [];
   for (let j = 0; j < n; j++) {
     let z = true;
@@ -452,9 +454,13 @@ function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { q
       qr[i * k + a] = wr[j * m + i]!;
       qi[i * k + a] = wi[j * m + i]!;
     });
-  // R = Q†M
+  // R: the Gram–Schmidt coefficients of the kept columns (a dropped column's row is zero: nothing
+  // was projected on it).
   const rr = new Float64Array(k * n);
   const ri = new Float64Array(k * n);
-  adjointTimes(m, k, n, qr, qi, re, im, rr, ri);
+  keep.forEach((j, a) => {
+    rr.set(cr.subarray(j * n, j * n + n), a * n);
+    ri.set(ci.subarray(j * n, j * n + n), a * n);
+  });
   return { qr, qi, rr, ri, k };
 }
