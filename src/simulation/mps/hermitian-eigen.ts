@@ -64,7 +64,44 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       pr[a] = 0;
       pi[a] = 0;
     }
-    for (let a = 0; a < len; a++) {
+    // Rows a and a+1 per step: each load (and store) of v_b and p_b serves both.
+    let a = 0;
+    for (; a + 1 < len; a += 2) {
+      const row = (j + 1 + a) * n + j + 1;
+      const row1 = row + n;
+      const v0r = vcr[a]!;
+      const v0i = vci[a]!;
+      const v1r = vcr[a + 1]!;
+      const v1i = vci[a + 1]!;
+      let s0r = 0;
+      let s0i = 0;
+      let s1r = 0;
+      let s1i = 0;
+      for (let b = 0; b < a; b++) {
+        const hr = are[row + b]!;
+        const hi = aim[row + b]!;
+        const gr = are[row1 + b]!;
+        const gi = aim[row1 + b]!;
+        const vbr = vcr[b]!;
+        const vbi = vci[b]!;
+        s0r += hr * vbr - hi * vbi;
+        s0i += hr * vbi + hi * vbr;
+        s1r += gr * vbr - gi * vbi;
+        s1i += gr * vbi + gi * vbr;
+        pr[b]! += hr * v0r + hi * v0i + gr * v1r + gi * v1i;
+        pi[b]! += hr * v0i - hi * v0r + gr * v1i - gi * v1r;
+      }
+      // The 2×2 diagonal block: A[a][a], A[a+1][a] (and its conjugate), A[a+1][a+1].
+      const d0 = are[row + a]!;
+      const d1 = are[row1 + a + 1]!;
+      const cr = are[row1 + a]!;
+      const ci = aim[row1 + a]!;
+      pr[a]! += s0r + d0 * v0r + cr * v1r + ci * v1i;
+      pi[a]! += s0i + d0 * v0i + cr * v1i - ci * v1r;
+      pr[a + 1]! += s1r + d1 * v1r + cr * v0r - ci * v0i;
+      pi[a + 1]! += s1i + d1 * v1i + cr * v0i + ci * v0r;
+    }
+    if (a < len) {
       const row = (j + 1 + a) * n + j + 1;
       const var_ = vcr[a]!;
       const vai = vci[a]!;
@@ -185,7 +222,25 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     if (t === 0) continue;
     sr.fill(0);
     si.fill(0);
-    for (let i = j + 1; i < n; i++) {
+    // Two rows per step, so each load of s serves both (the back-transformation was a fifth of the split).
+    let i = j + 1;
+    for (; i + 1 < n; i += 2) {
+      const ar = are[i * n + j]!;
+      const ai = -aim[i * n + j]!;
+      const br = are[(i + 1) * n + j]!;
+      const bi = -aim[(i + 1) * n + j]!;
+      const row = i * kv;
+      const row1 = row + kv;
+      for (let c = 0; c < kv; c++) {
+        const mr = vr[row + c]!;
+        const mi = vim[row + c]!;
+        const nr = vr[row1 + c]!;
+        const ni = vim[row1 + c]!;
+        sr[c]! += ar * mr - ai * mi + br * nr - bi * ni;
+        si[c]! += ar * mi + ai * mr + br * ni + bi * nr;
+      }
+    }
+    if (i < n) {
       const ar = are[i * n + j]!;
       const ai = -aim[i * n + j]!;
       const row = i * kv;
@@ -200,7 +255,24 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       sr[c]! *= t;
       si[c]! *= t;
     }
-    for (let i = j + 1; i < n; i++) {
+    i = j + 1;
+    for (; i + 1 < n; i += 2) {
+      const ar = are[i * n + j]!;
+      const ai = aim[i * n + j]!;
+      const br = are[(i + 1) * n + j]!;
+      const bi = aim[(i + 1) * n + j]!;
+      const row = i * kv;
+      const row1 = row + kv;
+      for (let c = 0; c < kv; c++) {
+        const xr = sr[c]!;
+        const xi = si[c]!;
+        vr[row + c]! -= ar * xr - ai * xi;
+        vim[row + c]! -= ar * xi + ai * xr;
+        vr[row1 + c]! -= br * xr - bi * xi;
+        vim[row1 + c]! -= br * xi + bi * xr;
+      }
+    }
+    if (i < n) {
       const ar = are[i * n + j]!;
       const ai = aim[i * n + j]!;
       const row = i * kv;

@@ -6,7 +6,7 @@
  * qubit → site is kept instead of swapping back.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
-import { times } from './complex-kernels.js';
+import { adjointTimes, times } from './complex-kernels.js';
 import { adjoint, gramSplit, type Truncation } from './gram-split.js';
 import { orthonormaliseColumns } from './orthonormalise.js';
 
@@ -299,53 +299,36 @@ export class Mps {
   }
 
   /**
-   * A_s† ρ A_s for site `site` (ρ of size A.l × A.l): the reduced prefix density in the bond basis
-   * after fixing (or, summed over s, tracing) that site. Right-canonical sites to the right contract to
-   * the identity, so Tr of the result is the probability of the prefix.
+   * A_s† ρ A_s for site `site` and s = 0, 1 (ρ of size A.l × A.l): the reduced prefix density in the
+   * bond basis after fixing (or, summed over s, tracing) that site. Right-canonical sites to the right
+   * contract to the identity, so Tr of the result is the probability of the prefix. Both s come from
+   * one blocked product ρ·A (A as l × 2r) and one blocked A_s†·T_s each.
    */
-  transfer(site: number, rr: Float64Array, ri: Float64Array, s: number): { re: Float64Array; im: Float64Array } {
+  transfer(site: number, rr: Float64Array, ri: Float64Array): [{ re: Float64Array; im: Float64Array }, { re: Float64Array; im: Float64Array }] {
     const A = this.sites[site]!;
-    // T = ρ·A_s (A.l × A.r)
-    const tr = new Float64Array(A.l * A.r);
-    const ti = new Float64Array(A.l * A.r);
-    for (let a = 0; a < A.l; a++) {
-      const ta = a * A.r;
-      for (let l = 0; l < A.l; l++) {
-        const xr = rr[a * A.l + l]!;
-        const xi = ri[a * A.l + l]!;
-        if (xr === 0 && xi === 0) continue;
-        const base = (l * 2 + s) * A.r;
-        for (let r = 0; r < A.r; r++) {
-          tr[ta + r]! += xr * A.re[base + r]! - xi * A.im[base + r]!;
-          ti[ta + r]! += xr * A.im[base + r]! + xi * A.re[base + r]!;
-        }
+    const { l, r } = A;
+    const tr = new Float64Array(l * 2 * r);
+    const ti = new Float64Array(l * 2 * r);
+    times(l, l, 2 * r, rr, ri, A.re, A.im, tr, ti);
+    const asr = new Float64Array(l * r);
+    const asi = new Float64Array(l * r);
+    const tsr = new Float64Array(l * r);
+    const tsi = new Float64Array(l * r);
+    const out: [{ re: Float64Array; im: Float64Array }, { re: Float64Array; im: Float64Array }] = [
+      { re: new Float64Array(r * r), im: new Float64Array(r * r) },
+      { re: new Float64Array(r * r), im: new Float64Array(r * r) },
+    ];
+    for (let s = 0; s < 2; s++) {
+      for (let a = 0; a < l; a++) {
+        const from = (a * 2 + s) * r;
+        asr.set(A.re.subarray(from, from + r), a * r);
+        asi.set(A.im.subarray(from, from + r), a * r);
+        tsr.set(tr.subarray(from, from + r), a * r);
+        tsi.set(ti.subarray(from, from + r), a * r);
       }
+      adjointTimes(l, r, r, asr, asi, tsr, tsi, out[s]!.re, out[s]!.im);
     }
-    // The result is Hermitian: the upper triangle is computed, the lower mirrored (a quarter less work).
-    const outR = new Float64Array(A.r * A.r);
-    const outI = new Float64Array(A.r * A.r);
-    for (let a = 0; a < A.l; a++) {
-      const base = (a * 2 + s) * A.r;
-      const ta = a * A.r;
-      for (let r1 = 0; r1 < A.r; r1++) {
-        const cr = A.re[base + r1]!;
-        const ci = -A.im[base + r1]!;
-        if (cr === 0 && ci === 0) continue;
-        const o = r1 * A.r;
-        for (let r2 = r1; r2 < A.r; r2++) {
-          outR[o + r2]! += cr * tr[ta + r2]! - ci * ti[ta + r2]!;
-          outI[o + r2]! += cr * ti[ta + r2]! + ci * tr[ta + r2]!;
-        }
-      }
-    }
-    for (let r1 = 0; r1 < A.r; r1++) {
-      outI[r1 * A.r + r1] = 0;
-      for (let r2 = r1 + 1; r2 < A.r; r2++) {
-        outR[r2 * A.r + r1] = outR[r1 * A.r + r2]!;
-        outI[r2 * A.r + r1] = -outI[r1 * A.r + r2]!;
-      }
-    }
-    return { re: outR, im: outI };
+    return out;
   }
 
   /** ⟨ψ|P|ψ⟩ for one-qubit Paulis (qubit → 'X' | 'Y' | 'Z') by the transfer matrices of ⟨ψ| and P|ψ⟩. */

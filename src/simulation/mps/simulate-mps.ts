@@ -154,8 +154,7 @@ export function simulateMps(circuit: Circuit, options: MpsOptions): MpsResult {
         return true;
       }
       const r = mps.sites[site]!.r;
-      const t0 = mps.transfer(site, rr, ri, 0);
-      const t1 = mps.transfer(site, rr, ri, 1);
+      const [t0, t1] = mps.transfer(site, rr, ri);
       if (measuredQubit[mps.at[site]!] === 0) {
         for (let i = 0; i < t0.re.length; i++) {
           t0.re[i]! += t1.re[i]!;
