@@ -137,23 +137,40 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       pr[a]! -= c * are[ia * n + j]!;
       pi[a]! -= c * aim[ia * n + j]!;
     }
-    // A ← A − v w† − w v† (lower triangle).
-    for (let a = 0; a < len; a++) {
-      const ia = j + 1 + a;
-      const var_ = are[ia * n + j]!;
-      const vai = aim[ia * n + j]!;
-      const war = pr[a]!;
-      const wai = pi[a]!;
+    // A ← A − v w† − w v† (lower triangle), rows a and a+1 per step (v_b, w_b loaded once for both).
+    let ra = 0;
+    for (; ra < len; ra += 2) {
+      const pair = ra + 1 < len;
+      const ia = j + 1 + ra;
       const row = ia * n;
-      for (let b = 0; b <= a; b++) {
+      const row1 = row + n;
+      const v0r = vcr[ra]!;
+      const v0i = vci[ra]!;
+      const w0r = pr[ra]!;
+      const w0i = pi[ra]!;
+      const v1r = pair ? vcr[ra + 1]! : 0;
+      const v1i = pair ? vci[ra + 1]! : 0;
+      const w1r = pair ? pr[ra + 1]! : 0;
+      const w1i = pair ? pi[ra + 1]! : 0;
+      for (let b = 0; b <= ra; b++) {
         const ib = j + 1 + b;
         const vbr = vcr[b]!;
         const vbi = vci[b]!;
         const wbr = pr[b]!;
         const wbi = pi[b]!;
         // v_a conj(w_b) + w_a conj(v_b)
-        are[row + ib]! -= var_ * wbr + vai * wbi + war * vbr + wai * vbi;
-        aim[row + ib]! -= vai * wbr - var_ * wbi + wai * vbr - war * vbi;
+        are[row + ib]! -= v0r * wbr + v0i * wbi + w0r * vbr + w0i * vbi;
+        aim[row + ib]! -= v0i * wbr - v0r * wbi + w0i * vbr - w0r * vbi;
+        if (pair) {
+          are[row1 + ib]! -= v1r * wbr + v1i * wbi + w1r * vbr + w1i * vbi;
+          aim[row1 + ib]! -= v1i * wbr - v1r * wbi + w1i * vbr - w1r * vbi;
+        }
+      }
+      if (pair) {
+        // Row a+1's diagonal entry (b = a+1).
+        const ib = ia + 1;
+        are[row1 + ib]! -= v1r * w1r + v1i * w1i + w1r * v1r + w1i * v1i;
+        aim[row1 + ib]! -= v1i * w1r - v1r * w1i + w1i * v1r - w1r * v1i;
       }
     }
     // The column below the diagonal is now −φσ e1 (recorded as the subdiagonal through phr/phi).
