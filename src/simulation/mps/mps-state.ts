@@ -331,6 +331,19 @@ export class Mps {
     return out;
   }
 
+  /** Σ_s A_s† ρ A_s (the site traced out): A and ρ·A viewed as (2l)×r matrices, one blocked product. */
+  transferTraced(site: number, rr: Float64Array, ri: Float64Array): { re: Float64Array; im: Float64Array } {
+    const A = this.sites[site]!;
+    const { l, r } = A;
+    const tr = new Float64Array(l * 2 * r);
+    const ti = new Float64Array(l * 2 * r);
+    times(l, l, 2 * r, rr, ri, A.re, A.im, tr, ti);
+    const re = new Float64Array(r * r);
+    const im = new Float64Array(r * r);
+    adjointTimes(2 * l, r, r, A.re, A.im, tr, ti, re, im);
+    return { re, im };
+  }
+
   /** ⟨ψ|P|ψ⟩ for one-qubit Paulis (qubit → 'X' | 'Y' | 'Z') by the transfer matrices of ⟨ψ| and P|ψ⟩. */
   pauliExpectation(ops: ReadonlyMap<number, string>): number {
     let er = Float64Array.of(1);
