@@ -92,6 +92,24 @@ describe('matrix-product-state method', () => {
     }
   });
 
+  it('is exact when only some qubits are measured (the others traced out in the distribution walk)', () => {
+    const rnd = lcg(21);
+    for (const [n, measured] of [
+      [7, [1, 4]],
+      [10, [0, 5, 9]],
+      [12, [11, 3, 6, 2]],
+    ] as const) {
+      const ops = randomOps(n, 8 * n, rnd, n === 10);
+      const c = circuit(n, measured.length, [...ops, ...measured.map((q, k) => measure(q, k))]);
+      const sv = simulate(c, { shots: 0, seed: 1 });
+      const mps = simulateMps(c, { shots: 10, seed: 1 });
+      expect(mps.probabilitiesKind).toBe('exact');
+      const keys = new Set([...Object.keys(sv.probabilities!), ...Object.keys(mps.probabilities!)]);
+      expect(keys.size).toBeGreaterThan(1);
+      for (const k of keys) expect(Math.abs((sv.probabilities![k] ?? 0) - (mps.probabilities![k] ?? 0)), `${n} ${k}`).toBeLessThan(1e-9);
+    }
+  });
+
   it('with truncation, the reported fidelity lower bound holds against the exact overlap', () => {
     const rnd = lcg(8);
     let truncated = 0;

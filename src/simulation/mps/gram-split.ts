@@ -7,6 +7,7 @@
  * though small eigenvalues of a Gram matrix carry only absolute accuracy (see
  * docs/decisions/simulation-mps-svd.md).
  */
+import { adjointTimes, gramLower } from './complex-kernels.js';
 import { hermitianEigen } from './hermitian-eigen.js';
 
 export interface Truncation {
@@ -38,67 +39,30 @@ export function gramSplit(m: number, n: number, tr: Float64Array, ti: Float64Arr
   // G = θθ†, lower triangle.
   const gr = new Float64Array(m * m);
   const gi = new Float64Array(m * m);
-  let total = 0;
-  for (let a = 0; a < m; a++) {
-    const oa = a * n;
-    for (let b = 0; b <= a; b++) {
-      const ob = b * n;
-      let sr = 0;
-      let si = 0;
-      for (let c = 0; c < n; c++) {
-        const xr = tr[oa + c]!;
-        const xi = ti[oa + c]!;
-        const yr = tr[ob + c]!;
-        const yi = ti[ob + c]!;
-        sr += xr * yr + xi * yi;
-        si += xi * yr - xr * yi;
-      }
-      gr[a * m + b] = sr;
-      gi[a * m + b] = si;
-    }
-    total += gr[a * m + a]!;
-  }
+  const total = gramLower(m, n, tr, ti, gr, gi);
   const want = Math.min(m, Number.isFinite(t.maxBond) ? Math.max(1, t.maxBond) : m);
-  const eig = hermitianEigen(m, gr, gi, want);
-  const lam = eig.values;
-  const l0 = lam[0] ?? 0;
   let k = 0;
-  while (k < want && lam[k]! > ZERO_EIG * l0) k++;
-  k = Math.max(1, k);
-  if (t.threshold > 0 && total > 0) {
-    let tail = total;
-    for (let j = 0; j < k; j++) tail -= lam[j]!;
-    while (k > 1 && tail + lam[k - 1]! <= t.threshold * total) {
-      tail += lam[k - 1]!;
-      k--;
+  // Only the kept eigenvectors are computed: k is chosen from the eigenvalues first.
+  const eig = hermitianEigen(m, gr, gi, want, (lam) => {
+    const l0 = lam[0] ?? 0;
+    while (k < want && lam[k]! > ZERO_EIG * l0) k++;
+    k = Math.max(1, k);
+    if (t.threshold > 0 && total > 0) {
+      let tail = total;
+      for (let j = 0; j < k; j++) tail -= lam[j]!;
+      while (k > 1 && tail + lam[k - 1]! <= t.threshold * total) {
+        tail += lam[k - 1]!;
+        k--;
+      }
     }
-  }
-  // U: the first k of `want` columns.
-  const ure = new Float64Array(m * k);
-  const uim = new Float64Array(m * k);
-  for (let i = 0; i < m; i++)
-    for (let j = 0; j < k; j++) {
-      ure[i * k + j] = eig.re[i * want + j]!;
-      uim[i * k + j] = eig.im[i * want + j]!;
-    }
-  // R = U†θ: row j accumulates conj(U[i,j])·θ[i,:].
+    return k;
+  });
+  const ure = eig.re;
+  const uim = eig.im;
+  // R = U†θ.
   const rre = new Float64Array(k * n);
   const rim = new Float64Array(k * n);
-  for (let i = 0; i < m; i++) {
-    const oi = i * n;
-    for (let j = 0; j < k; j++) {
-      const ur = ure[i * k + j]!;
-      const ui = -uim[i * k + j]!;
-      if (ur === 0 && ui === 0) continue;
-      const oj = j * n;
-      for (let c = 0; c < n; c++) {
-        const xr = tr[oi + c]!;
-        const xi = ti[oi + c]!;
-        rre[oj + c]! += ur * xr - ui * xi;
-        rim[oj + c]! += ur * xi + ui * xr;
-      }
-    }
-  }
+  adjointTimes(m, k, n, ure, uim, tr, ti, rre, rim);
   let kept = 0;
   for (let e = 0; e < k * n; e++) kept += rre[e]! ** 2 + rim[e]! ** 2;
   const scale = kept > 0 ? Math.sqrt(total / kept) : 1;

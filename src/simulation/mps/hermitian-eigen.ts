@@ -1,25 +1,30 @@
 /**
  * Eigen-decomposition of a complex Hermitian matrix: Householder reduction to a tridiagonal matrix
- * (made real by a diagonal phase), implicit QL with Wilkinson shifts on that real tridiagonal, and
- * the reflectors applied back to the wanted eigenvectors only. O(n³) with small constants — several
- * times cheaper than a one-sided Jacobi SVD of the matrix it is the Gram matrix of. Eigenvectors come
- * out orthonormal to machine precision even for degenerate eigenvalues (they are products of unitary
- * reflections and rotations), which is what the MPS split relies on.
+ * (made real by a diagonal phase), implicit QL with Wilkinson shifts for its eigenvalues, inverse
+ * iteration on it for the wanted eigenvectors only, and the reflectors applied back to those. O(n³)
+ * with small constants — several times cheaper than a one-sided Jacobi SVD of the matrix it is the
+ * Gram matrix of. Eigenvectors come out orthonormal to machine precision even for degenerate
+ * eigenvalues (a final Gram–Schmidt pass, then unitary reflections), which is what the MPS split
+ * relies on.
  */
+import { tridiagonalVectors } from './tridiagonal-vectors.js';
 
 export interface HermitianEigen {
   /** The `want` largest eigenvalues, descending. */
   readonly values: Float64Array;
-  /** n×want row-major: column j is the eigenvector of values[j]. */
+  /** How many eigenvectors were computed (the leading ones). */
+  readonly vectors: number;
+  /** n×vectors row-major: column j is the eigenvector of values[j]. */
   readonly re: Float64Array;
   readonly im: Float64Array;
 }
 
 /**
  * The `want` largest eigenpairs of the Hermitian n×n row-major matrix (are, aim). Only the lower
- * triangle is read; the arrays are overwritten (they are the work space).
+ * triangle is read; the arrays are overwritten (they are the work space). `vectors`, given the
+ * eigenvalues, says how many eigenvectors (leading ones) to compute; all `want` by default.
  */
-export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, want: number): HermitianEigen {
+export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, want: number, vectors?: (values: Float64Array) => number): HermitianEigen {
   const k = Math.max(0, Math.min(want, n));
   const d = new Float64Array(n);
   const e = new Float64Array(n); // e[j] couples j and j+1 (real, ≥ 0 after the phase)
@@ -59,7 +64,44 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       pr[a] = 0;
       pi[a] = 0;
     }
-    for (let a = 0; a < len; a++) {
+    // Rows a and a+1 per step: each load (and store) of v_b and p_b serves both.
+    let a = 0;
+    for (; a + 1 < len; a += 2) {
+      const row = (j + 1 + a) * n + j + 1;
+      const row1 = row + n;
+      const v0r = vcr[a]!;
+      const v0i = vci[a]!;
+      const v1r = vcr[a + 1]!;
+      const v1i = vci[a + 1]!;
+      let s0r = 0;
+      let s0i = 0;
+      let s1r = 0;
+      let s1i = 0;
+      for (let b = 0; b < a; b++) {
+        const hr = are[row + b]!;
+        const hi = aim[row + b]!;
+        const gr = are[row1 + b]!;
+        const gi = aim[row1 + b]!;
+        const vbr = vcr[b]!;
+        const vbi = vci[b]!;
+        s0r += hr * vbr - hi * vbi;
+        s0i += hr * vbi + hi * vbr;
+        s1r += gr * vbr - gi * vbi;
+        s1i += gr * vbi + gi * vbr;
+        pr[b]! += hr * v0r + hi * v0i + gr * v1r + gi * v1i;
+        pi[b]! += hr * v0i - hi * v0r + gr * v1i - gi * v1r;
+      }
+      // The 2×2 diagonal block: A[a][a], A[a+1][a] (and its conjugate), A[a+1][a+1].
+      const d0 = are[row + a]!;
+      const d1 = are[row1 + a + 1]!;
+      const cr = are[row1 + a]!;
+      const ci = aim[row1 + a]!;
+      pr[a]! += s0r + d0 * v0r + cr * v1r + ci * v1i;
+      pi[a]! += s0i + d0 * v0i + cr * v1i - ci * v1r;
+      pr[a + 1]! += s1r + d1 * v1r + cr * v0r - ci * v0i;
+      pi[a + 1]! += s1i + d1 * v1i + cr * v0i + ci * v0r;
+    }
+    if (a < len) {
       const row = (j + 1 + a) * n + j + 1;
       const var_ = vcr[a]!;
       const vai = vci[a]!;
@@ -95,23 +137,40 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       pr[a]! -= c * are[ia * n + j]!;
       pi[a]! -= c * aim[ia * n + j]!;
     }
-    // A ← A − v w† − w v† (lower triangle).
-    for (let a = 0; a < len; a++) {
-      const ia = j + 1 + a;
-      const var_ = are[ia * n + j]!;
-      const vai = aim[ia * n + j]!;
-      const war = pr[a]!;
-      const wai = pi[a]!;
+    // A ← A − v w† − w v† (lower triangle), rows a and a+1 per step (v_b, w_b loaded once for both).
+    let ra = 0;
+    for (; ra < len; ra += 2) {
+      const pair = ra + 1 < len;
+      const ia = j + 1 + ra;
       const row = ia * n;
-      for (let b = 0; b <= a; b++) {
+      const row1 = row + n;
+      const v0r = vcr[ra]!;
+      const v0i = vci[ra]!;
+      const w0r = pr[ra]!;
+      const w0i = pi[ra]!;
+      const v1r = pair ? vcr[ra + 1]! : 0;
+      const v1i = pair ? vci[ra + 1]! : 0;
+      const w1r = pair ? pr[ra + 1]! : 0;
+      const w1i = pair ? pi[ra + 1]! : 0;
+      for (let b = 0; b <= ra; b++) {
         const ib = j + 1 + b;
         const vbr = vcr[b]!;
         const vbi = vci[b]!;
         const wbr = pr[b]!;
         const wbi = pi[b]!;
         // v_a conj(w_b) + w_a conj(v_b)
-        are[row + ib]! -= var_ * wbr + vai * wbi + war * vbr + wai * vbi;
-        aim[row + ib]! -= vai * wbr - var_ * wbi + wai * vbr - war * vbi;
+        are[row + ib]! -= v0r * wbr + v0i * wbi + w0r * vbr + w0i * vbi;
+        aim[row + ib]! -= v0i * wbr - v0r * wbi + w0i * vbr - w0r * vbi;
+        if (pair) {
+          are[row1 + ib]! -= v1r * wbr + v1i * wbi + w1r * vbr + w1i * vbi;
+          aim[row1 + ib]! -= v1i * wbr - v1r * wbi + w1i * vbr - w1r * vbi;
+        }
+      }
+      if (pair) {
+        // Row a+1's diagonal entry (b = a+1).
+        const ib = ia + 1;
+        are[row1 + ib]! -= v1r * w1r + v1i * w1i + w1r * v1r + w1i * v1i;
+        aim[row1 + ib]! -= v1i * w1r - v1r * w1i + w1i * v1r - w1r * v1i;
       }
     }
     // The column below the diagonal is now −φσ e1 (recorded as the subdiagonal through phr/phi).
@@ -143,65 +202,111 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     dr[j + 1] = dr[j]! * ur - di[j]! * ui;
     di[j + 1] = dr[j]! * ui + di[j]! * ur;
   }
-  // Z column-major (column c at c·n), identity to start.
-  const z = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) z[j * n + j] = 1;
-  tridiagonalQl(n, d, e, z);
-  const order = Array.from({ length: n }, (_, j) => j).sort((x, y) => d[y]! - d[x]!);
-  const values = new Float64Array(k);
-  // V = Q·D·Z for the chosen columns; row-major n×k.
-  const vr = new Float64Array(n * k);
-  const vim = new Float64Array(n * k);
-  for (let c = 0; c < k; c++) {
-    const src = order[c]!;
-    values[c] = d[src]!;
-    for (let i = 0; i < n; i++) {
-      const zv = z[src * n + i]!;
-      vr[i * k + c] = dr[i]! * zv;
-      vim[i * k + c] = di[i]! * zv;
-    }
+  // Eigenvalues by QL without vectors (O(n²)); the vectors wanted by inverse iteration on the
+  // tridiagonal (tridiagonal-vectors.ts), O(n) each, instead of accumulating every QL rotation into an
+  // n×n matrix (O(n³)) of which at most `want` columns are used.
+  const dv = d.slice();
+  const ev = e.slice();
+  tridiagonalQl(n, d, e, null);
+  const sorted = d.slice().sort().reverse();
+  const values = sorted.slice(0, k);
+  const kv = Math.max(0, Math.min(k, vectors?.(values) ?? k));
+  let z = tridiagonalVectors(n, dv, ev, sorted, kv);
+  if (!z.every(Number.isFinite)) {
+    // Inverse iteration overflowed (not seen in practice): the rotations, accumulated, cannot.
+    const zq = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) zq[j * n + j] = 1;
+    const d2 = dv.slice();
+    tridiagonalQl(n, d2, ev, zq);
+    const order = Array.from({ length: n }, (_, j) => j).sort((x, y) => d2[y]! - d2[x]!);
+    z = new Float64Array(n * kv);
+    for (let c = 0; c < kv; c++) z.set(zq.subarray(order[c]! * n, order[c]! * n + n), c * n);
   }
+  // V = Q·D·Z; row-major n×kv.
+  const vr = new Float64Array(n * kv);
+  const vim = new Float64Array(n * kv);
+  for (let c = 0; c < kv; c++)
+    for (let i = 0; i < n; i++) {
+      const zv = z[c * n + i]!;
+      vr[i * kv + c] = dr[i]! * zv;
+      vim[i * kv + c] = di[i]! * zv;
+    }
   // Apply H_{n−3} … H_0: M ← M − τ v (v† M) on rows j+1..n−1.
-  const sr = new Float64Array(k);
-  const si = new Float64Array(k);
+  const sr = new Float64Array(kv);
+  const si = new Float64Array(kv);
   for (let j = n - 3; j >= 0; j--) {
     const t = tau[j]!;
     if (t === 0) continue;
     sr.fill(0);
     si.fill(0);
-    for (let i = j + 1; i < n; i++) {
+    // Two rows per step, so each load of s serves both (the back-transformation was a fifth of the split).
+    let i = j + 1;
+    for (; i + 1 < n; i += 2) {
       const ar = are[i * n + j]!;
       const ai = -aim[i * n + j]!;
-      const row = i * k;
-      for (let c = 0; c < k; c++) {
+      const br = are[(i + 1) * n + j]!;
+      const bi = -aim[(i + 1) * n + j]!;
+      const row = i * kv;
+      const row1 = row + kv;
+      for (let c = 0; c < kv; c++) {
+        const mr = vr[row + c]!;
+        const mi = vim[row + c]!;
+        const nr = vr[row1 + c]!;
+        const ni = vim[row1 + c]!;
+        sr[c]! += ar * mr - ai * mi + br * nr - bi * ni;
+        si[c]! += ar * mi + ai * mr + br * ni + bi * nr;
+      }
+    }
+    if (i < n) {
+      const ar = are[i * n + j]!;
+      const ai = -aim[i * n + j]!;
+      const row = i * kv;
+      for (let c = 0; c < kv; c++) {
         const mr = vr[row + c]!;
         const mi = vim[row + c]!;
         sr[c]! += ar * mr - ai * mi;
         si[c]! += ar * mi + ai * mr;
       }
     }
-    for (let c = 0; c < k; c++) {
+    for (let c = 0; c < kv; c++) {
       sr[c]! *= t;
       si[c]! *= t;
     }
-    for (let i = j + 1; i < n; i++) {
+    i = j + 1;
+    for (; i + 1 < n; i += 2) {
       const ar = are[i * n + j]!;
       const ai = aim[i * n + j]!;
-      const row = i * k;
-      for (let c = 0; c < k; c++) {
+      const br = are[(i + 1) * n + j]!;
+      const bi = aim[(i + 1) * n + j]!;
+      const row = i * kv;
+      const row1 = row + kv;
+      for (let c = 0; c < kv; c++) {
+        const xr = sr[c]!;
+        const xi = si[c]!;
+        vr[row + c]! -= ar * xr - ai * xi;
+        vim[row + c]! -= ar * xi + ai * xr;
+        vr[row1 + c]! -= br * xr - bi * xi;
+        vim[row1 + c]! -= br * xi + bi * xr;
+      }
+    }
+    if (i < n) {
+      const ar = are[i * n + j]!;
+      const ai = aim[i * n + j]!;
+      const row = i * kv;
+      for (let c = 0; c < kv; c++) {
         vr[row + c]! -= ar * sr[c]! - ai * si[c]!;
         vim[row + c]! -= ar * si[c]! + ai * sr[c]!;
       }
     }
   }
-  return { values, re: vr, im: vim };
+  return { values, vectors: kv, re: vr, im: vim };
 }
 
 /**
  * Implicit QL with Wilkinson shifts on the real symmetric tridiagonal (d diagonal, e[j] between j
  * and j+1); the rotations are accumulated into z (column-major). d becomes the eigenvalues.
  */
-function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array): void {
+function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array | null): void {
   for (let l = 0; l < n; l++) {
     let iter = 0;
     for (;;) {
@@ -236,6 +341,7 @@ function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Ar
         p = s * r;
         d[i + 1] = g + p;
         g = c * r - b;
+        if (z === null) continue;
         // Rotate columns i and i+1 of z.
         const oi = i * n;
         const o1 = oi + n;

@@ -6,6 +6,7 @@
  * qubit → site is kept instead of swapping back.
  */
 import type { DenseMatrix } from '../gate-matrices.js';
+import { adjointTimes, times } from './complex-kernels.js';
 import { adjoint, gramSplit, type Truncation } from './gram-split.js';
 import { orthonormaliseColumns } from './orthonormalise.js';
 
@@ -196,10 +197,13 @@ export class Mps {
       }
     }
     // Split through the Gram matrix of the shorter side (see gramSplit): θ ≈ U·R with U an isometry.
+    // For a square θ either side costs the same: the centre then continues in the direction it came
+    // from (arriving at i it leaves at i+1 and vice versa), so a sweep in either direction needs one
+    // QR step per gate, not two.
     let k: number;
     let kept: number;
     let total: number;
-    if (rows <= cols) {
+    if (rows < cols || (rows === cols && this.center === i)) {
       const sp = gramSplit(rows, cols, outR, outI, this.trunc);
       ({ k, kept, total } = sp);
       this.sites[i] = { l: chiL, r: k, re: sp.ure, im: sp.uim };
@@ -295,41 +299,49 @@ export class Mps {
   }
 
   /**
-   * A_s† ρ A_s for site `site` (ρ of size A.l × A.l): the reduced prefix density in the bond basis
-   * after fixing (or, summed over s, tracing) that site. Right-canonical sites to the right contract to
-   * the identity, so Tr of the result is the probability of the prefix.
+   * A_s† ρ A_s for site `site` and s = 0, 1 (ρ of size A.l × A.l): the reduced prefix density in the
+   * bond basis after fixing (or, summed over s, tracing) that site. Right-canonical sites to the right
+   * contract to the identity, so Tr of the result is the probability of the prefix. Both s come from
+   * one blocked product ρ·A (A as l × 2r) and one blocked A_s†·T_s each.
    */
-  transfer(site: number, rr: Float64Array, ri: Float64Array, s: number): { re: Float64Array; im: Float64Array } {
+  transfer(site: number, rr: Float64Array, ri: Float64Array): [{ re: Float64Array; im: Float64Array }, { re: Float64Array; im: Float64Array }] {
     const A = this.sites[site]!;
-    // T = ρ·A_s (A.l × A.r)
-    const tr = new Float64Array(A.l * A.r);
-    const ti = new Float64Array(A.l * A.r);
-    for (let a = 0; a < A.l; a++)
-      for (let l = 0; l < A.l; l++) {
-        const xr = rr[a * A.l + l]!;
-        const xi = ri[a * A.l + l]!;
-        if (xr === 0 && xi === 0) continue;
-        const base = (l * 2 + s) * A.r;
-        for (let r = 0; r < A.r; r++) {
-          tr[a * A.r + r]! += xr * A.re[base + r]! - xi * A.im[base + r]!;
-          ti[a * A.r + r]! += xr * A.im[base + r]! + xi * A.re[base + r]!;
-        }
+    const { l, r } = A;
+    const tr = new Float64Array(l * 2 * r);
+    const ti = new Float64Array(l * 2 * r);
+    times(l, l, 2 * r, rr, ri, A.re, A.im, tr, ti);
+    const asr = new Float64Array(l * r);
+    const asi = new Float64Array(l * r);
+    const tsr = new Float64Array(l * r);
+    const tsi = new Float64Array(l * r);
+    const out: [{ re: Float64Array; im: Float64Array }, { re: Float64Array; im: Float64Array }] = [
+      { re: new Float64Array(r * r), im: new Float64Array(r * r) },
+      { re: new Float64Array(r * r), im: new Float64Array(r * r) },
+    ];
+    for (let s = 0; s < 2; s++) {
+      for (let a = 0; a < l; a++) {
+        const from = (a * 2 + s) * r;
+        asr.set(A.re.subarray(from, from + r), a * r);
+        asi.set(A.im.subarray(from, from + r), a * r);
+        tsr.set(tr.subarray(from, from + r), a * r);
+        tsi.set(ti.subarray(from, from + r), a * r);
       }
-    const outR = new Float64Array(A.r * A.r);
-    const outI = new Float64Array(A.r * A.r);
-    for (let a = 0; a < A.l; a++) {
-      const base = (a * 2 + s) * A.r;
-      for (let r1 = 0; r1 < A.r; r1++) {
-        const cr = A.re[base + r1]!;
-        const ci = -A.im[base + r1]!;
-        if (cr === 0 && ci === 0) continue;
-        for (let r2 = 0; r2 < A.r; r2++) {
-          outR[r1 * A.r + r2]! += cr * tr[a * A.r + r2]! - ci * ti[a * A.r + r2]!;
-          outI[r1 * A.r + r2]! += cr * ti[a * A.r + r2]! + ci * tr[a * A.r + r2]!;
-        }
-      }
+      adjointTimes(l, r, r, asr, asi, tsr, tsi, out[s]!.re, out[s]!.im);
     }
-    return { re: outR, im: outI };
+    return out;
+  }
+
+  /** Σ_s A_s† ρ A_s (the site traced out): A and ρ·A viewed as (2l)×r matrices, one blocked product. */
+  transferTraced(site: number, rr: Float64Array, ri: Float64Array): { re: Float64Array; im: Float64Array } {
+    const A = this.sites[site]!;
+    const { l, r } = A;
+    const tr = new Float64Array(l * 2 * r);
+    const ti = new Float64Array(l * 2 * r);
+    times(l, l, 2 * r, rr, ri, A.re, A.im, tr, ti);
+    const re = new Float64Array(r * r);
+    const im = new Float64Array(r * r);
+    adjointTimes(2 * l, r, r, A.re, A.im, tr, ti, re, im);
+    return { re, im };
   }
 
   /** ⟨ψ|P|ψ⟩ for one-qubit Paulis (qubit → 'X' | 'Y' | 'Z') by the transfer matrices of ⟨ψ| and P|ψ⟩. */
@@ -393,18 +405,7 @@ export class Mps {
 function matmul(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array): { re: Float64Array; im: Float64Array } {
   const re = new Float64Array(m * q);
   const im = new Float64Array(m * q);
-  for (let i = 0; i < m; i++)
-    for (let k = 0; k < p; k++) {
-      const xr = ar[i * p + k]!;
-      const xi = ai[i * p + k]!;
-      if (xr === 0 && xi === 0) continue;
-      for (let j = 0; j < q; j++) {
-        const yr = br[k * q + j]!;
-        const yi = bi[k * q + j]!;
-        re[i * q + j]! += xr * yr - xi * yi;
-        im[i * q + j]! += xr * yi + xi * yr;
-      }
-    }
+  times(m, p, q, ar, ai, br, bi, re, im);
   return { re, im };
 }
 
@@ -431,7 +432,9 @@ function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { q
       wr[j * m + i] = re[i * n + j]!;
       wi[j * m + i] = im[i * n + j]!;
     }
-  orthonormaliseColumns(m, n, wr, wi);
+  const cr = new Float64Array(n * n);
+  const ci = new Float64Array(n * n);
+  orthonormaliseColumns(m, n, wr, wi, cr, ci);
   const keep: number[] = [];
   for (let j = 0; j < n; j++) {
     let z = true;
@@ -447,20 +450,13 @@ function isometry(m: number, n: number, re: Float64Array, im: Float64Array): { q
       qr[i * k + a] = wr[j * m + i]!;
       qi[i * k + a] = wi[j * m + i]!;
     });
-  // R = Q†M
+  // R: the Gram–Schmidt coefficients of the kept columns (a dropped column's row is zero: nothing
+  // was projected on it).
   const rr = new Float64Array(k * n);
   const ri = new Float64Array(k * n);
-  for (let i = 0; i < m; i++)
-    for (let a = 0; a < k; a++) {
-      const xr = qr[i * k + a]!;
-      const xi = -qi[i * k + a]!;
-      if (xr === 0 && xi === 0) continue;
-      for (let j = 0; j < n; j++) {
-        const yr = re[i * n + j]!;
-        const yi = im[i * n + j]!;
-        rr[a * n + j]! += xr * yr - xi * yi;
-        ri[a * n + j]! += xr * yi + xi * yr;
-      }
-    }
+  keep.forEach((j, a) => {
+    rr.set(cr.subarray(j * n, j * n + n), a * n);
+    ri.set(ci.subarray(j * n, j * n + n), a * n);
+  });
   return { qr, qi, rr, ri, k };
 }

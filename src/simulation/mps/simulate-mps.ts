@@ -154,15 +154,11 @@ export function simulateMps(circuit: Circuit, options: MpsOptions): MpsResult {
         return true;
       }
       const r = mps.sites[site]!.r;
-      const t0 = mps.transfer(site, rr, ri, 0);
-      const t1 = mps.transfer(site, rr, ri, 1);
       if (measuredQubit[mps.at[site]!] === 0) {
-        for (let i = 0; i < t0.re.length; i++) {
-          t0.re[i]! += t1.re[i]!;
-          t0.im[i]! += t1.im[i]!;
-        }
-        return walk(site + 1, t0.re, t0.im, p);
+        const t = mps.transferTraced(site, rr, ri);
+        return walk(site + 1, t.re, t.im, p);
       }
+      const [t0, t1] = mps.transfer(site, rr, ri);
       const ps = [trace(t0, r), trace(t1, r)];
       const tot = ps[0]! + ps[1]!;
       for (const s of [0, 1]) {
