@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, onSessionExpired } from './api.ts';
 import { href, navigate, onLinkClick, usePath } from './router.ts';
-import { loadOrg, loadSession, saveOrg, saveSession, type StoredSession } from './session.ts';
+import { loadOrg, loadSession, onOrgSwitch, saveOrg, saveSession, type StoredSession } from './session.ts';
 import { OrgSwitcher } from './components/org-switcher.tsx';
 import { OrgPage } from './pages/org.tsx';
 import { InvitationPage } from './pages/invitation.tsx';
@@ -49,6 +49,7 @@ export function App() {
   const [session, setSession] = useState<StoredSession | undefined>(loadSession());
   const [expired, setExpired] = useState(false);
   const [org, setOrg] = useState<string | undefined>(loadOrg());
+  useEffect(() => onOrgSwitch(() => setOrg(loadOrg())), []);
 
   useEffect(
     () =>

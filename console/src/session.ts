@@ -42,3 +42,17 @@ export function saveOrg(orgId: string | undefined): void {
   if (orgId === undefined) sessionStorage.removeItem(ORG_KEY);
   else sessionStorage.setItem(ORG_KEY, orgId);
 }
+
+const ORG_SWITCH_EVENT = 'qrail:org-switch';
+
+/** Acts in another organization from inside a page (a new organization just created): the app switches as the switcher would. */
+export function switchOrg(orgId: string | undefined): void {
+  saveOrg(orgId);
+  window.dispatchEvent(new Event(ORG_SWITCH_EVENT));
+}
+
+/** Calls `f` after `switchOrg`; returns the unsubscribe. */
+export function onOrgSwitch(f: () => void): () => void {
+  window.addEventListener(ORG_SWITCH_EVENT, f);
+  return () => window.removeEventListener(ORG_SWITCH_EVENT, f);
+}

@@ -47,6 +47,16 @@ export interface CredentialRecord {
   readonly lastUsedAt: Date | null;
 }
 
+/**
+ * Who creates or revokes a credential, for the organization's audit log: the store writes the
+ * `credential.created` / `credential.revoked` event in the change's own transaction.
+ */
+export interface CredentialActor {
+  readonly kind: 'person' | 'credential' | 'system';
+  readonly id: string | null;
+  readonly requestId: string | null;
+}
+
 /** Storage port, implemented in src/store/repositories/credentials-repository.ts. */
 export interface CredentialsRepository {
   /**
@@ -63,12 +73,13 @@ export interface CredentialsRepository {
     secretHint: string;
     expiresAt: Date | null;
     runToken?: string | undefined;
+    actor?: CredentialActor | undefined;
   }): Promise<CredentialRecord>;
   list(accountId: string): Promise<CredentialRecord[]>;
   findByHash(secretHash: string): Promise<CredentialRecord | null>;
   findById(id: string): Promise<CredentialRecord | null>;
-  /** Sets revoked_at if not yet set; returns the record (null when not in this account). */
-  revoke(accountId: string, id: string, now: Date): Promise<CredentialRecord | null>;
+  /** Sets revoked_at if not yet set; returns the record (null when not in this account). With `actor`, audited in the same transaction. */
+  revoke(accountId: string, id: string, now: Date, actor?: CredentialActor): Promise<CredentialRecord | null>;
   touch(id: string, now: Date): Promise<void>;
   accountExists(accountId: string): Promise<boolean>;
 }
@@ -117,6 +128,7 @@ export class CredentialService {
     userId: string,
     input: { name: string; scopes: readonly CredentialScope[]; expiresAt: Date | null },
     runToken?: string,
+    actor?: CredentialActor,
   ): Promise<{ credential: CredentialRecord; secret: string }> {
     const secret = newSecret(AGENT_SECRET_PREFIX);
     const scopes = CREDENTIAL_SCOPES.filter((s) => input.scopes.includes(s));
@@ -130,6 +142,7 @@ export class CredentialService {
       secretHint: secret.slice(-4),
       expiresAt: input.expiresAt,
       runToken,
+      actor,
     });
     // A rotated secret must not leave the old one's lookup cached.
     if (runToken !== undefined) this.cache.clear();
@@ -140,8 +153,8 @@ export class CredentialService {
     return this.repo.list(accountId);
   }
 
-  async revoke(accountId: string, id: string): Promise<CredentialRecord> {
-    const r = await this.repo.revoke(accountId, id, this.now());
+  async revoke(accountId: string, id: string, actor?: CredentialActor): Promise<CredentialRecord> {
+    const r = await this.repo.revoke(accountId, id, this.now(), actor);
     if (r === null) throw fail(JOBS_ERRORS.CREDENTIAL_NOT_FOUND, `No agent credential ${id} in this account.`);
     this.cache.clear();
     return r;

@@ -12,7 +12,7 @@ import { HoldExpirySweeper, expireDueHolds } from './hold-expiry.js';
 import { formatMicros } from './money.js';
 import { grantCreditByEmail, ledgerCheck } from './operator.js';
 import { Payments } from './payments.js';
-import type { BillingPorts, BillingTx } from './ports.js';
+import type { BillingPorts, BillingTx, SettingsActor } from './ports.js';
 import type { PaymentProcessor } from './processor/processor.js';
 import { SandboxProcessor } from './processor/sandbox-processor.js';
 import { StripeProcessor } from './processor/stripe-processor.js';
@@ -156,12 +156,18 @@ export class BillingService {
     };
   }
 
-  /** PATCH: every field optional; null clears a limit; unknown fields are refused by the schema. */
-  async patchSpendControls(accountId: string, patch: SpendControlsPatch) {
+  /**
+   * PATCH: every field optional; null clears a limit; unknown fields are refused by the schema.
+   * The organization's audit event is written in the change's transaction: a change that does not
+   * commit leaves no event, and a failed event write undoes the change.
+   */
+  async patchSpendControls(accountId: string, patch: SpendControlsPatch, actor: SettingsActor = { kind: 'system', id: null, requestId: null }) {
     const parsed = parseSpendControlsPatch(patch);
+    const action = Object.keys(patch).every((k) => k === 'auto_recharge') ? 'billing.auto_recharge_changed' : 'billing.spend_controls_changed';
     await this.ports.uow.run(async (tx) => {
       const { settings, resume } = nextSpendControls(await this.ports.ledger.lockWallet(tx, accountId), patch, parsed);
       await this.ports.wallets.saveSpendControls(tx, accountId, settings, resume);
+      await this.ports.settingsAudit.record(tx, { accountId, actor, action, details: { changes: patch } });
     });
     return this.spendControls(accountId);
   }

@@ -226,6 +226,21 @@ export interface SandboxStore {
   list<T>(type: string, where?: { delivered?: boolean }): Promise<T[]>;
 }
 
+/** Who changed a setting, for the organization's audit log: a person, a machine credential or the system, with the request. */
+export interface SettingsActor {
+  readonly kind: 'person' | 'credential' | 'system';
+  readonly id: string | null;
+  readonly requestId: string | null;
+}
+
+/**
+ * The organization's audit log as billing writes to it: a settings change records its event with
+ * the change's own transaction, so the log holds the event exactly when the change committed.
+ */
+export interface SettingsAudit {
+  record(tx: BillingTx, e: { accountId: string; actor: SettingsActor; action: 'billing.spend_controls_changed' | 'billing.auto_recharge_changed'; details: Record<string, unknown> }): Promise<void>;
+}
+
 /** Everything billing is wired with (src/store/billing/index.ts builds the SQL implementation). */
 export interface BillingPorts {
   readonly uow: UnitOfWork;
@@ -236,4 +251,5 @@ export interface BillingPorts {
   readonly reports: BillingReports;
   readonly accounts: AccountDirectory;
   readonly sandbox: SandboxStore;
+  readonly settingsAudit: SettingsAudit;
 }

@@ -99,7 +99,8 @@ export class JobsService {
     };
   }
 
-  async submit(agent: Agent, body: SubmitJobBody): Promise<{ job: JobRecord; replayed: boolean }> {
+  /** `requestId`: the submitting HTTP request's id, carried by the reservation's audit event. */
+  async submit(agent: Agent, body: SubmitJobBody, requestId?: string): Promise<{ job: JobRecord; replayed: boolean }> {
     const problems: ErrorDetail[] = [];
     const maxMicros = parseUsd(body.max_total_price);
     if (maxMicros > MAX_TOTAL_PRICE_MICROS) {
@@ -156,6 +157,7 @@ export class JobsService {
       holdExpiresAt: new Date(now.getTime() + this.settings.holdTtlSeconds * 1000),
       submittedBy: agent.subject,
       tags,
+      requestId: requestId ?? null,
     });
     // Committed (jobs_submit is its own transaction). Only when the hold left the wallet
     // asking for a recharge, start it now rather than at the billing worker's next tick;
@@ -201,9 +203,11 @@ export class JobsService {
    * POST /v1/jobs/{job_id}/cancel (docs/jobs.md#canceling): a job not yet running is failed /
    * CANCELED now, its reservation released; a running one is asked to stop (its worker ends it
    * so). 200 with the job as it is now; 409 JOB_NOT_CANCELABLE once it ended another way.
+   * `requestId`: the cancel request's id, carried by the release's audit event (a running job's
+   * release is the worker's and carries none).
    */
-  async cancel(accountId: string, jobId: string): Promise<JobRecord> {
-    const r = await this.repo.cancel(accountId, jobId);
+  async cancel(accountId: string, jobId: string, requestId?: string): Promise<JobRecord> {
+    const r = await this.repo.cancel(accountId, jobId, requestId);
     if (r === null) throw fail(JOBS_ERRORS.JOB_NOT_FOUND, `No job ${jobId} is available to this agent.`);
     if (r.outcome === 'not_cancelable') {
       const why = r.job.status === 'result_saved' ? 'its result is saved and it is being charged' : `it already ended ${r.job.status}${r.job.errorCode === null ? '' : ` (${r.job.errorCode})`}`;

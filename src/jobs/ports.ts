@@ -81,6 +81,8 @@ export interface SubmitInput {
   readonly submittedBy: string;
   /** Already validated (at most 16 keys of short strings); empty when none. */
   readonly tags: Readonly<Record<string, string>>;
+  /** The id of the HTTP request that submits: the reservation's money event in the audit log carries it. */
+  readonly requestId?: string | null | undefined;
 }
 
 /** The filters of GET /v1/jobs, all optional, all of which must match. */
@@ -127,7 +129,7 @@ export interface JobsRepository extends QueuePort<Claim> {
    * hold released and a receipt saying so; a running one gets `cancel_requested_at` (its worker
    * stops it). Null when the account has no such job.
    */
-  cancel(accountId: string, id: string): Promise<{ outcome: CancelOutcome; job: JobRecord } | null>;
+  cancel(accountId: string, id: string, requestId?: string): Promise<{ outcome: CancelOutcome; job: JobRecord } | null>;
   /** Remembers the submitting request's trace (W3C traceparent) so the worker's span continues it. */
   saveTraceparent(jobId: string, traceparent: string): Promise<void>;
   /**

@@ -101,5 +101,4 @@ export interface OrgRepository {
    * through the ledger (forfeited, when accepted); its credentials are revoked.
    */
   close(orgId: string, acceptForfeiture: boolean, now: Date, actor: Actor): Promise<CloseOrgResult>;
-  record(orgId: string, actor: Actor, action: string, target: string | null, details: Record<string, unknown>): Promise<void>;
 }

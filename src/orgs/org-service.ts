@@ -149,8 +149,4 @@ export class OrgService {
   audit(orgId: string, filter: AuditFilter): Promise<AuditEvent[]> {
     return this.repo.audit(orgId, filter);
   }
-
-  record(orgId: string, actor: Actor, action: string, target: string | null, details: Record<string, unknown>): Promise<void> {
-    return this.repo.record(orgId, actor, action, target, details);
-  }
 }

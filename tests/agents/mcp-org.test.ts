@@ -61,9 +61,18 @@ describe('MCP tools in an organization', { timeout: 60_000 }, () => {
     const [orgMcp, personalMcp] = await Promise.all([connect(inOrg), connect(personal)]);
     expect(await balance(orgMcp)).toMatchObject({ account_id: orgId, available: '2.000000' });
     expect(await balance(personalMcp)).toMatchObject({ account_id: owner.accountId, available: '3.000000' });
-    // The Account Jobs interface (what the tools call) does not consult Qrail-Org: naming another organization never moves the credential there.
+    // The Account Jobs interface (what the tools call) and /mcp itself refuse a Qrail-Org naming another organization; naming the credential's own is accepted.
     const other = await app.inject({ method: 'GET', url: '/v1/account/balance', headers: { authorization: `Bearer ${inOrg}`, 'qrail-org': owner.accountId } });
-    expect(other.statusCode).toBe(200);
-    expect(other.json()).toMatchObject({ account_id: orgId, available: '2.000000' });
+    expect(other.statusCode).toBe(403);
+    expect(other.json().error.code).toBe('ORG_HEADER_MISMATCH');
+    const own = await app.inject({ method: 'GET', url: '/v1/account/balance', headers: { authorization: `Bearer ${inOrg}`, 'qrail-org': orgId } });
+    expect(own.json()).toMatchObject({ account_id: orgId, available: '2.000000' });
+    const mcp = await fetch(new URL('/mcp', url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inOrg}`, 'qrail-org': owner.accountId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(403);
+    expect(((await mcp.json()) as { error: { code: string } }).error.code).toBe('ORG_HEADER_MISMATCH');
   });
 });

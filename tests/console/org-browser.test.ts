@@ -11,7 +11,9 @@ type User = Awaited<ReturnType<typeof signUp>>;
  * The console's organization pages in Chromium against a live app (run `node scripts/build-console.js`
  * first): switching organization changes the wallet shown; the Organization page's members table
  * has a cell under every heading; an invitation sent from the form is in the pending list; a role
- * changed in the table appears in the audit log, filtered and downloaded as CSV.
+ * changed in the table appears in the audit log, filtered and downloaded as CSV; limits edited in the
+ * table are shown there; a member removed after the confirmation leaves the table; an organization
+ * created from the form is the one acted in and is in the switcher.
  */
 const TABLES_SCRIPT = `[...document.querySelectorAll('table:not(.u-legend)')].map((t) => ({
   label: (t.querySelector('caption')?.textContent ?? t.getAttribute('aria-labelledby') ?? t.outerHTML.slice(0, 160)).trim(),
@@ -93,9 +95,9 @@ describe.skipIf(SKIP_BROWSER)(`the console's organization pages in Chromium${SKI
   it('shows the members with a cell under every heading, and an invitation sent from the form in the pending list', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
     await page.getByRole('heading', { name: 'Organization: Browser Lab' }).waitFor();
-    await page.getByRole('cell', { name: owner.email }).waitFor();
+    await page.getByRole('cell', { name: owner.email, exact: true }).waitFor();
     const members = await table('Email');
-    expect(members.headings).toEqual(['Email', 'Role', 'Daily limit', 'Monthly limit', 'Joined']);
+    expect(members.headings).toEqual(['Email', 'Role', 'Daily limit', 'Monthly limit', 'Joined', 'Actions']);
     expect(members.rows).toHaveLength(1);
     expect(members.rows[0]?.[0]).toBe(owner.email);
     expect(members.rows[0]).toHaveLength(members.headings.length);
@@ -143,6 +145,57 @@ describe.skipIf(SKIP_BROWSER)(`the console's organization pages in Chromium${SKI
     expect(csv.split('\n')[0]).toBe('event_id,at,actor_kind,actor_id,action,target,request_id,details');
     expect(csv).toContain('member.joined');
     expect(csv).not.toContain('member.role_changed');
+    expect(consoleErrors).toEqual([]);
+  }, 60_000);
+
+  it("an owner sets a member's limits (shown in the table) and removes the member after confirming", async () => {
+    await page.getByRole('button', { name: `Edit limits of ${invitee.email}` }).click();
+    const form = page.getByRole('form', { name: `Limits of ${invitee.email}` });
+    await form.getByLabel('Daily limit (USD, empty: none)').fill('2.5');
+    await form.getByLabel('Monthly limit (USD, empty: none)').fill('10');
+    await form.getByRole('button', { name: 'Save limits' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Limits of ${invitee.email}` })
+      .waitFor();
+    const row = async () => (await table('Email')).rows.find((r) => r[0] === invitee.email);
+    await expect.poll(async () => (await row())?.slice(2, 4)).toEqual(['$2.50', '$10.00']);
+    // The service has them too.
+    const listed = (await app.inject({ method: 'GET', url: `/v1/orgs/${orgId}/members`, headers: owner.auth })).json().data.members as Array<{ user_id: string; spend_limits: unknown }>;
+    expect(listed.find((m) => m.user_id === invitee.userId)?.spend_limits).toEqual({ daily_usd: '2.500000', monthly_usd: '10.000000' });
+
+    // Dismissing the confirmation removes nobody; accepting it removes the member.
+    page.once('dialog', (d) => void d.dismiss());
+    await page.getByRole('button', { name: `Remove ${invitee.email}` }).click();
+    await page.getByRole('button', { name: `Edit limits of ${invitee.email}` }).waitFor();
+    expect(await row()).toBeDefined();
+    let asked = '';
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.accept();
+    });
+    await page.getByRole('button', { name: `Remove ${invitee.email}` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${invitee.email} was removed` })
+      .waitFor();
+    expect(asked).toContain(`Remove ${invitee.email}`);
+    await expect.poll(async () => (await table('Email')).rows.map((r) => r[0])).toEqual([owner.email]);
+    const gone = await app.inject({ method: 'GET', url: '/v1/billing/wallet', headers: { ...invitee.auth, 'qrail-org': orgId } });
+    expect(gone.statusCode).toBe(404);
+    expect(consoleErrors).toEqual([]);
+  }, 60_000);
+
+  it('an organization created from the form is acted in at once and is in the switcher', async () => {
+    await page.getByLabel('Organization name').fill('Second Lab');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('heading', { name: 'Organization: Second Lab' }).waitFor();
+    const switcher = page.getByLabel('Organization', { exact: true });
+    await expect.poll(async () => (await switcher.locator('option:checked').innerText()).trim()).toBe('Second Lab — owner');
+    const names = await switcher.locator('option').allInnerTexts();
+    expect(names.map((n) => n.trim())).toEqual(expect.arrayContaining(['Browser Lab — owner', 'Second Lab — owner']));
+    const mine = (await app.inject({ method: 'GET', url: '/v1/orgs', headers: owner.auth })).json().data.orgs as Array<{ name: string; role: string }>;
+    expect(mine.filter((o) => o.name === 'Second Lab').map((o) => o.role)).toEqual(['owner']);
     expect(consoleErrors).toEqual([]);
   }, 60_000);
 });

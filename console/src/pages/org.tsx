@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { usd, when } from '../format.ts';
-import { loadOrg } from '../session.ts';
+import { loadOrg, switchOrg } from '../session.ts';
 import { useLoad } from '../use-load.ts';
 import { AuditLog } from './org-audit.tsx';
 
@@ -21,6 +21,42 @@ function Members({ orgId, manage, isOwner, onChanged }: { orgId: string; manage:
   const members = useLoad((signal) => api().orgs.members(orgId, { signal }), [orgId]);
   const [error, setError] = useState<unknown>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  const [daily, setDaily] = useState('');
+  const [monthly, setMonthly] = useState('');
+  const startEdit = (userId: string, limits: Limits | undefined) => {
+    setEditing(userId);
+    setDaily(limits?.daily_usd ?? '');
+    setMonthly(limits?.monthly_usd ?? '');
+  };
+  // An empty field clears that limit (null), as the API takes it.
+  const saveLimits = async (e: Event, userId: string, email: string) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const r = await api().orgs.setSpendLimits(orgId, userId, { daily_usd: daily.trim() === '' ? null : daily.trim(), monthly_usd: monthly.trim() === '' ? null : monthly.trim() });
+      setNotice(`Limits of ${email}: daily ${limitText(r.member.spend_limits.daily_usd)}, monthly ${limitText(r.member.spend_limits.monthly_usd)}.`);
+      setEditing(undefined);
+      members.reload();
+      onChanged();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const remove = async (userId: string, email: string) => {
+    // Removal ends their access at once and revokes the credentials they created here.
+    if (!window.confirm(`Remove ${email} from this organization? Their access ends now and the credentials they created here are revoked.`)) return;
+    setError(undefined);
+    try {
+      const r = await api().orgs.removeMember(orgId, userId);
+      setNotice(`${email} was removed${r.credentials_revoked > 0 ? `; ${r.credentials_revoked} of their credentials were revoked` : ''}.`);
+      members.reload();
+      onChanged();
+    } catch (err) {
+      setError(err);
+      members.reload();
+    }
+  };
   const change = async (userId: string, email: string, role: Role) => {
     setError(undefined);
     try {
@@ -51,6 +87,7 @@ function Members({ orgId, manage, isOwner, onChanged }: { orgId: string; manage:
               <th scope="col">Daily limit</th>
               <th scope="col">Monthly limit</th>
               <th scope="col">Joined</th>
+              {manage && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody>
@@ -77,6 +114,36 @@ function Members({ orgId, manage, isOwner, onChanged }: { orgId: string; manage:
                   <td class="num">{limitText(limits?.daily_usd)}</td>
                   <td class="num">{limitText(limits?.monthly_usd)}</td>
                   <td>{when(m.joined_at)}</td>
+                  {manage && (
+                    <td>
+                      {editable && editing !== m.user_id && (
+                        <>
+                          <button type="button" class="link-button" onClick={() => startEdit(m.user_id, limits)}>
+                            Edit limits of {m.email}
+                          </button>{' '}
+                          <button type="button" class="link-button" onClick={() => void remove(m.user_id, m.email)}>
+                            Remove {m.email}
+                          </button>
+                        </>
+                      )}
+                      {editing === m.user_id && (
+                        <form class="inline-form" aria-label={`Limits of ${m.email}`} onSubmit={(e) => void saveLimits(e, m.user_id, m.email)}>
+                          <label>
+                            Daily limit (USD, empty: none)
+                            <input inputMode="decimal" pattern="^\d{1,9}(\.\d{1,6})?$" value={daily} onInput={(e) => setDaily(e.currentTarget.value)} />
+                          </label>
+                          <label>
+                            Monthly limit (USD, empty: none)
+                            <input inputMode="decimal" pattern="^\d{1,9}(\.\d{1,6})?$" value={monthly} onInput={(e) => setMonthly(e.currentTarget.value)} />
+                          </label>
+                          <button type="submit">Save limits</button>{' '}
+                          <button type="button" class="link-button" onClick={() => setEditing(undefined)}>
+                            Cancel
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  )}
                 </tr>
               );
             })}
@@ -165,6 +232,40 @@ function Invitations({ orgId, manage, onChanged }: { orgId: string; manage: bool
   );
 }
 
+/** A new team organization, owned by the caller; the console then acts in it. */
+function CreateOrg() {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const org = await api().orgs.create(name.trim());
+      switchOrg(org.org_id);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <h2 id="create-org-title">Create an organization</h2>
+      <form class="inline-form" aria-labelledby="create-org-title" onSubmit={(e) => void create(e)}>
+        <label>
+          Organization name
+          <input name="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create organization'}
+        </button>
+      </form>
+      <ErrorBanner error={error} />
+    </>
+  );
+}
+
 /** The organization the console acts in: its members and their roles and limits, invitations, and the audit log. */
 export function OrgPage() {
   const orgs = useLoad((signal) => api().orgs.list({ signal }), []);
@@ -191,6 +292,7 @@ export function OrgPage() {
           {(org.role === 'owner' || org.role === 'admin' || org.role === 'billing') && <AuditLog orgId={org.org_id} refresh={changes} />}
         </>
       )}
+      {orgs.data !== undefined && <CreateOrg />}
     </section>
   );
 }

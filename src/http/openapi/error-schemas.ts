@@ -7,6 +7,7 @@ import { CIRCUITS_ERRORS } from '../../circuits/error-codes.js';
 import { COUPLING_ERRORS } from '../../coupling/error-codes.js';
 import { JOBS_ERRORS } from '../../jobs/error-codes.js';
 import { AUTH_ERRORS } from '../../auth/error-codes.js';
+import { ORG_ERRORS } from '../../orgs/error-codes.js';
 
 /**
  * The error bodies of the OpenAPI document: one component per interface and status, whose
@@ -27,7 +28,7 @@ const JOBS_ONLY = new Set(codes(JOBS_ERRORS.UNKNOWN_CAPABILITY, JOBS_ERRORS.PRIC
 const JOBS_CODES = new Set([
   ...codes(...Object.values(HTTP_ERRORS)),
   ...[...JOBS_ONLY],
-  ...codes(JOBS_ERRORS.JOB_NOT_CANCELABLE, AUTH_ERRORS.INSUFFICIENT_SCOPE),
+  ...codes(JOBS_ERRORS.JOB_NOT_CANCELABLE, AUTH_ERRORS.INSUFFICIENT_SCOPE, ORG_ERRORS.ORG_HEADER_MISMATCH),
   ...codes(BILLING_ERRORS.INSUFFICIENT_BALANCE, BILLING_ERRORS.SPEND_LIMIT_PER_JOB, BILLING_ERRORS.SPEND_LIMIT_DAILY, BILLING_ERRORS.SPEND_LIMIT_MONTHLY),
   ...codes(CIRCUITS_ERRORS.CIRCUIT_INVALID, COUPLING_ERRORS.COUPLING_PAIR_INVALID),
 ]);
@@ -99,6 +100,7 @@ export const ErrorFactsSchema = Type.Object(
     idempotency_key: Type.Optional(Type.String()),
     original_route: Type.Optional(Type.String({ description: 'IDEMPOTENCY_KEY_REUSED (platform): the route the key was first used on' })),
     job_id: Type.Optional(Type.String({ description: 'The job concerned (Jobs IDEMPOTENCY_KEY_REUSED: the original job)' })),
+    org_id: Type.Optional(Type.String({ description: 'ORG_NOT_FOUND, ORG_HEADER_MISMATCH: the organization the request named' })),
     feature: Type.Optional(Type.String()),
     reasons: Type.Optional(Type.Array(Type.Union([Type.String(), Reason]))),
     amount: Type.Optional(Usd),

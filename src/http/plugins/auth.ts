@@ -78,6 +78,18 @@ function orgHeader(req: FastifyRequest, permission?: OrgPermission): string | un
   return v === undefined || v.trim() === '' ? undefined : v.trim().toLowerCase();
 }
 
+/**
+ * A machine credential acts in the one organization it belongs to: a request naming another
+ * (path or `Qrail-Org`) is refused rather than quietly served in the credential's own, so a
+ * caller that meant another wallet learns it. Used by the platform routes and the Account Jobs
+ * interface alike (each answers in its own error shape).
+ */
+export function refuseOtherOrg(req: FastifyRequest, credentialOrg: string): void {
+  const named = orgHeader(req);
+  if (named !== undefined && named !== credentialOrg)
+    throw fail(ORG_ERRORS.ORG_HEADER_MISMATCH, 'This credential acts in its own organization only; drop the Qrail-Org header or name that organization.', { org_id: named.slice(0, 64) });
+}
+
 /** The organization a person acts in, with their role: their personal one unless the request names another they belong to. */
 async function actingOrg(app: App, req: FastifyRequest, userId: string, personalId: string, permission: OrgPermission): Promise<{ id: string; role: OrgRole; personal: boolean }> {
   const named = orgHeader(req, permission);
@@ -125,9 +137,7 @@ export function registerAuth(app: App): void {
       }
       if ('person' in access) throw sessionRequired();
       const a = c.agent;
-      const named = orgHeader(req);
-      if (named !== undefined && named !== a.accountId)
-        throw fail(ORG_ERRORS.ORG_HEADER_MISMATCH, 'This credential acts in its own organization only; drop the Qrail-Org header or name that organization.');
+      refuseOtherOrg(req, a.accountId);
       if (!access.scopes.some((s) => a.scopes.includes(s))) throw insufficientScope(PLATFORM_REALM, access.scopes, a.scopes);
       req.principal = { kind: 'agent', accountId: a.accountId, scopes: a.scopes, credentialId: a.credentialId, subject: a.subject };
       return;

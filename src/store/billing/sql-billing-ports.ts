@@ -7,7 +7,8 @@ import { sqlHardwareStore } from './hardware-sql.js';
 import { sqlLedger } from './ledger-sql.js';
 import { sqlPaymentRecords } from './processor-sql.js';
 import { sqlSandboxStore } from './sandbox-store-sql.js';
-import { sqlUnitOfWork } from './unit-of-work.js';
+import { queryable, sqlUnitOfWork } from './unit-of-work.js';
+import { recordAudit } from '../orgs/org-repository.js';
 import { sqlWallets } from './wallets-sql.js';
 
 export function sqlBillingPorts(db: Database): BillingPorts {
@@ -20,5 +21,6 @@ export function sqlBillingPorts(db: Database): BillingPorts {
     reports: sqlBillingReports,
     accounts: sqlAccountDirectory,
     sandbox: sqlSandboxStore(db),
+    settingsAudit: { record: (tx, e) => recordAudit(queryable(tx), e.accountId, e.actor, e.action, e.accountId, e.details) },
   };
 }

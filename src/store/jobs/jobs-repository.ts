@@ -82,7 +82,12 @@ export function pgJobsRepository(db: Database, submitter: SubmitterOptions = DEF
       };
     },
 
-    cancel: (accountId, jobId) => db.tx((q) => cancelJob(q, accountId, jobId)),
+    cancel: (accountId, jobId, requestId) =>
+      db.tx(async (q) => {
+        // The release's money event (migration 1811's trigger) takes the request id from the transaction.
+        if (requestId !== undefined) await q.query("SELECT set_config('qrail.request_id', $1, true)", [requestId]);
+        return cancelJob(q, accountId, jobId);
+      }),
 
     async saveTraceparent(jobId, traceparent) {
       await db.query('UPDATE jobs SET traceparent = $2 WHERE id = $1', [jobId, traceparent]);

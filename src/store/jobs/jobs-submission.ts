@@ -1,4 +1,4 @@
-/** The job submission (jobs_submit, migrations 0201–0205, 0401, 0501 and 0600; batched: 0207, 0401, 0600) and the mapping of its outcomes. */
+/** The job submission (jobs_submit, migrations 0201–0205, 0401, 0501, 0600 and 1820; batched: 0207, 0401, 0600, 1820) and the mapping of its outcomes. */
 import { AppError, fail } from '../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../errors/http-error-codes.js';
 import type { JobRecord, JobStatus, JobTransition } from '../../jobs/job.js';
@@ -83,7 +83,7 @@ type SubmitResult = Awaited<ReturnType<JobsRepository['submit']>>;
 async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | undefined> {
   // Named, so each pooled connection parses and plans it once.
   const r = await db.query<{ r: SubmitOutcome }>(
-    'SELECT jobs_submit($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13::jsonb) AS r',
+    'SELECT jobs_submit_in_request($14, $1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13::jsonb) AS r',
     [
       s.id,
       s.accountId,
@@ -98,8 +98,9 @@ async function submitOne(db: Database, s: SubmitInput): Promise<SubmitOutcome | 
       s.holdExpiresAt,
       s.submittedBy,
       tagsJson(s),
+      s.requestId ?? null,
     ],
-    { name: 'jobs_submit' },
+    { name: 'jobs_submit_in_request' },
   );
   return r.rows[0]?.r;
 }
@@ -119,8 +120,8 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
   const sorted = order.map((i) => items[i] as SubmitInput);
   const col = <T>(f: (s: SubmitInput) => T): T[] => sorted.map(f);
   const r = await db.query<{ r: Array<SubmitOutcome | null> }>(
-    `SELECT jobs_submit_many($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
-            $10::text[], $11::timestamptz[], $12::text[], $13::text[]) AS r`,
+    `SELECT jobs_submit_many_in_requests($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
+            $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::text[]) AS r`,
     [
       col((s) => s.id),
       col((s) => s.accountId),
@@ -135,8 +136,9 @@ async function submitMany(db: Database, items: readonly SubmitInput[]): Promise<
       col((s) => s.holdExpiresAt.toISOString()),
       col((s) => s.submittedBy),
       col(tagsJson),
+      col((s) => s.requestId ?? null),
     ],
-    { name: 'jobs_submit_many' },
+    { name: 'jobs_submit_many_in_requests' },
   );
   const outs = r.rows[0]?.r;
   if (!Array.isArray(outs) || outs.length !== items.length) throw new Error(`jobs_submit_many returned ${JSON.stringify(outs)?.slice(0, 200)}`);

@@ -255,8 +255,5 @@ export function pgOrgRepository(db: Database): OrgRepository {
         return { kind: 'closed' as const, forfeitedMicros: available, closedAt: now, credentialsRevoked: credentials };
       });
     },
-    async record(orgId, actor, action, target, details) {
-      await recordAudit(db, orgId, actor, action, target, details);
-    },
   };
 }

@@ -2,6 +2,7 @@ import type { CredentialRecord, CredentialsRepository, CredentialScope } from '.
 import type { SigningKey, SigningKeyStore } from '../../auth/jwt.js';
 import type { Database, Queryable } from '../db.js';
 import { claimEffect, replaceEffect } from './idempotency-repository.js';
+import { recordAudit } from '../orgs/org-repository.js';
 
 interface CredentialRow {
   id: string;
@@ -39,6 +40,11 @@ export function pgCredentialsRepository(db: Database): CredentialsRepository {
   };
   return {
     async create(c) {
+      // The audit event goes with the credential: both commit or neither does.
+      const audited = async (q: Queryable, rec: CredentialRecord): Promise<CredentialRecord> => {
+        if (c.actor !== undefined) await recordAudit(q, rec.accountId, c.actor, 'credential.created', rec.id, { name: rec.name, scopes: [...rec.scopes] });
+        return rec;
+      };
       const insert = async (q: Queryable): Promise<CredentialRecord> => {
         const r = await q.query<CredentialRow>(
           `INSERT INTO agent_credentials (id, account_id, created_by, name, scopes, secret_hash, secret_hint, expires_at)
@@ -46,10 +52,10 @@ export function pgCredentialsRepository(db: Database): CredentialsRepository {
           [c.id, c.accountId, c.createdBy, c.name, c.scopes, c.secretHash, c.secretHint, c.expiresAt],
         );
         if (r.rows[0] === undefined) throw new Error('credential insert returned nothing');
-        return toRecord(r.rows[0]);
+        return audited(q, toRecord(r.rows[0]));
       };
       const runToken = c.runToken;
-      if (runToken === undefined) return insert(db);
+      if (runToken === undefined) return c.actor === undefined ? insert(db) : db.tx(insert);
       // The retry of a run that created its credential and died before answering: that
       // credential's secret was never shown, so it gets the new one (decision in
       // docs/decisions/foundation-idempotency-crash-windows.md). A credential revoked meanwhile
@@ -62,7 +68,7 @@ export function pgCredentialsRepository(db: Database): CredentialsRepository {
             WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
           [owned, c.accountId, c.secretHash, c.secretHint],
         );
-        if (rotated.rows[0] !== undefined) return toRecord(rotated.rows[0]);
+        if (rotated.rows[0] !== undefined) return audited(q, toRecord(rotated.rows[0]));
         await replaceEffect(q, runToken, 'agent_credential', c.id);
         return insert(q);
       });
@@ -73,7 +79,17 @@ export function pgCredentialsRepository(db: Database): CredentialsRepository {
     },
     findByHash: (hash) => one(`SELECT ${COLUMNS} FROM agent_credentials WHERE secret_hash = $1`, [hash]),
     findById: (id) => one(`SELECT ${COLUMNS} FROM agent_credentials WHERE id = $1`, [id]),
-    revoke: (accountId, id, now) => one(`UPDATE agent_credentials SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $2 AND account_id = $1 RETURNING ${COLUMNS}`, [accountId, id, now]),
+    async revoke(accountId, id, now, actor) {
+      const sql = `UPDATE agent_credentials SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $2 AND account_id = $1 RETURNING ${COLUMNS}`;
+      if (actor === undefined) return one(sql, [accountId, id, now]);
+      return db.tx(async (q) => {
+        const r = await q.query<CredentialRow>(sql, [accountId, id, now]);
+        if (r.rows[0] === undefined) return null;
+        const rec = toRecord(r.rows[0]);
+        await recordAudit(q, accountId, actor, 'credential.revoked', id, { name: rec.name });
+        return rec;
+      });
+    },
     async touch(id, now) {
       await db.query('UPDATE agent_credentials SET last_used_at = $2 WHERE id = $1', [id, now]);
     },

@@ -3054,6 +3054,8 @@ export interface components {
             original_route?: string;
             /** @description The job concerned (Jobs IDEMPOTENCY_KEY_REUSED: the original job) */
             job_id?: string;
+            /** @description ORG_NOT_FOUND, ORG_HEADER_MISMATCH: the organization the request named */
+            org_id?: string;
             feature?: string;
             reasons?: (string | {
                 code: string;
@@ -3376,7 +3378,7 @@ export interface components {
                  * @description Stable SCREAMING_SNAKE code; clients branch on it (docs/errors.md)
                  * @enum {string}
                  */
-                code: "FORBIDDEN" | "INSUFFICIENT_SCOPE";
+                code: "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "ORG_HEADER_MISMATCH";
                 /** @description For people; may change */
                 message: string;
                 details?: components["schemas"]["ErrorProblem"][] | components["schemas"]["ErrorFacts"];

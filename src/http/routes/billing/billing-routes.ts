@@ -156,12 +156,8 @@ export default async function billingRoutes(app: App): Promise<void> {
       },
     },
     async (req) => {
-      const accountId = principalOf(req.principal).accountId;
-      const after = await billing.patchSpendControls(accountId, req.body);
-      // Recorded once the change committed (the billing transaction knows nothing of the audit log).
-      const action = Object.keys(req.body).every((k) => k === 'auto_recharge') ? 'billing.auto_recharge_changed' : 'billing.spend_controls_changed';
-      await app.services.orgs.record(accountId, actorOf(req), action, accountId, { changes: req.body });
-      return after;
+      // The audit event is written in the change's own transaction.
+      return billing.patchSpendControls(principalOf(req.principal).accountId, req.body, actorOf(req));
     },
   );
 

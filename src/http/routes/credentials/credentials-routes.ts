@@ -172,8 +172,8 @@ export default async function credentialsRoutes(app: App): Promise<void> {
       if (beyond.length > 0) {
         throw fail(ORG_ERRORS.ORG_SCOPE_BEYOND_ROLE, `Your role (${p.role}) cannot give ${beyond.join(', ')}.`, { role: p.role, allowed_scopes: [...allowed], path: '/scopes' });
       }
-      const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes, expiresAt }, req.idempotency?.runToken);
-      await app.services.orgs.record(p.accountId, actorOf(req), 'credential.created', credential.id, { name: credential.name, scopes: [...credential.scopes] });
+      // The audit event is written in the credential's own transaction.
+      const { credential, secret } = await credentials.create(p.accountId, p.userId, { name: req.body.name, scopes: req.body.scopes, expiresAt }, req.idempotency?.runToken, actorOf(req));
       reply.code(201).header('cache-control', 'no-store');
       return { ...view(credential), secret, client_id: credential.id, token_endpoint: `${app.config.publicBaseUrl}/v1/oauth/token` };
     },
@@ -218,8 +218,7 @@ export default async function credentialsRoutes(app: App): Promise<void> {
         const own = (await credentials.list(p.accountId)).some((c) => c.id === id && c.createdBy === p.userId);
         if (!own) throw fail(ORG_ERRORS.ORG_ROLE_FORBIDDEN, `Your role (${p.role}) revokes only the credentials you created.`, { role: p.role, permission: 'credentials' });
       }
-      const revoked = await credentials.revoke(p.accountId, id);
-      await app.services.orgs.record(p.accountId, actorOf(req), 'credential.revoked', id, { name: revoked.name });
+      const revoked = await credentials.revoke(p.accountId, id, actorOf(req));
       return { credential: view(revoked) };
     },
   );

@@ -4,7 +4,8 @@
  * carries `WWW-Authenticate: Bearer realm="qrail-jobs"`, plus `error="invalid_token"` when a
  * token was sent but is malformed, unknown, expired, revoked or for another audience (a
  * platform session token `qrs_…` is one of those). A missing scope is a 403 with
- * `error="insufficient_scope"`.
+ * `error="insufficient_scope"`; a `Qrail-Org` header naming an organization other than the
+ * credential's is a 403 ORG_HEADER_MISMATCH, as on the platform routes.
  */
 import type { FastifyRequest } from 'fastify';
 import type { AgentIdentity, JobsScope } from '../../../auth/credentials.js';
@@ -12,7 +13,7 @@ import { SESSION_PREFIX } from '../../../auth/tokens.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
 import type { App } from '../../app-types.js';
-import { bearerToken, insufficientScope } from '../../plugins/auth.js';
+import { bearerToken, insufficientScope, refuseOtherOrg } from '../../plugins/auth.js';
 import { checkMachineToken, isMachineToken } from '../../plugins/machine-token.js';
 
 export const JOBS_REALM = 'qrail-jobs';
@@ -59,6 +60,7 @@ export async function authenticateAgent(app: App, req: FastifyRequest): Promise<
   if (!isMachineToken(token)) throw invalidToken('malformed', 'The bearer token is neither a Jobs access token (JWT) nor a machine credential (qrj_...).');
   const c = await checkMachineToken(app, token);
   if (!c.ok) throw invalidToken(c.reason, c.description);
+  refuseOtherOrg(req, c.agent.accountId);
   return c.agent;
 }
 

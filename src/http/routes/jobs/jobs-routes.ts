@@ -98,7 +98,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       const agent = agentOf(req);
-      const { job, replayed } = await jobs.submit(agent, req.body as SubmitJobBody);
+      const { job, replayed } = await jobs.submit(agent, req.body as SubmitJobBody, req.id);
       reply.code(202).header('location', `/v1/jobs/${job.id}`);
       if (replayed) reply.header('idempotent-replayed', 'true');
       else app.services.metrics.inc('qrail_jobs_submitted_total', { capability: job.capabilityId });
@@ -154,7 +154,7 @@ export default async function jobsRoutes(app: App): Promise<void> {
         response: { 200: Type.Ref('Job', { description: 'The job as it is now: failed / CANCELED, or running with cancel_requested_at set' }), ...jobsErrors(403, 404, 409) },
       },
     },
-    async (req) => jobs.view(await jobs.cancel(agentOf(req).accountId, req.params.job_id.toLowerCase())),
+    async (req) => jobs.view(await jobs.cancel(agentOf(req).accountId, req.params.job_id.toLowerCase(), req.id)),
   );
 
   app.get(
