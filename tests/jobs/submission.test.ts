@@ -211,12 +211,13 @@ describe('job submission: 400 / 404 / 409 / 503 of spec §7', () => {
     expectError(d, 503, 'SERVICE_DRAINING');
     expect(d.headers['retry-after']).toBeDefined();
 
-    // The submission is one statement (jobs_submit): make exactly that one fail.
+    // The submission is one statement (jobs_submit, called through jobs_submit_in_request or, batched,
+    // jobs_submit_many_in_requests): make exactly that one fail.
     const db = app.db as { query: Database['query'] };
     const query = db.query;
     const onSubmit = (f: (sql: string, params?: readonly unknown[]) => Promise<never>) => {
       db.query = ((sql: string, params?: readonly unknown[], options?: QueryOptions) =>
-        sql.includes('jobs_submit(') ? f(sql, params) : query.call(app.db, sql, params, options)) as Database['query'];
+        /\bjobs_submit(_in_request|_many_in_requests)?\(/.test(sql) ? f(sql, params) : query.call(app.db, sql, params, options)) as Database['query'];
     };
     onSubmit(() => Promise.reject(new StoreUnavailableError(new Error('connection refused'))));
     const down = await submit(app, a, echo(k));
