@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
 import { bell } from '../helpers/circuits.js';
-import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser } from '../helpers/browser.js';
+import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser, pageCollectingErrors } from '../helpers/browser.js';
 import { expectLedgerInvariants } from '../helpers/ledger.js';
 
 /**
@@ -100,11 +100,7 @@ describe.skipIf(SKIP_BROWSER)(`the web console in Chromium${SKIP_BROWSER ? ` (sk
     for (const w of app.services.workers) w.start();
     await app.listen({ port, host: '127.0.0.1' });
     browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    page = await pageCollectingErrors(browser, consoleErrors);
   }, 120_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { buildTestApp } from '../helpers/app.js';
-import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser } from '../helpers/browser.js';
+import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser, pageCollectingErrors } from '../helpers/browser.js';
 import { FakeIbmRuntime, defaultIbmScript, ibmFakeEnv, FAKE_BACKEND } from '../execution/fakes/ibm-runtime-fake.js';
 import { faultyFezExcerpt } from '../execution/fakes/fez-excerpt.js';
 import { FakeIonq, fakeIonqEnv } from '../execution/fakes/ionq-v04-fake.js';
@@ -54,11 +54,7 @@ describe.skipIf(SKIP_BROWSER)(`the console's device pages with live providers${S
     ]);
     await app.listen({ port, host: '127.0.0.1' });
     browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    page = await pageCollectingErrors(browser, consoleErrors);
   }, 120_000);
 
   afterAll(async () => {

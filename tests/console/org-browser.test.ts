@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
 import { PASSWORD, buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
-import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser } from '../helpers/browser.js';
+import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser, pageCollectingErrors } from '../helpers/browser.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -60,11 +60,7 @@ describe.skipIf(SKIP_BROWSER)(`the console's organization pages in Chromium${SKI
     expect(org.statusCode, org.body).toBe(201);
     orgId = org.json().data.org_id;
     browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    page = await pageCollectingErrors(browser, consoleErrors);
   }, 120_000);
 
   afterAll(async () => {

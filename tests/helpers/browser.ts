@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * A real browser for page tests: Debian's Chromium driven by playwright-core (no browser
@@ -49,4 +49,14 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** The browser's first page, with every console error and uncaught page error pushed to `errors` (tests expect none). */
+export async function pageCollectingErrors(browser: Browser, errors: string[]): Promise<Page> {
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return page;
 }
