@@ -13,6 +13,8 @@ import { listMigrations, migrate, type Migration } from './migrate.js';
 import { openPgliteDatabase } from './pglite-database.js';
 import type { Database } from './db.js';
 import { PROJECT_ROOT } from '../project-root.js';
+import { LOCK_FILE } from './data-dir-lock.js';
+import { SEEDING_MARKER } from './data-dir-seed.js';
 
 const DIST = join(PROJECT_ROOT, 'dist');
 const ARCHIVE = join(DIST, 'pglite-baseline.tar.gz');
@@ -51,14 +53,14 @@ export async function writeBaseline(migrations: readonly Migration[] = listMigra
   }
 }
 
-let cached: Blob | null | undefined;
+let cached: Uint8Array | null | undefined;
 
 /**
  * The baseline archive, or undefined when there is none (a tree run from source without an
  * install) or it does not fit this tree: another PGlite, or a recorded migration whose file is
  * gone or differs (migrate() would refuse the database it produced). Then initdb runs as before.
  */
-export function usableBaseline(): Blob | undefined {
+export function usableBaseline(): Uint8Array | undefined {
   if (cached !== undefined) return cached ?? undefined;
   cached = null;
   try {
@@ -67,7 +69,7 @@ export function usableBaseline(): Blob | undefined {
     if (info.pglite !== pgliteVersion()) return undefined;
     const current = new Map(listMigrations().map((m) => [m.id, m.checksum]));
     if (!info.migrations.every((m) => current.get(m.id) === m.checksum)) return undefined;
-    cached = new Blob([readFileSync(ARCHIVE)]);
+    cached = new Uint8Array(readFileSync(ARCHIVE));
   } catch {
     // A damaged or half-written baseline only costs the fast path.
     cached = null;
@@ -75,10 +77,21 @@ export function usableBaseline(): Blob | undefined {
   return cached ?? undefined;
 }
 
-const isNewDataDir = (dataDir: string) => dataDir === 'memory://' || dataDir === ':memory:' || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+/** Empty but for our own lock files, or a seeding from the baseline that did not finish. */
+function isNewDataDir(dataDir: string): boolean {
+  if (dataDir === 'memory://' || dataDir === ':memory:' || !existsSync(dataDir)) return true;
+  const entries = readdirSync(dataDir);
+  return entries.includes(SEEDING_MARKER) || entries.every((e) => e === LOCK_FILE || e === `${LOCK_FILE}.takeover`);
+}
 
-/** Opens the embedded database, from the baseline when it is a new one and a baseline fits. */
+/**
+ * Opens the embedded database, from the baseline when it is a new one and a baseline fits: a
+ * directory on disk is written from it with Node's file calls (data-dir-seed.ts), an in-memory
+ * database loads it through PGlite.
+ */
 export async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
   const baseline = isNewDataDir(dataDir) ? usableBaseline() : undefined;
-  return openPgliteDatabase(dataDir, baseline === undefined ? {} : { loadDataDir: baseline });
+  if (baseline === undefined) return openPgliteDatabase(dataDir);
+  const inMemory = dataDir === 'memory://' || dataDir === ':memory:';
+  return openPgliteDatabase(dataDir, inMemory ? { loadDataDir: new Blob([baseline]) } : { seed: baseline });
 }

@@ -3,19 +3,23 @@ import { mkdirSync } from 'node:fs';
 import type { Database, Queryable, QueryResult } from './db.js';
 import { countError, statementAttributes, StoreUnavailableError } from './db.js';
 import { inSpan, SpanKind } from '../telemetry/trace.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { LOCK_FILE, lockDataDir } from './data-dir-lock.js';
+import { clearInterruptedSeeding, seedDataDir, seedingInterrupted } from './data-dir-seed.js';
 
 /**
  * Embedded PostgreSQL. One process owns the data directory; PGlite serialises
  * queries itself, and `transaction` holds its lock for the whole callback.
  */
-export async function openPgliteDatabase(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openPgliteDatabase(dataDir: string, options: { loadDataDir?: Blob; seed?: Uint8Array } = {}): Promise<Database> {
   const inMemory = dataDir === 'memory://' || dataDir === ':memory:';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   // Before PGlite reads a byte: a second process on the same files would each lose the other's writes.
   const lock = inMemory ? undefined : lockDataDir(dataDir);
   let db: PGlite;
   try {
+    // Under the lock: a second process must not seed (or clear) the same files.
+    if (!inMemory && options.seed !== undefined) seedDataDir(dataDir, options.seed, [LOCK_FILE, `${LOCK_FILE}.takeover`]);
+    else if (!inMemory && seedingInterrupted(dataDir)) clearInterruptedSeeding(dataDir, [LOCK_FILE, `${LOCK_FILE}.takeover`]);
     db = await PGlite.create(inMemory ? undefined : dataDir, {
       parsers: { [types.INT8]: (v: string) => BigInt(v) },
       ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
