@@ -7,6 +7,7 @@
  * eigenvalues (a final Gram–Schmidt pass, then unitary reflections), which is what the MPS split
  * relies on.
  */
+import { backTransformWasm } from './mps-wasm.js';
 import { tridiagonalVectors } from './tridiagonal-vectors.js';
 
 export interface HermitianEigen {
@@ -231,7 +232,71 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
       vr[i * kv + c] = dr[i]! * zv;
       vim[i * kv + c] = di[i]! * zv;
     }
-  // Apply H_{n−3} … H_0: M ← M − τ v (v† M) on rows j+1..n−1.
+  // Apply H_{n−3} … H_0: M ← M − τ v (v† M) on rows j+1..n−1 (WebAssembly for an even kv, same order).
+  if (!backTransformWasm(n, kv, are, aim, tau, vr, vim)) backTransformJs(n, kv, are, aim, tau, vr, vim);
+  return { values, vectors: kv, re: vr, im: vim };
+}
+
+/**
+ * Implicit QL with Wilkinson shifts on the real symmetric tridiagonal (d diagonal, e[j] between j
+ * and j+1); the rotations are accumulated into z (column-major). d becomes the eigenvalues.
+ */
+function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array | null): void {
+  for (let l = 0; l < n; l++) {
+    let iter = 0;
+    for (;;) {
+      let m = l;
+      for (; m < n - 1; m++) {
+        const dd = Math.abs(d[m]!) + Math.abs(d[m + 1]!);
+        if (Math.abs(e[m]!) <= Number.EPSILON * dd || Math.abs(e[m]!) < 1e-300) break;
+      }
+      if (m === l) break;
+      if (++iter > 60) break; // does not happen for finite input; keep whatever converged
+      let g = (d[l + 1]! - d[l]!) / (2 * e[l]!);
+      let r = Math.hypot(g, 1);
+      g = d[m]! - d[l]! + e[l]! / (g + (g >= 0 ? r : -r));
+      let s = 1;
+      let c = 1;
+      let p = 0;
+      let i = m - 1;
+      for (; i >= l; i--) {
+        let f = s * e[i]!;
+        const b = c * e[i]!;
+        r = Math.hypot(f, g);
+        e[i + 1] = r;
+        if (r === 0) {
+          d[i + 1]! -= p;
+          e[m] = 0;
+          break;
+        }
+        s = f / r;
+        c = g / r;
+        g = d[i + 1]! - p;
+        r = (d[i]! - g) * s + 2 * c * b;
+        p = s * r;
+        d[i + 1] = g + p;
+        g = c * r - b;
+        if (z === null) continue;
+        // Rotate columns i and i+1 of z.
+        const oi = i * n;
+        const o1 = oi + n;
+        for (let q = 0; q < n; q++) {
+          f = z[o1 + q]!;
+          const zi = z[oi + q]!;
+          z[o1 + q] = s * zi + c * f;
+          z[oi + q] = c * zi - s * f;
+        }
+      }
+      if (r === 0 && i >= l) continue;
+      d[l]! -= p;
+      e[l] = g;
+      e[m] = 0;
+    }
+  }
+}
+
+/** V ← H_0 ⋯ H_{n−3} V (n×kv row-major), the reflectors in A's columns below the diagonal. */
+export function backTransformJs(n: number, kv: number, are: Float64Array, aim: Float64Array, tau: Float64Array, vr: Float64Array, vim: Float64Array): void {
   const sr = new Float64Array(kv);
   const si = new Float64Array(kv);
   for (let j = n - 3; j >= 0; j--) {
@@ -297,65 +362,6 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
         vr[row + c]! -= ar * sr[c]! - ai * si[c]!;
         vim[row + c]! -= ar * si[c]! + ai * sr[c]!;
       }
-    }
-  }
-  return { values, vectors: kv, re: vr, im: vim };
-}
-
-/**
- * Implicit QL with Wilkinson shifts on the real symmetric tridiagonal (d diagonal, e[j] between j
- * and j+1); the rotations are accumulated into z (column-major). d becomes the eigenvalues.
- */
-function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array | null): void {
-  for (let l = 0; l < n; l++) {
-    let iter = 0;
-    for (;;) {
-      let m = l;
-      for (; m < n - 1; m++) {
-        const dd = Math.abs(d[m]!) + Math.abs(d[m + 1]!);
-        if (Math.abs(e[m]!) <= Number.EPSILON * dd || Math.abs(e[m]!) < 1e-300) break;
-      }
-      if (m === l) break;
-      if (++iter > 60) break; // does not happen for finite input; keep whatever converged
-      let g = (d[l + 1]! - d[l]!) / (2 * e[l]!);
-      let r = Math.hypot(g, 1);
-      g = d[m]! - d[l]! + e[l]! / (g + (g >= 0 ? r : -r));
-      let s = 1;
-      let c = 1;
-      let p = 0;
-      let i = m - 1;
-      for (; i >= l; i--) {
-        let f = s * e[i]!;
-        const b = c * e[i]!;
-        r = Math.hypot(f, g);
-        e[i + 1] = r;
-        if (r === 0) {
-          d[i + 1]! -= p;
-          e[m] = 0;
-          break;
-        }
-        s = f / r;
-        c = g / r;
-        g = d[i + 1]! - p;
-        r = (d[i]! - g) * s + 2 * c * b;
-        p = s * r;
-        d[i + 1] = g + p;
-        g = c * r - b;
-        if (z === null) continue;
-        // Rotate columns i and i+1 of z.
-        const oi = i * n;
-        const o1 = oi + n;
-        for (let q = 0; q < n; q++) {
-          f = z[o1 + q]!;
-          const zi = z[oi + q]!;
-          z[o1 + q] = s * zi + c * f;
-          z[oi + q] = c * zi - s * f;
-        }
-      }
-      if (r === 0 && i >= l) continue;
-      d[l]! -= p;
-      e[l] = g;
-      e[m] = 0;
     }
   }
 }

@@ -7,33 +7,9 @@
  * arithmetic. Odd sizes (and a missing WebAssembly) take the JS kernels.
  */
 import type { Code, FnDef } from '../wasm-emit.js';
-import { I32, moduleBytes, uleb, V128, w } from '../wasm-emit.js';
-
-const rep = <T>(k: number, x: T): T[] => Array.from({ length: k }, () => x);
-const simd = (op: number): number[] => [0xfd, ...uleb(op)];
-const mul: Code = [0x6c];
-const geU: Code = [0x4f];
-/** v128.load64_splat: both lanes ← the f64 at the address (+ offset bytes). */
-const splatLoad = (offset = 0): Code => [...simd(0x0a), 3, ...uleb(offset)];
-const loadF64 = (offset = 0): Code => [0x2b, 3, ...uleb(offset)];
-const fneg: Code = [0x9a];
-const zero: Code = [0x44, 0, 0, 0, 0, 0, 0, 0, 0, w.splat];
-
-/** for (i = init; i < end; i += step) body — zero iterations allowed. */
-const loop = (i: number, init: Code, end: Code, step: Code, body: Code): Code => [
-  init,
-  w.set(i),
-  [0x02, 0x40, 0x03, 0x40],
-  [w.get(i), end, geU, 0x0d, 1],
-  body,
-  [w.get(i), step, w.add, w.set(i), 0x0c, 0, 0x0b, 0x0b],
-];
-/** The v128 at local a + local b. */
-const vAt = (a: number, b: number): Code => [w.get(a), w.get(b), w.add, w.loadV];
-/** mem[a + b] ← mem[a + b] + value (the value's code leaves one v128). */
-const addInto = (a: number, b: number, value: Code): Code => [w.get(a), w.get(b), w.add, vAt(a, b), value, w.vadd, w.storeV];
-/** ((p·x ∓ q·y) + r·z) ∓ s·t, left to right as the JS expressions. */
-const expr = (terms: readonly (readonly [1 | -1, number, number])[]): Code => terms.map(([sign, c, x], k) => [w.get(c), w.get(x), w.vmul, k === 0 ? [] : sign > 0 ? w.vadd : w.vsub]);
+import { I32, moduleBytes, V128, w } from '../wasm-emit.js';
+import { backTransform } from './eigen-wasm.js';
+import { addInto, expr, fneg, loadF64, loop, mul, rep, splatLoad, vAt, zero } from './wasm-code.js';
 
 /** cmm(ar, ai, br, bi, cr, ci, m, p, q): C += A·B, A m×p, B p×q, all even, row-major. As `times`. */
 function cmm(): FnDef {
@@ -265,6 +241,7 @@ interface Exports {
   cmm(ar: number, ai: number, br: number, bi: number, cr: number, ci: number, m: number, p: number, q: number): void;
   cadj(ur: number, ui: number, tr: number, ti: number, rr: number, ri: number, m: number, k: number, n: number): void;
   cgram(tr: number, ti: number, gr: number, gi: number, m: number, n: number): void;
+  back(ar: number, ai: number, tau: number, vr: number, vi: number, sr: number, si: number, n: number, kv: number): void;
 }
 
 interface WasmApi {
@@ -279,7 +256,7 @@ function instance(): Exports | null {
   if (kernels === undefined) {
     const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
     try {
-      kernels = api === undefined ? null : (new api.Instance(new api.Module(moduleBytes([cmm(), cadj(), cgram()], 1)), {}).exports as Exports);
+      kernels = api === undefined ? null : (new api.Instance(new api.Module(moduleBytes([cmm(), cadj(), cgram(), backTransform()], 1)), {}).exports as Exports);
     } catch {
       kernels = null;
     }
@@ -358,4 +335,20 @@ export function gramLowerWasm(m: number, n: number, tr: Float64Array, ti: Float6
   let total = 0;
   for (let a = 0; a < m; a++) total += gr[a * m + a]!;
   return total;
+}
+
+/** V ← H_0 ⋯ H_{n−3} V as hermitian-eigen.ts's loop (reflectors in A's columns, τ); false when left to JS. */
+export function backTransformWasm(n: number, kv: number, are: Float64Array, aim: Float64Array, tau: Float64Array, vr: Float64Array, vim: Float64Array): boolean {
+  const k = kv & 1 || kv === 0 || n < 3 ? null : instance();
+  if (k === null) return false;
+  const [a0, a1, t, v0, v1, s0, s1] = regions(k, [n * n, n * n, n, n * kv, n * kv, kv, kv]) as [number, number, number, number, number, number, number];
+  put(a0, are, n * n);
+  put(a1, aim, n * n);
+  put(t, tau, n);
+  put(v0, vr, n * kv);
+  put(v1, vim, n * kv);
+  k.back(a0, a1, t, v0, v1, s0, s1, n, kv);
+  take(v0, vr, n * kv);
+  take(v1, vim, n * kv);
+  return true;
 }
