@@ -1,11 +1,16 @@
 /**
- * The WebAssembly SIMD products of the MPS split (mps-wasm.ts) against the JS kernels they replace:
- * equal bit for bit (each output accumulated in the same order), so switching them on changes no
- * result. Even sizes, including the bench's 128×64×128; odd sizes must decline and leave it to JS.
+ * The WebAssembly SIMD kernels of the MPS split (mps-wasm.ts, eigen-wasm.ts) against the JS code they
+ * replace: equal bit for bit (each output accumulated in the same order), so switching them on changes
+ * no result. The products on even sizes (the bench's 128×64×128 included; odd sizes must decline), the
+ * Hermitian eigen-solver (tridiagonalisation and back-transformation) on even and odd sizes, and a
+ * whole truncating MPS run.
  */
 import { describe, expect, it } from 'vitest';
 import { adjointTimesJs, gramLowerJs, timesJs } from '../../src/simulation/mps/complex-kernels.js';
-import { adjointTimesWasm, gramLowerWasm, timesWasm } from '../../src/simulation/mps/mps-wasm.js';
+import { circuit, gate, measure, type Operation } from '../../src/circuits/ir.js';
+import { hermitianEigen } from '../../src/simulation/mps/hermitian-eigen.js';
+import { adjointTimesWasm, gramLowerWasm, timesWasm, useMpsWasm } from '../../src/simulation/mps/mps-wasm.js';
+import { simulateMps } from '../../src/simulation/mps/simulate-mps.js';
 import { lcg } from './textbook.js';
 
 const SIZES: readonly (readonly [number, number, number])[] = [
@@ -52,5 +57,61 @@ describe('MPS WebAssembly products', () => {
     expect(timesWasm(3, 5, 1, a, b, a, b, a, b)).toBe(false);
     expect(adjointTimesWasm(4, 3, 2, a, b, a, b, a, b)).toBe(false);
     expect(gramLowerWasm(3, 5, a, b, a, b)).toBeNull();
+  });
+
+  it('the eigen-solver gives the same eigenpairs bit for bit with and without WebAssembly', () => {
+    const rnd = lcg(5);
+    for (const [m, n, kv] of [
+      [128, 128, 64],
+      [65, 70, 31],
+      [40, 40, 40],
+      [7, 9, 4],
+      [3, 3, 2],
+    ] as const) {
+      // A Gram matrix with a decaying spectrum, like the MPS cuts'.
+      const [tr, ti] = pair(rnd, m * n);
+      for (let a = 0; a < m; a++)
+        for (let c = 0; c < n; c++) {
+          tr[a * n + c]! *= Math.exp(-a / 16);
+          ti[a * n + c]! *= Math.exp(-a / 16);
+        }
+      const [gr, gi] = zeros(m * m);
+      gramLowerJs(m, n, tr, ti, gr, gi);
+      try {
+        useMpsWasm(false);
+        const js = hermitianEigen(m, gr.slice(), gi.slice(), kv, () => kv);
+        useMpsWasm(true);
+        const wasm = hermitianEigen(m, gr.slice(), gi.slice(), kv, () => kv);
+        expect(wasm.vectors).toBe(kv);
+        expect([wasm.values, wasm.re, wasm.im]).toEqual([js.values, js.re, js.im]);
+      } finally {
+        useMpsWasm(true);
+      }
+    }
+  });
+
+  it('a truncating MPS run is the same with and without WebAssembly', () => {
+    const rnd = lcg(9);
+    const n = 24;
+    const ops: Operation[] = [];
+    for (let layer = 0; layer < 12; layer++) {
+      for (let q = 0; q < n; q++) ops.push(gate('u3', [q], [rnd() * 3, rnd() * 3, rnd() * 3]));
+      for (let q = layer % 2; q + 1 < n; q += 2) ops.push(gate('cx', [q, q + 1]));
+    }
+    const c = circuit(n, 3, [...ops, measure(0, 0), measure(11, 1), measure(23, 2)]);
+    const run = (): unknown => {
+      const r = simulateMps(c, { shots: 500, seed: 3, maxBondDimension: 16 });
+      return [r.counts, r.probabilities, r.truncation];
+    };
+    try {
+      useMpsWasm(false);
+      const js = run();
+      useMpsWasm(true);
+      const wasm = run();
+      expect((js as [unknown, unknown, { truncations: number }])[2].truncations).toBeGreaterThan(0);
+      expect(wasm).toEqual(js);
+    } finally {
+      useMpsWasm(true);
+    }
   });
 });

@@ -38,22 +38,110 @@ export function backTransform(): FnDef {
   // s += conj(a)·V_i + conj(b)·V_{i+1}, as `sr[c] += ar*mr − ai*mi + br*nr − bi*ni` with ai, bi negated.
   const gatherPair: Code = [
     loadMN,
-    addInto(sr, c, expr([[1, A, mr], [-1, Ai, mi], [1, B, nr], [-1, Bi, ni]])),
-    addInto(si, c, expr([[1, A, mi], [1, Ai, mr], [1, B, ni], [1, Bi, nr]])),
+    addInto(
+      sr,
+      c,
+      expr([
+        [1, A, mr],
+        [-1, Ai, mi],
+        [1, B, nr],
+        [-1, Bi, ni],
+      ]),
+    ),
+    addInto(
+      si,
+      c,
+      expr([
+        [1, A, mi],
+        [1, Ai, mr],
+        [1, B, ni],
+        [1, Bi, nr],
+      ]),
+    ),
   ];
-  const gatherOne: Code = [vAt(vR, c), w.set(mr), vAt(vI, c), w.set(mi), addInto(sr, c, expr([[1, A, mr], [-1, Ai, mi]])), addInto(si, c, expr([[1, A, mi], [1, Ai, mr]]))];
+  const gatherOne: Code = [
+    vAt(vR, c),
+    w.set(mr),
+    vAt(vI, c),
+    w.set(mi),
+    addInto(
+      sr,
+      c,
+      expr([
+        [1, A, mr],
+        [-1, Ai, mi],
+      ]),
+    ),
+    addInto(
+      si,
+      c,
+      expr([
+        [1, A, mi],
+        [1, Ai, mr],
+      ]),
+    ),
+  ];
   // V_i −= a·s, V_{i+1} −= b·s (mr/mi hold s here).
   const scatterPair: Code = [
     vAt(sr, c),
     w.set(mr),
     vAt(si, c),
     w.set(mi),
-    subInto(vR, c, expr([[1, A, mr], [-1, Ai, mi]])),
-    subInto(vI, c, expr([[1, A, mi], [1, Ai, mr]])),
-    subInto(vR1, c, expr([[1, B, mr], [-1, Bi, mi]])),
-    subInto(vI1, c, expr([[1, B, mi], [1, Bi, mr]])),
+    subInto(
+      vR,
+      c,
+      expr([
+        [1, A, mr],
+        [-1, Ai, mi],
+      ]),
+    ),
+    subInto(
+      vI,
+      c,
+      expr([
+        [1, A, mi],
+        [1, Ai, mr],
+      ]),
+    ),
+    subInto(
+      vR1,
+      c,
+      expr([
+        [1, B, mr],
+        [-1, Bi, mi],
+      ]),
+    ),
+    subInto(
+      vI1,
+      c,
+      expr([
+        [1, B, mi],
+        [1, Bi, mr],
+      ]),
+    ),
   ];
-  const scatterOne: Code = [vAt(sr, c), w.set(mr), vAt(si, c), w.set(mi), subInto(vR, c, expr([[1, A, mr], [-1, Ai, mi]])), subInto(vI, c, expr([[1, A, mi], [1, Ai, mr]]))];
+  const scatterOne: Code = [
+    vAt(sr, c),
+    w.set(mr),
+    vAt(si, c),
+    w.set(mi),
+    subInto(
+      vR,
+      c,
+      expr([
+        [1, A, mr],
+        [-1, Ai, mi],
+      ]),
+    ),
+    subInto(
+      vI,
+      c,
+      expr([
+        [1, A, mi],
+        [1, Ai, mr],
+      ]),
+    ),
+  ];
   const perJ: Code = [
     [w.get(n), w.i32(3), w.sub, w.get(jj), w.sub, w.set(j)],
     [w.get(tau), w.get(j), w.i32(3), w.shl, w.add, loadF64(0), w.set(t)],
@@ -84,7 +172,23 @@ const lane = (l: number): Code => [0xfd, 0x21, l];
 /** Scalar (((first ± c·x) ± …), left to right as the JS expressions. */
 const sexpr = (first: number, terms: readonly (readonly [1 | -1, number, number])[]): Code => [w.get(first), terms.map(([sign, c, x]) => [w.get(c), w.get(x), f64mul, sign > 0 ? f64add : f64sub])];
 /** The byte address of A[(j+1+a)·n + j+1] (row a of the trailing block) from base. */
-const trailingRow = (base: number, j: number, a: number, n: number): Code => [w.get(base), w.get(j), w.i32(1), w.add, w.get(a), w.add, w.get(n), mul, w.get(j), w.add, w.i32(1), w.add, w.i32(3), w.shl, w.add];
+const trailingRow = (base: number, j: number, a: number, n: number): Code => [
+  w.get(base),
+  w.get(j),
+  w.i32(1),
+  w.add,
+  w.get(a),
+  w.add,
+  w.get(n),
+  mul,
+  w.get(j),
+  w.add,
+  w.i32(1),
+  w.add,
+  w.i32(3),
+  w.shl,
+  w.add,
+];
 
 /**
  * symv(ar, ai, vcr, vci, pr, pi, n, j): the paired-row part of p += A v over the trailing block of
@@ -100,12 +204,54 @@ export function symv(): FnDef {
   const sum = (s: number, terms: Code): Code => [terms, w.set(T), w.get(s), w.get(T), lane(0), f64add, w.get(T), lane(1), f64add, w.set(s)];
   const inner: Code = [
     [vAt(hR, bb), w.set(Hr), vAt(hI, bb), w.set(Hi), vAt(gR, bb), w.set(Gr), vAt(gI, bb), w.set(Gi), vAt(vcr, bb), w.set(Vr), vAt(vci, bb), w.set(Vi)],
-    sum(s0r, expr([[1, Hr, Vr], [-1, Hi, Vi]])),
-    sum(s0i, expr([[1, Hr, Vi], [1, Hi, Vr]])),
-    sum(s1r, expr([[1, Gr, Vr], [-1, Gi, Vi]])),
-    sum(s1i, expr([[1, Gr, Vi], [1, Gi, Vr]])),
-    addInto(pr, bb, expr([[1, Hr, V0r], [1, Hi, V0i], [1, Gr, V1r], [1, Gi, V1i]])),
-    addInto(pi, bb, expr([[1, Hr, V0i], [-1, Hi, V0r], [1, Gr, V1i], [-1, Gi, V1r]])),
+    sum(
+      s0r,
+      expr([
+        [1, Hr, Vr],
+        [-1, Hi, Vi],
+      ]),
+    ),
+    sum(
+      s0i,
+      expr([
+        [1, Hr, Vi],
+        [1, Hi, Vr],
+      ]),
+    ),
+    sum(
+      s1r,
+      expr([
+        [1, Gr, Vr],
+        [-1, Gi, Vi],
+      ]),
+    ),
+    sum(
+      s1i,
+      expr([
+        [1, Gr, Vi],
+        [1, Gi, Vr],
+      ]),
+    ),
+    addInto(
+      pr,
+      bb,
+      expr([
+        [1, Hr, V0r],
+        [1, Hi, V0i],
+        [1, Gr, V1r],
+        [1, Gi, V1i],
+      ]),
+    ),
+    addInto(
+      pi,
+      bb,
+      expr([
+        [1, Hr, V0i],
+        [-1, Hi, V0r],
+        [1, Gr, V1i],
+        [-1, Gi, V1r],
+      ]),
+    ),
   ];
   /** p[a + off] += value, with p's base in local `base`. */
   const bump = (base: number, off: number, value: Code): Code => [w.get(base), w.get(ab), w.add, w.get(base), w.get(ab), w.add, loadF64(off), value, f64add, storeF64(off)];
@@ -120,10 +266,42 @@ export function symv(): FnDef {
     // The 2×2 diagonal block: A[a][a], A[a+1][a] (and its conjugate), A[a+1][a+1].
     [w.get(hR), w.get(ab), w.add, loadF64(0), w.set(d0), w.get(gR), w.get(ab), w.add, loadF64(8), w.set(d1)],
     [w.get(gR), w.get(ab), w.add, loadF64(0), w.set(cr), w.get(gI), w.get(ab), w.add, loadF64(0), w.set(ci)],
-    bump(pr, 0, sexpr(s0r, [[1, d0, v0r], [1, cr, v1r], [1, ci, v1i]])),
-    bump(pi, 0, sexpr(s0i, [[1, d0, v0i], [1, cr, v1i], [-1, ci, v1r]])),
-    bump(pr, 8, sexpr(s1r, [[1, d1, v1r], [1, cr, v0r], [-1, ci, v0i]])),
-    bump(pi, 8, sexpr(s1i, [[1, d1, v1i], [1, cr, v0i], [1, ci, v0r]])),
+    bump(
+      pr,
+      0,
+      sexpr(s0r, [
+        [1, d0, v0r],
+        [1, cr, v1r],
+        [1, ci, v1i],
+      ]),
+    ),
+    bump(
+      pi,
+      0,
+      sexpr(s0i, [
+        [1, d0, v0i],
+        [1, cr, v1i],
+        [-1, ci, v1r],
+      ]),
+    ),
+    bump(
+      pr,
+      8,
+      sexpr(s1r, [
+        [1, d1, v1r],
+        [1, cr, v0r],
+        [-1, ci, v0i],
+      ]),
+    ),
+    bump(
+      pi,
+      8,
+      sexpr(s1i, [
+        [1, d1, v1i],
+        [1, cr, v0i],
+        [1, ci, v0r],
+      ]),
+    ),
   ];
   return {
     name: 'symv',
@@ -150,10 +328,46 @@ export function rank2(): FnDef {
   const sp = (base: number, off: number, dst: number): Code => [w.get(base), w.get(ab), w.add, splatLoad(off), w.set(dst)];
   const inner: Code = [
     [vAt(vcr, bb), w.set(Vr), vAt(vci, bb), w.set(Vi), vAt(pr, bb), w.set(Wr), vAt(pi, bb), w.set(Wi)],
-    subInto(rR, bb, expr([[1, v0r, Wr], [1, v0i, Wi], [1, w0r, Vr], [1, w0i, Vi]])),
-    subInto(rI, bb, expr([[1, v0i, Wr], [-1, v0r, Wi], [1, w0i, Vr], [-1, w0r, Vi]])),
-    subInto(rR1, bb, expr([[1, v1r, Wr], [1, v1i, Wi], [1, w1r, Vr], [1, w1i, Vi]])),
-    subInto(rI1, bb, expr([[1, v1i, Wr], [-1, v1r, Wi], [1, w1i, Vr], [-1, w1r, Vi]])),
+    subInto(
+      rR,
+      bb,
+      expr([
+        [1, v0r, Wr],
+        [1, v0i, Wi],
+        [1, w0r, Vr],
+        [1, w0i, Vi],
+      ]),
+    ),
+    subInto(
+      rI,
+      bb,
+      expr([
+        [1, v0i, Wr],
+        [-1, v0r, Wi],
+        [1, w0i, Vr],
+        [-1, w0r, Vi],
+      ]),
+    ),
+    subInto(
+      rR1,
+      bb,
+      expr([
+        [1, v1r, Wr],
+        [1, v1i, Wi],
+        [1, w1r, Vr],
+        [1, w1i, Vi],
+      ]),
+    ),
+    subInto(
+      rI1,
+      bb,
+      expr([
+        [1, v1i, Wr],
+        [-1, v1r, Wi],
+        [1, w1i, Vr],
+        [-1, w1r, Vi],
+      ]),
+    ),
   ];
   const perA: Code = [
     [w.get(ra), w.i32(3), w.shl, w.set(ab)],
@@ -165,9 +379,6 @@ export function rank2(): FnDef {
     name: 'rank2',
     params: rep(8, I32),
     locals: [...rep(9, I32), ...rep(12, V128)],
-    body: [
-      [w.get(n), w.get(j), w.sub, w.i32(1), w.sub, w.set(len), w.get(n), w.i32(3), w.shl, w.set(nb)],
-      loop(ra, w.i32(0), [w.get(len), w.i32(1), w.sub], w.i32(2), perA),
-    ],
+    body: [[w.get(n), w.get(j), w.sub, w.i32(1), w.sub, w.set(len), w.get(n), w.i32(3), w.shl, w.set(nb)], loop(ra, w.i32(0), [w.get(len), w.i32(1), w.sub], w.i32(2), perA)],
   };
 }

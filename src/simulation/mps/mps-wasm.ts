@@ -8,7 +8,7 @@
  */
 import type { Code, FnDef } from '../wasm-emit.js';
 import { I32, moduleBytes, V128, w } from '../wasm-emit.js';
-import { backTransform } from './eigen-wasm.js';
+import { backTransform, rank2, symv } from './eigen-wasm.js';
 import { addInto, expr, fneg, loadF64, loop, mul, rep, splatLoad, vAt, zero } from './wasm-code.js';
 
 /** cmm(ar, ai, br, bi, cr, ci, m, p, q): C += A·B, A m×p, B p×q, all even, row-major. As `times`. */
@@ -242,6 +242,8 @@ interface Exports {
   cadj(ur: number, ui: number, tr: number, ti: number, rr: number, ri: number, m: number, k: number, n: number): void;
   cgram(tr: number, ti: number, gr: number, gi: number, m: number, n: number): void;
   back(ar: number, ai: number, tau: number, vr: number, vi: number, sr: number, si: number, n: number, kv: number): void;
+  symv(ar: number, ai: number, vcr: number, vci: number, pr: number, pi: number, n: number, j: number): void;
+  rank2(ar: number, ai: number, vcr: number, vci: number, pr: number, pi: number, n: number, j: number): void;
 }
 
 interface WasmApi {
@@ -251,12 +253,19 @@ interface WasmApi {
 
 let kernels: Exports | null | undefined;
 let f64 = new Float64Array(0);
+let enabled = true;
+
+/** Switches the kernels off (everything in JS) or back on: for tests comparing the two paths. */
+export function useMpsWasm(on: boolean): void {
+  enabled = on;
+}
 
 function instance(): Exports | null {
+  if (!enabled) return null;
   if (kernels === undefined) {
     const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
     try {
-      kernels = api === undefined ? null : (new api.Instance(new api.Module(moduleBytes([cmm(), cadj(), cgram(), backTransform()], 1)), {}).exports as Exports);
+      kernels = api === undefined ? null : (new api.Instance(new api.Module(moduleBytes([cmm(), cadj(), cgram(), backTransform(), symv(), rank2()], 1)), {}).exports as Exports);
     } catch {
       kernels = null;
     }
@@ -337,18 +346,47 @@ export function gramLowerWasm(m: number, n: number, tr: Float64Array, ti: Float6
   return total;
 }
 
-/** V ← H_0 ⋯ H_{n−3} V as hermitian-eigen.ts's loop (reflectors in A's columns, τ); false when left to JS. */
-export function backTransformWasm(n: number, kv: number, are: Float64Array, aim: Float64Array, tau: Float64Array, vr: Float64Array, vim: Float64Array): boolean {
-  const k = kv & 1 || kv === 0 || n < 3 ? null : instance();
-  if (k === null) return false;
-  const [a0, a1, t, v0, v1, s0, s1] = regions(k, [n * n, n * n, n, n * kv, n * kv, kv, kv]) as [number, number, number, number, number, number, number];
+/**
+ * The eigen-solver's work arrays as views of the module's memory (the matrix copied in), so its JS
+ * steps and the kernels share them: `symv(j)` and `rank2(j)` run the paired rows of column j's
+ * p = A v and rank-2 update, `back(kv)` the back-transformation of v (n×kv, kv even). The views stay
+ * valid until the next call into this module from outside the solver.
+ */
+export interface EigenSpace {
+  readonly are: Float64Array;
+  readonly aim: Float64Array;
+  readonly vcr: Float64Array;
+  readonly vci: Float64Array;
+  readonly pr: Float64Array;
+  readonly pi: Float64Array;
+  readonly tau: Float64Array;
+  readonly vr: Float64Array;
+  readonly vi: Float64Array;
+  symv(j: number): void;
+  rank2(j: number): void;
+  back(kv: number): void;
+}
+
+export function eigenSpace(n: number, k: number, are: Float64Array, aim: Float64Array): EigenSpace | null {
+  const x = n < 3 ? null : instance();
+  if (x === null) return null;
+  const at = regions(x, [n * n, n * n, n, n, n, n, n, n * k, n * k, k, k]);
+  const [a0, a1, c0, c1, p0, p1, t, v0, v1, s0, s1] = at as [number, number, number, number, number, number, number, number, number, number, number];
+  const view = (addr: number, len: number): Float64Array => f64.subarray(addr >> 3, (addr >> 3) + len);
   put(a0, are, n * n);
   put(a1, aim, n * n);
-  put(t, tau, n);
-  put(v0, vr, n * kv);
-  put(v1, vim, n * kv);
-  k.back(a0, a1, t, v0, v1, s0, s1, n, kv);
-  take(v0, vr, n * kv);
-  take(v1, vim, n * kv);
-  return true;
+  return {
+    are: view(a0, n * n),
+    aim: view(a1, n * n),
+    vcr: view(c0, n),
+    vci: view(c1, n),
+    pr: view(p0, n),
+    pi: view(p1, n),
+    tau: view(t, n).fill(0),
+    vr: view(v0, n * k),
+    vi: view(v1, n * k),
+    symv: (j) => x.symv(a0, a1, c0, c1, p0, p1, n, j),
+    rank2: (j) => x.rank2(a0, a1, c0, c1, p0, p1, n, j),
+    back: (kv) => x.back(a0, a1, t, v0, v1, s0, s1, n, kv),
+  };
 }
