@@ -10,6 +10,7 @@ import { adjointTimesJs, gramLowerJs, timesJs } from '../../src/simulation/mps/c
 import { circuit, gate, measure, type Operation } from '../../src/circuits/ir.js';
 import { hermitianEigen } from '../../src/simulation/mps/hermitian-eigen.js';
 import { adjointTimesWasm, gramLowerWasm, timesWasm, useMpsWasm } from '../../src/simulation/mps/mps-wasm.js';
+import { orthonormaliseColumns } from '../../src/simulation/mps/orthonormalise.js';
 import { simulateMps } from '../../src/simulation/mps/simulate-mps.js';
 import { lcg } from './textbook.js';
 
@@ -87,6 +88,34 @@ describe('MPS WebAssembly products', () => {
       } finally {
         useMpsWasm(true);
       }
+    }
+  });
+
+  it('Gram–Schmidt gives the same Q and R bit for bit with and without WebAssembly (dependent columns too)', () => {
+    const rnd = lcg(6);
+    for (const [m, q] of [
+      [128, 64],
+      [10, 7],
+      [4, 6],
+      [2, 2],
+    ] as const) {
+      const [re, im] = pair(rnd, m * q);
+      // Column 3 (mod q) a combination of columns 0 and 1: it must come out zero on both paths.
+      for (let i = 0; i < m; i++) {
+        re[(3 % q) * m + i] = 2 * re[i]! - re[m + i]!;
+        im[(3 % q) * m + i] = 2 * im[i]! - im[m + i]!;
+      }
+      const run = (on: boolean): Float64Array[] => {
+        const out = [re.slice(), im.slice(), new Float64Array(q * q), new Float64Array(q * q)] as const;
+        useMpsWasm(on);
+        try {
+          orthonormaliseColumns(m, q, out[0], out[1], out[2], out[3]);
+        } finally {
+          useMpsWasm(true);
+        }
+        return [...out];
+      };
+      expect(run(true)).toEqual(run(false));
     }
   });
 

@@ -9,6 +9,7 @@
 import type { Code, FnDef } from '../wasm-emit.js';
 import { I32, moduleBytes, V128, w } from '../wasm-emit.js';
 import { backTransform, rank2, symv } from './eigen-wasm.js';
+import { project } from './orthonormalise-wasm.js';
 import { addInto, expr, fneg, loadF64, loop, mul, rep, splatLoad, vAt, zero } from './wasm-code.js';
 
 /** cmm(ar, ai, br, bi, cr, ci, m, p, q): C += A·B, A m×p, B p×q, all even, row-major. As `times`. */
@@ -244,6 +245,7 @@ interface Exports {
   back(ar: number, ai: number, tau: number, vr: number, vi: number, sr: number, si: number, n: number, kv: number): void;
   symv(ar: number, ai: number, vcr: number, vci: number, pr: number, pi: number, n: number, j: number): void;
   rank2(ar: number, ai: number, vcr: number, vci: number, pr: number, pi: number, n: number, j: number): void;
+  project(re: number, im: number, rr: number, ri: number, m: number, q: number, j: number): void;
 }
 
 interface WasmApi {
@@ -265,7 +267,7 @@ function instance(): Exports | null {
   if (kernels === undefined) {
     const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
     try {
-      kernels = api === undefined ? null : (new api.Instance(new api.Module(moduleBytes([cmm(), cadj(), cgram(), backTransform(), symv(), rank2()], 1)), {}).exports as Exports);
+      kernels = api === undefined ? null : (new api.Instance(new api.Module(moduleBytes([cmm(), cadj(), cgram(), backTransform(), symv(), rank2(), project()], 1)), {}).exports as Exports);
     } catch {
       kernels = null;
     }
@@ -388,5 +390,43 @@ export function eigenSpace(n: number, k: number, are: Float64Array, aim: Float64
     symv: (j) => x.symv(a0, a1, c0, c1, p0, p1, n, j),
     rank2: (j) => x.rank2(a0, a1, c0, c1, p0, p1, n, j),
     back: (kv) => x.back(a0, a1, t, v0, v1, s0, s1, n, kv),
+  };
+}
+
+/**
+ * Gram–Schmidt's columns (m×q column-major, m even) and R (q×q) as views of the module's memory,
+ * copied in; `project(j)` runs one pass of column j against the earlier ones; `done()` copies the
+ * columns and R back out.
+ */
+export interface QrSpace {
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+  project(j: number): void;
+  /** R's real part at index e (its diagonal is set from JS). */
+  setR(e: number, v: number): void;
+  done(): void;
+}
+
+export function qrSpace(m: number, q: number, re: Float64Array, im: Float64Array, rr: Float64Array, ri: Float64Array): QrSpace | null {
+  const x = m & 1 || m === 0 || q === 0 ? null : instance();
+  if (x === null) return null;
+  const [c0, c1, r0, r1] = regions(x, [m * q, m * q, q * q, q * q]) as [number, number, number, number];
+  put(c0, re, m * q);
+  put(c1, im, m * q);
+  put(r0, rr, q * q);
+  put(r1, ri, q * q);
+  return {
+    re: f64.subarray(c0 >> 3, (c0 >> 3) + m * q),
+    im: f64.subarray(c1 >> 3, (c1 >> 3) + m * q),
+    project: (j) => x.project(c0, c1, r0, r1, m, q, j),
+    setR: (e, v) => {
+      f64[(r0 >> 3) + e] = v;
+    },
+    done: () => {
+      take(c0, re, m * q);
+      take(c1, im, m * q);
+      take(r0, rr, q * q);
+      take(r1, ri, q * q);
+    },
   };
 }
