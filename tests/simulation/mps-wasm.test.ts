@@ -58,6 +58,8 @@ describe('MPS WebAssembly products', () => {
     expect(timesWasm(3, 5, 1, a, b, a, b, a, b)).toBe(false);
     expect(adjointTimesWasm(4, 3, 2, a, b, a, b, a, b)).toBe(false);
     expect(gramLowerWasm(3, 5, a, b, a, b)).toBeNull();
+    // Operands beyond the memory cap (here C alone is 2·2048² f64 = 64 MiB) are left to JS too.
+    expect(timesWasm(2048, 2, 2048, a, b, a, b, a, b)).toBe(false);
   });
 
   it('the eigen-solver gives the same eigenpairs bit for bit with and without WebAssembly', () => {

@@ -52,16 +52,30 @@ function instance(): Exports | null {
   return kernels;
 }
 
-/** Byte addresses of consecutive regions of the given f64 counts (16-byte aligned), memory grown to fit. */
-function regions(k: Exports, counts: readonly number[]): number[] {
+/**
+ * The module's memory never shrinks, so it is kept to this size: it holds every operand up to χ = 512
+ * (two-site matrices 1024 wide); larger cuts run in JS rather than pin hundreds of MiB per thread.
+ */
+export const MPS_WASM_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Byte addresses of consecutive regions of the given f64 counts (16-byte aligned), memory grown to
+ * fit; null when they would exceed MPS_WASM_MAX_BYTES or the memory cannot grow (the caller uses JS).
+ */
+function regions(k: Exports, counts: readonly number[]): number[] | null {
   const at: number[] = [];
   let top = 0;
   for (const n of counts) {
     at.push(top);
     top += (n * 8 + 15) & ~15;
   }
+  if (top > MPS_WASM_MAX_BYTES) return null;
   const have = k.mem.buffer.byteLength;
-  if (top > have) k.mem.grow(Math.ceil((top - have) / 65536));
+  try {
+    if (top > have) k.mem.grow(Math.ceil((top - have) / 65536));
+  } catch {
+    return null;
+  }
   if (f64.buffer !== k.mem.buffer) f64 = new Float64Array(k.mem.buffer);
   return at;
 }
@@ -73,7 +87,9 @@ const take = (at: number, out: Float64Array, n: number): void => out.set(f64.sub
 export function timesWasm(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array, cr: Float64Array, ci: Float64Array): boolean {
   const k = (m | p | q) & 1 || m === 0 || p === 0 || q === 0 ? null : instance();
   if (k === null) return false;
-  const [a0, a1, b0, b1, c0, c1] = regions(k, [m * p, m * p, p * q, p * q, m * q, m * q]) as [number, number, number, number, number, number];
+  const at = regions(k, [m * p, m * p, p * q, p * q, m * q, m * q]);
+  if (at === null) return false;
+  const [a0, a1, b0, b1, c0, c1] = at as [number, number, number, number, number, number];
   put(a0, ar, m * p);
   put(a1, ai, m * p);
   put(b0, br, p * q);
@@ -89,7 +105,9 @@ export function timesWasm(m: number, p: number, q: number, ar: Float64Array, ai:
 export function adjointTimesWasm(m: number, kk: number, n: number, ur: Float64Array, ui: Float64Array, tr: Float64Array, ti: Float64Array, rr: Float64Array, ri: Float64Array): boolean {
   const k = (m | kk | n) & 1 || m === 0 || kk === 0 || n === 0 ? null : instance();
   if (k === null) return false;
-  const [u0, u1, t0, t1, r0, r1] = regions(k, [m * kk, m * kk, m * n, m * n, kk * n, kk * n]) as [number, number, number, number, number, number];
+  const at = regions(k, [m * kk, m * kk, m * n, m * n, kk * n, kk * n]);
+  if (at === null) return false;
+  const [u0, u1, t0, t1, r0, r1] = at as [number, number, number, number, number, number];
   put(u0, ur, m * kk);
   put(u1, ui, m * kk);
   put(t0, tr, m * n);
@@ -105,7 +123,9 @@ export function adjointTimesWasm(m: number, kk: number, n: number, ur: Float64Ar
 export function gramLowerWasm(m: number, n: number, tr: Float64Array, ti: Float64Array, gr: Float64Array, gi: Float64Array): number | null {
   const k = m & 1 || m === 0 || n === 0 ? null : instance();
   if (k === null) return null;
-  const [t0, t1, g0, g1] = regions(k, [m * n, m * n, m * m, m * m]) as [number, number, number, number];
+  const at = regions(k, [m * n, m * n, m * m, m * m]);
+  if (at === null) return null;
+  const [t0, t1, g0, g1] = at as [number, number, number, number];
   // θᵀ, so that neighbouring rows of θ are neighbouring entries.
   const o0 = t0 >> 3;
   const o1 = t1 >> 3;
@@ -150,6 +170,7 @@ export function eigenSpace(n: number, k: number, are: Float64Array, aim: Float64
   const x = n < 3 ? null : instance();
   if (x === null) return null;
   const at = regions(x, [n * n, n * n, n, n, n, n, n, n * k, n * k, k, k]);
+  if (at === null) return null;
   const [a0, a1, c0, c1, p0, p1, t, v0, v1, s0, s1] = at as [number, number, number, number, number, number, number, number, number, number, number];
   const view = (addr: number, len: number): Float64Array => f64.subarray(addr >> 3, (addr >> 3) + len);
   put(a0, are, n * n);
@@ -187,7 +208,9 @@ export interface QrSpace {
 export function qrSpace(m: number, q: number, re: Float64Array, im: Float64Array, rr: Float64Array, ri: Float64Array): QrSpace | null {
   const x = m & 1 || m === 0 || q === 0 ? null : instance();
   if (x === null) return null;
-  const [c0, c1, r0, r1] = regions(x, [m * q, m * q, q * q, q * q]) as [number, number, number, number];
+  const at = regions(x, [m * q, m * q, q * q, q * q]);
+  if (at === null) return null;
+  const [c0, c1, r0, r1] = at as [number, number, number, number];
   put(c0, re, m * q);
   put(c1, im, m * q);
   put(r0, rr, q * q);
