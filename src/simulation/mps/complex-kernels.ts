@@ -1,11 +1,18 @@
 /**
  * The two complex products of the MPS split (gram-split.ts), on split re/im row-major arrays and
  * blocked 2×2 so each loaded element serves two outputs: the Gram matrix θθ† and R = U†θ. They were
- * a sixth of the MPS run as plain triple loops, bound by loads rather than arithmetic.
+ * a sixth of the MPS run as plain triple loops, bound by loads rather than arithmetic. Even sizes run
+ * in WebAssembly SIMD (mps-wasm.ts) with the same per-element order, so with the same result.
  */
+import { adjointTimesWasm, gramLowerWasm, timesWasm } from './mps-wasm.js';
 
 /** Lower triangle (b ≤ a) of G = θθ† for θ m×n; returns Σ G[a,a] = ‖θ‖². Upper entries of diagonal blocks may be written too. */
 export function gramLower(m: number, n: number, tr: Float64Array, ti: Float64Array, gr: Float64Array, gi: Float64Array): number {
+  return gramLowerWasm(m, n, tr, ti, gr, gi) ?? gramLowerJs(m, n, tr, ti, gr, gi);
+}
+
+/** `gramLower` in plain JS (odd sizes, no WebAssembly; the reference the wasm kernel must match bit for bit). */
+export function gramLowerJs(m: number, n: number, tr: Float64Array, ti: Float64Array, gr: Float64Array, gi: Float64Array): number {
   const m2 = m & ~1;
   for (let a = 0; a < m2; a += 2) {
     const oa = a * n;
@@ -73,6 +80,11 @@ export function gramLower(m: number, n: number, tr: Float64Array, ti: Float64Arr
 
 /** R = U†θ (k×n) for U m×k and θ m×n; R is overwritten. */
 export function adjointTimes(m: number, k: number, n: number, ur: Float64Array, ui: Float64Array, tr: Float64Array, ti: Float64Array, rr: Float64Array, ri: Float64Array): void {
+  if (!adjointTimesWasm(m, k, n, ur, ui, tr, ti, rr, ri)) adjointTimesJs(m, k, n, ur, ui, tr, ti, rr, ri);
+}
+
+/** `adjointTimes` in plain JS. */
+export function adjointTimesJs(m: number, k: number, n: number, ur: Float64Array, ui: Float64Array, tr: Float64Array, ti: Float64Array, rr: Float64Array, ri: Float64Array): void {
   rr.fill(0, 0, k * n);
   ri.fill(0, 0, k * n);
   const m2 = m & ~1;
@@ -126,6 +138,11 @@ export function adjointTimes(m: number, k: number, n: number, ur: Float64Array, 
 
 /** C = A·B (m×q) for A m×p and B p×q; C is overwritten. Rows i, i+1 of C take rows k, k+1 of B at once. */
 export function times(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array, cr: Float64Array, ci: Float64Array): void {
+  if (!timesWasm(m, p, q, ar, ai, br, bi, cr, ci)) timesJs(m, p, q, ar, ai, br, bi, cr, ci);
+}
+
+/** `times` in plain JS. */
+export function timesJs(m: number, p: number, q: number, ar: Float64Array, ai: Float64Array, br: Float64Array, bi: Float64Array, cr: Float64Array, ci: Float64Array): void {
   cr.fill(0, 0, m * q);
   ci.fill(0, 0, m * q);
   const p2 = p & ~1;

@@ -7,6 +7,7 @@
  * eigenvalues (a final Gram–Schmidt pass, then unitary reflections), which is what the MPS split
  * relies on.
  */
+import { eigenSpace } from './mps-wasm.js';
 import { tridiagonalVectors } from './tridiagonal-vectors.js';
 
 export interface HermitianEigen {
@@ -24,18 +25,22 @@ export interface HermitianEigen {
  * triangle is read; the arrays are overwritten (they are the work space). `vectors`, given the
  * eigenvalues, says how many eigenvectors (leading ones) to compute; all `want` by default.
  */
-export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, want: number, vectors?: (values: Float64Array) => number): HermitianEigen {
+export function hermitianEigen(n: number, are0: Float64Array, aim0: Float64Array, want: number, vectors?: (values: Float64Array) => number): HermitianEigen {
   const k = Math.max(0, Math.min(want, n));
+  // In WebAssembly memory when available: the O(n³) loops run there, in the JS loops' order.
+  const ws = eigenSpace(n, k, are0, aim0);
+  const are = ws?.are ?? are0;
+  const aim = ws?.aim ?? aim0;
   const d = new Float64Array(n);
   const e = new Float64Array(n); // e[j] couples j and j+1 (real, ≥ 0 after the phase)
   const phr = new Float64Array(n);
   const phi = new Float64Array(n);
   // Reflector j (j = 0..n−3) acts on rows j+1..n−1: H = I − τ v v†; v stored in column j below the diagonal.
-  const tau = new Float64Array(n);
-  const pr = new Float64Array(n);
-  const pi = new Float64Array(n);
-  const vcr = new Float64Array(n);
-  const vci = new Float64Array(n);
+  const tau = ws?.tau ?? new Float64Array(n);
+  const pr = ws?.pr ?? new Float64Array(n);
+  const pi = ws?.pi ?? new Float64Array(n);
+  const vcr = ws?.vcr ?? new Float64Array(n);
+  const vci = ws?.vci ?? new Float64Array(n);
   for (let j = 0; j + 2 < n; j++) {
     const len = n - j - 1;
     let sig2 = 0;
@@ -66,6 +71,10 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     }
     // Rows a and a+1 per step: each load (and store) of v_b and p_b serves both.
     let a = 0;
+    if (ws !== null) {
+      ws.symv(j);
+      a = len - (len & 1);
+    }
     for (; a + 1 < len; a += 2) {
       const row = (j + 1 + a) * n + j + 1;
       const row1 = row + n;
@@ -139,6 +148,10 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     }
     // A ← A − v w† − w v† (lower triangle), rows a and a+1 per step (v_b, w_b loaded once for both).
     let ra = 0;
+    if (ws !== null) {
+      ws.rank2(j);
+      ra = len - (len & 1);
+    }
     for (; ra < len; ra += 2) {
       const pair = ra + 1 < len;
       const ia = j + 1 + ra;
@@ -223,15 +236,84 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
     for (let c = 0; c < kv; c++) z.set(zq.subarray(order[c]! * n, order[c]! * n + n), c * n);
   }
   // V = Q·D·Z; row-major n×kv.
-  const vr = new Float64Array(n * kv);
-  const vim = new Float64Array(n * kv);
+  const onWasm = ws !== null && (kv & 1) === 0 && kv > 0;
+  const vr = onWasm ? ws.vr.subarray(0, n * kv) : new Float64Array(n * kv);
+  const vim = onWasm ? ws.vi.subarray(0, n * kv) : new Float64Array(n * kv);
   for (let c = 0; c < kv; c++)
     for (let i = 0; i < n; i++) {
       const zv = z[c * n + i]!;
       vr[i * kv + c] = dr[i]! * zv;
       vim[i * kv + c] = di[i]! * zv;
     }
-  // Apply H_{n−3} … H_0: M ← M − τ v (v† M) on rows j+1..n−1.
+  // Apply H_{n−3} … H_0: M ← M − τ v (v† M) on rows j+1..n−1 (WebAssembly for an even kv, same order).
+  if (onWasm) {
+    ws.back(kv);
+    return { values, vectors: kv, re: vr.slice(), im: vim.slice() };
+  }
+  backTransformJs(n, kv, are, aim, tau, vr, vim);
+  return { values, vectors: kv, re: vr, im: vim };
+}
+
+/**
+ * Implicit QL with Wilkinson shifts on the real symmetric tridiagonal (d diagonal, e[j] between j
+ * and j+1); the rotations are accumulated into z (column-major). d becomes the eigenvalues.
+ */
+function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array | null): void {
+  for (let l = 0; l < n; l++) {
+    let iter = 0;
+    for (;;) {
+      let m = l;
+      for (; m < n - 1; m++) {
+        const dd = Math.abs(d[m]!) + Math.abs(d[m + 1]!);
+        if (Math.abs(e[m]!) <= Number.EPSILON * dd || Math.abs(e[m]!) < 1e-300) break;
+      }
+      if (m === l) break;
+      if (++iter > 60) break; // does not happen for finite input; keep whatever converged
+      let g = (d[l + 1]! - d[l]!) / (2 * e[l]!);
+      let r = Math.hypot(g, 1);
+      g = d[m]! - d[l]! + e[l]! / (g + (g >= 0 ? r : -r));
+      let s = 1;
+      let c = 1;
+      let p = 0;
+      let i = m - 1;
+      for (; i >= l; i--) {
+        let f = s * e[i]!;
+        const b = c * e[i]!;
+        r = Math.hypot(f, g);
+        e[i + 1] = r;
+        if (r === 0) {
+          d[i + 1]! -= p;
+          e[m] = 0;
+          break;
+        }
+        s = f / r;
+        c = g / r;
+        g = d[i + 1]! - p;
+        r = (d[i]! - g) * s + 2 * c * b;
+        p = s * r;
+        d[i + 1] = g + p;
+        g = c * r - b;
+        if (z === null) continue;
+        // Rotate columns i and i+1 of z.
+        const oi = i * n;
+        const o1 = oi + n;
+        for (let q = 0; q < n; q++) {
+          f = z[o1 + q]!;
+          const zi = z[oi + q]!;
+          z[o1 + q] = s * zi + c * f;
+          z[oi + q] = c * zi - s * f;
+        }
+      }
+      if (r === 0 && i >= l) continue;
+      d[l]! -= p;
+      e[l] = g;
+      e[m] = 0;
+    }
+  }
+}
+
+/** V ← H_0 ⋯ H_{n−3} V (n×kv row-major), the reflectors in A's columns below the diagonal. */
+export function backTransformJs(n: number, kv: number, are: Float64Array, aim: Float64Array, tau: Float64Array, vr: Float64Array, vim: Float64Array): void {
   const sr = new Float64Array(kv);
   const si = new Float64Array(kv);
   for (let j = n - 3; j >= 0; j--) {
@@ -297,65 +379,6 @@ export function hermitianEigen(n: number, are: Float64Array, aim: Float64Array, 
         vr[row + c]! -= ar * sr[c]! - ai * si[c]!;
         vim[row + c]! -= ar * si[c]! + ai * sr[c]!;
       }
-    }
-  }
-  return { values, vectors: kv, re: vr, im: vim };
-}
-
-/**
- * Implicit QL with Wilkinson shifts on the real symmetric tridiagonal (d diagonal, e[j] between j
- * and j+1); the rotations are accumulated into z (column-major). d becomes the eigenvalues.
- */
-function tridiagonalQl(n: number, d: Float64Array, e: Float64Array, z: Float64Array | null): void {
-  for (let l = 0; l < n; l++) {
-    let iter = 0;
-    for (;;) {
-      let m = l;
-      for (; m < n - 1; m++) {
-        const dd = Math.abs(d[m]!) + Math.abs(d[m + 1]!);
-        if (Math.abs(e[m]!) <= Number.EPSILON * dd || Math.abs(e[m]!) < 1e-300) break;
-      }
-      if (m === l) break;
-      if (++iter > 60) break; // does not happen for finite input; keep whatever converged
-      let g = (d[l + 1]! - d[l]!) / (2 * e[l]!);
-      let r = Math.hypot(g, 1);
-      g = d[m]! - d[l]! + e[l]! / (g + (g >= 0 ? r : -r));
-      let s = 1;
-      let c = 1;
-      let p = 0;
-      let i = m - 1;
-      for (; i >= l; i--) {
-        let f = s * e[i]!;
-        const b = c * e[i]!;
-        r = Math.hypot(f, g);
-        e[i + 1] = r;
-        if (r === 0) {
-          d[i + 1]! -= p;
-          e[m] = 0;
-          break;
-        }
-        s = f / r;
-        c = g / r;
-        g = d[i + 1]! - p;
-        r = (d[i]! - g) * s + 2 * c * b;
-        p = s * r;
-        d[i + 1] = g + p;
-        g = c * r - b;
-        if (z === null) continue;
-        // Rotate columns i and i+1 of z.
-        const oi = i * n;
-        const o1 = oi + n;
-        for (let q = 0; q < n; q++) {
-          f = z[o1 + q]!;
-          const zi = z[oi + q]!;
-          z[o1 + q] = s * zi + c * f;
-          z[oi + q] = c * zi - s * f;
-        }
-      }
-      if (r === 0 && i >= l) continue;
-      d[l]! -= p;
-      e[l] = g;
-      e[m] = 0;
     }
   }
 }

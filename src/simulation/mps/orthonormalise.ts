@@ -4,18 +4,28 @@
  * well-conditioned and the rank-deficient site matrices alike.
  */
 
+import { qrSpace } from './mps-wasm.js';
+
 /**
  * Orthonormalises q columns of length m stored contiguously (column j at j·m) in place, Gram–Schmidt
  * twice; a column dependent on the earlier ones becomes zero. When `rr`/`ri` (q×q, zeroed) are given
  * they receive R with M = Q·R (row c, column j: the coefficient of Q's column c in M's column j), so
  * the caller needs no separate Q†M product.
  */
-export function orthonormaliseColumns(m: number, q: number, re: Float64Array, im: Float64Array, rr?: Float64Array, ri?: Float64Array): void {
+export function orthonormaliseColumns(m: number, q: number, re0: Float64Array, im0: Float64Array, rr?: Float64Array, ri?: Float64Array): void {
+  // The projections in WebAssembly when R is wanted and m is even (same order, same result).
+  const ws = rr !== undefined && ri !== undefined ? qrSpace(m, q, re0, im0, rr, ri) : null;
+  const re = ws?.re ?? re0;
+  const im = ws?.im ?? im0;
   for (let j = 0; j < q; j++) {
     const oj = j * m;
     let n0 = 0;
     for (let i = 0; i < m; i++) n0 += re[oj + i]! * re[oj + i]! + im[oj + i]! * im[oj + i]!;
     for (let pass = 0; pass < 2; pass++) {
+      if (ws !== null) {
+        ws.project(j);
+        continue;
+      }
       // Two earlier columns per step, so each load of column j serves both: they are orthonormal
       // already, so projecting on both from the same vector equals projecting one after the other up
       // to rounding, which the second pass removes.
@@ -83,10 +93,14 @@ export function orthonormaliseColumns(m: number, q: number, re: Float64Array, im
     let n1 = 0;
     for (let i = 0; i < m; i++) n1 += re[oj + i]! * re[oj + i]! + im[oj + i]! * im[oj + i]!;
     const inv = n1 > 1e-24 * n0 && n1 > 0 ? 1 / Math.sqrt(n1) : 0;
-    if (rr !== undefined && inv > 0) rr[j * q + j] = Math.sqrt(n1);
+    if (rr !== undefined && inv > 0) {
+      if (ws !== null) ws.setR(j * q + j, Math.sqrt(n1));
+      else rr[j * q + j] = Math.sqrt(n1);
+    }
     for (let i = 0; i < m; i++) {
       re[oj + i]! *= inv;
       im[oj + i]! *= inv;
     }
   }
+  ws?.done();
 }
