@@ -11,6 +11,7 @@ import { optimizeCircuit, type Profile } from '../src/optimization/optimize.js';
 import { fixtureFile } from '../tests/helpers/fixture-file.js';
 import { barencoTofN, chain, tofN } from './lib/scaled-circuits.js';
 import { productFormulaFamily } from './lib/product-formula.js';
+import { loadPublishedPf, repeatSteps } from './lib/published-pf.js';
 
 const DIR = process.env['NAM_DIR'] ?? fixtureFile('benchmarks/nam');
 const PROFILES: Profile[] = ['safe', 'balanced', 'aggressive'];
@@ -87,7 +88,63 @@ const adder = aggr.find((r) => r.name === 'adder_8');
 console.log(
   `balanced worse than Nam light: ${balancedWorseThanLight.join(', ') || 'none'}; aggressive T-count worse than Nam heavy: ${aggrTWorse.join(', ') || 'none'}; adder_8 aggressive: ${adder ? adder.ms.toFixed(0) : '-'} ms`,
 );
-// ---------- product formulas: 1D Heisenberg and Ising chains, 1st/2nd/4th order (PF=0 skips; PF_ONLY=a,b runs a subset) ----------
+// ---------- product formulas, as Nam et al. published them: their Heisenberg-chain inputs (PF1/PF2/PF4, n = 10…100),
+// PF_STEPS (2) consecutive steps each, beside their own optimized blocks for the same steps (bench/lib/published-pf.ts).
+// PF_PUBLISHED=0 skips; PF_PUBLISHED_ONLY=pf1_10,pf2_20 runs a subset. ----------
+const pfSteps = Number(process.env['PF_STEPS'] ?? 2);
+const pubOnly = process.env['PF_PUBLISHED_ONLY']?.split(',');
+const published = process.env['PF_PUBLISHED'] === '0' ? [] : loadPublishedPf(fixtureFile('benchmarks/nam-pf')).filter((p) => !pubOnly || pubOnly.includes(p.name));
+const pubRows: Row[] = [];
+for (const p of published) {
+  const input = repeatSteps(p.step, pfSteps);
+  for (const profile of PROFILES) {
+    const t0 = performance.now();
+    try {
+      const r = optimizeCircuit(input, { profile, includeSteps: false });
+      pubRows.push({
+        name: p.name,
+        profile,
+        m: r.metricsAfter,
+        nam: r.metricsAfter.target_total,
+        from: r.profile,
+        ms: performance.now() - t0,
+        verified: r.proof.verified,
+        method: '',
+        timedOut: r.timedOut,
+      });
+    } catch (e) {
+      pubRows.push({ name: p.name, profile, ms: performance.now() - t0, verified: false, method: '-', timedOut: false, error: (e as Error).message });
+    }
+    const x = pubRows[pubRows.length - 1]!;
+    console.log(
+      `${p.name.padEnd(10)}${pad(`${pfSteps} steps`, 9)}${pad(profile, 11)}${pad(input.ops.length, 7)} →${pad(x.nam ?? '-', 6)} nam (Nam et al.${pad(p.namGates(pfSteps), 6)})${pad(x.m?.two_qubit ?? '-', 6)} cx${pad(x.ms.toFixed(0), 8)} ms  ${x.error ? `UNVERIFIED ${x.error.slice(0, 60)}` : `${x.verified ? 'verified' : 'NO'} from ${x.from}${x.timedOut ? ' (timeout)' : ''}`}`,
+    );
+  }
+}
+const pubAt = (name: string, p: Profile) => pubRows.find((r) => r.name === name && r.profile === p)?.nam ?? Infinity;
+const pubSum = (p: Profile) => sum(published.map((c) => Math.min(pubAt(c.name, p), c.step.ops.length * pfSteps)));
+const publishedSection = {
+  source: 'github.com/njross/optimizer (Nam, Ross, Su, Childs, Maslov 2018), tests/fixtures/benchmarks/nam-pf',
+  steps: pfSteps,
+  circuits: published.length,
+  gates_before: sum(published.map((c) => c.step.ops.length * pfSteps)),
+  nam_et_al_total: sum(published.map((c) => c.namGates(pfSteps))),
+  balanced_nam_total: pubSum('balanced'),
+  aggressive_nam_total: pubSum('aggressive'),
+  per_circuit: Object.fromEntries(
+    published.map((c) => [c.name, { before: c.step.ops.length * pfSteps, nam_et_al: c.namGates(pfSteps), balanced: pubAt(c.name, 'balanced'), aggressive: pubAt(c.name, 'aggressive') }]),
+  ),
+  balanced_worse_than_nam_et_al: published.filter((c) => pubAt(c.name, 'balanced') > c.namGates(pfSteps)).map((c) => c.name),
+  aggressive_worse_than_nam_et_al: published.filter((c) => pubAt(c.name, 'aggressive') > c.namGates(pfSteps)).map((c) => c.name),
+  aggressive_worse_than_balanced: published.filter((c) => pubAt(c.name, 'aggressive') > pubAt(c.name, 'balanced')).map((c) => c.name),
+  verified: pubRows.filter((r) => r.verified).length,
+  outputs: pubRows.length,
+  balanced_max_ms: Math.round(Math.max(0, ...pubRows.filter((r) => r.profile === 'balanced').map((r) => r.ms))),
+  aggressive_max_ms: Math.round(Math.max(0, ...pubRows.filter((r) => r.profile === 'aggressive').map((r) => r.ms))),
+  timed_out: pubRows.filter((r) => r.timedOut).map((r) => `${r.name}:${r.profile}`),
+};
+
+// ---------- product formulas from our generator: 1D Heisenberg and Ising chains, 1st/2nd/4th order (PF=0 skips; PF_ONLY=a,b runs a subset) ----------
 const pfOnly = process.env['PF_ONLY']?.split(',');
 const pfFamily = process.env['PF'] === '0' ? {} : productFormulaFamily();
 const pfNames = Object.keys(pfFamily).filter((n) => !pfOnly || pfOnly.includes(n));
@@ -158,6 +215,7 @@ console.log(
       balanced_max_ms: Math.round(Math.max(0, ...pfRows.filter((r) => r.profile === 'balanced').map((r) => r.ms))),
       aggressive_max_ms: Math.round(Math.max(0, ...pfRows.filter((r) => r.profile === 'aggressive').map((r) => r.ms))),
       timed_out: pfRows.filter((r) => r.timedOut).map((r) => `${r.name}:${r.profile}`),
+      published: { ...publishedSection, monotone_violations: monotoneViolations(pubRows) },
     },
   }),
 );

@@ -16,7 +16,13 @@ export type CostModel = 'native' | 'nam';
 const NAM_NATIVE = new Set(['h', 'rz', 'x', 'cx']);
 /** One-qubit gates that are a single z-rotation up to global phase. */
 const Z_LIKE = new Set(['rz', 'p', 'u1', 't', 'tdg', 's', 'sdg', 'z']);
-const ANGLE_EPS = 1e-9;
+/**
+ * An angle this close to 0 (or θ to π/2, π) is rounding noise of the matrix → angles conversion
+ * (~1e-15), not a rotation. It must stay far below real angles: product formulas over many steps
+ * rotate by 1e-10 rad and less (Nam et al.'s PF1 at 50+ qubits), and a 1e-9 tolerance counted
+ * every such rotation that shares a run with an H as no gate at all.
+ */
+const ANGLE_EPS = 1e-12;
 
 /** Gates {h, rz, x, cx} for one run of one-qubit gates, the cheaper of gate-by-gate and resynthesized. */
 function runCost(run: readonly GateOp[]): number {
@@ -44,7 +50,11 @@ function unitaryCost([th, ph, la]: [number, number, number]): number {
   if (zero(th)) return rz(ph + la);
   if (Math.abs(Math.abs(normAngle(th)) - PI) <= ANGLE_EPS) return 1 + rz(la - ph + PI);
   if (Math.abs(normAngle(th) - PI / 2) <= ANGLE_EPS) return 1 + rz(ph) + rz(la + PI);
-  return 3 + rz(ph + PI / 2) + rz(la - PI / 2);
+  // φ and λ alone come from the matrix with an error ~1e-16 / sin(θ/2) (su2.zyz); moving them by δ moves
+  // the matrix by sin(θ/2)·δ, so within that bound they are exact to rounding, not a rotation
+  const tol = Math.max(ANGLE_EPS, 1e-14 / Math.abs(Math.sin(th / 2)));
+  const rzOf = (a: number) => (Math.abs(normAngle(a)) <= tol ? 0 : 1);
+  return 3 + rzOf(ph + PI / 2) + rzOf(la - PI / 2);
 }
 
 /** The gate count in Nam's gate set {h, rz, x, cx}. */
