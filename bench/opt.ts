@@ -1,6 +1,7 @@
 /**
- * bench:opt — every profile over every Nam et al. benchmark circuit, beside Nam's own
- * light/heavy results counted from the files. Prints a table, then one JSON line.
+ * bench:opt — every profile over every Nam et al. benchmark circuit (the 28 vendored, up to the
+ * 4,285-gate mod_adder_1024), beside Nam's own light/heavy results counted from the files. Prints a
+ * table, then one JSON line with the per-circuit comparison against Nam heavy in Nam's gate set.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -85,6 +86,28 @@ const balancedWorseThanLight = of('balanced')
   .map((r) => r.name);
 const aggrTWorse = aggr.filter((r) => !r.m || r.m.t_count > nam[r.name]!.heavy.t_count).map((r) => r.name);
 const adder = aggr.find((r) => r.name === 'adder_8');
+/**
+ * Per circuit, aggressive against Nam heavy in Nam's gate set {h, rz, x, cx} (issue 37 item 4: at or
+ * below on every circuit), with each profile's wall time (balanced ≤ 5 s, aggressive ≤ 15 s up to 5,000 gates).
+ */
+const perCircuit = names.map((n) => {
+  const at = (p: Profile) => rows.find((r) => r.name === n && r.profile === p);
+  const b = at('balanced');
+  const a = at('aggressive');
+  return {
+    circuit: n,
+    gates: nam[n]!.before.total,
+    nam_heavy: nam[n]!.heavy.total,
+    balanced: b?.nam ?? null,
+    aggressive: a?.nam ?? null,
+    aggressive_minus_heavy: a?.nam === undefined ? null : a.nam - nam[n]!.heavy.total,
+    balanced_ms: b ? Math.round(b.ms) : null,
+    aggressive_ms: a ? Math.round(a.ms) : null,
+  };
+});
+const within = (gates: number) => gates <= 5_000;
+const slowBalanced = perCircuit.filter((c) => within(c.gates) && (c.balanced_ms ?? Infinity) > 5_000).map((c) => c.circuit);
+const slowAggressive = perCircuit.filter((c) => within(c.gates) && (c.aggressive_ms ?? Infinity) > 15_000).map((c) => c.circuit);
 console.log(
   `balanced worse than Nam light: ${balancedWorseThanLight.join(', ') || 'none'}; aggressive T-count worse than Nam heavy: ${aggrTWorse.join(', ') || 'none'}; adder_8 aggressive: ${adder ? adder.ms.toFixed(0) : '-'} ms`,
 );
@@ -202,6 +225,12 @@ console.log(
     balanced_nam_total: namTotal('balanced'),
     aggressive_nam_total: namTotal('aggressive'),
     worse_than_nam_heavy_in_nam_set: aggr.filter((r) => (r.nam ?? Infinity) > nam[r.name]!.heavy.total).length,
+    worse_than_nam_heavy_in_nam_set_names: aggr.filter((r) => (r.nam ?? Infinity) > nam[r.name]!.heavy.total).map((r) => r.name),
+    balanced_max_ms: Math.round(Math.max(0, ...of('balanced').map((r) => r.ms))),
+    aggressive_max_ms: Math.round(Math.max(0, ...aggr.map((r) => r.ms))),
+    balanced_over_5s: slowBalanced,
+    aggressive_over_15s: slowAggressive,
+    per_circuit: perCircuit,
     monotone_violations: monotoneViolations(rows),
     product_formula: {
       circuits: pfNames.length,

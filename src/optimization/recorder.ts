@@ -49,6 +49,8 @@ export class Recorder {
    * spent, then 0 (only exact rewrites), so the replayer's sum never reaches the budget.
    */
   tol: number = APPROX_EPS;
+  /** Why the search stopped early (stop-when-stalled rules), for the answer's notes. */
+  notes: string[] = [];
 
   constructor(ops: readonly Operation[]) {
     this.ops = [...ops];
@@ -69,6 +71,7 @@ export class Recorder {
     r.finishStopped = this.finishStopped;
     r.deviation = this.deviation;
     r.tol = this.tol;
+    r.notes = [...this.notes];
     return r;
   }
 
@@ -100,6 +103,7 @@ export class Recorder {
     this.ops = other.ops;
     this.deviation = other.deviation;
     this.tol = other.tol;
+    this.notes = other.notes;
     this.steps.splice(0, this.steps.length, ...other.steps);
   }
 

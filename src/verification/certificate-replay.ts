@@ -138,11 +138,13 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   const rule = ruleById(step.rule);
   if (!rule) return `rule ${step.rule} is not in the proven rule library`;
   if (replaced.some((o) => o.kind !== 'gate')) return 'a local rule matched a non-gate op';
-  // gathering: each matched op must commute with the unmatched ops it moves past
+  // gathering: each matched op must commute with the unmatched ops it moves past (a contiguous
+  // match moves past nothing: positions are strictly increasing, so first..last holds only matched ops)
   const matched = new Set(positions);
   const first = positions[0]!;
   const last = positions[positions.length - 1]!;
-  for (const p of positions) {
+  const contiguous = last - first + 1 === positions.length;
+  for (const p of contiguous ? [] : positions) {
     const op = ops[p]!;
     const [lo, hi] = step.anchor === 'last' ? [p + 1, last] : [first + 1, p];
     for (let k = lo; k < hi; k++) {

@@ -27,9 +27,9 @@ describe('Nam benchmark import', () => {
     .filter((f) => f.endsWith('.qasm'))
     .sort();
 
-  it('finds the 45 files and the 15 table rows', () => {
-    expect(files).toHaveLength(45);
-    expect(table.size).toBe(15);
+  it('finds the 84 files and the 28 table rows', () => {
+    expect(files).toHaveLength(84);
+    expect(table.size).toBe(28);
   });
 
   for (const file of files) {
@@ -43,7 +43,8 @@ describe('Nam benchmark import', () => {
       expect(c.ops.length).toBe(total);
       expect(c.ops.filter((o) => o.kind === 'gate' && o.name === 'cx').length).toBe(cnot);
       const names = new Set(c.ops.map((o) => (o.kind === 'gate' ? o.name : o.kind)));
-      for (const n of names) expect(['h', 'x', 'cx', 't', 'tdg', 's', 'sdg']).toContain(n);
+      // csum_mux_9's input keeps its Toffolis as ccx (as the source holds it)
+      for (const n of names) expect(['h', 'x', 'cx', 't', 'tdg', 's', 'sdg', 'z', ...(file === 'csum_mux_9.before.qasm' ? ['ccx'] : [])]).toContain(n);
     });
   }
 });

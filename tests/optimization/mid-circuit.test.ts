@@ -52,8 +52,11 @@ describe('mid-circuit measurement and reset', () => {
   for (const profile of ['safe', 'balanced', 'aggressive'] as const) {
     it(`${profile}: optimizes every segment and proves each one (real checker)`, () => {
       const r = optimizeCircuit(c, { profile });
-      // h·h after the measurement, x·x on wire 2, t·tdg around the control, s·sdg after the reset
-      expect(r.metricsAfter.total).toBeLessThanOrEqual(profile === 'safe' ? 8 : 6);
+      // h·h after the measurement, x·x on wire 2, t·tdg around the control, s·sdg after the reset;
+      // balanced and aggressive write the ccx out as Clifford+T first, so they are compared in Nam's
+      // gate set, where the ccx counts as its 15 gates in every profile (safe: 22 there)
+      if (profile === 'safe') expect(r.metricsAfter.total).toBeLessThanOrEqual(8);
+      else expect(r.metricsAfter.target_total).toBeLessThanOrEqual(19);
       // each segment is proven: by a whole-circuit check when it has global steps, else by its certificate alone
       const segs = r.proof.methods.filter((m) => m['segment'] !== undefined);
       const byCertificate = r.notes.filter((n) => /^segment \d+ .*certificate alone proves/.test(n));

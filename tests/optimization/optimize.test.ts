@@ -83,6 +83,17 @@ describe('optimizeCircuit', () => {
     const light = circuitMetrics(nam('tof_3', 'after_light'));
     expect(r.metricsAfter.total).toBeLessThanOrEqual(light.total);
     expect(r.metricsAfter.t_count).toBeLessThanOrEqual(light.t_count);
+    // Clifford+T throughout: every merge is a local step the phase-polynomial checker proves at replay
+    expect(r.proof.certificate.globalSteps).toBe(0);
+    expect(r.proof.certificate.steps!.some((st) => st.rule === 'resynth-phase-polynomial')).toBe(true);
+    expect(r.proof.methods.map((m) => m.method)).toEqual(['certificate-replay']);
+  });
+
+  it('with a gate the phase-polynomial checker cannot read, the merges stay global steps proven by the whole-circuit check', () => {
+    const t = nam('tof_3');
+    const c = circuit(t.numQubits, 0, [gate('ry', [0], [0.3]), ...t.ops]);
+    const r = optimizeCircuit(c, { profile: 'balanced', equivalence: testEquivalence });
+    expect(circuitsEquivalent(c, r.circuit)).toBe(true);
     expect(r.proof.certificate.globalSteps).toBeGreaterThan(0);
     expect(r.proof.methods.find((m) => m.method === 'unitary')?.justifies).toContain('global:phase-polynomial');
   });

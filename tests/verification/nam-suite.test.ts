@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureFile } from '../helpers/fixture-file.js';
+import { NAM_TEST_CIRCUITS } from '../helpers/nam-circuits.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 import { gate, withOps, type Operation } from '../../src/circuits/ir.js';
 import { pathSumEquivalent } from '../../src/verification/path-sum-equivalence.js';
@@ -10,10 +11,7 @@ import { verifyEquivalence } from '../../src/verification/verify-equivalence.js'
 
 const DIR = fixtureFile('benchmarks/nam');
 const load = (file: string) => parseQasm(readFileSync(join(DIR, file), 'utf8'));
-const NAMES = readdirSync(DIR)
-  .filter((f) => f.endsWith('.before.qasm'))
-  .map((f) => f.slice(0, -'.before.qasm'.length))
-  .sort();
+const NAMES = NAM_TEST_CIRCUITS;
 
 describe('Nam benchmark suite: before ≡ Nam light and heavy outputs', () => {
   it('finds the 15 circuits', () => expect(NAMES).toHaveLength(15));

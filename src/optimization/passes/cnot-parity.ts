@@ -152,8 +152,10 @@ function planMoves(s: Scan, i: number, j: number, t: number, P: Parity, phases: 
  * CNOTs between still compose, t's parity is shifted by P, and each phase gate on t is moved
  * to a wire point that carries its original parity. The phase polynomial and the linear
  * map are unchanged; recorded as global phase-polynomial steps (whole-circuit proof).
+ * `sandwiches: false` skips pairs across an H-sandwich: the others keep every path variable, so
+ * the caller may have them proven locally (as-local-steps.ts).
  */
-export function cancelCnotsByParity(rec: Recorder, maxPairs = 2_000): number {
+export function cancelCnotsByParity(rec: Recorder, maxPairs = 2_000, sandwiches = true): number {
   let pairs = 0;
   let start = 0;
   outer: while (pairs < maxPairs && !rec.stopped()) {
@@ -162,7 +164,7 @@ export function cancelCnotsByParity(rec: Recorder, maxPairs = 2_000): number {
     for (let i = start; i < ops.length; i++) {
       const a = ops[i]!;
       if (a.kind !== 'gate' || a.name !== 'cx') continue;
-      const hit = findPair(ops, s, i);
+      const hit = findPair(ops, s, i, sandwiches);
       if (!hit) continue;
       if (hit.sandwich) {
         rec.apply(PHASE_POLYNOMIAL_RULE, [i, hit.j], []);
@@ -188,7 +190,7 @@ const zType = (op: Operation, q: number) => op.kind === 'gate' && commute(op, g(
  * only sees Z-type gates — so the relative-phase-Toffoli saving of compute/uncompute pairs
  * (3 CNOTs instead of 4 each) is found exactly, with the phases re-placed.
  */
-function findPair(ops: readonly Operation[], s: Scan, i: number): { j: number; plan: Plan; sandwich: boolean } | undefined {
+function findPair(ops: readonly Operation[], s: Scan, i: number, sandwiches: boolean): { j: number; plan: Plan; sandwich: boolean } | undefined {
   const [ca, t] = (ops[i] as { qubits: readonly number[] }).qubits as [number, number];
   const P = s.before[i]![0]!;
   const phases: number[] = [];
@@ -228,7 +230,7 @@ function findPair(ops: readonly Operation[], s: Scan, i: number): { j: number; p
       phases.push(j);
       continue;
     }
-    if (b.name === 'h' && !aMoved) {
+    if (b.name === 'h' && !aMoved && sandwiches) {
       frame = s.after[j]![0]!;
       sandwich = true;
       continue;

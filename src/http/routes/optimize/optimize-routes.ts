@@ -5,7 +5,7 @@ import { hardTimeoutFor } from '../../../compute/compute-pool.js';
 import type { OptimizeTaskInput } from '../../../compute/compute-tasks.js';
 import { fail } from '../../../errors/app-error.js';
 import { HTTP_ERRORS } from '../../../errors/http-error-codes.js';
-import { PROFILE_BUDGET_MS } from '../../../optimization/optimize.js';
+import { profileBudgetMs } from '../../../optimization/optimize.js';
 import { resolveTarget } from '../../../optimization/target.js';
 import { optimizeData } from '../../../optimize-jobs/optimize-answer.js';
 import { currentTraceparent } from '../../../telemetry/trace.js';
@@ -85,7 +85,7 @@ export default async function optimizeRoutes(app: App): Promise<void> {
       // budget, during which the event loop keeps serving. AppErrors (422 OPTIMIZATION_UNVERIFIED,
       // 400 device problems) come back as themselves. Canceled when the client goes away.
       const r = await runForRequest(app, req, reply, ({ signal, budgetCapMs }) => {
-        const full = PROFILE_BUDGET_MS[profile];
+        const full = profileBudgetMs(profile, circuit.ops.length);
         // Clamped rather than refused: a shorter search still answers with a proven (if less optimized) circuit.
         const budget = budgetCapMs === undefined ? full : Math.min(full, budgetCapMs);
         if (budget < full) {
