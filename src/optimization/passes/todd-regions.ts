@@ -38,7 +38,7 @@ function region(ops: readonly Operation[], seed: number, taken: ReadonlySet<numb
   return members;
 }
 
-interface Wires {
+export interface Wires {
   lin: bigint[];
   cst: boolean[];
 }
@@ -152,14 +152,72 @@ class Placement {
   }
 }
 
+/** A phase a CNOT ladder must give at one point: the wires whose parity sum is the term (bit mask), its π/4 multiple. */
+export interface Rung {
+  wires: bigint;
+  k: number;
+}
+
+const popcount = (m: bigint) => {
+  let c = 0;
+  for (let x = m; x !== 0n; x &= x - 1n) c++;
+  return c;
+};
+
+/**
+ * The phases one point needs from ladders, as one parity network per root wire (the Gray-code walk of
+ * Amy, Azimzadeh & Mosca 2018, "On the CNOT-complexity of CNOT-phase circuits", greedily ordered): the
+ * root takes each wanted parity in turn, moving from one to the next by the CNOTs of their difference,
+ * and is restored once at the end. A walk never costs more than one ladder per parity (each move is at
+ * most the two ladders it replaces), and parities that differ in one wire cost one CNOT each.
+ */
+export function parityNetwork(rungs: readonly Rung[], p: Wires, phase: (q: number, k: number, negate: boolean) => GateOp): GateOp[] {
+  const out: GateOp[] = [];
+  let left = [...rungs];
+  const n = p.lin.length;
+  while (left.length) {
+    // the root: the wire most of the remaining parities contain
+    let root = 0;
+    let most = -1;
+    for (let q = 0; q < n; q++) {
+      const c = left.filter((r) => (r.wires >> BigInt(q)) & 1n).length;
+      if (c > most) [root, most] = [q, c];
+    }
+    const unit = 1n << BigInt(root);
+    let mine = left.filter((r) => r.wires & unit);
+    left = left.filter((r) => !(r.wires & unit));
+    let cur = unit;
+    const moveTo = (target: bigint) => {
+      for (let q = 0, d = cur ^ target; d !== 0n; d >>= 1n, q++) if (d & 1n) out.push(g('cx', [q, root]));
+      cur = target;
+    };
+    while (mine.length) {
+      let pick = 0;
+      mine.forEach((r, i) => {
+        if (popcount(r.wires ^ cur) < popcount(mine[pick]!.wires ^ cur)) pick = i;
+      });
+      const r = mine[pick]!;
+      mine = mine.filter((_, i) => i !== pick);
+      moveTo(r.wires);
+      let cst = false;
+      for (let q = 0, x = r.wires; x !== 0n; x >>= 1n, q++) if (x & 1n) cst = cst !== p.cst[q];
+      out.push(phase(root, r.k, cst));
+    }
+    moveTo(unit);
+  }
+  return out;
+}
+
 /**
  * The region rebuilt on its own skeleton (CNOT, X, SWAP, H): each parity's phase goes to the first
- * wire point that carries it; a parity no point carries is computed onto one wire by a CNOT ladder
- * at the point where that is cheapest, and uncomputed. Qubits are the region's local numbers.
- * Undefined when some parity has no place (its variables are never alive together).
+ * wire point that carries it; the parities no point carries are computed at the point where their
+ * ladder is cheapest, all of one point's by one parity network (parityNetwork). Qubits are the
+ * region's local numbers. Undefined when some parity has no place (its variables are never alive
+ * together).
  */
 function synthesize(skeleton: readonly GateOp[], place: Placement, terms: ReadonlyMap<bigint, number>): GateOp[] | undefined {
   const at: GateOp[][] = place.points.map(() => []);
+  const rungs: Rung[][] = place.points.map(() => []);
   const phase = (q: number, k: number, negate: boolean) => phaseGate(q, (negate ? -k : k) * QUARTER)!;
   for (const [y, k] of terms) {
     if (mod8(k) === 0) continue;
@@ -170,12 +228,11 @@ function synthesize(skeleton: readonly GateOp[], place: Placement, terms: Readon
     }
     const lad = place.ladder(y);
     if (!lad) return undefined;
-    const [root, ...others] = lad.S;
-    const p = place.points[lad.t]!;
-    const cst = lad.S.reduce((c, q) => c !== p.cst[q], false);
-    const cnots = others.map((q) => g('cx', [q, root!]));
-    at[lad.t]!.push(...cnots, phase(root!, k, cst), ...[...cnots].reverse());
+    rungs[lad.t]!.push({ wires: lad.S.reduce((m, q) => m | (1n << BigInt(q)), 0n), k });
   }
+  rungs.forEach((rs, t) => {
+    if (rs.length) at[t]!.push(...parityNetwork(rs, place.points[t]!, phase));
+  });
   const out: GateOp[] = [...at[0]!];
   skeleton.forEach((op, i) => out.push(op, ...at[i + 1]!));
   return out;
