@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { circuit, gate, type GateOp } from '../../src/circuits/ir.js';
 import { isTGate } from '../../src/optimization/metrics.js';
 import { cancelPairs, signatureTensor, toddReduce } from '../../src/optimization/passes/todd.js';
-import { parityNetwork, reduceTCountInRegions, RESYNTH_PHASE_POLYNOMIAL_RULE } from '../../src/optimization/passes/todd-regions.js';
+import { reduceTCountInRegions, RESYNTH_PHASE_POLYNOMIAL_RULE } from '../../src/optimization/passes/todd-regions.js';
+import { parityNetwork } from '../../src/optimization/passes/todd-synthesis.js';
 import { phaseGate } from '../../src/optimization/gate-info.js';
 import { Recorder } from '../../src/optimization/recorder.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
@@ -170,13 +171,15 @@ describe('parity network for the phases no wire carries (shared CNOT ladders)', 
   it('random parities on 3–5 wires (some wires flipped by X): the exact diagonal, never more CNOTs than one ladder per parity', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 5 }).chain((n) =>
-          fc.tuple(
-            fc.constant(n),
-            fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-            fc.array(fc.tuple(fc.integer({ min: 3, max: (1 << n) - 1 }), fc.integer({ min: 1, max: 7 })), { minLength: 1, maxLength: 6 }),
+        fc
+          .integer({ min: 3, max: 5 })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+              fc.array(fc.tuple(fc.integer({ min: 3, max: (1 << n) - 1 }), fc.integer({ min: 1, max: 7 })), { minLength: 1, maxLength: 6 }),
+            ),
           ),
-        ),
         ([n, flips, spec]) => {
           const rungs = spec.map(([m, k]) => ({ wires: BigInt(m), k }));
           const wires = { lin: Array.from({ length: n }, (_, q) => 1n << BigInt(q)), cst: flips };
