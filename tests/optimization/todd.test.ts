@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, type GateOp } from '../../src/circuits/ir.js';
 import { isTGate } from '../../src/optimization/metrics.js';
@@ -7,6 +8,9 @@ import { reduceTCountInRegions, RESYNTH_PHASE_POLYNOMIAL_RULE } from '../../src/
 import { parityNetwork } from '../../src/optimization/passes/todd-synthesis.js';
 import { phaseGate } from '../../src/optimization/gate-info.js';
 import { Recorder } from '../../src/optimization/recorder.js';
+import { optimizeCircuit } from '../../src/optimization/optimize.js';
+import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
 import { phasePolynomialDistance } from '../../src/verification/phase-polynomial-rule.js';
 import { eye, equalUpToGlobalPhase, unitaryOf, type CM } from './helpers/matrix.js';
@@ -201,6 +205,21 @@ describe('parity network for the phases no wire carries (shared CNOT ladders)', 
     expect(cnots(net)).toBe(6);
     expect(equalUpToGlobalPhase(unitaryOf(net, 4), diagonal(4, rungs))).toBe(true);
   });
+});
+
+describe('TODD in the aggressive profile', () => {
+  it('csla_mux_3: TODD before the search takes aggressive below balanced in T (62, PyZX) without more gates, proven', () => {
+    const input = parseQasm(readFileSync(fixtureFile('benchmarks/nam/csla_mux_3.before.qasm'), 'utf8'));
+    const balanced = optimizeCircuit(input, { profile: 'balanced' });
+    const aggressive = optimizeCircuit(input, { profile: 'aggressive' });
+    expect(balanced.metricsAfter.t_count).toBe(62);
+    expect(aggressive.profile).toBe('aggressive');
+    expect(aggressive.metricsAfter.t_count).toBeLessThan(55);
+    expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
+    const steps = aggressive.proof.certificate.steps!;
+    expect(steps.some((st) => st.rule === RESYNTH_PHASE_POLYNOMIAL_RULE)).toBe(true);
+    expect(replayCertificate(input, { steps }, aggressive.circuit).ok).toBe(true);
+  }, 120_000);
 });
 
 describe('rule resynth-phase-polynomial (the checker)', () => {
