@@ -151,8 +151,8 @@ function teleportStage(rec: Recorder, aggressive: boolean, searchStart: number):
 /** The teleport stage's cap: this many times the search's time before it, at least TELEPORT_MIN_MS. */
 const TELEPORT_SHARE = 3;
 const TELEPORT_MIN_MS = 2_000;
-/** The least time TODD before the search may take (it needs ~0.6 s of CPU on csla_mux_3, 70 T). */
-const TODD_START_MIN_MS = 1_000;
+/** The work TODD before the search may do (stop checks, ~0.15 ms each; csla_mux_3 needs ~5,000). */
+const TODD_START_WORK = 8_000;
 
 /**
  * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
@@ -244,11 +244,10 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     }
   }
   // the winning strategy once more, from a start that TODD has reduced (issue 37 item 5; todd-stage.ts),
-  // kept when no costlier in gates and with fewer T gates. TODD may take as long as the search did (at
-  // least TODD_START_MIN_MS; a region cut short is left as it was), and the branch runs only when that
-  // start already has fewer T gates than the search's result (otherwise teleportation redoes its merges).
-  const searched = performance.now() - start;
-  const reduced = rec.stopped() ? undefined : toddStart(rec, (r) => fixpoint(r, safeRound, [], 10), Math.max(TODD_START_MIN_MS, searched));
+  // kept when no costlier in gates and with fewer T gates. TODD's work there is capped by a count (a
+  // region cut short is left as it was), and the branch runs only when that start already has fewer T
+  // gates than the search's result (otherwise teleportation redoes its merges).
+  const reduced = rec.stopped() ? undefined : toddStart(rec, (r) => fixpoint(r, safeRound, [], 10), TODD_START_WORK);
   if (reduced && !rec.stopped() && tGates(reduced.ops) < tGates(best!.ops)) {
     const { r, teleported } = branch(reduced, bestStrategy);
     if (costInGateSet(r) < costInGateSet(best!) || (costInGateSet(r) === costInGateSet(best!) && tGates(r.ops) < tGates(best!.ops))) {

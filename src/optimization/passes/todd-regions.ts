@@ -18,6 +18,9 @@ function quarters(op: Operation): number | undefined {
   return Math.abs(a - k * QUARTER) <= 1e-12 ? mod8(k) : undefined;
 }
 
+/** No gate with an angle other than a π/4-multiple phase (a Clifford+T circuit, TODD's domain). */
+export const onlyQuarterPhases = (ops: readonly Operation[]) => ops.every((op) => op.kind !== 'gate' || op.params.length === 0 || quarters(op) !== undefined);
+
 const skeletal = (op: Operation) =>
   op.kind === 'gate' && new Set(op.qubits).size === op.qubits.length && (op.name === 'cx' || op.name === 'swap' || ((op.name === 'x' || op.name === 'h') && op.qubits.length === 1));
 
