@@ -12,7 +12,7 @@ import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
 import { teleportPhases } from './passes/phase-teleport.js';
 import { mergePauliRotations } from './passes/pauli-rotations.js';
-import { toddStage } from './passes/todd-stage.js';
+import { tGates, toddStage, toddStart } from './passes/todd-stage.js';
 import { asLocalSteps } from './passes/as-local-steps.js';
 import { decomposeMultiQubit } from './passes/translate.js';
 import type { Recorder } from './recorder.js';
@@ -155,6 +155,8 @@ function teleportStage(rec: Recorder, aggressive: boolean, searchStart: number):
 /** The teleport stage's cap: this many times the search's time before it, at least TELEPORT_MIN_MS. */
 const TELEPORT_SHARE = 1;
 const TELEPORT_MIN_MS = 1_000;
+/** The work TODD before the search may do (stop checks, ~0.15 ms each; csla_mux_3 needs ~5,000). */
+const TODD_START_WORK = 8_000;
 
 /**
  * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
@@ -239,12 +241,12 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   const strategies = [...(early ? [true] : []), false].flatMap((blocksFirst) => (['first', 'last'] as const).map((place) => ({ place, blocksFirst })));
   let best: Recorder | undefined;
   let bestTeleported = false;
+  let bestStrategy = strategies[0]!;
   // a stage cut short at its cap in one branch would be cut short in the others too: it is not tried again
   let teleportCapped = false;
-  for (const { place, blocksFirst } of strategies) {
-    if (best && rec.stopped()) break;
+  const branch = (from: Recorder, { place, blocksFirst }: (typeof strategies)[number]) => {
     const branchStart = performance.now();
-    const r = rec.fork();
+    const r = from.fork();
     fixpoint(r, blocksFirst ? (x) => resynthesizeBlocks(x) + round(place)(x) : round(place), extra, 50, `aggressive rounds (${place}${blocksFirst ? ', blocks first' : ''})`);
     const r2 = r.fork();
     if (resynthesizeBlocks(r2) > 0) {
@@ -253,8 +255,25 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     }
     const stage: 'done' | 'capped' | 'stopped' = teleportCapped ? 'capped' : teleportStage(r, true, branchStart);
     teleportCapped ||= stage === 'capped';
-    const teleported = stage !== 'stopped';
+    return { r, teleported: stage !== 'stopped' };
+  };
+  for (const strategy of strategies) {
+    if (best && rec.stopped()) break;
+    const { r, teleported } = branch(rec, strategy);
     if (!best || costInGateSet(r) < costInGateSet(best)) {
+      best = r;
+      bestTeleported = teleported;
+      bestStrategy = strategy;
+    }
+  }
+  // the winning strategy once more, from a start that TODD has reduced (issue 37 item 5; todd-stage.ts),
+  // kept when no costlier in gates and with fewer T gates. TODD's work there is capped by a count (a
+  // region cut short is left as it was), and the branch runs only when that start already has fewer T
+  // gates than the search's result (otherwise teleportation redoes its merges).
+  const reduced = rec.stopped() ? undefined : toddStart(rec, (r) => fixpoint(r, safeRound, [], 10), TODD_START_WORK);
+  if (reduced && !rec.stopped() && tGates(reduced.ops) < tGates(best!.ops)) {
+    const { r, teleported } = branch(reduced, bestStrategy);
+    if (costInGateSet(r) < costInGateSet(best!) || (costInGateSet(r) === costInGateSet(best!) && tGates(r.ops) < tGates(best!.ops))) {
       best = r;
       bestTeleported = teleported;
     }

@@ -183,7 +183,9 @@ describe('phase teleportation in the profiles', () => {
       const heavy = parseQasm(readFileSync(fixtureFile(`benchmarks/nam/${name}.after_heavy.qasm`), 'utf8'));
       for (const profile of ['balanced', 'aggressive'] as const) {
         const r = optimizeCircuit(input, { profile });
-        expect(r.metricsAfter.t_count).toBe(t);
+        // aggressive may go below PyZX's count (its TODD stages: todd.test.ts)
+        if (profile === 'balanced') expect(r.metricsAfter.t_count).toBe(t);
+        else expect(r.metricsAfter.t_count).toBeLessThanOrEqual(t);
         expect(r.metricsAfter.total).toBeLessThanOrEqual(circuitMetrics(heavy).total + (profile === 'balanced' ? 10 : 0));
         expect(r.proof.certificate.steps!.some((s) => s.rule === PHASE_TELEPORT_RULE)).toBe(true);
         // a whole-circuit check, if global steps need one, compares with the circuit before teleportation

@@ -1,13 +1,19 @@
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, type GateOp } from '../../src/circuits/ir.js';
 import { isTGate } from '../../src/optimization/metrics.js';
 import { cancelPairs, signatureTensor, toddReduce } from '../../src/optimization/passes/todd.js';
 import { reduceTCountInRegions, RESYNTH_PHASE_POLYNOMIAL_RULE } from '../../src/optimization/passes/todd-regions.js';
+import { parityNetwork } from '../../src/optimization/passes/todd-synthesis.js';
+import { phaseGate } from '../../src/optimization/gate-info.js';
 import { Recorder } from '../../src/optimization/recorder.js';
+import { optimizeCircuit } from '../../src/optimization/optimize.js';
+import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
 import { replayCertificate } from '../../src/verification/certificate-replay.js';
 import { phasePolynomialDistance } from '../../src/verification/phase-polynomial-rule.js';
-import { equalUpToGlobalPhase, unitaryOf } from './helpers/matrix.js';
+import { eye, equalUpToGlobalPhase, unitaryOf, type CM } from './helpers/matrix.js';
 
 const same = (a: readonly GateOp[], b: readonly GateOp[], n: number) => equalUpToGlobalPhase(unitaryOf(a, n), unitaryOf(b, n));
 const tCount = (ops: readonly GateOp[]) => ops.filter((o) => isTGate(o)).length;
@@ -143,6 +149,77 @@ describe('TODD in Hadamard-free regions (resynth-phase-polynomial steps)', () =>
     // the generator is CCZ-heavy: some runs must actually exercise a reduction
     expect(reduced).toBeGreaterThan(0);
   });
+});
+
+/** The diagonal e^{iπ/4·Σ k·(⊕_{q∈S} x_q)} on n qubits (qubit 0 most significant), built directly. */
+function diagonal(n: number, rungs: readonly { wires: bigint; k: number }[]): CM {
+  const u = eye(n);
+  const d = 1 << n;
+  for (let x = 0; x < d; x++) {
+    let theta = 0;
+    for (const r of rungs) {
+      let v = 0;
+      for (let q = 0; q < n; q++) if ((r.wires >> BigInt(q)) & 1n) v ^= (x >> (n - 1 - q)) & 1;
+      theta += (r.k * v * Math.PI) / 4;
+    }
+    u.re[x * d + x] = Math.cos(theta);
+    u.im[x * d + x] = Math.sin(theta);
+  }
+  return u;
+}
+
+describe('parity network for the phases no wire carries (shared CNOT ladders)', () => {
+  const phase = (q: number, k: number, negate: boolean) => phaseGate(q, ((negate ? -k : k) * Math.PI) / 4)!;
+  const cnots = (ops: readonly GateOp[]) => ops.filter((o) => o.name === 'cx').length;
+
+  it('random parities on 3–5 wires (some wires flipped by X): the exact diagonal, never more CNOTs than one ladder per parity', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 3, max: 5 })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+              fc.array(fc.tuple(fc.integer({ min: 3, max: (1 << n) - 1 }), fc.integer({ min: 1, max: 7 })), { minLength: 1, maxLength: 6 }),
+            ),
+          ),
+        ([n, flips, spec]) => {
+          const rungs = spec.map(([m, k]) => ({ wires: BigInt(m), k }));
+          const wires = { lin: Array.from({ length: n }, (_, q) => 1n << BigInt(q)), cst: flips };
+          const net = parityNetwork(rungs, wires, phase);
+          // the wires hold x ⊕ flips around the network: X gates before and after make the input x again
+          const xs = flips.flatMap((f, q) => (f ? [gate('x', [q])] : []));
+          expect(equalUpToGlobalPhase(unitaryOf([...xs, ...net, ...xs], n), diagonal(n, rungs))).toBe(true);
+          const ladders = rungs.reduce((c, r) => c + 2 * (r.wires.toString(2).replace(/0/g, '').length - 1), 0);
+          expect(cnots(net)).toBeLessThanOrEqual(ladders);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('parities one wire apart share the walk: a⊕b, a⊕b⊕c, a⊕b⊕c⊕d cost 6 CNOTs, not 12 (one ladder each)', () => {
+    const rungs = [0b11n, 0b111n, 0b1111n].map((wires) => ({ wires, k: 1 }));
+    const net = parityNetwork(rungs, { lin: [1n, 2n, 4n, 8n], cst: [false, false, false, false] }, phase);
+    expect(cnots(net)).toBe(6);
+    expect(equalUpToGlobalPhase(unitaryOf(net, 4), diagonal(4, rungs))).toBe(true);
+  });
+});
+
+describe('TODD in the aggressive profile', () => {
+  it('csla_mux_3: TODD before the search takes aggressive below balanced in T (62, PyZX) without more gates, proven', () => {
+    const input = parseQasm(readFileSync(fixtureFile('benchmarks/nam/csla_mux_3.before.qasm'), 'utf8'));
+    const balanced = optimizeCircuit(input, { profile: 'balanced' });
+    const aggressive = optimizeCircuit(input, { profile: 'aggressive' });
+    expect(balanced.metricsAfter.t_count).toBe(62);
+    expect(aggressive.profile).toBe('aggressive');
+    expect(aggressive.metricsAfter.t_count).toBeLessThan(55);
+    expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
+    const steps = aggressive.proof.certificate.steps!;
+    expect(steps.some((st) => st.rule === RESYNTH_PHASE_POLYNOMIAL_RULE)).toBe(true);
+    expect(replayCertificate(input, { steps }, aggressive.circuit).ok).toBe(true);
+  }, 120_000);
 });
 
 describe('rule resynth-phase-polynomial (the checker)', () => {

@@ -1,9 +1,9 @@
 import type { Operation } from '../../circuits/ir.js';
 import { isTGate } from '../metrics.js';
 import type { Recorder } from '../recorder.js';
-import { reduceTCountInRegions } from './todd-regions.js';
+import { onlyQuarterPhases, reduceTCountInRegions } from './todd-regions.js';
 
-const tGates = (ops: readonly Operation[]) => ops.reduce((n, o) => n + (isTGate(o) ? 1 : 0), 0);
+export const tGates = (ops: readonly Operation[]) => ops.reduce((n, o) => n + (isTGate(o) ? 1 : 0), 0);
 
 /**
  * The TODD stage of aggressive (issue 37, item 5): after phase teleportation has merged what it
@@ -22,4 +22,30 @@ export function toddStage(rec: Recorder, cleanup: (r: Recorder) => void): number
   probe.stopped = rec.stopped;
   rec.adopt(probe);
   return saved;
+}
+
+/**
+ * TODD before the search (aggressive): a fork of the circuit, cleaned up by `cleanup`, with its
+ * regions reduced without a cap on the CNOTs their rebuilding adds, or undefined when it saves no
+ * T gate or the circuit is not Clifford+T. The search then reruns its winning strategy from this
+ * start: its global passes and phase teleportation absorb most of the added CNOTs (csla_mux_3: 44 T
+ * in 142 gates, where TODD after teleportation needs 240 gates for 55), and the branches are compared
+ * in gates as before. `maxWork` bounds the work in units of the pass's stop checks (one per TODD pair
+ * tried, ~0.15 ms each): a count, not a clock, so the result does not depend on the machine's load
+ * (csla_mux_3 needs ~5,000; adder_8 would take ~16,000 and gains nothing).
+ */
+export function toddStart(rec: Recorder, cleanup: (r: Recorder) => void, maxWork: number): Recorder | undefined {
+  // only Clifford+T circuits: other angles cut regions short, and on product formulas (thousands of
+  // arbitrary rotations) TODD spent up to 1.7 s per circuit to find nothing
+  if (tGates(rec.ops) < 2 || !onlyQuarterPhases(rec.ops)) return undefined;
+  const start = rec.fork();
+  cleanup(start);
+  const before = tGates(start.ops);
+  let work = 0;
+  start.stopped = () => rec.stopped() || ++work > maxWork;
+  const saved = reduceTCountInRegions(start, { growthPerT: Infinity });
+  start.stopped = rec.stopped;
+  if (saved === 0) return undefined;
+  cleanup(start);
+  return tGates(start.ops) < before ? start : undefined;
 }
