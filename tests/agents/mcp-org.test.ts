@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildLiveApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildLiveApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -39,9 +39,7 @@ describe('MCP tools in an organization', { timeout: 60_000 }, () => {
     ({ app, url } = await buildLiveApp());
     owner = await signUp(app);
     await verifyEmail(app, owner);
-    const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Agent Lab' } });
-    expect(org.statusCode, org.body).toBe(201);
-    orgId = org.json().data.org_id;
+    orgId = await createOrg(app, owner.auth, 'Agent Lab');
     // 2.00 into the organization's wallet, 3.00 into the personal one.
     for (const [headers, amount] of [
       [{ ...owner.auth, 'qrail-org': orgId }, '2.00'],

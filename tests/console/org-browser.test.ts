@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { PASSWORD, buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { PASSWORD, buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 import { SKIP_BROWSER, WHY_BROWSER_SKIPPED, freePort, launchChromium, type Browser, pageCollectingErrors } from '../helpers/browser.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -56,9 +56,7 @@ describe.skipIf(SKIP_BROWSER)(`the console's organization pages in Chromium${SKI
     // Money in the personal wallet only; the team's starts empty.
     const pay = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers: owner.auth, payload: { amount: '5.00', payment_method: 'pm_card_visa' } });
     expect(pay.statusCode, pay.body).toBe(200);
-    const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Browser Lab' } });
-    expect(org.statusCode, org.body).toBe(201);
-    orgId = org.json().data.org_id;
+    orgId = await createOrg(app, owner.auth, 'Browser Lab');
     browser = await launchChromium();
     page = await pageCollectingErrors(browser, consoleErrors);
   }, 120_000);

@@ -73,6 +73,13 @@ export async function verifyEmail(app: App, user: { userId: string }): Promise<v
   if (v.statusCode !== 200) throw new Error(`verification failed: ${v.statusCode} ${v.body}`);
 }
 
+/** Creates a team organization as the user whose headers are given; returns its id (throws unless 201). */
+export async function createOrg(app: App, headers: Record<string, string>, name: string): Promise<string> {
+  const r = await app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: { name } });
+  if (r.statusCode !== 201) throw new Error(`creating organization ${name} failed: ${r.statusCode} ${r.body}`);
+  return r.json().data.org_id as string;
+}
+
 /** The real app listening on a free port of 127.0.0.1, its background workers running as in a deployment. */
 export async function buildLiveApp(env: Record<string, string> = {}): Promise<{ app: App; url: string }> {
   const app = await buildTestApp(env);

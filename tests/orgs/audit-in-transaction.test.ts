@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 interface Event {
@@ -27,9 +27,7 @@ describe('audit events in the transaction of the change', () => {
     app = await buildTestApp();
     owner = await signUp(app);
     await verifyEmail(app, owner);
-    const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Audit Lab' } });
-    expect(org.statusCode, org.body).toBe(201);
-    orgId = org.json().data.org_id;
+    orgId = await createOrg(app, owner.auth, 'Audit Lab');
     inOrg = { ...owner.auth, 'qrail-org': orgId };
   });
   afterEach(async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { ledgerCheck } from '../../src/billing/operator.js';
 import { sqlBillingPorts } from '../../src/store/billing/sql-billing-ports.js';
-import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -27,8 +27,7 @@ describe('closing an organization', () => {
     app = await buildTestApp();
     owner = await signUp(app);
     await verify(owner);
-    const r = await app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...owner.auth, 'idempotency-key': randomUUID() }, payload: { name: 'Short Lived' } });
-    orgId = r.json().data.org_id;
+    orgId = await createOrg(app, { ...owner.auth, 'idempotency-key': randomUUID() }, 'Short Lived');
     admin = await signUp(app);
     await verify(admin);
     const inv = await app.inject({ method: 'POST', url: `/v1/orgs/${orgId}/invitations`, headers: { ...owner.auth, 'idempotency-key': randomUUID() }, payload: { email: admin.email, role: 'admin' } });

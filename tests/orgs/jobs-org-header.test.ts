@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 import { key, withTestCapabilities } from '../jobs/helpers.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -22,9 +22,7 @@ describe('Account Jobs interface and Qrail-Org', () => {
     withTestCapabilities(app);
     owner = await signUp(app);
     await verifyEmail(app, owner);
-    const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Jobs Lab' } });
-    expect(org.statusCode, org.body).toBe(201);
-    orgId = org.json().data.org_id;
+    orgId = await createOrg(app, owner.auth, 'Jobs Lab');
     const inOrg = { ...owner.auth, 'qrail-org': orgId };
     const pay = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers: inOrg, payload: { amount: '1.00', payment_method: 'pm_card_visa' } });
     expect(pay.statusCode, pay.body).toBe(200);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
 import { ledgerCheck } from '../../src/billing/operator.js';
 import { sqlBillingPorts } from '../../src/store/billing/sql-billing-ports.js';
-import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -59,9 +59,7 @@ describe(`per-member budgets (${DRIVER})`, () => {
     app = await buildTestApp();
     owner = await signUp(app);
     await verify(owner);
-    const r = await app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...owner.auth, 'idempotency-key': randomUUID() }, payload: { name: 'Budget Lab' } });
-    expect(r.statusCode, r.body).toBe(201);
-    orgId = r.json().data.org_id;
+    orgId = await createOrg(app, { ...owner.auth, 'idempotency-key': randomUUID() }, 'Budget Lab');
     await fundAccount(app, orgId, 100_000_000n);
   });
   afterAll(async () => app.close());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 import { ghz3 } from '../helpers/circuits.js';
 import { expectLedgerInvariants, fundAccount } from '../helpers/ledger.js';
 
@@ -31,8 +31,7 @@ describe('money and settings in the audit log', () => {
     app = await buildTestApp();
     owner = await signUp(app);
     await verify(owner);
-    const r = await app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...owner.auth, 'idempotency-key': randomUUID() }, payload: { name: 'Audited' } });
-    orgId = r.json().data.org_id;
+    orgId = await createOrg(app, { ...owner.auth, 'idempotency-key': randomUUID() }, 'Audited');
     dev = await signUp(app);
     await verify(dev);
     const inv = await app.inject({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app-types.js';
-import { buildTestApp, signUp, verifyEmail } from '../helpers/app.js';
+import { buildTestApp, signUp, verifyEmail, createOrg } from '../helpers/app.js';
 import { randomUUID } from 'node:crypto';
 import type { SubmitInput } from '../../src/jobs/ports.js';
 import { pgJobsRepository } from '../../src/store/jobs/jobs-repository.js';
@@ -28,8 +28,7 @@ describe('request ids of job money events', () => {
     withTestCapabilities(app);
     owner = await signUp(app);
     await verifyEmail(app, owner);
-    const org = await app.inject({ method: 'POST', url: '/v1/orgs', headers: owner.auth, payload: { name: 'Money Lab' } });
-    orgId = org.json().data.org_id;
+    orgId = await createOrg(app, owner.auth, 'Money Lab');
     const inOrg = { ...owner.auth, 'qrail-org': orgId };
     const pay = await app.inject({ method: 'POST', url: '/v1/billing/processor/payment-intent', headers: inOrg, payload: { amount: '1.00', payment_method: 'pm_card_visa' } });
     expect(pay.statusCode, pay.body).toBe(200);
