@@ -6,7 +6,7 @@
  */
 import type { Code, FnDef } from '../wasm-emit.js';
 import { I32, V128, w } from '../wasm-emit.js';
-import { addInto, expr, F64T, f64ne, f64Zero, fneg, loadF64, loop, ltU, mul, rep, scaleInto, splatLoad, subInto, vAt, when, whileDo, zero } from './wasm-code.js';
+import { F64T, addInto, expr, f64Zero, f64ne, fneg, loadF64, loop, ltU, mul, mulIm, mulRe, rep, scaleInto, splatLoad, subInto, vAt, when, whileDo, zero } from './wasm-code.js';
 
 /**
  * back(ar, ai, tau, vr, vi, sr, si, n, kv): A n×n holds reflector j in column j below the diagonal
@@ -35,112 +35,20 @@ export function backTransform(): FnDef {
   ];
   const loadMN: Code = [vAt(vR, c), w.set(mr), vAt(vI, c), w.set(mi), vAt(vR1, c), w.set(nr), vAt(vI1, c), w.set(ni)];
   // s += conj(a)·V_i + conj(b)·V_{i+1}, as `sr[c] += ar*mr − ai*mi + br*nr − bi*ni` with ai, bi negated.
-  const gatherPair: Code = [
-    loadMN,
-    addInto(
-      sr,
-      c,
-      expr([
-        [1, A, mr],
-        [-1, Ai, mi],
-        [1, B, nr],
-        [-1, Bi, ni],
-      ]),
-    ),
-    addInto(
-      si,
-      c,
-      expr([
-        [1, A, mi],
-        [1, Ai, mr],
-        [1, B, ni],
-        [1, Bi, nr],
-      ]),
-    ),
-  ];
-  const gatherOne: Code = [
-    vAt(vR, c),
-    w.set(mr),
-    vAt(vI, c),
-    w.set(mi),
-    addInto(
-      sr,
-      c,
-      expr([
-        [1, A, mr],
-        [-1, Ai, mi],
-      ]),
-    ),
-    addInto(
-      si,
-      c,
-      expr([
-        [1, A, mi],
-        [1, Ai, mr],
-      ]),
-    ),
-  ];
+  const gatherPair: Code = [loadMN, addInto(sr, c, expr([...mulRe(A, Ai, mr, mi), ...mulRe(B, Bi, nr, ni)])), addInto(si, c, expr([...mulIm(A, Ai, mr, mi), ...mulIm(B, Bi, nr, ni)]))];
+  const gatherOne: Code = [vAt(vR, c), w.set(mr), vAt(vI, c), w.set(mi), addInto(sr, c, expr([...mulRe(A, Ai, mr, mi)])), addInto(si, c, expr([...mulIm(A, Ai, mr, mi)]))];
   // V_i −= a·s, V_{i+1} −= b·s (mr/mi hold s here).
   const scatterPair: Code = [
     vAt(sr, c),
     w.set(mr),
     vAt(si, c),
     w.set(mi),
-    subInto(
-      vR,
-      c,
-      expr([
-        [1, A, mr],
-        [-1, Ai, mi],
-      ]),
-    ),
-    subInto(
-      vI,
-      c,
-      expr([
-        [1, A, mi],
-        [1, Ai, mr],
-      ]),
-    ),
-    subInto(
-      vR1,
-      c,
-      expr([
-        [1, B, mr],
-        [-1, Bi, mi],
-      ]),
-    ),
-    subInto(
-      vI1,
-      c,
-      expr([
-        [1, B, mi],
-        [1, Bi, mr],
-      ]),
-    ),
+    subInto(vR, c, expr([...mulRe(A, Ai, mr, mi)])),
+    subInto(vI, c, expr([...mulIm(A, Ai, mr, mi)])),
+    subInto(vR1, c, expr([...mulRe(B, Bi, mr, mi)])),
+    subInto(vI1, c, expr([...mulIm(B, Bi, mr, mi)])),
   ];
-  const scatterOne: Code = [
-    vAt(sr, c),
-    w.set(mr),
-    vAt(si, c),
-    w.set(mi),
-    subInto(
-      vR,
-      c,
-      expr([
-        [1, A, mr],
-        [-1, Ai, mi],
-      ]),
-    ),
-    subInto(
-      vI,
-      c,
-      expr([
-        [1, A, mi],
-        [1, Ai, mr],
-      ]),
-    ),
-  ];
+  const scatterOne: Code = [vAt(sr, c), w.set(mr), vAt(si, c), w.set(mi), subInto(vR, c, expr([...mulRe(A, Ai, mr, mi)])), subInto(vI, c, expr([...mulIm(A, Ai, mr, mi)]))];
   const perJ: Code = [
     [w.get(n), w.i32(3), w.sub, w.get(jj), w.sub, w.set(j)],
     [w.get(tau), w.get(j), w.i32(3), w.shl, w.add, loadF64(0), w.set(t)],

@@ -6,7 +6,7 @@
  */
 import type { Code, FnDef } from '../wasm-emit.js';
 import { I32, uleb, V128, w } from '../wasm-emit.js';
-import { addInto, expr, F64T, f64Zero, loadF64, loop, mul, rep, splatLoad, subInto, vAt } from './wasm-code.js';
+import { F64T, addInto, conjMulIm, conjMulRe, expr, f64Zero, loadF64, loop, mul, mulIm, mulRe, rep, splatLoad, subInto, vAt } from './wasm-code.js';
 
 const f64add: Code = [0xa0];
 const f64sub: Code = [0xa1];
@@ -48,54 +48,12 @@ export function symv(): FnDef {
   const sum = (s: number, terms: Code): Code => [terms, w.set(T), w.get(s), w.get(T), lane(0), f64add, w.get(T), lane(1), f64add, w.set(s)];
   const inner: Code = [
     [vAt(hR, bb), w.set(Hr), vAt(hI, bb), w.set(Hi), vAt(gR, bb), w.set(Gr), vAt(gI, bb), w.set(Gi), vAt(vcr, bb), w.set(Vr), vAt(vci, bb), w.set(Vi)],
-    sum(
-      s0r,
-      expr([
-        [1, Hr, Vr],
-        [-1, Hi, Vi],
-      ]),
-    ),
-    sum(
-      s0i,
-      expr([
-        [1, Hr, Vi],
-        [1, Hi, Vr],
-      ]),
-    ),
-    sum(
-      s1r,
-      expr([
-        [1, Gr, Vr],
-        [-1, Gi, Vi],
-      ]),
-    ),
-    sum(
-      s1i,
-      expr([
-        [1, Gr, Vi],
-        [1, Gi, Vr],
-      ]),
-    ),
-    addInto(
-      pr,
-      bb,
-      expr([
-        [1, Hr, V0r],
-        [1, Hi, V0i],
-        [1, Gr, V1r],
-        [1, Gi, V1i],
-      ]),
-    ),
-    addInto(
-      pi,
-      bb,
-      expr([
-        [1, Hr, V0i],
-        [-1, Hi, V0r],
-        [1, Gr, V1i],
-        [-1, Gi, V1r],
-      ]),
-    ),
+    sum(s0r, expr([...mulRe(Hr, Hi, Vr, Vi)])),
+    sum(s0i, expr([...mulIm(Hr, Hi, Vr, Vi)])),
+    sum(s1r, expr([...mulRe(Gr, Gi, Vr, Vi)])),
+    sum(s1i, expr([...mulIm(Gr, Gi, Vr, Vi)])),
+    addInto(pr, bb, expr([...conjMulRe(Hr, Hi, V0r, V0i), ...conjMulRe(Gr, Gi, V1r, V1i)])),
+    addInto(pi, bb, expr([...conjMulIm(Hr, Hi, V0r, V0i), ...conjMulIm(Gr, Gi, V1r, V1i)])),
   ];
   /** p[a + off] += value, with p's base in local `base`. */
   const bump = (base: number, off: number, value: Code): Code => [w.get(base), w.get(ab), w.add, w.get(base), w.get(ab), w.add, loadF64(off), value, f64add, storeF64(off)];
@@ -172,16 +130,7 @@ export function rank2(): FnDef {
   const sp = (base: number, off: number, dst: number): Code => [w.get(base), w.get(ab), w.add, splatLoad(off), w.set(dst)];
   const inner: Code = [
     [vAt(vcr, bb), w.set(Vr), vAt(vci, bb), w.set(Vi), vAt(pr, bb), w.set(Wr), vAt(pi, bb), w.set(Wi)],
-    subInto(
-      rR,
-      bb,
-      expr([
-        [1, v0r, Wr],
-        [1, v0i, Wi],
-        [1, w0r, Vr],
-        [1, w0i, Vi],
-      ]),
-    ),
+    subInto(rR, bb, expr([...conjMulRe(v0r, v0i, Wr, Wi), ...conjMulRe(w0r, w0i, Vr, Vi)])),
     subInto(
       rI,
       bb,
@@ -192,16 +141,7 @@ export function rank2(): FnDef {
         [-1, w0r, Vi],
       ]),
     ),
-    subInto(
-      rR1,
-      bb,
-      expr([
-        [1, v1r, Wr],
-        [1, v1i, Wi],
-        [1, w1r, Vr],
-        [1, w1i, Vi],
-      ]),
-    ),
+    subInto(rR1, bb, expr([...conjMulRe(v1r, v1i, Wr, Wi), ...conjMulRe(w1r, w1i, Vr, Vi)])),
     subInto(
       rI1,
       bb,

@@ -6,7 +6,7 @@
  */
 import type { Code, FnDef } from '../wasm-emit.js';
 import { I32, V128, w } from '../wasm-emit.js';
-import { expr, F64T, f64Zero, loadF64, loop, ltU, mul, rep, subInto, vAt, when, whileDo } from './wasm-code.js';
+import { F64T, conjMulIm, conjMulRe, expr, f64Zero, loadF64, loop, ltU, mul, mulIm, mulRe, rep, subInto, vAt, when, whileDo } from './wasm-code.js';
 
 const f64add: Code = [0xa0];
 const f64eq: Code = [0x61];
@@ -34,57 +34,15 @@ export function project(): FnDef {
   ];
   const pairDots: Code = [
     [vAt(pj, ib), w.set(Vr), vAt(qj, ib), w.set(Vi), vAt(pc, ib), w.set(Ur), vAt(qc, ib), w.set(Ui), vAt(pd, ib), w.set(Wr), vAt(qd, ib), w.set(Wi)],
-    sum(
-      dr,
-      expr([
-        [1, Ur, Vr],
-        [1, Ui, Vi],
-      ]),
-    ),
-    sum(
-      di,
-      expr([
-        [1, Ur, Vi],
-        [-1, Ui, Vr],
-      ]),
-    ),
-    sum(
-      er,
-      expr([
-        [1, Wr, Vr],
-        [1, Wi, Vi],
-      ]),
-    ),
-    sum(
-      ei,
-      expr([
-        [1, Wr, Vi],
-        [-1, Wi, Vr],
-      ]),
-    ),
+    sum(dr, expr([...conjMulRe(Ur, Ui, Vr, Vi)])),
+    sum(di, expr([...conjMulIm(Ur, Ui, Vr, Vi)])),
+    sum(er, expr([...conjMulRe(Wr, Wi, Vr, Vi)])),
+    sum(ei, expr([...conjMulIm(Wr, Wi, Vr, Vi)])),
   ];
   const pairAxpy: Code = [
     [vAt(pc, ib), w.set(Ur), vAt(qc, ib), w.set(Ui), vAt(pd, ib), w.set(Wr), vAt(qd, ib), w.set(Wi)],
-    subInto(
-      pj,
-      ib,
-      expr([
-        [1, Dr, Ur],
-        [-1, Di, Ui],
-        [1, Er, Wr],
-        [-1, Ei, Wi],
-      ]),
-    ),
-    subInto(
-      qj,
-      ib,
-      expr([
-        [1, Dr, Ui],
-        [1, Di, Ur],
-        [1, Er, Wi],
-        [1, Ei, Wr],
-      ]),
-    ),
+    subInto(pj, ib, expr([...mulRe(Dr, Di, Ur, Ui), ...mulRe(Er, Ei, Wr, Wi)])),
+    subInto(qj, ib, expr([...mulIm(Dr, Di, Ur, Ui), ...mulIm(Er, Ei, Wr, Wi)])),
   ];
   const pair: Code = [
     columns,
@@ -105,40 +63,10 @@ export function project(): FnDef {
   ];
   const oneDots: Code = [
     [vAt(pc, ib), w.set(Ur), vAt(qc, ib), w.set(Ui), vAt(pj, ib), w.set(Vr), vAt(qj, ib), w.set(Vi)],
-    sum(
-      dr,
-      expr([
-        [1, Ur, Vr],
-        [1, Ui, Vi],
-      ]),
-    ),
-    sum(
-      di,
-      expr([
-        [1, Ur, Vi],
-        [-1, Ui, Vr],
-      ]),
-    ),
+    sum(dr, expr([...conjMulRe(Ur, Ui, Vr, Vi)])),
+    sum(di, expr([...conjMulIm(Ur, Ui, Vr, Vi)])),
   ];
-  const oneAxpy: Code = [
-    [vAt(pc, ib), w.set(Ur), vAt(qc, ib), w.set(Ui)],
-    subInto(
-      pj,
-      ib,
-      expr([
-        [1, Dr, Ur],
-        [-1, Di, Ui],
-      ]),
-    ),
-    subInto(
-      qj,
-      ib,
-      expr([
-        [1, Dr, Ui],
-        [1, Di, Ur],
-      ]),
-    ),
-  ];
+  const oneAxpy: Code = [[vAt(pc, ib), w.set(Ur), vAt(qc, ib), w.set(Ui)], subInto(pj, ib, expr([...mulRe(Dr, Di, Ur, Ui)])), subInto(qj, ib, expr([...mulIm(Dr, Di, Ur, Ui)]))];
   const one: Code = [
     columns,
     [f64Zero, w.set(dr), f64Zero, w.set(di)],

@@ -4,7 +4,7 @@
  */
 import type { Code, FnDef } from '../wasm-emit.js';
 import { I32, V128, w } from '../wasm-emit.js';
-import { addInto, expr, fneg, loadF64, loop, mul, rep, splatLoad, vAt, zero } from './wasm-code.js';
+import { addInto, expr, fneg, loadF64, loop, mul, mulIm, mulRe, rep, splatLoad, vAt, zero } from './wasm-code.js';
 
 /** cmm(ar, ai, br, bi, cr, ci, m, p, q): C += A·B, A m×p, B p×q, all even, row-major. As `times`. */
 export function cmm(): FnDef {
@@ -14,46 +14,10 @@ export function cmm(): FnDef {
   const sp = (base: number, off: number, dst: number): Code => [w.get(base), w.get(kb), w.add, splatLoad(off), w.set(dst)];
   const inner: Code = [
     [vAt(bR, c), w.set(ur), vAt(bI, c), w.set(ui), vAt(bR1, c), w.set(vr), vAt(bI1, c), w.set(vi)],
-    addInto(
-      cR,
-      c,
-      expr([
-        [1, x0r, ur],
-        [-1, x0i, ui],
-        [1, x1r, vr],
-        [-1, x1i, vi],
-      ]),
-    ),
-    addInto(
-      cI,
-      c,
-      expr([
-        [1, x0r, ui],
-        [1, x0i, ur],
-        [1, x1r, vi],
-        [1, x1i, vr],
-      ]),
-    ),
-    addInto(
-      cR1,
-      c,
-      expr([
-        [1, y0r, ur],
-        [-1, y0i, ui],
-        [1, y1r, vr],
-        [-1, y1i, vi],
-      ]),
-    ),
-    addInto(
-      cI1,
-      c,
-      expr([
-        [1, y0r, ui],
-        [1, y0i, ur],
-        [1, y1r, vi],
-        [1, y1i, vr],
-      ]),
-    ),
+    addInto(cR, c, expr([...mulRe(x0r, x0i, ur, ui), ...mulRe(x1r, x1i, vr, vi)])),
+    addInto(cI, c, expr([...mulIm(x0r, x0i, ur, ui), ...mulIm(x1r, x1i, vr, vi)])),
+    addInto(cR1, c, expr([...mulRe(y0r, y0i, ur, ui), ...mulRe(y1r, y1i, vr, vi)])),
+    addInto(cI1, c, expr([...mulIm(y0r, y0i, ur, ui), ...mulIm(y1r, y1i, vr, vi)])),
   ];
   const overK: Code = [
     sp(aR, 0, x0r),
@@ -99,46 +63,10 @@ export function cadj(): FnDef {
   ];
   const inner: Code = [
     [vAt(tR, c), w.set(xr), vAt(tI, c), w.set(xi), vAt(tR1, c), w.set(yr), vAt(tI1, c), w.set(yi)],
-    addInto(
-      rR,
-      c,
-      expr([
-        [1, a0r, xr],
-        [-1, a0i, xi],
-        [1, b0r, yr],
-        [-1, b0i, yi],
-      ]),
-    ),
-    addInto(
-      rI,
-      c,
-      expr([
-        [1, a0r, xi],
-        [1, a0i, xr],
-        [1, b0r, yi],
-        [1, b0i, yr],
-      ]),
-    ),
-    addInto(
-      rR1,
-      c,
-      expr([
-        [1, a1r, xr],
-        [-1, a1i, xi],
-        [1, b1r, yr],
-        [-1, b1i, yi],
-      ]),
-    ),
-    addInto(
-      rI1,
-      c,
-      expr([
-        [1, a1r, xi],
-        [1, a1i, xr],
-        [1, b1r, yi],
-        [1, b1i, yr],
-      ]),
-    ),
+    addInto(rR, c, expr([...mulRe(a0r, a0i, xr, xi), ...mulRe(b0r, b0i, yr, yi)])),
+    addInto(rI, c, expr([...mulIm(a0r, a0i, xr, xi), ...mulIm(b0r, b0i, yr, yi)])),
+    addInto(rR1, c, expr([...mulRe(a1r, a1i, xr, xi), ...mulRe(b1r, b1i, yr, yi)])),
+    addInto(rI1, c, expr([...mulIm(a1r, a1i, xr, xi), ...mulIm(b1r, b1i, yr, yi)])),
   ];
   const overJ: Code = [
     coef(uR, false, 0, false, a0r),

@@ -30,10 +30,29 @@ export const vAt = (a: number, b: number): Code => [w.get(a), w.get(b), w.add, w
 /** mem[a + b] ← mem[a + b] + value (the value's code leaves one v128). */
 export const addInto = (a: number, b: number, value: Code): Code => [w.get(a), w.get(b), w.add, vAt(a, b), value, w.vadd, w.storeV];
 /** ((p·x ∓ q·y) + r·z) ∓ s·t, left to right as the JS expressions. */
-export const expr = (terms: readonly (readonly [1 | -1, number, number])[]): Code => terms.map(([sign, c, x], k) => [w.get(c), w.get(x), w.vmul, k === 0 ? [] : sign > 0 ? w.vadd : w.vsub]);
+type Term = readonly [1 | -1, number, number];
+export const expr = (terms: readonly Term[]): Code => terms.map(([sign, c, x], k) => [w.get(c), w.get(x), w.vmul, k === 0 ? [] : sign > 0 ? w.vadd : w.vsub]);
 
 /** mem[a + b] ← mem[a + b] − value. */
 export const subInto = (a: number, b: number, value: Code): Code => [w.get(a), w.get(b), w.add, vAt(a, b), value, w.vsub, w.storeV];
+/** The terms of Re and Im of (ar + i·ai)(xr + i·xi), in the JS loops' order: ar·xr − ai·xi, ar·xi + ai·xr. */
+export const mulRe = (ar: number, ai: number, xr: number, xi: number): Term[] => [
+  [1, ar, xr],
+  [-1, ai, xi],
+];
+export const mulIm = (ar: number, ai: number, xr: number, xi: number): Term[] => [
+  [1, ar, xi],
+  [1, ai, xr],
+];
+/** The same for conj(a)·x: ar·xr + ai·xi, ar·xi − ai·xr. */
+export const conjMulRe = (ar: number, ai: number, xr: number, xi: number): Term[] => [
+  [1, ar, xr],
+  [1, ai, xi],
+];
+export const conjMulIm = (ar: number, ai: number, xr: number, xi: number): Term[] => [
+  [1, ar, xi],
+  [-1, ai, xr],
+];
 /** mem[a + b] ← mem[a + b] · local v. */
 export const scaleInto = (a: number, b: number, v: number): Code => [w.get(a), w.get(b), w.add, vAt(a, b), w.get(v), w.vmul, w.storeV];
 /** while (cond) body — cond leaves an i32. */
