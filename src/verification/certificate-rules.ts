@@ -82,17 +82,17 @@ export function axisTable(): Readonly<Record<string, readonly (Axis | null)[]>> 
  * shared qubits, with blocks acting on disjoint wires).
  */
 export function commutes(a: Operation, b: Operation): boolean {
+  // no list of the shared qubits: the replayer asks this of every op a gathered op moves past
   const qa = qubitsOf(a);
   const qb = qubitsOf(b);
-  const shared = qa.filter((q) => qb.includes(q));
-  if (shared.length === 0) return true;
-  if (a.kind !== 'gate' || b.kind !== 'gate') return false;
-  const axa = AXES[a.name];
-  const axb = AXES[b.name];
-  if (!axa || !axb) return false;
-  for (const q of shared) {
-    const x = axa[a.qubits.indexOf(q)];
-    const y = axb[b.qubits.indexOf(q)];
+  let shared = false;
+  for (let i = 0; i < qa.length; i++) {
+    const j = qb.indexOf(qa[i]!);
+    if (j < 0) continue;
+    if (!shared && (a.kind !== 'gate' || b.kind !== 'gate' || !AXES[a.name] || !AXES[b.name])) return false;
+    shared = true;
+    const x = AXES[(a as GateOp).name]![i];
+    const y = AXES[(b as GateOp).name]![j];
     if (!x || !y || x !== y) return false;
   }
   return true;

@@ -23,8 +23,12 @@ interface Poly {
   /** Per output wire: the linear part (bit mask of input wires) and the constant. */
   lin: bigint[];
   cst: boolean[];
-  /** Summed angle per linear parity (keyed by its mask). */
-  angle: Map<bigint, number>;
+  /**
+   * Summed angle per linear parity, keyed by its mask in hex (one canonical spelling per mask). Not
+   * by the bigint itself: V8 hashes a bigint by its lowest word only, so the masks of path variables
+   * past the 64th (all zero there) would share one bucket and every lookup would walk them all.
+   */
+  angle: Map<string, number>;
   /** Per Hadamard, in order: the affine parity it reads and the path variable it starts. */
   hadamards: { lin: bigint; cst: boolean; v: number }[];
 }
@@ -33,12 +37,13 @@ interface Poly {
 function polynomial(ops: readonly GateOp[], n: number): Poly | undefined {
   const lin = Array.from({ length: n }, (_, q) => 1n << BigInt(q));
   const cst: boolean[] = Array.from({ length: n }, () => false);
-  const angle = new Map<bigint, number>();
+  const angle = new Map<string, number>();
   const hadamards: Poly['hadamards'] = [];
   let vars = n;
   const add = (l: bigint, c: boolean, theta: number) => {
     if (l === 0n) return; // a global phase
-    angle.set(l, (angle.get(l) ?? 0) + (c ? -theta : theta));
+    const key = l.toString(16);
+    angle.set(key, (angle.get(key) ?? 0) + (c ? -theta : theta));
   };
   for (const op of ops) {
     const [a, b] = op.qubits as [number, number];
@@ -92,15 +97,23 @@ function phaseOf(op: GateOp): number | undefined {
   return undefined;
 }
 
-const bitsOf = (m: bigint): number[] => {
+/**
+ * The set bits of a mask given in hex, ascending: one digit at a time, since shifting the bigint a
+ * bit at a time costs a new bigint as wide as the mask per bit (quadratic in the path variables).
+ */
+const hexBits = (hex: string): number[] => {
   const out: number[] = [];
-  for (let i = 0, x = m; x !== 0n; x >>= 1n, i++) if (x & 1n) out.push(i);
+  for (let i = hex.length - 1, base = 0; i >= 0; i--, base += 4) {
+    const d = parseInt(hex[i]!, 16);
+    for (let b = 0; b < 4; b++) if ((d >> b) & 1) out.push(base + b);
+  }
   return out;
 };
+const bitsOf = (m: bigint): number[] => hexBits(m.toString(16));
 
-/** Adds k·(y·x) (mod 8) to the multilinear coefficients (keyed by sorted index lists). */
-function expand(coef: Map<string, number>, y: bigint, k: number): void {
-  const v = bitsOf(y);
+/** Adds k·(y·x) (mod 8) to the multilinear coefficients (keyed by sorted index lists); y in hex. */
+function expand(coef: Map<string, number>, y: string, k: number): void {
+  const v = hexBits(y);
   const bump = (key: string, d: number) => coef.set(key, ((((coef.get(key) ?? 0) + d) % 8) + 8) % 8);
   for (let i = 0; i < v.length; i++) {
     bump(`${v[i]}`, k);
@@ -128,7 +141,7 @@ export function phasePolynomialDistance(lhs: readonly GateOp[], rhs: readonly Ga
   for (let q = 0; q < qs.length; q++) if (a.lin[q] !== b.lin[q] || a.cst[q] !== b.cst[q]) return Infinity;
   let deviation = 0;
   const coef = new Map<string, number>();
-  const rest = new Map<bigint, number>();
+  const rest = new Map<string, number>();
   const split = (p: Poly, sign: 1 | -1) => {
     for (const [y, theta] of p.angle) {
       const k = Math.round(theta / QUARTER);

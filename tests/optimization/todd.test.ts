@@ -242,6 +242,28 @@ describe('rule resynth-phase-polynomial (the checker)', () => {
     expect(phasePolynomialDistance([gate('h', [0]), gate('t', [0]), gate('h', [0])], [gate('h', [0]), gate('t', [0]), gate('h', [0])])).toBe(0);
   });
 
+  it('reads parities past the 64th path variable exactly (keys and bits of wide masks)', () => {
+    // 80 H gates on two wires: the later parities have only bits above 64 (all zero in the low word)
+    const ladder = (extra: (i: number) => GateOp[]) => Array.from({ length: 40 }, (_, i) => [gate('h', [0]), gate('h', [1]), gate('cx', [0, 1]), ...extra(i), gate('cx', [0, 1])]).flat();
+    const a = ladder(() => [gate('t', [1]), gate('t', [1])]);
+    expect(
+      phasePolynomialDistance(
+        a,
+        ladder(() => [gate('s', [1])]),
+      ),
+    ).toBeLessThan(1e-9);
+    // one layer's phase moved to the next layer's parity: another phase function
+    const moved = ladder((i) => (i === 35 ? [] : i === 36 ? [gate('s', [1]), gate('s', [1])] : [gate('s', [1])]));
+    expect(phasePolynomialDistance(a, moved)).toBe(Infinity);
+    // on the first wire's parity instead of the XOR of both: refused too
+    expect(
+      phasePolynomialDistance(
+        a,
+        ladder((i) => [gate('s', [i === 37 ? 0 : 1])]),
+      ),
+    ).toBe(Infinity);
+  });
+
   it('never accepts two lists with different unitaries (random CNOT/X/CZ/phase lists on 3 qubits)', () => {
     const op = fc.oneof(
       fc.tuple(fc.constantFrom('cx', 'cz', 'swap'), fc.nat(2), fc.nat(2)).filter(([, a, b]) => a !== b),
