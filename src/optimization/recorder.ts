@@ -154,20 +154,53 @@ export class Recorder {
 
   /** Index of the next op at or after `from` touching qubit q, or -1. */
   nextOn(q: number, from: number): number {
-    for (let i = from; i < this.ops.length; i++) {
-      const o = this.ops[i]!;
-      const qs = opQubits(o);
-      if (qs.includes(q)) return i;
-    }
-    return -1;
+    const at = this.wire(q);
+    const k = firstAtLeast(at, from);
+    return k < at.length ? at[k]! : -1;
   }
 
+  /** Index of the last op at or before `from` touching qubit q, or -1. */
   prevOn(q: number, from: number): number {
-    for (let i = from; i >= 0; i--) {
-      const o = this.ops[i]!;
-      const qs = opQubits(o);
-      if (qs.includes(q)) return i;
-    }
-    return -1;
+    const at = this.wire(q);
+    const k = firstAtLeast(at, from + 1);
+    return k > 0 ? at[k - 1]! : -1;
   }
+
+  /**
+   * The positions of the ops on each wire, for `ops` as it stands: a scan along the list from an op
+   * to its wire neighbour costs the ops in between, and the last op of every wire scanned to the end
+   * (qubits × gates on the wide scaled circuits). Rebuilt when `ops` is replaced; every change here
+   * replaces the array rather than editing it, so its identity (and length, as a guard) tells.
+   */
+  private wires: { ops: readonly Operation[]; length: number; at: Map<number, number[]> } | undefined;
+
+  private wire(q: number): readonly number[] {
+    if (!this.wires || this.wires.ops !== this.ops || this.wires.length !== this.ops.length) {
+      const at = new Map<number, number[]>();
+      this.ops.forEach((o, i) => {
+        for (const x of opQubits(o)) {
+          const list = at.get(x);
+          // an op naming a qubit twice is listed once, as a scan would find it once
+          if (!list) at.set(x, [i]);
+          else if (list[list.length - 1] !== i) list.push(i);
+        }
+      });
+      this.wires = { ops: this.ops, length: this.ops.length, at };
+    }
+    return this.wires.at.get(q) ?? NONE;
+  }
+}
+
+const NONE: readonly number[] = [];
+
+/** The first index of the ascending list whose value is at least x (the length when none is). */
+function firstAtLeast(list: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

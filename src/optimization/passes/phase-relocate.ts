@@ -94,14 +94,14 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
       const [c, t] = a.qubits as [number, number];
       const blockers: number[] = [];
       let partner = -1;
-      for (let j = i + 1; j < rec.ops.length; j++) {
+      // only the ops on c or t matter (the others commute with the pair): walked along those two
+      // wires, as a scan of the list would cost the ops of every other wire in between
+      for (let j = nextOnEither(rec, c, t, i + 1); j >= 0; j = nextOnEither(rec, c, t, j + 1)) {
         const b = rec.ops[j]!;
         if (b.kind === 'gate' && b.name === 'cx' && b.qubits[0] === c && b.qubits[1] === t) {
           partner = j;
           break;
         }
-        const qs = opQubits(b);
-        if (!qs.includes(c) && !qs.includes(t)) continue;
         if (commute(a, b)) continue;
         if (b.kind === 'gate' && phaseOf(b) !== undefined && b.qubits[0] === t && blockers.length < 4) {
           blockers.push(j);
@@ -139,4 +139,11 @@ export function relocateBlockingPhases(rec: Recorder, maxMoves = 10_000): number
     break;
   }
   return moves;
+}
+
+/** The first op at or after `from` on qubit c or t, or -1. */
+function nextOnEither(rec: Recorder, c: number, t: number, from: number): number {
+  const x = rec.nextOn(c, from);
+  const y = rec.nextOn(t, from);
+  return x < 0 ? y : y < 0 ? x : Math.min(x, y);
 }
