@@ -110,9 +110,19 @@ export class Recorder {
   /** A global step that removes `positions` and inserts `inserted` before index `insertAt` (of the current list). */
   move(rule: string, positions: readonly number[], inserted: readonly GateOp[], insertAt: number): void {
     const pos = [...positions].sort((a, b) => a - b);
-    const replaced = pos.map((p) => this.ops[p]!);
-    this.steps.push(Object.freeze({ rule, positions: Object.freeze(pos), replaced: Object.freeze(replaced), inserted: Object.freeze([...inserted]), insertAt }));
+    this.recordMove(
+      rule,
+      pos,
+      pos.map((p) => this.ops[p]!),
+      inserted,
+      insertAt,
+    );
     this.ops = spliced(this.ops, pos, inserted, insertAt);
+  }
+
+  /** Records a `move` step (ascending positions) without touching `ops`, as `record` does for `apply`. */
+  recordMove(rule: string, positions: readonly number[], replaced: readonly Operation[], inserted: readonly GateOp[], insertAt: number): void {
+    this.steps.push(Object.freeze({ rule, positions: Object.freeze([...positions]), replaced: Object.freeze([...replaced]), inserted: Object.freeze([...inserted]), insertAt }));
   }
 
   /**

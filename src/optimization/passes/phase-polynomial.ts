@@ -1,7 +1,8 @@
 import { opQubits, type GateOp } from '../../circuits/ir.js';
 import { phaseGate, phaseOf, isZeroAngle, normAngle } from '../gate-info.js';
-import { spliced, type Recorder } from '../recorder.js';
+import type { Recorder } from '../recorder.js';
 import { absorbCliffordTerms, rng } from './clifford-absorb.js';
+import { TagPositions } from './tag-positions.js';
 
 export const PHASE_POLYNOMIAL_RULE = 'global:phase-polynomial';
 
@@ -131,17 +132,8 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
       }
   });
 
-  // apply: a tag array mirrors the op list so members are found after earlier splices
-  let tags = rec.ops.map((_, i) => i);
-  const apply = (rule: string, positions: number[], inserted: GateOp[]) => {
-    rec.apply(rule, positions, inserted);
-    tags = spliced(
-      tags,
-      positions,
-      inserted.map(() => -1),
-      positions[0]!,
-    );
-  };
+  // apply: the planned changes as steps on the list as it stands after the earlier ones
+  const list = new TagPositions(rec.ops);
   let changes = 0;
   for (const t of classes) {
     if (rec.stopped()) break;
@@ -150,28 +142,30 @@ export function mergePhasePolynomial(rec: Recorder, place: 'first' | 'last' = 'f
       const sl = t.slot!;
       const gate = phaseGate(sl.q, normAngle(sl.cst ? -t.sum : t.sum));
       if (!gate) continue;
-      let at = tags.findIndex((x) => x >= sl.at);
-      if (at < 0) at = tags.length;
-      rec.move(PHASE_POLYNOMIAL_RULE, [], [gate], at);
-      const next = [...tags];
-      next.splice(at, 0, -1);
-      tags = next;
+      rec.recordMove(PHASE_POLYNOMIAL_RULE, [], [], [gate], list.insertBefore(sl.at, gate));
       changes++;
       continue;
     }
     const keepAt = place === 'first' ? 0 : t.idx.length - 1;
     const keepTag = t.idx[keepAt]!;
-    const keepOp = rec.ops[tags.indexOf(keepTag)] as GateOp;
-    const others = t.idx
-      .filter((_, k) => k !== keepAt)
-      .map((tag) => tags.indexOf(tag))
-      .sort((x, y) => x - y);
-    if (others.length) apply(PHASE_POLYNOMIAL_RULE, others, []);
-    const pos = tags.indexOf(keepTag);
+    const keepOp = list.original(keepTag) as GateOp;
+    // members in list order (the originals keep their order)
+    const others = t.idx.filter((_, k) => k !== keepAt);
+    if (others.length) {
+      rec.record(
+        PHASE_POLYNOMIAL_RULE,
+        others.map((tag) => list.pos(tag)),
+        others.map((tag) => list.original(tag)),
+        [],
+      );
+      others.forEach((tag) => list.remove(tag));
+    }
     const total = normAngle(t.sum * t.signs[keepAt]!);
     const merged = isZeroAngle(total) ? undefined : phaseGate(keepOp.qubits[0]!, total);
-    apply(PHASE_POLYNOMIAL_RULE, [pos], merged ? [merged] : []);
+    rec.record(PHASE_POLYNOMIAL_RULE, [list.pos(keepTag)], [keepOp], merged ? [merged] : []);
+    list.replace(keepTag, merged);
     changes++;
   }
+  if (changes > 0) rec.ops = list.toOps();
   return changes;
 }
