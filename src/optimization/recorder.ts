@@ -164,6 +164,13 @@ export class Recorder {
 
   /** Index of the next op at or after `from` touching qubit q, or -1. */
   nextOn(q: number, from: number): number {
+    if (!this.indexed()) {
+      // a near neighbour is found by a short scan: passes that rewrite and look again after
+      // every step would otherwise rebuild the index per step
+      const to = Math.min(this.ops.length, from + NEAR);
+      for (let i = from; i < to; i++) if (opQubits(this.ops[i]!).includes(q)) return i;
+      if (to === this.ops.length) return -1;
+    }
     const at = this.wire(q);
     const k = firstAtLeast(at, from);
     return k < at.length ? at[k]! : -1;
@@ -171,6 +178,11 @@ export class Recorder {
 
   /** Index of the last op at or before `from` touching qubit q, or -1. */
   prevOn(q: number, from: number): number {
+    if (!this.indexed()) {
+      const to = Math.max(-1, from - NEAR);
+      for (let i = from; i > to; i--) if (opQubits(this.ops[i]!).includes(q)) return i;
+      if (to === -1) return -1;
+    }
     const at = this.wire(q);
     const k = firstAtLeast(at, from + 1);
     return k > 0 ? at[k - 1]! : -1;
@@ -184,8 +196,12 @@ export class Recorder {
    */
   private wires: { ops: readonly Operation[]; length: number; at: Map<number, number[]> } | undefined;
 
+  private indexed(): boolean {
+    return this.wires !== undefined && this.wires.ops === this.ops && this.wires.length === this.ops.length;
+  }
+
   private wire(q: number): readonly number[] {
-    if (!this.wires || this.wires.ops !== this.ops || this.wires.length !== this.ops.length) {
+    if (!this.wires || !this.indexed()) {
       const at = new Map<number, number[]>();
       this.ops.forEach((o, i) => {
         for (const x of opQubits(o)) {
@@ -202,6 +218,8 @@ export class Recorder {
 }
 
 const NONE: readonly number[] = [];
+/** How far nextOn/prevOn scan before they build the wire index (a few gates' worth of other wires). */
+const NEAR = 64;
 
 /** The first index of the ascending list whose value is at least x (the length when none is). */
 function firstAtLeast(list: readonly number[], x: number): number {

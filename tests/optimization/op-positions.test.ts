@@ -14,17 +14,17 @@ describe('Recorder.nextOn / prevOn (per-wire index)', () => {
   it('find what a scan of the list finds, also after steps replace the list', () => {
     const op = fc.oneof(
       fc
-        .tuple(fc.nat(4), fc.nat(4))
+        .tuple(fc.nat(9), fc.nat(9))
         .filter(([a, b]) => a !== b)
         .map(([a, b]) => gate('cx', [a, b])),
-      fc.nat(4).map((a) => gate('h', [a])),
-      fc.nat(4).map((a): Operation => ({ kind: 'measure', qubit: a, clbit: 0 })),
+      fc.nat(9).map((a) => gate('h', [a])),
+      fc.nat(9).map((a): Operation => ({ kind: 'measure', qubit: a, clbit: 0 })),
     );
     fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 30 }), fc.array(fc.nat(29), { maxLength: 4 }), (ops, cuts) => {
+      fc.property(fc.array(op, { minLength: 1, maxLength: 200 }), fc.array(fc.nat(199), { maxLength: 4 }), (ops, cuts) => {
         const rec = new Recorder(ops);
         const check = () => {
-          for (let q = 0; q < 6; q++)
+          for (let q = 0; q < 11; q++)
             for (let i = -1; i <= rec.ops.length; i++) {
               if (i >= 0) expect(rec.nextOn(q, i)).toBe(scan(rec.ops, q, i, 1));
               if (i < rec.ops.length) expect(rec.prevOn(q, i)).toBe(scan(rec.ops, q, i, -1));
