@@ -140,15 +140,17 @@ function checkStep(ops: Operation[], step: CertificateStep, numQubits: number): 
   if (replaced.some((o) => o.kind !== 'gate')) return 'a local rule matched a non-gate op';
   // gathering: each matched op must commute with the unmatched ops it moves past (a contiguous
   // match moves past nothing: positions are strictly increasing, so first..last holds only matched ops)
-  const matched = new Set(positions);
   const first = positions[0]!;
   const last = positions[positions.length - 1]!;
   const contiguous = last - first + 1 === positions.length;
   for (const p of contiguous ? [] : positions) {
     const op = ops[p]!;
     const [lo, hi] = step.anchor === 'last' ? [p + 1, last] : [first + 1, p];
+    // the matched positions met on the way, followed in order (they are strictly increasing)
+    let m = 0;
     for (let k = lo; k < hi; k++) {
-      if (matched.has(k)) continue;
+      while (m < positions.length && positions[m]! < k) m++;
+      if (positions[m] === k) continue;
       if (!commutes(op, ops[k]!)) return `matched op at ${p} does not commute with op at ${k}`;
     }
   }

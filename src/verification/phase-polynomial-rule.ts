@@ -105,6 +105,7 @@ const hexBits = (hex: string): number[] => {
   const out: number[] = [];
   for (let i = hex.length - 1, base = 0; i >= 0; i--, base += 4) {
     const d = parseInt(hex[i]!, 16);
+    if (d === 0) continue;
     for (let b = 0; b < 4; b++) if ((d >> b) & 1) out.push(base + b);
   }
   return out;

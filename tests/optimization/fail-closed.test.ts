@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { circuit, gate, type Operation } from '../../src/circuits/ir.js';
 import { isAppError } from '../../src/errors/app-error.js';
 import { optimizeCircuit, type UnsoundRule } from '../../src/optimization/optimize.js';
+import { replayCertificate } from '../../src/verification/certificate-replay.js';
 import { testEquivalence } from './helpers/matrix.js';
 
 /** A deliberately unsound rewrite: "H followed by X on one qubit is the identity". */
@@ -55,5 +56,25 @@ describe('fail closed: a planted unsound rule never yields a result', () => {
   it('without the planted rule the same input optimizes and verifies', () => {
     const r = optimizeCircuit(input, { profile: 'balanced', equivalence: testEquivalence });
     expect(r.proof.verified).toBe(true);
+  });
+});
+
+describe('the replayer gathers a match only past ops that commute with it', () => {
+  const g = (name: string, qubits: number[]) => gate(name, qubits);
+  const hs = (ops: Operation[], positions: number[], anchor?: 'last') =>
+    replayCertificate(circuit(3, 0, ops), {
+      steps: [{ rule: 'template:hadamard-s', positions, replaced: positions.map((p) => ops[p]!), inserted: [g('sdg', [0]), g('h', [0]), g('sdg', [0])], ...(anchor ? { anchor } : {}) }],
+    });
+  it('accepts H S H gathered past ops on other wires (a matched op in between is not moved past)', () => {
+    expect(hs([g('h', [0]), g('x', [1]), g('s', [0]), g('cx', [1, 2]), g('h', [0])], [0, 2, 4]).ok).toBe(true);
+    expect(hs([g('h', [0]), g('x', [1]), g('s', [0]), g('cx', [1, 2]), g('h', [0])], [0, 2, 4], 'last').ok).toBe(true);
+  });
+  it('refuses one past an X on its wire, on either side of another matched op', () => {
+    const after = hs([g('h', [0]), g('s', [0]), g('x', [0]), g('h', [0])], [0, 1, 3]);
+    expect(after.ok).toBe(false);
+    if (!after.ok) expect(after.reason).toMatch(/does not commute with op at 2/);
+    const before = hs([g('h', [0]), g('x', [0]), g('s', [0]), g('h', [0])], [0, 2, 3], 'last');
+    expect(before.ok).toBe(false);
+    if (!before.ok) expect(before.reason).toMatch(/does not commute with op at 1/);
   });
 });
