@@ -104,8 +104,9 @@ function phaseOf(op: GateOp): number | undefined {
 const hexBits = (hex: string): number[] => {
   const out: number[] = [];
   for (let i = hex.length - 1, base = 0; i >= 0; i--, base += 4) {
-    const d = parseInt(hex[i]!, 16);
-    if (d === 0) continue;
+    const c = hex.charCodeAt(i);
+    if (c === 48) continue; // '0': most digits of a wide, sparse mask
+    const d = c <= 57 ? c - 48 : c - 87; // '1'–'9', 'a'–'f'
     for (let b = 0; b < 4; b++) if ((d >> b) & 1) out.push(base + b);
   }
   return out;
