@@ -5,7 +5,7 @@
  * phases provably stay within the proof tolerance; `false` only with a witness (a basis state
  * the miter provably moves, or phases differently by more than the tolerance allows);
  * anything else is 'unknown'. Phase coefficients are never rounded away: see
- * docs/decisions/path-sum-phase-resolution.md.
+ * docs/decisions/verification-path-sum-phase-resolution.md.
  */
 import type { Circuit, GateOp } from '../circuits/ir.js';
 import type { EquivalenceResult, EquivalenceStats } from './equivalence-result.js';
@@ -176,7 +176,9 @@ function pathSumEquivalentUnguarded(a: Circuit, b: Circuit, opts: PathSumOptions
   if (prep.kind === 'decided') return done(prep.equivalent, 'circuit structure (qubits, clbits, measurements)', prep.reason);
   const n = prep.numQubits;
   const checked =
-    `path sum of the miter B⁻¹·A on ${n} qubit(s) reduced by the Elim, HH and ω rules to |x⟩ ↦ e^{iφ}|x⟩ ` + `(dyadic phases exact, others kept to their floating-point rounding; residual phases within ${eps} per basis column)` + trimNote(prep);
+    `path sum of the miter B⁻¹·A on ${n} qubit(s) reduced by the Elim, HH and ω rules to |x⟩ ↦ e^{iφ}|x⟩ ` +
+    `(dyadic phases exact, others kept to their floating-point rounding; residual phases within ${eps} per basis column)` +
+    trimNote(prep);
   const pa = toPrims(prep.a, n, false);
   if (typeof pa === 'string') return done('unknown', checked, pa);
   const pb = toPrims(prep.b, n, true);
@@ -237,5 +239,10 @@ function pathSumEquivalentUnguarded(a: Circuit, b: Circuit, opts: PathSumOptions
   const delta = Math.abs(frac(ps.phase.terms.get(key(m))!.c));
   const label = `basis states ${basisLabel(prep, () => false)} and ${basisLabel(prep, (k) => m.includes(k))}`;
   if (Math.sin(Math.PI * delta) > eps) return done(false, checked, `${label} acquire phases ${delta.toExponential(3)} turns apart`, statsOf());
-  return done('unknown', checked, `${label} acquire phases ${delta.toExponential(3)} turns apart: below the tolerance, but the residual phases (${spread.toExponential(2)} turns in all) may add up beyond it`, statsOf());
+  return done(
+    'unknown',
+    checked,
+    `${label} acquire phases ${delta.toExponential(3)} turns apart: below the tolerance, but the residual phases (${spread.toExponential(2)} turns in all) may add up beyond it`,
+    statsOf(),
+  );
 }

@@ -3,7 +3,7 @@ import { circuit, gate, type Operation } from '../../src/circuits/ir.js';
 import { pathSumEquivalent } from '../../src/verification/path-sum-equivalence.js';
 
 // Product-formula circuits (Nam et al.'s pf1_n) rotate by ~1e-10 rad, i.e. ~1.6e-11 turns: below the
-// 1e-10-turn tolerance the checker once rounded coefficients with (docs/decisions/path-sum-phase-resolution.md).
+// 1e-10-turn tolerance the checker once rounded coefficients with (docs/decisions/verification-path-sum-phase-resolution.md).
 const g = (name: string, qubits: number[], params: number[] = []): Operation => gate(name, qubits, params);
 const c = (n: number, ops: Operation[]) => circuit(n, 0, ops);
 const TINY = 1e-10;
@@ -49,7 +49,10 @@ describe('path sum: phases of ~1e-10 rad', () => {
 
   it('leaves undecided tiny differences that may add up beyond the tolerance', () => {
     // each phase difference alone is within 1e-9, their sum over eight qubits is not
-    const a = c(8, Array.from({ length: 8 }, (_, q) => g('rz', [q], [4e-10])));
+    const a = c(
+      8,
+      Array.from({ length: 8 }, (_, q) => g('rz', [q], [4e-10])),
+    );
     const r = pathSumEquivalent(a, c(8, []));
     expect(r.equivalent).toBe('unknown');
   });

@@ -10,7 +10,7 @@
  *    (k/2^j) are represented exactly by binary floating point, so Clifford+T arithmetic is
  *    exact. Other coefficients are kept however small they are: a term counts as zero (or as
  *    a dyadic value) only within the rounding its own additions can have made, a bound
- *    relative to the magnitudes added into it (docs/decisions/path-sum-phase-resolution.md).
+ *    relative to the magnitudes added into it (docs/decisions/verification-path-sum-phase-resolution.md).
  * Constant phase terms are a global phase and are dropped.
  */
 export type Mono = readonly number[];
