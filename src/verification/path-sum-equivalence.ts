@@ -234,11 +234,11 @@ function pathSumEquivalentUnguarded(a: Circuit, b: Circuit, opts: PathSumOptions
     return done(true, checked, `the miter reduces to a diagonal of residual phases summing to ${spread.toExponential(2)} turns, within the tolerance`, statsOf());
   }
   // A minimal monomial m: P(m) − P(0) is exactly its coefficient Δ. For any λ one of the two
-  // columns is off by at least |e^{2πiΔ} − 1|/2 = sin(π|Δ|).
+  // columns is off by at least |e^{2πiΔ} − 1|/2 = sin(π|Δ|), less what the cancelled terms dropped.
   const m = minimalMono(terms.map((t) => t.vars)) ?? [];
   const delta = Math.abs(frac(ps.phase.terms.get(key(m))!.c));
   const label = `basis states ${basisLabel(prep, () => false)} and ${basisLabel(prep, (k) => m.includes(k))}`;
-  if (Math.sin(Math.PI * delta) > eps) return done(false, checked, `${label} acquire phases ${delta.toExponential(3)} turns apart`, statsOf());
+  if (Math.sin(Math.PI * delta) - 2 * Math.PI * ps.phase.dropped > eps) return done(false, checked, `${label} acquire phases ${delta.toExponential(3)} turns apart`, statsOf());
   return done(
     'unknown',
     checked,

@@ -126,16 +126,18 @@ export class Phase {
     if (this.touched) for (const v of vars) this.touched.add(v);
     const k = key(vars);
     const t = this.terms.get(k);
-    const next = { vars, c: frac((t?.c ?? 0) + c), mass: (t?.mass ?? 0) + mass, adds: (t?.adds ?? 0) + adds };
-    if (next.c === 0 || Math.abs(next.c) <= roundingOf(next)) {
-      this.dropped += Math.abs(next.c);
+    const c2 = frac((t?.c ?? 0) + c);
+    const mass2 = (t?.mass ?? 0) + mass;
+    const adds2 = (t?.adds ?? 0) + adds;
+    if (c2 === 0 || Math.abs(c2) <= roundingOf({ mass: mass2, adds: adds2 })) {
+      this.dropped += Math.abs(c2);
       if (t) this.terms.delete(k);
     } else if (t) {
-      t.c = next.c;
-      t.mass = next.mass;
-      t.adds = next.adds;
+      t.c = c2;
+      t.mass = mass2;
+      t.adds = adds2;
     } else {
-      this.terms.set(k, next);
+      this.terms.set(k, { vars, c: c2, mass: mass2, adds: adds2 });
       if (this.terms.size > this.maxTerms) this.maxTerms = this.terms.size;
     }
   }
