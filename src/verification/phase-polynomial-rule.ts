@@ -25,8 +25,8 @@ interface Poly {
   cst: boolean[];
   /** Summed angle per linear parity (keyed by its mask). */
   angle: Map<bigint, number>;
-  /** Per Hadamard, in order: the affine parity it reads and the path variable it starts. */
-  hadamards: { lin: bigint; cst: boolean; v: number }[];
+  /** Per Hadamard, in order: its wire, the affine parity it reads and the path variable it starts (as an affine parity: 1 << v). */
+  hadamards: { q: number; lin: bigint; cst: boolean; v: bigint; vc: boolean }[];
 }
 
 /** The polynomial of a list on wires 0 … n−1, or undefined when it holds another gate. */
@@ -69,7 +69,7 @@ function polynomial(ops: readonly GateOp[], n: number): Poly | undefined {
         break;
       case 'h':
         // a path variable v: the amplitude gets (−1)^{a·v}, a the wire's value before
-        hadamards.push({ lin: lin[a]!, cst: cst[a]!, v: vars });
+        hadamards.push({ q: a, lin: lin[a]!, cst: cst[a]!, v: 1n << BigInt(vars), vc: false });
         lin[a] = 1n << BigInt(vars++);
         cst[a] = false;
         break;
@@ -125,7 +125,18 @@ export function phasePolynomialDistance(lhs: readonly GateOp[], rhs: readonly Ga
   if (!a || !b) return Infinity;
   // the same number of Hadamards gives both sums the same path variables (and the same 2^{-h/2})
   if (a.hadamards.length !== b.hadamards.length) return Infinity;
-  for (let q = 0; q < qs.length; q++) if (a.lin[q] !== b.lin[q] || a.cst[q] !== b.cst[q]) return Infinity;
+  const direct = compare(a, b, qs.length);
+  if (direct < Infinity) return direct;
+  // Otherwise B's path variables may be A's under an invertible affine change (a CNOT moved across
+  // an H-sandwich): re-indexing a sum by a bijection leaves it unchanged, so B with its variables
+  // substituted is compared instead. How the change is guessed does not matter for soundness.
+  const sigma = changeOfVariables(a, b, qs.length);
+  return sigma ? compare(a, substitute(b, sigma), qs.length) : Infinity;
+}
+
+/** Compares two polynomials over the same variables (see phasePolynomialDistance). */
+function compare(a: Poly, b: Poly, n: number): number {
+  for (let q = 0; q < n; q++) if (a.lin[q] !== b.lin[q] || a.cst[q] !== b.cst[q]) return Infinity;
   let deviation = 0;
   const coef = new Map<string, number>();
   const rest = new Map<bigint, number>();
@@ -140,13 +151,124 @@ export function phasePolynomialDistance(lhs: readonly GateOp[], rhs: readonly Ga
   };
   split(a, 1);
   split(b, -1);
-  // a Hadamard's 4·(y·x ⊕ c)·v is 4c·v + Σ_{i∈y} 4·x_i·v mod 8 (the higher terms carry a factor 8)
-  const bump = (key: string) => coef.set(key, ((coef.get(key) ?? 0) + 4) % 8);
+  // a Hadamard's 4·[l ⊕ c]·[v ⊕ d] mod 8 is 4·Σ_{i∈l, j∈v} x_i·x_j + 4d·Σ_{i∈l} x_i + 4c·Σ_{j∈v} x_j
+  // (every other term of the expansion carries a factor 8; the constant is a global phase)
+  const bump = (i: number, j: number) => {
+    const key = i === j ? `${i}` : i < j ? `${i},${j}` : `${j},${i}`;
+    coef.set(key, ((coef.get(key) ?? 0) + 4) % 8);
+  };
   for (const h of [...a.hadamards, ...b.hadamards]) {
-    if (h.cst) bump(`${h.v}`);
-    for (const i of bitsOf(h.lin)) bump(`${i},${h.v}`);
+    const ls = bitsOf(h.lin);
+    const vs = bitsOf(h.v);
+    for (const i of ls) for (const j of vs) bump(i, j);
+    if (h.vc) for (const i of ls) bump(i, i);
+    if (h.cst) for (const j of vs) bump(j, j);
   }
   for (const c of coef.values()) if (c !== 0) return Infinity;
   for (const d of rest.values()) deviation += rotationDistance(d, 0);
   return deviation;
+}
+
+interface Affine {
+  m: bigint;
+  c: boolean;
+}
+
+/**
+ * A guess of B's path variables as affine functions of the inputs and A's path variables, or
+ * undefined: variables read by no output pair with A's by wire and order of their Hadamards; the
+ * others are solved from the outputs (B's output parities must equal A's). Undefined also when the
+ * map is not invertible in A's path variables (then it is no change of summation variables).
+ */
+function changeOfVariables(a: Poly, b: Poly, n: number): Map<number, Affine> | undefined {
+  const h = a.hadamards.length;
+  const pathMask = ((1n << BigInt(h)) - 1n) << BigInt(n);
+  const sigma = new Map<number, Affine>();
+  const seen = new Map<number, number>();
+  const byWire = new Map<string, bigint>();
+  for (const x of a.hadamards) {
+    const k = seen.get(x.q) ?? 0;
+    seen.set(x.q, k + 1);
+    byWire.set(`${x.q}:${k}`, x.v);
+  }
+  seen.clear();
+  const outputVars = b.lin.reduce((acc, l) => acc | l, 0n) & pathMask;
+  const alive: number[] = [];
+  for (const x of b.hadamards) {
+    const k = seen.get(x.q) ?? 0;
+    seen.set(x.q, k + 1);
+    const w = bitsOf(x.v)[0]!;
+    if ((outputVars >> BigInt(w)) & 1n) alive.push(w);
+    else {
+      const v = byWire.get(`${x.q}:${k}`);
+      if (v === undefined) return undefined;
+      sigma.set(w, { m: v, c: false });
+    }
+  }
+  // rows: Σ_{w alive} B[q][w]·σ(w) = A.lin[q] ⊕ (B.lin[q] without path variables), constants alike
+  const rows = b.lin.map((l, q) => ({ coeffs: l & pathMask, m: a.lin[q]! ^ (l & ~pathMask), c: a.cst[q] !== b.cst[q] }));
+  const used = new Set<(typeof rows)[number]>();
+  for (const w of alive) {
+    const bit = 1n << BigInt(w);
+    const pivot = rows.find((r) => !used.has(r) && (r.coeffs & bit) !== 0n);
+    if (!pivot) return undefined; // the outputs do not determine w
+    used.add(pivot);
+    for (const r of rows) {
+      if (r === pivot || (r.coeffs & bit) === 0n) continue;
+      r.coeffs ^= pivot.coeffs;
+      r.m ^= pivot.m;
+      r.c = r.c !== pivot.c;
+    }
+  }
+  for (const r of used) {
+    const w = bitsOf(r.coeffs);
+    if (w.length !== 1) return undefined;
+    sigma.set(w[0]!, { m: r.m, c: r.c });
+  }
+  // a change of summation variables: the path-variable part of σ must be invertible over F₂
+  const basis: bigint[] = [];
+  for (const s of sigma.values()) {
+    let m = s.m & pathMask;
+    for (const e of basis) if ((m ^ e) < m) m ^= e;
+    if (m === 0n) return undefined;
+    basis.push(m);
+    basis.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+  }
+  return sigma.size === h ? sigma : undefined;
+}
+
+/** B with every path variable w replaced by σ(w). */
+function substitute(b: Poly, sigma: ReadonlyMap<number, Affine>): Poly {
+  // simultaneous: σ(w) is over A's variables, numbered like B's, so nothing is substituted twice
+  const map = (m: bigint, c: boolean): Affine => {
+    let out = 0n;
+    let cc = c;
+    for (const i of bitsOf(m)) {
+      const s = sigma.get(i);
+      if (!s) out ^= 1n << BigInt(i);
+      else {
+        out ^= s.m;
+        cc = cc !== s.c;
+      }
+    }
+    return { m: out, c: cc };
+  };
+  const lin: bigint[] = [];
+  const cst: boolean[] = [];
+  b.lin.forEach((l, q) => {
+    const r = map(l, b.cst[q]!);
+    lin.push(r.m);
+    cst.push(r.c);
+  });
+  const angle = new Map<bigint, number>();
+  for (const [y, theta] of b.angle) {
+    const r = map(y, false);
+    if (r.m !== 0n) angle.set(r.m, (angle.get(r.m) ?? 0) + (r.c ? -theta : theta));
+  }
+  const hadamards = b.hadamards.map((x) => {
+    const l = map(x.lin, x.cst);
+    const v = map(x.v, x.vc);
+    return { q: x.q, lin: l.m, cst: l.c, v: v.m, vc: v.c };
+  });
+  return { lin, cst, angle, hadamards };
 }
