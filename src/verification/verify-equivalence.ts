@@ -16,10 +16,8 @@ export interface VerifyOptions {
   readonly timeBudgetMs: number;
   /** Whole-unitary comparison up to this many qubits. Default 12. */
   readonly maxUnitaryQubits?: number;
-  /** Unitary tolerance per basis column (‖·‖₂). Default 1e-9. */
+  /** Tolerance per basis column (‖·‖₂), for the unitary method and the path sum's residual phases. Default 1e-9. */
   readonly epsilon?: number;
-  /** Path-sum tolerance on non-dyadic phase coefficients, in turns. Default 1e-10. */
-  readonly phaseEpsilon?: number;
 }
 
 /** Fail closed on internal errors too: an exception becomes 'unknown' with the message. */
@@ -67,7 +65,7 @@ function verifyUnguarded(a: Circuit, b: Circuit, opts: VerifyOptions): Equivalen
   tried.push('path-sum');
   const p = pathSumEquivalent(a, b, {
     timeBudgetMs: left(),
-    ...(opts.phaseEpsilon === undefined ? {} : { epsilon: opts.phaseEpsilon }),
+    ...(opts.epsilon === undefined ? {} : { epsilon: opts.epsilon }),
   });
   if (p.equivalent !== 'unknown') return finish(p, earlier);
   const reasons = [...earlier, `path-sum: ${p.reason ?? 'undecided'}`];

@@ -19,7 +19,16 @@ export type Prim =
 const x = (q: number): Prim => ({ k: 'x', q });
 const cx = (c: number, t: number): Prim => ({ k: 'mcx', cs: [c], t });
 const h = (q: number): Prim => ({ k: 'h', q });
-const ph = (turns: number, ...qs: number[]): Prim => ({ k: 'ph', qs, turns });
+/**
+ * A phase whose turns are a multiple of 2^-16 up to the rounding of converting its angle
+ * (rz(3π/4) is 0.375 only to within an ulp) is that multiple: a change of a few ulps of the
+ * angle, below numeric-policy's FLOAT_NOISE, that keeps Clifford+T arithmetic exact.
+ */
+function snapDyadic(turns: number): number {
+  const d = Math.round(turns * 65536) / 65536;
+  return Math.abs(turns - d) <= 4 * 2 ** -53 * Math.max(Math.abs(turns), 2 ** -16) ? d : turns;
+}
+const ph = (turns: number, ...qs: number[]): Prim => ({ k: 'ph', qs, turns: snapDyadic(turns) });
 /** rz(θ) up to global phase, i.e. p(θ). Turns come from the exact reduction, so huge angles keep their value. */
 const rz = (theta: number, q: number): Prim => ph(turnsOf(theta), q);
 const rx = (theta: number, q: number): Prim[] => [h(q), rz(theta, q), h(q)];

@@ -7,7 +7,7 @@
  *  - ω:     y ∉ f, P = ¼·y + ½·y·Q + R   → Σ_y i^y (−1)^{yQ} = √2·e^{2πi(1/8 − Q/4)}: drop y.
  * (y' is a path variable occurring in Q only linearly; ¾ in the ω rule is handled as ¼ with Q ⊕ 1.)
  */
-import { BudgetExceeded, Phase, boolMul, boolOf, key, monoMul, toggle, xorInto, type BoolPoly, type Mono, type Term, type Turns } from './polynomials.js';
+import { BudgetExceeded, Phase, boolMul, boolOf, key, monoMul, termIs, toggle, xorInto, type BoolPoly, type Mono, type Term } from './polynomials.js';
 import type { Prim } from './gate-paths.js';
 
 export { BudgetExceeded };
@@ -31,13 +31,12 @@ export class PathSum {
 
   constructor(
     readonly n: number,
-    readonly turns: Turns,
     budget: number,
     private readonly deadline: number,
   ) {
     for (let q = 0; q < n; q++) this.out.push(boolOf([q]));
     this.nextVar = n;
-    this.phase = new Phase(turns, budget);
+    this.phase = new Phase(budget);
   }
 
   checkTime(): void {
@@ -93,6 +92,7 @@ export class PathSum {
         r,
         t.c,
         t.vars.filter((u) => u !== v),
+        t,
       );
     for (let q = 0; q < this.n; q++) {
       const f = this.out[q]!;
@@ -163,20 +163,22 @@ export class PathSum {
   }
 
   private tryRules(y: number, terms: readonly Term[], index: ReadonlyMap<number, Term[]>, stale: ReadonlySet<number>, limit: number): 'applied' | 'costly' | 'no' {
-    const tu = this.turns;
-    let linear = 0;
+    // The rules need exactly dyadic coefficients; a coefficient off by more than its own
+    // rounding (however small) blocks them, so no phase is ever approximated away.
+    let linear: Term | undefined;
     const q: BoolPoly = new Map();
     for (const t of terms) {
-      if (t.vars.length === 1) linear = t.c;
-      else if (tu.is(t.c, 0.5))
+      if (t.vars.length === 1) linear = t;
+      else if (termIs(t, 0.5))
         toggle(
           q,
           t.vars.filter((u) => u !== y),
         );
       else return 'no';
     }
-    if (tu.is(linear, 0.25) || tu.is(linear, 0.75)) {
-      if (tu.is(linear, 0.75)) toggle(q, []);
+    const is = (value: number): boolean => (linear ? termIs(linear, value) : value === 0);
+    if (is(0.25) || is(0.75)) {
+      if (is(0.75)) toggle(q, []);
       if (q.size > limit) return 'costly';
       for (const t of terms) this.phase.delete(t);
       this.phase.addLifted(q, -0.25);
@@ -184,8 +186,8 @@ export class PathSum {
       this.stats.omega++;
       return 'applied';
     }
-    if (!tu.isZero(linear) && !tu.is(linear, 0.5)) return 'no';
-    if (tu.is(linear, 0.5)) toggle(q, []);
+    if (!is(0) && !is(0.5)) return 'no';
+    if (is(0.5)) toggle(q, []);
     // HH: find a path variable occurring in Q only as the linear monomial {y'}.
     let best = -1;
     let bestCost = Infinity;

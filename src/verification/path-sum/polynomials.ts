@@ -8,7 +8,9 @@
  *  - PhasePoly, with real coefficients in turns modulo 1 (the phase is e^{2πi·P}): a T gate
  *    contributes 1/8, S 1/4, Z or a Hadamard coupling 1/2, rz(θ) θ/2π. Dyadic coefficients
  *    (k/2^j) are represented exactly by binary floating point, so Clifford+T arithmetic is
- *    exact; other angles are compared with an explicit epsilon.
+ *    exact. Other coefficients are kept however small they are: a term counts as zero (or as
+ *    a dyadic value) only within the rounding its own additions can have made, a bound
+ *    relative to the magnitudes added into it (docs/decisions/verification-path-sum-phase-resolution.md).
  * Constant phase terms are a global phase and are dropped.
  */
 export type Mono = readonly number[];
@@ -16,7 +18,11 @@ export type BoolPoly = Map<string, Mono>;
 
 export interface Term {
   readonly vars: Mono;
+  /** Coefficient in turns, reduced into [−½, ½) so that small values keep full relative precision. */
   c: number;
+  /** Σ|addend| over the additions that made c, and how many there were: the scale of c's rounding. */
+  mass: number;
+  adds: number;
 }
 export type PhasePoly = Map<string, Term>;
 
@@ -71,19 +77,25 @@ export function boolMul(a: BoolPoly, b: BoolPoly): BoolPoly {
   return out;
 }
 
-/** Coefficient arithmetic in turns modulo 1 with an explicit tolerance. */
-export class Turns {
-  constructor(readonly eps: number) {}
-  norm(x: number): number {
-    const r = x - Math.floor(x);
-    return r < this.eps || r > 1 - this.eps ? 0 : r;
-  }
-  isZero(x: number): boolean {
-    return this.norm(x) === 0;
-  }
-  is(x: number, value: number): boolean {
-    return this.isZero(x - value);
-  }
+const UNIT_ROUNDOFF = 2 ** -53;
+
+/** x modulo 1 into [−½, ½); exact (x − round(x) needs no rounding for |x| < 2^52). */
+export function frac(x: number): number {
+  return x - Math.round(x);
+}
+
+/**
+ * The most rounding a coefficient can carry: each of its additions rounds by at most one unit
+ * roundoff of a partial sum, and every partial sum is at most its mass. Twice that, for the
+ * subtraction a comparison with a dyadic value may add.
+ */
+export function roundingOf(t: Pick<Term, 'mass' | 'adds'>): number {
+  return 2 * (t.adds + 1) * UNIT_ROUNDOFF * t.mass;
+}
+
+/** Whether the term's coefficient is the dyadic `value` (mod 1) up to its own rounding. */
+export function termIs(t: Term, value: number): boolean {
+  return Math.abs(frac(t.c - value)) <= roundingOf(t);
 }
 
 export class Phase {
@@ -93,10 +105,9 @@ export class Phase {
   maxTerms = 0;
   /** When set, every variable of every term created, changed or deleted is recorded here. */
   touched: Set<number> | undefined;
-  constructor(
-    readonly turns: Turns,
-    private readonly budget: number,
-  ) {}
+  /** Σ|c| of the terms that cancelled to within their rounding and were dropped (reported, not hidden). */
+  dropped = 0;
+  constructor(private readonly budget: number) {}
 
   /** Counts other work (e.g. output polynomial products) against the same budget. */
   charge(units: number): void {
@@ -104,19 +115,29 @@ export class Phase {
     if (this.work > this.budget) throw new BudgetExceeded(`polynomial work exceeded ${this.budget} term updates`);
   }
 
-  add(vars: Mono, c: number): void {
+  /**
+   * Adds c to the coefficient of `vars`. `mass`/`adds` describe c's own rounding when it was
+   * computed from other coefficients (a substitution); a coefficient fresh from a gate is one
+   * rounded value.
+   */
+  add(vars: Mono, c: number, mass: number = Math.abs(c), adds = 1): void {
     if (vars.length === 0) return;
     if (++this.work > this.budget) throw new BudgetExceeded(`phase polynomial work exceeded ${this.budget} term updates`);
     if (this.touched) for (const v of vars) this.touched.add(v);
     const k = key(vars);
     const t = this.terms.get(k);
-    const next = this.turns.norm((t?.c ?? 0) + c);
-    if (next === 0) {
+    const c2 = frac((t?.c ?? 0) + c);
+    const mass2 = (t?.mass ?? 0) + mass;
+    const adds2 = (t?.adds ?? 0) + adds;
+    if (c2 === 0 || Math.abs(c2) <= roundingOf({ mass: mass2, adds: adds2 })) {
+      this.dropped += Math.abs(c2);
       if (t) this.terms.delete(k);
     } else if (t) {
-      t.c = next;
+      t.c = c2;
+      t.mass = mass2;
+      t.adds = adds2;
     } else {
-      this.terms.set(k, { vars, c: next });
+      this.terms.set(k, { vars, c: c2, mass: mass2, adds: adds2 });
       if (this.terms.size > this.maxTerms) this.maxTerms = this.terms.size;
     }
   }
@@ -132,12 +153,13 @@ export class Phase {
    * c·2^{|S|−1} becomes an integer (a T phase needs |S| ≤ 3, S ≤ 2, Z 1); for a
    * non-dyadic c every subset is needed, bounded by the budget.
    */
-  addLifted(f: BoolPoly, c: number, m: Mono = []): void {
+  addLifted(f: BoolPoly, c: number, m: Mono = [], origin?: Pick<Term, 'mass' | 'adds'>): void {
     const monos = [...f.values()];
     if (monos.length === 0) return;
     let maxSize = 0;
     let coef = c;
-    while (maxSize < monos.length && !this.turns.isZero(coef)) {
+    // doubling is exact, so this stops exactly for dyadic c and never (before every subset) otherwise
+    while (maxSize < monos.length && frac(coef) !== 0) {
       maxSize++;
       coef *= 2;
     }
@@ -153,8 +175,9 @@ export class Phase {
       for (let i = from; i < monos.length; i++) {
         const next = monoMul(acc, monos[i]!);
         // (−2)^{size}·c for a subset of size+1
-        const cc = c * (size % 2 === 0 ? 1 : -1) * 2 ** size;
-        this.add(next, cc);
+        const scale = 2 ** size;
+        const cc = c * (size % 2 === 0 ? 1 : -1) * scale;
+        this.add(next, cc, (origin?.mass ?? Math.abs(c)) * scale, origin?.adds ?? 1);
         if (size + 1 < maxSize) rec(i + 1, size + 1, next);
       }
     };
