@@ -85,7 +85,8 @@ export function hadamardFrame(rec: Recorder): number {
     HADAMARD_FRAME_RULE,
     ops.map((_, i) => i),
     out,
-    0,
+    // the replayer takes an insertion point outside the removed positions: the end of the list
+    ops.length,
   );
   return saved;
 }

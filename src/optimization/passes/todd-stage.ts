@@ -42,17 +42,22 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
   // only Clifford+T circuits: other angles cut regions short, and on product formulas (thousands of
   // arbitrary rotations) TODD spent up to 1.7 s per circuit to find nothing
   if (tGates(rec.ops) < 2 || !onlyQuarterPhases(rec.ops)) return [];
+  const plain = rec.fork();
+  cleanup(plain);
+  const framed = plain.fork();
+  const bases = hadamardFrame(framed) > 0 ? [plain, framed] : [plain];
+  if (bases.length > 1) cleanup(framed);
   const starts: Recorder[] = [];
-  for (const framed of [false, true]) {
+  // the framed start also in smaller groups: fewer T saved, in fewer CNOTs (gf2^4_mult: 49 T in 213
+  // gates after the search, over balanced's 181; in groups of 30 parities 58 T in 176)
+  const tries = [{ base: plain }, ...bases.slice(1).flatMap((base) => [{ base }, { base, maxGroupTerms: FRAMED_GROUP_TERMS }])];
+  for (const { base, ...opts } of tries) {
     if (rec.stopped()) break;
-    const start = rec.fork();
-    cleanup(start);
-    if (framed && hadamardFrame(start) === 0) continue;
-    if (framed) cleanup(start);
+    const start = base.fork();
     const before = tGates(start.ops);
     let work = 0;
     start.stopped = () => rec.stopped() || ++work > maxWork;
-    const saved = reduceTCountInRegions(start, { growthPerT: Infinity });
+    const saved = reduceTCountInRegions(start, { growthPerT: Infinity, ...opts });
     start.stopped = rec.stopped;
     if (saved === 0) continue;
     cleanup(start);
@@ -60,3 +65,6 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
   }
   return starts;
 }
+
+/** The group size of the framed start's second try (measured on gf2^4_mult: 28–32 fit its gate bound). */
+const FRAMED_GROUP_TERMS = 30;
