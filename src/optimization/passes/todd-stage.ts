@@ -29,14 +29,14 @@ export function toddStage(rec: Recorder, cleanup: (r: Recorder) => void): number
  * TODD before the search (aggressive): forks of the circuit, cleaned up by `cleanup`, with their
  * regions reduced without a cap on the CNOTs their rebuilding adds — one as it is, one with its
  * Hadamards deferred as a frame first (hadamard-frame.ts: gf2^4_mult's seventeen Toffolis become one
- * region, 68 → 49 T) — each kept when it saves T gates; none when the circuit is not Clifford+T.
- * The search then reruns its winning strategy from each start: its global passes and phase
- * teleportation absorb most of the added CNOTs (csla_mux_3: 44 T in 142 gates, where TODD after
- * teleportation needs 240 gates for 55), and the branches are compared in gates as before. Both
- * starts are needed: the frame's reversed CNOTs cost csla_mux_3 its 44 (45 T in more gates).
- * `maxWork` bounds each start's work in units of the pass's stop checks (one per TODD pair tried,
- * ~0.15 ms each): a count, not a clock, so the result does not depend on the machine's load
- * (csla_mux_3 needs ~5,000, gf2^4_mult's framed region ~8,900; adder_8 would take ~16,000 and gains nothing).
+ * region) — each kept when it saves T gates; none when the circuit is not Clifford+T. The search
+ * then reruns its winning strategy from each start: its global passes and phase teleportation absorb
+ * most of the added CNOTs (csla_mux_3: 44 T in 142 gates, where TODD after teleportation needs 240
+ * gates for 55), and the finished branches are compared in gates as before. Both starts are needed:
+ * the frame's reversed CNOTs cost csla_mux_3 its 44 (45 T in more gates). `maxWork` bounds each
+ * start's work in units of the pass's stop checks (one per TODD pair tried, ~0.15 ms each): a count,
+ * not a clock, so the result does not depend on the machine's load (csla_mux_3 needs ~5,000,
+ * gf2^4_mult's framed region ~8,900 in one group; adder_8 would take ~16,000 and gains nothing).
  */
 export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWork: number): Recorder[] {
   // only Clifford+T circuits: other angles cut regions short, and on product formulas (thousands of
@@ -45,12 +45,14 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
   const plain = rec.fork();
   cleanup(plain);
   const framed = plain.fork();
-  const bases = hadamardFrame(framed) > 0 ? [plain, framed] : [plain];
-  if (bases.length > 1) cleanup(framed);
+  const tries: { base: Recorder; maxGroupTerms?: number }[] = [{ base: plain }];
+  if (hadamardFrame(framed) > 0) {
+    cleanup(framed);
+    // in groups of at most FRAMED_GROUP_TERMS parities: fewer T saved, in fewer CNOTs (gf2^4_mult's
+    // one group: 49 T in 213 gates after the search, over balanced's 181; groups of 30: 58 T in 176)
+    tries.push({ base: framed, maxGroupTerms: FRAMED_GROUP_TERMS });
+  }
   const starts: Recorder[] = [];
-  // the framed start also in smaller groups: fewer T saved, in fewer CNOTs (gf2^4_mult: 49 T in 213
-  // gates after the search, over balanced's 181; in groups of 30 parities 58 T in 176)
-  const tries = [{ base: plain }, ...bases.slice(1).flatMap((base) => [{ base }, { base, maxGroupTerms: FRAMED_GROUP_TERMS }])];
   for (const { base, ...opts } of tries) {
     if (rec.stopped()) break;
     const start = base.fork();
@@ -66,5 +68,5 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
   return starts;
 }
 
-/** The group size of the framed start's second try (measured on gf2^4_mult: 28–32 fit its gate bound). */
+/** The framed start's group size (measured on gf2^4_mult: 28–32 fit balanced's gates, 34 and up do not). */
 const FRAMED_GROUP_TERMS = 30;
