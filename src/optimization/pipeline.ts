@@ -155,7 +155,7 @@ function teleportStage(rec: Recorder, aggressive: boolean, searchStart: number):
 /** The teleport stage's cap: this many times the search's time before it, at least TELEPORT_MIN_MS. */
 const TELEPORT_SHARE = 1;
 const TELEPORT_MIN_MS = 1_000;
-/** The work TODD before the search may do (stop checks, ~0.15 ms each; csla_mux_3 needs ~5,000). */
+/** The work TODD before the search may do per start (stop checks, ~0.15 ms each; csla_mux_3 needs ~5,000, gf2^4_mult's framed start ~9,000). */
 const TODD_START_WORK = 12_000;
 
 /**
