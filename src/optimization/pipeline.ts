@@ -12,7 +12,7 @@ import { resynthesizeBlocks } from './passes/resynth-2q.js';
 import { normalizeAngles } from './passes/normalize-angles.js';
 import { teleportPhases } from './passes/phase-teleport.js';
 import { mergePauliRotations } from './passes/pauli-rotations.js';
-import { tGates, toddStage, toddStart } from './passes/todd-stage.js';
+import { tGates, toddStage, toddStarts } from './passes/todd-stage.js';
 import { asLocalSteps } from './passes/as-local-steps.js';
 import { decomposeMultiQubit } from './passes/translate.js';
 import type { Recorder } from './recorder.js';
@@ -155,8 +155,8 @@ function teleportStage(rec: Recorder, aggressive: boolean, searchStart: number):
 /** The teleport stage's cap: this many times the search's time before it, at least TELEPORT_MIN_MS. */
 const TELEPORT_SHARE = 1;
 const TELEPORT_MIN_MS = 1_000;
-/** The work TODD before the search may do (stop checks, ~0.15 ms each; csla_mux_3 needs ~5,000). */
-const TODD_START_WORK = 8_000;
+/** The work TODD before the search may do per start (stop checks, ~0.15 ms each; csla_mux_3 needs ~5,000, gf2^4_mult's framed start ~9,000). */
+const TODD_START_WORK = 12_000;
 
 /**
  * The teleport stage of a search that its budget stopped: run anyway, once and with its clean-ups,
@@ -266,19 +266,23 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
       bestStrategy = strategy;
     }
   }
-  // the winning strategy once more, from a start that TODD has reduced (issue 37 item 5; todd-stage.ts),
-  // kept when no costlier in gates and with fewer T gates. TODD's work there is capped by a count (a
-  // region cut short is left as it was), and the branch runs only when that start already has fewer T
-  // gates than the search's result (otherwise teleportation redoes its merges).
-  const reduced = rec.stopped() ? undefined : toddStart(rec, (r) => fixpoint(r, safeRound, [], 10), TODD_START_WORK);
-  if (reduced && !rec.stopped() && tGates(reduced.ops) < tGates(best!.ops)) {
+  const finish = (r: Recorder, teleported: boolean) => {
+    if (!teleported) finishTeleport(r, true);
+    toddStage(r, (x) => fixpoint(x, (y) => localRound(y, true), [], 10));
+  };
+  finish(best!, bestTeleported);
+  // the winning strategy once more, from starts that TODD has reduced (issue 37 item 5; todd-stage.ts),
+  // each finished like the search's result and kept when no costlier in gates and with fewer T gates
+  // (or cheaper in gates). TODD's work there is capped by a count (a region cut short is left as it
+  // was), and a branch runs only when its start already has fewer T gates than the search's result
+  // (otherwise teleportation redoes its merges).
+  const starts = rec.stopped() ? [] : toddStarts(rec, (r) => fixpoint(r, safeRound, [], 10), TODD_START_WORK);
+  for (const reduced of starts) {
+    if (rec.stopped() || tGates(reduced.ops) >= tGates(best!.ops)) continue;
     const { r, teleported } = branch(reduced, bestStrategy);
-    if (costInGateSet(r) < costInGateSet(best!) || (costInGateSet(r) === costInGateSet(best!) && tGates(r.ops) < tGates(best!.ops))) {
-      best = r;
-      bestTeleported = teleported;
-    }
+    finish(r, teleported);
+    const [c, b] = [costInGateSet(r), costInGateSet(best!)];
+    if (c < b || (c === b && tGates(r.ops) < tGates(best!.ops))) best = r;
   }
-  if (!bestTeleported) finishTeleport(best!, true);
-  toddStage(best!, (r) => fixpoint(r, (x) => localRound(x, true), [], 10));
   return best!;
 }

@@ -1,6 +1,7 @@
 import type { Operation } from '../../circuits/ir.js';
 import { isTGate } from '../metrics.js';
 import type { Recorder } from '../recorder.js';
+import { hadamardFrame } from './hadamard-frame.js';
 import { onlyQuarterPhases, reduceTCountInRegions } from './todd-regions.js';
 
 export const tGates = (ops: readonly Operation[]) => ops.reduce((n, o) => n + (isTGate(o) ? 1 : 0), 0);
@@ -25,27 +26,47 @@ export function toddStage(rec: Recorder, cleanup: (r: Recorder) => void): number
 }
 
 /**
- * TODD before the search (aggressive): a fork of the circuit, cleaned up by `cleanup`, with its
- * regions reduced without a cap on the CNOTs their rebuilding adds, or undefined when it saves no
- * T gate or the circuit is not Clifford+T. The search then reruns its winning strategy from this
- * start: its global passes and phase teleportation absorb most of the added CNOTs (csla_mux_3: 44 T
- * in 142 gates, where TODD after teleportation needs 240 gates for 55), and the branches are compared
- * in gates as before. `maxWork` bounds the work in units of the pass's stop checks (one per TODD pair
- * tried, ~0.15 ms each): a count, not a clock, so the result does not depend on the machine's load
- * (csla_mux_3 needs ~5,000; adder_8 would take ~16,000 and gains nothing).
+ * TODD before the search (aggressive): forks of the circuit, cleaned up by `cleanup`, with their
+ * regions reduced without a cap on the CNOTs their rebuilding adds — one as it is, one with its
+ * Hadamards deferred as a frame first (hadamard-frame.ts: gf2^4_mult's seventeen Toffolis become one
+ * region) — each kept when it saves T gates; none when the circuit is not Clifford+T. The search
+ * then reruns its winning strategy from each start: its global passes and phase teleportation absorb
+ * most of the added CNOTs (csla_mux_3: 44 T in 142 gates, where TODD after teleportation needs 240
+ * gates for 55), and the finished branches are compared in gates as before. Both starts are needed:
+ * the frame's reversed CNOTs cost csla_mux_3 its 44 (45 T in more gates). `maxWork` bounds each
+ * start's work in units of the pass's stop checks (one per TODD pair tried, ~0.15 ms each): a count,
+ * not a clock, so the result does not depend on the machine's load (csla_mux_3 needs ~5,000,
+ * gf2^4_mult's framed region ~8,900 in one group; adder_8 would take ~16,000 and gains nothing).
  */
-export function toddStart(rec: Recorder, cleanup: (r: Recorder) => void, maxWork: number): Recorder | undefined {
+export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWork: number): Recorder[] {
   // only Clifford+T circuits: other angles cut regions short, and on product formulas (thousands of
   // arbitrary rotations) TODD spent up to 1.7 s per circuit to find nothing
-  if (tGates(rec.ops) < 2 || !onlyQuarterPhases(rec.ops)) return undefined;
-  const start = rec.fork();
-  cleanup(start);
-  const before = tGates(start.ops);
-  let work = 0;
-  start.stopped = () => rec.stopped() || ++work > maxWork;
-  const saved = reduceTCountInRegions(start, { growthPerT: Infinity });
-  start.stopped = rec.stopped;
-  if (saved === 0) return undefined;
-  cleanup(start);
-  return tGates(start.ops) < before ? start : undefined;
+  if (tGates(rec.ops) < 2 || !onlyQuarterPhases(rec.ops)) return [];
+  const plain = rec.fork();
+  cleanup(plain);
+  const framed = plain.fork();
+  const tries: { base: Recorder; maxGroupTerms?: number }[] = [{ base: plain }];
+  if (hadamardFrame(framed) > 0) {
+    cleanup(framed);
+    // in groups of at most FRAMED_GROUP_TERMS parities: fewer T saved, in fewer CNOTs (gf2^4_mult's
+    // one group: 49 T in 213 gates after the search, over balanced's 181; groups of 30: 58 T in 176)
+    tries.push({ base: framed, maxGroupTerms: FRAMED_GROUP_TERMS });
+  }
+  const starts: Recorder[] = [];
+  for (const { base, ...opts } of tries) {
+    if (rec.stopped()) break;
+    const start = base.fork();
+    const before = tGates(start.ops);
+    let work = 0;
+    start.stopped = () => rec.stopped() || ++work > maxWork;
+    const saved = reduceTCountInRegions(start, { growthPerT: Infinity, ...opts });
+    start.stopped = rec.stopped;
+    if (saved === 0) continue;
+    cleanup(start);
+    if (tGates(start.ops) < before) starts.push(start);
+  }
+  return starts;
 }
+
+/** The framed start's group size (measured on gf2^4_mult: 28–32 fit balanced's gates, 34 and up do not). */
+const FRAMED_GROUP_TERMS = 30;

@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { gate, type GateOp } from '../../src/circuits/ir.js';
+import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
+import { optimizeCircuit } from '../../src/optimization/optimize.js';
+import { HADAMARD_FRAME_RULE, hadamardFrame } from '../../src/optimization/passes/hadamard-frame.js';
+import { Recorder } from '../../src/optimization/recorder.js';
+import { fixtureFile } from '../helpers/fixture-file.js';
+import { equalUpToGlobalPhase, unitaryOf } from './helpers/matrix.js';
+
+const hs = (ops: readonly { kind: string; name?: string }[]) => ops.filter((o) => o.kind === 'gate' && o.name === 'h').length;
+const nam = (name: string) => parseQasm(readFileSync(fixtureFile(`benchmarks/nam/${name}.before.qasm`), 'utf8'));
+
+describe('Hadamard frame (global step, before TODD)', () => {
+  it('random H/CNOT/SWAP/T/X circuits on 2–4 qubits: same unitary, never more Hadamards, one step when it saves any', () => {
+    const op = (n: number) =>
+      fc.oneof(
+        fc.integer({ min: 0, max: n - 1 }).map((q) => gate('h', [q])),
+        fc.integer({ min: 0, max: n - 1 }).map((q) => gate('t', [q])),
+        fc.integer({ min: 0, max: n - 1 }).map((q) => gate('x', [q])),
+        fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 1, max: n - 1 })).map(([a, d]) => gate('cx', [a, (a + d) % n])),
+        fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 1, max: n - 1 })).map(([a, d]) => gate('swap', [a, (a + d) % n])),
+      );
+    const arb = fc.integer({ min: 2, max: 4 }).chain((n) => fc.tuple(fc.constant(n), fc.array(op(n), { maxLength: 30 })));
+    fc.assert(
+      fc.property(arb, ([n, ops]) => {
+        const rec = new Recorder(ops);
+        const saved = hadamardFrame(rec);
+        const out = rec.ops as GateOp[];
+        expect(equalUpToGlobalPhase(unitaryOf(ops, n), unitaryOf(out, n))).toBe(true);
+        expect(hs(ops) - hs(out)).toBe(saved);
+        expect(rec.steps.map((s) => s.rule)).toEqual(saved > 0 ? [HADAMARD_FRAME_RULE] : []);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gf2^4_mult: the modular reduction seen through the frame, 8 Hadamards are left (one pair per product wire)', () => {
+    const rec = new Recorder(nam('gf2^4_mult').ops);
+    const before = hs(rec.ops);
+    expect(hadamardFrame(rec)).toBe(before - 8);
+    expect(hs(rec.ops)).toBe(8);
+  });
+
+  it('gf2^4_mult: aggressive goes below balanced in T (68) from the framed start, in no more gates, proven', () => {
+    const input = nam('gf2^4_mult');
+    const balanced = optimizeCircuit(input, { profile: 'balanced' });
+    const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
+    expect(balanced.metricsAfter.t_count).toBe(68);
+    expect(aggressive.profile).toBe('aggressive');
+    expect(aggressive.metricsAfter.t_count).toBeLessThan(68);
+    expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
+    expect(aggressive.proof.verified).toBe(true);
+    expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);
+  }, 120_000);
+});
