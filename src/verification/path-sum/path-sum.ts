@@ -36,7 +36,7 @@ export class PathSum {
   ) {
     for (let q = 0; q < n; q++) this.out.push(boolOf([q]));
     this.nextVar = n;
-    this.phase = new Phase(budget);
+    this.phase = new Phase(budget, deadline);
   }
 
   checkTime(): void {
@@ -138,6 +138,7 @@ export class PathSum {
       try {
         for (const y of [...this.pathVars]) {
           if (stale.has(y) || inOut.has(y)) continue;
+          this.checkTime();
           const terms = index.get(y) ?? [];
           if (terms.length === 0) {
             this.pathVars.delete(y);
@@ -148,7 +149,6 @@ export class PathSum {
           const r = this.tryRules(y, terms, index, stale, limit);
           if (r === 'applied') {
             changed = true;
-            if ((this.stats.hh + this.stats.omega) % 64 === 0) this.checkTime();
           } else if (r === 'costly') {
             costly = true;
           }

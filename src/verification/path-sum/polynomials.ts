@@ -107,12 +107,21 @@ export class Phase {
   touched: Set<number> | undefined;
   /** Σ|c| of the terms that cancelled to within their rounding and were dropped (reported, not hidden). */
   dropped = 0;
-  constructor(private readonly budget: number) {}
+  constructor(
+    private readonly budget: number,
+    /** Date.now() after which work stops: one substitution into a grown phase can take seconds. */
+    private readonly deadline = Infinity,
+  ) {}
 
   /** Counts other work (e.g. output polynomial products) against the same budget. */
   charge(units: number): void {
     this.work += units;
     if (this.work > this.budget) throw new BudgetExceeded(`polynomial work exceeded ${this.budget} term updates`);
+    this.checkTime();
+  }
+
+  private checkTime(): void {
+    if (Date.now() > this.deadline) throw new BudgetExceeded('time budget ran out');
   }
 
   /**
@@ -123,6 +132,7 @@ export class Phase {
   add(vars: Mono, c: number, mass: number = Math.abs(c), adds = 1): void {
     if (vars.length === 0) return;
     if (++this.work > this.budget) throw new BudgetExceeded(`phase polynomial work exceeded ${this.budget} term updates`);
+    if ((this.work & 4095) === 0) this.checkTime();
     if (this.touched) for (const v of vars) this.touched.add(v);
     const k = key(vars);
     const t = this.terms.get(k);
