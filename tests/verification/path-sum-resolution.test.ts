@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { circuit, gate, type Operation } from '../../src/circuits/ir.js';
 import { pathSumEquivalent } from '../../src/verification/path-sum-equivalence.js';
+import { BudgetExceeded, Phase } from '../../src/verification/path-sum/polynomials.js';
 
 // Product-formula circuits (Nam et al.'s pf1_n) rotate by ~1e-10 rad, i.e. ~1.6e-11 turns: below the
 // 1e-10-turn tolerance the checker once rounded coefficients with (docs/decisions/verification-path-sum-phase-resolution.md).
@@ -55,5 +56,19 @@ describe('path sum: phases of ~1e-10 rad', () => {
     );
     const r = pathSumEquivalent(a, c(8, []));
     expect(r.equivalent).toBe('unknown');
+  });
+});
+
+describe('path sum: the clock', () => {
+  it('is read inside polynomial work, not only between gates and rules', () => {
+    // one substitution into a grown phase can take seconds: Phase itself stops at its deadline
+    const late = new Phase(1e9, Date.now() - 1);
+    expect(() => late.charge(1)).toThrow(BudgetExceeded);
+    expect(() => {
+      for (let i = 0; i < 5000; i++) late.add([i], 0.125);
+    }).toThrow(/time budget ran out/);
+    const open = new Phase(1e9);
+    for (let i = 0; i < 5000; i++) open.add([i], 0.125);
+    expect(open.terms.size).toBe(5000);
   });
 });

@@ -36,7 +36,7 @@ export class TagPositions {
     }
   }
 
-  /** The original op with tag i (as it was given). */
+  /** The op at tag i: the original as given, or what `replace` put there. */
   original(i: number): Operation {
     return this.items[i]!;
   }
