@@ -272,17 +272,22 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   };
   finish(best!, bestTeleported);
   // the winning strategy once more, from starts that TODD has reduced (issue 37 item 5; todd-stage.ts),
-  // each finished like the search's result and kept when no costlier in gates and with fewer T gates
-  // (or cheaper in gates). TODD's work there is capped by a count (a region cut short is left as it
-  // was), and a branch runs only when its start already has fewer T gates than the search's result
-  // (otherwise teleportation redoes its merges).
+  // each finished like the search's result. Among the finished branches whose gate count (in the
+  // gate set) is at most the search's result's, the one with fewest T gates is kept, then the cheaper:
+  // T gates are what a fault-tolerant target pays for, and the cap keeps aggressive at or below the
+  // gates of what it searched (so at or below balanced's). TODD's work there is capped by a count (a
+  // region cut short is left as it was), and a branch runs only when its start already has fewer T
+  // gates than the search's result (otherwise teleportation redoes its merges).
   const starts = rec.stopped() ? [] : toddStarts(rec, (r) => fixpoint(r, safeRound, [], 10), TODD_START_WORK);
+  const searched = best!;
+  const cap = namGateCount(searched.ops);
   for (const reduced of starts) {
-    if (rec.stopped() || tGates(reduced.ops) >= tGates(best!.ops)) continue;
+    if (rec.stopped() || tGates(reduced.ops) >= tGates(searched.ops)) continue;
     const { r, teleported } = branch(reduced, bestStrategy);
     finish(r, teleported);
-    const [c, b] = [costInGateSet(r), costInGateSet(best!)];
-    if (c < b || (c === b && tGates(r.ops) < tGates(best!.ops))) best = r;
+    if (namGateCount(r.ops) > cap) continue;
+    const [t, bt] = [tGates(r.ops), tGates(best!.ops)];
+    if (t < bt || (t === bt && costInGateSet(r) < costInGateSet(best!))) best = r;
   }
   return best!;
 }

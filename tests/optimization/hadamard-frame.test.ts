@@ -36,6 +36,41 @@ describe('Hadamard frame (global step, before TODD)', () => {
     );
   });
 
+  it('with cz: a cx into a framed target is written as phases (H·cx·H = cz), same unitary, never more Hadamards', () => {
+    const op = (n: number) =>
+      fc.oneof(
+        fc.integer({ min: 0, max: n - 1 }).map((q) => gate('h', [q])),
+        fc.integer({ min: 0, max: n - 1 }).map((q) => gate('t', [q])),
+        fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 1, max: n - 1 })).map(([a, d]) => gate('cx', [a, (a + d) % n])),
+      );
+    const arb = fc.integer({ min: 2, max: 4 }).chain((n) => fc.tuple(fc.constant(n), fc.array(op(n), { maxLength: 30 })));
+    fc.assert(
+      fc.property(arb, ([n, ops]) => {
+        const rec = new Recorder(ops);
+        const saved = hadamardFrame(rec, { cz: true });
+        const out = rec.ops as GateOp[];
+        expect(equalUpToGlobalPhase(unitaryOf(ops, n), unitaryOf(out, n))).toBe(true);
+        expect(hs(ops) - hs(out)).toBe(saved);
+      }),
+      { numRuns: 200 },
+    );
+    // h·cx·h on the target: no Hadamard left, the cz as phases around two cx
+    const rec = new Recorder([gate('h', [1]), gate('cx', [0, 1]), gate('h', [1])]);
+    expect(hadamardFrame(rec, { cz: true })).toBe(2);
+    expect(rec.ops.map((o) => (o.kind === 'gate' ? o.name : o.kind))).toEqual(['s', 's', 'cx', 'sdg', 'cx']);
+  });
+
+  it('mod5_4: the cz frame makes its four Toffolis on one target one region, aggressive 8 → 7 T in fewer gates, proven', () => {
+    const input = nam('mod5_4');
+    const balanced = optimizeCircuit(input, { profile: 'balanced' });
+    const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
+    expect(balanced.metricsAfter.t_count).toBe(8);
+    expect(aggressive.metricsAfter.t_count).toBe(7);
+    expect(aggressive.metricsAfter.target_total).toBeLessThan(balanced.metricsAfter.target_total);
+    expect(aggressive.proof.verified).toBe(true);
+    expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);
+  }, 60_000);
+
   it('gf2^4_mult: the modular reduction seen through the frame, 8 Hadamards are left (one pair per product wire)', () => {
     const rec = new Recorder(nam('gf2^4_mult').ops);
     const before = hs(rec.ops);
@@ -43,13 +78,14 @@ describe('Hadamard frame (global step, before TODD)', () => {
     expect(hs(rec.ops)).toBe(8);
   });
 
-  it('gf2^4_mult: aggressive goes below balanced in T (68) from the framed start, in no more gates, proven', () => {
+  it('gf2^4_mult: aggressive goes below balanced in T (68 → at most 54) from the framed start, in no more gates, proven', () => {
     const input = nam('gf2^4_mult');
     const balanced = optimizeCircuit(input, { profile: 'balanced' });
     const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
     expect(balanced.metricsAfter.t_count).toBe(68);
     expect(aggressive.profile).toBe('aggressive');
-    expect(aggressive.metricsAfter.t_count).toBeLessThan(68);
+    // 54: the fewest-T branch within the search's gates (groups of 41); the fewest gates would be 58 T
+    expect(aggressive.metricsAfter.t_count).toBeLessThanOrEqual(54);
     expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
     expect(aggressive.proof.verified).toBe(true);
     expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);

@@ -187,6 +187,10 @@ describe('phase teleportation in the profiles', () => {
         if (profile === 'balanced') expect(r.metricsAfter.t_count).toBe(t);
         else expect(r.metricsAfter.t_count).toBeLessThanOrEqual(t);
         expect(r.metricsAfter.total).toBeLessThanOrEqual(circuitMetrics(heavy).total + (profile === 'balanced' ? 10 : 0));
+        expect(r.proof.verified).toBe(true);
+        // below PyZX's count aggressive's result may come from a TODD start that leaves nothing to
+        // teleport (mod5_4's cz-framed region: hadamard-frame.test.ts)
+        if (r.metricsAfter.t_count < t) continue;
         expect(r.proof.certificate.steps!.some((s) => s.rule === PHASE_TELEPORT_RULE)).toBe(true);
         // a whole-circuit check, if global steps need one, compares with the circuit before teleportation
         const whole = r.proof.methods.find((m) => m.method !== 'certificate-replay');

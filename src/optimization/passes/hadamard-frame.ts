@@ -1,5 +1,5 @@
 import { opQubits, type GateOp, type Operation } from '../../circuits/ir.js';
-import { g } from '../gate-info.js';
+import { g, phaseGate } from '../gate-info.js';
 import type { Recorder } from '../recorder.js';
 
 /** A global step: its H count may change, so only the whole-circuit check proves it. */
@@ -19,9 +19,12 @@ const hCount = (ops: readonly Operation[]) => ops.reduce((n, o) => n + (o.kind =
  * apart, which splits the Hadamard-free regions TODD works in. Seen through the frame the network is
  * reversed CNOTs, and every Toffoli on that target lands in one region.
  *
+ * With `cz`, a CNOT whose target is in F and control is not keeps its target there: through the frame
+ * it is a cz, written as phases (mod5_4's Toffolis on one target, split by H·cx·H, become one region).
+ *
  * Returns the number of Hadamards saved (the step is recorded only when that is positive).
  */
-export function hadamardFrame(rec: Recorder): number {
+export function hadamardFrame(rec: Recorder, opts: { cz?: boolean } = {}): number {
   // gates only: a measurement or reset would need its wire out of the frame, which is all it adds
   const ops = rec.ops.filter((o): o is GateOp => o.kind === 'gate');
   if (ops.length !== rec.ops.length) return 0;
@@ -54,6 +57,12 @@ export function hadamardFrame(rec: Recorder): number {
     }
     if (op.name === 'cx' && op.qubits[0] !== op.qubits[1]) {
       const [c, t] = op.qubits as [number, number];
+      if (opts.cz && frame.has(t) && !frame.has(c)) {
+        // seen through the frame H_t·cx(c,t)·H_t is cz(c,t): diagonal, written as phases on c, t and
+        // their parity (π·c·t = π/2·c + π/2·t − π/2·(c ⊕ t)), so the target stays in the frame
+        out.push(phaseGate(c, Math.PI / 2)!, phaseGate(t, Math.PI / 2)!, op, phaseGate(t, -Math.PI / 2)!, op);
+        continue;
+      }
       if (frame.has(c) !== frame.has(t)) {
         const [inF, other, otherSlot] = frame.has(c) ? [c, t, 1] : [t, c, 0];
         if (nextIsH(i, otherSlot)) {

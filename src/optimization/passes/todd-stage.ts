@@ -29,7 +29,7 @@ export function toddStage(rec: Recorder, cleanup: (r: Recorder) => void): number
  * TODD before the search (aggressive): forks of the circuit, cleaned up by `cleanup`, with their
  * regions reduced without a cap on the CNOTs their rebuilding adds — one as it is, one with its
  * Hadamards deferred as a frame first (hadamard-frame.ts: gf2^4_mult's seventeen Toffolis become one
- * region) — each kept when it saves T gates; none when the circuit is not Clifford+T. The search
+ * region) at two group sizes, one framed with cz (mod5_4) — each kept when it saves T gates; none when the circuit is not Clifford+T. The search
  * then reruns its winning strategy from each start: its global passes and phase teleportation absorb
  * most of the added CNOTs (csla_mux_3: 44 T in 142 gates, where TODD after teleportation needs 240
  * gates for 55), and the finished branches are compared in gates as before. Both starts are needed:
@@ -48,9 +48,18 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
   const tries: { base: Recorder; maxGroupTerms?: number }[] = [{ base: plain }];
   if (hadamardFrame(framed) > 0) {
     cleanup(framed);
-    // in groups of at most FRAMED_GROUP_TERMS parities: fewer T saved, in fewer CNOTs (gf2^4_mult's
-    // one group: 49 T in 213 gates after the search, over balanced's 181; groups of 30: 58 T in 176)
-    tries.push({ base: framed, maxGroupTerms: FRAMED_GROUP_TERMS });
+    // in groups of a few sizes: fewer T saved in smaller groups, in fewer CNOTs, but which size's
+    // rebuilt region the search then shrinks most is not monotone in the size (decisions/
+    // optimization-hadamard-frame.md: gf2^4_mult's one group 49 T in 213 gates, groups of 30 58 T in
+    // 165, of 41 54 T in 174); the pipeline keeps the fewest T within the search's gate count
+    for (const maxGroupTerms of FRAMED_GROUP_TERMS) tries.push({ base: framed, maxGroupTerms });
+  }
+  // the frame that keeps a target in it through a cx from outside (as a cz): mod5_4's four Toffolis
+  // on one target, split by H·cx·H, become one region (8 → 7 T)
+  const czFramed = plain.fork();
+  if (hadamardFrame(czFramed, { cz: true }) > 0) {
+    cleanup(czFramed);
+    tries.push({ base: czFramed, maxGroupTerms: FRAMED_GROUP_TERMS[0]! });
   }
   const starts: Recorder[] = [];
   for (const { base, ...opts } of tries) {
@@ -68,5 +77,5 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
   return starts;
 }
 
-/** The framed start's group size (measured on gf2^4_mult: 28–32 fit balanced's gates, 34 and up do not). */
-const FRAMED_GROUP_TERMS = 30;
+/** The framed starts' group sizes (measured on gf2^4_mult; see the comment in toddStarts). */
+const FRAMED_GROUP_TERMS: readonly number[] = [30, 41];
