@@ -178,6 +178,8 @@ interface SegmentContext {
   readonly worthProving?: (output: Circuit) => boolean;
   /** A cheaper profile already proved a result: an undecided global proof falls back to the local prefix. */
   readonly inLadder: boolean;
+  /** That result's gate count in Nam's set, when the target counts in it and the circuit is one segment (pipeline.ts runProfile). */
+  readonly gateCap?: number;
 }
 
 /** This profile's result has more gates than a cheaper profile's proven one: it is not proven, the cheaper one stands. */
@@ -218,7 +220,7 @@ function optimizeSegment(input: Circuit, ctx: SegmentContext): SegmentResult {
   const finishDeadline = t0 + ctx.budgetMs * 0.85;
   rec.finishStopped = () => performance.now() > finishDeadline || ctx.cancelled();
   rec.charge(ctx.spent);
-  let best = runProfile(rec, ctx.profile, ctx.extra);
+  let best = runProfile(rec, ctx.profile, ctx.extra, ctx.gateCap);
   for (const n of best.notes) notes.push(`${ctx.label}${n}`);
   // Before the proof, the longest step after the search: nobody would read its answer.
   if (ctx.cancelled()) throw new OptimizationCanceledError();
@@ -305,7 +307,15 @@ function shifted(step: CertificateStep, offset: number): CertificateStep {
 }
 
 /** One profile's run, on its share of the budget (see optimizeCircuit for the ladder of profiles). */
-function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, budget: number, onProgress: OptimizeOptions['onProgress'], worthProving?: (output: Circuit) => boolean): OptimizeResult {
+function optimizeWith(
+  input: Circuit,
+  opts: OptimizeOptions,
+  profile: Profile,
+  budget: number,
+  onProgress: OptimizeOptions['onProgress'],
+  worthProving?: (output: Circuit) => boolean,
+  gateCap?: number,
+): OptimizeResult {
   const t0 = performance.now();
   const hint = opts.backendHint ?? 'generic';
   const target = resolveTarget(hint, opts.device, input.numQubits);
@@ -332,7 +342,15 @@ function optimizeWith(input: Circuit, opts: OptimizeOptions, profile: Profile, b
   let replay: SegmentResult['replay'] | undefined;
   const methods: ProofMethod[] = [];
   if (!plan) {
-    const r = optimizeSegment(input, { ...ctx, budgetMs: budget, label: '', spent: 0, progress: part(0, 1, ''), ...(worthProving ? { worthProving } : {}) });
+    const r = optimizeSegment(input, {
+      ...ctx,
+      budgetMs: budget,
+      label: '',
+      spent: 0,
+      progress: part(0, 1, ''),
+      ...(worthProving ? { worthProving } : {}),
+      ...(gateCap === undefined ? {} : { gateCap }),
+    });
     ({ output, timedOut, replay } = r);
     steps = [...r.steps];
     methods.push(...r.methods);
@@ -464,7 +482,8 @@ export function optimizeCircuit(input: Circuit, opts: OptimizeOptions = {}): Opt
     const target = floor === undefined ? undefined : resolveTarget(opts.backendHint ?? 'generic', opts.device, input.numQubits);
     const worthProving = floor && target ? (out: Circuit) => targetCost(out, target.native).target_total <= floor.metricsAfter.target_total : undefined;
     try {
-      r = optimizeWith(input, opts, rung, share, progress(from, to, ''), worthProving);
+      const gateCap = floor?.metricsAfter.cost_model === 'nam' ? floor.metricsAfter.target_total : undefined;
+      r = optimizeWith(input, opts, rung, share, progress(from, to, ''), worthProving, gateCap);
     } catch (e) {
       if (e instanceof NotSmallerError) {
         tried.push(`${rung}: ${e.targetTotal} gates, more than a cheaper profile's proven result (not proven)`);

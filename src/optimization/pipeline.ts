@@ -211,7 +211,11 @@ function costInGateSet(r: Recorder): number {
   return namGateCount(r.ops) * 1000 + twoQ;
 }
 
-export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = []): Recorder {
+/**
+ * `gateCap`: the gate count in Nam's set ({h, rz, x, cx}) of the result a cheaper profile already
+ * proved (the ladder in optimize.ts), within which aggressive may trade gates for fewer T gates.
+ */
+export function runProfile(rec: Recorder, profile: Profile, extra: readonly ExtraPass[] = [], gateCap?: number): Recorder {
   const start = performance.now();
   // first of all: no pass may add a huge angle to another (the sum would lose the result)
   normalizeAngles(rec);
@@ -272,22 +276,22 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
   };
   finish(best!, bestTeleported);
   // the winning strategy once more, from starts that TODD has reduced (issue 37 item 5; todd-stage.ts),
-  // each finished like the search's result. Among the finished branches whose gate count (in the
-  // gate set) is at most the search's result's, the one with fewest T gates is kept, then the cheaper:
-  // T gates are what a fault-tolerant target pays for, and the cap keeps aggressive at or below the
-  // gates of what it searched (so at or below balanced's). TODD's work there is capped by a count (a
-  // region cut short is left as it was), and a branch runs only when its start already has fewer T
-  // gates than the search's result (otherwise teleportation redoes its merges).
+  // each finished like the search's result. With a gate cap (the gate count of the cheaper profile's
+  // proven result, which the ladder would return instead of anything costlier), the finished branch
+  // with the fewest T gates among those within the cap and the search's own count is kept, then the
+  // cheaper: T gates are what a fault-tolerant target pays for. Without one, the cheaper branch (then
+  // fewer T). TODD's work there is capped by a count (a region cut short is left as it was), and a
+  // branch runs only when its start already has fewer T gates than the search's result (otherwise
+  // teleportation redoes its merges).
   const starts = rec.stopped() ? [] : toddStarts(rec, (r) => fixpoint(r, safeRound, [], 10), TODD_START_WORK);
   const searched = best!;
-  const cap = namGateCount(searched.ops);
+  const cap = gateCap === undefined ? undefined : Math.min(gateCap, namGateCount(searched.ops));
   for (const reduced of starts) {
     if (rec.stopped() || tGates(reduced.ops) >= tGates(searched.ops)) continue;
     const { r, teleported } = branch(reduced, bestStrategy);
     finish(r, teleported);
-    if (namGateCount(r.ops) > cap) continue;
-    const [t, bt] = [tGates(r.ops), tGates(best!.ops)];
-    if (t < bt || (t === bt && costInGateSet(r) < costInGateSet(best!))) best = r;
+    const [c, b, t, bt] = [costInGateSet(r), costInGateSet(best!), tGates(r.ops), tGates(best!.ops)];
+    if (cap === undefined ? c < b || (c === b && t < bt) : namGateCount(r.ops) <= cap && (t < bt || (t === bt && c < b))) best = r;
   }
   return best!;
 }

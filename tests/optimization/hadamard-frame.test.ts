@@ -5,6 +5,9 @@ import { gate, type GateOp } from '../../src/circuits/ir.js';
 import { parseQasm } from '../../src/circuits/qasm/parse-qasm.js';
 import { optimizeCircuit } from '../../src/optimization/optimize.js';
 import { HADAMARD_FRAME_RULE, hadamardFrame } from '../../src/optimization/passes/hadamard-frame.js';
+import { namGateCount } from '../../src/optimization/cost-model.js';
+import { runProfile } from '../../src/optimization/pipeline.js';
+import { isTGate } from '../../src/optimization/metrics.js';
 import { Recorder } from '../../src/optimization/recorder.js';
 import { fixtureFile } from '../helpers/fixture-file.js';
 import { equalUpToGlobalPhase, unitaryOf } from './helpers/matrix.js';
@@ -89,5 +92,20 @@ describe('Hadamard frame (global step, before TODD)', () => {
     expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
     expect(aggressive.proof.verified).toBe(true);
     expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);
+  }, 120_000);
+
+  it('gf2^4_mult: the gate cap decides how many gates aggressive may trade for T gates', () => {
+    const ops = nam('gf2^4_mult').ops;
+    const run = (cap?: number) => {
+      const r = runProfile(new Recorder(ops), 'aggressive', [], cap);
+      return { gates: namGateCount(r.ops), t: r.ops.filter(isTGate).length };
+    };
+    // balanced's 181: the fewest T within it; one gate less: that branch is out, fewer T are not reached
+    const wide = run(181);
+    const narrow = run(wide.gates - 1);
+    expect(wide.gates).toBeLessThanOrEqual(181);
+    expect(wide.t).toBeLessThanOrEqual(54);
+    expect(narrow.t).toBeGreaterThan(wide.t);
+    expect(narrow.gates).toBeLessThanOrEqual(181);
   }, 120_000);
 });
