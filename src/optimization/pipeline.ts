@@ -291,7 +291,9 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     const { r, teleported } = branch(reduced, bestStrategy);
     finish(r, teleported);
     const [c, b, t, bt] = [costInGateSet(r), costInGateSet(best!), tGates(r.ops), tGates(best!.ops)];
-    if (cap === undefined ? c < b || (c === b && t < bt) : namGateCount(r.ops) <= cap && (t < bt || (t === bt && c < b))) best = r;
+    // (a search result over the cap would be refused by the ladder: any branch within it is better)
+    const fewerT = () => t < bt || (t === bt && c < b) || namGateCount(best!.ops) > cap!;
+    if (cap === undefined ? c < b || (c === b && t < bt) : namGateCount(r.ops) <= cap && fewerT()) best = r;
   }
   return best!;
 }

@@ -29,10 +29,11 @@ export function toddStage(rec: Recorder, cleanup: (r: Recorder) => void): number
  * TODD before the search (aggressive): forks of the circuit, cleaned up by `cleanup`, with their
  * regions reduced without a cap on the CNOTs their rebuilding adds — one as it is, one with its
  * Hadamards deferred as a frame first (hadamard-frame.ts: gf2^4_mult's seventeen Toffolis become one
- * region) at two group sizes, one framed with cz (mod5_4) — each kept when it saves T gates; none when the circuit is not Clifford+T. The search
- * then reruns its winning strategy from each start: its global passes and phase teleportation absorb
- * most of the added CNOTs (csla_mux_3: 44 T in 142 gates, where TODD after teleportation needs 240
- * gates for 55), and the finished branches are compared in gates as before. Both starts are needed:
+ * region) at two group sizes, one framed with cz (mod5_4) — each kept when it saves T gates; none
+ * when the circuit is not Clifford+T. The search then reruns its winning strategy from each start:
+ * its global passes and phase teleportation absorb most of the added CNOTs (csla_mux_3: 44 T in 142
+ * gates, where TODD after teleportation needs 240 gates for 55), and the pipeline keeps the finished
+ * branch with the fewest T within the cheaper profile's gates (pipeline.ts). The plain start is needed:
  * the frame's reversed CNOTs cost csla_mux_3 its 44 (45 T in more gates). `maxWork` bounds each
  * start's work in units of the pass's stop checks (one per TODD pair tried, ~0.15 ms each): a count,
  * not a clock, so the result does not depend on the machine's load (csla_mux_3 needs ~5,000,
@@ -51,7 +52,7 @@ export function toddStarts(rec: Recorder, cleanup: (r: Recorder) => void, maxWor
     // in groups of a few sizes: fewer T saved in smaller groups, in fewer CNOTs, but which size's
     // rebuilt region the search then shrinks most is not monotone in the size (decisions/
     // optimization-hadamard-frame.md: gf2^4_mult's one group 49 T in 213 gates, groups of 30 58 T in
-    // 165, of 41 54 T in 174); the pipeline keeps the fewest T within the search's gate count
+    // 165, of 41 54 T in 174); the pipeline keeps the fewest T within the cheaper profile's gates
     for (const maxGroupTerms of FRAMED_GROUP_TERMS) tries.push({ base: framed, maxGroupTerms });
   }
   // the frame that keeps a target in it through a cx from outside (as a cz): mod5_4's four Toffolis
