@@ -136,8 +136,12 @@ describe('verification, reset and change over SMTP', () => {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     const k = median(knownRuns.map((r) => r.ms));
     const u = median(unknownRuns.map((r) => r.ms));
-    // The same statements run either way; a loose ratio keeps a loaded machine from failing it.
-    expect(Math.max(k, u) / Math.max(1, Math.min(k, u))).toBeLessThan(3);
+    // The same statements run either way; a loose ratio keeps a loaded machine from failing it, and a
+    // gap of a few milliseconds (one slow PostgreSQL round trip among four) is noise, not a leak: the
+    // leaks this guards against (hashing, sending mail inline for a known email) cost tens of ms.
+    const gap = Math.abs(k - u);
+    const ratio = Math.max(k, u) / Math.max(1, Math.min(k, u));
+    expect(ratio < 3 || gap < 15, `known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBe(true);
     // Only the known email got mail, and the throttle counts both alike (5 per email per hour).
     await smtp.waitForMail(known.email, /Reset your qrail password/);
     const fifth = await ask(known.email);
