@@ -87,7 +87,7 @@ describe('Hadamard frame (global step, before TODD)', () => {
     const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
     expect(balanced.metricsAfter.t_count).toBe(68);
     expect(aggressive.profile).toBe('aggressive');
-    // 54: the fewest-T branch within the search's gates (groups of 41); the fewest gates would be 58 T
+    // 54: the fewest-T branch within balanced's gates (groups of 41); the fewest gates would be 58 T
     expect(aggressive.metricsAfter.t_count).toBeLessThanOrEqual(54);
     expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
     expect(aggressive.proof.verified).toBe(true);
