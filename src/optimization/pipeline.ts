@@ -290,10 +290,26 @@ export function runProfile(rec: Recorder, profile: Profile, extra: readonly Extr
     if (rec.stopped() || tGates(reduced.ops) >= tGates(searched.ops)) continue;
     const { r, teleported } = branch(reduced, bestStrategy);
     finish(r, teleported);
-    const [c, b, t, bt] = [costInGateSet(r), costInGateSet(best!), tGates(r.ops), tGates(best!.ops)];
-    // (a search result over the cap would be refused by the ladder: any branch within it is better)
-    const fewerT = () => t < bt || (t === bt && c < b) || namGateCount(best!.ops) > cap!;
-    if (cap === undefined ? c < b || (c === b && t < bt) : namGateCount(r.ops) <= cap && fewerT()) best = r;
+    const score = (x: Recorder): BranchScore => ({ gates: namGateCount(x.ops), cost: costInGateSet(x), t: tGates(x.ops) });
+    if (keepsBranch(score(r), score(best!), cap)) best = r;
   }
   return best!;
+}
+
+/** A finished branch as the TODD starts' selection sees it: gates in Nam's set, the search's cost, T gates. */
+export interface BranchScore {
+  gates: number;
+  cost: number;
+  t: number;
+}
+
+/**
+ * Whether `candidate` replaces `best` among aggressive's finished branches. Without a cap the cheaper
+ * wins (then fewer T); with one, only a candidate within it can win, by fewer T (then cheaper) — or
+ * whatever its T when `best` is over the cap (the ladder would refuse that one anyway).
+ */
+export function keepsBranch(candidate: BranchScore, best: BranchScore, cap: number | undefined): boolean {
+  if (cap === undefined) return candidate.cost < best.cost || (candidate.cost === best.cost && candidate.t < best.t);
+  if (candidate.gates > cap) return false;
+  return best.gates > cap || candidate.t < best.t || (candidate.t === best.t && candidate.cost < best.cost);
 }

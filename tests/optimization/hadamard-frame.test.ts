@@ -15,6 +15,16 @@ import { equalUpToGlobalPhase, unitaryOf } from './helpers/matrix.js';
 const hs = (ops: readonly { kind: string; name?: string }[]) => ops.filter((o) => o.kind === 'gate' && o.name === 'h').length;
 const nam = (name: string) => parseQasm(readFileSync(fixtureFile(`benchmarks/nam/${name}.before.qasm`), 'utf8'));
 
+/** Balanced and aggressive on a Nam circuit; aggressive's result proven, through a Hadamard-frame step. */
+function balancedAndFramedAggressive(name: string) {
+  const input = nam(name);
+  const balanced = optimizeCircuit(input, { profile: 'balanced' });
+  const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
+  expect(aggressive.proof.verified).toBe(true);
+  expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);
+  return { balanced, aggressive };
+}
+
 describe('Hadamard frame (global step, before TODD)', () => {
   it('random H/CNOT/SWAP/T/X circuits on 2–4 qubits: same unitary, never more Hadamards, one step when it saves any', () => {
     const op = (n: number) =>
@@ -64,14 +74,10 @@ describe('Hadamard frame (global step, before TODD)', () => {
   });
 
   it('mod5_4: the cz frame makes its four Toffolis on one target one region, aggressive 8 → 7 T in fewer gates, proven', () => {
-    const input = nam('mod5_4');
-    const balanced = optimizeCircuit(input, { profile: 'balanced' });
-    const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
+    const { balanced, aggressive } = balancedAndFramedAggressive('mod5_4');
     expect(balanced.metricsAfter.t_count).toBe(8);
     expect(aggressive.metricsAfter.t_count).toBe(7);
     expect(aggressive.metricsAfter.target_total).toBeLessThan(balanced.metricsAfter.target_total);
-    expect(aggressive.proof.verified).toBe(true);
-    expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);
   }, 60_000);
 
   it('gf2^4_mult: the modular reduction seen through the frame, 8 Hadamards are left (one pair per product wire)', () => {
@@ -82,16 +88,12 @@ describe('Hadamard frame (global step, before TODD)', () => {
   });
 
   it('gf2^4_mult: aggressive goes below balanced in T (68 → at most 54) from the framed start, in no more gates, proven', () => {
-    const input = nam('gf2^4_mult');
-    const balanced = optimizeCircuit(input, { profile: 'balanced' });
-    const aggressive = optimizeCircuit(input, { profile: 'aggressive', includeSteps: true });
+    const { balanced, aggressive } = balancedAndFramedAggressive('gf2^4_mult');
     expect(balanced.metricsAfter.t_count).toBe(68);
     expect(aggressive.profile).toBe('aggressive');
     // 54: the fewest-T branch within balanced's gates (groups of 41); the fewest gates would be 58 T
     expect(aggressive.metricsAfter.t_count).toBeLessThanOrEqual(54);
     expect(aggressive.metricsAfter.target_total).toBeLessThanOrEqual(balanced.metricsAfter.target_total);
-    expect(aggressive.proof.verified).toBe(true);
-    expect(aggressive.proof.certificate.steps!.some((st) => st.rule === HADAMARD_FRAME_RULE)).toBe(true);
   }, 120_000);
 
   it('gf2^4_mult: the gate cap decides how many gates aggressive may trade for T gates', () => {

@@ -287,8 +287,8 @@ const PLACEMENT_SWEEPS = 4;
  * leave it alone. gf2^4_mult's framed region in groups of 30: 176 → 165 gates after the search.
  */
 function improvePlacement(rungs: Rung[][], place: Placement, phase: (q: number, k: number, negate: boolean) => GateOp): void {
-  const cost = (t: number) => (rungs[t]!.length ? parityNetwork(rungs[t]!, place.points[t]!, phase).length : 0);
-  const costs = rungs.map((_, t) => cost(t));
+  const length = (rs: readonly Rung[], t: number) => (rs.length ? parityNetwork(rs, place.points[t]!, phase).length : 0);
+  const costs = rungs.map((rs, t) => length(rs, t));
   // each rung with the parity it computes (its wires' parities summed at its point)
   const parityOf = (r: Rung, t: number) => {
     let y = 0n;
@@ -301,22 +301,23 @@ function improvePlacement(rungs: Rung[][], place: Placement, phase: (q: number, 
     for (const it of items) {
       const from = it.t;
       const rest = rungs[from]!.filter((r) => r !== it.rung);
-      const saved = costs[from]! - (rest.length ? parityNetwork(rest, place.points[from]!, phase).length : 0);
-      let best: { t: number; gain: number; rung: Rung } | undefined;
+      const restCost = length(rest, from);
+      let best: { t: number; gain: number; rung: Rung; cost: number } | undefined;
       rungs.forEach((rs, t) => {
         if (t === from || !rs.length) return;
         const wires = place.wiresAt(it.y, t);
         if (wires === undefined) return;
         const rung = { wires, k: it.k };
-        const gain = saved - (parityNetwork([...rs, rung], place.points[t]!, phase).length - costs[t]!);
-        if (gain > 0 && (!best || gain > best.gain)) best = { t, gain, rung };
+        const cost = length([...rs, rung], t);
+        const gain = costs[from]! - restCost - (cost - costs[t]!);
+        if (gain > 0 && (!best || gain > best.gain)) best = { t, gain, rung, cost };
       });
       if (!best) continue;
-      const { t, rung } = best;
+      const { t, rung, cost } = best;
       rungs[from] = rest;
       rungs[t]!.push(rung);
-      costs[from] = cost(from);
-      costs[t] = cost(t);
+      costs[from] = restCost;
+      costs[t] = cost;
       Object.assign(it, { t, rung });
       moved = true;
     }
